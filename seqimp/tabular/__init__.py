@@ -1,0 +1,1 @@
+"""Feature importance for real-valued and categorical (tabular) inputs."""

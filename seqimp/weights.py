@@ -1,0 +1,135 @@
+"""Linear scoring systems over positional oligomers.
+
+A :class:`PositionalWeights` is the explicit form of a weighted-degree model:
+a weight for every k-mer at every start position, k = 1..degree. It is what
+kernel models unfold into and what the POIM/FIRM engine analyses.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .alphabet import get_alphabet, kmer_string, window_indices
+from .errors import SeqimpError
+from .fasta import as_codes
+from .table import Table
+
+__all__ = ["PositionalWeights"]
+
+
+class PositionalWeights:
+    """Weights of positional k-mers: s(x) = bias + sum_k sum_i W_k[i, x[i:i+k]].
+
+    Parameters
+    ----------
+    tables : sequence of ndarray
+        ``tables[k-1]`` has shape (L-k+1, A**k) (A = alphabet size, 4 for DNA);
+        entry ``[i, y]`` is the weight of k-mer index ``y`` starting at 0-based
+        position ``i``. ``k`` runs from 1 to the degree without gaps.
+    bias : float, default=0.0
+    alphabet : str or Alphabet, default="dna"
+
+    Attributes
+    ----------
+    tables : list of ndarray of shape (L-k+1, A**k), float64
+    bias : float
+    degree : int
+        Largest k.
+    length : int
+        Sequence length L.
+    """
+
+    def __init__(self, tables, bias=0.0, alphabet="dna"):
+        self.alphabet = get_alphabet(alphabet)
+        tables = [np.ascontiguousarray(t, dtype=np.float64) for t in tables]
+        if not tables:
+            raise SeqimpError("PositionalWeights needs at least one table (k = 1)")
+        a = self.alphabet.size
+        if tables[0].ndim != 2:
+            raise SeqimpError(f"tables[0] must be 2-D (L, {a}), got shape {tables[0].shape}")
+        length = tables[0].shape[0]
+        for k, t in enumerate(tables, start=1):
+            want = (length - k + 1, a ** k)
+            if t.shape != want:
+                raise SeqimpError(
+                    f"tables[{k - 1}] must have shape (L-k+1, {a}**k) = {want} for L={length}, got {t.shape}"
+                )
+        if len(tables) > length:
+            raise SeqimpError(f"degree {len(tables)} exceeds the sequence length {length}")
+        self.tables = tables
+        self.bias = float(bias)
+
+    @property
+    def degree(self) -> int:
+        return len(self.tables)
+
+    @property
+    def length(self) -> int:
+        return self.tables[0].shape[0]
+
+    def __repr__(self) -> str:
+        return (f"PositionalWeights(degree={self.degree}, length={self.length}, "
+                f"bias={self.bias:.6g}, alphabet={self.alphabet.name!r})")
+
+    def positional_weights(self) -> "PositionalWeights":
+        """Return self, so that weights and models can be used alike."""
+        return self
+
+    def score(self, X) -> np.ndarray:
+        """Scores of sequences, shape (n,).
+
+        Parameters
+        ----------
+        X : list of str, SequenceSet or ndarray of shape (n, L)
+        """
+        codes = as_codes(X, self.alphabet)
+        if codes.shape[1] != self.length:
+            raise SeqimpError(f"sequences have length {codes.shape[1]}, the weights length {self.length}")
+        out = np.full(codes.shape[0], self.bias)
+        rows = np.arange(self.length)
+        for k, table in enumerate(self.tables, start=1):
+            idx = window_indices(codes, k, self.alphabet.size)
+            out += table[rows[: self.length - k + 1], idx].sum(axis=1)
+        return out
+
+    def top(self, n=20) -> Table:
+        """The ``n`` positional oligomers with the largest |weight|.
+
+        Returns
+        -------
+        Table
+            Columns ``rank, oligomer, order, position`` (1-based start), ``weight``.
+        """
+        flat = np.concatenate([t.ravel() for t in self.tables])
+        n = int(min(n, flat.size))
+        order = np.argsort(-np.abs(flat), kind="stable")[:n]
+        offsets = np.cumsum([0] + [t.size for t in self.tables])
+        ks = np.searchsorted(offsets, order, side="right")
+        local = order - offsets[ks - 1]
+        cols = np.array([self.tables[k - 1].shape[1] for k in ks])
+        pos, idx = np.divmod(local, cols)
+        return Table({
+            "rank": np.arange(1, n + 1),
+            "oligomer": [kmer_string(i, k, self.alphabet) for i, k in zip(idx, ks)],
+            "order": ks,
+            "position": pos + 1,
+            "weight": flat[order],
+        })
+
+    def save(self, path) -> None:
+        """Save to ``.npz`` (tables, bias, alphabet)."""
+        arrays = {f"table_{k}": t for k, t in enumerate(self.tables, start=1)}
+        np.savez_compressed(os.fspath(path), bias=self.bias, alphabet=self.alphabet.name,
+                            kind="PositionalWeights", **arrays)
+
+    @classmethod
+    def load(cls, path) -> "PositionalWeights":
+        """Load weights written by :meth:`save`."""
+        with np.load(os.fspath(path), allow_pickle=False) as data:
+            keys = sorted((k for k in data.files if k.startswith("table_")), key=lambda s: int(s[6:]))
+            if not keys:
+                raise SeqimpError(f"{path}: not a PositionalWeights file (no tables)")
+            tables = [data[k] for k in keys]
+            return cls(tables, bias=float(data["bias"]), alphabet=str(data["alphabet"]))
