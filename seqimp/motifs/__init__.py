@@ -1,0 +1,1 @@
+"""Motifs from POIMs: candidates, PWM reconstruction, motif files, matches to known motifs."""
