@@ -9,7 +9,7 @@ Public names are imported lazily from the module that owns them (see
 numba kernels.
 """
 
-from importlib import import_module
+from ._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -51,17 +51,4 @@ _SUBMODULES = {"datasets", "plot", "motifs", "tabular", "cli"}
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
 
-def __getattr__(name):
-    if name in _EXPORTS:
-        value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    if name in _SUBMODULES:
-        module = import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module 'seqimp' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS) | _SUBMODULES)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)

@@ -3,7 +3,7 @@
 Heatmaps of POIMs and differential POIMs, weights vs FIRM, sequence logos.
 """
 
-from importlib import import_module
+from .._lazy import lazy_exports
 
 # public name -> owning submodule of seqimp.plot
 _EXPORTS = {
@@ -16,13 +16,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name):
-    if name in _EXPORTS:
-        value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'seqimp.plot' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

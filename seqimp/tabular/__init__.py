@@ -5,7 +5,7 @@ Huh & Lee's sensitivity importance and Holz & Loew's Relative Feature
 Importance. Depends only on the seqimp foundation, not on the sequence stages.
 """
 
-from importlib import import_module
+from .._lazy import lazy_exports
 
 # public name -> owning submodule of seqimp.tabular
 _EXPORTS = {
@@ -18,13 +18,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name):
-    if name in _EXPORTS:
-        value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'seqimp.tabular' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
