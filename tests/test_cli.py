@@ -1,0 +1,100 @@
+import pytest
+
+import seqimp
+from seqimp.cli import main
+from seqimp.cli.common import output_dir
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"seqimp {seqimp.__version__}"
+
+
+def test_help_has_examples(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out and "seqimp demo --out" in out and "inspect" in out
+
+
+def test_no_command_prints_help_and_fails(capsys):
+    assert main([]) == 2
+    assert "usage: seqimp" in capsys.readouterr().err
+
+
+def test_inspect(capsys, tmp_path):
+    path = tmp_path / "s.fa"
+    path.write_text(">a\nAACG\n>b\nTTCG\n")
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "records:     2" in out and "length:      4" in out
+    assert "A=25.0%" in out and "C=25.0%" in out and "T=25.0%" in out and "GC content:  50.0%" in out
+
+
+def test_inspect_embedded_demo(capsys):
+    from seqimp.datasets import demo_paths
+
+    pos, neg = demo_paths()
+    assert main(["inspect", str(pos), str(neg)]) == 0
+    assert capsys.readouterr().out.count("records:     500") == 2
+
+
+def test_user_error_is_one_line_exit_2(capsys, tmp_path):
+    code = main(["inspect", str(tmp_path / "missing.fa")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("seqimp: error: ") and "missing.fa: no such file" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_option_is_one_line_exit_2(capsys):
+    assert main(["inspect", "--bogus", "x.fa"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("seqimp: error: unrecognized arguments: --bogus") and err.count("\n") == 1
+
+
+def test_invalid_symbol_message_from_cli(capsys, tmp_path):
+    path = tmp_path / "n.fa"
+    path.write_text(">r1\nACGT\n>r2\nACNT\n")
+    assert main(["inspect", str(path)]) == 2
+    assert "record 'r2': invalid symbol 'N' at position 3" in capsys.readouterr().err
+    assert main(["inspect", "--skip-invalid", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "records:     1" in captured.out and "skipped 1 of 2 records" in captured.err
+
+
+def test_debug_shows_traceback(tmp_path):
+    with pytest.raises(ValueError, match="no such file"):
+        main(["--debug", "inspect", str(tmp_path / "missing.fa")])
+
+
+def test_quiet_silences_log(capsys):
+    from seqimp.cli.common import configure, log
+
+    configure(quiet=True)
+    try:
+        log("hidden")
+        assert capsys.readouterr().err == ""
+    finally:
+        configure(quiet=False)
+
+
+def test_output_dir_writes_nothing_on_failure(tmp_path):
+    out = tmp_path / "results"
+    with pytest.raises(RuntimeError, match="boom"):
+        with output_dir(out) as stage:
+            (stage / "half.tsv").write_text("x")
+            raise RuntimeError("boom")
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+    with output_dir(out) as stage:
+        (stage / "done.tsv").write_text("y")
+    assert (out / "done.tsv").read_text() == "y"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results"]
+
+
+def test_output_dir_rejects_file(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("")
+    with pytest.raises(ValueError, match="exists and is not a directory"):
+        with output_dir(f):
+            pass

@@ -1,0 +1,134 @@
+import gzip
+import re
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import seqimp
+from seqimp.fasta import SequenceSet, as_codes, read_fasta, write_fasta
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_read_plain_and_gzip(tmp_path):
+    text = ">a first\nACGT\nacgt\n>b\nTTTT\nGGGG\n"
+    plain = write(tmp_path / "x.fa", text)
+    gz = tmp_path / "x.fa.gz"
+    with gzip.open(gz, "wt") as fh:
+        fh.write(text)
+    for path in (plain, gz):
+        s = seqimp.read_fasta(path)
+        assert len(s) == 2 and s.ids == ["a", "b"] and s.length == 8
+        assert s.codes.dtype == np.uint8
+        np.testing.assert_array_equal(s.codes[0], [0, 1, 2, 3, 0, 1, 2, 3])
+        assert s.sequences() == ["ACGTACGT", "TTTTGGGG"]
+
+
+def test_gzip_detected_by_content_not_name(tmp_path):
+    path = tmp_path / "reads.fasta"
+    with gzip.open(path, "wt") as fh:
+        fh.write(">r\nACGT\n")
+    assert read_fasta(path).sequences() == ["ACGT"]
+
+
+def test_empty_file(tmp_path):
+    with pytest.raises(ValueError, match=r"empty\.fa: file is empty"):
+        read_fasta(write(tmp_path / "empty.fa", "\n\n"))
+
+
+def test_no_header(tmp_path):
+    with pytest.raises(ValueError, match=r"plain\.txt: not FASTA: .* does not start with '>'"):
+        read_fasta(write(tmp_path / "plain.txt", "ACGT\nACGT\n"))
+
+
+def test_unequal_lengths_name_record_and_both_lengths(tmp_path):
+    path = write(tmp_path / "u.fa", ">a\nACGT\n>b\nACGT\n>c\nACG\n")
+    with pytest.raises(ValueError, match=r"u\.fa: record 'c' has length 3, but record 'a' has length 4"):
+        read_fasta(path)
+
+
+@pytest.mark.parametrize("symbol", ["N", "7", "*", "R"])
+def test_invalid_symbol_names_record_position_symbol(tmp_path, symbol):
+    path = write(tmp_path / "bad.fa", f">ok\nACGTA\n>bad1\nAC{symbol}TA\n")
+    expected = rf"bad\.fa: record 'bad1': invalid symbol {re.escape(repr(symbol))} at position 3"
+    with pytest.raises(ValueError, match=expected):
+        read_fasta(path)
+
+
+def test_skip_invalid_warns_with_count(tmp_path):
+    path = write(tmp_path / "bad.fa", ">a\nACGT\n>b\nANGT\n>c\nRCGT\n>d\nTTTT\n")
+    with pytest.warns(UserWarning, match="skipped 2 of 4 records"):
+        s = read_fasta(path, on_invalid="skip")
+    assert s.ids == ["a", "d"]
+    with pytest.raises(ValueError, match="on_invalid must be 'error' or 'skip'"):
+        read_fasta(path, on_invalid="ignore")
+
+
+def test_skip_all_invalid(tmp_path):
+    path = write(tmp_path / "n.fa", ">a\nNNNN\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="no records left"):
+            read_fasta(path, on_invalid="skip")
+
+
+def test_missing_path_and_directory(tmp_path):
+    with pytest.raises(ValueError, match=r"nope\.fa: no such file"):
+        read_fasta(tmp_path / "nope.fa")
+    with pytest.raises(ValueError, match="is a directory"):
+        read_fasta(tmp_path)
+
+
+def test_truncated_gzip(tmp_path):
+    full = tmp_path / "full.fa.gz"
+    with gzip.open(full, "wt") as fh:
+        for r in range(2000):
+            fh.write(f">r{r}\n{'ACGT' * 25}\n")
+    data = full.read_bytes()
+    cut = tmp_path / "cut.fa.gz"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match=r"cut\.fa\.gz: cannot read"):
+        read_fasta(cut)
+
+
+def test_protein_fasta(tmp_path):
+    path = write(tmp_path / "p.fa", ">p\nMKWVT\n")
+    s = read_fasta(path, alphabet="protein")
+    assert s.alphabet.name == "protein" and s.sequences() == ["MKWVT"]
+
+
+def test_sequence_set_helpers():
+    s = SequenceSet(seqimp.encode(["AACC", "GGTT"]))
+    assert s.ids == ["seq1", "seq2"] and len(s) == 2
+    np.testing.assert_allclose(s.composition(), [0.25] * 4)
+    assert s.subset([False, True]).sequences() == ["GGTT"]
+    assert "n=2" in repr(s)
+
+
+def test_as_codes_accepts_all_inputs():
+    ref = seqimp.encode(["ACGT"])
+    for x in (["ACGT"], "ACGT", ref, ref.astype(np.int64), SequenceSet(ref)):
+        np.testing.assert_array_equal(as_codes(x), ref)
+    with pytest.raises(ValueError, match="codes 0..3"):
+        as_codes(np.array([[0, 4]]))
+    with pytest.raises(ValueError, match=r"shape \(n, L\)"):
+        as_codes(np.array([0, 1]))
+
+
+records = st.lists(st.text(alphabet="ACGT", min_size=9, max_size=9), min_size=1, max_size=15)
+
+
+@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(records, st.sampled_from([0, 4, 60]), st.booleans())
+def test_write_read_roundtrip(tmp_path, seqs, width, compress):
+    path = tmp_path / ("rt.fa.gz" if compress else "rt.fa")
+    ids = [f"id{r}" for r in range(len(seqs))]
+    write_fasta(path, seqs, ids, width=width)
+    back = read_fasta(path)
+    assert back.ids == ids and back.sequences() == seqs
