@@ -1,0 +1,153 @@
+"""Input handling shared by the tabular importance methods (private).
+
+Conversion of ``X`` (array or DataFrame) to a float matrix plus feature names,
+of a fitted model or callable to a real-valued score function, and of
+``random_state`` to a :class:`numpy.random.SeedSequence` from which every
+feature draws its own independent stream.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..errors import SeqimpError
+
+__all__ = [
+    "as_matrix",
+    "as_vector",
+    "score_function",
+    "seed_sequence",
+    "t_interval",
+]
+
+
+def as_matrix(X, name="X"):
+    """Return ``(array of shape (n_samples, n_features), feature_names)``.
+
+    DataFrame columns give the names; otherwise ``x1, x2, ...`` (1-based, for people).
+    """
+    names = None
+    if hasattr(X, "columns") and hasattr(X, "to_numpy"):
+        names = np.array([str(c) for c in X.columns], dtype=object)
+        try:
+            X = X.to_numpy(dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise SeqimpError(f"{name}: every column must be numeric ({exc})") from None
+    try:
+        X = np.asarray(X, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise SeqimpError(f"{name}: cannot convert to a float matrix ({exc})") from None
+    if X.ndim != 2:
+        raise SeqimpError(f"{name}: expected a 2-D array (n_samples, n_features), got shape {X.shape}")
+    if X.shape[0] < 2 or X.shape[1] < 1:
+        raise SeqimpError(f"{name}: need at least 2 samples and 1 feature, got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        bad = np.argwhere(~np.isfinite(X))[0]
+        raise SeqimpError(f"{name}: non-finite value at row {bad[0] + 1}, column {bad[1] + 1}")
+    if names is None:
+        names = np.array([f"x{j + 1}" for j in range(X.shape[1])], dtype=object)
+    return X, names
+
+
+def as_vector(y, n_samples, name="y", *, numeric=True):
+    """Return ``y`` as a 1-D array of length ``n_samples``."""
+    y = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1 or y.shape[0] != n_samples:
+        raise SeqimpError(f"{name}: expected shape ({n_samples},) matching X, got {y.shape}")
+    if numeric:
+        try:
+            y = y.astype(float)
+        except (TypeError, ValueError):
+            raise SeqimpError(f"{name}: must be numeric") from None
+        if not np.all(np.isfinite(y)):
+            raise SeqimpError(f"{name}: non-finite value at position {int(np.argmax(~np.isfinite(y))) + 1}")
+    return y
+
+
+def _is_regressor(model):
+    return getattr(model, "_estimator_type", None) == "regressor" or (
+        hasattr(model, "__sklearn_tags__") and getattr(model.__sklearn_tags__(), "estimator_type", None) == "regressor"
+    )
+
+
+def score_function(model_or_fn, name="model_or_fn"):
+    """Real-valued score ``s(X) -> (n_samples,)`` of a fitted model or callable.
+
+    Regressors use ``predict``; classifiers ``decision_function`` (binary only),
+    else the probability of ``classes_[1]``; a plain callable is used as is.
+    """
+    model = model_or_fn
+    if hasattr(model, "predict") or hasattr(model, "decision_function"):
+        if _is_regressor(model) or not (hasattr(model, "decision_function") or hasattr(model, "predict_proba")):
+            method = model.predict
+        elif hasattr(model, "decision_function"):
+            method = model.decision_function
+        else:
+            classes = getattr(model, "classes_", None)
+            if classes is not None and len(classes) != 2:
+                raise SeqimpError(f"{name}: a score needs a regressor or a binary classifier, got {len(classes)} classes")
+            return lambda X: np.asarray(model.predict_proba(X), dtype=float)[:, 1]
+    elif callable(model):
+        method = model
+    else:
+        raise SeqimpError(f"{name}: expected a fitted estimator or a callable, got {type(model).__name__}")
+
+    def score(X):
+        s = np.asarray(method(X), dtype=float)
+        if s.ndim == 2 and s.shape[1] == 1:
+            s = s[:, 0]
+        if s.ndim != 1 or s.shape[0] != X.shape[0]:
+            raise SeqimpError(f"{name}: the score must be one real number per sample, got shape {s.shape}")
+        return s
+
+    return score
+
+
+def seed_sequence(random_state):
+    """A SeedSequence from ``None``, an int, a SeedSequence, a Generator or a RandomState."""
+    if random_state is None or isinstance(random_state, numbers.Integral):
+        if random_state is not None and random_state < 0:
+            raise SeqimpError(f"random_state: must be non-negative, got {random_state}")
+        return np.random.SeedSequence(random_state)
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    if isinstance(random_state, np.random.Generator):
+        return np.random.SeedSequence(int(random_state.integers(2**63)))
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.SeedSequence(int(random_state.randint(2**31)))
+    raise SeqimpError(f"random_state: expected None, an int or a numpy random generator, got {type(random_state).__name__}")
+
+
+def positive_int(value, name):
+    """Validate a positive integer option."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise SeqimpError(f"{name}: must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def choice(value, allowed, name):
+    """Validate a string option against ``allowed``."""
+    if not isinstance(value, str) or value not in allowed:
+        raise SeqimpError(f"{name}: must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value
+
+
+def t_interval(samples, confidence):
+    """Student-t confidence interval of the mean over the last axis.
+
+    Returns ``(low, high)``; NaN where there is only one sample.
+    """
+    from scipy import stats
+
+    samples = np.asarray(samples, dtype=float)
+    r = samples.shape[-1]
+    mean = samples.mean(axis=-1)
+    if r < 2:
+        nan = np.full(mean.shape, np.nan)
+        return nan, nan.copy()
+    half = stats.t.ppf(0.5 + confidence / 2, r - 1) * samples.std(axis=-1, ddof=1) / np.sqrt(r)
+    return mean - half, mean + half
