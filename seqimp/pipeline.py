@@ -1,0 +1,461 @@
+"""The ``seqimp poim`` pipeline as library functions: train, evaluate, explain, write.
+
+The command line (``seqimp train``, ``seqimp poim``, ``seqimp demo``) only parses
+options and calls these functions, so every step is usable from Python:
+
+>>> from seqimp.pipeline import run_poim                          # doctest: +SKIP
+>>> run = run_poim(pos, neg, "results", degree=6, max_order=8)   # doctest: +SKIP
+>>> run.result.top(10, measure="firm")                           # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+import json
+import os
+import platform
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .alphabet import kmer_string
+from .errors import SeqimpError
+from .fasta import SequenceSet, as_codes
+from .table import Table
+from .weights import PositionalWeights
+
+__all__ = ["PipelineRun", "train_model", "evaluate", "make_background", "compute_importance",
+           "top_oligomers", "write_figures", "write_outputs", "run_poim", "save_model", "load_model",
+           "versions"]
+
+BACKGROUNDS = ("uniform", "negative", "all")
+
+
+@dataclass
+class PipelineRun:
+    """What :func:`run_poim` produced.
+
+    Attributes
+    ----------
+    weights : PositionalWeights or None
+        The unfolded model (None for external scorers).
+    result : POIMResult
+        ``result.poim[k-1]``, ``result.firm[k-1]`` of shape (L-k+1, 4**k).
+    summary : dict
+        Everything written to ``summary.json``.
+    files : list of Path
+        Files written, in the output folder.
+    """
+
+    weights: PositionalWeights | None
+    result: object
+    summary: dict
+    files: list = field(default_factory=list)
+
+
+def versions() -> dict:
+    """Versions of seqimp, Python and the numerical libraries, for summaries."""
+    out = {"seqimp": __version__, "python": platform.python_version()}
+    for name in ("numpy", "scipy", "numba", "sklearn", "matplotlib"):
+        try:
+            out[name] = __import__(name).__version__
+        except ImportError:  # pragma: no cover - optional
+            pass
+    return out
+
+
+def _codes(X, name) -> np.ndarray:
+    codes = as_codes(X)
+    if codes.shape[0] == 0:
+        raise SeqimpError(f"{name}: no sequences")
+    return codes
+
+
+def _labelled(positive, negative):
+    pos, neg = _codes(positive, "positive"), _codes(negative, "negative")
+    if pos.shape[1] != neg.shape[1]:
+        raise SeqimpError(f"positive sequences have length {pos.shape[1]} but negative ones {neg.shape[1]}; "
+                          "positional methods need one common length")
+    X = np.concatenate([pos, neg])
+    y = np.concatenate([np.ones(len(pos), dtype=np.int64), np.zeros(len(neg), dtype=np.int64)])
+    return X, y
+
+
+def evaluate(scores, y) -> dict:
+    """Accuracy (threshold 0) and auROC of scores against 0/1 labels."""
+    from sklearn.metrics import roc_auc_score
+
+    scores, y = np.asarray(scores, dtype=np.float64), np.asarray(y)
+    out = {"n_test": int(len(y)), "accuracy": float(np.mean((scores > 0) == (y == 1)))}
+    out["auroc"] = float(roc_auc_score(y, scores)) if len(np.unique(y)) == 2 else None
+    return out
+
+
+def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
+                log=None):
+    """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
+
+    Parameters
+    ----------
+    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
+    degree, shifts, C : WDClassifier parameters
+    test_fraction : float in [0, 1), default=0.2
+        Stratified held-out share for accuracy/auROC; 0 trains on everything and
+        reports no metrics. The returned model is the one trained on the rest.
+    random_state : int or None
+    log : callable, optional
+        Called with progress lines.
+
+    Returns
+    -------
+    weights : PositionalWeights
+        Tables of shape (L-k+1, 4**k), k = 1..degree; scores exactly like the model.
+    info : dict
+        ``n_train``, ``n_test``, ``accuracy``, ``auroc`` (None without a test split),
+        ``train_seconds``.
+    """
+    from sklearn.model_selection import train_test_split
+
+    from .models import WDClassifier
+
+    log = log or (lambda _m: None)
+    X, y = _labelled(positive, negative)
+    n_pos, n_neg = int(y.sum()), int(len(y) - y.sum())
+    if not 0.0 <= test_fraction < 1.0:
+        raise SeqimpError(f"test_fraction must lie in [0, 1), got {test_fraction}")
+    info = {"n_positive": n_pos, "n_negative": n_neg, "n_test": 0, "accuracy": None, "auroc": None}
+    if test_fraction > 0:
+        n_test = int(np.ceil(test_fraction * len(y)))
+        if min(n_pos, n_neg) < 2 or n_test < 2 or len(y) - n_test < 2:
+            raise SeqimpError(f"too few sequences ({n_pos} positive, {n_neg} negative) for a held-out split "
+                              f"of {test_fraction:g}; add data or use test_fraction=0")
+        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_fraction, stratify=y,
+                                                            random_state=random_state)
+    else:
+        X_train, y_train, X_test, y_test = X, y, None, None
+    log(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
+        f"on {len(y_train)} sequences of length {X.shape[1]}")
+    start = time.perf_counter()
+    model = WDClassifier(degree=degree, shifts=shifts, C=C).fit(X_train, y_train)
+    info["train_seconds"] = time.perf_counter() - start
+    info["n_train"] = int(len(y_train))
+    if X_test is not None:
+        info.update(evaluate(model.decision_function(X_test), y_test))
+        log(f"held-out accuracy {info['accuracy']:.3f}, auROC {info['auroc']:.3f} on {info['n_test']} sequences")
+    return model.positional_weights(), info
+
+
+def make_background(kind="negative", *, positive=None, negative=None, fasta=None, length=None, order=0,
+                    positional=False):
+    """The background distribution for POIM/FIRM.
+
+    Parameters
+    ----------
+    kind : {"uniform", "negative", "all"}, default="negative"
+        Uniform i.i.d. letters, or a Markov chain fitted on the negative sequences
+        or on positives and negatives together. Ignored when ``fasta`` is given.
+    positive, negative : sequences, optional
+    fasta : sequences, optional
+        Fit on these instead (``seqimp poim --background-fasta``).
+    length : int, optional
+        Needed for ``"uniform"`` (and checked against the data otherwise).
+    order : int, default=0
+        Markov order D.
+    positional : bool, default=False
+        Position-specific transition tables.
+
+    Returns
+    -------
+    background : MarkovBackground
+    description : str
+    """
+    from .background import MarkovBackground
+
+    if fasta is not None:
+        data, what = _codes(fasta, "background"), "the background FASTA"
+    elif kind == "uniform":
+        if length is None:
+            raise SeqimpError("a uniform background needs the sequence length")
+        return MarkovBackground.uniform(int(length), order=0), "uniform i.i.d. letters (p = 1/4)"
+    elif kind == "negative":
+        if negative is None:
+            raise SeqimpError("background 'negative' needs negative sequences")
+        data, what = _codes(negative, "negative"), "the negative sequences"
+    elif kind == "all":
+        parts = [_codes(x, n) for x, n in ((positive, "positive"), (negative, "negative")) if x is not None]
+        if not parts:
+            raise SeqimpError("background 'all' needs sequences")
+        data, what = np.concatenate(parts), "all sequences"
+    else:
+        raise SeqimpError(f"background must be one of {', '.join(BACKGROUNDS)}, got {kind!r}")
+    if length is not None and data.shape[1] != length:
+        raise SeqimpError(f"background sequences have length {data.shape[1]}, the model expects {length}")
+    bg = MarkovBackground(order=order, positional=positional).fit(data)
+    kind_text = f"order-{order} {'position-specific' if positional else 'homogeneous'} Markov chain"
+    return bg, f"{kind_text} fitted on {what} ({len(data)} sequences)"
+
+
+def compute_importance(weights, background, *, max_order, max_memory=None, progress=False):
+    """Exact POIM/FIRM of a positional model (:func:`seqimp.poim.poim`), options passed on when supported."""
+    from . import poim as poim_module
+
+    options = {}
+    params = inspect.signature(poim_module.poim).parameters
+    if max_memory is not None:
+        options["max_memory"] = max_memory
+    if "progress" in params:
+        options["progress"] = progress
+    return poim_module.poim(weights, background, max_order, **options)
+
+
+def top_oligomers(result, n=50) -> Table:
+    """The top ``n`` positional oligomers of every order by |FIRM|, merged and sorted by |FIRM|.
+
+    Returns
+    -------
+    Table
+        Columns ``rank, oligomer, order, position`` (1-based start), ``poim, firm``.
+    """
+    ks, pos, idx, firm = [], [], [], []
+    for k, table in enumerate(result.firm, start=1):
+        flat = np.abs(table).ravel()
+        flat = np.where(np.isnan(flat), -np.inf, flat)
+        m = int(min(n, np.count_nonzero(np.isfinite(flat))))
+        best = np.argsort(-flat, kind="stable")[:m]
+        p, z = np.divmod(best, table.shape[1])
+        ks += [k] * m
+        pos.append(p)
+        idx.append(z)
+        firm.append(table.ravel()[best])
+    ks = np.array(ks, dtype=np.int64)
+    pos, idx, firm = (np.concatenate(a) if a else np.zeros(0) for a in (pos, idx, firm))
+    order = np.lexsort((ks, -np.abs(firm)))
+    ks, pos, idx, firm = ks[order], pos[order].astype(np.int64), idx[order].astype(np.int64), firm[order]
+    return Table({
+        "rank": np.arange(1, len(ks) + 1),
+        "oligomer": [kmer_string(z, k, result.alphabet) for z, k in zip(idx, ks)],
+        "order": ks,
+        "position": pos + 1,
+        "poim": np.array([result.poim[k - 1][p, z] for k, p, z in zip(ks, pos, idx)], dtype=np.float64),
+        "firm": firm,
+    })
+
+
+def write_figures(out, result, weights=None, *, fmt="png", position_labels=None, dpi=130) -> list:
+    """Write ``differential_poim``, ``poim_order<k>`` (k = 1..max_order) and ``weights_vs_firm``.
+
+    Heatmaps of orders k <= 3 show all k-mers, larger orders the top 20 k-mers.
+    Returns the written paths.
+    """
+    import matplotlib.pyplot as plt
+
+    from .plot.heatmaps import differential_heatmap, poim_heatmap, weights_vs_firm
+
+    if fmt not in ("png", "svg", "pdf"):
+        raise SeqimpError(f"figure format must be png, svg or pdf, got {fmt!r}")
+    out = Path(out)
+    jobs = [("differential_poim", lambda: differential_heatmap(result, position_labels=position_labels))]
+    for k in range(1, result.max_order + 1):
+        jobs.append((f"poim_order{k}", lambda k=k: poim_heatmap(result, k, position_labels=position_labels)))
+    if weights is not None:
+        jobs.append(("weights_vs_firm", lambda: weights_vs_firm(weights, result)))
+    written = []
+    for name, draw in jobs:
+        ax = draw()
+        path = out / f"{name}.{fmt}"
+        ax.figure.savefig(path, dpi=dpi)
+        plt.close(ax.figure)
+        written.append(path)
+    return written
+
+
+def save_model(path, weights, metadata=None) -> None:
+    """Save the unfolded model: :meth:`PositionalWeights.save` plus a ``metadata`` entry (JSON).
+
+    The file stays readable by :meth:`PositionalWeights.load`; :func:`load_model` also
+    returns the metadata (degree, shifts, C, training sizes, metrics, ...).
+    """
+    path = Path(os.fspath(path))
+    if path.suffix != ".npz":
+        raise SeqimpError(f"{path}: model files must end in .npz")
+    tmp = path.with_name(f".{path.stem}.partial.npz")
+    try:
+        weights.save(tmp)
+        buffer = io.BytesIO()
+        np.lib.format.write_array(buffer, np.array(json.dumps(metadata or {})))
+        with zipfile.ZipFile(tmp, "a", compression=zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr("metadata.npy", buffer.getvalue())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def load_model(path):
+    """Read a model written by :func:`save_model` (or plain :meth:`PositionalWeights.save`).
+
+    Returns
+    -------
+    weights : PositionalWeights
+    metadata : dict
+        Empty for files without metadata.
+    """
+    path = Path(os.fspath(path))
+    if not path.exists():
+        raise SeqimpError(f"{path}: no such file")
+    try:
+        weights = PositionalWeights.load(path)
+        with np.load(path, allow_pickle=False) as data:
+            metadata = json.loads(str(data["metadata"])) if "metadata" in data.files else {}
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+        if isinstance(exc, SeqimpError):
+            raise
+        raise SeqimpError(f"{path}: not a seqimp model file ({exc})") from None
+    return weights, metadata
+
+
+def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50, position_labels=None,
+                  model_metadata=None, report=True, motifs_dir=None) -> list:
+    """Write every result file of ``seqimp poim`` into the folder ``out``.
+
+    ``top_oligomers.tsv``, the figures, ``poim.npz``, ``model.npz`` (when ``weights``
+    are given), ``summary.json`` and ``report.html``. Returns the written paths.
+    """
+    from .report import write_report
+
+    out = Path(out)
+    written = [out / "top_oligomers.tsv"]
+    top_oligomers(result, top).to_tsv(written[0])
+    written += write_figures(out, result, weights, fmt=fmt, position_labels=position_labels)
+    result.save(out / "poim.npz")
+    written.append(out / "poim.npz")
+    if weights is not None:
+        save_model(out / "model.npz", weights, model_metadata)
+        written.append(out / "model.npz")
+    (out / "summary.json").write_text(json.dumps(summary or {}, indent=2, default=_json_default) + "\n")
+    written.append(out / "summary.json")
+    if report:
+        written.append(write_report(out, motifs_dir=motifs_dir))
+    return written
+
+
+def _json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (Path, np.ndarray)):
+        return str(value) if isinstance(value, Path) else value.tolist()
+    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+
+
+def _describe(x, fallback):
+    return x.source if isinstance(x, SequenceSet) and x.source else fallback
+
+
+def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1.0, background="negative",
+             background_order=0, positional_background=False, test_fraction=0.2, random_state=None, fmt="png",
+             top=50, max_memory=None, position_labels=None, title=None, log=None, progress=False,
+             motifs_dir=None) -> PipelineRun:
+    """Train a WD model, evaluate it, compute POIM/FIRM and write every output into ``out``.
+
+    Parameters
+    ----------
+    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
+    out : path-like
+        Existing folder to write into (the CLI passes a staging folder).
+    degree, shifts, C : model parameters (see :class:`seqimp.WDClassifier`)
+    max_order : int, optional
+        Longest oligomer analysed; default ``degree``. May exceed the degree.
+    background : {"uniform", "negative", "all"}, default="negative"
+    background_order : int, default=0
+    positional_background : bool, default=False
+    test_fraction : float, default=0.2
+    random_state : int or None
+    fmt : {"png", "svg", "pdf"}, default="png"
+    top : int, default=50
+        Rows per order in ``top_oligomers.tsv``.
+    max_memory : int, optional
+        Bytes the POIM tables may take (the engine refuses larger jobs).
+    position_labels : sequence of length L, optional
+        Position tick labels for the heatmaps.
+    log : callable, optional
+        Receives one-line progress messages.
+
+    Returns
+    -------
+    PipelineRun
+    """
+    log = log or (lambda _m: None)
+    timings = {}
+    start = time.perf_counter()
+    weights, info = train_model(positive, negative, degree=degree, shifts=shifts, C=C,
+                                test_fraction=test_fraction, random_state=random_state, log=log)
+    timings["train"] = time.perf_counter() - start
+    length = weights.length
+    max_order = degree if max_order is None else int(max_order)
+    bg, bg_text = make_background(background, positive=positive, negative=negative, length=length,
+                                  order=background_order, positional=positional_background)
+    metadata = {"degree": degree, "shifts": shifts, "C": C, "length": length, "alphabet": "dna",
+                "n_train": info["n_train"], "n_positive": info["n_positive"], "n_negative": info["n_negative"],
+                "test_fraction": test_fraction, "seed": random_state, "accuracy": info["accuracy"],
+                "auroc": info["auroc"], "seqimp": __version__}
+    summary = {
+        "title": title or "seqimp POIM report",
+        "command": "poim",
+        "parameters": {"degree": degree, "shifts": shifts, "max_order": max_order, "C": C,
+                       "background": background, "background_order": background_order,
+                       "positional_background": positional_background, "test_fraction": test_fraction,
+                       "seed": random_state, "format": fmt, "top": top},
+        "data": {"positive": _describe(positive, "positive sequences"),
+                 "negative": _describe(negative, "negative sequences"),
+                 "n_positive": info["n_positive"], "n_negative": info["n_negative"], "length": length},
+        "metrics": {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc")},
+        "background": {"description": bg_text},
+    }
+    return analyze(weights, bg, out, max_order=max_order, summary=summary, timings=timings, fmt=fmt, top=top,
+                   max_memory=max_memory, position_labels=position_labels, model_metadata=metadata, log=log,
+                   progress=progress, motifs_dir=motifs_dir)
+
+
+def analyze(weights, background, out, *, max_order, summary, timings=None, fmt="png", top=50, max_memory=None,
+            position_labels=None, model_metadata=None, log=None, progress=False, motifs_dir=None) -> PipelineRun:
+    """POIM/FIRM of given weights under a background, then all outputs (used by ``--model`` runs)."""
+    log = log or (lambda _m: None)
+    timings = dict(timings or {})
+    log(f"computing POIM and FIRM up to order {max_order} for L = {weights.length}")
+    start = time.perf_counter()
+    result = compute_importance(weights, background, max_order=max_order, max_memory=max_memory,
+                                progress=progress)
+    timings["poim"] = time.perf_counter() - start
+    return finish(result, out, weights=weights, summary=summary, timings=timings, fmt=fmt, top=top,
+                  position_labels=position_labels, model_metadata=model_metadata, log=log, motifs_dir=motifs_dir)
+
+
+def finish(result, out, *, weights=None, summary, timings, fmt="png", top=50, position_labels=None,
+           model_metadata=None, log=None, motifs_dir=None) -> PipelineRun:
+    """Write the outputs of a computed result (exact or sampled) and return the run."""
+    log = log or (lambda _m: None)
+    log(f"writing tables, figures and the report ({fmt})")
+    start = time.perf_counter()
+    summary = dict(summary)
+    summary["expected_score"] = result.expected_score
+    summary["score_std"] = result.score_std
+    summary["method"] = result.method
+    summary["versions"] = versions()
+    best = top_oligomers(result, 1)
+    if len(best):
+        row = next(best[:1].rows())
+        summary["top_oligomer"] = row
+    summary["timings"] = timings
+    files = write_outputs(out, result, weights=weights, summary=summary, fmt=fmt, top=top,
+                          position_labels=position_labels, model_metadata=model_metadata, report=False)
+    timings["outputs"] = time.perf_counter() - start
+    (Path(out) / "summary.json").write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
+    from .report import write_report
+
+    files.append(write_report(out, motifs_dir=motifs_dir))
+    return PipelineRun(weights, result, summary, files)
