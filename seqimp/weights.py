@@ -7,6 +7,7 @@ kernel models unfold into and what the POIM/FIRM engine analyses.
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -73,6 +74,68 @@ class PositionalWeights:
         return (f"PositionalWeights(degree={self.degree}, length={self.length}, "
                 f"bias={self.bias:.6g}, alphabet={self.alphabet.name!r})")
 
+    @classmethod
+    def from_kernel_expansion(cls, X_support, dual_coef, intercept, *, degree, shifts=0,
+                              alphabet="dna") -> "PositionalWeights":
+        """Unfold a kernel machine on the WD / WDS kernel into positional weights.
+
+        The machine scores s(x) = intercept + sum_j dual_coef[j] k(X_support[j], x)
+        with ``k = wd_kernel(..., degree=degree, shifts=shifts)`` (unnormalised).
+        Every kernel term is an indicator on one positional k-mer of x, so the
+        result scores exactly like the machine, shifts included.
+
+        Parameters
+        ----------
+        X_support : list of str, SequenceSet or ndarray of shape (n_support, L)
+        dual_coef : array-like of shape (n_support,) or (1, n_support)
+            E.g. ``SVC(kernel="precomputed").dual_coef_`` (already signed y_j a_j).
+        intercept : float or array-like of shape (1,)
+        degree : int
+        shifts : int, default=0
+        alphabet : str or Alphabet, default="dna"
+
+        Returns
+        -------
+        PositionalWeights
+            ``tables[k-1]`` of shape (L-k+1, A**k); ``bias = intercept``.
+
+        Examples
+        --------
+        >>> from sklearn.svm import SVC
+        >>> from seqimp import PositionalWeights, wd_kernel
+        >>> seqs, y = ["ACGTAC", "ACGTTT", "TTGTAC", "GGGTAC"], [1, 1, 0, 0]
+        >>> svm = SVC(kernel="precomputed").fit(wd_kernel(seqs, degree=3, shifts=1), y)
+        >>> w = PositionalWeights.from_kernel_expansion(
+        ...     [seqs[i] for i in svm.support_], svm.dual_coef_, svm.intercept_, degree=3, shifts=1)
+        """
+        from .unfold import unfold_kernel_expansion
+
+        tables = unfold_kernel_expansion(X_support, dual_coef, degree=degree, shifts=shifts,
+                                         alphabet=alphabet)
+        return cls(tables, bias=_scalar(intercept, "intercept"), alphabet=alphabet)
+
+    @classmethod
+    def from_wd_coef(cls, coef, intercept, *, length, degree, alphabet="dna") -> "PositionalWeights":
+        """Positional weights of a linear model trained on :func:`~seqimp.wd_features`.
+
+        Parameters
+        ----------
+        coef : array-like of shape (n_features,) or (1, n_features)
+            One weight per feature column (layout of :func:`~seqimp.wd_features`).
+        intercept : float or array-like of shape (1,)
+        length, degree : int
+            Sequence length L and degree K the features were built with.
+
+        Returns
+        -------
+        PositionalWeights
+            ``tables[k-1][i, y] = sqrt(beta_k) * coef[column(k, i, y)]``.
+        """
+        from .unfold import unfold_wd_coef
+
+        tables = unfold_wd_coef(coef, length=length, degree=degree, alphabet=alphabet)
+        return cls(tables, bias=_scalar(intercept, "intercept"), alphabet=alphabet)
+
     def positional_weights(self) -> "PositionalWeights":
         """Return self, so that weights and models can be used alike."""
         return self
@@ -118,18 +181,56 @@ class PositionalWeights:
             "weight": flat[order],
         })
 
-    def save(self, path) -> None:
-        """Save to ``.npz`` (tables, bias, alphabet)."""
+    def save(self, path, *, metadata=None) -> None:
+        """Save to ``.npz`` (tables, bias, alphabet, optional metadata).
+
+        Parameters
+        ----------
+        path : str or path-like
+            numpy appends ``.npz`` when missing; :meth:`load` accepts either name.
+        metadata : dict, optional
+            JSON-serialisable provenance (model parameters, data source, ...),
+            read back with :meth:`load_metadata`.
+        """
         arrays = {f"table_{k}": t for k, t in enumerate(self.tables, start=1)}
+        if metadata is not None:
+            try:
+                arrays["metadata"] = np.array(json.dumps(metadata, sort_keys=True))
+            except TypeError as exc:
+                raise SeqimpError(f"metadata must be JSON-serialisable: {exc}") from None
         np.savez_compressed(os.fspath(path), bias=self.bias, alphabet=self.alphabet.name,
                             kind="PositionalWeights", **arrays)
+
+    @staticmethod
+    def _resolve(path) -> str:
+        path = os.fspath(path)
+        if not os.path.exists(path) and os.path.exists(path + ".npz"):
+            path = path + ".npz"
+        if not os.path.isfile(path):
+            raise SeqimpError(f"{path}: no such file")
+        return path
 
     @classmethod
     def load(cls, path) -> "PositionalWeights":
         """Load weights written by :meth:`save`."""
-        with np.load(os.fspath(path), allow_pickle=False) as data:
+        path = cls._resolve(path)
+        with np.load(path, allow_pickle=False) as data:
             keys = sorted((k for k in data.files if k.startswith("table_")), key=lambda s: int(s[6:]))
             if not keys:
                 raise SeqimpError(f"{path}: not a PositionalWeights file (no tables)")
             tables = [data[k] for k in keys]
             return cls(tables, bias=float(data["bias"]), alphabet=str(data["alphabet"]))
+
+    @classmethod
+    def load_metadata(cls, path) -> dict:
+        """The ``metadata`` dict stored by :meth:`save` (empty when none was stored)."""
+        path = cls._resolve(path)
+        with np.load(path, allow_pickle=False) as data:
+            return json.loads(str(data["metadata"])) if "metadata" in data.files else {}
+
+
+def _scalar(value, name) -> float:
+    arr = np.asarray(value, dtype=np.float64).ravel()
+    if arr.size != 1 or not np.isfinite(arr[0]):
+        raise SeqimpError(f"{name} must be one finite number, got {value!r}")
+    return float(arr[0])
