@@ -10,6 +10,11 @@ from .._lazy import lazy_exports
 # public name -> owning submodule of seqimp.tabular
 _EXPORTS = {
     "firm": "firm",
+    "feature_product": "firm",
+    "feature_indicator": "firm",
+    "plot_importance_boxplot": "plot",
+    "plot_firm_curve": "plot",
+    "plot_importance_matrix": "plot",
     "permutation_importance": "permutation",
     "sensitivity_importance": "sensitivity",
     "relative_feature_importance": "rfi",
