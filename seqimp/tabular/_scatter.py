@@ -1,0 +1,227 @@
+"""Scatter matrices, extraction and kNN error for Relative Feature Importance.
+
+Private building blocks of :mod:`seqimp.tabular.rfi` (Holz & Loew). Everything
+here works on already validated arrays: ``X`` float64 of shape
+``(n_samples, n_features)`` and ``y`` integer class codes ``0..n_classes-1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+from sklearn.neighbors import NearestNeighbors
+from sklearn.utils import Bunch
+
+from ..errors import SeqimpError
+
+__all__ = []
+
+# relative size below which a pivot of the within-class scatter counts as zero
+_SINGULAR_TOL = 1e-10
+
+
+def metric_coordinates(X, distance):
+    """Coordinates in which the neighbour search uses plain Euclidean distance.
+
+    ``"euclidean"`` standardises every feature to unit total variance (so the
+    result does not depend on measurement units); ``"mahalanobis"`` whitens
+    with the total covariance of ``X`` (Cholesky factor).
+    """
+    centred = X - X.mean(axis=0)
+    if distance == "euclidean":
+        sd = centred.std(axis=0)
+        return centred / np.where(sd > 0, sd, 1.0)
+    cov = np.atleast_2d(np.cov(centred, rowvar=False))
+    try:
+        chol = scipy.linalg.cholesky(cov, lower=True)
+    except np.linalg.LinAlgError:
+        raise SeqimpError(
+            "X: the total covariance is singular, so the Mahalanobis distance is undefined "
+            "(a feature is constant or a linear combination of others); drop it or use "
+            "distance='euclidean'"
+        ) from None
+    return scipy.linalg.solve_triangular(chol, centred.T, lower=True).T
+
+
+def class_neighbours(Z, y, n_classes, k):
+    """k nearest neighbours of every sample inside and outside its own class.
+
+    One :class:`~sklearn.neighbors.NearestNeighbors` index per class, queried
+    by every sample: for members of the class it yields the own-class
+    neighbours (the sample itself removed), for the others candidates for
+    the out-of-class neighbours, of which the k nearest over all other
+    classes are kept (the k nearest of a union lie among the k nearest of
+    each part).
+
+    Returns
+    -------
+    Bunch with
+        within : ndarray of shape (n_samples, k), int
+            Own-class neighbours (indices into ``Z``), nearest first.
+        between : ndarray of shape (n_samples, k), int
+            Out-of-class neighbours, nearest first.
+        d_within, d_between : ndarray of shape (n_samples,)
+            Distance to the k-th own-class and k-th out-of-class neighbour.
+    """
+    n = len(Z)
+    within = np.empty((n, k), dtype=np.intp)
+    d_within = np.empty(n)
+    cand_i = np.zeros((n, n_classes, k), dtype=np.intp)
+    cand_d = np.full((n, n_classes, k), np.inf)
+    for c in range(n_classes):
+        members = np.flatnonzero(y == c)
+        others = np.flatnonzero(y != c)
+        index = NearestNeighbors(n_neighbors=k + 1).fit(Z[members])
+        dist, ind = _without_self(index, Z[members], k)
+        within[members] = members[ind]
+        d_within[members] = dist[:, -1]
+        dist, ind = index.kneighbors(Z[others], n_neighbors=k)
+        cand_i[others, c] = members[ind]
+        cand_d[others, c] = dist
+    cand_i = cand_i.reshape(n, -1)
+    cand_d = cand_d.reshape(n, -1)
+    order = np.argsort(cand_d, axis=1, kind="stable")[:, :k]
+    between = np.take_along_axis(cand_i, order, axis=1)
+    d_between = np.take_along_axis(cand_d, order, axis=1)[:, -1]
+    return Bunch(within=within, between=between, d_within=d_within, d_between=d_between)
+
+
+def _without_self(index, Z, k):
+    """k nearest neighbours of the points an index was fitted on, each point itself removed.
+
+    Returns distances and indices, both of shape (len(Z), k), nearest first.
+    """
+    dist, ind = index.kneighbors(Z, n_neighbors=k + 1)
+    is_self = ind == np.arange(len(Z))[:, None]
+    # exact duplicates may push the point itself past k+1: drop the last one instead
+    is_self[~is_self.any(axis=1), -1] = True
+    keep = ~is_self
+    return dist[keep].reshape(-1, k), ind[keep].reshape(-1, k)
+
+
+def boundary_weights(d_within, d_between):
+    """Fukunaga–Mantock weight in its multi-class (out-of-class mixture) form.
+
+    ``w = min(d_w, d_b) / (d_w + d_b)`` with ``d_w``/``d_b`` the distances to
+    the k-th own-class and k-th out-of-class neighbour (exponent 1): close to
+    1/2 on the class boundary, close to 0 far from it. 1/2 when both are 0.
+    """
+    total = d_within + d_between
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = np.minimum(d_within, d_between) / total
+    return np.where(total > 0, w, 0.5)
+
+
+def _weighted_outer(D, w, n):
+    return (D * w[:, None]).T @ D / n
+
+
+def scatter_matrices(X, y, n_classes, *, n_neighbors, within, between, distance):
+    """Within- and between-class scatter of ``X`` (eqs. 3–6 or parametric forms).
+
+    Returns
+    -------
+    S_w, S_b : ndarray of shape (n_features, n_features)
+    """
+    n = len(X)
+    counts = np.bincount(y, minlength=n_classes)
+    prior = counts / n
+    means = np.stack([X[y == c].mean(axis=0) for c in range(n_classes)])
+    if within == "nonparametric" or between == "nonparametric":
+        nb = class_neighbours(metric_coordinates(X, distance), y, n_classes, n_neighbors)
+        w = boundary_weights(nb.d_within, nb.d_between)
+    if within == "nonparametric":
+        S_w = _weighted_outer(X - X[nb.within].mean(axis=1), w, n)
+    else:
+        S_w = sum(
+            prior[c] * np.atleast_2d(np.cov(X[y == c], rowvar=False)) for c in range(n_classes)
+        )
+    if between == "nonparametric":
+        S_b = _weighted_outer(X - X[nb.between].mean(axis=1), w, n)
+    else:
+        D = means - prior @ means
+        S_b = (D * prior[:, None]).T @ D
+    return S_w, S_b
+
+
+def extract(S_w, S_b, features):
+    """Solve ``S_b v = lambda S_w v`` for the extracted features.
+
+    The problem is solved on the scatter matrices scaled to unit diagonal of
+    ``S_w`` (numerically safer and the coordinates WAWS is measured in).
+
+    Parameters
+    ----------
+    S_w, S_b : ndarray of shape (d, d)
+    features : sequence of int
+        Original (0-based) feature numbers, for error messages.
+
+    Returns
+    -------
+    Bunch with
+        eigenvalues : ndarray of shape (d,)
+            Ascending, clipped at 0.
+        transform : ndarray of shape (d, d)
+            Columns are the eigenvectors in original units, normalised so
+            that ``transform.T @ S_w @ transform`` is the identity.
+        components : ndarray of shape (d, d)
+            The same eigenvectors in within-class standardised units, each
+            column scaled to unit Euclidean length.
+    """
+    scale = np.sqrt(np.clip(np.diag(S_w), 0.0, None))
+    zero = scale <= _SINGULAR_TOL * scale.max()
+    if zero.any():
+        raise SeqimpError(
+            f"X: the within-class scatter of feature(s) {[int(f) + 1 for f in np.asarray(features)[zero]]} "
+            "is zero (constant within classes); drop them before computing relative feature importance"
+        )
+    outer = np.outer(scale, scale)
+    sw = S_w / outer
+    sb = S_b / outer
+    pivots = np.linalg.eigvalsh(sw)
+    if pivots[0] <= _SINGULAR_TOL * pivots[-1]:
+        raise SeqimpError(
+            f"X: the within-class scatter matrix of features [{', '.join(str(f + 1) for f in features)}] "
+            "is singular "
+            "(some feature is a linear combination of others within classes); drop "
+            "redundant features"
+        )
+    lam, U = scipy.linalg.eigh(sb, sw)
+    lam = np.clip(lam, 0.0, None)
+    return Bunch(
+        eigenvalues=lam,
+        transform=U / scale[:, None],
+        components=U / np.linalg.norm(U, axis=0),
+    )
+
+
+def waws(eigenvalues, components):
+    """Weighted absolute weight size of every original feature.
+
+    ``sum_m (lambda_m / sum(lambda)) * |u_fm|`` over the extracted features m.
+
+    Returns
+    -------
+    ndarray of shape (d,)
+    """
+    total = eigenvalues.sum()
+    if total <= 0:
+        return np.zeros(len(eigenvalues))
+    return np.abs(components) @ (eigenvalues / total)
+
+
+def knn_error(Z, y, n_classes, k):
+    """Leave-one-out error rate of the k-nearest-neighbour vote on ``Z``.
+
+    Ties go to the nearer class: the q-th neighbour (0-based) adds
+    ``1 + 2**-(q+1)`` to its class, fractions that never outweigh a whole
+    vote but favour the class whose first neighbour is nearest.
+    """
+    _, ind = _without_self(NearestNeighbors(n_neighbors=k + 1).fit(Z), Z, k)
+    labels = y[ind]
+    vote = 1.0 + 0.5 ** np.arange(1, k + 1)
+    score = np.zeros((len(Z), n_classes))
+    rows = np.arange(len(Z))
+    for q in range(k):
+        score[rows, labels[:, q]] += vote[q]
+    return float(np.mean(score.argmax(axis=1) != y))
