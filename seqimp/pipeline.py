@@ -29,8 +29,8 @@ from .fasta import SequenceSet, as_codes
 from .table import Table
 from .weights import PositionalWeights
 
-__all__ = ["PipelineRun", "train_model", "evaluate", "make_background", "compute_importance",
-           "top_oligomers", "write_figures", "write_outputs", "run_poim", "save_model", "load_model",
+__all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "analyze", "finish", "train_model", "evaluate", "make_background", "compute_importance",
+           "top_oligomers", "write_figures", "write_outputs", "save_model", "load_model",
            "versions"]
 
 BACKGROUNDS = ("uniform", "negative", "all")
@@ -141,7 +141,7 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     log(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
         f"on {len(y_train)} sequences of length {X.shape[1]}")
     start = time.perf_counter()
-    model = WDClassifier(degree=degree, shifts=shifts, C=C).fit(X_train, y_train)
+    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state).fit(X_train, y_train)
     info["train_seconds"] = time.perf_counter() - start
     info["n_train"] = int(len(y_train))
     if X_test is not None:
@@ -397,7 +397,7 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     timings["train"] = time.perf_counter() - start
     length = weights.length
     max_order = degree if max_order is None else int(max_order)
-    bg, bg_text = make_background(background, positive=positive, negative=negative, length=length,
+    bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=None, length=length,
                                   order=background_order, positional=positional_background)
     metadata = {"degree": degree, "shifts": shifts, "C": C, "length": length, "alphabet": "dna",
                 "n_train": info["n_train"], "n_positive": info["n_positive"], "n_negative": info["n_negative"],
@@ -410,15 +410,110 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
                        "background": background, "background_order": background_order,
                        "positional_background": positional_background, "test_fraction": test_fraction,
                        "seed": random_state, "format": fmt, "top": top},
-        "data": {"positive": _describe(positive, "positive sequences"),
-                 "negative": _describe(negative, "negative sequences"),
-                 "n_positive": info["n_positive"], "n_negative": info["n_negative"], "length": length},
+        "data": _data_summary(positive, negative, length),
         "metrics": {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc")},
-        "background": {"description": bg_text},
+        "background": bg_info,
     }
     return analyze(weights, bg, out, max_order=max_order, summary=summary, timings=timings, fmt=fmt, top=top,
                    max_memory=max_memory, position_labels=position_labels, model_metadata=metadata, log=log,
                    progress=progress, motifs_dir=motifs_dir)
+
+
+def _background_for(kind, *, positive, negative, fasta, length, order, positional):
+    bg, text = make_background(kind, positive=positive, negative=negative, fasta=fasta, length=length,
+                               order=order, positional=positional)
+    return bg, {"description": text, "kind": "fasta" if fasta is not None else kind,
+                "order": order if (fasta is not None or kind != "uniform") else 0,
+                "positional": bool(positional) and (fasta is not None or kind != "uniform")}
+
+
+def _data_summary(positive, negative, length):
+    data = {"length": length}
+    for name, x in (("positive", positive), ("negative", negative)):
+        if x is not None:
+            data[name] = _describe(x, f"{name} sequences")
+            data[f"n_{name}"] = int(len(as_codes(x)))
+    return data
+
+
+def run_model(weights, out, *, metadata=None, positive=None, negative=None, background="negative",
+              background_fasta=None, background_order=0, positional_background=False, max_order=None,
+              fmt="png", top=50, max_memory=None, position_labels=None, title=None, log=None, progress=False,
+              motifs_dir=None) -> PipelineRun:
+    """POIM/FIRM of a saved model (``seqimp poim --model``): background from a FASTA or the data.
+
+    ``positive``/``negative`` (optional) are scored for accuracy/auROC -- on the given
+    sequences, which need not be held out -- and may provide the background.
+    """
+    metadata = dict(metadata or {})
+    length = weights.length
+    max_order = weights.degree if max_order is None else int(max_order)
+    bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=background_fasta,
+                                  length=length, order=background_order, positional=positional_background)
+    metrics = {k: metadata.get(k) for k in ("n_train", "accuracy", "auroc")}
+    metrics["evaluated_on"] = "held-out split at training time"
+    if positive is not None and negative is not None:
+        X, y = _labelled(positive, negative)
+        if X.shape[1] != length:
+            raise SeqimpError(f"sequences have length {X.shape[1]}, the model {length}")
+        metrics.update(evaluate(weights.score(X), y), evaluated_on="the given sequences (not held out)")
+    summary = {
+        "title": title or "seqimp POIM report",
+        "command": "poim --model",
+        "parameters": {"max_order": max_order, "background_order": background_order,
+                       "positional_background": positional_background, "format": fmt, "top": top,
+                       "model": {k: metadata.get(k) for k in ("degree", "shifts", "C", "seed")}},
+        "data": _data_summary(positive, negative, length),
+        "metrics": metrics,
+        "background": bg_info,
+    }
+    return analyze(weights, bg, out, max_order=max_order, summary=summary, fmt=fmt, top=top, max_memory=max_memory,
+                   position_labels=position_labels, model_metadata=metadata, log=log, progress=progress,
+                   motifs_dir=motifs_dir)
+
+
+def run_sampled(score_fn, out, *, source="score function", positive=None, negative=None, background="negative",
+                background_fasta=None, background_order=0, positional_background=False, length=None, max_order=3,
+                n_samples=1000, random_state=None, fmt="png", top=50, position_labels=None, title=None, log=None,
+                progress=False, motifs_dir=None) -> PipelineRun:
+    """Sampled POIM/FIRM (:func:`seqimp.sampled.poim_sampled`) of any scorer, with the same outputs.
+
+    There are no model weights, so ``weights_vs_firm`` and ``model.npz`` are not written.
+    ``positive``/``negative`` (optional) give auROC of the scorer on them (not held out)
+    and may provide the background and the length.
+    """
+    from .sampled import poim_sampled
+
+    log = log or (lambda _m: None)
+    for x in (background_fasta, positive, negative):
+        if length is None and x is not None:
+            length = as_codes(x).shape[1]
+    if length is None:
+        raise SeqimpError("the sequence length is unknown: give sequences (positive/negative or a background FASTA)")
+    bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=background_fasta,
+                                  length=length, order=background_order, positional=positional_background)
+    metrics = {"evaluated_on": "the given sequences (not held out)"}
+    if positive is not None and negative is not None:
+        X, y = _labelled(positive, negative)
+        metrics.update(evaluate(score_fn(X), y))
+        metrics["accuracy"] = None  # no known decision threshold for an arbitrary scorer
+    log(f"sampling POIM and FIRM up to order {max_order} for L = {length} with {n_samples} background samples")
+    start = time.perf_counter()
+    result = poim_sampled(score_fn, bg, int(max_order), length=length, n_samples=n_samples,
+                          random_state=random_state, progress=progress)
+    timings = {"poim": time.perf_counter() - start}
+    summary = {
+        "title": title or "seqimp POIM report",
+        "command": "poim (sampled)",
+        "parameters": {"scorer": str(source), "max_order": int(max_order), "n_samples": n_samples,
+                       "background_order": background_order, "positional_background": positional_background,
+                       "seed": random_state, "format": fmt, "top": top},
+        "data": _data_summary(positive, negative, length),
+        "metrics": metrics,
+        "background": bg_info,
+    }
+    return finish(result, out, summary=summary, timings=timings, fmt=fmt, top=top, position_labels=position_labels,
+                  log=log, motifs_dir=motifs_dir)
 
 
 def analyze(weights, background, out, *, max_order, summary, timings=None, fmt="png", top=50, max_memory=None,

@@ -112,9 +112,12 @@ def _summary_html(summary: dict) -> str:
     params = summary.get("parameters", {})
     for label, value in (("positive", data.get("positive")), ("negative", data.get("negative")),
                          ("sequences", _sizes(data)), ("sequence length", data.get("length")),
-                         ("held-out accuracy", _fmt(metrics.get("accuracy"))),
-                         ("held-out auROC", _fmt(metrics.get("auroc"))),
+                         ("accuracy", _fmt(metrics.get("accuracy"))),
+                         ("auROC", _fmt(metrics.get("auroc"))),
+                         ("evaluated on", metrics.get("evaluated_on", "held-out split" if metrics.get("n_test")
+                                                      else None)),
                          ("test sequences", metrics.get("n_test")),
+                         ("method", summary.get("method")),
                          ("background", summary.get("background", {}).get("description")),
                          ("expected score E[s(X)]", _fmt(summary.get("expected_score")))):
         if value not in (None, ""):

@@ -37,9 +37,8 @@ def _symmetric_norm(values):
 def _cmap(cmap):
     import matplotlib
 
-    cm = matplotlib.colormaps[cmap].copy() if isinstance(cmap, str) else cmap.copy()
-    cm.set_bad("0.85")  # impossible / undefined entries in light grey
-    return cm
+    cm = matplotlib.colormaps[cmap] if isinstance(cmap, str) else cmap
+    return cm.with_extremes(bad="0.85")  # impossible / undefined entries in light grey
 
 
 def _position_axis(ax, n, position_labels=None, *, axis="x", label="position"):

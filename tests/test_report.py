@@ -1,0 +1,89 @@
+"""Tests of seqimp.report: an offline HTML page built from a results folder."""
+
+import base64
+import json
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from seqimp.errors import SeqimpError  # noqa: E402
+from seqimp.report import build_report, write_report  # noqa: E402
+
+
+def _png(path, y=1):
+    fig, ax = plt.subplots(figsize=(1, 1))
+    ax.plot([0, y])
+    fig.savefig(path, dpi=20)
+    plt.close(fig)
+    return path.read_bytes()
+
+
+@pytest.fixture
+def results(tmp_path):
+    summary = {"title": "test run", "data": {"positive": "p.fa", "negative": "n.fa", "n_positive": 10,
+                                             "n_negative": 12, "length": 30},
+               "metrics": {"accuracy": 0.875, "auroc": 0.93125, "n_test": 8},
+               "parameters": {"degree": 3, "max_order": 4}, "background": {"description": "uniform"},
+               "timings": {"train": 0.5}, "versions": {"seqimp": "0.1.0"}}
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    (tmp_path / "top_oligomers.tsv").write_text(
+        "rank\toligomer\torder\tposition\tpoim\tfirm\n1\tGATTACA\t7\t11\t0.5\t0.25\n2\tA<b>\t1\t3\t-0.1\t-0.05\n")
+    pngs = {name: _png(tmp_path / f"{name}.png")
+            for name in ("poim_order10", "weights_vs_firm", "poim_order2", "differential_poim")}
+    (tmp_path / "poim_order1.pdf").write_bytes(b"%PDF-1.4 fake")
+    return tmp_path, pngs
+
+
+def test_figures_are_embedded_in_reading_order(results):
+    folder, pngs = results
+    text = build_report(folder)
+    embedded = re.findall(r'src="data:image/png;base64,([^"]+)"', text)
+    assert [base64.b64decode(e) for e in embedded] == [
+        pngs["differential_poim"], pngs["poim_order2"], pngs["poim_order10"], pngs["weights_vs_firm"]]
+    # the PDF is linked relatively, not embedded
+    assert 'data="poim_order1.pdf"' in text and 'href="poim_order1.pdf"' in text
+    # offline: no absolute paths, no external resources
+    assert str(folder) not in text and "http" not in text
+
+
+def test_summary_and_top_table(results):
+    folder, _ = results
+    text = build_report(folder)
+    assert "<title>test run</title>" in text
+    assert "0.8750" in text and "0.9313" in text and "10 positive, 12 negative" in text
+    assert "<td class=s>GATTACA</td>" in text
+    assert "A&lt;b&gt;" in text  # escaped
+    assert "Motifs" not in text
+
+
+def test_motif_section_appears_when_motifs_exist(results):
+    folder, _ = results
+    (folder / "motifs.tsv").write_text("name\tconsensus\tstart\tlength\tscore\nmotif1\tGATTACA\t11\t7\t2.5\n")
+    (folder / "motifs.meme").write_text("MEME version 4\n")
+    logo = _png(folder / "logo_motif1.png", y=-1)
+    path = write_report(folder)
+    text = path.read_text()
+    assert path == folder / "report.html"
+    assert '<div id="motifs"><h2>Motifs</h2>' in text and "<td class=s>motif1</td>" in text
+    assert 'href="motifs.meme"' in text and 'href="#motifs"' in text
+    assert base64.b64encode(logo).decode() in text
+    assert text.count(base64.b64encode(logo).decode()) == 1  # logos are not repeated among the figures
+
+
+def test_motifs_from_another_folder_and_linked_figures(results, tmp_path_factory):
+    folder, _ = results
+    other = tmp_path_factory.mktemp("final")
+    (other / "motifs.tsv").write_text("name\tconsensus\nm\tACGT\n")
+    text = build_report(folder, motifs_dir=other, embed=False)
+    assert "<td class=s>m</td>" in text
+    assert '<img src="differential_poim.png"' in text
+
+
+def test_missing_folder():
+    with pytest.raises(SeqimpError, match=r"nowhere: not a directory"):
+        build_report("nowhere")
