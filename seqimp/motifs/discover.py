@@ -1,0 +1,129 @@
+"""From a POIM to motifs: candidates, greedy starting PWMs, joint fit, trimming."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import SeqimpError
+from ..table import Table
+from .candidates import assemble_motif, motif_candidates
+from .fit import MotifFit, fit_motifs, trim_motif
+from .motif import Motif
+
+__all__ = ["discover_motifs", "MotifDiscovery", "motif_table"]
+
+
+@dataclass
+class MotifDiscovery:
+    """Result of :func:`discover_motifs`.
+
+    Attributes
+    ----------
+    motifs : list of Motif
+        Final motifs, strongest (largest ``score``) first; ``start`` is 1-based.
+    candidates : Table
+        Differential-POIM peaks (see :func:`motif_candidates`).
+    initial : list of Motif
+        The greedy assemblies the fit started from.
+    fit : MotifFit
+        The joint fit of the final motifs (after trimming).
+    """
+
+    motifs: list
+    candidates: Table
+    initial: list
+    fit: MotifFit
+
+    def table(self) -> Table:
+        """``name, consensus, start`` (1-based), ``length, spread, score``."""
+        return motif_table(self.motifs)
+
+
+def motif_table(motifs) -> Table:
+    """Table of motifs: ``name, consensus, start`` (1-based), ``length, spread, score``."""
+    return Table({
+        "name": [m.name for m in motifs],
+        "consensus": [m.consensus for m in motifs],
+        "start": np.array([m.start if m.start is not None else 0 for m in motifs], dtype=np.int64),
+        "length": np.array([m.length for m in motifs], dtype=np.int64),
+        "spread": np.array([m.spread for m in motifs], dtype=np.float64),
+        "score": np.array([m.score for m in motifs], dtype=np.float64),
+    })
+
+
+def _same(a: Motif, b: Motif, min_agree=0.75) -> bool:
+    """Do two placed motifs overlap by half of the shorter one and agree on most shared columns?"""
+    lo, hi = max(a.start, b.start), min(a.start + a.length, b.start + b.length)
+    if hi - lo < 0.5 * min(a.length, b.length):
+        return False
+    ca = a.pwm[lo - a.start:hi - a.start].argmax(axis=1)
+    cb = b.pwm[lo - b.start:hi - b.start].argmax(axis=1)
+    return float(np.mean(ca == cb)) >= min_agree
+
+
+def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_candidates=20,
+                    min_score=0.02, window=3, fraction=0.5, trim=0.25, max_iter=30,
+                    prefix="motif") -> MotifDiscovery:
+    """Motifs that explain a POIM.
+
+    1. candidates: peaks of the differential POIM (:func:`motif_candidates`);
+    2. a greedy PWM around each candidate (:func:`assemble_motif`), skipping candidates that
+       repeat a motif already assembled, until ``max_motifs``;
+    3. a joint fit of all of them (:func:`fit_motifs`), trimming of uninformative end columns
+       (information content below ``trim`` times the motif's largest), and a second fit of the
+       trimmed motifs;
+    4. motifs whose score (share of the fitted POIM lost without them) is below ``min_score``
+       are dropped.
+
+    Parameters
+    ----------
+    result : POIMResult
+    max_motifs : int, default=3
+    measure : {"poim", "firm"}, default="poim"
+    orders : sequence of int, optional
+        POIM orders used by the fit (default 1..min(3, max_order)).
+    n_candidates, window, fraction, max_iter
+        Passed on to the steps above.
+    min_score : float, default=0.02
+    trim : float, default=0.25
+    prefix : str, default="motif"
+        Motifs are named ``{prefix}1, {prefix}2, ...`` by decreasing score.
+
+    Returns
+    -------
+    MotifDiscovery
+    """
+    if int(max_motifs) < 1:
+        raise SeqimpError(f"max_motifs must be >= 1, got {max_motifs}")
+    cands = motif_candidates(result, n_candidates, measure=measure)
+    if len(cands) == 0:
+        raise SeqimpError("the differential POIM has no positive peak: no motif candidates")
+    initial = []
+    best = float(cands["score"][0])
+    for row in cands.rows():
+        if row["score"] < 0.1 * best:
+            break
+        try:
+            m = assemble_motif(result, row["order"], row["position"], measure=measure, fraction=fraction,
+                               name=f"candidate{row['rank']}")
+        except SeqimpError:
+            continue
+        if any(_same(m, other) for other in initial):
+            continue
+        initial.append(m)
+        if len(initial) >= int(max_motifs):
+            break
+    if not initial:
+        raise SeqimpError("no motif could be assembled from the differential POIM's peaks")
+    first = fit_motifs(result, initial, orders=orders, measure=measure, window=window, max_iter=max_iter)
+    trimmed = [trim_motif(m, fraction=trim) for m in first.motifs]
+    kept = [m for m in trimmed if m.score >= min_score] or [max(trimmed, key=lambda m: m.score)]
+    final = fit_motifs(result, kept, orders=orders, measure=measure, window=window, max_iter=max_iter)
+    ranked = sorted(range(len(final.motifs)), key=lambda i: -final.motifs[i].score)
+    motifs = []
+    for n, i in enumerate(ranked, start=1):
+        m = final.motifs[i]
+        motifs.append(Motif(f"{prefix}{n}", m.pwm, start=m.start, spread=m.spread, score=m.score))
+    return MotifDiscovery(motifs, cands, initial, final)
