@@ -13,7 +13,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from ..errors import SeqimpError
-from ._tabdata import score_function
+from ._tabdata import framed, score_function
 
 __all__ = ["Loss", "make_loss", "LOSS_NAMES"]
 
@@ -38,11 +38,12 @@ def _mean_of(terms):
     return lambda y, pred: float(np.mean(terms(y, pred)))
 
 
-def make_loss(loss, estimator, y):
+def make_loss(loss, estimator, y, frame=None):
     """Build the :class:`Loss` for ``loss`` applied to ``estimator``.
 
     ``estimator`` may be a fitted scikit-learn estimator or a callable
-    ``f(X)`` returning the predictions that the loss expects.
+    ``f(X)`` returning the predictions that the loss expects; ``frame`` is the
+    user's DataFrame, if any, whose columns a DataFrame-fitted model receives.
     """
     plain = callable(estimator) and not hasattr(estimator, "predict")
     if not plain and not hasattr(estimator, "predict"):
@@ -53,7 +54,7 @@ def make_loss(loss, estimator, y):
             return lambda X: np.asarray(estimator(X))
         if not hasattr(estimator, name):
             raise SeqimpError(f"loss={loss!r}: estimator {type(estimator).__name__} has no {name}()")
-        return getattr(estimator, name)
+        return framed(getattr(estimator, name), estimator, frame)
 
     if callable(loss):
         predict = method("predict")
@@ -87,6 +88,6 @@ def make_loss(loss, estimator, y):
 
         if len(np.unique(y)) != 2:
             raise SeqimpError("loss='1-auc': y must have exactly two classes")
-        predict = (lambda X: np.asarray(estimator(X), float)) if plain else score_function(estimator, "estimator")
+        predict = (lambda X: np.asarray(estimator(X), float)) if plain else score_function(estimator, "estimator", frame)
         return Loss(loss, predict, None, lambda yy, p: 1.0 - roc_auc_score(yy, np.ravel(p)))
     raise SeqimpError(f"loss: must be one of {', '.join(map(repr, LOSS_NAMES))} or a callable, got {loss!r}")

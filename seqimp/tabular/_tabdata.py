@@ -16,6 +16,7 @@ from ..errors import SeqimpError
 
 __all__ = [
     "as_matrix",
+    "framed",
     "as_vector",
     "score_function",
     "seed_sequence",
@@ -68,17 +69,36 @@ def as_vector(y, n_samples, name="y", *, numeric=True):
     return y
 
 
+def framed(method, model, X):
+    """Wrap ``method`` so that it receives a DataFrame with ``X``'s columns.
+
+    Used when ``X`` is a DataFrame and ``model`` was fitted on one (it has
+    ``feature_names_in_``), so scikit-learn sees the names it was fitted with.
+    """
+    if not (hasattr(X, "columns") and hasattr(model, "feature_names_in_")):
+        return method
+    import pandas as pd
+
+    columns = X.columns
+
+    def call(A):
+        return method(pd.DataFrame(A, columns=columns))
+
+    return call
+
+
 def _is_regressor(model):
     return getattr(model, "_estimator_type", None) == "regressor" or (
         hasattr(model, "__sklearn_tags__") and getattr(model.__sklearn_tags__(), "estimator_type", None) == "regressor"
     )
 
 
-def score_function(model_or_fn, name="model_or_fn"):
+def score_function(model_or_fn, name="model_or_fn", frame=None):
     """Real-valued score ``s(X) -> (n_samples,)`` of a fitted model or callable.
 
     Regressors use ``predict``; classifiers ``decision_function`` (binary only),
     else the probability of ``classes_[1]``; a plain callable is used as is.
+    ``frame``: the user's DataFrame, if any (see :func:`framed`).
     """
     model = model_or_fn
     if hasattr(model, "predict") or hasattr(model, "decision_function"):
@@ -90,11 +110,13 @@ def score_function(model_or_fn, name="model_or_fn"):
             classes = getattr(model, "classes_", None)
             if classes is not None and len(classes) != 2:
                 raise SeqimpError(f"{name}: a score needs a regressor or a binary classifier, got {len(classes)} classes")
-            return lambda X: np.asarray(model.predict_proba(X), dtype=float)[:, 1]
+            proba = framed(model.predict_proba, model, frame)
+            return lambda X: np.asarray(proba(X), dtype=float)[:, 1]
     elif callable(model):
         method = model
     else:
         raise SeqimpError(f"{name}: expected a fitted estimator or a callable, got {type(model).__name__}")
+    method = framed(method, model, frame)
 
     def score(X):
         s = np.asarray(method(X), dtype=float)

@@ -149,6 +149,7 @@ def firm(
         gradient : ndarray of shape (n_features,) or None
             ``grad s`` at the mean of X (taylor) or ``w`` (gaussian).
     """
+    frame = X
     X, names = as_matrix(X)
     n, d = X.shape
     method = choice(method, _METHODS, "method")
@@ -158,7 +159,7 @@ def firm(
     feats = _resolve_features(features, names, d)
     values = np.column_stack([_feature_values(f, X) for f in feats])
 
-    score, scores = _scores(model_or_fn, X)
+    score, scores = _scores(model_or_fn, X, frame)
     weights = None if score is None else linear_weights(model_or_fn, d)
     has_svm_grad = score is not None and weights is None and analytic_gradient(model_or_fn, X.mean(0), d) is not None
     methods = [_pick(method, f, values[:, i], weights, has_svm_grad) for i, f in enumerate(feats)]
@@ -258,14 +259,14 @@ def _feature_values(f, X):
     return v
 
 
-def _scores(model_or_fn, X):
+def _scores(model_or_fn, X, frame):
     """``(score function or None, scores on X)``."""
     if isinstance(model_or_fn, (np.ndarray, list)) or hasattr(model_or_fn, "to_numpy") and not callable(model_or_fn):
         s = np.asarray(model_or_fn.to_numpy() if hasattr(model_or_fn, "to_numpy") else model_or_fn, dtype=float)
         if s.shape != (X.shape[0],) or not np.all(np.isfinite(s)):
             raise SeqimpError(f"model_or_fn: precomputed scores must be {X.shape[0]} finite numbers, got shape {s.shape}")
         return None, s
-    score = score_function(model_or_fn)
+    score = score_function(model_or_fn, frame=frame)
     return score, score(X)
 
 

@@ -113,6 +113,7 @@ def permutation_importance(
             Column indices of each unit.
         strategy, loss, compare : str
     """
+    frame = X
     X, names = as_matrix(X)
     n, d = X.shape
     y = as_vector(y, n, numeric=False)
@@ -126,7 +127,7 @@ def permutation_importance(
     m = _n_rows(max_samples, n)
     if strategy != "shuffle" and m < 2:
         raise SeqimpError(f"strategy={strategy!r}: needs at least 2 rows per repeat")
-    lossfn = make_loss(loss, estimator, y)
+    lossfn = make_loss(loss, estimator, y, frame)
 
     root = seed_sequence(random_state)
     streams = root.spawn(len(units) + 1)

@@ -73,6 +73,7 @@ def sensitivity_importance(
         feature_names : ndarray of shape (n_features,)
         variant : str
     """
+    frame = X
     X, names = as_matrix(X)
     n, d = X.shape
     variant = choice(variant, ("pairs", "range"), "variant")
@@ -81,7 +82,7 @@ def sensitivity_importance(
     n_pairs_y = 10 * n if n_pairs_y is None else positive_int(n_pairs_y, "n_pairs_y")
     if n_levels < 2:
         raise SeqimpError(f"n_levels: need at least 2 levels, got {n_levels}")
-    score = score_function(model_or_fn)
+    score = score_function(model_or_fn, frame=frame)
     outputs = score(X) if y is None else as_vector(y, n)
     categorical = _categorical_mask(categorical_features, names, d)
     streams = seed_sequence(random_state).spawn(d + 1)
