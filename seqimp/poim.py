@@ -20,6 +20,8 @@ or a sampling estimator elsewhere in seqimp).
 from __future__ import annotations
 
 import json
+import sys
+import types
 import os
 from dataclasses import dataclass, field
 
@@ -29,7 +31,7 @@ from .alphabet import get_alphabet, kmer_string
 from .errors import SeqimpError
 from .table import Table
 
-__all__ = ["POIMResult", "maximal_poim", "differential_poim"]
+__all__ = ["POIMResult", "poim", "maximal_poim", "differential_poim"]
 
 
 def maximal_poim(tables, length=None) -> np.ndarray:
@@ -284,3 +286,94 @@ class POIMResult:
                        score_std=float(data["score_std"]), alphabet=str(data["alphabet"]),
                        poim_se=tables("poim_se"), firm_se=tables("firm_se"), method=str(data["method"]),
                        meta=json.loads(str(data["meta"])))
+
+
+def _as_weights(model_or_weights):
+    from .weights import PositionalWeights
+
+    obj = model_or_weights
+    if not isinstance(obj, PositionalWeights):
+        if not hasattr(obj, "positional_weights"):
+            raise SeqimpError("poim: model_or_weights must be a PositionalWeights or have .positional_weights() "
+                              f"(got {type(obj).__name__})")
+        obj = obj.positional_weights()
+        if not isinstance(obj, PositionalWeights):
+            raise SeqimpError(f"poim: positional_weights() returned {type(obj).__name__}, not PositionalWeights")
+    return obj
+
+
+def poim(model_or_weights, background=None, max_order=None, *, standardize=False, max_memory=None,
+         progress=False) -> POIMResult:
+    """Exact POIM and FIRM of a linear positional scoring system under a Markov background.
+
+    Parameters
+    ----------
+    model_or_weights : PositionalWeights or object with ``.positional_weights()``
+        The score ``s(x) = bias + sum_k sum_i W_k[i, x[i:i+k]]`` on sequences of length L.
+    background : MarkovBackground, optional
+        Any order D >= 0, homogeneous or position-specific (then of length L). Default: uniform.
+    max_order : int, optional
+        Largest oligomer length K (default: the weights' degree). May exceed the degree and
+        the background order.
+    standardize : bool, default=False
+        Divide POIM and FIRM by the standard deviation of s(X) (see :meth:`POIMResult.standardized`).
+    max_memory : int, optional
+        Bytes the computation may use (default: half the available RAM). The need is estimated
+        before anything large is allocated; above the limit a SeqimpError names the estimate
+        in GB and the largest ``max_order`` that would fit.
+    progress : bool, default=False
+        Report progress per level on stderr.
+
+    Returns
+    -------
+    POIMResult
+        ``poim[k-1]``, ``firm[k-1]`` of shape (L-k+1, 4**k); ``maximal``, ``differential`` of
+        shape (max_order, L); ``expected_score`` = E[s(X)]; ``score_std`` = sd of s(X).
+
+    Notes
+    -----
+    Exact for every Markov order; the work is O(sum_n A**n * L) over n = 1..max(K, degree, D),
+    by the recursions described in ``docs/poim.md`` (no per-window sum over overlapping windows).
+    Oligomers of probability 0 get NaN POIM and 0 FIRM; FIRM is 0 where the probability is 1.
+    """
+    from ._poim_engine import check_lengths, check_memory, exact_conditional, n_levels
+    from .background import MarkovBackground
+    from .progress import Progress
+
+    weights = _as_weights(model_or_weights)
+    length, degree = weights.length, weights.degree
+    if background is None:
+        background = MarkovBackground.uniform(alphabet=weights.alphabet)
+    if not isinstance(background, MarkovBackground):
+        raise SeqimpError(f"poim: background must be a MarkovBackground, got {type(background).__name__}")
+    background._check_fitted()
+    if background.alphabet.name != weights.alphabet.name:
+        raise SeqimpError(f"poim: background alphabet {background.alphabet.name} differs from the weights' "
+                          f"{weights.alphabet.name}")
+    max_order = degree if max_order is None else max_order
+    if isinstance(max_order, bool) or int(max_order) != max_order:
+        raise SeqimpError(f"max_order must be a positive integer, got {max_order!r}")
+    max_order = int(max_order)
+    check_lengths(length, background, max_order)
+    check_memory(weights.alphabet.size, length, degree, background.order, max_order, max_memory)
+    with Progress(n_levels(degree, background.order, max_order), "poim levels", enabled=progress) as bar:
+        poims, firms, es, var = exact_conditional(weights.tables, weights.bias, background, max_order,
+                                                  progress=bar)
+    meta = {"background": background.describe(), "degree": degree, "length": length}
+    result = POIMResult(poims, firms, expected_score=es, score_std=float(np.sqrt(var)),
+                        alphabet=weights.alphabet, method="exact", meta=meta)
+    return result.standardized() if standardize else result
+
+
+class _CallableModule(types.ModuleType):
+    """``seqimp.poim`` names both this module and the function :func:`poim`.
+
+    Importing the submodule makes the package attribute ``seqimp.poim`` the module (Python's
+    import system sets it), so the module itself forwards calls to the function.
+    """
+
+    def __call__(self, *args, **kwargs):
+        return poim(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
