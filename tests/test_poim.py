@@ -147,3 +147,192 @@ def test_exact_matches_brute_force(kind, order, degree, max_order, length, spars
         np.testing.assert_allclose(res.firm[k], bf[k], atol=1e-9, rtol=0, err_msg=f"firm k={k + 1}")
     np.testing.assert_allclose(res.maximal, bmax, atol=1e-9, rtol=0)
     np.testing.assert_allclose(res.differential, bdiff, atol=1e-9, rtol=0)
+
+
+def test_sparse_background_gives_nan_poim_and_zero_firm():
+    rng = np.random.default_rng(5)
+    length = 6
+    initial, trans = random_chain(rng, 1, length, zero_frac=0.4)
+    weights = random_weights(rng, length, 2)
+    res = poim(weights, MarkovBackground.from_arrays(initial, trans), 3)
+    bg = MarkovBackground.from_arrays(initial, trans)
+    for k in range(1, 4):
+        for j in (0, length - k):
+            impossible = bg.marginal(k, j) == 0
+            assert np.isnan(res.poim[k - 1][j, impossible]).all()
+            assert (res.firm[k - 1][j, impossible] == 0).all()
+            assert not np.isnan(res.poim[k - 1][j, ~impossible]).any()
+    assert np.isnan(res.poim[2]).any()
+    assert np.isfinite(res.maximal[:, :length - 2]).all()
+
+
+def test_naive_overlap_sum_agrees_at_larger_length():
+    from seqimp._poim_naive import naive_poim_order0
+
+    rng = np.random.default_rng(11)
+    length, degree, max_order = 16, 3, 4
+    weights = random_weights(rng, length, degree)
+    probs = rng.dirichlet(np.ones(A), size=length)
+    bg = MarkovBackground.from_arrays([1.0], probs[:, None, :])
+    res = poim(weights, bg, max_order)
+    positions = np.array([0, 1, 7, 12, 15])
+    naive = naive_poim_order0(weights, probs, max_order, positions)
+    for m in range(1, max_order + 1):
+        pos = positions[positions <= length - m]
+        np.testing.assert_allclose(res.poim[m - 1][pos], naive[m - 1], atol=1e-9, rtol=0)
+
+
+def scores_of(weights, codes):
+    return weights.score(codes)
+
+
+def test_monte_carlo_order0_planted_at_length_60():
+    rng = np.random.default_rng(3)
+    length, degree = 60, 3
+    weights = random_weights(rng, length, degree)
+    probs = rng.dirichlet(np.full(A, 2.0), size=length)
+    bg = MarkovBackground.from_arrays([1.0], probs[:, None, :])
+    res = poim(weights, bg, 4)
+    n = 40000
+    X = bg.sample(n, random_state=1)
+    s = scores_of(weights, X)
+    assert res.expected_score == pytest.approx(s.mean(), abs=4 * s.std() / np.sqrt(n))
+    assert res.score_std == pytest.approx(s.std(), rel=0.03)
+    for z, j in [((2, 0, 3), 20), ((1, 1, 0, 3), 0), ((3,), 59), ((0, 2, 2, 1), 56)]:
+        planted = X.copy()
+        planted[:, j:j + len(z)] = z
+        sp = scores_of(weights, planted)
+        zi = int(np.dot(z, A ** np.arange(len(z) - 1, -1, -1)))
+        assert res.poim[len(z) - 1][j, zi] + res.expected_score == pytest.approx(
+            sp.mean(), abs=4 * sp.std() / np.sqrt(n))
+
+
+def test_monte_carlo_markov_order1_by_rejection_at_length_60():
+    rng = np.random.default_rng(4)
+    length, degree = 60, 2
+    weights = random_weights(rng, length, degree)
+    initial, trans = random_chain(rng, 1)
+    bg = MarkovBackground.from_arrays(initial, trans)
+    res = poim(weights, bg, 3)
+    n = 60000
+    X = bg.sample(n, length=length, random_state=2)
+    s = scores_of(weights, X)
+    for z, j in [((2, 1), 30), ((0,), 0), ((3, 3), 58), ((1, 0, 2), 10)]:
+        hit = np.all(X[:, j:j + len(z)] == z, axis=1)
+        zi = int(np.dot(z, A ** np.arange(len(z) - 1, -1, -1)))
+        assert hit.mean() == pytest.approx(bg.marginal(len(z), j, length=length)[zi], abs=4 * np.sqrt(hit.mean() / n))
+        cond = s[hit]
+        q = cond.mean() - s.mean()
+        se = np.sqrt(cond.var() / cond.size + s.var() / n)
+        assert res.poim[len(z) - 1][j, zi] == pytest.approx(q, abs=4.5 * se)
+
+
+class _Model:
+    def __init__(self, weights):
+        self.weights = weights
+
+    def positional_weights(self):
+        return self.weights
+
+
+def test_model_with_positional_weights_and_defaults():
+    rng = np.random.default_rng(8)
+    weights = random_weights(rng, 8, 2)
+    a = poim(_Model(weights), None)
+    b = poim(weights, MarkovBackground.uniform(8), 2)
+    assert a.max_order == 2 and a.length == 8
+    for k in range(2):
+        np.testing.assert_allclose(a.poim[k], b.poim[k], atol=1e-12)
+    import seqimp
+    from seqimp.poim import poim as poim_function
+
+    assert seqimp.poim(weights, None, 1).max_order == 1
+    assert poim_function(weights, None, 1).max_order == 1
+
+
+def test_uniform_firm_is_poim_times_constant():
+    rng = np.random.default_rng(9)
+    weights = random_weights(rng, 7, 3)
+    res = poim(weights, MarkovBackground.uniform(), 3)
+    for k in range(1, 4):
+        pi = 0.25 ** k
+        np.testing.assert_allclose(res.firm[k - 1], res.poim[k - 1] * np.sqrt(pi / (1 - pi)), atol=1e-12)
+
+
+def test_standardize_divides_by_score_sd():
+    rng = np.random.default_rng(10)
+    weights = random_weights(rng, 7, 2)
+    bg = MarkovBackground.uniform(order=1)
+    raw = poim(weights, bg, 2)
+    std = poim(weights, bg, 2, standardize=True)
+    assert std.standardized_ and not raw.standardized_
+    np.testing.assert_allclose(std.firm[1], raw.firm[1] / raw.score_std)
+    np.testing.assert_allclose(std.maximal, raw.maximal / raw.score_std)
+    const = PositionalWeights([np.zeros((5, 4))], bias=2.0)
+    with pytest.raises(SeqimpError, match="standard deviation is 0"):
+        poim(const, None, 1, standardize=True)
+
+
+def test_errors_are_clear():
+    rng = np.random.default_rng(12)
+    weights = random_weights(rng, 8, 2)
+    with pytest.raises(SeqimpError, match="background has length 9, but the weights have length 8"):
+        poim(weights, MarkovBackground.uniform(9), 2)
+    with pytest.raises(SeqimpError, match=r"max_order must lie in 1\.\.8"):
+        poim(weights, None, 9)
+    with pytest.raises(SeqimpError, match="max_order must be a positive integer"):
+        poim(weights, None, 2.5)
+    with pytest.raises(SeqimpError, match="must be a PositionalWeights or have"):
+        poim(object(), None, 1)
+    with pytest.raises(SeqimpError, match="not fitted"):
+        poim(weights, MarkovBackground(order=1), 1)
+    with pytest.raises(SeqimpError, match="order 8 needs sequences longer than 8"):
+        poim(weights, MarkovBackground.uniform(order=8), 1)
+
+
+def test_memory_refusal_names_estimate_and_largest_fitting_order():
+    from seqimp._poim_engine import estimate_bytes
+
+    rng = np.random.default_rng(13)
+    weights = random_weights(rng, 12, 2)
+    limit = estimate_bytes(4, 12, 2, 0, 4) + 1
+    assert estimate_bytes(4, 12, 2, 0, 5) > limit
+    with pytest.raises(SeqimpError, match=r"needs about \d+\.\d\d GB.*largest max_order that fits is 4"):
+        poim(weights, None, 6, max_memory=limit)
+    assert poim(weights, None, 4, max_memory=limit).max_order == 4
+
+
+def test_result_top_save_load_roundtrip(tmp_path):
+    rng = np.random.default_rng(14)
+    weights = random_weights(rng, 7, 2)
+    initial, trans = random_chain(rng, 1, 7, zero_frac=0.3)
+    res = poim(weights, MarkovBackground.from_arrays(initial, trans), 3)
+    top = res.top(5, measure="firm")
+    assert top.columns == ["rank", "oligomer", "order", "position", "poim", "firm"]
+    allfirm = np.concatenate([f.ravel() for f in res.firm])
+    np.testing.assert_allclose(np.abs(top["firm"]), np.sort(np.abs(allfirm))[::-1][:5])
+    first = top[0:1]
+    k, pos = int(first["order"][0]), int(first["position"][0])
+    from seqimp.alphabet import kmer_index
+
+    assert res.firm[k - 1][pos - 1, kmer_index(str(first["oligomer"][0]))] == top["firm"][0]
+    assert not np.isnan(res.top(10 ** 6)["poim"]).any()
+    with pytest.raises(SeqimpError, match="measure must be 'poim' or 'firm'"):
+        res.top(3, measure="weights")
+    res.poim_se = [np.abs(p) for p in res.poim]
+    res.save(tmp_path / "r.npz")
+    back = POIMResult.load(tmp_path / "r.npz")
+    assert back.meta == res.meta and back.expected_score == res.expected_score and back.firm_se is None
+    for k in range(3):
+        np.testing.assert_array_equal(back.poim[k], res.poim[k])
+        np.testing.assert_array_equal(back.poim_se[k], res.poim_se[k])
+    np.testing.assert_array_equal(back.differential, res.differential)
+    np.savez(tmp_path / "other.npz", a=np.zeros(2))
+    with pytest.raises(SeqimpError, match="not a POIMResult file"):
+        POIMResult.load(tmp_path / "other.npz")
+
+
+def test_result_validates_shapes():
+    with pytest.raises(SeqimpError, match=r"firm\[1\] must have shape"):
+        POIMResult([np.zeros((5, 4)), np.zeros((4, 16))], [np.zeros((5, 4)), np.zeros((5, 16))],
+                   expected_score=0.0, score_std=1.0)

@@ -1,0 +1,152 @@
+"""MarkovBackground: maximum-likelihood fit, validation, sampling, probabilities, marginals."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from seqimp import MarkovBackground
+from seqimp.errors import SeqimpError
+
+A = 4
+
+
+def random_background(rng, order, length=None):
+    initial = rng.dirichlet(np.ones(A ** order))
+    shape = (A ** order,) if length is None else (length - order, A ** order)
+    return MarkovBackground.from_arrays(initial, rng.dirichlet(np.ones(A), size=shape))
+
+
+def enumerate_probabilities(bg, length):
+    """P(x) for all sequences by multiplying conditionals in a plain loop."""
+    seqs = np.array(list(itertools.product(range(A), repeat=length)))
+    d = bg.order
+    probs = np.empty(len(seqs))
+    for r, x in enumerate(seqs):
+        c = 0
+        for t in range(d):
+            c = c * A + x[t]
+        p = bg.initial_[c]
+        for i in range(d, length):
+            table = bg.transitions_[i - d] if bg.transitions_.ndim == 3 else bg.transitions_
+            p *= table[c, x[i]]
+            c = (c * A + x[i]) % A ** d if d else 0
+        probs[r] = p
+    return seqs, probs
+
+
+@pytest.mark.parametrize("order, positional", [(0, False), (0, True), (1, False), (1, True), (2, False), (2, True)])
+def test_fit_without_pseudocount_gives_ml_estimates(order, positional):
+    rng = np.random.default_rng(order * 2 + positional)
+    X = rng.integers(0, A, size=(300, 9))
+    X[:40, 3] = 2                                      # make position 3 unusual
+    bg = MarkovBackground(order=order, positional=positional, pseudocount=0).fit(X)
+    counts_init = np.zeros(A ** order)
+    counts = np.zeros((9 - order, A ** order, A))
+    for x in X:
+        c = 0
+        for t in range(order):
+            c = c * A + x[t]
+        counts_init[c] += 1
+        for i in range(order, 9):
+            counts[i - order, c, x[i]] += 1
+            c = (c * A + x[i]) % A ** order if order else 0
+    np.testing.assert_allclose(bg.initial_, counts_init / counts_init.sum())
+    if not positional:
+        counts = counts.sum(axis=0)
+    tot = counts.sum(axis=-1, keepdims=True)
+    expect = np.where(tot > 0, counts / np.maximum(tot, 1), 0.25)
+    np.testing.assert_allclose(bg.transitions_, expect)
+    # ML: the fitted chain has higher likelihood than perturbed ones
+    base = bg.log_prob(X).sum()
+    other = MarkovBackground(order=order, positional=positional, pseudocount=1.0).fit(X)
+    assert base >= other.log_prob(X).sum()
+
+
+def test_fit_pseudocount_smooths_and_accepts_strings():
+    bg = MarkovBackground(order=1, pseudocount=1.0).fit(["AAAA", "AAAC"])
+    # context A: next A seen 5 times, C once; +1 each -> (6, 2, 1, 1) / 10
+    np.testing.assert_allclose(bg.transitions_[0], [0.6, 0.2, 0.1, 0.1])
+    np.testing.assert_allclose(bg.transitions_[1], 0.25)
+    np.testing.assert_allclose(bg.initial_, [3 / 6, 1 / 6, 1 / 6, 1 / 6])
+    assert bg.length is None
+
+
+def test_from_arrays_infers_order_and_validates():
+    bg = MarkovBackground.from_arrays(np.full(16, 1 / 16), np.full((5, 16, 4), 0.25))
+    assert bg.order == 2 and bg.length == 7
+    assert MarkovBackground.from_arrays([1.0], np.full((7, 1, 4), 0.25)).length == 7
+    with pytest.raises(SeqimpError, match="initial has 5 entries"):
+        MarkovBackground.from_arrays(np.full(5, 0.2), np.full((4, 4), 0.25))
+    with pytest.raises(SeqimpError, match=r"transitions must have shape \(4, 4\) for order 1"):
+        MarkovBackground.from_arrays(np.full(4, 0.25), np.full((16, 4), 0.25))
+    with pytest.raises(SeqimpError, match=r"position-specific transitions must have shape \(L-1, 4, 4\)"):
+        MarkovBackground.from_arrays(np.full(4, 0.25), np.full((3, 16, 4), 0.25))
+    bad = np.full((4, 4), 0.25)
+    bad[2, 1] = -0.1
+    with pytest.raises(SeqimpError, match=r"non-negative; entry \(2, 1\)"):
+        MarkovBackground.from_arrays(np.full(4, 0.25), bad)
+    bad = np.full((4, 4), 0.25)
+    bad[3] = [0.5, 0.5, 0.5, 0.0]
+    with pytest.raises(SeqimpError, match=r"rows must sum to 1; row \(3,\) sums to 1.5"):
+        MarkovBackground.from_arrays(np.full(4, 0.25), bad)
+    with pytest.raises(SeqimpError, match="initial: rows must sum to 1"):
+        MarkovBackground.from_arrays(np.full(4, 0.3), np.full((4, 4), 0.25))
+    with pytest.raises(SeqimpError, match="must be 2-D"):
+        MarkovBackground.from_arrays([1.0], np.full(4, 0.25))
+    with pytest.raises(SeqimpError, match="order must be an integer >= 0"):
+        MarkovBackground(order=-1)
+    with pytest.raises(SeqimpError, match="pseudocount must be >= 0"):
+        MarkovBackground(pseudocount=-1)
+    with pytest.raises(SeqimpError, match="too short for order 3"):
+        MarkovBackground(order=3).fit(["ACG"])
+
+
+@pytest.mark.parametrize("order, positional", [(0, True), (1, False), (2, True)])
+def test_log_prob_and_marginals_match_enumeration(order, positional):
+    rng = np.random.default_rng(20 + order)
+    length = 6
+    bg = random_background(rng, order, length if positional else None)
+    seqs, probs = enumerate_probabilities(bg, length)
+    assert probs.sum() == pytest.approx(1.0)
+    np.testing.assert_allclose(np.exp(bg.log_prob(seqs)), probs, rtol=1e-10)
+    for k in range(1, length + 1):
+        for j in range(length - k + 1):
+            idx = seqs[:, j:j + k] @ (A ** np.arange(k - 1, -1, -1))
+            expect = np.bincount(idx, weights=probs, minlength=A ** k)
+            np.testing.assert_allclose(bg.marginal(k, j, length=length), expect, atol=1e-13)
+    with pytest.raises(SeqimpError, match="j must lie in 0..4 for k=2"):
+        bg.marginal(2, 5, length=length)
+
+
+def test_log_prob_of_impossible_sequence_is_minus_inf():
+    trans = np.full((4, 4), 0.25)
+    trans[0] = [0.0, 1 / 3, 1 / 3, 1 / 3]
+    bg = MarkovBackground.from_arrays(np.full(4, 0.25), trans)
+    lp = bg.log_prob(["AAC", "ACA"])
+    assert lp[0] == -np.inf and lp[1] == pytest.approx(np.log(0.25 / 3 * 0.25))
+
+
+def test_sample_follows_the_chain():
+    rng = np.random.default_rng(30)
+    bg = random_background(rng, 1, 5)
+    X = bg.sample(40000, random_state=7)
+    assert X.shape == (40000, 5) and X.dtype == np.uint8
+    for j in (0, 3):
+        idx = X[:, j].astype(int) * 4 + X[:, j + 1]
+        freq = np.bincount(idx, minlength=16) / len(X)
+        expect = bg.marginal(2, j)
+        assert np.abs(freq - expect).max() < 4 * np.sqrt(expect.max() / len(X))
+    np.testing.assert_array_equal(bg.sample(5, random_state=1), bg.sample(5, random_state=1))
+    with pytest.raises(SeqimpError, match="homogeneous background has no length"):
+        MarkovBackground.uniform().sample(3)
+
+
+def test_uniform():
+    bg = MarkovBackground.uniform(6, order=2)
+    assert bg.length == 6 and bg.order == 2
+    np.testing.assert_allclose(bg.marginal(3, 1), 1 / 64)
+    hom = MarkovBackground.uniform()
+    assert hom.length is None and hom.log_prob(["ACGT"])[0] == pytest.approx(4 * np.log(0.25))
+    with pytest.raises(SeqimpError, match="length must exceed the order 2"):
+        MarkovBackground.uniform(2, order=2)
