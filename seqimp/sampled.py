@@ -281,11 +281,11 @@ def _kmer_codes(k, base=_DNA) -> np.ndarray:
 
 
 @njit(cache=True)
-def _window_logp(samples, j, k, order, log_init, log_trans, positional, kmers, out):
+def _window_logp(samples, j, k, order, log_init, log_trans, kmers, out):
     """log of the chain factors touching window j..j+k-1, for every k-mer planted in every sample.
 
-    samples (m, L) uint8; kmers (nz, k) uint8; log_init (4**D,); log_trans (P, 4**D, 4) with
-    P = L-D (positional) or 1; out (nz, m). Factors not touching the window cancel in
+    samples (m, L) uint8; kmers (nz, k) uint8; log_init (4**D,); log_trans (L-D, 4**D, 4);
+    out (nz, m). Factors not touching the window cancel in
     P(z | flanks), so out[z, i] - logsumexp_z out[., i] = log P(X[j:j+k] = z | flanks of sample i).
     """
     m, length = samples.shape
@@ -307,44 +307,60 @@ def _window_logp(samples, j, k, order, log_init, log_trans, positional, kmers, o
                 c = 0
                 for u in range(t - order, t):
                     c = c * 4 + buf[u]
-                lp += log_trans[t - order if positional else 0, c, buf[t]]
+                lp += log_trans[t - order, c, buf[t]]
             out[zi, i] = lp
 
 
 class _Chain:
-    """What the estimator needs from a background: length, samples, marginals, chain arrays."""
+    """What the estimator needs from a MarkovBackground: length, samples, marginals, chain arrays."""
 
     def __init__(self, background, length):
-        self.bg = background
-        bg_len = getattr(background, "length", None)
-        if length is None and bg_len is None:
-            raise SeqimpError("length is required: a homogeneous background has no length of its own")
+        if not hasattr(background, "transition_table"):
+            raise SeqimpError(f"background must be a seqimp.MarkovBackground, got {type(background).__name__}")
         if length is not None:
             length = _positive(length, "length")
-            if bg_len is not None and int(bg_len) != length:
-                raise SeqimpError(f"length={length} but the position-specific background has length {bg_len}")
-        self.length = int(length if length is not None else bg_len)
+        self.bg = background
+        self.length = int(background.resolve_length(length))
         self.order = int(background.order)
-        trans = np.asarray(background.transitions, dtype=np.float64)
-        self.positional = trans.ndim == 3
+        self.positional = background.length is not None
         with np.errstate(divide="ignore"):
-            self.log_init = np.log(np.asarray(background.initial, dtype=np.float64).reshape(-1))
-            self.log_trans = np.log(trans if self.positional else trans[None])
+            self.log_init = np.log(np.asarray(background.initial_, dtype=np.float64))
+            self.log_trans = np.log(np.asarray(background.transition_table(self.length), dtype=np.float64))
 
     def sample(self, n, random_state):
-        kwargs = {} if getattr(self.bg, "length", None) is not None else {"length": self.length}
-        X = np.ascontiguousarray(self.bg.sample(n, random_state=random_state, **kwargs), dtype=np.uint8)
+        X = np.ascontiguousarray(self.bg.sample(n, length=self.length, random_state=random_state),
+                                 dtype=np.uint8)
         if X.shape != (n, self.length):
             raise SeqimpError(f"background.sample returned shape {X.shape}, expected {(n, self.length)}")
         return X
 
-    def marginal(self, k, j):
-        return np.asarray(self.bg.marginal(k, j), dtype=np.float64)
+    def marginals(self, k) -> np.ndarray:
+        """P(X[j:j+k] = z) for every start j and k-mer z, shape (L-k+1, 4**k).
+
+        The same numbers as ``background.marginal(k, j)`` for each j, computed for all starts
+        at once from the D-mer marginals (one pass instead of one per start).
+        """
+        d, length = self.order, self.length
+        ctxm = np.asarray(self.bg.context_marginals(length), dtype=np.float64)   # (L-D+1, 4**D)
+        nj = length - k + 1
+        if k < d:      # the window lies inside the D-mer at min(j, L-D): sum out the other symbols
+            out = np.empty((nj, _DNA ** k))
+            for j in range(nj):
+                s0 = min(j, length - d)
+                z = (np.arange(_DNA ** d) // _DNA ** (d - (j - s0) - k)) % _DNA ** k
+                out[j] = np.bincount(z, weights=ctxm[s0], minlength=_DNA ** k)
+            return out
+        trans = np.exp(self.log_trans)
+        p = ctxm[:nj]
+        for t in range(d, k):     # append X[j+t] given the D symbols before it
+            ctx = np.arange(p.shape[1]) % _DNA ** d
+            p = (p[:, :, None] * trans[t - d:t - d + nj][:, ctx, :]).reshape(nj, -1)
+        return p
 
     def conditional(self, samples, j, k, kmers):
         """c[z, i] = P(X[j:j+k] = z | flanks of sample i), shape (4**k, m)."""
         out = np.empty((kmers.shape[0], samples.shape[0]))
-        _window_logp(samples, j, k, self.order, self.log_init, self.log_trans, self.positional, kmers, out)
+        _window_logp(samples, j, k, self.order, self.log_init, self.log_trans, kmers, out)
         out -= out.max(axis=0, keepdims=True)
         np.exp(out, out=out)
         out /= out.sum(axis=0, keepdims=True)
@@ -488,10 +504,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
                 tables[name].append(np.full(shape, np.nan))
             if js.size == 0:
                 continue
-            pis = np.stack([chain.marginal(k, int(j)) for j in js])
-            if pis.shape != (js.size, shape[1]):
-                raise SeqimpError(f"background.marginal({k}, j) returned shape {pis.shape[1:]}, "
-                                  f"expected ({shape[1]},)")
+            pis = chain.marginals(k)[js]
             mean, se = _estimate_order(score_fn, chain, X, k, js, pis, batch_size, bar)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ratio = np.where(pis >= 1, 0.0, np.sqrt(pis / (1 - pis)))
