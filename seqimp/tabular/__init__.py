@@ -10,8 +10,8 @@ from .._lazy import lazy_exports
 # public name -> owning submodule of seqimp.tabular
 _EXPORTS = {
     "firm": "firm",
-    "feature_product": "firm",
-    "feature_indicator": "firm",
+    "feature_product": "_features",
+    "feature_indicator": "_features",
     "plot_importance_boxplot": "plot",
     "plot_firm_curve": "plot",
     "plot_importance_matrix": "plot",
