@@ -196,7 +196,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         check_classification_targets(y)
         classes = np.unique(y)
         if classes.size < 2:
-            raise SeqimpError(f"y has only one class ({classes[0]!r}); a classifier needs two")
+            raise SeqimpError(f"y has only one class ({classes[0]}); a classifier needs two")
         if classes.size > 2:
             raise SeqimpError("Only binary classification is supported. The type of the target "
                               f"is {type_of_target(y, input_name='y')} ({classes.size} classes).")
