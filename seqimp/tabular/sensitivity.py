@@ -126,7 +126,7 @@ def _categorical_mask(categorical, names, d):
         else:
             hits = np.flatnonzero(names == str(ref))
             if len(hits) != 1:
-                raise SeqimpError(f"categorical_features: unknown column {ref!r}")
+                raise SeqimpError(f"categorical_features: unknown column {str(ref)!r}")
             mask[hits[0]] = True
     return mask
 
