@@ -22,6 +22,14 @@ def _axes(ax, figsize):
     return ax
 
 
+def _version(text):
+    parts = []
+    for piece in text.split(".")[:2]:
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
 def plot_importance_boxplot(result, *, ax=None, top=None, reference=None, title=None, xlabel=None):
     """Horizontal box plots of importances over repeats, most important at the top.
 
@@ -50,7 +58,10 @@ def plot_importance_boxplot(result, *, ax=None, top=None, reference=None, title=
     if top is not None:
         order = order[-int(top):]
     ax = _axes(ax, (6, 0.35 * len(order) + 1.2))
-    ax.boxplot(imp[order].T, vert=False, widths=0.6, medianprops={"color": "black"})
+    import matplotlib
+
+    horizontal = {"orientation": "horizontal"} if _version(matplotlib.__version__) >= (3, 10) else {"vert": False}
+    ax.boxplot(imp[order].T, widths=0.6, medianprops={"color": "black"}, **horizontal)
     ax.set_yticks(np.arange(1, len(order) + 1), names[order])
     if reference is None:
         reference = 1.0 if getattr(result, "compare", None) == "ratio" else 0.0
