@@ -10,7 +10,6 @@ options and calls these functions, so every step is usable from Python:
 
 from __future__ import annotations
 
-import inspect
 import io
 import json
 import os
@@ -201,16 +200,10 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
 
 
 def compute_importance(weights, background, *, max_order, max_memory=None, progress=False):
-    """Exact POIM/FIRM of a positional model (:func:`seqimp.poim.poim`), options passed on when supported."""
-    from . import poim as poim_module
+    """Exact POIM/FIRM of a positional model (:func:`seqimp.poim.poim`); refuses jobs above ``max_memory``."""
+    from .poim import poim
 
-    options = {}
-    params = inspect.signature(poim_module.poim).parameters
-    if max_memory is not None:
-        options["max_memory"] = max_memory
-    if "progress" in params:
-        options["progress"] = progress
-    return poim_module.poim(weights, background, max_order, **options)
+    return poim(weights, background, max_order, max_memory=max_memory, progress=progress)
 
 
 def top_oligomers(result, n=50) -> Table:
@@ -541,10 +534,10 @@ def finish(result, out, *, weights=None, summary, timings, fmt="png", top=50, po
     summary["score_std"] = result.score_std
     summary["method"] = result.method
     summary["versions"] = versions()
-    best = top_oligomers(result, 1)
-    if len(best):
-        row = next(best[:1].rows())
-        summary["top_oligomer"] = row
+    best = list(top_oligomers(result, 1).rows())  # the top of every order, sorted by |FIRM|
+    if best:
+        summary["top_oligomer"] = best[0]
+        summary["top_per_order"] = sorted(best, key=lambda row: row["order"])
     summary["timings"] = timings
     files = write_outputs(out, result, weights=weights, summary=summary, fmt=fmt, top=top,
                           position_labels=position_labels, model_metadata=model_metadata, report=False)

@@ -7,6 +7,7 @@ import argparse
 from ..datasets import demo_paths
 from ..fasta import read_fasta
 from .common import log, output_dir, progress_enabled
+from .poim import print_outcome
 
 HELP = """\
 Run the complete POIM/FIRM pipeline on the embedded demo data
@@ -43,9 +44,5 @@ def run(args) -> int:
     with output_dir(args.out) as tmp:
         result = run_poim(pos, neg, tmp, title="seqimp demo: AP-1 site TGACTCA planted at positions 21-23",
                           log=log, progress=progress_enabled(), motifs_dir=args.out, **DEMO_SETTINGS)
-    best = result.summary.get("top_oligomer")
-    if best:
-        print(f"top oligomer by |FIRM|: {best['oligomer']} at position {best['position']} "
-              f"(planted: TGACTCA at 21-23)")
-    print(f"report: {args.out}/report.html")
+    print_outcome(result, args.out, note=" -- planted: TGACTCA at 21-23")
     return 0

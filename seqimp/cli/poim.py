@@ -80,8 +80,8 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _common(args, pos, neg):
-    return dict(positive=pos, negative=neg, background=args.background, background_order=args.background_order,
+def _common(args):
+    return dict(background=args.background, background_order=args.background_order,
                 positional_background=args.positional_background, fmt=args.format, top=args.top, log=log,
                 progress=progress_enabled())
 
@@ -112,7 +112,7 @@ def run(args) -> int:
             weights, metadata = load_model(args.model)
             run = run_model(weights, tmp, metadata=metadata, background_fasta=background_fasta,
                             max_order=args.max_order, max_memory=args.max_memory, motifs_dir=args.out,
-                            **_common(args, pos, neg))
+                            positive=pos, negative=neg, **_common(args))
         elif external:
             from ..sampled import load_scorer, load_sklearn_model
 
@@ -123,18 +123,25 @@ def run(args) -> int:
                 source = args.sklearn_model
             run = run_sampled(score_fn, tmp, source=source, background_fasta=background_fasta,
                               max_order=args.max_order or 3, n_samples=args.n_samples, random_state=args.seed,
-                              motifs_dir=args.out, **_common(args, pos, neg))
+                              motifs_dir=args.out, positive=pos, negative=neg, **_common(args))
         else:
             run = run_poim(pos, neg, tmp, degree=args.degree, shifts=args.shifts, max_order=args.max_order,
                            C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
-                           max_memory=args.max_memory, motifs_dir=args.out, **_common(args, pos, neg))
+                           max_memory=args.max_memory, motifs_dir=args.out, **_common(args))
+    print_outcome(run, args.out)
+    return 0
+
+
+def print_outcome(run, out, *, note="") -> None:
+    """Tell the user the metrics (stderr), the top oligomer and where the report is (stdout)."""
     metrics = run.summary.get("metrics", {})
     if metrics.get("auroc") is not None:
         acc = metrics.get("accuracy")
-        log(("" if acc is None else f"accuracy {acc:.4f}, ") + f"auROC {metrics['auroc']:.4f}", always=False)
-    best = run.summary.get("top_oligomer")
-    if best:
-        print(f"top oligomer by |FIRM|: {best['oligomer']} at position {best['position']} "
-              f"(order {best['order']}, FIRM {best['firm']:+.4g})")
-    print(f"report: {args.out}/report.html")
-    return 0
+        log(("" if acc is None else f"accuracy {acc:.4f}, ") + f"auROC {metrics['auroc']:.4f}")
+    rows = run.summary.get("top_per_order", [])
+    if rows:
+        print(f"top oligomer of each order by |FIRM| (1-based start){note}:")
+        for row in rows:
+            print(f"  k={row['order']}: {row['oligomer']:>{rows[-1]['order']}s} at {row['position']}"
+                  f"  FIRM {row['firm']:+.4g}  POIM {row['poim']:+.4g}")
+    print(f"report: {out}/report.html")

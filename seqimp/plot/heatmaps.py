@@ -200,7 +200,8 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
         max(|w| / max|w|, |FIRM| / max|FIRM|) (deterministic; the bulk near the
         origin is thinned). The hidden count is given in the legend.
     annotate : int, default=5
-        Label this many points with the largest |FIRM| (k-mer @ 1-based position).
+        Label this many points with the largest |FIRM| (k-mer @ 1-based position), in a
+        staggered column to their left.
     title : str, optional
 
     Returns
@@ -238,9 +239,11 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
         labelled.extend((abs(f[i]), f[i], w[i], k, i // n_cols, i % n_cols) for i in idx)
     ax.axhline(0.0, color="0.5", lw=0.6)
     ax.axvline(0.0, color="0.5", lw=0.6)
-    for _, fv, wv, k, pos, z in sorted(labelled, key=lambda t: -t[0])[: max(int(annotate), 0)]:
-        ax.annotate(f"{kmer_string(z, k, result.alphabet)}@{pos + 1}", (wv, fv), xytext=(4, 2),
-                    textcoords="offset points", fontsize=7, family="monospace")
+    # labels in a staggered column left of their points, joined by thin lines, so close points stay readable
+    for i, (_, fv, wv, k, pos, z) in enumerate(sorted(labelled, key=lambda t: -t[0])[: max(int(annotate), 0)]):
+        ax.annotate(f"{kmer_string(z, k, result.alphabet)}@{pos + 1}", (wv, fv), xytext=(-70, -4 - 11 * i),
+                    textcoords="offset points", fontsize=7, family="monospace", ha="right", va="center",
+                    arrowprops=dict(arrowstyle="-", color="0.4", lw=0.5, shrinkA=0, shrinkB=2))
     ax.set_xlabel("model weight  w(z, j)")
     ax.set_ylabel("FIRM(z, j)")
     ax.legend(fontsize=7, loc="best", markerscale=2)

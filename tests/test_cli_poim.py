@@ -1,0 +1,181 @@
+"""In-process tests of ``seqimp poim`` and ``seqimp train`` (main([...]))."""
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import joblib
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+
+from seqimp.cli import main
+from seqimp.fasta import read_fasta, write_fasta
+from seqimp.pipeline import load_model
+from seqimp.poim import POIMResult
+from seqimp.sampled import onehot
+
+DATA = Path(__file__).resolve().parent / "data"
+POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")
+FAST = ["--degree", "2", "--max-order", "3", "--seed", "0"]
+EXACT_FILES = {"top_oligomers.tsv", "differential_poim.png", "poim_order1.png", "poim_order2.png", "poim_order3.png",
+               "weights_vs_firm.png", "poim.npz", "model.npz", "summary.json", "report.html"}
+
+
+def _error(capsys, argv, out_dir, message):
+    """Run argv, expect exit 2 with one 'seqimp: error:' line matching message, and nothing written."""
+    parent_before = sorted(p.name for p in out_dir.parent.iterdir())
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err and err[-1].startswith("seqimp: error: ")
+    assert len([line for line in err if line.startswith("seqimp: error:")]) == 1
+    assert re.search(message, err[-1]), err[-1]
+    assert not out_dir.exists()
+    assert sorted(p.name for p in out_dir.parent.iterdir()) == parent_before  # no staging folder left
+
+
+def test_poim_writes_all_outputs(tmp_path, capsys):
+    out = tmp_path / "res"
+    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--top", "4"] + FAST) == 0
+    captured = capsys.readouterr()
+    assert f"report: {out}/report.html" in captured.out
+    assert "held-out accuracy" in captured.err and "poim levels" in captured.err
+    assert {p.name for p in out.iterdir()} == EXACT_FILES
+    with open(out / "top_oligomers.tsv") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    assert list(rows[0]) == ["rank", "oligomer", "order", "position", "poim", "firm"]
+    assert len(rows) == 12 and [int(r["rank"]) for r in rows] == list(range(1, 13))
+    firms = [abs(float(r["firm"])) for r in rows]
+    assert firms == sorted(firms, reverse=True)
+    assert all(1 <= int(r["position"]) <= 31 - int(r["order"]) for r in rows)
+    result = POIMResult.load(out / "poim.npz")
+    assert result.max_order == 3 and result.length == 30
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["parameters"]["degree"] == 2 and summary["parameters"]["background"] == "negative"
+    assert summary["metrics"]["n_test"] == 40 and summary["metrics"]["auroc"] > 0.9
+    assert {"seqimp", "numpy", "sklearn"} <= set(summary["versions"])
+    report = (out / "report.html").read_text()
+    assert report.count("data:image/png;base64,") == 5
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_quiet_silences_stderr(tmp_path, capsys, where):
+    args = ["poim", "--positive", POS, "--negative", NEG, "--out", str(tmp_path / "q"), "--format", "svg"] + FAST
+    argv = ["--quiet"] + args if where == "before" else args + ["--quiet"]
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""
+    assert (tmp_path / "q" / "differential_poim.svg").exists()
+
+
+def test_train_then_poim_with_the_saved_model(tmp_path, capsys):
+    model = tmp_path / "model.npz"
+    assert main(["train", "--positive", POS, "--negative", NEG, "--model-out", str(model),
+                 "--degree", "2", "--seed", "0"]) == 0
+    assert "held-out sequences" in capsys.readouterr().out
+    weights, meta = load_model(model)
+    assert weights.degree == 2 and meta["degree"] == 2 and meta["n_train"] == 160 and meta["auroc"] > 0.9
+    out = tmp_path / "from_model"
+    assert main(["poim", "--model", str(model), "--background-fasta", NEG, "--out", str(out),
+                 "--max-order", "3", "-q"]) == 0
+    assert {p.name for p in out.iterdir()} == EXACT_FILES
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["command"] == "poim --model" and summary["background"]["kind"] == "fasta"
+    assert summary["metrics"]["auroc"] == pytest.approx(meta["auroc"])
+    # the same as training inside `seqimp poim` with the same seed and split
+    direct = tmp_path / "direct"
+    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(direct), "-q"] + FAST) == 0
+    a, b = POIMResult.load(out / "poim.npz"), POIMResult.load(direct / "poim.npz")
+    np.testing.assert_allclose(a.poim[2], b.poim[2], rtol=1e-10, atol=1e-12)
+
+
+def test_scorer_route(tmp_path, capsys):
+    scorer = tmp_path / "my_scorer.py"
+    scorer.write_text("import numpy as np\nMOTIF = np.array([2, 0, 3, 3, 0, 1, 0])\n"
+                      "def score(X):\n    return (X[:, 10:17] == MOTIF).sum(axis=1).astype(float)\n")
+    out = tmp_path / "sampled"
+    assert main(["poim", "--scorer", f"{scorer}:score", "--positive", POS, "--negative", NEG, "--out", str(out),
+                 "--max-order", "2", "--n-samples", "30", "--seed", "1", "-q"]) == 0
+    names = {p.name for p in out.iterdir()}
+    assert names == EXACT_FILES - {"model.npz", "weights_vs_firm.png", "poim_order3.png"}
+    result = POIMResult.load(out / "poim.npz")
+    assert result.method == "sampled" and result.max_order == 2
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["command"] == "poim (sampled)" and summary["parameters"]["n_samples"] == 30
+
+
+def test_sklearn_model_route(tmp_path, capsys):
+    pos, neg = read_fasta(POS), read_fasta(NEG)
+    X = onehot(np.concatenate([pos.codes, neg.codes]))
+    y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
+    path = tmp_path / "lr.joblib"
+    joblib.dump(LogisticRegression(max_iter=500).fit(X, y), path)
+    out = tmp_path / "sk"
+    assert main(["poim", "--sklearn-model", str(path), "--background-fasta", NEG, "--out", str(out),
+                 "--max-order", "1", "--n-samples", "30", "--seed", "0", "-q"]) == 0
+    rows = (out / "top_oligomers.tsv").read_text().splitlines()[1:]
+    best = rows[0].split("\t")
+    assert 11 <= int(best[3]) <= 17 and best[1] == "GATTACA"[int(best[3]) - 11]
+
+
+def test_missing_fasta(tmp_path, capsys):
+    out = tmp_path / "out"
+    _error(capsys, ["poim", "--positive", str(tmp_path / "nope.fa"), "--negative", NEG, "--out", str(out)],
+           out, r"nope\.fa: no such file")
+
+
+def test_unequal_lengths(tmp_path, capsys):
+    short = tmp_path / "short.fa"
+    write_fasta(short, [s[:25] for s in read_fasta(NEG).sequences()])
+    out = tmp_path / "out"
+    _error(capsys, ["poim", "--positive", POS, "--negative", str(short), "--out", str(out)], out,
+           r"--positive .* has length 30 but --negative .*short\.fa has length 25")
+    ragged = tmp_path / "ragged.fa"
+    ragged.write_text(">a\nACGTACGT\n>b\nACGTAC\n")
+    _error(capsys, ["poim", "--positive", str(ragged), "--negative", NEG, "--out", str(out)], out,
+           r"ragged\.fa: record 'b' has length 6, but record 'a' has length 8")
+
+
+def test_one_class_only(tmp_path, capsys):
+    only_n = tmp_path / "n.fa"
+    write_fasta(only_n, ["N" * 30, "ACGTN" * 6])
+    out = tmp_path / "out"
+    _error(capsys, ["poim", "--positive", POS, "--negative", str(only_n), "--skip-invalid", "--out", str(out)],
+           out, r"n\.fa: no records left after skipping invalid ones")
+    empty = tmp_path / "empty.fa"
+    empty.write_text("")
+    _error(capsys, ["poim", "--positive", POS, "--negative", str(empty), "--out", str(out)], out,
+           r"empty\.fa: file is empty")
+
+
+def test_max_order_too_large_for_memory(tmp_path, capsys):
+    out = tmp_path / "out"
+    _error(capsys, ["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
+                    "--max-order", "12", "--max-memory", "64M"], out,
+           r"max_order=12 needs about .* GB, more than max_memory=0\.07 GB; the largest max_order that fits is \d+")
+
+
+def test_existing_output_is_untouched_on_failure(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("old")
+    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
+                 "--max-order", "12", "--max-memory", "1K"]) == 2
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["poim", "--out", "X"], r"--positive and --negative are required"),
+    (["poim", "--positive", POS, "--negative", NEG, "--out", "X", "--degree", "31"],
+     r"--degree 31 exceeds the sequence length 30"),
+    (["poim", "--positive", POS, "--negative", NEG, "--out", "X", "--background-fasta", NEG],
+     r"--background-fasta is for --model"),
+    (["poim", "--model", "m.npz", "--out", "X"], r"--background negative needs --negative"),
+    (["poim", "--positive", POS, "--negative", NEG, "--out", "X", "--max-memory", "lots"],
+     r"argument --max-memory: expected a size such as 2G"),
+    (["poim", "--model", "m.npz", "--scorer", "a:b", "--out", "X"], r"not allowed with argument"),
+    (["train", "--positive", POS, "--negative", NEG, "--model-out", "m.joblib"], r"must end in \.npz"),
+])
+def test_option_errors(tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    _error(capsys, argv, tmp_path / "X", message)

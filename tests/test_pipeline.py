@@ -1,0 +1,182 @@
+"""Tests of seqimp.pipeline: training/evaluation, backgrounds, top table, model files, full runs.
+
+Fixture: tests/data/planted_{pos,neg}.fa, 100 + 100 random 30-nt sequences; the positives
+carry GATTACA at 1-based positions 11-17 (one random base replaced in ~20% of them).
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.model_selection import train_test_split
+
+from seqimp.background import MarkovBackground
+from seqimp.errors import SeqimpError
+from seqimp.fasta import read_fasta
+from seqimp.pipeline import (compute_importance, evaluate, load_model, make_background, run_model, run_poim,
+                             run_sampled, save_model, top_oligomers, train_model)
+from seqimp.poim import POIMResult
+from seqimp.weights import PositionalWeights
+
+DATA = Path(__file__).resolve().parent / "data"
+KMERS2 = [a + b for a in "ACGT" for b in "ACGT"]
+
+
+@pytest.fixture(scope="module")
+def planted():
+    return read_fasta(DATA / "planted_pos.fa"), read_fasta(DATA / "planted_neg.fa")
+
+
+@pytest.fixture(scope="module")
+def trained(planted):
+    pos, neg = planted
+    return train_model(pos, neg, degree=2, random_state=0)
+
+
+def test_top_oligomers_is_the_top_n_of_every_order_sorted_by_abs_firm():
+    rng = np.random.default_rng(3)
+    poim = [rng.normal(size=(6 - k + 1, 4 ** k)) for k in (1, 2)]
+    firm = [rng.normal(size=t.shape) for t in poim]
+    firm[1][2, 7] = np.nan
+    res = POIMResult(poim, firm, expected_score=0.0, score_std=1.0)
+    table = top_oligomers(res, 3)
+    # brute force over every entry
+    entries = []
+    for k, (p, f) in enumerate(zip(poim, firm), start=1):
+        kmers = "ACGT" if k == 1 else KMERS2
+        cand = [(abs(f[j, z]), kmers[z], k, j + 1, p[j, z], f[j, z]) for j in range(f.shape[0])
+                for z in range(f.shape[1]) if not np.isnan(f[j, z])]
+        entries += sorted(cand, key=lambda e: -e[0])[:3]
+    entries.sort(key=lambda e: -e[0])
+    assert list(table["rank"]) == [1, 2, 3, 4, 5, 6]
+    assert list(table["oligomer"]) == [e[1] for e in entries]
+    assert list(table["order"]) == [e[2] for e in entries]
+    assert list(table["position"]) == [e[3] for e in entries]
+    np.testing.assert_array_equal(table["poim"], [e[4] for e in entries])
+    np.testing.assert_array_equal(table["firm"], [e[5] for e in entries])
+
+
+def test_evaluate_matches_pair_counting():
+    scores = np.array([0.5, -0.2, 0.1, -1.0, 0.3, 0.3])
+    y = np.array([1, 1, 0, 0, 1, 0])
+    pos, neg = scores[y == 1], scores[y == 0]
+    auc = np.mean([1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg])
+    out = evaluate(scores, y)
+    assert out == {"n_test": 6, "accuracy": pytest.approx(3 / 6), "auroc": pytest.approx(auc)}
+
+
+def test_train_model_reports_held_out_metrics_of_the_returned_model(planted, trained):
+    pos, neg = planted
+    weights, info = trained
+    assert isinstance(weights, PositionalWeights) and weights.degree == 2 and weights.length == 30
+    assert info["n_train"] == 160 and info["n_test"] == 40
+    # recompute the same stratified split and score the held-out part with the unfolded weights
+    X = np.concatenate([pos.codes, neg.codes])
+    y = np.r_[np.ones(100), np.zeros(100)]
+    _, X_test, _, y_test = train_test_split(X, y, test_size=0.2, stratify=y, random_state=0)
+    expected = evaluate(weights.score(X_test), y_test)
+    assert info["accuracy"] == pytest.approx(expected["accuracy"])
+    assert info["auroc"] == pytest.approx(expected["auroc"])
+    assert info["auroc"] > 0.9
+
+
+def test_train_model_bad_input(planted):
+    pos, neg = planted
+    with pytest.raises(SeqimpError, match=r"positive sequences have length 30 but negative ones 20"):
+        train_model(pos, neg.codes[:, :20], degree=2)
+    with pytest.raises(SeqimpError, match=r"too few sequences \(2 positive, 1 negative\)"):
+        train_model(pos.codes[:2], neg.codes[:1], degree=2)
+    with pytest.raises(SeqimpError, match=r"negative: no sequences"):
+        train_model(pos, np.zeros((0, 30), dtype=np.uint8), degree=2)
+
+
+def test_backgrounds(planted):
+    pos, neg = planted
+    uniform, text = make_background("uniform", length=30)
+    np.testing.assert_allclose(uniform.marginal(2, 5), np.full(16, 1 / 16))
+    assert "uniform" in text
+    fitted, text = make_background("negative", negative=neg, order=1, positional=True)
+    reference = MarkovBackground(order=1, positional=True).fit(neg.codes)
+    for j in (0, 13, 28):
+        np.testing.assert_allclose(fitted.marginal(2, j), reference.marginal(2, j))
+    assert text == "order-1 position-specific Markov chain fitted on the negative sequences (100 sequences)"
+    both, _ = make_background("all", positive=pos, negative=neg)
+    reference = MarkovBackground(order=0).fit(np.concatenate([pos.codes, neg.codes]))
+    np.testing.assert_allclose(both.marginal(1, 0, length=30), reference.marginal(1, 0, length=30))
+    with pytest.raises(SeqimpError, match=r"background must be one of uniform, negative, all, got 'x'"):
+        make_background("x", negative=neg)
+    with pytest.raises(SeqimpError, match=r"background sequences have length 30, the model expects 31"):
+        make_background("negative", negative=neg, length=31)
+
+
+def test_model_file_round_trip(tmp_path, trained, planted):
+    weights, _ = trained
+    path = tmp_path / "m.npz"
+    save_model(path, weights, {"degree": 2, "note": "x"})
+    loaded, meta = load_model(path)
+    assert meta == {"degree": 2, "note": "x"}
+    X = planted[0].codes
+    np.testing.assert_array_equal(loaded.score(X), weights.score(X))
+    np.testing.assert_array_equal(PositionalWeights.load(path).score(X), weights.score(X))  # plain reader
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz"]  # no staging file left
+    with pytest.raises(SeqimpError, match=r"must end in .npz"):
+        save_model(tmp_path / "m.bin", weights)
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(SeqimpError, match=r"junk.npz: not a seqimp model file"):
+        load_model(tmp_path / "junk.npz")
+    with pytest.raises(SeqimpError, match=r"nope.npz: no such file"):
+        load_model(tmp_path / "nope.npz")
+
+
+def test_memory_refusal_is_passed_through(trained):
+    weights, _ = trained
+    with pytest.raises(SeqimpError, match=r"needs about .* GB, more than max_memory"):
+        compute_importance(weights, MarkovBackground.uniform(), max_order=6, max_memory=1000)
+
+
+def test_run_poim_writes_everything_and_finds_the_motif(tmp_path, planted):
+    pos, neg = planted
+    run = run_poim(pos, neg, tmp_path, degree=2, max_order=3, random_state=0, top=5)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted(["top_oligomers.tsv", "differential_poim.png", "poim_order1.png", "poim_order2.png",
+                            "poim_order3.png", "weights_vs_firm.png", "poim.npz", "model.npz", "summary.json",
+                            "report.html"])
+    assert sorted(p.name for p in run.files) == names
+    loaded = POIMResult.load(tmp_path / "poim.npz")
+    for k in (1, 2, 3):
+        np.testing.assert_array_equal(loaded.firm[k - 1], run.result.firm[k - 1])
+    assert (tmp_path / "top_oligomers.tsv").read_text() == top_oligomers(run.result, 5).to_tsv()
+    summary = run.summary
+    assert summary["metrics"]["n_test"] == 40 and summary["data"]["n_positive"] == 100
+    assert set(summary["timings"]) == {"train", "poim", "outputs"}
+    # the best 3-mer lies inside the planted GATTACA at 11-17
+    best3 = next(r for r in summary["top_per_order"] if r["order"] == 3)
+    assert best3["oligomer"] in "GATTACA" and 11 <= best3["position"] <= 15
+    # the saved model reproduces the analysis
+    weights, meta = load_model(tmp_path / "model.npz")
+    assert meta["degree"] == 2 and meta["n_train"] == 160
+    (tmp_path / "again").mkdir()
+    again = run_model(weights, tmp_path / "again", negative=neg, max_order=3)
+    np.testing.assert_allclose(again.result.poim[2], run.result.poim[2], rtol=1e-12, atol=1e-12)
+    assert again.summary["metrics"]["evaluated_on"] == "held-out split at training time"
+
+
+def test_run_sampled_outputs(tmp_path, planted):
+    pos, neg = planted
+    motif = np.array([2, 0, 3, 3, 0, 1, 0])
+
+    def score(X):
+        return (X[:, 10:17] == motif).sum(axis=1).astype(float)
+
+    run = run_sampled(score, tmp_path, source="test scorer", positive=pos, negative=neg, max_order=1,
+                      n_samples=40, random_state=0)
+    names = {p.name for p in tmp_path.iterdir()}
+    assert "weights_vs_firm.png" not in names and "model.npz" not in names
+    assert {"top_oligomers.tsv", "poim.npz", "report.html", "poim_order1.png", "summary.json"} <= names
+    assert run.summary["metrics"]["accuracy"] is None and run.summary["metrics"]["auroc"] > 0.9
+    # planting a motif letter at its position raises this score by exactly 3/4 (uniform letters would give 1/4)
+    best = run.summary["top_per_order"][0]
+    assert 11 <= best["position"] <= 17
+    assert best["oligomer"] == "GATTACA"[best["position"] - 11]
+    with pytest.raises(SeqimpError, match=r"sequence length is unknown"):
+        run_sampled(score, tmp_path, background="uniform")
