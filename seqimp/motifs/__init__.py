@@ -8,6 +8,7 @@
 * :func:`discover_motifs` -- all of the above in one call;
 * :func:`read_motifs`, :func:`write_meme`, :func:`write_jaspar`, :func:`write_transfac`, ...
   -- MEME minimal, JASPAR and TRANSFAC files;
+* :func:`count_sites` -- site counts in the positive sequences (a calibrated PWM);
 * :func:`compare_motifs` -- TOMTOM matches against a database (memelite), p- and q-values.
 """
 
@@ -37,6 +38,8 @@ _EXPORTS = {
     "read_transfac": "formats",
     "write_transfac": "formats",
     "compare_motifs": "compare",
+    "bh_qvalues": "compare",
+    "count_sites": "sites",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -142,7 +142,7 @@ def _starts_window(start0, m, L, window):
 
 
 def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_iter=30, tol=1e-6,
-               names=None):
+               per_order=False, names=None):
     """Refine motifs so that their implied POIM matches an observed POIM.
 
     Parameters
@@ -205,12 +205,12 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
         # scales: one column per (motif, order)
         cols = []
         for i in range(n):
-            for q in range(K):
-                a = np.zeros(K)
+            for q in range(K if per_order else 1):
+                a = np.zeros(K) if per_order else np.ones(K)
                 a[q] = 1.0
                 cols.append(prob.contrib(pwms[i], starts[i], weights[i], a))
         coef = nnls(np.column_stack(cols), prob.y, maxiter=50 * len(cols))[0]
-        alpha = coef.reshape(n, K)
+        alpha = coef.reshape(n, K) if per_order else np.repeat(coef[:, None], K, axis=1)
         # placements: one column per (motif, start); mass moves into alpha
         cols, owner = [], []
         for i in range(n):
