@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from .alphabet import get_alphabet
 from .errors import SeqimpError
 from .kernels import check_degree_shifts, codes_of, wd_features, wd_kernel
+from .unfold import check_table_size
 from .weights import PositionalWeights
 
 __all__ = ["WDClassifier", "WDRegressor"]
@@ -205,6 +206,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.classes_ = classes
         yb = (y == classes[1]).astype(np.int64)
         if method == "linear":
+            check_table_size(self.length_, self.degree, get_alphabet(self.alphabet).size)
             F = wd_features(codes, degree=self.degree, alphabet=self.alphabet)
             svm = LinearSVC(C=self.C, loss="hinge", dual=True, tol=self.tol, max_iter=self.max_iter,
                             class_weight=self.class_weight, random_state=self.random_state)
@@ -284,6 +286,7 @@ class WDRegressor(RegressorMixin, _WDModel):
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
         if method == "linear":
+            check_table_size(self.length_, self.degree, get_alphabet(self.alphabet).size)
             F = wd_features(codes, degree=self.degree, alphabet=self.alphabet)
             ridge = Ridge(alpha=self.alpha, tol=self.tol, solver="sparse_cg").fit(F, y)
             self.coef_ = ridge.coef_.ravel().copy()

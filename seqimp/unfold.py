@@ -22,7 +22,8 @@ from .alphabet import get_alphabet
 from .errors import SeqimpError
 from .kernels import check_degree_shifts, codes_of, feature_offsets, shift_weights, wd_beta
 
-__all__ = ["unfold_kernel_expansion", "unfold_wd_coef", "split_tables", "MAX_TABLE_ENTRIES"]
+__all__ = ["unfold_kernel_expansion", "unfold_wd_coef", "split_tables", "check_table_size",
+           "MAX_TABLE_ENTRIES"]
 
 #: Largest number of table entries (all orders together) we agree to allocate (16 GiB).
 MAX_TABLE_ENTRIES = 2 ** 31
@@ -55,7 +56,8 @@ def _unfold(S, coef, degree, shifts, base, offsets, beta, delta, out):
                     out[off + (i + s) * width + win[i]] += ws
 
 
-def _check_size(length, degree, base):
+def check_table_size(length, degree, base):
+    """Raise when the positional tables would exceed :data:`MAX_TABLE_ENTRIES`; return the offsets."""
     offsets = feature_offsets(length, degree, base)
     if offsets[-1] > MAX_TABLE_ENTRIES:
         raise SeqimpError(
@@ -91,7 +93,7 @@ def unfold_kernel_expansion(X_support, dual_coef, *, degree, shifts=0, alphabet=
                           f"got shape {np.shape(dual_coef)}")
     if not np.all(np.isfinite(coef)):
         raise SeqimpError("dual_coef contains NaN or infinite values")
-    offsets = _check_size(length, degree, alpha.size)
+    offsets = check_table_size(length, degree, alpha.size)
     flat = np.zeros(int(offsets[-1]))
     _unfold(S, np.ascontiguousarray(coef), degree, shifts, alpha.size, offsets,
             wd_beta(degree), shift_weights(shifts), flat)
@@ -105,7 +107,7 @@ def unfold_wd_coef(coef, *, length, degree, alphabet="dna"):
     ``sqrt(beta_k) * coef[column]`` because the feature value is sqrt(beta_k).
     """
     alpha = get_alphabet(alphabet)
-    offsets = _check_size(length, degree, alpha.size)
+    offsets = check_table_size(length, degree, alpha.size)
     coef = np.asarray(coef, dtype=np.float64).ravel()
     if coef.shape[0] != offsets[-1]:
         raise SeqimpError(f"coef has {coef.shape[0]} entries, the WD features of degree {degree} "

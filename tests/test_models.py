@@ -150,6 +150,8 @@ def test_bad_data():
         WDClassifier(degree=2).fit(["ACNT", "ACGT"], [0, 1])
     with pytest.raises(SeqimpError, match="alpha must be > 0"):
         WDRegressor(degree=2, alpha=0).fit(X, y)
+    with pytest.raises(SeqimpError, match="use a smaller degree"):
+        WDClassifier(degree=8, alphabet="protein").fit(["ACDEFGHIKL", "ACDEFGHIKW"], [0, 1])
     with pytest.raises(SeqimpError, match="y contains NaN"):
         WDRegressor(degree=2).fit(X, np.full(20, np.nan))
 
