@@ -40,8 +40,12 @@ def estimate_bytes(a, length, degree, order, max_order) -> int:
     """Peak working memory of :func:`exact_conditional` in bytes (outputs included)."""
     ntd, nbu = max(degree, order), max(max_order, degree, order)
     out = 2 * sum(_cells(a, m, length) for m in range(1, max_order + 1))
-    td = sum(_cells(a, n, length) * (1 if order < n <= max_order else 3) for n in range(order, ntd + 1))
-    td += 2 * _cells(a, ntd, length)
+    td = 0
+    for n in range(order, ntd + 1):
+        if n == ntd and 1 <= n <= degree:
+            continue                        # the top level reuses the weight table
+        td += _cells(a, n, length) * (1 if order < n <= max_order else 3)
+    td += 2 * _cells(a, max(ntd - 1, order), length)     # G of two neighbouring levels
     bu = 4 * (_cells(a, nbu - 1, length) + _cells(a, max(nbu - 2, 0), length))
     return 8 * (out + td + bu) + 8 * a ** (order + 1) * length * 4
 
@@ -177,27 +181,33 @@ def exact_conditional(tables, bias, background, max_order, *, progress=None):
         if progress is not None:
             progress.update()
 
-    # ---- top-down: Lam, Rho, C for levels ntd .. D
+    # ---- top-down: Lam, Rho, C for levels ntd .. D. At the top level Lam = Rho = W and
+    # G = C = 0 (no longer windows), so nothing is computed or allocated there.
     lam, rho, cc = {}, {}, {}
     g_next = None
     for n in range(ntd, d - 1, -1):
+        has_w = 1 <= n <= n_w
+        if n == ntd and has_w:
+            lam[n] = rho[n] = tables[n - 1]
+            tick()
+            continue
         shape = (length - n + 1, a ** n)
         aliased = d < n <= max_order
         c_n = poim_out[n - 1] if aliased else np.empty(shape)
         lam_n = firm_out[n - 1] if aliased else np.empty(shape)
         rho_n, g_n = np.empty(shape), np.empty(shape)
-        has_next = g_next is not None
-        has_w = 1 <= n <= n_w
+        has_next = n + 1 in lam
+        has_g = g_next is not None
         top_down_level(n, d, a, length, tables[n - 1] if has_w else _DUMMY2, has_w,
                        lam.get(n + 1, _DUMMY2), rho.get(n + 1, _DUMMY2),
-                       g_next if has_next else _DUMMY2, has_next, pb, pf, lam_n, rho_n, g_n, c_n)
+                       g_next if has_g else _DUMMY2, has_next, has_g, pb, pf, lam_n, rho_n, g_n, c_n)
         lam[n], rho[n], cc[n], g_next = lam_n, rho_n, c_n, g_n
         tick()
     del g_next
     # ---- base level D
     zeros1 = np.zeros((length - d, a ** (d + 1)))
     lx, af, pre = _base_level(tables, a, d, length, pf, pb, lam.get(d + 1, zeros1), rho.get(d + 1, zeros1))
-    cond_d = bias + lx + af + cc.pop(d)
+    cond_d = bias + lx + af + cc.pop(d, 0.0)
     lam.pop(d), rho.pop(d)
     es = float(pd[0] @ cond_d[0])
     variance = 0.0
@@ -222,11 +232,12 @@ def exact_conditional(tables, bias, background, max_order, *, progress=None):
         keep_next = m < nbu
         nxt = [np.empty(shape) for _ in range(4)] if keep_next else [_DUMMY2] * 4
         has_td = m <= ntd
+        has_c = m in cc
         has_w = m <= n_w
         store = m <= max_order
         variance += bottom_up_level(
             m, d, a, length, float(bias), es, tables[m - 1] if has_w else _DUMMY2, has_w,
-            lam.pop(m, _DUMMY2), rho.pop(m, _DUMMY2), cc.pop(m, _DUMMY2), has_td,
+            lam.pop(m, _DUMMY2), rho.pop(m, _DUMMY2), has_td, cc.pop(m, _DUMMY2), has_c,
             lx, pre, af, p_prev, pf, nxt[0], nxt[1], nxt[2], nxt[3], keep_next,
             poim_out[m - 1] if store else _DUMMY2, firm_out[m - 1] if store else _DUMMY2, store,
             _DUMMY2, False, True)

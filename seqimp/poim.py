@@ -49,14 +49,13 @@ def maximal_poim(tables, length=None) -> np.ndarray:
     ndarray of shape (len(tables), L), float64
         ``[k-1, j] = max_z |tables[k-1][j, z]|``; NaN where ``j > L-k`` or a row is all NaN.
     """
+    from ._poim_kernels import row_abs_max
+
     length = tables[0].shape[0] if length is None else int(length)
     out = np.full((len(tables), length), np.nan)
     for k, t in enumerate(tables, start=1):
-        a = np.abs(np.asarray(t, dtype=np.float64))
-        finite = ~np.isnan(a)
-        has = finite.any(axis=1)
-        rowmax = np.where(finite, a, -np.inf).max(axis=1) if a.shape[1] else np.full(a.shape[0], -np.inf)
-        out[k - 1, : a.shape[0]] = np.where(has, rowmax, np.nan)
+        t = np.ascontiguousarray(t, dtype=np.float64)
+        row_abs_max(t, out[k - 1, : t.shape[0]])
     return out
 
 
