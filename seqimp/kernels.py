@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from .alphabet import get_alphabet
 from .errors import SeqimpError
-from .fasta import as_codes
+from .fasta import SequenceSet, as_codes
 
 __all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets"]
 
@@ -76,13 +76,19 @@ def check_degree_shifts(degree, shifts, length, *, what="sequences") -> tuple[in
 
 
 def codes_of(X, alphabet, name="X") -> np.ndarray:
-    """``as_codes`` plus a check for an empty set; names the argument on error."""
+    """``as_codes`` plus checks for an empty set and the alphabet; names the argument on error."""
+    alpha = get_alphabet(alphabet)
+    if isinstance(X, SequenceSet) and X.alphabet.name != alpha.name:
+        raise SeqimpError(f"{name} is a {X.alphabet.name} SequenceSet, but alphabet={alpha.name!r}; "
+                          f"pass alphabet={X.alphabet.name!r}")
     try:
-        codes = as_codes(X, alphabet)
+        codes = as_codes(X, alpha)
     except SeqimpError as exc:
         raise SeqimpError(f"{name}: {exc}") from None
     if codes.shape[0] == 0 or codes.shape[1] == 0:
         raise SeqimpError(f"{name}: no sequences (got shape {codes.shape})")
+    if codes.max() >= alpha.size:
+        raise SeqimpError(f"{name}: codes must lie in 0..{alpha.size - 1} for alphabet {alpha.name}")
     return codes
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from seqimp import SeqimpError, kmer_index, wd_features, wd_kernel
+from seqimp import SeqimpError, SequenceSet, kmer_index, wd_features, wd_kernel
 from seqimp.kernels import feature_offsets, wd_beta
 
 
@@ -131,5 +131,9 @@ def test_bad_sequences():
         wd_kernel(["ACGT", "ACG"], degree=2)
     with pytest.raises(SeqimpError, match="X: no sequences"):
         wd_kernel(np.zeros((0, 5), dtype=np.uint8), degree=2)
+    protein = SequenceSet(np.array([[0, 19, 5]], dtype=np.uint8), alphabet="protein")
+    with pytest.raises(SeqimpError, match="X is a protein SequenceSet, but alphabet='dna'"):
+        wd_features(protein, degree=2)
+    assert wd_kernel(protein, degree=2, alphabet="protein")[0, 0] == pytest.approx(2 / 3 * 3 + 1 / 3 * 2)
     with pytest.raises(SeqimpError, match="degree 9 exceeds"):
         wd_features(["ACGT"], degree=9)
