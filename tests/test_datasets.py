@@ -89,3 +89,20 @@ def test_real_promoter_data():
     assert data.sequences.codes.shape == (106, 57)
     assert int((data.target == "+").sum()) == 53 and data.n_skipped == 0
     assert data.positions[0] == -50 and data.positions[-1] == 7 and 0 not in data.positions
+
+
+@pytest.mark.parametrize("cls, expected, start", [("EI", "GT", 31), ("IE", "AG", 29)])
+def test_real_splice_sites_top_the_2mer_poim(cls, expected, start):
+    """Known biology: donors (EI) have GT at 31-32, acceptors (IE) AG at 29-30 (1-based)."""
+    from seqimp.alphabet import kmer_string
+    from seqimp.pipeline import compute_importance, make_background, train_model
+
+    with pytest.warns(UserWarning, match="ambiguity codes"):
+        data = load_uci_splice(_shared("uci_splice", "splice.data"))
+    pos, neg = data.sequences.subset(data.target == cls), data.sequences.subset(data.target == "N")
+    weights, info = train_model(pos, neg, degree=3, random_state=0)
+    assert info["auroc"] > 0.97
+    result = compute_importance(weights, make_background("negative", negative=neg)[0], max_order=2)
+    table = np.abs(result.poim[1])
+    j, z = np.unravel_index(np.argmax(table), table.shape)
+    assert (kmer_string(z, 2), j + 1) == (expected, start)

@@ -43,12 +43,17 @@ def _cmap(cmap):
 
 def _position_axis(ax, n, position_labels=None, *, axis="x", label="position"):
     """1-based integer ticks at readable spacing for n positions (works up to L in the thousands)."""
-    from matplotlib.ticker import FuncFormatter, MaxNLocator
+    from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
     target = ax.xaxis if axis == "x" else ax.yaxis
-    target.set_major_locator(MaxNLocator(nbins=12, integer=True, steps=[1, 2, 5, 10]))
+    locator = MaxNLocator(nbins=12, integer=True, steps=[1, 2, 5, 10])
+    target.set_major_locator(locator)
     if position_labels is not None:
         labels = np.asarray(position_labels)
+        if labels.dtype.kind in "iuf" and len(labels):
+            # ticks where the *labels* are round numbers (e.g. -50, -40, ... relative to a start site)
+            nice = set(locator.tick_values(float(labels.min()), float(labels.max())).tolist())
+            target.set_major_locator(FixedLocator([i + 1 for i, v in enumerate(labels) if float(v) in nice]))
 
         def fmt(v, _pos):
             i = int(round(v)) - 1
