@@ -16,15 +16,22 @@ matches the observed one. Either train a WD classifier on --positive vs
 --negative first, or start from a saved POIM (poim.npz of 'seqimp poim').
 
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac, motifs.tsv
-(name, consensus, 1-based start, length, spread, score), logos/ (one logo per
-motif and a letter-importance logo), and matches.tsv (TOMTOM p- and q-values)
-when --db is given. If DIR holds a 'seqimp poim' report, it is rewritten with a
+(name, consensus, 1-based start, length, spread, score, sites),
+motif_candidates.tsv, logos/ (one logo per motif and a letter-importance logo),
+poim.npz (when trained here), and matches.tsv (TOMTOM p- and q-values) when
+--db is given. If DIR holds a 'seqimp poim' report, it is rewritten with a
 motif section.
+
+A POIM fixes a motif's consensus and position but not how sharp its PWM is
+(the model's score has no natural scale). With --positive/--negative the PWMs
+are therefore the letter frequencies of the motif's sites in the positive
+sequences; from --poim alone they are the fitted PWMs, flatter than the sites.
 
 examples:
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs
   seqimp poim --positive pos.fa --negative neg.fa --out results
-  seqimp motifs --poim results/poim.npz --out results --db JASPAR2024_CORE.txt
+  seqimp motifs --poim results/poim.npz --out results --db JASPAR2024_CORE.txt \
+                --positive pos.fa --negative neg.fa
 """
 
 
@@ -61,27 +68,31 @@ def _importance(args):
     """The POIMResult: loaded from --poim or computed from a model trained on the FASTA pair."""
     from ..poim import POIMResult
 
+    pos, neg = read_pair(args)
+    if (pos is None) != (neg is None):
+        raise UserError("give both --positive and --negative (or neither, with --poim)")
     if args.poim:
-        if args.positive or args.negative:
-            raise UserError("give either --poim or --positive/--negative, not both")
         path = Path(args.poim)
         if not path.is_file():
             raise UserError(f"--poim {path}: no such file")
-        return POIMResult.load(path), None
-    pos, neg = read_pair(args)
-    if pos is None or neg is None:
+        result = POIMResult.load(path)
+        if pos is not None and pos.length != result.length:
+            raise UserError(f"--positive {args.positive} has length {pos.length}, but --poim {path} "
+                            f"describes sequences of length {result.length}")
+        return result, pos, neg
+    if pos is None:
         raise UserError("--positive and --negative are required (or start from a saved --poim poim.npz)")
     check_degree(args, pos.length)
     from ..pipeline import compute_importance, make_background, train_model
 
-    weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
+    weights, _info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
                                 test_fraction=args.test_fraction, random_state=args.seed, log=log)
     max_order = args.max_order or args.degree
     if max_order > pos.length:
         raise UserError(f"--max-order {max_order} exceeds the sequence length {pos.length}")
     bg, text = make_background(args.background, positive=pos, negative=neg, length=pos.length)
     log(f"computing POIM and FIRM up to order {max_order} ({text})")
-    return compute_importance(weights, bg, max_order=max_order, progress=progress_enabled()), info
+    return compute_importance(weights, bg, max_order=max_order, progress=progress_enabled()), pos, neg
 
 
 def run(args) -> int:
@@ -90,16 +101,19 @@ def run(args) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..motifs import compare_motifs, discover_motifs, read_motifs, write_jaspar, write_meme, write_transfac
+    from ..motifs import compare_motifs, count_sites, discover_motifs, read_motifs, write_jaspar, write_meme, write_transfac
     from ..plot.logos import importance_logo, logo
 
     database = read_motifs(args.db, args.db_format) if args.db else None
-    result, info = _importance(args)
+    result, pos, neg = _importance(args)
     fit_order = min(args.fit_order, result.max_order)
     log(f"finding motifs in a POIM of length {result.length}, orders 1..{result.max_order}")
     found = discover_motifs(result, max_motifs=args.max_motifs, measure=args.measure,
                             orders=range(1, fit_order + 1), min_score=args.min_score)
     motifs = found.motifs
+    if pos is not None:
+        log("counting motif sites in the positive sequences")
+        motifs = found.motifs = [count_sites(m, pos, neg) for m in motifs]
     matches = None
     if database is not None:
         log(f"comparing {len(motifs)} motif(s) with {len(database)} known motifs (TOMTOM)")
@@ -113,7 +127,7 @@ def run(args) -> int:
         if matches is not None:
             matches.to_tsv(tmp / "matches.tsv")
         if args.poim is None:
-            result.save(tmp / "motif_poim.npz")
+            result.save(tmp / "poim.npz")
         (tmp / "logos").mkdir()
         for m in motifs:
             ax = logo(m)

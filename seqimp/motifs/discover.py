@@ -37,12 +37,12 @@ class MotifDiscovery:
     fit: MotifFit
 
     def table(self) -> Table:
-        """``name, consensus, start`` (1-based), ``length, spread, score``."""
+        """``name, consensus, start`` (1-based), ``length, spread, score, sites``."""
         return motif_table(self.motifs)
 
 
 def motif_table(motifs) -> Table:
-    """Table of motifs: ``name, consensus, start`` (1-based), ``length, spread, score``."""
+    """Table of motifs: ``name, consensus, start`` (1-based), ``length, spread, score, sites``."""
     return Table({
         "name": [m.name for m in motifs],
         "consensus": [m.consensus for m in motifs],
@@ -50,6 +50,7 @@ def motif_table(motifs) -> Table:
         "length": np.array([m.length for m in motifs], dtype=np.int64),
         "spread": np.array([m.spread for m in motifs], dtype=np.float64),
         "score": np.array([m.score for m in motifs], dtype=np.float64),
+        "sites": np.array([m.sites for m in motifs], dtype=np.int64),
     })
 
 
@@ -65,7 +66,7 @@ def _same(a: Motif, b: Motif, min_agree=0.75) -> bool:
 
 def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_candidates=20,
                     min_score=0.02, window=3, fraction=0.5, trim=0.25, max_iter=30,
-                    prefix="motif") -> MotifDiscovery:
+                    per_order=False, prefix="motif") -> MotifDiscovery:
     """Motifs that explain a POIM.
 
     1. candidates: peaks of the differential POIM (:func:`motif_candidates`);
@@ -84,7 +85,7 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     measure : {"poim", "firm"}, default="poim"
     orders : sequence of int, optional
         POIM orders used by the fit (default 1..min(3, max_order)).
-    n_candidates, window, fraction, max_iter
+    n_candidates, window, fraction, max_iter, per_order
         Passed on to the steps above.
     min_score : float, default=0.02
     trim : float, default=0.25
@@ -117,10 +118,12 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
             break
     if not initial:
         raise SeqimpError("no motif could be assembled from the differential POIM's peaks")
-    first = fit_motifs(result, initial, orders=orders, measure=measure, window=window, max_iter=max_iter)
+    first = fit_motifs(result, initial, orders=orders, measure=measure, window=window, max_iter=max_iter,
+                       per_order=per_order)
     trimmed = [trim_motif(m, fraction=trim) for m in first.motifs]
     kept = [m for m in trimmed if m.score >= min_score] or [max(trimmed, key=lambda m: m.score)]
-    final = fit_motifs(result, kept, orders=orders, measure=measure, window=window, max_iter=max_iter)
+    final = fit_motifs(result, kept, orders=orders, measure=measure, window=window, max_iter=max_iter,
+                       per_order=per_order)
     ranked = sorted(range(len(final.motifs)), key=lambda i: -final.motifs[i].score)
     motifs = []
     for n, i in enumerate(ranked, start=1):

@@ -161,6 +161,9 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
         Maximum number of sweeps over all blocks.
     tol : float, default=1e-6
         Stop when a sweep lowers the relative residual by less than this.
+    per_order : bool, default=False
+        One scale per motif and order (only the shape within every order is fitted) instead
+        of one scale per motif (the implied POIM of the motif's scorer, up to its unit).
 
     Returns
     -------
@@ -202,15 +205,6 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
 
     history = []
     for _ in range(max_iter):
-        # scales: one column per (motif, order)
-        cols = []
-        for i in range(n):
-            for q in range(K if per_order else 1):
-                a = np.zeros(K) if per_order else np.ones(K)
-                a[q] = 1.0
-                cols.append(prob.contrib(pwms[i], starts[i], weights[i], a))
-        coef = nnls(np.column_stack(cols), prob.y, maxiter=50 * len(cols))[0]
-        alpha = coef.reshape(n, K) if per_order else np.repeat(coef[:, None], K, axis=1)
         # placements: one column per (motif, start); mass moves into alpha
         cols, owner = [], []
         for i in range(n):
@@ -226,6 +220,15 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
                 weights[i] = wi / wi.sum()
             else:
                 alpha[i] = 0.0
+        # scales: one column per (motif, order)
+        cols = []
+        for i in range(n):
+            for q in range(K if per_order else 1):
+                a = np.zeros(K) if per_order else np.ones(K)
+                a[q] = 1.0
+                cols.append(prob.contrib(pwms[i], starts[i], weights[i], a))
+        coef = nnls(np.column_stack(cols), prob.y, maxiter=50 * len(cols))[0]
+        alpha = coef.reshape(n, K) if per_order else np.repeat(coef[:, None], K, axis=1)
         # PWM columns on the simplex
         fitted = total()
         for i in range(n):

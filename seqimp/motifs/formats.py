@@ -128,7 +128,7 @@ def read_meme(path) -> list:
                         break
                     k += 1
                     continue
-                if not re.match(r"^[-+0-9.]", fields[0]):
+                if fields[0] in ("MOTIF", "URL") or (width is None and not re.match(r"^[-+0-9.]", fields[0])):
                     break
                 if len(fields) != 4:
                     raise SeqimpError(f"{path}, line {k + 1}: motif {name}: expected 4 probabilities "
@@ -152,9 +152,11 @@ def write_jaspar(motifs, path=None) -> str:
     lines = []
     for m in motifs:
         counts = m.counts()
+        integral = np.allclose(counts, np.round(counts), atol=1e-6)
         lines.append(f">{m.name}" + (f" {m.description}" if m.description else ""))
         for a, col in zip(DNA_LETTERS, counts.T):
-            lines.append(f"{a}  [ " + " ".join(f"{c:8.3f}" for c in col) + " ]")
+            cells = (f"{c:6.0f}" for c in col) if integral else (f"{c:9.3f}" for c in col)
+            lines.append(f"{a}  [ " + " ".join(cells) + " ]")
     text = "\n".join(lines) + "\n"
     if path is not None:
         Path(os.fspath(path)).write_text(text)
@@ -228,7 +230,7 @@ def read_transfac(path) -> list:
     """Read motifs from a TRANSFAC matrix file (such as JASPAR's ``*_pfms_transfac.txt``)."""
     path, lines = _text(path)
     motifs = []
-    block = {"rows": [], "letters": None, "start": None}
+    block = {"rows": [], "letters": None, "place": {}}
 
     def flush(lineno):
         if block["rows"] or block.get("ac"):
@@ -236,9 +238,9 @@ def read_transfac(path) -> list:
             if not block["rows"]:
                 raise SeqimpError(f"{path}, line {lineno}: motif {name} has no matrix rows")
             desc = block.get("id", "") if block.get("id") != name else ""
-            motifs.append(_make(path, lineno, name, block["rows"], description=desc))
+            motifs.append(_make(path, lineno, name, block["rows"], description=desc, **block["place"]))
         block.clear()
-        block.update({"rows": [], "letters": None, "start": None})
+        block.update({"rows": [], "letters": None, "place": {}})
 
     for n, raw in enumerate(lines, start=1):
         line = raw.rstrip()
@@ -261,6 +263,9 @@ def read_transfac(path) -> list:
             if len(fields) < 5:
                 raise SeqimpError(f"{path}, line {n}: expected a position and 4 counts, got {len(fields) - 1} fields")
             block["rows"].append(_numbers(path, n, fields[1:5], "a matrix row"))
+        elif fields[0] == "CC" and len(fields) > 1 and fields[1].startswith(("seqimp_start:", "seqimp_spread:")):
+            key, _, value = fields[1].partition(":")
+            block["place"][key[len("seqimp_"):]] = _numbers(path, n, [value], key)[0]
         elif fields[0] == "XX":
             block["letters"] = None  # a matrix ends at the next XX line
         elif not re.fullmatch(r"[A-Z][A-Z0-9]", fields[0]):

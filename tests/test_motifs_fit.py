@@ -1,0 +1,158 @@
+"""Implied POIM (vs brute force and the POIM engine), simplex least squares, the motif fit,
+candidates, greedy assembly and site counting."""
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from seqimp.errors import SeqimpError
+from seqimp.motifs import (Motif, assemble_motif, count_sites, discover_motifs, fit_motifs, implied_poim,
+                           motif_candidates, placement_weights, simplex_lstsq, trim_motif)
+from seqimp.poim import POIMResult
+
+
+def _result(tables):
+    return POIMResult(tables, tables, expected_score=0.0, score_std=1.0)
+
+
+def _brute_poim(motifs, L, K):
+    """E[s | z at j] - E[s] by enumerating all 4**L sequences."""
+    X = np.array(list(itertools.product(range(4), repeat=L)))
+    s = np.zeros(len(X))
+    for m in motifs:
+        starts, w = placement_weights(m.start - 1, m.spread, m.length, L)
+        for t, wt in zip(starts, w):
+            s += wt * np.prod([4 * m.pwm[l, X[:, t + l]] for l in range(m.length)], axis=0)
+    out = []
+    for k in range(1, K + 1):
+        table = np.zeros((L - k + 1, 4 ** k))
+        for j in range(L - k + 1):
+            idx = np.zeros(len(X), dtype=np.int64)
+            for p in range(k):
+                idx = 4 * idx + X[:, j + p]
+            table[j] = np.bincount(idx, weights=s, minlength=4 ** k) / np.bincount(idx, minlength=4 ** k) - s.mean()
+        out.append(table)
+    return out
+
+
+def test_implied_poim_matches_brute_force():
+    rng = np.random.default_rng(1)
+    motifs = [Motif("a", rng.dirichlet(np.ones(4), 3), start=2, spread=0.8),
+              Motif("b", rng.dirichlet(np.ones(4), 2), start=4, spread=0.0)]
+    got = implied_poim(motifs, 6, 3)
+    for g, want in zip(got, _brute_poim(motifs, 6, 3)):
+        np.testing.assert_allclose(g, want, atol=1e-12)
+
+
+def test_implied_poim_matches_poim_engine():
+    """A fixed-start motif's scorer is one order-m table of PositionalWeights: same POIM."""
+    from seqimp.background import MarkovBackground
+    from seqimp.poim import poim
+    from seqimp.weights import PositionalWeights
+
+    rng = np.random.default_rng(2)
+    L, m, t = 12, 4, 5
+    motif = Motif("a", rng.dirichlet(np.ones(4), m), start=t + 1)
+    tables = [np.zeros((L - k + 1, 4 ** k)) for k in range(1, m + 1)]
+    codes = np.array(list(itertools.product(range(4), repeat=m)))
+    tables[m - 1][t, :] = np.prod(4 * motif.pwm[np.arange(m), codes], axis=1)
+    exact = poim(PositionalWeights(tables), MarkovBackground.uniform(L), 5)
+    for k, table in enumerate(implied_poim(motif, L, 5), start=1):
+        np.testing.assert_allclose(table, exact.poim[k - 1], atol=1e-10)
+
+
+def test_simplex_lstsq_matches_slsqp():
+    rng = np.random.default_rng(3)
+    for _ in range(25):
+        G, c = rng.normal(size=(15, 4)), 3 * rng.normal(size=15)
+        x = simplex_lstsq(G, c)
+        assert x.min() >= 0 and abs(x.sum() - 1) < 1e-12
+        ref = minimize(lambda v: np.sum((G @ v - c) ** 2), np.full(4, 0.25), method="SLSQP",
+                       bounds=[(0, 1)] * 4, constraints=[{"type": "eq", "fun": lambda v: v.sum() - 1}],
+                       options={"ftol": 1e-14, "maxiter": 500})
+        assert np.sum((G @ x - c) ** 2) <= ref.fun + 1e-8
+    # an interior optimum is the unconstrained least-squares point
+    x0 = np.array([0.1, 0.2, 0.3, 0.4])
+    np.testing.assert_allclose(simplex_lstsq(G, G @ x0), x0, atol=1e-6)
+
+
+def test_fit_recovers_a_known_motif():
+    L = 30
+    truth = Motif("t", [[.8, .1, .05, .05], [.05, .05, .1, .8], [.1, .7, .1, .1], [.05, .85, .05, .05],
+                        [.6, .2, .1, .1], [.1, .1, .7, .1]], start=12)
+    result = _result(implied_poim(truth, L, 3))
+    rng = np.random.default_rng(5)
+    start = Motif("init", 0.5 * truth.pwm + 0.5 * rng.dirichlet(np.ones(4), 6), start=11)  # start one off
+    fit = fit_motifs(result, [start], max_iter=200, tol=1e-14)
+    m = fit.motifs[0]
+    assert m.start == 12 and m.spread < 1e-3
+    np.testing.assert_allclose(m.pwm, truth.pwm, atol=2e-3)
+    np.testing.assert_allclose(fit.alpha, 1.0, atol=2e-3)
+    assert fit.r2 > 1 - 1e-6
+    assert all(b <= a + 1e-12 for a, b in zip(fit.objective, fit.objective[1:]))  # never increases
+    # with a scale of its own per order, only the shape within every order is matched
+    scaled = _result(implied_poim(truth, L, 3, alpha=[[2.0, 0.7, 0.1]]))
+    fit = fit_motifs(scaled, [start], per_order=True, max_iter=200, tol=1e-14)
+    np.testing.assert_allclose(fit.alpha, [[2.0, 0.7, 0.1]], rtol=5e-3)
+    np.testing.assert_allclose(fit.motifs[0].pwm, truth.pwm, atol=2e-3)
+
+
+def test_discover_two_overlapping_motifs_with_spread():
+    L = 40
+    truth = [Motif.from_consensus("a", "GATTACA", purity=0.85, start=10),
+             Motif.from_consensus("b", "CCGTGG", purity=0.9, start=14, spread=0.7)]
+    result = _result(implied_poim(truth, L, 6, alpha=[[1] * 6, [0.5] * 6]))
+    cands = motif_candidates(result, 5)
+    assert cands.columns == ["rank", "oligomer", "order", "position", "score", "importance"]
+    assert cands["position"][0] == 10 and cands["oligomer"][0] == "GATTAC"
+    assert abs(cands["position"][1] - 14) <= 1 and "CGTGG" in cands["oligomer"][1]
+    found = discover_motifs(result, max_motifs=3)
+    by_consensus = {m.consensus: m for m in found.motifs}
+    assert set(by_consensus) == {"GATTACA", "CCGTGG"}
+    assert by_consensus["GATTACA"].start == 10 and by_consensus["CCGTGG"].start == 14
+    assert abs(by_consensus["CCGTGG"].spread - 0.7) < 0.1
+    np.testing.assert_allclose(by_consensus["GATTACA"].pwm, truth[0].pwm, atol=0.02)
+    table = found.table()
+    assert list(table["name"]) == ["motif1", "motif2"] and table["score"][0] >= table["score"][1]
+
+
+def test_greedy_assembly_and_trim():
+    truth = Motif.from_consensus("a", "TTGACGCA", purity=0.9, start=6)
+    result = _result(implied_poim(truth, 25, 4))
+    m = assemble_motif(result, 4, 8)
+    assert "TTGACGCA" in m.consensus and m.start <= 6
+    assert m.consensus.index("TTGACGCA") + m.start == 6
+    flank = Motif("f", np.vstack([np.full((2, 4), .25), truth.pwm, np.full((1, 4), .25)]), start=4)
+    cut = trim_motif(flank)
+    assert cut.consensus == "TTGACGCA" and cut.start == 6
+    with pytest.raises(SeqimpError, match="position 30 is outside 1..22"):
+        assemble_motif(result, 4, 30)
+
+
+def test_motif_longer_than_the_sequences():
+    long = Motif.from_consensus("long", "ACGTACGTACGT", start=1)
+    result = _result(implied_poim(Motif.from_consensus("a", "ACG", start=2), 10, 2))
+    with pytest.raises(SeqimpError, match=r"motif long \(length 12\) is longer than the sequences \(length 10\)"):
+        fit_motifs(result, [long])
+    with pytest.raises(SeqimpError, match="longer than the sequences"):
+        implied_poim(long, 10, 2)
+    with pytest.raises(SeqimpError, match="longer than the sequences"):
+        count_sites(long, np.zeros((3, 10), np.uint8), np.zeros((3, 10), np.uint8))
+    with pytest.raises(SeqimpError, match=r"orders must lie in 1..2"):
+        fit_motifs(result, [Motif.from_consensus("a", "ACG", start=2)], orders=[1, 3])
+
+
+def test_count_sites_recovers_frequencies():
+    rng = np.random.default_rng(4)
+    n, L = 400, 30
+    pos = rng.integers(0, 4, (n, L)).astype(np.uint8)
+    neg = rng.integers(0, 4, (n, L)).astype(np.uint8)
+    site = np.array([2, 0, 3, 3, 0, 1, 0])
+    pos[:, 12:19] = site
+    pos[:100, 15] = 1  # a quarter of the sites carry C at the 4th position
+    flat = Motif.from_consensus("fit", "GATTACA", purity=0.7, start=13, spread=0.5)
+    counted = count_sites(flat, pos, neg)
+    assert counted.sites == n and counted.start == 13 and counted.consensus == "GATTACA"
+    np.testing.assert_allclose(counted.pwm[3], [0, .25, 0, .75])
