@@ -65,7 +65,8 @@ class _WDModel(BaseEstimator):
         codes = self._as_codes(X, self.alphabet)
         if codes.shape[0] != n_labels:
             raise SeqimpError(f"X has {codes.shape[0]} sequences but y has {n_labels} labels")
-        check_degree_shifts(self.degree, self.shifts, codes.shape[1], what="training sequences")
+        self.degree_, self.shifts_ = check_degree_shifts(self.degree, self.shifts, codes.shape[1],
+                                                         what="training sequences")
         self.n_features_in_ = codes.shape[1]
         self.length_ = codes.shape[1]
         self.alphabet_ = get_alphabet(self.alphabet).name
@@ -84,15 +85,15 @@ class _WDModel(BaseEstimator):
         codes = self._test_codes(X)
         out = np.empty(codes.shape[0])
         if self.method_ == "linear":
-            step = max(1, _CHUNK_ENTRIES // max(1, self.degree * self.length_))
+            step = max(1, _CHUNK_ENTRIES // max(1, self.degree_ * self.length_))
             for a in range(0, codes.shape[0], step):
-                F = wd_features(codes[a:a + step], degree=self.degree, alphabet=self.alphabet_)
+                F = wd_features(codes[a:a + step], degree=self.degree_, alphabet=self.alphabet_)
                 out[a:a + step] = F @ self.coef_
         else:
             step = max(1, _CHUNK_ENTRIES // max(1, self.support_codes_.shape[0]))
             for a in range(0, codes.shape[0], step):
-                G = wd_kernel(codes[a:a + step], self.support_codes_, degree=self.degree,
-                              shifts=self.shifts)
+                G = wd_kernel(codes[a:a + step], self.support_codes_, degree=self.degree_,
+                              shifts=self.shifts_, alphabet=self.alphabet_)
                 out[a:a + step] = G @ self.dual_coef_
         return out + self.intercept_
 
@@ -109,10 +110,10 @@ class _WDModel(BaseEstimator):
         check_is_fitted(self, "intercept_")
         if self.method_ == "linear":
             return PositionalWeights.from_wd_coef(self.coef_, self.intercept_, length=self.length_,
-                                                  degree=self.degree, alphabet=self.alphabet_)
+                                                  degree=self.degree_, alphabet=self.alphabet_)
         return PositionalWeights.from_kernel_expansion(
-            self.support_codes_, self.dual_coef_, self.intercept_, degree=self.degree,
-            shifts=self.shifts, alphabet=self.alphabet_)
+            self.support_codes_, self.dual_coef_, self.intercept_, degree=self.degree_,
+            shifts=self.shifts_, alphabet=self.alphabet_)
 
 
 _PARAMS_DOC = """
@@ -206,8 +207,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.classes_ = classes
         yb = (y == classes[1]).astype(np.int64)
         if method == "linear":
-            check_table_size(self.length_, self.degree, get_alphabet(self.alphabet).size)
-            F = wd_features(codes, degree=self.degree, alphabet=self.alphabet)
+            check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
+            F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
             svm = LinearSVC(C=self.C, loss="hinge", dual=True, tol=self.tol, max_iter=self.max_iter,
                             class_weight=self.class_weight, random_state=self.random_state)
             svm.fit(F, yb)
@@ -215,7 +216,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.intercept_ = float(svm.intercept_[0])
             self.n_iter_ = int(svm.n_iter_)
         else:
-            gram = wd_kernel(codes, degree=self.degree, shifts=self.shifts)
+            gram = wd_kernel(codes, degree=self.degree_, shifts=self.shifts_, alphabet=self.alphabet_)
             svm = SVC(C=self.C, kernel="precomputed", tol=self.tol, class_weight=self.class_weight)
             svm.fit(gram, yb)
             self.support_ = svm.support_.copy()
@@ -286,13 +287,13 @@ class WDRegressor(RegressorMixin, _WDModel):
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
         if method == "linear":
-            check_table_size(self.length_, self.degree, get_alphabet(self.alphabet).size)
-            F = wd_features(codes, degree=self.degree, alphabet=self.alphabet)
+            check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
+            F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
             ridge = Ridge(alpha=self.alpha, tol=self.tol, solver="sparse_cg").fit(F, y)
             self.coef_ = ridge.coef_.ravel().copy()
             self.intercept_ = float(ridge.intercept_)
         else:
-            gram = wd_kernel(codes, degree=self.degree, shifts=self.shifts)
+            gram = wd_kernel(codes, degree=self.degree_, shifts=self.shifts_, alphabet=self.alphabet_)
             row_mean = gram.mean(axis=1)
             centred = gram - row_mean[:, None] - row_mean[None, :] + row_mean.mean()
             centred[np.diag_indices_from(centred)] += self.alpha

@@ -102,6 +102,25 @@ def test_regressor_with_shifts_unfolds():
     assert model.score(X, y) > 0.9  # small alpha: close to interpolation
 
 
+def test_protein_alphabet_both_routes():
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, 20, (40, 9)).astype(np.uint8)
+    y = (X[:, 3] < 10).astype(int)
+    for kwargs in (dict(degree=2), dict(degree=2, shifts=1)):
+        model = WDClassifier(alphabet="protein", **kwargs).fit(X, y)
+        assert model.positional_weights().tables[1].shape == (8, 400)
+        assert_unfolds(model, X)
+
+
+def test_set_params_after_fit_does_not_change_the_fitted_model():
+    X, y = planted(60)
+    model = WDClassifier(degree=3, shifts=1).fit(X, y)
+    before = model.decision_function(X)
+    model.set_params(degree=5, shifts=0)
+    np.testing.assert_array_equal(model.decision_function(X), before)
+    assert model.positional_weights().degree == 3
+
+
 def test_positional_weights_save_load_keeps_scores(tmp_path):
     X, y = planted(80)
     model = WDClassifier(degree=3, shifts=1).fit(X, y)
