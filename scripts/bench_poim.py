@@ -10,7 +10,8 @@ background. Reported:
    timed on a few start positions and scaled by the number of (order, start) pairs);
 4. Markov order 2 (position-specific) vs order 0, same weights and max_order.
 
-Run: ``python scripts/bench_poim.py`` (about a minute on 2 cores; ~1.5 GB RAM).
+Run: ``python scripts/bench_poim.py`` (about a minute on 2 cores; under 1 GB RAM). Times are the best of
+``--repeat`` runs.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from seqimp import MarkovBackground, PositionalWeights, poim
 from seqimp._poim_naive import naive_poim_order0
 
 A = 4
-VERBOSE = True
+VERBOSE = False
 
 
 def best_time(fn, repeat):
@@ -35,7 +36,7 @@ def best_time(fn, repeat):
         out = fn()
         times.append(time.perf_counter() - t0)
         if VERBOSE:
-            print("  run", f"{times[-1]:.3f}")
+            print(f"  run {times[-1]:.3f} s")
         del out
     return min(times)
 
@@ -59,8 +60,11 @@ def main(argv=None):
     parser.add_argument("--max-order", type=int, default=8)
     parser.add_argument("--naive-order", type=int, default=6)
     parser.add_argument("--naive-positions", type=int, default=2)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--verbose", action="store_true", help="print every timed run")
     args = parser.parse_args(argv)
+    global VERBOSE
+    VERBOSE = args.verbose
     length, degree, K = args.length, args.degree, args.max_order
     rng = np.random.default_rng(0)
     weights = PositionalWeights([rng.normal(size=(length - k + 1, A ** k)) for k in range(1, degree + 1)],

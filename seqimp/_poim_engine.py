@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from ._poim_kernels import bottom_up_level, top_down_level
+from ._poim_kernels import CERTAIN, bottom_up_level, top_down_level
 from .errors import SeqimpError
 
 _DUMMY2 = np.zeros((1, 1))
@@ -128,7 +128,7 @@ def _finish(cond, pi, es):
     """POIM and FIRM tables from E[s | z at j] and P(z at j)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         q = np.where(pi > 0, cond - es, np.nan)
-        firm = np.where((pi > 0) & (pi < 1), q * np.sqrt(pi / (1.0 - pi)), 0.0)
+        firm = np.where((pi > 0) & (pi < CERTAIN), q * np.sqrt(pi / (1.0 - pi)), 0.0)
     return q, firm
 
 

@@ -26,7 +26,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["top_down_level", "bottom_up_level"]
+__all__ = ["top_down_level", "bottom_up_level", "row_abs_max", "CERTAIN"]
+
+#: Probabilities at or above this count as 1 (FIRM 0): the feature is (numerically) constant,
+#: and Q * sqrt(pi / (1 - pi)) would only amplify rounding noise.
+CERTAIN = 1.0 - 1e-12
+_CERTAIN = CERTAIN
 
 
 @njit(cache=True)
@@ -130,7 +135,7 @@ def bottom_up_level(m, D, A, L, bias, es, W, has_w, lam, rho, has_td, cc, has_c,
                 if store:
                     if pr > 0.0:
                         poim[j, z] = q
-                        firm[j, z] = 0.0 if pr >= 1.0 else q * np.sqrt(pr / (1.0 - pr))
+                        firm[j, z] = 0.0 if pr >= _CERTAIN else q * np.sqrt(pr / (1.0 - pr))
                     else:
                         poim[j, z] = np.nan
                         firm[j, z] = 0.0

@@ -333,7 +333,8 @@ def poim(model_or_weights, background=None, max_order=None, *, standardize=False
     -----
     Exact for every Markov order; the work is O(sum_n A**n * L) over n = 1..max(K, degree, D),
     by the recursions described in ``docs/poim.md`` (no per-window sum over overlapping windows).
-    Oligomers of probability 0 get NaN POIM and 0 FIRM; FIRM is 0 where the probability is 1.
+    Oligomers of probability 0 get NaN POIM and 0 FIRM; FIRM is 0 where the probability is 1
+    (to within 1e-12).
     """
     from ._poim_engine import check_lengths, check_memory, exact_conditional, n_levels
     from .background import MarkovBackground

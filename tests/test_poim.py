@@ -107,8 +107,10 @@ def background_case(rng, kind, order, length):
     if kind == "uniform":
         bg = MarkovBackground.uniform(order=order)
         return bg, bg.initial_, bg.transitions_
-    initial, trans = random_chain(rng, order, length if kind == "positional" else None,
+    initial, trans = random_chain(rng, order, length if kind in ("positional", "degenerate") else None,
                                   zero_frac=0.25 if kind == "sparse" else 0.0)
+    if kind == "degenerate":                 # some positions certain: pi = 1, FIRM 0
+        trans[1::2] = np.eye(A)[rng.integers(0, A, size=trans[1::2].shape[:-1])]
     return MarkovBackground.from_arrays(initial, trans), initial, trans
 
 
@@ -129,6 +131,11 @@ CASES = [
     ("homogeneous", 3, 2, 2, 6, False),
     ("sparse", 1, 2, 3, 6, False),
     ("positional", 3, 3, 4, 6, False),
+    ("positional", 2, 4, 4, 8, False),
+    ("homogeneous", 1, 3, 5, 8, True),
+    ("positional", 4, 2, 3, 7, False),
+    ("degenerate", 0, 3, 3, 7, False),
+    ("degenerate", 1, 2, 4, 7, False),
 ]
 
 
