@@ -66,15 +66,16 @@ def register(sub) -> None:
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="figure format (default png)")
     o.add_argument("--top", type=positive_int, default=50, help="rows per order in top_oligomers.tsv (default 50)")
-    r = p.add_argument_group("other models").add_mutually_exclusive_group()
+    other = p.add_argument_group("other models")
+    r = other.add_mutually_exclusive_group()
     r.add_argument("--model", metavar="MODEL.npz", help="analyse a model saved by 'seqimp train'")
     r.add_argument("--scorer", metavar="MODULE:FUNCTION",
                    help="sampled route: a function (module or file.py) scoring an encoded (n, L) uint8 array")
     r.add_argument("--sklearn-model", metavar="MODEL.joblib",
                    help="sampled route: a joblib-saved scikit-learn model (trusted files only)")
-    p.add_argument("--sklearn-features", choices=["onehot", "codes", "strings"], default="onehot",
+    other.add_argument("--sklearn-features", choices=["onehot", "codes", "strings"], default="onehot",
                    help="what the scikit-learn model was trained on (default onehot)")
-    p.add_argument("--n-samples", type=positive_int, default=1000,
+    other.add_argument("--n-samples", type=positive_int, default=1000,
                    help="background samples of the sampled route (default 1000)")
     add_quiet(p)
     p.set_defaults(func=run)
