@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 
 from .errors import SeqimpError
+from .table import Table
 
 __all__ = ["write_report", "build_report"]
 
@@ -29,7 +30,7 @@ _FIGURE_CAPTIONS = {
     "weights_vs_firm": "Model weight of every positional oligomer against its FIRM. Weights describe one "
                        "k-mer in isolation; FIRM adds the overlapping k-mers that come with it.",
 }
-_MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "matches.tsv")
+_MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motif_candidates.tsv", "matches.tsv")
 
 _STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;
@@ -126,6 +127,11 @@ def _summary_html(summary: dict) -> str:
     if params:
         out += "<h3>Parameters</h3><dl>" + "".join(
             f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(json.dumps(v))}</dd>" for k, v in params.items()) + "</dl>"
+    per_order = summary.get("top_per_order", [])
+    if per_order:
+        header = ["order", "oligomer", "position", "poim", "firm"]
+        rows = [[Table._fmt(r.get(h)) for h in header] for r in per_order]
+        out += "<h3>Top oligomer of each order (by |FIRM|)</h3>" + _html_table(header, rows)
     timings = summary.get("timings", {})
     if timings:
         out += "<h3>Timings (s)</h3><dl>" + "".join(

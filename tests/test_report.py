@@ -29,7 +29,9 @@ def results(tmp_path):
                                              "n_negative": 12, "length": 30},
                "metrics": {"accuracy": 0.875, "auroc": 0.93125, "n_test": 8},
                "parameters": {"degree": 3, "max_order": 4}, "background": {"description": "uniform"},
-               "timings": {"train": 0.5}, "versions": {"seqimp": "0.1.0"}}
+               "timings": {"train": 0.5}, "versions": {"seqimp": "0.1.0"},
+               "top_per_order": [{"rank": 3, "oligomer": "TTG", "order": 3, "position": 15, "poim": 0.25,
+                                  "firm": 0.125}]}
     (tmp_path / "summary.json").write_text(json.dumps(summary))
     (tmp_path / "top_oligomers.tsv").write_text(
         "rank\toligomer\torder\tposition\tpoim\tfirm\n1\tGATTACA\t7\t11\t0.5\t0.25\n2\tA<b>\t1\t3\t-0.1\t-0.05\n")
@@ -57,6 +59,8 @@ def test_summary_and_top_table(results):
     assert "<title>test run</title>" in text
     assert "0.8750" in text and "0.9313" in text and "10 positive, 12 negative" in text
     assert "<td class=s>GATTACA</td>" in text
+    assert ("Top oligomer of each order" in text and
+            "<tr><td>3</td><td class=s>TTG</td><td>15</td><td>0.25</td><td>0.125</td></tr>" in text)
     assert "A&lt;b&gt;" in text  # escaped
     assert "Motifs" not in text
 
