@@ -205,8 +205,8 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
         max(|w| / max|w|, |FIRM| / max|FIRM|) (deterministic; the bulk near the
         origin is thinned). The hidden count is given in the legend.
     annotate : int, default=5
-        Label this many points with the largest |FIRM| (k-mer @ 1-based position), in a
-        staggered column to their left.
+        Label this many points with the largest |FIRM| (k-mer @ 1-based position), in
+        staggered columns towards the middle of the plot.
     title : str, optional
 
     Returns
@@ -244,10 +244,18 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
         labelled.extend((abs(f[i]), f[i], w[i], k, i // n_cols, i % n_cols) for i in idx)
     ax.axhline(0.0, color="0.5", lw=0.6)
     ax.axvline(0.0, color="0.5", lw=0.6)
-    # labels in a staggered column left of their points, joined by thin lines, so close points stay readable
-    for i, (_, fv, wv, k, pos, z) in enumerate(sorted(labelled, key=lambda t: -t[0])[: max(int(annotate), 0)]):
-        ax.annotate(f"{kmer_string(z, k, result.alphabet)}@{pos + 1}", (wv, fv), xytext=(-70, -4 - 11 * i),
-                    textcoords="offset points", fontsize=7, family="monospace", ha="right", va="center",
+    # labels in staggered columns pointing towards the middle of the plot, joined to their points by
+    # thin lines, so that close points stay readable and no label leaves the axes
+    ax.autoscale_view()
+    xmid, ymid = np.mean(ax.get_xlim()), np.mean(ax.get_ylim())
+    counts = {}
+    for _, fv, wv, k, pos, z in sorted(labelled, key=lambda t: -t[0])[: max(int(annotate), 0)]:
+        side = (wv > xmid, fv > ymid)
+        i = counts[side] = counts.get(side, -1) + 1
+        dx, dy = (-60 if side[0] else 60), (-1 if side[1] else 1) * (6 + 11 * i)
+        ax.annotate(f"{kmer_string(z, k, result.alphabet)}@{pos + 1}", (wv, fv), xytext=(dx, dy),
+                    textcoords="offset points", fontsize=7, family="monospace", va="center",
+                    ha="right" if side[0] else "left",
                     arrowprops=dict(arrowstyle="-", color="0.4", lw=0.5, shrinkA=0, shrinkB=2))
     ax.set_xlabel("model weight  w(z, j)")
     ax.set_ylabel("FIRM(z, j)")
