@@ -28,9 +28,9 @@ from .fasta import SequenceSet, as_codes
 from .table import Table
 from .weights import PositionalWeights
 
-__all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "analyze", "finish", "train_model", "evaluate", "make_background", "compute_importance",
-           "top_oligomers", "write_figures", "write_outputs", "save_model", "load_model",
-           "versions"]
+__all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "analyze", "finish", "train_model", "evaluate",
+           "make_background", "compute_importance", "top_oligomers", "write_figures", "write_outputs", "save_model",
+           "load_model", "versions"]
 
 BACKGROUNDS = ("uniform", "negative", "all")
 

@@ -77,7 +77,8 @@ def _figure(path: Path, base: Path, caption: str, embed: bool) -> str:
     elif mime:
         body = f'<img src="{rel}" alt="{rel}">'
     else:  # PDF: browsers show it through a link / object, not inline as an image
-        body = f'<object data="{rel}" type="application/pdf" width="100%" height="600"><a href="{rel}">{rel}</a></object>'
+        body = (f'<object data="{rel}" type="application/pdf" width="100%" height="600">'
+                f'<a href="{rel}">{rel}</a></object>')
     return (f'<figure>{body}<figcaption><a href="{rel}">{rel}</a> &mdash; {html.escape(caption)}'
             "</figcaption></figure>")
 

@@ -126,7 +126,9 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
             top = table.shape[1] if order <= 3 else 20
         strength = np.nanmax(np.where(np.isnan(table), -np.inf, np.abs(table)), axis=0)
         top = int(min(max(top, 1), table.shape[1]))
-        rows = np.sort(np.argsort(-strength, kind="stable")[:top]) if top < table.shape[1] else np.arange(table.shape[1])
+        rows = np.arange(table.shape[1])
+        if top < table.shape[1]:
+            rows = np.sort(np.argsort(-strength, kind="stable")[:top])
     data = table[:, rows].T  # (rows, positions)
     n_pos = table.shape[0]
     ax = _axes(ax, (min(14.0, 4.0 + 0.08 * n_pos), min(12.0, 1.5 + 0.16 * len(rows))))
