@@ -343,3 +343,23 @@ def test_result_validates_shapes():
     with pytest.raises(SeqimpError, match=r"firm\[1\] must have shape"):
         POIMResult([np.zeros((5, 4)), np.zeros((4, 16))], [np.zeros((5, 4)), np.zeros((5, 16))],
                    expected_score=0.0, score_std=1.0)
+
+
+def test_other_alphabet_order1_against_enumeration():
+    size, length = 20, 3
+    rng = np.random.default_rng(15)
+    weights = PositionalWeights([rng.normal(size=(length - k + 1, size ** k)) for k in (1, 2)],
+                                alphabet="protein")
+    init, trans = rng.dirichlet(np.ones(size)), rng.dirichlet(np.ones(size), size=size)
+    res = poim(weights, MarkovBackground.from_arrays(init, trans, alphabet="protein"), 2)
+    seqs = np.array(list(itertools.product(range(size), repeat=length)))
+    prob = init[seqs[:, 0]] * trans[seqs[:, 0], seqs[:, 1]] * trans[seqs[:, 1], seqs[:, 2]]
+    s = weights.score(seqs.astype(np.uint8))
+    es = prob @ s
+    for k, j in [(1, 0), (1, 2), (2, 0), (2, 1)]:
+        idx = seqs[:, j] if k == 1 else seqs[:, j] * size + seqs[:, j + 1]
+        pi = np.bincount(idx, weights=prob, minlength=size ** k)
+        q = np.bincount(idx, weights=prob * s, minlength=size ** k) / pi - es
+        np.testing.assert_allclose(res.poim[k - 1][j], q, atol=1e-9, rtol=0)
+    with pytest.raises(SeqimpError, match="background alphabet dna differs"):
+        poim(weights, MarkovBackground.uniform(), 1)
