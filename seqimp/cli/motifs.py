@@ -113,7 +113,13 @@ def run(args) -> int:
     motifs = found.motifs
     if pos is not None:
         log("counting motif sites in the positive sequences")
-        motifs = found.motifs = [count_sites(m, pos, neg) for m in motifs]
+        counted = [count_sites(m, pos, neg) for m in motifs]
+        enriched = [m for m in counted if m.sites > 0]
+        for m in counted:
+            if m.sites == 0:
+                log(f"{m.name} ({m.consensus} at {m.start}) has no sites enriched in the positives"
+                    + ("; dropped" if enriched else ""))
+        motifs = found.motifs = enriched or counted
     matches = None
     if database is not None:
         log(f"comparing {len(motifs)} motif(s) with {len(database)} known motifs (TOMTOM)")

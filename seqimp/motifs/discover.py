@@ -65,18 +65,19 @@ def _same(a: Motif, b: Motif, min_agree=0.75) -> bool:
 
 
 def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_candidates=20,
-                    min_score=0.02, window=3, fraction=0.5, trim=0.25, max_iter=30,
+                    min_score=0.02, min_relative=0.05, noise_factor=5.0, window=3, fraction=0.5, trim=0.25, max_iter=30,
                     per_order=False, prefix="motif") -> MotifDiscovery:
     """Motifs that explain a POIM.
 
-    1. candidates: peaks of the differential POIM (:func:`motif_candidates`);
+    1. candidates: peaks of the differential POIM (:func:`motif_candidates`) above the noise
+       level (see ``noise_factor``);
     2. a greedy PWM around each candidate (:func:`assemble_motif`), skipping candidates that
        repeat a motif already assembled, until ``max_motifs``;
     3. a joint fit of all of them (:func:`fit_motifs`), trimming of uninformative end columns
        (information content below ``trim`` times the motif's largest), and a second fit of the
        trimmed motifs;
     4. motifs whose score (share of the fitted POIM lost without them) is below ``min_score``
-       are dropped.
+       or below ``min_relative`` times the best score are dropped.
 
     Parameters
     ----------
@@ -88,6 +89,12 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     n_candidates, window, fraction, max_iter, per_order
         Passed on to the steps above.
     min_score : float, default=0.02
+    min_relative : float, default=0.05
+        Motifs scoring below this fraction of the best motif's score are dropped too.
+    noise_factor : float, default=5.0
+        Candidates whose differential-POIM peak is below this multiple of the median |Omega(k, j)|
+        over all orders k >= 2 and positions (the noise level of a trained model's POIM) are
+        not used.
     trim : float, default=0.25
     prefix : str, default="motif"
         Motifs are named ``{prefix}1, {prefix}2, ...`` by decreasing score.
@@ -101,10 +108,13 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     cands = motif_candidates(result, n_candidates, measure=measure)
     if len(cands) == 0:
         raise SeqimpError("the differential POIM has no positive peak: no motif candidates")
+    omega = result.differential[1:]
+    omega = np.abs(omega[np.isfinite(omega)])
+    noise = float(np.median(omega)) if omega.size else 0.0
     initial = []
     best = float(cands["score"][0])
     for row in cands.rows():
-        if row["score"] < 0.1 * best:
+        if row["score"] < max(0.1 * best, noise_factor * noise) and initial:
             break
         try:
             m = assemble_motif(result, row["order"], row["position"], measure=measure, fraction=fraction,
@@ -121,7 +131,9 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     first = fit_motifs(result, initial, orders=orders, measure=measure, window=window, max_iter=max_iter,
                        per_order=per_order)
     trimmed = [trim_motif(m, fraction=trim) for m in first.motifs]
-    kept = [m for m in trimmed if m.score >= min_score] or [max(trimmed, key=lambda m: m.score)]
+    top = max(m.score for m in trimmed)
+    kept = [m for m in trimmed if m.score >= max(min_score, min_relative * top)] or \
+        [max(trimmed, key=lambda m: m.score)]
     final = fit_motifs(result, kept, orders=orders, measure=measure, window=window, max_iter=max_iter,
                        per_order=per_order)
     ranked = sorted(range(len(final.motifs)), key=lambda i: -final.motifs[i].score)

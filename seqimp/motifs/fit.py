@@ -29,7 +29,7 @@ import numpy as np
 from scipy.optimize import nnls
 
 from ..errors import SeqimpError
-from .implied import motif_contribution
+from .implied import column_design, motif_contribution, per_start_contributions
 from .motif import Motif, information_content
 
 __all__ = ["simplex_lstsq", "fit_motifs", "MotifFit"]
@@ -39,8 +39,8 @@ def simplex_lstsq(G, c, *, ridge=1e-10):
     """Least squares on the probability simplex: ``min ||G x - c||^2, x >= 0, sum(x) = 1``.
 
     Exact for small ``G.shape[1]``: the optimum of this convex quadratic programme is the
-    equality-constrained optimum on one face of the simplex, so all faces are tried and the
-    best feasible point is returned. A tiny ridge towards the centre of the simplex makes the
+    equality-constrained optimum on one face of the simplex; faces are tried from the largest
+    down and the first point that satisfies the KKT conditions is returned. A tiny ridge towards the centre of the simplex makes the
     answer unique when ``G`` does not determine it.
 
     Parameters
@@ -56,24 +56,28 @@ def simplex_lstsq(G, c, *, ridge=1e-10):
     c = np.asarray(c, dtype=np.float64)
     d = G.shape[1]
     H = G.T @ G
-    lam = ridge * max(np.trace(H), 1e-300) / d
+    lam = max(ridge * np.trace(H) / d, 1e-300)
     centre = np.full(d, 1.0 / d)
     H = H + lam * np.eye(d)
     g = G.T @ c + lam * centre
     best, best_val = centre, np.inf
-    for size in range(1, d + 1):
+    scale = np.abs(H).max() + np.abs(g).max()
+    for size in range(d, 0, -1):  # larger faces first: the optimum is usually interior or near it
         for S in combinations(range(d), size):
             S = list(S)
-            kkt = np.zeros((size + 1, size + 1))
-            kkt[:size, :size] = H[np.ix_(S, S)]
-            kkt[:size, size] = kkt[size, :size] = 1.0
-            rhs = np.append(g[S], 1.0)
-            sol = np.linalg.lstsq(kkt, rhs, rcond=None)[0][:size]
+            # minimise x'Hx - 2g'x on the face: x = H_S^-1 (g_S - nu 1) with sum(x) = 1
+            HS = H[np.ix_(S, S)]
+            u, v = np.linalg.solve(HS, np.column_stack([g[S], np.ones(size)])).T
+            sol = u + (1.0 - u.sum()) / v.sum() * v
             if (sol < -1e-12).any():
                 continue
             x = np.zeros(d)
             x[S] = np.clip(sol, 0.0, None)
             x /= x.sum()
+            grad = H @ x - g
+            # KKT: no letter outside the face would lower the objective -> the global optimum
+            if size == d or grad[[i for i in range(d) if i not in S]].min() >= grad[S].mean() - 1e-9 * scale:
+                return x
             val = x @ H @ x - 2 * g @ x
             if val < best_val:
                 best, best_val = x, val
@@ -134,6 +138,13 @@ class _Problem:
 
     def contrib(self, pwm, starts, weights, alpha):
         return self.w * motif_contribution(pwm, starts, weights, alpha, self.orders, self.positions)
+
+    def per_start(self, pwm, starts, alpha):
+        return self.w[:, None] * per_start_contributions(pwm, starts, alpha, self.orders, self.positions)
+
+    def column(self, pwm, col, starts, weights, alpha):
+        base, G = column_design(pwm, col, starts, weights, alpha, self.orders, self.positions)
+        return self.w * base, self.w[:, None] * G
 
 
 def _starts_window(start0, m, L, window):
@@ -206,13 +217,9 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
     history = []
     for _ in range(max_iter):
         # placements: one column per (motif, start); mass moves into alpha
-        cols, owner = [], []
-        for i in range(n):
-            for t in starts[i]:
-                cols.append(prob.contrib(pwms[i], np.array([t]), np.ones(1), alpha[i]))
-                owner.append(i)
-        coef = nnls(np.column_stack(cols), prob.y, maxiter=50 * len(cols))[0]
-        owner = np.array(owner)
+        design = np.hstack([prob.per_start(pwms[i], starts[i], alpha[i]) for i in range(n)])
+        owner = np.concatenate([np.full(len(starts[i]), i) for i in range(n)])
+        coef = nnls(design, prob.y, maxiter=50 * design.shape[1])[0]
         for i in range(n):
             wi = coef[owner == i]
             if wi.sum() > 0:
@@ -237,14 +244,7 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
             own = prob.contrib(pwms[i], starts[i], weights[i], alpha[i])
             rest = fitted - own
             for col in range(pwms[i].shape[0]):
-                trial = pwms[i].copy()
-                trial[col] = 0.0
-                base = prob.contrib(trial, starts[i], weights[i], alpha[i])
-                G = np.empty((base.size, 4))
-                for a in range(4):
-                    trial[col] = 0.0
-                    trial[col, a] = 1.0
-                    G[:, a] = prob.contrib(trial, starts[i], weights[i], alpha[i]) - base
+                base, G = prob.column(pwms[i], col, starts[i], weights[i], alpha[i])
                 pwms[i][col] = simplex_lstsq(G, prob.y - rest - base)
             fitted = rest + prob.contrib(pwms[i], starts[i], weights[i], alpha[i])
         history.append(rss(fitted))

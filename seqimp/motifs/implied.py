@@ -93,6 +93,45 @@ def motif_contribution(pwm, starts, weights, alpha, orders, positions_by_order):
     return np.concatenate(parts) if parts else np.zeros(0)
 
 
+def per_start_contributions(pwm, starts, alpha, orders, positions_by_order):
+    """Flattened implied POIM of one motif placed at each start alone (weight 1).
+
+    Returns ndarray of shape (n_entries, len(starts)).
+    """
+    parts = []
+    for a, k, pos in zip(alpha, orders, positions_by_order):
+        prod = _ratio_products(pwm, starts, pos, k)  # (nj, nt, 4**k)
+        parts.append((a * (prod - 1.0)).transpose(0, 2, 1).reshape(-1, len(starts)))
+    return np.concatenate(parts, axis=0)
+
+
+def column_design(pwm, col, starts, weights, alpha, orders, positions_by_order):
+    """The implied POIM of one motif as an affine function of PWM column ``col``.
+
+    Returns ``(base, G)``: the flattened implied POIM is ``base + G @ pwm[col]``;
+    ``base`` of shape (n_entries,), ``G`` of shape (n_entries, 4).
+    """
+    excl = pwm.copy()
+    excl[col] = 0.25  # ratio 1: the product without this column
+    bases, designs = [], []
+    for a, k, pos in zip(alpha, orders, positions_by_order):
+        prod = _ratio_products(excl, starts, pos, k) * weights[None, :, None]  # (nj, nt, 4**k)
+        offset = col + starts[None, :] - pos[:, None]  # column's offset inside the k-mer, (nj, nt)
+        inside = (offset >= 0) & (offset < k)
+        bases.append(a * ((prod * ~inside[..., None]).sum(axis=1) - weights.sum()).ravel())
+        z = np.arange(4 ** k)
+        G = np.zeros((pos.size, 4 ** k, 4))
+        for p in range(k):
+            sel = offset == p
+            if not sel.any():
+                continue
+            summed = (prod * sel[..., None]).sum(axis=1)  # (nj, 4**k)
+            letter = (z >> (2 * (k - 1 - p))) & 3
+            G[:, z, letter] += 4.0 * a * summed
+        designs.append(G.reshape(-1, 4))
+    return np.concatenate(bases), np.concatenate(designs, axis=0)
+
+
 def implied_poim(motifs, length, max_order, *, alpha=None):
     """Exact POIM of the likelihood-ratio scorer of one or several motifs.
 

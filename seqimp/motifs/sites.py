@@ -28,7 +28,7 @@ def _best_windows(codes, logodds, starts):
     return scores[np.arange(codes.shape[0]), best], starts[best]
 
 
-def count_sites(motif, positive, negative, *, flank=1, quantile=0.99, min_sites=5) -> Motif:
+def count_sites(motif, positive, negative, *, flank=1, quantile=0.99, min_sites=5, max_pvalue=1e-3) -> Motif:
     """A motif re-estimated from the letter counts of its sites in the positive sequences.
 
     Parameters
@@ -42,14 +42,19 @@ def count_sites(motif, positive, negative, *, flank=1, quantile=0.99, min_sites=
         A positive sequence's best window counts as a site when its log-odds score exceeds this
         quantile of the negatives' best scores over the same windows.
     min_sites : int, default=5
-        With fewer sites the motif is returned unchanged.
+    max_pvalue : float, default=1e-3
+        The motif is returned unchanged, with ``sites = 0``, when fewer than ``min_sites``
+        positives carry a site or when sites are not enriched: the one-sided binomial p-value
+        of the number of sites, against the negatives' rate ``1 - quantile``, exceeds this.
 
     Returns
     -------
     Motif
         Same name, start, spread and score; PWM = site letter frequencies, ``sites`` = number
-        of sites.
+        of sites (0 when there is no enriched site).
     """
+    from scipy.stats import binom
+
     pos, neg = as_codes(positive), as_codes(negative)
     L = pos.shape[1]
     if neg.shape[1] != L:
@@ -69,8 +74,10 @@ def count_sites(motif, positive, negative, *, flank=1, quantile=0.99, min_sites=
     pos_score, pos_at = _best_windows(pos.astype(np.intp), logodds, starts)
     neg_score, _ = _best_windows(neg.astype(np.intp), logodds, starts)
     keep = pos_score > np.quantile(neg_score, quantile)
-    if np.count_nonzero(keep) < int(min_sites):
-        return motif
+    n_sites = int(np.count_nonzero(keep))
+    if n_sites < int(min_sites) or binom.sf(n_sites - 1, len(pos), 1.0 - quantile) > max_pvalue:
+        return Motif(motif.name, motif.pwm, start=motif.start, spread=motif.spread, score=motif.score,
+                     sites=0, description=motif.description)
     sites = pos[keep][:, None, :]
     offsets = pos_at[keep][:, None] + np.arange(m)[None, :]
     letters = np.take_along_axis(sites[:, 0, :], offsets, axis=1)

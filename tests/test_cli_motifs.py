@@ -1,0 +1,101 @@
+"""``seqimp motifs`` in-process: from FASTA, from a saved POIM into a 'seqimp poim' folder, bad input."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from seqimp.cli import main
+from seqimp.fasta import write_fasta
+from seqimp.motifs import Motif, implied_poim, read_motifs
+from seqimp.poim import POIMResult
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    """300 + 300 random sequences of length 30; positives carry GATTACA at 11..17 (1-based)."""
+    rng = np.random.default_rng(7)
+    folder = tmp_path_factory.mktemp("planted")
+    pos = rng.integers(0, 4, (300, 30))
+    neg = rng.integers(0, 4, (300, 30))
+    pos[:, 10:17] = [2, 0, 3, 3, 0, 1, 0]
+    mutate = rng.random(300) < 0.3
+    pos[mutate, 10 + rng.integers(0, 7, mutate.sum())] = rng.integers(0, 4, mutate.sum())
+    for name, codes in (("pos", pos), ("neg", neg)):
+        write_fasta(folder / f"{name}.fa", ["".join("ACGT"[c] for c in row) for row in codes])
+    return folder
+
+
+def _tsv(path):
+    lines = path.read_text().splitlines()
+    header = lines[0].split("\t")
+    return [dict(zip(header, line.split("\t"))) for line in lines[1:]]
+
+
+def test_motifs_from_fasta(planted, tmp_path, capsys):
+    out = tmp_path / "motifs"
+    code = main(["motifs", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"),
+                 "--out", str(out), "--degree", "4", "--seed", "0", "-q"])
+    assert code == 0
+    rows = _tsv(out / "motifs.tsv")
+    assert list(rows[0]) == ["name", "consensus", "start", "length", "spread", "score", "sites"]
+    best = rows[0]
+    assert best["consensus"] == "GATTACA" and best["start"] == "11" and best["length"] == "7"
+    assert int(best["sites"]) > 200
+    for ext in ("meme", "jaspar", "transfac"):
+        back = read_motifs(out / f"motifs.{ext}")
+        assert back[0].name == "motif1" and back[0].consensus == "GATTACA"
+    assert (out / "logos" / "motif1_logo.png").stat().st_size > 1000
+    assert (out / "logos" / "importance_logo.png").exists()
+    assert POIMResult.load(out / "poim.npz").max_order == 4
+    assert not (out / "matches.tsv").exists()
+    assert "motif1\tGATTACA\tstart 11" in capsys.readouterr().out
+
+
+def test_motifs_into_a_poim_report(planted, tmp_path):
+    out = tmp_path / "results"
+    assert main(["poim", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"),
+                 "--out", str(out), "--degree", "4", "--seed", "0", "-q"]) == 0
+    assert 'id="motifs"' not in (out / "report.html").read_text()
+    assert main(["motifs", "--poim", str(out / "poim.npz"), "--out", str(out), "--db",
+                 str(DATA / "toy_motifs.transfac"), "-q"]) == 0
+    matches = _tsv(out / "matches.tsv")
+    assert {"query", "target", "p_value", "q_value"} <= set(matches[0])
+    first = [r for r in matches if r["query"] == "motif1"][0]
+    assert first["target"] == "toy.GATTACA"
+    assert float(first["p_value"]) <= float(first["q_value"]) <= 1
+    report = (out / "report.html").read_text()
+    assert 'id="motifs"' in report and "Matches to known motifs" in report and "GATTACA" in report
+
+
+def test_motifs_from_synthetic_poim(tmp_path):
+    truth = [Motif.from_consensus("a", "TTGACA", purity=0.9, start=8),
+             Motif.from_consensus("b", "TATAAT", purity=0.9, start=25)]
+    tables = implied_poim(truth, 40, 4)
+    POIMResult(tables, tables, expected_score=0.0, score_std=1.0).save(tmp_path / "p.npz")
+    out = tmp_path / "m"
+    assert main(["motifs", "--poim", str(tmp_path / "p.npz"), "--out", str(out), "--format", "svg", "-q"]) == 0
+    rows = {r["consensus"]: r for r in _tsv(out / "motifs.tsv")}
+    assert rows["TTGACA"]["start"] == "8" and rows["TATAAT"]["start"] == "25"
+    assert len(list((out / "logos").glob("*.svg"))) == 3
+
+
+def test_bad_input(planted, tmp_path, capsys):
+    empty = tmp_path / "empty.meme"
+    empty.write_text("\n")
+    out = tmp_path / "never"
+    args = ["motifs", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"),
+            "--out", str(out), "--degree", "3"]
+    assert main(args + ["--db", str(empty)]) == 2
+    assert "empty motif database" in capsys.readouterr().err
+    rna = tmp_path / "rna.meme"
+    rna.write_text((DATA / "toy_motifs.meme").read_text().replace("ALPHABET= ACGT", "ALPHABET= ACGU"))
+    assert main(args + ["--db", str(rna)]) == 2
+    assert "alphabet 'ACGU' is not supported" in capsys.readouterr().err
+    assert main(["motifs", "--positive", str(planted / "pos.fa"), "--out", str(out)]) == 2
+    assert "give both --positive and --negative" in capsys.readouterr().err
+    assert main(["motifs", "--poim", str(tmp_path / "missing.npz"), "--out", str(out)]) == 2
+    assert "missing.npz: no such file" in capsys.readouterr().err
+    assert not out.exists()  # nothing half-written

@@ -1,0 +1,79 @@
+"""Logos: information-content logo of a motif, letter-importance logo of a POIM."""
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from seqimp.errors import SeqimpError  # noqa: E402
+from seqimp.motifs import Motif, implied_poim  # noqa: E402
+from seqimp.plot import logo  # noqa: E402
+from seqimp.plot.logos import importance_logo, letter_importance  # noqa: E402
+from seqimp.poim import POIMResult  # noqa: E402
+
+
+def _result():
+    tables = implied_poim(Motif.from_consensus("a", "GATTACA", purity=0.85, start=6), 20, 3)
+    return POIMResult(tables, tables, expected_score=0.0, score_std=1.0)
+
+
+def _letter_heights(ax):
+    """Total height drawn per x position (logomaker draws one patch per letter)."""
+    heights = {}
+    for patch in ax.patches:
+        box = patch.get_extents().transformed(ax.transData.inverted())
+        x = int(round((box.x0 + box.x1) / 2))
+        heights[x] = heights.get(x, 0.0) + abs(box.y1 - box.y0)
+    return heights
+
+
+def test_logo_information_content():
+    m = Motif.from_consensus("m", "ACGT", purity=0.85, start=12)
+    fig, ax = plt.subplots()
+    assert logo(m, ax=ax) is ax
+    assert ax.get_ylim() == (0, 2) and ax.get_ylabel() == "bits"
+    lo, hi = ax.get_xlim()
+    assert lo == 11.5 and hi == 15.5  # positions 12..15, 1-based, in the sequences
+    ic = m.information_content()[0]
+    heights = _letter_heights(ax)
+    assert sorted(heights) == [12, 13, 14, 15]
+    assert heights[12] == pytest.approx(ic, rel=0.05)
+    plt.close(fig)
+    ax = logo(Motif.from_consensus("db", "ACG"))  # no position: motif columns 1..3
+    assert ax.get_xlabel() == "motif column" and ax.get_xlim() == (0.5, 3.5)
+    plt.close(ax.figure)
+
+
+def test_letter_importance_against_loops():
+    result = _result()
+    got = letter_importance(result, order=1)
+    np.testing.assert_allclose(got, result.poim[0] - result.poim[0].mean(axis=1, keepdims=True))
+    k = 3
+    table = result.poim[k - 1]
+    L = result.length
+    want = np.zeros((L, 4))
+    for j in range(L):
+        windows = [s for s in range(j - k + 1, j + 1) if 0 <= s <= L - k]
+        for a in range(4):
+            vals = []
+            for s in windows:
+                p = j - s
+                zs = [z for z in range(4 ** k) if (z >> (2 * (k - 1 - p))) & 3 == a]
+                vals.append(table[s, zs].max())
+            want[j, a] = np.mean(vals)
+    want -= want.mean(axis=1, keepdims=True)
+    np.testing.assert_allclose(letter_importance(result, order=k), want, atol=1e-12)
+
+
+def test_importance_logo():
+    result = _result()
+    ax = importance_logo(result, order=2, positions=(3, 15))
+    assert ax.get_xlim() == (2.5, 15.5)
+    assert "order 2" in ax.get_ylabel()
+    plt.close(ax.figure)
+    with pytest.raises(SeqimpError, match=r"positions must satisfy 1 <= first <= last <= 20"):
+        importance_logo(result, positions=(5, 40))
+    with pytest.raises(SeqimpError, match="order must lie in 1..3"):
+        letter_importance(result, order=4)
