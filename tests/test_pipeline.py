@@ -1,4 +1,4 @@
-"""Tests of seqimp.pipeline: training/evaluation, backgrounds, top table, model files, full runs.
+"""Tests of seqimp.pipeline: training/evaluation, backgrounds, full runs.
 
 Fixture: tests/data/planted_{pos,neg}.fa, 100 + 100 random 30-nt sequences; the positives
 carry GATTACA at 1-based positions 11-17 (one random base replaced in ~20% of them).
@@ -14,12 +14,11 @@ from seqimp.background import MarkovBackground
 from seqimp.errors import SeqimpError
 from seqimp.fasta import read_fasta
 from seqimp.pipeline import (compute_importance, evaluate, load_model, make_background, run_model, run_poim,
-                             run_sampled, save_model, top_oligomers, train_model)
+                             run_sampled, top_oligomers, train_model)
 from seqimp.poim import POIMResult
 from seqimp.weights import PositionalWeights
 
 DATA = Path(__file__).resolve().parent / "data"
-KMERS2 = [a + b for a in "ACGT" for b in "ACGT"]
 
 
 @pytest.fixture(scope="module")
@@ -31,29 +30,6 @@ def planted():
 def trained(planted):
     pos, neg = planted
     return train_model(pos, neg, degree=2, random_state=0)
-
-
-def test_top_oligomers_is_the_top_n_of_every_order_sorted_by_abs_firm():
-    rng = np.random.default_rng(3)
-    poim = [rng.normal(size=(6 - k + 1, 4 ** k)) for k in (1, 2)]
-    firm = [rng.normal(size=t.shape) for t in poim]
-    firm[1][2, 7] = np.nan
-    res = POIMResult(poim, firm, expected_score=0.0, score_std=1.0)
-    table = top_oligomers(res, 3)
-    # brute force over every entry
-    entries = []
-    for k, (p, f) in enumerate(zip(poim, firm), start=1):
-        kmers = "ACGT" if k == 1 else KMERS2
-        cand = [(abs(f[j, z]), kmers[z], k, j + 1, p[j, z], f[j, z]) for j in range(f.shape[0])
-                for z in range(f.shape[1]) if not np.isnan(f[j, z])]
-        entries += sorted(cand, key=lambda e: -e[0])[:3]
-    entries.sort(key=lambda e: -e[0])
-    assert list(table["rank"]) == [1, 2, 3, 4, 5, 6]
-    assert list(table["oligomer"]) == [e[1] for e in entries]
-    assert list(table["order"]) == [e[2] for e in entries]
-    assert list(table["position"]) == [e[3] for e in entries]
-    np.testing.assert_array_equal(table["poim"], [e[4] for e in entries])
-    np.testing.assert_array_equal(table["firm"], [e[5] for e in entries])
 
 
 def test_evaluate_matches_pair_counting():
@@ -107,25 +83,6 @@ def test_backgrounds(planted):
         make_background("x", negative=neg)
     with pytest.raises(SeqimpError, match=r"background sequences have length 30, the model expects 31"):
         make_background("negative", negative=neg, length=31)
-
-
-def test_model_file_round_trip(tmp_path, trained, planted):
-    weights, _ = trained
-    path = tmp_path / "m.npz"
-    save_model(path, weights, {"degree": 2, "note": "x"})
-    loaded, meta = load_model(path)
-    assert meta == {"degree": 2, "note": "x"}
-    X = planted[0].codes
-    np.testing.assert_array_equal(loaded.score(X), weights.score(X))
-    np.testing.assert_array_equal(PositionalWeights.load(path).score(X), weights.score(X))  # plain reader
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz"]  # no staging file left
-    with pytest.raises(SeqimpError, match=r"must end in .npz"):
-        save_model(tmp_path / "m.bin", weights)
-    (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    with pytest.raises(SeqimpError, match=r"junk.npz: not a seqimp model file"):
-        load_model(tmp_path / "junk.npz")
-    with pytest.raises(SeqimpError, match=r"nope.npz: no such file"):
-        load_model(tmp_path / "nope.npz")
 
 
 def test_memory_refusal_is_passed_through(trained):
