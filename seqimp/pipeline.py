@@ -241,17 +241,11 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
                 "n_train": info["n_train"], "n_positive": info["n_positive"], "n_negative": info["n_negative"],
                 "test_fraction": test_fraction, "seed": random_state, "accuracy": info["accuracy"],
                 "auroc": info["auroc"], "seqimp": __version__}
-    summary = {
-        "title": title or "seqimp POIM report",
-        "command": "poim",
-        "parameters": {"degree": degree, "shifts": shifts, "max_order": max_order, "C": C,
-                       "background": background, "background_order": background_order,
-                       "positional_background": positional_background, "test_fraction": test_fraction,
-                       "seed": random_state, "format": fmt, "top": top},
-        "data": _data_summary(positive, negative, length),
-        "metrics": {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc")},
-        "background": bg_info,
-    }
+    parameters = {"degree": degree, "shifts": shifts, "max_order": max_order, "C": C, "background": background,
+                  "background_order": background_order, "positional_background": positional_background,
+                  "test_fraction": test_fraction, "seed": random_state, "format": fmt, "top": top}
+    metrics = {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc")}
+    summary = _summary(title, "poim", parameters, positive, negative, length, metrics, bg_info)
     return analyze(weights, bg, out, max_order=max_order, summary=summary, timings=timings, fmt=fmt, top=top,
                    max_memory=max_memory, position_labels=position_labels, model_metadata=metadata, log=log,
                    progress=progress, motifs_dir=motifs_dir)
@@ -263,6 +257,11 @@ def _background_for(kind, *, positive, negative, fasta, length, order, positiona
     return bg, {"description": text, "kind": "fasta" if fasta is not None else kind,
                 "order": order if (fasta is not None or kind != "uniform") else 0,
                 "positional": bool(positional) and (fasta is not None or kind != "uniform")}
+
+
+def _summary(title, command, parameters, positive, negative, length, metrics, bg_info) -> dict:
+    return {"title": title or "seqimp POIM report", "command": command, "parameters": parameters,
+            "data": _data_summary(positive, negative, length), "metrics": metrics, "background": bg_info}
 
 
 def _data_summary(positive, negative, length):
@@ -295,16 +294,10 @@ def run_model(weights, out, *, metadata=None, positive=None, negative=None, back
         if X.shape[1] != length:
             raise SeqimpError(f"sequences have length {X.shape[1]}, the model {length}")
         metrics.update(evaluate(weights.score(X), y), evaluated_on="the given sequences (not held out)")
-    summary = {
-        "title": title or "seqimp POIM report",
-        "command": "poim --model",
-        "parameters": {"max_order": max_order, "background_order": background_order,
+    summary = _summary(title, "poim --model", {"max_order": max_order, "background_order": background_order,
                        "positional_background": positional_background, "format": fmt, "top": top,
                        "model": {k: metadata.get(k) for k in ("degree", "shifts", "C", "seed")}},
-        "data": _data_summary(positive, negative, length),
-        "metrics": metrics,
-        "background": bg_info,
-    }
+                       positive, negative, length, metrics, bg_info)
     return analyze(weights, bg, out, max_order=max_order, summary=summary, fmt=fmt, top=top, max_memory=max_memory,
                    position_labels=position_labels, model_metadata=metadata, log=log, progress=progress,
                    motifs_dir=motifs_dir)
@@ -340,16 +333,10 @@ def run_sampled(score_fn, out, *, source="score function", positive=None, negati
     result = poim_sampled(score_fn, bg, int(max_order), length=length, n_samples=n_samples,
                           random_state=random_state, progress=progress)
     timings = {"poim": time.perf_counter() - start}
-    summary = {
-        "title": title or "seqimp POIM report",
-        "command": "poim (sampled)",
-        "parameters": {"scorer": str(source), "max_order": int(max_order), "n_samples": n_samples,
-                       "background_order": background_order, "positional_background": positional_background,
-                       "seed": random_state, "format": fmt, "top": top},
-        "data": _data_summary(positive, negative, length),
-        "metrics": metrics,
-        "background": bg_info,
-    }
+    parameters = {"scorer": str(source), "max_order": int(max_order), "n_samples": n_samples,
+                  "background_order": background_order, "positional_background": positional_background,
+                  "seed": random_state, "format": fmt, "top": top}
+    summary = _summary(title, "poim (sampled)", parameters, positive, negative, length, metrics, bg_info)
     return finish(result, out, summary=summary, timings=timings, fmt=fmt, top=top, position_labels=position_labels,
                   log=log, motifs_dir=motifs_dir)
 
