@@ -5,24 +5,23 @@ only a score function s and a background distribution of sequences, so here it i
 estimated by Monte Carlo for any ``score_fn``: a callable taking an encoded ``(n, L)``
 uint8 array (A=0, C=1, G=2, T=3) and returning ``n`` real scores.
 
-Estimator (see ``docs/sampled.md`` for the derivation)
-------------------------------------------------------
-Draw background sequences x_1..x_n once. For a window (j, k), write f_i for the *flanks*
-of x_i (everything outside ``j:j+k``) and x_i^z for x_i with the k-mer z planted at j.
-The flanks are a sample of their background marginal, and
-``c_i(z) = P(X[j:j+k] = z | flanks f_i)`` is known in closed form from the chain. Then
+Estimator (see ``docs/sampled.md`` for the argument)
+----------------------------------------------------
+Each background sample i is a vector of uniforms U_i, shared by every k-mer z, start j and
+order k (common random numbers). For every (j, z) it is turned into a sequence y_i(z, j)
+drawn *exactly* from ``P(X | X[j:j+k] = z)``: for an order-0 background this is the
+background sample x_i with z planted at j; for a Markov chain of order D >= 1 the flanks
+are redrawn from the chain conditioned on z (forward to the right, the reversed chain to
+the left) with the same uniforms, so they coincide with x_i a few symbols away from the
+window (:mod:`seqimp._sampled_chain`). With ``pi(z) = P(X[j:j+k] = z)`` the per-sample values
 
-    E[s | z at j] = E_f[c(z) s(f, z)] / pi(z),      E[s] = E_f[sum_z c(z) s(f, z)],
+    v_i(z) = s(y_i(z, j)) - sum_z' pi(z') s(y_i(z', j))
 
-so the per-sample values ``v_i(z) = c_i(z) s(x_i^z) / pi(z) - sum_z' c_i(z') s(x_i^z')``
-average to ``Q(z, j)`` without bias, with ``pi(z) = P(X[j:j+k] = z)`` from
-``background.marginal``. For an order-0 background ``c_i(z) = pi(z)`` (planting gives the
-conditional distribution exactly) and ``v_i(z) = s(x_i^z) - sum_z' pi(z') s(x_i^z')``. For a
-Markov chain of order D >= 1, ``c_i(z)`` re-weights the planted sample by the chain factors
-that touch the window, i.e. importance weights at the window's boundaries. All k-mers z at j
-share the same samples (common random numbers) and the same centring term, so the sampling
-noise of the flanks cancels in Q. FIRM follows from the same estimate:
-``FIRM = (E[s | z at j] - E[s | z not at j]) sqrt(pi (1-pi)) = Q sqrt(pi / (1 - pi))``.
+average to ``Q(z, j) = E[s | z at j] - E[s]`` without bias (the second term estimates E[s]
+from the same rows, so the flank noise shared by all z cancels), and their spread gives
+the standard error. FIRM follows from the same estimate:
+``FIRM = (E[s | z at j] - E[s | z not at j]) sqrt(pi (1-pi)) = Q sqrt(pi / (1 - pi))``,
+because ``E[s | z not at j] = (E[s] - pi E[s | z at j]) / (1 - pi)``.
 """
 
 from __future__ import annotations
@@ -34,8 +33,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
+from ._sampled_chain import ChainSampler
 from .alphabet import decode, get_alphabet
 from .errors import SeqimpError
 from .fasta import as_codes
@@ -280,93 +279,6 @@ def _kmer_codes(k, base=_DNA) -> np.ndarray:
     return np.stack([(idx // base ** (k - 1 - t)) % base for t in range(k)], axis=1).astype(np.uint8)
 
 
-@njit(cache=True)
-def _window_logp(samples, j, k, order, log_init, log_trans, kmers, out):
-    """log of the chain factors touching window j..j+k-1, for every k-mer planted in every sample.
-
-    samples (m, L) uint8; kmers (nz, k) uint8; log_init (4**D,); log_trans (L-D, 4**D, 4);
-    out (nz, m). Factors not touching the window cancel in
-    P(z | flanks), so out[z, i] - logsumexp_z out[., i] = log P(X[j:j+k] = z | flanks of sample i).
-    """
-    m, length = samples.shape
-    buf = np.empty(length, np.uint8)
-    hi = min(length - 1, j + k - 1 + order)
-    lo = max(order, j)
-    for i in range(m):
-        buf[:] = samples[i]
-        for zi in range(kmers.shape[0]):
-            for t in range(k):
-                buf[j + t] = kmers[zi, t]
-            lp = 0.0
-            if j < order:
-                c = 0
-                for u in range(order):
-                    c = c * 4 + buf[u]
-                lp += log_init[c]
-            for t in range(lo, hi + 1):
-                c = 0
-                for u in range(t - order, t):
-                    c = c * 4 + buf[u]
-                lp += log_trans[t - order, c, buf[t]]
-            out[zi, i] = lp
-
-
-class _Chain:
-    """What the estimator needs from a MarkovBackground: length, samples, marginals, chain arrays."""
-
-    def __init__(self, background, length):
-        if not hasattr(background, "transition_table"):
-            raise SeqimpError(f"background must be a seqimp.MarkovBackground, got {type(background).__name__}")
-        if length is not None:
-            length = _positive(length, "length")
-        self.bg = background
-        self.length = int(background.resolve_length(length))
-        self.order = int(background.order)
-        self.positional = background.length is not None
-        with np.errstate(divide="ignore"):
-            self.log_init = np.log(np.asarray(background.initial_, dtype=np.float64))
-            self.log_trans = np.log(np.asarray(background.transition_table(self.length), dtype=np.float64))
-
-    def sample(self, n, random_state):
-        X = np.ascontiguousarray(self.bg.sample(n, length=self.length, random_state=random_state),
-                                 dtype=np.uint8)
-        if X.shape != (n, self.length):
-            raise SeqimpError(f"background.sample returned shape {X.shape}, expected {(n, self.length)}")
-        return X
-
-    def marginals(self, k) -> np.ndarray:
-        """P(X[j:j+k] = z) for every start j and k-mer z, shape (L-k+1, 4**k).
-
-        The same numbers as ``background.marginal(k, j)`` for each j, computed for all starts
-        at once from the D-mer marginals (one pass instead of one per start).
-        """
-        d, length = self.order, self.length
-        ctxm = np.asarray(self.bg.context_marginals(length), dtype=np.float64)   # (L-D+1, 4**D)
-        nj = length - k + 1
-        if k < d:      # the window lies inside the D-mer at min(j, L-D): sum out the other symbols
-            out = np.empty((nj, _DNA ** k))
-            for j in range(nj):
-                s0 = min(j, length - d)
-                z = (np.arange(_DNA ** d) // _DNA ** (d - (j - s0) - k)) % _DNA ** k
-                out[j] = np.bincount(z, weights=ctxm[s0], minlength=_DNA ** k)
-            return out
-        trans = np.exp(self.log_trans)
-        p = ctxm[:nj]
-        for t in range(d, k):     # append X[j+t] given the D symbols before it
-            ctx = np.arange(p.shape[1]) % _DNA ** d
-            p = (p[:, :, None] * trans[t - d:t - d + nj][:, ctx, :]).reshape(nj, -1)
-        return p
-
-    def conditional(self, samples, j, k, kmers):
-        """c[z, i] = P(X[j:j+k] = z | flanks of sample i), shape (4**k, m)."""
-        out = np.empty((kmers.shape[0], samples.shape[0]))
-        _window_logp(samples, j, k, self.order, self.log_init, self.log_trans, kmers, out)
-        out -= out.max(axis=0, keepdims=True)
-        np.exp(out, out=out)
-        out /= out.sum(axis=0, keepdims=True)
-        return out
-
-
 # --------------------------------------------------------------------------- sampled POIM / FIRM
 
 def _positions(positions, length) -> np.ndarray:
@@ -381,21 +293,17 @@ def _positions(positions, length) -> np.ndarray:
     return np.unique(pos).astype(np.int64)
 
 
-def _per_sample_values(S, pi, chain, xb, js, k, kmers):
-    """v[g, z, i] whose mean over samples i is Q(z, js[g]); S[g, z, i] = s(x_i with z at js[g])."""
-    if chain.order == 0:  # c_i(z) = pi(z): planting gives the conditional distribution
-        v = S - np.einsum("gz,gzi->gi", pi, S)[:, None, :]
-    else:
-        cs = np.stack([chain.conditional(xb, j, k, kmers) for j in js]) * S
-        with np.errstate(divide="ignore", invalid="ignore"):
-            v = cs / pi[:, :, None] - cs.sum(axis=1)[:, None, :]
+def _per_sample_values(S, pi):
+    """v[g, z, i] = S[g, z, i] - sum_z' pi[g, z'] S[g, z', i]; its mean over samples i is Q(z, j_g)."""
+    v = S - np.einsum("gz,gzi->gi", pi, S)[:, None, :]
     v[pi <= 0] = np.nan
     return v
 
 
-def _estimate_order(score_fn, chain, X, k, js, pis, batch_size, bar):
+def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar):
     """Mean and standard error of the per-sample values for order k at starts js, each (len(js), 4**k)."""
-    n, length = X.shape
+    U, W, forward, backward = draws
+    n, length = U.shape
     nz = _DNA ** k
     kmers = _kmer_codes(k)
     zc = min(nz, batch_size)                        # k-mers per call
@@ -407,21 +315,18 @@ def _estimate_order(score_fn, chain, X, k, js, pis, batch_size, bar):
         group, pi = js[g0:g0 + jg], pis[g0:g0 + jg]
         count, mean, m2 = 0, 0.0, 0.0
         for i0 in range(0, n, m):
-            xb = X[i0:i0 + m]
-            S = np.empty((len(group), nz, xb.shape[0]))
+            blk = slice(i0, min(n, i0 + m))
+            nb = blk.stop - blk.start
+            S = np.empty((len(group), nz, nb))
             for z0 in range(0, nz, zc):
                 z1 = min(nz, z0 + zc)
-                Y = np.empty((len(group), z1 - z0, xb.shape[0], length), dtype=np.uint8)
-                Y[:] = xb
-                for g, j in enumerate(group):
-                    Y[g, :, :, j:j + k] = kmers[z0:z1, None, :]
-                S[:, z0:z1] = _call(score_fn, Y.reshape(-1, length)).reshape(len(group), z1 - z0, -1)
+                Y = sampler.conditional_rows(U[blk], W[blk], forward[blk], backward[blk], group, k, kmers[z0:z1])
+                S[:, z0:z1] = _call(score_fn, Y.reshape(-1, length)).reshape(len(group), z1 - z0, nb)
                 bar.update(Y.size // length)
-            v = _per_sample_values(S, pi, chain, xb, group, k, kmers)
+            v = _per_sample_values(S, pi)
             # merge this block's mean and sum of squared deviations (Chan et al.)
             bmean = v.mean(axis=2)
             bm2 = ((v - bmean[:, :, None]) ** 2).sum(axis=2)
-            nb = xb.shape[0]
             delta = bmean - mean
             tot = count + nb
             mean = mean + delta * (nb / tot)
@@ -437,9 +342,9 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
     """Monte-Carlo POIM and FIRM for any score function.
 
     Every k-mer z (k = 1..max_order) is planted at every start j into the same
-    ``n_samples`` background sequences; the estimate and its standard error come from the
-    per-sample values described in the module docstring (exact conditional weighting for
-    Markov backgrounds of order D >= 1, common random numbers across z).
+    ``n_samples`` background samples (for Markov order D >= 1 the flanks are redrawn from
+    the chain conditioned on z, with the same random numbers); the estimate and its standard
+    error come from the per-sample values described in the module docstring.
 
     Cost: ``n_samples * (1 + sum_k n_k * 4**k)`` scored sequences, ``n_k`` = number of
     starts of order k (``L - k + 1`` unless ``positions`` is given), in calls of at most
@@ -476,13 +381,15 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         ``firm_se[k-1]``: float64 arrays of shape (L-k+1, 4**k) (NaN for starts not
         analysed and where the background gives the k-mer probability 0).
         ``expected_score`` and ``score_std`` are the mean and standard deviation of s over
-        the plain background samples; ``meta`` records ``n_samples``, ``score_calls``,
+        the ``n_samples`` background samples (one extra score call each); ``meta`` records ``n_samples``, ``score_calls``,
         ``expected_score_se``, ``positions`` and the background order.
     """
     from .poim import POIMResult
 
-    chain = _Chain(background, length)
-    length = chain.length
+    if length is not None:
+        length = _positive(length, "length")
+    sampler = ChainSampler(background, length)
+    length = sampler.length
     max_order = _positive(max_order, "max_order")
     if max_order > length:
         raise SeqimpError(f"max_order={max_order} exceeds the sequence length {length}")
@@ -491,12 +398,13 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         raise SeqimpError("n_samples must be at least 2 (standard errors need two samples)")
     batch_size = _positive(batch_size, "batch_size")
     starts = _positions(positions, length)
-    X = chain.sample(n, random_state)
+    U, W = sampler.uniforms(n, random_state)
+    forward, backward = sampler.base(U, W)
     rows = [starts[starts <= length - k] for k in range(1, max_order + 1)]
     calls = n * (1 + sum(len(r) * _DNA ** k for k, r in enumerate(rows, start=1)))
     tables = {name: [] for name in ("poim", "firm", "poim_se", "firm_se")}
     with Progress(calls, "sampled POIM: scored sequences", enabled=progress) as bar:
-        plain = _call(score_fn, X)
+        plain = _call(score_fn, forward)
         bar.update(n)
         for k, js in enumerate(rows, start=1):
             shape = (length - k + 1, _DNA ** k)
@@ -504,8 +412,8 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
                 tables[name].append(np.full(shape, np.nan))
             if js.size == 0:
                 continue
-            pis = chain.marginals(k)[js]
-            mean, se = _estimate_order(score_fn, chain, X, k, js, pis, batch_size, bar)
+            pis = sampler.marginals(k)[js]
+            mean, se = _estimate_order(score_fn, sampler, (U, W, forward, backward), k, js, pis, batch_size, bar)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ratio = np.where(pis >= 1, 0.0, np.sqrt(pis / (1 - pis)))
             ratio[pis <= 0] = np.nan
@@ -519,8 +427,8 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         "score_calls": int(calls),
         "expected_score_se": float(plain.std(ddof=1) / np.sqrt(n)),
         "positions": None if positions is None else [int(j) for j in starts],
-        "background_order": chain.order,
-        "background_positional": bool(chain.positional),
+        "background_order": sampler.order,
+        "background_positional": bool(sampler.positional),
         "random_state": random_state if isinstance(random_state, (int, type(None))) else repr(random_state),
     }
     return POIMResult(tables["poim"], tables["firm"], expected_score=float(plain.mean()),

@@ -324,13 +324,68 @@ def test_load_scorer(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("order, positional", [(0, False), (1, True), (3, False)])
 def test_all_start_marginals_match_background(order, positional):
-    from seqimp.sampled import _Chain
+    from seqimp._sampled_chain import ChainSampler
 
     rng = np.random.default_rng(order)
     length = 7
     bg = random_background(rng, order, length if positional else None)
-    chain = _Chain(bg, length)
+    chain = ChainSampler(bg, length)
     for k in range(1, 6):
         got = chain.marginals(k)
         for j in range(length - k + 1):
             np.testing.assert_allclose(got[j], bg.marginal(k, j, length=length), rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("order, positional", [(1, False), (2, True), (3, False)])
+def test_conditional_rows_have_the_conditional_distribution(order, positional):
+    # rows for "z at j" against P(x | z at j) by enumeration of all 4**5 sequences (chi-square)
+    from scipy.stats import chisquare
+
+    from seqimp._sampled_chain import ChainSampler
+    from seqimp.sampled import _kmer_codes
+
+    rng = np.random.default_rng(20 + order)
+    length, n = 5, 20_000
+    bg = random_background(rng, order, length if positional else None, concentration=1.0)
+    seqs = np.array(list(itertools.product(range(4), repeat=length)), dtype=np.uint8)
+    p = np.exp(bg.log_prob(seqs))
+    sampler = ChainSampler(bg, length)
+    U, W = sampler.uniforms(n, 0)
+    forward, backward = sampler.base(U, W)
+
+    def check(rows, probs):
+        counts = np.bincount(window_indices(rows, length)[:, 0], minlength=4 ** length)
+        assert counts[probs == 0].sum() == 0
+        big = probs * n >= 5
+        obs = np.append(counts[big], counts[~big].sum())
+        exp = np.append(probs[big], probs[~big].sum()) * n
+        assert chisquare(obs[exp > 0], exp[exp > 0]).pvalue > 1e-4
+
+    check(forward, p)
+    check(backward, p)
+    for k in (1, 2, 3):                     # k < D, k = D and k > D among these
+        kmers = _kmer_codes(k)
+        idx = window_indices(seqs, k)
+        for j in (0, 1, length - k):
+            pi = bg.marginal(k, j, length=length)
+            z = [int(np.argmax(pi)), int(np.argmin(pi))]
+            rows = sampler.conditional_rows(U, W, forward, backward, [j], k, kmers[z])[0]
+            for zi, zz in enumerate(z):
+                assert (window_indices(rows[zi], k)[:, j] == zz).all()
+                check(rows[zi], np.where(idx[:, j] == zz, p, 0) / p[idx[:, j] == zz].sum())
+
+
+def test_order0_rows_are_the_planted_samples():
+    from seqimp._sampled_chain import ChainSampler
+    from seqimp.sampled import _kmer_codes
+
+    bg = random_background(np.random.default_rng(0), 0, 9)
+    sampler = ChainSampler(bg)
+    U, W = sampler.uniforms(6, 1)
+    forward, backward = sampler.base(U, W)
+    np.testing.assert_array_equal(forward, backward)
+    rows = sampler.conditional_rows(U, W, forward, backward, [2, 6], 2, _kmer_codes(2))
+    want = np.broadcast_to(forward, (2, 16, 6, 9)).copy()
+    want[0, :, :, 2:4] = _kmer_codes(2)[:, None, :]
+    want[1, :, :, 6:8] = _kmer_codes(2)[:, None, :]
+    np.testing.assert_array_equal(rows, want)
