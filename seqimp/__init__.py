@@ -44,6 +44,10 @@ _EXPORTS = {
     "POIMResult": "poim",
     "poim_sampled": "sampled",
     "ism": "sampled",
+    "position_summary": "sampled",
+    "load_scorer": "sampled",
+    "load_sklearn_model": "sampled",
+    "sklearn_scorer": "sampled",
 }
 
 _SUBMODULES = {"datasets", "plot", "motifs", "tabular", "cli"}
