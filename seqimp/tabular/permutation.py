@@ -212,16 +212,19 @@ def _resolve_groups(groups, names, d):
 
 
 class _Accumulator:
-    """Collect the loss of several row sets, predicting in large batches."""
+    """Collect the loss of several row sets, predicting in large batches.
+
+    ``add(key, X, y, drop)``: rows of ``X`` scored against ``y``, except those
+    flagged in the boolean ``drop`` (scored but left out of the loss).
+    """
 
     def __init__(self, lossfn, batch_rows):
         self.lossfn, self.batch_rows = lossfn, batch_rows
-        self.blocks, self.owner, self.n_rows = [], [], 0
+        self.blocks, self.n_rows = [], 0
         self.sums, self.counts, self.preds, self.labels = {}, {}, {}, {}
 
-    def add(self, key, Xb, yb):
-        self.blocks.append((Xb, yb))
-        self.owner.append(key)
+    def add(self, key, Xb, yb, drop=None):
+        self.blocks.append((key, Xb, yb, drop))
         self.n_rows += len(yb)
         if self.n_rows >= self.batch_rows:
             self.flush()
@@ -229,18 +232,24 @@ class _Accumulator:
     def flush(self):
         if not self.blocks:
             return
-        pred = self.lossfn.predict(np.concatenate([b[0] for b in self.blocks]))
+        Xall = self.blocks[0][1] if len(self.blocks) == 1 else np.concatenate([b[1] for b in self.blocks])
+        pred = self.lossfn.predict(Xall)
         start = 0
-        for key, (_, yb) in zip(self.owner, self.blocks):
+        for key, _, yb, drop in self.blocks:
             p = pred[start : start + len(yb)]
             start += len(yb)
             if self.lossfn.per_sample is not None:
-                self.sums[key] = self.sums.get(key, 0.0) + float(np.sum(self.lossfn.per_sample(yb, p)))
-                self.counts[key] = self.counts.get(key, 0) + len(yb)
+                terms = self.lossfn.per_sample(yb, p)
+                if drop is not None:
+                    terms = terms[~drop]
+                self.sums[key] = self.sums.get(key, 0.0) + float(np.sum(terms))
+                self.counts[key] = self.counts.get(key, 0) + len(terms)
             else:
+                if drop is not None:
+                    p, yb = p[~drop], yb[~drop]
                 self.preds.setdefault(key, []).append(p)
                 self.labels.setdefault(key, []).append(yb)
-        self.blocks, self.owner, self.n_rows = [], [], 0
+        self.blocks, self.n_rows = [], 0
 
     def result(self, key):
         self.flush()
@@ -256,21 +265,21 @@ def _unit_losses(cols, rng, X, y, lossfn, strategy, rows, batch_rows):
     n_repeats = len(rows)
     deterministic = strategy == "all_pairs" and rows[0] is None
     for r in range(1 if deterministic else n_repeats):
-        idx = np.arange(len(X)) if rows[r] is None else rows[r]
-        Xs, ys = X[idx], y[idx]
+        Xs, ys = (X, y) if rows[r] is None else (X[rows[r]], y[rows[r]])
+        m = len(ys)
         if strategy == "shuffle":
             Xp = Xs.copy()
-            Xp[:, cols] = Xs[rng.permutation(len(idx))][:, cols]
+            Xp[:, cols] = Xs[rng.permutation(m)[:, None], cols]
             acc.add(r, Xp, ys)
         elif strategy == "half_swap":
-            order = rng.permutation(len(idx))
-            h = len(idx) // 2
+            order = rng.permutation(m)
+            h = m // 2
             a, b = order[:h], order[h : 2 * h]
             keep = np.concatenate([a, b])
             Xp = Xs[keep]
-            Xp[:, cols] = Xs[np.concatenate([b, a])][:, cols]
+            Xp[:, cols] = Xs[np.concatenate([b, a])[:, None], cols]
             acc.add(r, Xp, ys[keep])
-            if len(idx) % 2:
+            if m % 2:
                 baselines.append(lossfn(ys[keep], lossfn.predict(Xs[keep])))
         else:
             _add_all_pairs(acc, r, Xs, ys, cols, batch_rows)
@@ -290,6 +299,6 @@ def _add_all_pairs(acc, key, Xs, ys, cols, batch_rows):
         nb = stop - start
         Xb = np.repeat(Xs[start:stop], m, axis=0)
         Xb[:, cols] = np.tile(donor, (nb, 1))
-        keep = np.ones(nb * m, dtype=bool)
-        keep[np.arange(nb) * m + np.arange(start, stop)] = False  # the row with its own value
-        acc.add(key, Xb[keep], np.repeat(ys[start:stop], m - 1))
+        own = np.zeros(nb * m, dtype=bool)
+        own[np.arange(nb) * m + np.arange(start, stop)] = True  # row i with its own value: scored, not counted
+        acc.add(key, Xb, np.repeat(ys[start:stop], m), own)
