@@ -16,6 +16,7 @@ from ..errors import SeqimpError
 
 __all__ = [
     "as_matrix",
+    "column_index",
     "framed",
     "as_vector",
     "score_function",
@@ -142,6 +143,18 @@ def seed_sequence(random_state):
     if isinstance(random_state, np.random.RandomState):
         return np.random.SeedSequence(int(random_state.randint(2**31)))
     raise SeqimpError(f"random_state: expected None, an int or a numpy random generator, got {type(random_state).__name__}")
+
+
+def column_index(ref, names, d, where):
+    """0-based index of a column given by index or by name; ``where`` names the argument in errors."""
+    if isinstance(ref, (numbers.Integral, np.integer)) and not isinstance(ref, (bool, np.bool_)):
+        if not 0 <= ref < d:
+            raise SeqimpError(f"{where}: column index {ref} out of range for {d} features")
+        return int(ref)
+    hits = np.flatnonzero(names == str(ref))
+    if len(hits) != 1:
+        raise SeqimpError(f"{where}: unknown column {str(ref)!r}")
+    return int(hits[0])
 
 
 def positive_int(value, name):

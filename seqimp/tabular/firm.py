@@ -33,8 +33,6 @@ distribution), ``ddof=0`` throughout.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.utils import Bunch
 
@@ -42,7 +40,7 @@ from ..errors import SeqimpError
 from ._features import Feature as _Feature
 from ._features import feature_indicator, feature_product
 from ._gradients import analytic_gradient, linear_weights, numerical_gradient
-from ._tabdata import as_matrix, choice, positive_int, score_function
+from ._tabdata import as_matrix, choice, column_index, positive_int, score_function
 
 __all__ = ["firm", "feature_product", "feature_indicator"]
 
@@ -194,28 +192,17 @@ def _resolve_features(features, names, d):
         if isinstance(item, _Feature):
             f = _Feature(item.name, item.fn, item.column)
         elif isinstance(item, tuple):
-            cols = [_column(c, names, d, where) for c in item]
+            cols = [column_index(c, names, d, where) for c in item]
             f = _Feature("*".join(names[cols]), lambda X, c=cols: np.prod(X[:, c], axis=1))
         elif callable(item):
             f = _Feature(getattr(item, "__name__", f"f{k + 1}"), item)
         else:
-            j = _column(item, names, d, where)
+            j = column_index(item, names, d, where)
             f = _Feature(names[j], None, j)
         if label is not None:
             f.name = str(label)
         out.append(f)
     return out
-
-
-def _column(ref, names, d, where):
-    if isinstance(ref, (numbers.Integral, np.integer)) and not isinstance(ref, bool):
-        if not 0 <= ref < d:
-            raise SeqimpError(f"{where}: column index {ref} out of range for {d} features")
-        return int(ref)
-    hits = np.flatnonzero(names == str(ref))
-    if len(hits) != 1:
-        raise SeqimpError(f"{where}: unknown column {ref!r}")
-    return int(hits[0])
 
 
 def _feature_values(f, X):

@@ -29,7 +29,7 @@ from sklearn.utils import Bunch
 
 from ..errors import SeqimpError
 from ._losses import make_loss
-from ._tabdata import as_matrix, as_vector, choice, positive_int, seed_sequence, t_interval
+from ._tabdata import as_matrix, as_vector, choice, column_index, positive_int, seed_sequence, t_interval
 
 __all__ = ["permutation_importance"]
 
@@ -181,17 +181,6 @@ def _n_rows(max_samples, n):
     raise SeqimpError(f"max_samples: expected None, an int or a fraction in (0, 1], got {max_samples!r}")
 
 
-def _column_index(ref, names, d, where):
-    if isinstance(ref, (numbers.Integral, np.integer)) and not isinstance(ref, bool):
-        if not 0 <= ref < d:
-            raise SeqimpError(f"{where}: column index {ref} out of range for {d} features")
-        return int(ref)
-    hits = np.flatnonzero(names == str(ref))
-    if len(hits) != 1:
-        raise SeqimpError(f"{where}: unknown column {ref!r}")
-    return int(hits[0])
-
-
 def _resolve_groups(groups, names, d):
     if groups is None:
         return [np.array([j]) for j in range(d)], names.copy()
@@ -203,7 +192,7 @@ def _resolve_groups(groups, names, d):
         where = f"groups[{label if label is not None else k}]"
         if isinstance(members, (str, numbers.Integral)):
             members = [members]
-        cols = np.array(sorted({_column_index(ref, names, d, where) for ref in members}), dtype=int)
+        cols = np.array(sorted({column_index(ref, names, d, where) for ref in members}), dtype=int)
         if len(cols) == 0:
             raise SeqimpError(f"{where}: empty group")
         units.append(cols)

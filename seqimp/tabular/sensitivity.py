@@ -19,7 +19,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from ..errors import SeqimpError
-from ._tabdata import as_matrix, as_vector, choice, positive_int, score_function, seed_sequence
+from ._tabdata import as_matrix, as_vector, choice, column_index, positive_int, score_function, seed_sequence
 
 __all__ = ["sensitivity_importance"]
 
@@ -119,15 +119,7 @@ def _categorical_mask(categorical, names, d):
             raise SeqimpError(f"categorical_features: a boolean mask needs {d} entries, got {cat.shape}")
         return cat.copy()
     for ref in cat.ravel():
-        if np.issubdtype(type(ref), np.integer):
-            if not 0 <= ref < d:
-                raise SeqimpError(f"categorical_features: column index {ref} out of range for {d} features")
-            mask[int(ref)] = True
-        else:
-            hits = np.flatnonzero(names == str(ref))
-            if len(hits) != 1:
-                raise SeqimpError(f"categorical_features: unknown column {str(ref)!r}")
-            mask[hits[0]] = True
+        mask[column_index(ref.item() if hasattr(ref, "item") else ref, names, d, "categorical_features")] = True
     return mask
 
 
