@@ -265,10 +265,14 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False) -> np.n
     return out
 
 
-# --------------------------------------------------------------------------- background access
+# --------------------------------------------------------------------------- helpers
 
 def _positive(value, name) -> int:
-    if isinstance(value, bool) or int(value) != value or int(value) < 1:
+    try:
+        ok = not isinstance(value, bool) and int(value) == value and int(value) >= 1
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
         raise SeqimpError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 

@@ -220,6 +220,10 @@ def test_bad_arguments():
         poim_sampled(lambda X: np.zeros(3), bg, 1, length=6, n_samples=4)
     with pytest.raises(SeqimpError, match="non-finite scores"):
         poim_sampled(lambda X: np.full(len(X), np.nan), bg, 1, length=6, n_samples=4)
+    with pytest.raises(SeqimpError, match="batch_size must be a positive integer, got 'many'"):
+        poim_sampled(score, bg, 1, length=6, batch_size="many")
+    with pytest.raises(SeqimpError, match="max_order must be a positive integer, got 0"):
+        poim_sampled(score, bg, 0, length=6)
     with pytest.raises(SeqimpError, match="background must be a seqimp.MarkovBackground"):
         poim_sampled(score, "uniform", 1, length=6)
 
