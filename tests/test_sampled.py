@@ -10,7 +10,7 @@ from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 
 from seqimp import SeqimpError
-from seqimp.alphabet import encode, kmer_index, window_indices
+from seqimp.alphabet import decode, encode, kmer_index, window_indices
 from seqimp.background import MarkovBackground
 from seqimp.poim import POIMResult
 from seqimp.sampled import (ism, load_scorer, load_sklearn_model, onehot, poim_sampled,
@@ -393,3 +393,21 @@ def test_order0_rows_are_the_planted_samples():
     want[0, :, :, 2:4] = _kmer_codes(2)[:, None, :]
     want[1, :, :, 6:8] = _kmer_codes(2)[:, None, :]
     np.testing.assert_array_equal(rows, want)
+
+
+def test_sklearn_scorer_strings_and_codes():
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 4, size=(60, 5)).astype(np.uint8)
+    y = (X[:, 1] == 3).astype(int)
+    pipe = make_pipeline(FunctionTransformer(lambda seqs: onehot(encode(seqs))), LogisticRegression())
+    pipe.fit(decode(X), y)
+    scorer = sklearn_scorer(pipe, features="strings")
+    np.testing.assert_allclose(scorer(X), pipe.decision_function(decode(X)))
+    codes_model = LogisticRegression().fit(X, y)
+    np.testing.assert_allclose(sklearn_scorer(codes_model, features="codes", method="predict")(X),
+                               codes_model.predict(X))
+    with pytest.raises(SeqimpError, match="the model has no method 'decision_function'"):
+        sklearn_scorer(object(), method="decision_function")
