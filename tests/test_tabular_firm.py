@@ -193,3 +193,18 @@ def test_bad_arguments(model_kind, kwargs, match):
     }[model_kind]()
     with pytest.raises(SeqimpError, match=match):
         firm(model, X, **kwargs)
+
+
+def test_firm_is_callable_whatever_the_import_order():
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np\n"
+        "import seqimp.tabular.firm\n"  # binds the module to the package attribute first
+        "from seqimp.tabular import firm\n"
+        "X = np.arange(20.0).reshape(10, 2) ** 1.5\n"
+        "print(firm(lambda A: A[:, 0], X, method='slope').importances[0] == X[:, 0].std())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

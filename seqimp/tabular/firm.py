@@ -33,6 +33,9 @@ distribution), ``ddof=0`` throughout.
 
 from __future__ import annotations
 
+import sys
+import types
+
 import numpy as np
 from sklearn.utils import Bunch
 
@@ -319,3 +322,19 @@ def _binary(v, s, n_bins, n_points, name):
 
 
 _DATA_METHODS = {"slope": _slope, "binned": _binned, "binary": _binary}
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as the function ``firm``.
+
+    The package exports the function ``firm`` lazily under the name of this
+    module. Importing the module explicitly first (``import seqimp.tabular.firm``)
+    makes Python bind the *module* to ``seqimp.tabular.firm``; calling it then
+    still runs the function.
+    """
+
+    def __call__(self, *args, **kwargs):
+        return firm(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
