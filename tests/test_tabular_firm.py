@@ -208,3 +208,17 @@ def test_firm_is_callable_whatever_the_import_order():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_shrinkage_covariance_helps_with_more_features_than_samples():
+    rng = np.random.default_rng(8)
+    d, n = 40, 30
+    w = rng.normal(size=d)
+    X = rng.normal(size=(n, d))  # Sigma = I, so the true FIRM is D^-1 Sigma w = w
+    model = LinearRegression().fit(X, X @ w)
+    shrunk = firm(model, X, method="gaussian", covariance="shrinkage")
+    sample = firm(model, X, method="gaussian", covariance="empirical")
+    assert np.all(np.isfinite(shrunk.importances)) and shrunk.covariance.shape == (d, d)
+    err_shrunk = np.linalg.norm(shrunk.importances - model.coef_)
+    err_sample = np.linalg.norm(sample.importances - model.coef_)
+    assert err_shrunk < 0.5 * err_sample
