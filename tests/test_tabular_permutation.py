@@ -215,3 +215,9 @@ def test_bad_data():
         permutation_importance(model, np.eye(3), [1, 2])
     with pytest.raises(SeqimpError, match="X: non-finite value at row 2, column 1"):
         permutation_importance(model, [[0, 0, 0], [np.nan, 0, 0], [1, 1, 1]], [1, 2, 3])
+
+
+def test_progress_reports_on_stderr(capsys):
+    X, y = _linear_data(30, W, SD, 12)
+    permutation_importance(lambda A: A @ W, X, y, n_repeats=2, random_state=0, progress=True)
+    assert "permutation importance (shuffle): 4/4" in capsys.readouterr().err

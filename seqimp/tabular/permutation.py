@@ -28,6 +28,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from ..errors import SeqimpError
+from ..progress import Progress
 from ._losses import make_loss
 from ._tabdata import as_matrix, as_vector, choice, column_index, positive_int, seed_sequence, t_interval
 
@@ -53,6 +54,7 @@ def permutation_importance(
     random_state=None,
     confidence_level=0.95,
     batch_rows=_BATCH_ROWS,
+    progress=False,
 ):
     """Permutation importance (model reliance) of each feature or feature group.
 
@@ -91,6 +93,8 @@ def permutation_importance(
         Level of the Student-t interval of the mean over repeats.
     batch_rows : int
         Rows per call of the model (memory bound).
+    progress : bool
+        Report finished features on stderr (:class:`seqimp.progress.Progress`).
 
     Returns
     -------
@@ -139,14 +143,19 @@ def permutation_importance(
         base_rep = None
 
     args = (X, y, lossfn, strategy, rows, batch_rows)
-    if n_jobs is None or n_jobs == 1 or len(units) == 1:
-        perm = [_unit_losses(cols, np.random.default_rng(s), *args) for cols, s in zip(units, streams)]
-    else:
-        from joblib import Parallel, delayed
+    with Progress(len(units), f"permutation importance ({strategy})", enabled=progress) as bar:
+        if n_jobs is None or n_jobs == 1 or len(units) == 1:
+            perm = []
+            for cols, s in zip(units, streams):
+                perm.append(_unit_losses(cols, np.random.default_rng(s), *args))
+                bar.update()
+        else:
+            from joblib import Parallel, delayed
 
-        perm = Parallel(n_jobs=n_jobs)(
-            delayed(_unit_losses)(cols, np.random.default_rng(s), *args) for cols, s in zip(units, streams)
-        )
+            perm = Parallel(n_jobs=n_jobs)(
+                delayed(_unit_losses)(cols, np.random.default_rng(s), *args) for cols, s in zip(units, streams)
+            )
+            bar.update(len(units))
     permuted = np.array([p[0] for p in perm])
     if base_rep is None:
         base_rep = np.array([p[1] for p in perm])
