@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, special, stats
 from sklearn.utils import Bunch
 
 __all__ = []
@@ -97,3 +97,31 @@ def distinct_groups(means, critical_difference):
         current.append(nxt)
     groups.append(current)
     return [np.sort(np.array(g, dtype=np.intp)) for g in groups]
+
+
+def mcb_critical_value(alpha, n_treatments, df):
+    """One-sided Dunnett critical value used by Hsu's comparisons with the best.
+
+    The ``d`` with ``P(max_i T_i <= d) = 1 - alpha`` for ``m = n_treatments - 1``
+    statistics ``T_i = (U_i - U_0) / (sqrt(2) * s)``: ``U_0..U_m`` independent
+    standard normal, ``s**2`` an independent chi-square over ``df``; i.e.
+    equicorrelated (rho = 1/2) multivariate t. Computed by numerical
+    integration, so deterministic. ``m = 1`` gives Student's t quantile.
+    """
+    m = n_treatments - 1
+    if m < 1:
+        return 0.0
+    lo, hi = (np.sqrt(stats.chi2.ppf(p, df) / df) for p in (1e-12, 1 - 1e-12))
+    # Gauss-Legendre rules: s over its central range, z over [-9, 9]
+    xs, ws = special.roots_legendre(160)
+    s = 0.5 * (hi - lo) * xs + 0.5 * (hi + lo)
+    ws = ws * 0.5 * (hi - lo) * 2 * df * s * stats.chi2.pdf(df * s * s, df)  # density of s
+    xz, wz = special.roots_legendre(240)
+    z = 9.0 * xz
+    wz = wz * 9.0 * stats.norm.pdf(z)
+
+    def coverage(d):
+        inner = stats.norm.cdf(z[None, :] + np.sqrt(2.0) * d * s[:, None]) ** m @ wz
+        return float(ws @ inner)
+
+    return float(optimize.brentq(lambda d: coverage(d) - (1 - alpha), 0.0, 50.0, xtol=1e-10))

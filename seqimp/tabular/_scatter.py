@@ -16,6 +16,8 @@ from ..errors import SeqimpError
 
 __all__ = []
 
+# exponent alpha of the Fukunaga-Mantock boundary weight (see docs/rfi.md for the choice)
+WEIGHT_EXPONENT = 4
 # relative size below which a pivot of the within-class scatter counts as zero
 _SINGULAR_TOL = 1e-10
 
@@ -70,14 +72,14 @@ def class_neighbours(Z, y, n_classes, k):
     cand_d = np.full((n, n_classes, k), np.inf)
     for c in range(n_classes):
         members = np.flatnonzero(y == c)
-        others = np.flatnonzero(y != c)
-        index = NearestNeighbors(n_neighbors=k + 1).fit(Z[members])
-        dist, ind = _without_self(index, Z[members], k)
-        within[members] = members[ind]
-        d_within[members] = dist[:, -1]
-        dist, ind = index.kneighbors(Z[others], n_neighbors=k)
-        cand_i[others, c] = members[ind]
-        cand_d[others, c] = dist
+        inside = y == c
+        # one query by every sample: k+1 neighbours cover the own-class case
+        dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(Z[members]).kneighbors(Z)
+        d_own, i_own = _drop_self(dist[inside], ind[inside], k)
+        within[members] = members[i_own]
+        d_within[members] = d_own[:, -1]
+        cand_i[~inside, c] = members[ind[~inside, :k]]
+        cand_d[~inside, c] = dist[~inside, :k]
     cand_i = cand_i.reshape(n, -1)
     cand_d = cand_d.reshape(n, -1)
     order = np.argsort(cand_d, axis=1, kind="stable")[:, :k]
@@ -86,30 +88,34 @@ def class_neighbours(Z, y, n_classes, k):
     return Bunch(within=within, between=between, d_within=d_within, d_between=d_between)
 
 
-def _without_self(index, Z, k):
-    """k nearest neighbours of the points an index was fitted on, each point itself removed.
+def _drop_self(dist, ind, k):
+    """Remove each query point itself from its k+1 neighbours (row r is point r).
 
-    Returns distances and indices, both of shape (len(Z), k), nearest first.
+    Returns distances and indices of shape (n, k), nearest first.
     """
-    dist, ind = index.kneighbors(Z, n_neighbors=k + 1)
-    is_self = ind == np.arange(len(Z))[:, None]
+    is_self = ind == np.arange(len(ind))[:, None]
     # exact duplicates may push the point itself past k+1: drop the last one instead
     is_self[~is_self.any(axis=1), -1] = True
     keep = ~is_self
     return dist[keep].reshape(-1, k), ind[keep].reshape(-1, k)
 
 
-def boundary_weights(d_within, d_between):
+def boundary_weights(d_within, d_between, exponent=None):
     """Fukunaga–Mantock weight in its multi-class (out-of-class mixture) form.
 
-    ``w = min(d_w, d_b) / (d_w + d_b)`` with ``d_w``/``d_b`` the distances to
-    the k-th own-class and k-th out-of-class neighbour (exponent 1): close to
-    1/2 on the class boundary, close to 0 far from it. 1/2 when both are 0.
+    ``w = min(d_w**a, d_b**a) / (d_w**a + d_b**a)`` with ``d_w``/``d_b`` the
+    distances to the k-th own-class and k-th out-of-class neighbour and
+    ``a = WEIGHT_EXPONENT``: 1/2 on the class boundary, falling like
+    ``(d_w/d_b)**a`` away from it. 1/2 when both distances are 0.
     """
-    total = d_within + d_between
-    with np.errstate(invalid="ignore", divide="ignore"):
-        w = np.minimum(d_within, d_between) / total
-    return np.where(total > 0, w, 0.5)
+    a = WEIGHT_EXPONENT if exponent is None else exponent
+    # scale first so that large exponents cannot overflow or underflow
+    top = np.maximum(d_within, d_between)
+    safe = np.where(top > 0, top, 1.0)
+    p_w = (d_within / safe) ** a
+    p_b = (d_between / safe) ** a
+    w = np.minimum(p_w, p_b) / np.where(top > 0, p_w + p_b, 1.0)
+    return np.where(top > 0, w, 0.5)
 
 
 def _weighted_outer(D, w, n):
@@ -217,7 +223,7 @@ def knn_error(Z, y, n_classes, k):
     ``1 + 2**-(q+1)`` to its class, fractions that never outweigh a whole
     vote but favour the class whose first neighbour is nearest.
     """
-    _, ind = _without_self(NearestNeighbors(n_neighbors=k + 1).fit(Z), Z, k)
+    _, ind = _drop_self(*NearestNeighbors(n_neighbors=k + 1).fit(Z).kneighbors(Z), k)
     labels = y[ind]
     vote = 1.0 + 0.5 ** np.arange(1, k + 1)
     score = np.zeros((len(Z), n_classes))
@@ -225,3 +231,4 @@ def knn_error(Z, y, n_classes, k):
     for q in range(k):
         score[rows, labels[:, q]] += vote[q]
     return float(np.mean(score.argmax(axis=1) != y))
+

@@ -24,11 +24,12 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils import Bunch, check_random_state
 
 from ..errors import SeqimpError
 from ..table import Table
-from ._rfi_stats import block_anova, distinct_groups
+from ._rfi_stats import block_anova, distinct_groups, mcb_critical_value
 from ._scatter import extract, knn_error, scatter_matrices, waws
 
 __all__ = ["relative_feature_importance", "table1_problem"]
@@ -149,6 +150,11 @@ def relative_feature_importance(
         [np.flatnonzero(sizes == m)[np.argmin(means[sizes == m])] for m in np.unique(sizes)]
     )
     subset_anova = block_anova(errors[:, champions], alpha)
+    # Hsu's multiple comparisons with the best: one-sided Dunnett against the best other
+    subset_anova.mcb_critical = mcb_critical_value(alpha, len(champions), subset_anova.df_error)
+    subset_anova.critical_difference = (
+        subset_anova.mcb_critical * np.sqrt(2 * subset_anova.ms_error / n_datasets) if len(champions) > 1 else 0.0
+    )
     diff = means - means.min()
     worse = diff > subset_anova.critical_difference * (1 + 1e-9) + 1e-12
     chosen = int(champions[np.flatnonzero(~worse[champions])[0]])
@@ -227,8 +233,22 @@ class _SubsetEvaluator:
         return float(self.block_errors(tuple(sorted(features))).mean())
 
     def errors_of(self, subsets):
-        """Error matrix of shape (n_datasets, len(subsets))."""
+        """Error matrix of shape (n_datasets, len(subsets)).
+
+        Spread over ``joblib`` workers when a ``joblib.parallel_config(n_jobs=...)``
+        is active (sequential by default).
+        """
+        todo = [tuple(s) for s in subsets if tuple(s) not in self._cache]
+        n_jobs = effective_n_jobs(None)
+        if n_jobs > 1 and len(todo) > 1:
+            chunks = [todo[i :: 4 * n_jobs] for i in range(min(4 * n_jobs, len(todo)))]
+            done = Parallel(n_jobs=n_jobs)(delayed(_chunk_errors)(self._clone(), chunk) for chunk in chunks)
+            for chunk, cols in zip(chunks, done):
+                self._cache.update(zip(chunk, cols))
         return np.column_stack([self.block_errors(s) for s in subsets])
+
+    def _clone(self):
+        return _SubsetEvaluator(self.X, self.y, self.n_classes, self.samples, self.k, self.opts)
 
     def waws_of(self, features):
         """WAWS of each feature on each data set; shape (n_datasets, len(features))."""
@@ -237,6 +257,10 @@ class _SubsetEvaluator:
             _, ext = self._fit(list(features), rows)
             out.append(waws(ext.eigenvalues, ext.components))
         return np.array(out)
+
+
+def _chunk_errors(evaluator, subsets):
+    return [evaluator.block_errors(s) for s in subsets]
 
 
 def _floating_search(evaluator, n_features):
@@ -302,13 +326,14 @@ def _check_input(X, y, n_neighbors):
     if y.ndim != 1 or len(y) != len(X):
         raise SeqimpError(f"y: must be 1-D with one label per row of X ({len(X)}), got shape {y.shape}")
     classes, codes, counts = np.unique(y, return_inverse=True, return_counts=True)
+    labels = classes.tolist()  # Python scalars print plainly in messages
     if len(classes) < 2:
-        raise SeqimpError(f"y: only one class ({classes[0]!r}); at least two classes are needed")
+        raise SeqimpError(f"y: only one class ({labels[0]!r}); at least two classes are needed")
     short = [c for c in range(len(classes)) if _per_class(counts[c]) < n_neighbors + 1]
     if short:
         c = short[0]
         raise SeqimpError(
-            f"y: class {classes[c]!r} has {counts[c]} samples; each resampled data set takes "
+            f"y: class {labels[c]!r} has {counts[c]} samples; each resampled data set takes "
             f"{int(_FRACTION * 100)}% of them ({_per_class(counts[c])}), fewer than n_neighbors+1 = "
             f"{n_neighbors + 1} (every sample needs n_neighbors other samples of its class)"
         )
