@@ -153,11 +153,16 @@ def section_3_2(figdir, seed, n_per_class):
         print(f"figure: {path}")
 
 
+def _optional_path(text):
+    return Path(text) if text else None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--n-per-class", type=int, default=250)
-    ap.add_argument("--figdir", type=Path, default=Path("docs/figures"))
+    ap.add_argument("--figdir", type=_optional_path, default=Path("docs/figures"),
+                    help="folder for the PNGs; empty for none")
     args = ap.parse_args(argv)
     if args.figdir:
         import matplotlib

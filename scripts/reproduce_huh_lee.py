@@ -40,11 +40,16 @@ def gofit(y, pred):
     return 1 - np.abs(y - pred).sum() / np.abs(y - np.median(y)).sum()
 
 
+def _optional_path(text):
+    return Path(text) if text else None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--figure", type=Path, default=Path("docs/figures/tabular_huh_lee.png"))
+    ap.add_argument("--figure", type=_optional_path, default=Path("docs/figures/tabular_huh_lee.png"),
+                    help="PNG to write; empty for none")
     args = ap.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)

@@ -25,9 +25,14 @@ from seqimp.tabular import permutation_importance, plot_importance_boxplot
 N_REPEATS = 30
 
 
+def _optional_path(text):
+    return Path(text) if text else None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--figure", type=Path, default=Path("docs/figures/tabular_permutation_diabetes.png"))
+    ap.add_argument("--figure", type=_optional_path, default=Path("docs/figures/tabular_permutation_diabetes.png"),
+                    help="PNG to write; empty for none")
     args = ap.parse_args(argv)
 
     data = load_diabetes(as_frame=True)
