@@ -69,14 +69,15 @@ def motif_candidates(result, n=10, *, measure="poim", min_order=2) -> Table:
 
 
 def assemble_motif(result, order, position, *, measure="poim", fraction=0.5, max_mismatch=None,
-                   name="motif", pseudocount=0.05) -> Motif:
+                   blocked=(), name="motif", pseudocount=0.05) -> Motif:
     """Greedy PWM from overlapping top positional oligomers around a seed.
 
     The seed is the most important k-mer (k = ``order``) at the 1-based ``position``. The
     assembly walks left and right one position at a time, taking the most important k-mer
-    there while its importance is at least ``fraction`` of the seed's and it agrees with the
-    letters assembled so far on the overlap (at most ``max_mismatch`` differences, default
-    k // 4). Every accepted k-mer adds its importance to the counts of its letters; the
+    there while its importance lies between ``fraction`` and ``1 / fraction`` times the seed's
+    (a much stronger k-mer belongs to another motif) and it agrees with the letters assembled so
+    far on the overlap (at most ``max_mismatch`` differences, default k // 8), and it does not reach a 0-based position in ``blocked`` (e.g. the spans of other
+    motifs' seeds). Every accepted k-mer adds its importance to the counts of its letters; the
     PWM is the normalised counts plus ``pseudocount`` times the largest column total.
 
     Returns
@@ -92,7 +93,7 @@ def assemble_motif(result, order, position, *, measure="poim", fraction=0.5, max
     if not 0 <= j0 <= result.length - k:
         raise SeqimpError(f"position {position} is outside 1..{result.length - k + 1} for order {k}")
     table = tables[k - 1]
-    max_mismatch = k // 4 if max_mismatch is None else int(max_mismatch)
+    max_mismatch = k // 8 if max_mismatch is None else int(max_mismatch)
     L = result.length
     counts = np.zeros((L, 4))
 
@@ -115,7 +116,9 @@ def assemble_motif(result, order, position, *, measure="poim", fraction=0.5, max
         j = j0 + step
         while 0 <= j <= L - k:
             letters, value = top(j)
-            if letters is None or value < fraction * seed_val:
+            # a much stronger k-mer belongs to another motif; a much weaker one is not part of it
+            if letters is None or not fraction * seed_val <= value <= seed_val / fraction \
+                    or (j if step < 0 else j + k - 1) in blocked:
                 break
             current = counts[j:j + k].argmax(axis=1)
             have = counts[j:j + k].sum(axis=1) > 0

@@ -54,8 +54,8 @@ def motif_table(motifs) -> Table:
     })
 
 
-def _same(a: Motif, b: Motif, min_agree=0.75) -> bool:
-    """Do two placed motifs overlap by half of the shorter one and agree on most shared columns?"""
+def _same(a: Motif, b: Motif, min_agree=0.9) -> bool:
+    """Do two placed motifs overlap by half of the shorter one and agree on the shared columns?"""
     lo, hi = max(a.start, b.start), min(a.start + a.length, b.start + b.length)
     if hi - lo < 0.5 * min(a.length, b.length):
         return False
@@ -64,15 +64,25 @@ def _same(a: Motif, b: Motif, min_agree=0.75) -> bool:
     return float(np.mean(ca == cb)) >= min_agree
 
 
+def _pad(m: Motif, pad: int, length: int) -> Motif:
+    """Add up to ``pad`` uniform columns on both sides (within the sequences): room for the fit."""
+    left = min(pad, m.start - 1)
+    right = min(pad, length - (m.start - 1 + m.length))
+    pwm = np.vstack([np.full((left, 4), 0.25), m.pwm, np.full((max(right, 0), 4), 0.25)])
+    return Motif(m.name, pwm, start=m.start - left, score=m.score)
+
+
 def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_candidates=20,
-                    min_score=0.02, min_relative=0.05, noise_factor=5.0, window=3, fraction=0.5, trim=0.25, max_iter=30,
+                    min_score=0.02, min_relative=0.05, noise_factor=5.0, pad=1, window=3, fraction=0.75, trim=0.25, max_iter=30,
                     per_order=False, prefix="motif") -> MotifDiscovery:
     """Motifs that explain a POIM.
 
     1. candidates: peaks of the differential POIM (:func:`motif_candidates`) above the noise
        level (see ``noise_factor``);
-    2. a greedy PWM around each candidate (:func:`assemble_motif`), skipping candidates that
-       repeat a motif already assembled, until ``max_motifs``;
+    2. a greedy PWM around each candidate (:func:`assemble_motif`; k-mers of at least
+       ``fraction`` of the seed's importance), skipping PWMs that repeat one already assembled
+       (half of the shorter span shared, 90% of the shared consensus letters equal), until
+       ``max_motifs``;
     3. a joint fit of all of them (:func:`fit_motifs`), trimming of uninformative end columns
        (information content below ``trim`` times the motif's largest), and a second fit of the
        trimmed motifs;
@@ -86,6 +96,9 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     measure : {"poim", "firm"}, default="poim"
     orders : sequence of int, optional
         POIM orders used by the fit (default 1..min(3, max_order)).
+    pad : int, default=1
+        Uniform columns added on both sides of every greedy PWM before the fit (the fit may
+        extend a motif by them; trimming removes what stays uninformative).
     n_candidates, window, fraction, max_iter, per_order
         Passed on to the steps above.
     min_score : float, default=0.02
@@ -111,23 +124,19 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     omega = result.differential[1:]
     omega = np.abs(omega[np.isfinite(omega)])
     noise = float(np.median(omega)) if omega.size else 0.0
-    initial = []
     best = float(cands["score"][0])
+    initial = []
     for row in cands.rows():
         if row["score"] < max(0.1 * best, noise_factor * noise) and initial:
             break
-        try:
-            m = assemble_motif(result, row["order"], row["position"], measure=measure, fraction=fraction,
-                               name=f"candidate{row['rank']}")
-        except SeqimpError:
-            continue
+        m = assemble_motif(result, row["order"], row["position"], measure=measure, fraction=fraction,
+                           name=f"candidate{row['rank']}")
         if any(_same(m, other) for other in initial):
             continue
         initial.append(m)
         if len(initial) >= int(max_motifs):
             break
-    if not initial:
-        raise SeqimpError("no motif could be assembled from the differential POIM's peaks")
+    initial = [_pad(m, pad, result.length) for m in initial]
     first = fit_motifs(result, initial, orders=orders, measure=measure, window=window, max_iter=max_iter,
                        per_order=per_order)
     trimmed = [trim_motif(m, fraction=trim) for m in first.motifs]

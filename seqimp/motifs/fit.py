@@ -264,11 +264,11 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
     return MotifFit(out, list(zip(starts, weights)), alpha, orders, history, 1.0 - full)
 
 
-def trim_motif(motif, *, fraction=0.25, min_bits=0.1) -> Motif:
-    """Drop end columns whose information content is below ``fraction`` of the motif's largest
-    (or below ``min_bits``); the start moves with the left end."""
+def trim_motif(motif, *, fraction=0.25) -> Motif:
+    """Drop end columns whose information content is below ``fraction`` of the median column's;
+    the start moves with the left end. (Relative, because PWMs fitted to a POIM are flat.)"""
     ic = information_content(motif.pwm)
-    keep = np.flatnonzero(ic >= max(fraction * ic.max(), min_bits))
+    keep = np.flatnonzero(ic >= fraction * np.median(ic))
     if keep.size == 0:
         return motif
     a, b = int(keep[0]), int(keep[-1]) + 1

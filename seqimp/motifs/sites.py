@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import SeqimpError
 from ..fasta import as_codes
+from .fit import trim_motif
 from .motif import Motif
 
 __all__ = ["count_sites"]
@@ -28,7 +29,8 @@ def _best_windows(codes, logodds, starts):
     return scores[np.arange(codes.shape[0]), best], starts[best]
 
 
-def count_sites(motif, positive, negative, *, flank=1, quantile=0.99, min_sites=5, max_pvalue=1e-3) -> Motif:
+def count_sites(motif, positive, negative, *, flank=1, quantile=0.99, min_sites=5, max_pvalue=1e-3,
+                trim=0.25) -> Motif:
     """A motif re-estimated from the letter counts of its sites in the positive sequences.
 
     Parameters
@@ -46,12 +48,15 @@ def count_sites(motif, positive, negative, *, flank=1, quantile=0.99, min_sites=
         The motif is returned unchanged, with ``sites = 0``, when fewer than ``min_sites``
         positives carry a site or when sites are not enriched: the one-sided binomial p-value
         of the number of sites, against the negatives' rate ``1 - quantile``, exceeds this.
+    trim : float or None, default=0.25
+        Trim end columns of the counted PWM whose information content is below this fraction
+        of the largest (:func:`seqimp.motifs.trim_motif`); None keeps all columns.
 
     Returns
     -------
     Motif
-        Same name, start, spread and score; PWM = site letter frequencies, ``sites`` = number
-        of sites (0 when there is no enriched site).
+        Same name, spread and score; PWM = site letter frequencies (trimmed; the start moves
+        with a trimmed left end), ``sites`` = number of sites (0 when there is no enriched site).
     """
     from scipy.stats import binom
 
@@ -82,5 +87,6 @@ def count_sites(motif, positive, negative, *, flank=1, quantile=0.99, min_sites=
     offsets = pos_at[keep][:, None] + np.arange(m)[None, :]
     letters = np.take_along_axis(sites[:, 0, :], offsets, axis=1)
     counts = np.stack([(letters == a).sum(axis=0) for a in range(4)], axis=1).astype(np.float64)
-    return Motif(motif.name, counts / counts.sum(axis=1, keepdims=True), start=motif.start,
-                 spread=motif.spread, score=motif.score, sites=int(keep.sum()), description=motif.description)
+    counted = Motif(motif.name, counts / counts.sum(axis=1, keepdims=True), start=motif.start,
+                    spread=motif.spread, score=motif.score, sites=n_sites, description=motif.description)
+    return counted if trim is None else trim_motif(counted, fraction=trim)
