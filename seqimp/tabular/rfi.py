@@ -160,14 +160,7 @@ def relative_feature_importance(
     chosen = int(champions[np.flatnonzero(~worse[champions])[0]])
     optimal = np.array(subsets[chosen], dtype=np.intp)
 
-    waws_blocks = evaluator.waws_of(tuple(optimal))
-    rank_anova = block_anova(waws_blocks, alpha)
-    groups = distinct_groups(rank_anova.treatment_means, rank_anova.critical_difference)
-    ranks = np.zeros(n_features, dtype=np.intp)
-    for r, group in enumerate(groups, start=1):
-        ranks[optimal[group]] = r
-    waws_mean = np.full(n_features, np.nan)
-    waws_mean[optimal] = rank_anova.treatment_means
+    ranks, waws_mean, rank_anova = _rank_subset(evaluator, optimal, alpha, n_features)
 
     table = Table(
         {
@@ -184,8 +177,6 @@ def relative_feature_importance(
     subset_anova.errors = errors
     subset_anova.treatments = [subsets[c] for c in champions]
     subset_anova.search = search
-    rank_anova.waws = waws_blocks
-    rank_anova.groups = [optimal[g] for g in groups]
     return Bunch(
         ranks=ranks,
         optimal_subset=optimal,
@@ -193,6 +184,22 @@ def relative_feature_importance(
         subset_table=table,
         anova=Bunch(subset=subset_anova, ranking=rank_anova),
     )
+
+
+def _rank_subset(evaluator, subset, alpha, n_features):
+    """Ranks, mean WAWS and ranking ANOVA of the features in ``subset`` (step 4)."""
+    subset = np.asarray(subset, dtype=np.intp)
+    waws_blocks = evaluator.waws_of(tuple(subset))
+    rank_anova = block_anova(waws_blocks, alpha)
+    groups = distinct_groups(rank_anova.treatment_means, rank_anova.critical_difference)
+    ranks = np.zeros(n_features, dtype=np.intp)
+    for r, group in enumerate(groups, start=1):
+        ranks[subset[group]] = r
+    waws_mean = np.full(n_features, np.nan)
+    waws_mean[subset] = rank_anova.treatment_means
+    rank_anova.waws = waws_blocks
+    rank_anova.groups = [subset[g] for g in groups]
+    return ranks, waws_mean, rank_anova
 
 
 class _SubsetEvaluator:
