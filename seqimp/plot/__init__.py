@@ -11,6 +11,8 @@ _EXPORTS = {
     "differential_heatmap": "heatmaps",
     "weights_vs_firm": "heatmaps",
     "logo": "logos",
+    "importance_logo": "logos",
+    "letter_importance": "logos",
 }
 
 __all__ = sorted(_EXPORTS)
