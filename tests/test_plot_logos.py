@@ -41,6 +41,11 @@ def test_logo_information_content():
     assert sorted(heights) == [12, 13, 14, 15]
     assert heights[12] == pytest.approx(ic, rel=0.05)
     plt.close(fig)
+    flat = Motif("flat", [[0.3, 0.25, 0.25, 0.2], [0.25, 0.25, 0.3, 0.2]], start=4)
+    ax = logo(flat)  # a flat PWM: the axis follows the tallest column
+    tallest = max(np.sum(flat.pwm * flat.information_content()[:, None], axis=1))
+    assert ax.get_ylim()[1] == pytest.approx(1.15 * tallest) and "zoomed" in ax.get_title()
+    plt.close(ax.figure)
     ax = logo(Motif.from_consensus("db", "ACG"))  # no position: motif columns 1..3
     assert ax.get_xlabel() == "motif column" and ax.get_xlim() == (0.5, 3.5)
     plt.close(ax.figure)

@@ -30,7 +30,7 @@ def _ticks(ax, first, n):
     ax.set_xlim(first - 0.5, first + n - 0.5)
 
 
-def logo(motif, ax=None, *, color_scheme="classic", title=None):
+def logo(motif, ax=None, *, color_scheme="classic", title=None, ymax=None):
     """Information-content logo of a motif.
 
     Letter heights are ``p(a) * IC`` with IC the column's information content in bits
@@ -44,6 +44,10 @@ def logo(motif, ax=None, *, color_scheme="classic", title=None):
         A logomaker colour scheme (A green, C blue, G orange, T red).
     title : str, optional
         Default: name, consensus and start of the motif.
+    ymax : float, optional
+        Top of the y axis in bits. Default 2, or 1.15 times the tallest column when no column
+        reaches 0.5 bit (flat PWMs, such as those fitted to a POIM alone, would be invisible
+        on a 0-2 bit axis; the title then says that the axis is zoomed).
 
     Returns
     -------
@@ -60,7 +64,11 @@ def logo(motif, ax=None, *, color_scheme="classic", title=None):
     df = pd.DataFrame(heights, columns=_LETTERS, index=np.arange(first, first + len(pwm)))
     ax = _axes(ax, len(pwm))
     logomaker.Logo(df, ax=ax, color_scheme=color_scheme)
-    ax.set_ylim(0, 2)
+    tallest = float(heights.sum(axis=1).max())
+    zoomed = ymax is None and tallest < 0.5
+    if ymax is None:
+        ymax = 1.15 * tallest if zoomed and tallest > 0 else 2.0
+    ax.set_ylim(0, ymax)
     ax.set_ylabel("bits")
     ax.set_xlabel("position" if motif.start is not None else "motif column")
     _ticks(ax, first, len(pwm))
@@ -68,7 +76,7 @@ def logo(motif, ax=None, *, color_scheme="classic", title=None):
     if title is None:
         where = f" at {motif.start}" if motif.start is not None else ""
         spread = f" (± {motif.spread:.1f})" if motif.start is not None and motif.spread >= 0.05 else ""
-        title = f"{motif.name}: {motif.consensus}{where}{spread}"
+        title = f"{motif.name}: {motif.consensus}{where}{spread}" + ("\nflat PWM: y axis zoomed" if zoomed else "")
     ax.set_title(title, fontsize=10)
     return ax
 
