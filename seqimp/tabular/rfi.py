@@ -60,8 +60,8 @@ def relative_feature_importance(
     X : array-like of shape (n_samples, n_features)
         Real-valued features, finite.
     y : array-like of shape (n_samples,)
-        Class labels (any hashable values); at least two classes, each with
-        at least ``2 * (n_neighbors + 1)`` samples.
+        Class labels (any sortable values); at least two classes, 80 % of
+        each holding at least ``n_neighbors + 1`` samples.
     n_neighbors : int, default=5
         k of the local means, of the boundary weight and of the kNN error.
     within, between : {"nonparametric", "parametric"}, default="nonparametric"
@@ -71,11 +71,13 @@ def relative_feature_importance(
         features standardised to unit variance, or Mahalanobis under the
         total covariance.
     n_datasets : int, default=10
-        Number of resampled data sets (ANOVA blocks). Each splits every class
-        at random into halves: the scatter matrices and the extraction are
-        fitted on one half, the kNN error is measured on the other.
+        Number of resampled data sets (ANOVA blocks). Each is a stratified
+        random subsample of 80 % of every class, without replacement; the
+        scatter matrices, the extraction and the leave-one-out kNN error in
+        the extracted space are computed on it.
     alpha : float, default=0.05
-        Significance level of both ANOVAs / Tukey HSD comparisons.
+        Level of the comparisons with the best subset (Hsu's MCB, one-sided
+        Dunnett) and of the Tukey HSD comparisons between features.
     max_exhaustive : int, default=12
         Largest number of features searched exhaustively (``2**d - 1``
         subsets); above it a sequential floating forward search is used and
@@ -99,16 +101,30 @@ def relative_feature_importance(
         subset_table : :class:`seqimp.table.Table` with one row per evaluated subset
             ``features`` (1-based, comma-separated), ``n_features``,
             ``mean_error``, ``sd_error`` (over data sets),
-            ``diff_from_best``, ``significantly_worse`` and ``optimal``.
+            ``diff_from_best``, ``in_anova`` (the lowest-error subset of its
+            size: the ANOVA treatments), ``significantly_worse`` (mean error
+            above the best by more than ``anova.subset.critical_difference``)
+            and ``optimal``.
         anova : Bunch with ``subset`` and ``ranking``
             The two randomized-block ANOVAs (see :func:`block_anova` fields:
             ``treatment_means``, ``f_statistic``, ``p_value``, ``df_*``,
             ``ms_*``, ``q_critical``, ``critical_difference``), plus
             ``subset.errors`` of shape (n_datasets, n_subsets),
+            ``subset.treatments`` (the subsets compared, one per size),
+            ``subset.mcb_critical`` (one-sided Dunnett quantile; for the
+            subset ANOVA ``critical_difference`` is Hsu's MCB margin
+            ``mcb_critical * sqrt(2 * ms_error / n_datasets)``, for the
+            ranking ANOVA Tukey's HSD),
             ``subset.search`` ("exhaustive" or "floating"),
             ``ranking.waws`` of shape (n_datasets, n_selected) and
             ``ranking.groups`` (list of arrays of 0-based feature numbers,
             lowest rank first).
+
+    Notes
+    -----
+    Runs sequentially; inside ``joblib.parallel_config(n_jobs=...)`` the
+    subsets are spread over worker processes with identical results. The
+    design choices where the paper is silent are listed in ``docs/rfi.md``.
 
     Examples
     --------
