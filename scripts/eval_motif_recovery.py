@@ -5,7 +5,8 @@ motif of length m at a fixed 1-based start, each occurrence with exactly ``mut``
 changed to a different letter; a WD classifier (degree 8, C = 1) is trained on all
 sequences, its exact POIM computed up to order 8 under an order-0 background fitted on the
 negatives, and ``discover_motifs`` + ``count_sites`` (what ``seqimp motifs`` runs) return motifs.
-The overlapping setting plants two motifs whose spans overlap, each in one half of the positives.
+The overlapping settings plant two motifs whose spans overlap, each in one half of the positives;
+one setting moves every occurrence by -1, 0 or +1 (the position error is then against 21).
 
 Printed per setting and planted motif: the recovered consensus, the position error
 (recovered - planted start), the length, and the Pearson correlation of the flattened PWM with
@@ -21,6 +22,7 @@ planted start +-1.
 
     python scripts/eval_motif_recovery.py            # all settings (about two minutes on 2 cores)
     python scripts/eval_motif_recovery.py --quick    # the must-hold settings only
+    python scripts/eval_motif_recovery.py --only overlapping --repeats 10
 """
 
 from __future__ import annotations
@@ -34,17 +36,19 @@ import numpy as np
 L, DEGREE, START = 60, 8, 21
 
 
-def plant(rng, n, motifs, mut):
-    """n positives with the motifs (list of (codes, 0-based start)), each in its share of rows."""
+def plant(rng, n, motifs, mut, jitter=0):
+    """n positives with the motifs (list of (codes, 0-based start)), each in its share of rows;
+    every occurrence starts ``start + U{-jitter..jitter}``."""
     X = rng.integers(0, 4, (n, L)).astype(np.uint8)
     groups = np.array_split(rng.permutation(n), len(motifs))
     for (codes, start), rows in zip(motifs, groups):
         m = len(codes)
-        block = np.tile(codes, (len(rows), 1))
-        for r in range(len(rows)):
+        for r in rows:
+            site = codes.copy()
             where = rng.choice(m, size=mut, replace=False)
-            block[r, where] = (block[r, where] + rng.integers(1, 4, size=mut)) % 4  # a different letter
-        X[rows, start:start + m] = block
+            site[where] = (site[where] + rng.integers(1, 4, size=mut)) % 4  # a different letter
+            s = start + int(rng.integers(-jitter, jitter + 1))
+            X[r, s:s + m] = site
     return X
 
 
@@ -91,7 +95,7 @@ def run(setting, seed):
     lengths = setting["lengths"]
     planted = [(rng.integers(0, 4, m).astype(np.uint8), s) for m, s in zip(lengths, starts)]
     n = setting["n"]
-    pos = plant(rng, n, planted, setting["mut"])
+    pos = plant(rng, n, planted, setting["mut"], setting.get("jitter", 0))
     neg = rng.integers(0, 4, (n, L)).astype(np.uint8)
     t0 = time.perf_counter()
     model = WDClassifier(degree=DEGREE, C=1.0).fit(np.vstack([pos, neg]), np.r_[np.ones(n), np.zeros(n)])
@@ -122,6 +126,8 @@ SETTINGS = (
     + [{"name": f"m=10, mut={k}, n=2500", "lengths": [10], "mut": k, "n": 2500, "must": k <= 1} for k in (0, 2, 3)]
     + [{"name": f"m=8, mut={k}, n={n}", "lengths": [8], "mut": k, "n": n, "must": False}
        for k, n in ((1, 500), (3, 500), (1, 5000), (3, 5000))]
+    + [{"name": "m=8, mut=1, start 21 +-1 (uniform), n=2500", "lengths": [8], "mut": 1, "jitter": 1, "n": 2500,
+        "must": False}]
     + [{"name": "two overlapping, m=8+8, shift 4, mut=1, n=2500", "lengths": [8, 8], "shift": 4, "mut": 1,
         "n": 2500, "must": False},
        {"name": "two overlapping, m=10+6, shift 7, mut=0, n=5000", "lengths": [10, 6], "shift": 7, "mut": 0,
@@ -134,8 +140,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="only the settings that must hold")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--repeats", type=int, default=1, help="random motifs per setting (default 1)")
+    parser.add_argument("--only", default="", metavar="TEXT", help="settings whose name contains TEXT")
     args = parser.parse_args(argv)
-    settings = [s for s in SETTINGS if s["must"] or not args.quick]
+    settings = [s for s in SETTINGS if (s["must"] or not args.quick) and args.only in s["name"]]
     print(f"L = {L}, WD degree {DEGREE}, POIM max order {DEGREE}, planted start {START} (1-based)\n")
     print("| setting | planted | recovered | position error | length | r sites | r fit "
           "| planted-letter freq. (planted) | motifs | seconds |")

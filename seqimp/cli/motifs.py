@@ -141,6 +141,9 @@ def run(args) -> int:
             plt.close(ax.figure)
         lo = max(min(m.start for m in motifs) - 5, 1)
         hi = min(max(m.start + m.length - 1 for m in motifs) + 5, result.length)
+        if hi - lo + 1 > 120:  # motifs far apart: show the strongest one's neighbourhood only
+            centre = motifs[0].start + motifs[0].length // 2
+            lo, hi = max(centre - 60, 1), min(centre + 59, result.length)
         ax = importance_logo(result, measure=args.measure, positions=(lo, hi))
         ax.figure.savefig(tmp / "logos" / f"importance_logo.{args.format}", dpi=130)
         plt.close(ax.figure)

@@ -54,14 +54,18 @@ def motif_table(motifs) -> Table:
     })
 
 
-def _same(a: Motif, b: Motif, min_agree=0.9) -> bool:
-    """Do two placed motifs overlap by half of the shorter one and agree on the shared columns?"""
-    lo, hi = max(a.start, b.start), min(a.start + a.length, b.start + b.length)
-    if hi - lo < 0.5 * min(a.length, b.length):
-        return False
-    ca = a.pwm[lo - a.start:hi - a.start].argmax(axis=1)
-    cb = b.pwm[lo - b.start:hi - b.start].argmax(axis=1)
-    return float(np.mean(ca == cb)) >= min_agree
+def _same(a: Motif, b: Motif, *, max_shift=3, min_agree=0.9) -> bool:
+    """Is ``b`` a copy of ``a`` moved by at most ``max_shift`` positions? (Their consensus letters
+    agree on at least ``min_agree`` of an overlap of half the shorter motif or more.)"""
+    ca, cb = a.pwm.argmax(axis=1), b.pwm.argmax(axis=1)
+    for d in range(-int(max_shift), int(max_shift) + 1):
+        lo = max(a.start, b.start - d)
+        hi = min(a.start + a.length, b.start - d + b.length)
+        if hi - lo < max(0.5 * min(a.length, b.length), 1):
+            continue
+        if np.mean(ca[lo - a.start:hi - a.start] == cb[lo - b.start + d:hi - b.start + d]) >= min_agree:
+            return True
+    return False
 
 
 def _pad(m: Motif, pad: int, length: int) -> Motif:
@@ -80,9 +84,9 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     1. candidates: peaks of the differential POIM (:func:`motif_candidates`) above the noise
        level (see ``noise_factor``);
     2. a greedy PWM around each candidate (:func:`assemble_motif`; k-mers of at least
-       ``fraction`` of the seed's importance), skipping PWMs that repeat one already assembled
-       (half of the shorter span shared, 90% of the shared consensus letters equal), until
-       ``max_motifs``;
+       ``fraction`` of the seed's importance), skipping PWMs that repeat one already assembled,
+       also moved by up to ``window`` positions (90% of the consensus letters equal over half
+       of the shorter motif or more), until ``max_motifs``;
     3. a joint fit of all of them (:func:`fit_motifs`), trimming of uninformative end columns
        (information content below ``trim`` times the motif's largest), and a second fit of the
        trimmed motifs;
@@ -131,7 +135,7 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
             break
         m = assemble_motif(result, row["order"], row["position"], measure=measure, fraction=fraction,
                            name=f"candidate{row['rank']}")
-        if any(_same(m, other) for other in initial):
+        if any(_same(other, m, max_shift=window) for other in initial):
             continue
         initial.append(m)
         if len(initial) >= int(max_motifs):
