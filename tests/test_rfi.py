@@ -126,6 +126,13 @@ def test_singular_within_scatter_is_a_clear_error():
         relative_feature_importance(X, y, n_neighbors=3, n_datasets=2, random_state=0)
 
 
+def test_singular_total_covariance_with_mahalanobis_is_a_clear_error():
+    X, y = table1_problem(20, random_state=0)
+    X = np.column_stack([X[:, :2], X[:, 0] + X[:, 1]])
+    with pytest.raises(SeqimpError, match="X: the total covariance is singular, so the Mahalanobis distance"):
+        relative_feature_importance(X, y, distance="mahalanobis", n_neighbors=3, n_datasets=2, random_state=0)
+
+
 def test_knn_error_matches_brute_force_leave_one_out():
     rng = np.random.default_rng(3)
     Z = rng.normal(size=(40, 2))

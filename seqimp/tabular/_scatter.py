@@ -34,7 +34,11 @@ def metric_coordinates(X, distance):
         sd = centred.std(axis=0)
         return centred / np.where(sd > 0, sd, 1.0)
     cov = np.atleast_2d(np.cov(centred, rowvar=False))
+    sd = np.sqrt(np.diag(cov))
+    pivots = np.linalg.eigvalsh(cov / np.outer(sd, sd)) if np.all(sd > 0) else np.zeros(1)
     try:
+        if pivots[0] <= _SINGULAR_TOL * pivots[-1]:
+            raise np.linalg.LinAlgError
         chol = scipy.linalg.cholesky(cov, lower=True)
     except np.linalg.LinAlgError:
         raise SeqimpError(
