@@ -156,3 +156,13 @@ def test_count_sites_recovers_frequencies():
     counted = count_sites(flat, pos, neg)
     assert counted.sites == n and counted.start == 13 and counted.consensus == "GATTACA"
     np.testing.assert_allclose(counted.pwm[3], [0, .25, 0, .75])
+
+
+def test_shifted_copies_count_as_one_motif():
+    from seqimp.motifs.discover import _same
+
+    a = Motif.from_consensus("a", "ATGACTCAA", start=20)
+    assert _same(a, Motif.from_consensus("b", "GACTCA", start=24))  # a's GACTCA, two positions on
+    assert _same(a, Motif.from_consensus("c", "TGACTCA", start=23), max_shift=3)
+    assert not _same(a, Motif.from_consensus("c", "TGACTCA", start=25), max_shift=3)
+    assert not _same(Motif.from_consensus("x", "CGTAATTA", start=21), Motif.from_consensus("y", "TTCACCCT", start=25))

@@ -68,17 +68,17 @@ def motif_candidates(result, n=10, *, measure="poim", min_order=2) -> Table:
                   "importance": np.array(imp, dtype=np.float64)})
 
 
-def assemble_motif(result, order, position, *, measure="poim", fraction=0.5, max_mismatch=None,
-                   blocked=(), name="motif", pseudocount=0.05) -> Motif:
+def assemble_motif(result, order, position, *, measure="poim", fraction=0.75, max_mismatch=None,
+                   name="motif", pseudocount=0.05) -> Motif:
     """Greedy PWM from overlapping top positional oligomers around a seed.
 
     The seed is the most important k-mer (k = ``order``) at the 1-based ``position``. The
     assembly walks left and right one position at a time, taking the most important k-mer
     there while its importance lies between ``fraction`` and ``1 / fraction`` times the seed's
     (a much stronger k-mer belongs to another motif) and it agrees with the letters assembled so
-    far on the overlap (at most ``max_mismatch`` differences, default k // 8), and it does not reach a 0-based position in ``blocked`` (e.g. the spans of other
-    motifs' seeds). Every accepted k-mer adds its importance to the counts of its letters; the
-    PWM is the normalised counts plus ``pseudocount`` times the largest column total.
+    far on the overlap (at most ``max_mismatch`` differences, default k // 8). Every accepted
+    k-mer adds its importance to the counts of its letters; the PWM is the normalised counts
+    plus ``pseudocount`` times the largest column total.
 
     Returns
     -------
@@ -117,8 +117,7 @@ def assemble_motif(result, order, position, *, measure="poim", fraction=0.5, max
         while 0 <= j <= L - k:
             letters, value = top(j)
             # a much stronger k-mer belongs to another motif; a much weaker one is not part of it
-            if letters is None or not fraction * seed_val <= value <= seed_val / fraction \
-                    or (j if step < 0 else j + k - 1) in blocked:
+            if letters is None or not fraction * seed_val <= value <= seed_val / fraction:
                 break
             current = counts[j:j + k].argmax(axis=1)
             have = counts[j:j + k].sum(axis=1) > 0

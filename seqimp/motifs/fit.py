@@ -92,8 +92,8 @@ class MotifFit:
     ----------
     motifs : list of Motif
         Fitted motifs (start = rounded mean 1-based start, spread = standard deviation of the
-        placement distribution, score = share of the fitted POIM's sum of squares that is lost
-        when the motif is left out).
+        placement distribution, score = how much the relative residual grows when the motif is
+        left out of the fitted model: its share of the observed POIM explained).
     placements : list of (ndarray, ndarray)
         Per motif: 0-based candidate starts of shape (n_i,) and their weights (sum 1).
     alpha : ndarray of shape (n_motifs, len(orders))
@@ -153,7 +153,7 @@ def _starts_window(start0, m, L, window):
 
 
 def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_iter=30, tol=1e-6,
-               per_order=False, names=None):
+               per_order=False):
     """Refine motifs so that their implied POIM matches an observed POIM.
 
     Parameters
@@ -259,8 +259,7 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
         score = rss(fitted - own) - full
         mean = float(weights[i] @ starts[i])
         sd = float(np.sqrt(max(weights[i] @ (starts[i] - mean) ** 2, 0.0)))
-        name = names[i] if names is not None else m.name
-        out.append(Motif(name, pwms[i], start=int(round(mean)) + 1, spread=sd, score=score))
+        out.append(Motif(m.name, pwms[i], start=int(round(mean)) + 1, spread=sd, score=score))
     return MotifFit(out, list(zip(starts, weights)), alpha, orders, history, 1.0 - full)
 
 
