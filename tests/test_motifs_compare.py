@@ -4,6 +4,7 @@ memelite compiles its TOMTOM kernel on first use (tens of seconds on a cold numb
 so every test here passes motifs in one layout and the kernel compiles once.
 """
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +36,8 @@ def test_toy_database_finds_the_planted_factor():
     gattaca = db[0].pwm
     query = Motif("found", 0.7 * gattaca[1:6] + 0.3 * rng.dirichlet(np.ones(4), 5))  # a noisy inner part
     ebox_rc = Motif("ebox_rc", db[1].pwm[::-1, ::-1])
-    with pytest.warns(UserWarning, match="target motifs"):  # memelite: p-values need many targets
+    with warnings.catch_warnings():  # memelite may warn that 8 targets are few for its p-values
+        warnings.simplefilter("ignore", UserWarning)
         table = compare_motifs([query, ebox_rc], db, top=3)
     assert table.columns == ["query", "target", "target_description", "p_value", "q_value", "e_value",
                              "offset", "overlap", "strand"]
