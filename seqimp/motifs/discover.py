@@ -68,28 +68,44 @@ def _same(a: Motif, b: Motif, *, max_shift=3, min_agree=0.9) -> bool:
     return False
 
 
-def _pad(m: Motif, pad: int, length: int) -> Motif:
-    """Add up to ``pad`` uniform columns on both sides (within the sequences): room for the fit."""
-    left = min(pad, m.start - 1)
-    right = min(pad, length - (m.start - 1 + m.length))
+def _seed(result, measure, k, j, min_seed):
+    """A seed of at least ``min_seed`` letters for a candidate (k, j): the most important
+    k'-mer whose window contains the candidate's span (short peaks make unreliable seeds)."""
+    k2 = min(max(k, int(min_seed)), result.max_order)
+    if k2 == k:
+        return k, j
+    table = (result.poim if measure == "poim" else result.firm)[k2 - 1]
+    starts = np.arange(max(j + k - k2, 0), min(j, result.length - k2) + 1)
+    if starts.size == 0:
+        return k, j
+    best = np.nanmax(table[starts], axis=1)
+    return k2, int(starts[int(np.nanargmax(best))])
+
+
+def _pad(m: Motif, pad: int, length: int, *, left=None, right=None) -> Motif:
+    """Add up to ``pad`` (or ``left``/``right``) uniform columns on the sides, within the sequences."""
+    left = min(pad if left is None else left, m.start - 1)
+    right = min(pad if right is None else right, length - (m.start - 1 + m.length))
     pwm = np.vstack([np.full((left, 4), 0.25), m.pwm, np.full((max(right, 0), 4), 0.25)])
     return Motif(m.name, pwm, start=m.start - left, score=m.score)
 
 
 def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_candidates=20,
-                    min_score=0.02, min_relative=0.05, noise_factor=5.0, pad=1, window=3, fraction=0.75, trim=0.25, max_iter=30,
-                    per_order=False, prefix="motif") -> MotifDiscovery:
+                    min_score=0.02, min_relative=0.05, noise_factor=5.0, pad=1, window=2, fraction=0.75,
+                    trim=0.1, max_grow=8, max_length=30, min_seed=4, max_iter=30, per_order=False,
+                    prefix="motif") -> MotifDiscovery:
     """Motifs that explain a POIM.
 
     1. candidates: peaks of the differential POIM (:func:`motif_candidates`) above the noise
        level (see ``noise_factor``);
     2. a greedy PWM around each candidate (:func:`assemble_motif`; k-mers of at least
        ``fraction`` of the seed's importance), skipping PWMs that repeat one already assembled,
-       also moved by up to ``window`` positions (90% of the consensus letters equal over half
+       also moved by up to 3 positions (90% of the consensus letters equal over half
        of the shorter motif or more), until ``max_motifs``;
-    3. a joint fit of all of them (:func:`fit_motifs`), trimming of uninformative end columns
-       (information content below ``trim`` times the motif's largest), and a second fit of the
-       trimmed motifs;
+    3. a joint fit of all of them (:func:`fit_motifs`), grown at the ends while the end columns
+       matter (see ``max_grow``), trimming of uninformative end columns
+       (columns whose loss costs the fit less than ``trim`` times the motif's most important
+       column's), and a second fit of the trimmed motifs;
     4. motifs whose score (share of the fitted POIM lost without them) is below ``min_score``
        or below ``min_relative`` times the best score are dropped.
 
@@ -100,10 +116,18 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     measure : {"poim", "firm"}, default="poim"
     orders : sequence of int, optional
         POIM orders used by the fit (default 1..min(3, max_order)).
+    min_seed : int, default=4
+        A candidate shorter than this seeds the greedy PWM with the most important
+        ``min_seed``-mer whose window contains it (2-mer peaks make unreliable seeds).
     pad : int, default=1
-        Uniform columns added on both sides of every greedy PWM before the fit (the fit may
-        extend a motif by them; trimming removes what stays uninformative).
-    n_candidates, window, fraction, max_iter, per_order
+        Uniform columns added on both sides of every greedy PWM before the fit.
+    max_grow, max_length : int, default=8, 30
+        While an end column of a fitted motif still matters (scores at least ``trim`` times the
+        best column), a uniform column is added on that side and the motifs are fitted again,
+        at most ``max_grow`` times and up to ``max_length`` columns.
+    window : int, default=2
+        Placement weight may sit on starts within ``start ± window`` of the greedy PWM's.
+    n_candidates, fraction, max_iter, per_order
         Passed on to the steps above.
     min_score : float, default=0.02
     min_relative : float, default=0.05
@@ -112,7 +136,7 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
         Candidates whose differential-POIM peak is below this multiple of the median |Omega(k, j)|
         over all orders k >= 2 and positions (the noise level of a trained model's POIM) are
         not used.
-    trim : float, default=0.25
+    trim : float, default=0.1
     prefix : str, default="motif"
         Motifs are named ``{prefix}1, {prefix}2, ...`` by decreasing score.
 
@@ -133,17 +157,27 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     for row in cands.rows():
         if row["score"] < max(0.1 * best, noise_factor * noise) and initial:
             break
-        m = assemble_motif(result, row["order"], row["position"], measure=measure, fraction=fraction,
-                           name=f"candidate{row['rank']}")
-        if any(_same(other, m, max_shift=window) for other in initial):
+        k, j = _seed(result, measure, row["order"], row["position"] - 1, min_seed)
+        m = assemble_motif(result, k, j + 1, measure=measure, fraction=fraction, name=f"candidate{row['rank']}")
+        if any(_same(other, m, max_shift=3) for other in initial):
             continue
         initial.append(m)
         if len(initial) >= int(max_motifs):
             break
-    initial = [_pad(m, pad, result.length) for m in initial]
-    first = fit_motifs(result, initial, orders=orders, measure=measure, window=window, max_iter=max_iter,
-                       per_order=per_order)
-    trimmed = [trim_motif(m, fraction=trim) for m in first.motifs]
+    current = [_pad(m, pad, result.length) for m in initial]
+    for _ in range(int(max_grow) + 1):
+        first = fit_motifs(result, current, orders=orders, measure=measure, window=window, max_iter=max_iter,
+                           per_order=per_order)
+        current, grew = [], False
+        for m, score in zip(first.motifs, first.column_scores):
+            important = score >= trim * score.max()
+            left, right = int(important[0]), int(important[-1])  # an end still matters: room to grow
+            grown = _pad(m, 0, result.length, left=left, right=right) if m.length < max_length else m
+            grew |= grown.length > m.length
+            current.append(grown)
+        if not grew:
+            break
+    trimmed = [trim_motif(m, fraction=trim, column_scores=c) for m, c in zip(first.motifs, first.column_scores)]
     top = max(m.score for m in trimmed)
     kept = [m for m in trimmed if m.score >= max(min_score, min_relative * top)] or \
         [max(trimmed, key=lambda m: m.score)]

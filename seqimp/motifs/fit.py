@@ -104,6 +104,9 @@ class MotifFit:
         (never increases).
     r2 : float
         ``1 - objective[-1]``.
+    column_scores : list of ndarray
+        Per motif, shape (m,): how much the relative residual grows when that column is made
+        uniform (the column's share of the explained POIM); used to trim motif ends.
     """
 
     motifs: list
@@ -112,6 +115,7 @@ class MotifFit:
     orders: list
     objective: list
     r2: float
+    column_scores: list = None
 
 
 class _Problem:
@@ -253,21 +257,32 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
 
     fitted = total()
     full = rss(fitted)
-    out = []
+    out, columns = [], []
     for i, m in enumerate(motifs):
         own = prob.contrib(pwms[i], starts[i], weights[i], alpha[i])
         score = rss(fitted - own) - full
+        gain = np.empty(pwms[i].shape[0])
+        for col in range(pwms[i].shape[0]):  # the fit lost when this column says nothing
+            flat = pwms[i].copy()
+            flat[col] = 0.25
+            gain[col] = rss(fitted - own + prob.contrib(flat, starts[i], weights[i], alpha[i])) - full
+        columns.append(gain)
         mean = float(weights[i] @ starts[i])
         sd = float(np.sqrt(max(weights[i] @ (starts[i] - mean) ** 2, 0.0)))
         out.append(Motif(m.name, pwms[i], start=int(round(mean)) + 1, spread=sd, score=score))
-    return MotifFit(out, list(zip(starts, weights)), alpha, orders, history, 1.0 - full)
+    return MotifFit(out, list(zip(starts, weights)), alpha, orders, history, 1.0 - full, columns)
 
 
-def trim_motif(motif, *, fraction=0.25) -> Motif:
-    """Drop end columns whose information content is below ``fraction`` of the median column's;
-    the start moves with the left end. (Relative, because PWMs fitted to a POIM are flat.)"""
-    ic = information_content(motif.pwm)
-    keep = np.flatnonzero(ic >= fraction * np.median(ic))
+def trim_motif(motif, *, fraction=0.25, column_scores=None) -> Motif:
+    """Drop end columns scoring below ``fraction`` of the motif's best column; the start moves
+    with the left end.
+
+    Column scores are ``column_scores`` (e.g. :attr:`MotifFit.column_scores`: what the fit loses
+    without the column; PWMs fitted to a POIM are flat, so their information content says
+    little) or, by default, the columns' information content.
+    """
+    ic = information_content(motif.pwm) if column_scores is None else np.asarray(column_scores, dtype=np.float64)
+    keep = np.flatnonzero(ic >= fraction * ic.max())
     if keep.size == 0:
         return motif
     a, b = int(keep[0]), int(keep[-1]) + 1
