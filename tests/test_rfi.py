@@ -90,6 +90,30 @@ def test_scatter_matrices_match_slow_loops(tiny, distance, within, between, k):
     np.testing.assert_allclose(got[1], want[1], rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("depth", [None, 4, 6])
+def test_block_neighbours_equal_a_search_inside_each_block(depth):
+    """One search on all samples, filtered per block (with the fallback when too shallow)."""
+    rng = np.random.default_rng(1)
+    Z = rng.normal(size=(90, 3))
+    y = rng.integers(0, 3, size=90)
+    blocks = [np.sort(rng.choice(90, size=70, replace=False)) for _ in range(4)]
+    got = _scatter.block_class_neighbours(Z, y, 3, 3, blocks, depth=depth)
+    for rows, nb in zip(blocks, got):
+        want = _scatter.class_neighbours(Z[rows], y[rows], 3, 3)
+        for field in ("within", "between"):
+            np.testing.assert_array_equal(nb[field], want[field])
+        for field in ("d_within", "d_between"):
+            np.testing.assert_allclose(nb[field], want[field], rtol=1e-12)
+    # the reference itself against brute force on one block
+    rows = blocks[0]
+    Zb, yb = Z[rows], y[rows]
+    for i in range(len(rows)):
+        d = np.sqrt(((Zb - Zb[i]) ** 2).sum(axis=1))
+        own = [j for j in np.argsort(d, kind="stable") if yb[j] == yb[i] and j != i][:3]
+        out = [j for j in np.argsort(d, kind="stable") if yb[j] != yb[i]][:3]
+        assert got[0].within[i].tolist() == own and got[0].between[i].tolist() == out
+
+
 def test_boundary_weight_exponent_one_is_fukunaga_mantock():
     dw = np.array([1.0, 2.0, 0.0, 3.0])
     db = np.array([3.0, 2.0, 0.0, 1e-300])

@@ -69,39 +69,77 @@ def class_neighbours(Z, y, n_classes, k):
         d_within, d_between : ndarray of shape (n_samples,)
             Distance to the k-th own-class and k-th out-of-class neighbour.
     """
-    n = len(Z)
-    within = np.empty((n, k), dtype=np.intp)
-    d_within = np.empty(n)
-    cand_i = np.zeros((n, n_classes, k), dtype=np.intp)
-    cand_d = np.full((n, n_classes, k), np.inf)
+    return block_class_neighbours(Z, y, n_classes, k, [np.arange(len(Z))], depth=k + 1)[0]
+
+
+def block_class_neighbours(Z, y, n_classes, k, blocks, *, depth=None):
+    """:func:`class_neighbours` of ``Z[rows]`` for each ``rows`` in ``blocks``.
+
+    One search on all of ``Z`` serves every block: each sample's ``depth``
+    nearest neighbours per class (default ``2k + 8``, at least ``k + 1``) are filtered to the
+    members of the block, and the rare samples left with fewer than k are
+    searched again inside the block. Exact: the k nearest members of a
+    block are the first k members in the full-data neighbour list.
+
+    Parameters
+    ----------
+    blocks : list of ndarray of int
+        Sorted row indices of each block.
+
+    Returns
+    -------
+    list of Bunch (one per block), fields as in :func:`class_neighbours`
+    with indices local to the block (positions in ``rows``).
+    """
+    depth = 2 * k + 8 if depth is None else max(depth, k + 1)
+    searches = []
     for c in range(n_classes):
         members = np.flatnonzero(y == c)
-        inside = y == c
-        # one query by every sample: k+1 neighbours cover the own-class case
-        dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(Z[members]).kneighbors(Z)
-        d_own, i_own = _drop_self(dist[inside], ind[inside], k)
-        within[members] = members[i_own]
-        d_within[members] = d_own[:, -1]
-        cand_i[~inside, c] = members[ind[~inside, :k]]
-        cand_d[~inside, c] = dist[~inside, :k]
-    cand_i = cand_i.reshape(n, -1)
-    cand_d = cand_d.reshape(n, -1)
+        dist, ind = NearestNeighbors(n_neighbors=min(depth, len(members))).fit(Z[members]).kneighbors(Z)
+        searches.append((dist, members[ind]))
+    return [_restrict(Z, y, k, rows, searches) for rows in blocks]
+
+
+def _first_members(dist, ind, ok, k):
+    """The first k entries per row where ``ok``; also whether each row had k of them."""
+    order = np.argsort(~ok, axis=1, kind="stable")[:, :k]
+    enough = np.take_along_axis(ok, order, axis=1).all(axis=1)
+    return np.take_along_axis(dist, order, axis=1), np.take_along_axis(ind, order, axis=1), enough
+
+
+def _restrict(Z, y, k, rows, searches):
+    m = len(rows)
+    n_classes = len(searches)
+    pos = np.full(len(Z), -1, dtype=np.intp)
+    pos[rows] = np.arange(m)
+    yb = y[rows]
+    within = np.empty((m, k), dtype=np.intp)
+    d_within = np.empty(m)
+    cand_i = np.zeros((m, n_classes, k), dtype=np.intp)
+    cand_d = np.full((m, n_classes, k), np.inf)
+    for c, (dist, ind) in enumerate(searches):
+        ind = ind[rows]
+        d_k, i_k, enough = _first_members(dist[rows], ind, (pos[ind] >= 0) & (ind != rows[:, None]), k)
+        i_k = pos[i_k]
+        short = np.flatnonzero(~enough)
+        if len(short):  # list too shallow: search the block's class members directly
+            local = np.flatnonzero(yb == c)
+            dd, ii = NearestNeighbors().fit(Z[rows[local]]).kneighbors(
+                Z[rows[short]], n_neighbors=min(k + 1, len(local))
+            )
+            ii = local[ii]
+            d_k[short], i_k[short], _ = _first_members(dd, ii, ii != short[:, None], k)
+        inside = yb == c
+        within[inside] = i_k[inside]
+        d_within[inside] = d_k[inside, -1]
+        cand_i[~inside, c] = i_k[~inside]
+        cand_d[~inside, c] = d_k[~inside]
+    cand_i = cand_i.reshape(m, -1)
+    cand_d = cand_d.reshape(m, -1)
     order = np.argsort(cand_d, axis=1, kind="stable")[:, :k]
     between = np.take_along_axis(cand_i, order, axis=1)
     d_between = np.take_along_axis(cand_d, order, axis=1)[:, -1]
     return Bunch(within=within, between=between, d_within=d_within, d_between=d_between)
-
-
-def _drop_self(dist, ind, k):
-    """Remove each query point itself from its k+1 neighbours (row r is point r).
-
-    Returns distances and indices of shape (n, k), nearest first.
-    """
-    is_self = ind == np.arange(len(ind))[:, None]
-    # exact duplicates may push the point itself past k+1: drop the last one instead
-    is_self[~is_self.any(axis=1), -1] = True
-    keep = ~is_self
-    return dist[keep].reshape(-1, k), ind[keep].reshape(-1, k)
 
 
 def boundary_weights(d_within, d_between, exponent=None):
@@ -126,8 +164,11 @@ def _weighted_outer(D, w, n):
     return (D * w[:, None]).T @ D / n
 
 
-def scatter_matrices(X, y, n_classes, *, n_neighbors, within, between, distance):
+def scatter_matrices(X, y, n_classes, *, n_neighbors, within, between, distance, neighbours=None):
     """Within- and between-class scatter of ``X`` (eqs. 3–6 or parametric forms).
+
+    ``neighbours`` (a :func:`class_neighbours` result for ``X``) skips the
+    neighbour search, e.g. when it came from :func:`block_class_neighbours`.
 
     Returns
     -------
@@ -138,7 +179,9 @@ def scatter_matrices(X, y, n_classes, *, n_neighbors, within, between, distance)
     prior = counts / n
     means = np.stack([X[y == c].mean(axis=0) for c in range(n_classes)])
     if within == "nonparametric" or between == "nonparametric":
-        nb = class_neighbours(metric_coordinates(X, distance), y, n_classes, n_neighbors)
+        nb = neighbours
+        if nb is None:
+            nb = class_neighbours(metric_coordinates(X, distance), y, n_classes, n_neighbors)
         w = boundary_weights(nb.d_within, nb.d_between)
     if within == "nonparametric":
         S_w = _weighted_outer(X - X[nb.within].mean(axis=1), w, n)
@@ -227,7 +270,8 @@ def knn_error(Z, y, n_classes, k):
     ``1 + 2**-(q+1)`` to its class, fractions that never outweigh a whole
     vote but favour the class whose first neighbour is nearest.
     """
-    _, ind = _drop_self(*NearestNeighbors(n_neighbors=k + 1).fit(Z).kneighbors(Z), k)
+    dist, ind = NearestNeighbors(n_neighbors=k + 1).fit(Z).kneighbors(Z)
+    _, ind, _ = _first_members(dist, ind, ind != np.arange(len(Z))[:, None], k)
     labels = y[ind]
     vote = 1.0 + 0.5 ** np.arange(1, k + 1)
     score = np.zeros((len(Z), n_classes))

@@ -30,7 +30,7 @@ from sklearn.utils import Bunch, check_random_state
 from ..errors import SeqimpError
 from ..table import Table
 from ._rfi_stats import block_anova, distinct_groups, mcb_critical_value
-from ._scatter import extract, knn_error, scatter_matrices, waws
+from ._scatter import block_class_neighbours, extract, knn_error, metric_coordinates, scatter_matrices, waws
 
 __all__ = ["relative_feature_importance", "table1_problem"]
 
@@ -228,28 +228,44 @@ class _SubsetEvaluator:
         self.opts = opts
         self._cache = {}
 
-    def _fit(self, features, rows):
-        Xs = self.X[np.ix_(rows, features)]
-        S_w, S_b = scatter_matrices(
-            Xs,
-            self.y[rows],
-            self.n_classes,
-            n_neighbors=self.k,
-            within=self.opts["within"],
-            between=self.opts["between"],
-            distance=self.opts["distance"],
-        )
-        return Xs, extract(S_w, S_b, features)
+    def _neighbours(self, features):
+        """Scatter-matrix neighbours of every data set, from one search on all samples.
+
+        The neighbour metric (standardisation or total covariance) is taken
+        from the whole learning sample, so it is the same on every data set.
+        """
+        if self.opts["within"] == "parametric" and self.opts["between"] == "parametric":
+            return [None] * len(self.samples)
+        Z = metric_coordinates(self.X[:, list(features)], self.opts["distance"])
+        return block_class_neighbours(Z, self.y, self.n_classes, self.k, self.samples)
+
+    def _fits(self, features):
+        """(X of the data set, extraction) for every data set."""
+        cols = list(features)
+        for rows, nb in zip(self.samples, self._neighbours(features)):
+            Xs = self.X[np.ix_(rows, cols)]
+            S_w, S_b = scatter_matrices(
+                Xs,
+                self.y[rows],
+                self.n_classes,
+                n_neighbors=self.k,
+                within=self.opts["within"],
+                between=self.opts["between"],
+                distance=self.opts["distance"],
+                neighbours=nb,
+            )
+            yield Xs, extract(S_w, S_b, cols)
 
     def block_errors(self, features):
         """kNN error in the extracted space, one per data set; shape (n_datasets,)."""
         features = tuple(features)
         if features not in self._cache:
-            out = np.empty(len(self.samples))
-            for b, rows in enumerate(self.samples):
-                Xs, ext = self._fit(list(features), rows)
-                out[b] = knn_error(Xs @ ext.transform, self.y[rows], self.n_classes, self.k)
-            self._cache[features] = out
+            self._cache[features] = np.array(
+                [
+                    knn_error(Xs @ ext.transform, self.y[rows], self.n_classes, self.k)
+                    for rows, (Xs, ext) in zip(self.samples, self._fits(features))
+                ]
+            )
         return self._cache[features]
 
     def mean_error(self, features):
@@ -275,11 +291,7 @@ class _SubsetEvaluator:
 
     def waws_of(self, features):
         """WAWS of each feature on each data set; shape (n_datasets, len(features))."""
-        out = []
-        for rows in self.samples:
-            _, ext = self._fit(list(features), rows)
-            out.append(waws(ext.eigenvalues, ext.components))
-        return np.array(out)
+        return np.array([waws(ext.eigenvalues, ext.components) for _, ext in self._fits(features)])
 
 
 def _chunk_errors(evaluator, subsets):
