@@ -101,7 +101,8 @@ def run(args) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..motifs import compare_motifs, count_sites, discover_motifs, read_motifs, write_jaspar, write_meme, write_transfac
+    from ..motifs import (compare_motifs, count_sites, discover_motifs, read_motifs, write_jaspar, write_meme,
+                          write_transfac)
     from ..plot.logos import importance_logo, logo
 
     database = read_motifs(args.db, args.db_format) if args.db else None
