@@ -61,14 +61,22 @@ def output_dir(out):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def positive_int(text: str) -> int:
+def _int_at_least(text: str, minimum: int, what: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    return _int_at_least(text, 1, "a positive integer")
+
+
+def nonneg_int(text: str) -> int:
+    return _int_at_least(text, 0, "an integer >= 0")
 
 
 def fraction(text: str) -> float:
@@ -80,12 +88,3 @@ def fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {value}")
     return value
 
-
-def nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
-    return value
