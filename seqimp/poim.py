@@ -19,10 +19,11 @@ or a sampling estimator elsewhere in seqimp).
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
 import sys
 import types
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -271,8 +272,10 @@ class POIMResult:
 
     @classmethod
     def load(cls, path) -> "POIMResult":
-        """Read a result written by :meth:`save`."""
-        with np.load(os.fspath(path), allow_pickle=False) as data:
+        """Read a result written by :meth:`save` (``path`` with or without ``.npz``)."""
+        from .weights import npz_path
+
+        with np.load(npz_path(path), allow_pickle=False) as data:
             if "kind" not in data.files or str(data["kind"]) != "POIMResult":
                 raise SeqimpError(f"{path}: not a POIMResult file")
 
@@ -368,12 +371,17 @@ def poim(model_or_weights, background=None, max_order=None, *, standardize=False
 class _CallableModule(types.ModuleType):
     """``seqimp.poim`` names both this module and the function :func:`poim`.
 
-    Importing the submodule makes the package attribute ``seqimp.poim`` the module (Python's
-    import system sets it), so the module itself forwards calls to the function.
+    Which object the package attribute ``seqimp.poim`` is depends on the import order: the
+    function when it was first reached as ``seqimp.poim`` / ``from seqimp import poim`` (lazy
+    export), the module after ``import seqimp.poim`` came first (Python's import system sets
+    it). The module forwards calls to the function, so calling works either way; for the
+    other names use ``seqimp.POIMResult`` or ``from seqimp.poim import ...``.
     """
 
     def __call__(self, *args, **kwargs):
         return poim(*args, **kwargs)
 
 
+# inspect.signature(seqimp.poim) shows the function's parameters when the name is the module
+__signature__ = inspect.signature(poim)
 sys.modules[__name__].__class__ = _CallableModule

@@ -165,6 +165,8 @@ class PositionalWeights:
         Table
             Columns ``rank, oligomer, order, position`` (1-based start), ``weight``.
         """
+        if isinstance(n, bool) or int(n) != n or n < 0:
+            raise SeqimpError(f"n must be a non-negative integer, got {n!r}")
         flat = np.concatenate([t.ravel() for t in self.tables])
         n = int(min(n, flat.size))
         order = np.argsort(-np.abs(flat), kind="stable")[:n]
@@ -201,19 +203,10 @@ class PositionalWeights:
         np.savez_compressed(os.fspath(path), bias=self.bias, alphabet=self.alphabet.name,
                             kind="PositionalWeights", **arrays)
 
-    @staticmethod
-    def _resolve(path) -> str:
-        path = os.fspath(path)
-        if not os.path.exists(path) and os.path.exists(path + ".npz"):
-            path = path + ".npz"
-        if not os.path.isfile(path):
-            raise SeqimpError(f"{path}: no such file")
-        return path
-
     @classmethod
     def load(cls, path) -> "PositionalWeights":
         """Load weights written by :meth:`save`."""
-        path = cls._resolve(path)
+        path = npz_path(path)
         with np.load(path, allow_pickle=False) as data:
             keys = sorted((k for k in data.files if k.startswith("table_")), key=lambda s: int(s[6:]))
             if not keys:
@@ -224,9 +217,20 @@ class PositionalWeights:
     @classmethod
     def load_metadata(cls, path) -> dict:
         """The ``metadata`` dict stored by :meth:`save` (empty when none was stored)."""
-        path = cls._resolve(path)
+        path = npz_path(path)
         with np.load(path, allow_pickle=False) as data:
             return json.loads(str(data["metadata"])) if "metadata" in data.files else {}
+
+
+def npz_path(path) -> str:
+    """The file a ``save`` to ``path`` wrote: ``path`` itself, or ``path + ".npz"`` (numpy
+    appends the suffix when it is missing); SeqimpError when neither exists."""
+    path = os.fspath(path)
+    if not os.path.exists(path) and os.path.exists(path + ".npz"):
+        path = path + ".npz"
+    if not os.path.isfile(path):
+        raise SeqimpError(f"{path}: no such file")
+    return path
 
 
 def _scalar(value, name) -> float:

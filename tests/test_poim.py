@@ -257,6 +257,22 @@ def test_model_with_positional_weights_and_defaults():
     assert poim_function(weights, None, 1).max_order == 1
 
 
+@pytest.mark.parametrize("first", ["import seqimp.poim", "from seqimp import poim"])
+def test_seqimp_poim_is_callable_whatever_the_import_order(first):
+    import subprocess
+    import sys
+
+    code = (
+        f"{first}\n"
+        "import inspect, seqimp, numpy as np\n"
+        "w = seqimp.PositionalWeights([np.eye(4)[[0, 1, 2, 3, 0]]])\n"
+        "print(seqimp.poim(w, None, 1).poim[0][0, 0], list(inspect.signature(seqimp.poim).parameters)[:3])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    # weight 1 on A at position 1: Q(A, 0) = 1 - 1/4 under the uniform background
+    assert out.stdout.strip() == "0.75 ['model_or_weights', 'background', 'max_order']"
+
+
 def test_uniform_firm_is_poim_times_constant():
     rng = np.random.default_rng(9)
     weights = random_weights(rng, 7, 3)
@@ -334,6 +350,10 @@ def test_result_top_save_load_roundtrip(tmp_path):
         np.testing.assert_array_equal(back.poim[k], res.poim[k])
         np.testing.assert_array_equal(back.poim_se[k], res.poim_se[k])
     np.testing.assert_array_equal(back.differential, res.differential)
+    res.save(tmp_path / "plain")                     # numpy appends .npz; load takes either name
+    np.testing.assert_array_equal(POIMResult.load(tmp_path / "plain").firm[2], res.firm[2])
+    with pytest.raises(SeqimpError, match="missing.npz: no such file"):
+        POIMResult.load(tmp_path / "missing.npz")
     np.savez(tmp_path / "other.npz", a=np.zeros(2))
     with pytest.raises(SeqimpError, match="not a POIMResult file"):
         POIMResult.load(tmp_path / "other.npz")

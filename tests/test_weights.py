@@ -41,6 +41,9 @@ def test_top_is_one_based_and_sorted():
     assert list(top["position"]) == [3, 1]
     assert list(top["order"]) == [2, 1]
     assert list(top["weight"]) == [-5.0, 3.0]
+    assert len(PositionalWeights(tables).top(100)) == 4 * 4 + 3 * 16   # n capped at the table size
+    with pytest.raises(SeqimpError, match="n must be a non-negative integer, got -1"):
+        PositionalWeights(tables).top(-1)
 
 
 def test_save_load_round_trip_exact(tmp_path):
