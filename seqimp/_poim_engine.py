@@ -12,6 +12,7 @@ import os
 import numpy as np
 
 from ._poim_kernels import CERTAIN, bottom_up_level, top_down_level
+from .background import inner_index
 from .errors import SeqimpError
 
 _DUMMY2 = np.zeros((1, 1))
@@ -135,13 +136,12 @@ def _finish(cond, pi, es):
 def _short_levels(cond_d, pd, a, d, length, upto):
     """E[s | z at j] and P(z at j) for m < D by averaging the D-mer results."""
     out = []
-    y = np.arange(a ** d)
     for m in range(1, upto + 1):
         cond = np.zeros((length - m + 1, a ** m))
         pi = np.zeros_like(cond)
         for j in range(length - m + 1):
             s0 = min(j, length - d)
-            z = (y // a ** (d - (j - s0) - m)) % a ** m
+            z = inner_index(d, m, j - s0, a)
             pi[j] = np.bincount(z, weights=pd[s0], minlength=a ** m)
             num = np.bincount(z, weights=pd[s0] * cond_d[s0], minlength=a ** m)
             cond[j] = np.where(pi[j] > 0, num / np.where(pi[j] > 0, pi[j], 1.0), 0.0)

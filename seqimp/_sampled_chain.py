@@ -156,25 +156,8 @@ class ChainSampler:
         self.end_cdf = _cumulative(self.ctxm[[0, length - d]])
 
     def marginals(self, k) -> np.ndarray:
-        """P(X[j:j+k] = z) for every start j and k-mer z, shape (L-k+1, 4**k).
-
-        The same numbers as ``background.marginal(k, j)`` for each j, computed for all
-        starts at once.
-        """
-        d, length = self.order, self.length
-        nj = length - k + 1
-        if k < d:      # the window lies inside the D-mer at min(j, L-D): sum out the other symbols
-            out = np.empty((nj, _DNA ** k))
-            for j in range(nj):
-                s0 = min(j, length - d)
-                z = (np.arange(_DNA ** d) // _DNA ** (d - (j - s0) - k)) % _DNA ** k
-                out[j] = np.bincount(z, weights=self.ctxm[s0], minlength=_DNA ** k)
-            return out
-        p = self.ctxm[:nj]
-        for t in range(d, k):     # append X[j+t] given the D symbols before it
-            ctx = np.arange(p.shape[1]) % _DNA ** d
-            p = (p[:, :, None] * self.trans[t - d:t - d + nj][:, ctx, :]).reshape(nj, -1)
-        return p
+        """P(X[j:j+k] = z) for every start j and k-mer z, shape (L-k+1, 4**k)."""
+        return self.bg.marginals(k, length=self.length)
 
     def uniforms(self, n, random_state):
         """The common random numbers of n samples: U (n, L) and W (n, 3)."""

@@ -40,6 +40,16 @@ def _log_base(n, base):
     return d if size == n else None
 
 
+def inner_index(d, k, off, base) -> np.ndarray:
+    """For every D-mer index c, the index of its k symbols from offset ``off`` (k + off <= D).
+
+    Returns
+    -------
+    ndarray of shape (base**d,), int64
+    """
+    return (np.arange(base ** d) // base ** (d - off - k)) % base ** k
+
+
 class MarkovBackground:
     """Markov chain of order D >= 0 over sequences, homogeneous or position-specific.
 
@@ -274,17 +284,37 @@ class MarkovBackground:
             raise SeqimpError(f"k must lie in 1..{length}, got {k}")
         if not 0 <= j <= length - k:
             raise SeqimpError(f"j must lie in 0..{length - k} for k={k}, got {j}")
+        return self._window_marginals(k, np.array([j]), length)[0]
+
+    def marginals(self, k, *, length=None) -> np.ndarray:
+        """P(X[j:j+k] = z) for every start j and k-mer index z.
+
+        Returns
+        -------
+        ndarray of shape (L-k+1, A**k)
+            Row j is :meth:`marginal` ``(k, j)``.
+        """
+        length = self.resolve_length(length)
+        k = int(k)
+        if not 1 <= k <= length:
+            raise SeqimpError(f"k must lie in 1..{length}, got {k}")
+        return self._window_marginals(k, np.arange(length - k + 1), length)
+
+    def _window_marginals(self, k, starts, length) -> np.ndarray:
+        """k-mer distributions at the given (valid) starts, shape (len(starts), A**k)."""
         d, a = self.order, self.alphabet.size
         ctxm = self.context_marginals(length)
-        if k < d:
-            s0 = min(j, length - d)
-            off = j - s0
-            z = (np.arange(a ** d) // a ** (d - off - k)) % a ** k
-            return np.bincount(z, weights=ctxm[s0], minlength=a ** k)
+        if k < d:      # the window lies inside the D-mer at min(j, L-D): sum out the other symbols
+            out = np.empty((starts.size, a ** k))
+            for g, j in enumerate(starts):
+                s0 = min(j, length - d)
+                out[g] = np.bincount(inner_index(d, k, j - s0, a), weights=ctxm[s0], minlength=a ** k)
+            return out
         trans = self.transition_table(length)
-        p = ctxm[j]
-        for t in range(j + d, j + k):                      # extend by X[t]
-            p = (p[:, None] * trans[t - d][np.arange(p.size) % a ** d]).ravel()
+        p = ctxm[starts]
+        for t in range(d, k):                              # append X[j+t] given the D symbols before it
+            ctx = np.arange(p.shape[1]) % a ** d
+            p = (p[:, :, None] * trans[starts + t - d][:, ctx, :]).reshape(starts.size, -1)
         return p
 
     # ------------------------------------------------------------------ sequences

@@ -111,12 +111,17 @@ def test_log_prob_and_marginals_match_enumeration(order, positional):
     assert probs.sum() == pytest.approx(1.0)
     np.testing.assert_allclose(np.exp(bg.log_prob(seqs)), probs, rtol=1e-10)
     for k in range(1, length + 1):
+        every_start = bg.marginals(k, length=length)
+        assert every_start.shape == (length - k + 1, A ** k)
         for j in range(length - k + 1):
             idx = seqs[:, j:j + k] @ (A ** np.arange(k - 1, -1, -1))
             expect = np.bincount(idx, weights=probs, minlength=A ** k)
             np.testing.assert_allclose(bg.marginal(k, j, length=length), expect, atol=1e-13)
+            np.testing.assert_allclose(every_start[j], expect, atol=1e-13)
     with pytest.raises(SeqimpError, match="j must lie in 0..4 for k=2"):
         bg.marginal(2, 5, length=length)
+    with pytest.raises(SeqimpError, match="k must lie in 1..6, got 7"):
+        bg.marginals(7, length=length)
 
 
 def test_log_prob_of_impossible_sequence_is_minus_inf():
