@@ -237,24 +237,16 @@ class POIMResult:
         n = int(n)
         if n < 0:
             raise SeqimpError(f"n must be >= 0, got {n}")
-        ranked = self.poim if measure == "poim" else self.firm
-        flat = np.concatenate([np.abs(t).ravel() for t in ranked])
-        flat = np.where(np.isnan(flat), -np.inf, flat)
-        valid = int(np.count_nonzero(np.isfinite(flat)))
-        n = min(n, valid)
-        order = np.argsort(-flat, kind="stable")[:n]
-        offsets = np.cumsum([0] + [t.size for t in ranked])
-        ks = np.searchsorted(offsets, order, side="right")
-        local = order - offsets[ks - 1]
-        cols = np.array([ranked[k - 1].shape[1] for k in ks], dtype=np.int64)
-        pos, idx = np.divmod(local, np.maximum(cols, 1))
+        from .weights import largest_entries
+
+        ks, pos, idx = largest_entries(self.poim if measure == "poim" else self.firm, n)
         poim_vals = np.array([self.poim[k - 1][p, z] for k, p, z in zip(ks, pos, idx)], dtype=np.float64)
         firm_vals = np.array([self.firm[k - 1][p, z] for k, p, z in zip(ks, pos, idx)], dtype=np.float64)
         return Table({
-            "rank": np.arange(1, n + 1),
+            "rank": np.arange(1, ks.size + 1),
             "oligomer": [kmer_string(i, k, self.alphabet) for i, k in zip(idx, ks)],
-            "order": ks.astype(np.int64),
-            "position": (pos + 1).astype(np.int64),
+            "order": ks,
+            "position": pos + 1,
             "poim": poim_vals,
             "firm": firm_vals,
         })

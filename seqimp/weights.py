@@ -167,20 +167,13 @@ class PositionalWeights:
         """
         if isinstance(n, bool) or int(n) != n or n < 0:
             raise SeqimpError(f"n must be a non-negative integer, got {n!r}")
-        flat = np.concatenate([t.ravel() for t in self.tables])
-        n = int(min(n, flat.size))
-        order = np.argsort(-np.abs(flat), kind="stable")[:n]
-        offsets = np.cumsum([0] + [t.size for t in self.tables])
-        ks = np.searchsorted(offsets, order, side="right")
-        local = order - offsets[ks - 1]
-        cols = np.array([self.tables[k - 1].shape[1] for k in ks])
-        pos, idx = np.divmod(local, cols)
+        ks, pos, idx = largest_entries(self.tables, n)
         return Table({
-            "rank": np.arange(1, n + 1),
+            "rank": np.arange(1, ks.size + 1),
             "oligomer": [kmer_string(i, k, self.alphabet) for i, k in zip(idx, ks)],
             "order": ks,
             "position": pos + 1,
-            "weight": flat[order],
+            "weight": np.array([self.tables[k - 1][p, z] for k, p, z in zip(ks, pos, idx)], dtype=np.float64),
         })
 
     def save(self, path, *, metadata=None) -> None:
@@ -220,6 +213,33 @@ class PositionalWeights:
         path = npz_path(path)
         with np.load(path, allow_pickle=False) as data:
             return json.loads(str(data["metadata"])) if "metadata" in data.files else {}
+
+
+def largest_entries(tables, n):
+    """Where the ``n`` entries of largest absolute value lie, over a list of per-order tables.
+
+    Parameters
+    ----------
+    tables : sequence of ndarray
+        ``tables[k-1]`` of shape (L-k+1, A**k); NaN entries are skipped.
+    n : int
+        At most this many (fewer when there are fewer non-NaN entries).
+
+    Returns
+    -------
+    ks, positions, indices : ndarray of shape (m,), int64
+        Order k, 0-based start and k-mer index of each entry, largest |value| first
+        (ties in table order).
+    """
+    flat = np.abs(np.concatenate([np.asarray(t, dtype=np.float64).ravel() for t in tables]))
+    flat = np.where(np.isnan(flat), -np.inf, flat)
+    n = min(int(n), int(np.count_nonzero(np.isfinite(flat))))
+    order = np.argsort(-flat, kind="stable")[:n]
+    offsets = np.cumsum([0] + [t.size for t in tables])
+    ks = np.searchsorted(offsets, order, side="right").astype(np.int64)
+    cols = np.array([tables[k - 1].shape[1] for k in ks], dtype=np.int64)
+    pos, idx = np.divmod(order - offsets[ks - 1], np.maximum(cols, 1))
+    return ks, pos.astype(np.int64), idx.astype(np.int64)
 
 
 def npz_path(path) -> str:
