@@ -82,11 +82,18 @@ class MarkovBackground:
     """
 
     def __init__(self, order=0, *, positional=False, pseudocount=1.0, alphabet="dna"):
-        self.order = int(order)
-        if self.order < 0 or self.order != order:
+        try:
+            ok = not isinstance(order, bool) and int(order) == order and int(order) >= 0
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
             raise SeqimpError(f"order must be an integer >= 0, got {order!r}")
+        self.order = int(order)
         self.positional = bool(positional)
-        self.pseudocount = float(pseudocount)
+        try:
+            self.pseudocount = float(pseudocount)
+        except (TypeError, ValueError):
+            self.pseudocount = float("nan")
         if not self.pseudocount >= 0:
             raise SeqimpError(f"pseudocount must be >= 0, got {pseudocount!r}")
         self.alphabet = get_alphabet(alphabet)
@@ -328,6 +335,8 @@ class MarkovBackground:
         length = self.resolve_length(length)
         rng = np.random.default_rng(random_state)
         d, a = self.order, self.alphabet.size
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise SeqimpError(f"sample: n must be a non-negative integer, got {n!r}")
         n = int(n)
         trans = self.transition_table(length)
         out = np.empty((n, length), dtype=np.uint8)

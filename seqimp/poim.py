@@ -346,9 +346,16 @@ def poim(model_or_weights, background=None, max_order=None, *, standardize=False
         raise SeqimpError(f"poim: background alphabet {background.alphabet.name} differs from the weights' "
                           f"{weights.alphabet.name}")
     max_order = degree if max_order is None else max_order
-    if isinstance(max_order, bool) or int(max_order) != max_order:
+    try:
+        ok = not isinstance(max_order, bool) and int(max_order) == max_order
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
         raise SeqimpError(f"max_order must be a positive integer, got {max_order!r}")
     max_order = int(max_order)
+    if max_memory is not None and (isinstance(max_memory, bool) or not isinstance(max_memory, (int, float, np.number))
+                                   or not max_memory > 0):
+        raise SeqimpError(f"max_memory must be a positive number of bytes, got {max_memory!r}")
     check_lengths(length, background, max_order)
     check_memory(weights.alphabet.size, length, degree, background.order, max_order, max_memory)
     with Progress(n_levels(degree, background.order, max_order), "poim levels", enabled=progress) as bar:

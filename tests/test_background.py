@@ -96,8 +96,14 @@ def test_from_arrays_infers_order_and_validates():
         MarkovBackground.from_arrays([1.0], np.full(4, 0.25))
     with pytest.raises(SeqimpError, match="order must be an integer >= 0"):
         MarkovBackground(order=-1)
+    with pytest.raises(SeqimpError, match="order must be an integer >= 0, got 'x'"):
+        MarkovBackground(order="x")
+    with pytest.raises(SeqimpError, match="order must be an integer >= 0, got 1.5"):
+        MarkovBackground(order=1.5)
     with pytest.raises(SeqimpError, match="pseudocount must be >= 0"):
         MarkovBackground(pseudocount=-1)
+    with pytest.raises(SeqimpError, match="pseudocount must be >= 0, got 'a'"):
+        MarkovBackground(pseudocount="a")
     with pytest.raises(SeqimpError, match="too short for order 3"):
         MarkovBackground(order=3).fit(["ACG"])
 
@@ -145,6 +151,8 @@ def test_sample_follows_the_chain():
     np.testing.assert_array_equal(bg.sample(5, random_state=1), bg.sample(5, random_state=1))
     with pytest.raises(SeqimpError, match="homogeneous background has no length"):
         MarkovBackground.uniform().sample(3)
+    with pytest.raises(SeqimpError, match="n must be a non-negative integer, got -1"):
+        bg.sample(-1)
 
 
 def test_uniform():

@@ -305,6 +305,10 @@ def test_errors_are_clear():
         poim(weights, None, 9)
     with pytest.raises(SeqimpError, match="max_order must be a positive integer"):
         poim(weights, None, 2.5)
+    with pytest.raises(SeqimpError, match="max_order must be a positive integer, got 'x'"):
+        poim(weights, None, "x")
+    with pytest.raises(SeqimpError, match="max_memory must be a positive number of bytes"):
+        poim(weights, None, 2, max_memory="8GB")
     with pytest.raises(SeqimpError, match="must be a PositionalWeights or have"):
         poim(object(), None, 1)
     with pytest.raises(SeqimpError, match="not fitted"):
