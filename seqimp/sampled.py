@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._poim_kernels import CERTAIN
 from ._sampled_chain import ChainSampler
 from .alphabet import decode, get_alphabet
 from .errors import SeqimpError
@@ -419,7 +420,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
             pis = sampler.marginals(k)[js]
             mean, se = _estimate_order(score_fn, sampler, (U, W, forward, backward), k, js, pis, batch_size, bar)
             with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = np.where(pis >= 1, 0.0, np.sqrt(pis / (1 - pis)))
+                ratio = np.where(pis >= CERTAIN, 0.0, np.sqrt(pis / (1 - pis)))   # as the exact engine
             ratio[pis <= 0] = np.nan
             tables["poim"][-1][js] = mean
             tables["poim_se"][-1][js] = se

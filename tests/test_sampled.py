@@ -192,6 +192,18 @@ def test_impossible_kmers_are_nan_and_progress(capsys):
     assert "sampled POIM" in capsys.readouterr().err
 
 
+def test_near_certain_kmer_has_zero_firm_as_in_the_exact_engine():
+    # P(T at 3) = 1 - 1e-14: the feature is constant up to rounding, FIRM 0 in both routes
+    from seqimp.poim import poim
+
+    trans = np.full((6, 1, 4), 0.25)
+    trans[3, 0] = [1e-14 / 3] * 3 + [1 - 1e-14]
+    bg = MarkovBackground.from_arrays([1.0], trans)
+    weights = PositionalWeights([np.random.default_rng(0).normal(size=(6, 4))])
+    res = poim_sampled(weights.score, bg, 1, n_samples=20, random_state=0)
+    assert res.firm[0][3, 3] == 0.0 == poim(weights, bg, 1).firm[0][3, 3]
+
+
 def test_position_summary_by_loops():
     rng = np.random.default_rng(9)
     length = 6
