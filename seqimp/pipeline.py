@@ -24,7 +24,7 @@ from .outputs import (load_model, save_model, top_oligomers, versions, write_fig
 from .weights import PositionalWeights
 
 __all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "analyze", "finish", "train_model", "evaluate",
-           "make_background", "compute_importance", "top_oligomers", "write_figures", "write_outputs", "save_model",
+           "make_background", "check_job", "compute_importance", "top_oligomers", "write_figures", "write_outputs", "save_model",
            "load_model", "versions"]
 
 BACKGROUNDS = ("uniform", "negative", "all")
@@ -183,6 +183,20 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
     return bg, f"{kind_text} fitted on {what} ({len(data)} sequences)"
 
 
+def check_job(length, *, degree, max_order, background_order=0, max_memory=None) -> None:
+    """Refuse a POIM job that cannot run -- ``max_order`` outside 1..L, or tables above
+    ``max_memory`` bytes (None: half the available RAM) -- before any model is trained.
+
+    The same checks :func:`seqimp.poim.poim` makes, with the same messages.
+    """
+    from types import SimpleNamespace
+
+    from ._poim_engine import check_lengths, check_memory
+
+    check_lengths(int(length), SimpleNamespace(length=None, order=int(background_order)), int(max_order))
+    check_memory(4, int(length), int(degree), int(background_order), int(max_order), max_memory)
+
+
 def compute_importance(weights, background, *, max_order, max_memory=None, progress=False):
     """Exact POIM/FIRM of a positional model (:func:`seqimp.poim.poim`); refuses jobs above ``max_memory``."""
     from .poim import poim
@@ -228,13 +242,15 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     PipelineRun
     """
     log = log or (lambda _m: None)
+    max_order = degree if max_order is None else int(max_order)
+    check_job(as_codes(positive).shape[1], degree=degree, max_order=max_order, background_order=background_order,
+              max_memory=max_memory)
     timings = {}
     start = time.perf_counter()
     weights, info = train_model(positive, negative, degree=degree, shifts=shifts, C=C,
                                 test_fraction=test_fraction, random_state=random_state, log=log)
     timings["train"] = time.perf_counter() - start
     length = weights.length
-    max_order = degree if max_order is None else int(max_order)
     bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=None, length=length,
                                   order=background_order, positional=positional_background)
     metadata = {"degree": degree, "shifts": shifts, "C": C, "length": length, "alphabet": "dna",

@@ -98,4 +98,18 @@ def test_bad_input(planted, tmp_path, capsys):
     assert "give both --positive and --negative" in capsys.readouterr().err
     assert main(["motifs", "--poim", str(tmp_path / "missing.npz"), "--out", str(out)]) == 2
     assert "missing.npz: no such file" in capsys.readouterr().err
+    not_npz = tmp_path / "not.npz"
+    not_npz.write_text(">a\nACGT\n")
+    assert main(["motifs", "--poim", str(not_npz), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"seqimp: error: --poim {not_npz}: not a poim.npz written by 'seqimp poim'"]
+    # too large a POIM is refused before any training
+    assert main(args + ["--max-order", "31"]) == 2
+    err = capsys.readouterr().err
+    assert "--max-order 31 exceeds the sequence length 30" in err and "training" not in err
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
+    assert main(args[:5] + ["--out", str(a_file)]) == 2
+    err = capsys.readouterr().err
+    assert "exists and is not a directory" in err and "training" not in err
     assert not out.exists()  # nothing half-written

@@ -155,6 +155,23 @@ def test_max_order_too_large_for_memory(tmp_path, capsys):
            r"max_order=12 needs about .* GB, more than max_memory=0\.07 GB; the largest max_order that fits is \d+")
 
 
+def test_too_large_jobs_fail_before_training(tmp_path, capsys):
+    out = tmp_path / "out"
+    for extra, message in ((["--max-order", "31"], r"max_order must lie in 1\.\.30 \(the sequence length\), got 31"),
+                           (["--max-order", "12", "--max-memory", "64M"], r"max_order=12 needs about")):
+        _error(capsys, ["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2"] + extra,
+               out, message)
+    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
+                 "--max-order", "31"]) == 2
+    assert "training" not in capsys.readouterr().err
+
+
+def test_same_file_for_both_classes(tmp_path, capsys):
+    out = tmp_path / "out"
+    _error(capsys, ["poim", "--positive", POS, "--negative", POS, "--out", str(out)], out,
+           r"--positive and --negative are the same file .*planted_pos\.fa.*two different classes")
+
+
 def test_existing_output_is_untouched_on_failure(tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()

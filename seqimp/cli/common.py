@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import SeqimpError
 
-__all__ = ["UserError", "configure", "log", "output_dir", "positive_int", "fraction", "nonneg_int", "STATE"]
+__all__ = ["UserError", "configure", "log", "check_output_path", "output_dir", "positive_int", "fraction", "nonneg_int", "STATE"]
 
 STATE = {"quiet": False, "debug": False}
 
@@ -35,6 +35,20 @@ def progress_enabled() -> bool:
     return not STATE["quiet"]
 
 
+def check_output_path(out) -> Path:
+    """``out`` as a Path; UserError if it is a file or its parent folder is missing.
+
+    Subcommands call this before long work so a bad ``--out`` fails at once.
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out}: exists and is not a directory")
+    parent = out.resolve().parent
+    if not parent.is_dir():
+        raise UserError(f"--out {out}: parent folder {parent} does not exist")
+    return out
+
+
 @contextlib.contextmanager
 def output_dir(out):
     """Stage results in a temporary folder and move them into ``out`` on success.
@@ -42,13 +56,8 @@ def output_dir(out):
     Nothing is written to ``out`` when the block raises, so a failed run never
     leaves half-written results. Existing files of the same name are replaced.
     """
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out}: exists and is not a directory")
-    parent = out.resolve().parent
-    if not parent.exists():
-        raise UserError(f"--out {out}: parent folder {parent} does not exist")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    out = check_output_path(out)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.resolve().parent))
     try:
         yield tmp
         out.mkdir(exist_ok=True)

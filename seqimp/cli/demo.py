@@ -6,7 +6,7 @@ import argparse
 
 from ..datasets import demo_paths
 from ..fasta import read_fasta
-from .common import log, output_dir, progress_enabled
+from .common import check_output_path, log, output_dir, progress_enabled
 from .poim import print_outcome
 
 HELP = """\
@@ -38,6 +38,7 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..pipeline import run_poim
 
+    check_output_path(args.out)
     pos_path, neg_path = demo_paths()
     pos, neg = read_fasta(pos_path), read_fasta(neg_path)
     log(f"demo: {len(pos)} positive and {len(neg)} negative sequences of length {pos.length}")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import zipfile
 from pathlib import Path
 
-from .common import UserError, log, output_dir, positive_int, progress_enabled
+from ..errors import SeqimpError
+
+from .common import UserError, check_output_path, log, output_dir, positive_int, progress_enabled
 from .train import add_data_options, add_model_options, add_quiet, check_degree, read_pair
 
 HELP = """\
@@ -74,8 +77,14 @@ def _importance(args):
     if args.poim:
         path = Path(args.poim)
         if not path.is_file():
-            raise UserError(f"--poim {path}: no such file")
-        result = POIMResult.load(path)
+            raise UserError(f"--poim {path}: " + ("is a directory, expected poim.npz" if path.is_dir()
+                                                   else "no such file"))
+        try:
+            result = POIMResult.load(path)
+        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            if isinstance(exc, SeqimpError):
+                raise
+            raise UserError(f"--poim {path}: not a poim.npz written by 'seqimp poim'") from None
         if pos is not None and pos.length != result.length:
             raise UserError(f"--positive {args.positive} has length {pos.length}, but --poim {path} "
                             f"describes sequences of length {result.length}")
@@ -83,13 +92,14 @@ def _importance(args):
     if pos is None:
         raise UserError("--positive and --negative are required (or start from a saved --poim poim.npz)")
     check_degree(args, pos.length)
-    from ..pipeline import compute_importance, make_background, train_model
+    from ..pipeline import check_job, compute_importance, make_background, train_model
 
-    weights, _info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
-                                test_fraction=args.test_fraction, random_state=args.seed, log=log)
     max_order = args.max_order or args.degree
     if max_order > pos.length:
         raise UserError(f"--max-order {max_order} exceeds the sequence length {pos.length}")
+    check_job(pos.length, degree=args.degree, max_order=max_order)
+    weights, _info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
+                                test_fraction=args.test_fraction, random_state=args.seed, log=log)
     bg, text = make_background(args.background, positive=pos, negative=neg, length=pos.length)
     log(f"computing POIM and FIRM up to order {max_order} ({text})")
     return compute_importance(weights, bg, max_order=max_order, progress=progress_enabled()), pos, neg
@@ -105,6 +115,7 @@ def run(args) -> int:
                           write_transfac)
     from ..plot.logos import importance_logo, logo
 
+    check_output_path(args.out)
     database = read_motifs(args.db, args.db_format) if args.db else None
     result, pos, neg = _importance(args)
     fit_order = min(args.fit_order, result.max_order)

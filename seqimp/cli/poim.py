@@ -6,7 +6,7 @@ import argparse
 import re
 
 from ..pipeline import BACKGROUNDS
-from .common import UserError, log, nonneg_int, output_dir, positive_int, progress_enabled
+from .common import UserError, check_output_path, log, nonneg_int, output_dir, positive_int, progress_enabled
 from .train import add_data_options, add_model_options, add_quiet, check_degree, read_pair
 
 HELP = """\
@@ -91,6 +91,7 @@ def run(args) -> int:
     from ..fasta import read_fasta
     from ..pipeline import load_model, run_model, run_poim, run_sampled
 
+    check_output_path(args.out)
     pos, neg = read_pair(args)
     background_fasta = None
     if args.background_fasta:

@@ -56,6 +56,10 @@ def _positive_float(text: str) -> float:
 def read_pair(args):
     """Read --positive and --negative (either may be absent) as SequenceSets."""
     on_invalid = "skip" if getattr(args, "skip_invalid", False) else "error"
+    if args.positive and args.negative and Path(args.positive).is_file() and Path(args.negative).is_file() \
+            and Path(args.positive).samefile(args.negative):
+        raise UserError(f"--positive and --negative are the same file ({args.negative}); "
+                        "a classifier needs two different classes")
     pos = read_fasta(args.positive, on_invalid=on_invalid) if args.positive else None
     neg = read_fasta(args.negative, on_invalid=on_invalid) if args.negative else None
     if pos is not None and neg is not None and pos.length != neg.length:
