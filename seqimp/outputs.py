@@ -139,7 +139,7 @@ def load_model(path):
         weights = PositionalWeights.load(path)
         with np.load(path, allow_pickle=False) as data:
             metadata = json.loads(str(data["metadata"])) if "metadata" in data.files else {}
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError, ValueError) as exc:
         if isinstance(exc, SeqimpError):
             raise
         raise SeqimpError(f"{path}: not a seqimp model file ({exc})") from None
