@@ -129,8 +129,10 @@ class MarkovBackground:
         if transitions.ndim == 2:
             positional = False
             if transitions.shape != (ctx, a):
+                hint = (f"; a position-specific order-0 background has shape (L, 1, {a})"
+                        if order == 0 and transitions.shape[1] == a else "")
                 raise SeqimpError(f"transitions must have shape ({ctx}, {a}) for order {order} "
-                                  f"(from initial's {initial.size} entries), got {transitions.shape}")
+                                  f"(from initial's {initial.size} entries), got {transitions.shape}{hint}")
         elif transitions.ndim == 3:
             positional = True
             if transitions.shape[1:] != (ctx, a) or transitions.shape[0] < 1:

@@ -92,6 +92,8 @@ def test_from_arrays_infers_order_and_validates():
         MarkovBackground.from_arrays(np.full(4, 0.25), bad)
     with pytest.raises(SeqimpError, match="initial: rows must sum to 1"):
         MarkovBackground.from_arrays(np.full(4, 0.3), np.full((4, 4), 0.25))
+    with pytest.raises(SeqimpError, match=r"got \(7, 4\); a position-specific order-0 background has shape \(L, 1, 4\)"):
+        MarkovBackground.from_arrays([1.0], np.full((7, 4), 0.25))
     with pytest.raises(SeqimpError, match="must be 2-D"):
         MarkovBackground.from_arrays([1.0], np.full(4, 0.25))
     with pytest.raises(SeqimpError, match="order must be an integer >= 0"):
