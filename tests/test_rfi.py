@@ -293,6 +293,34 @@ def test_multiclass_problem():
     assert res.ranks[2] == 0 and np.all(res.ranks[:2] >= 1)
 
 
+def test_given_datasets_are_the_blocks():
+    # the paper's design: independently drawn data sets, each one ANOVA block
+    parts = [table1_problem(40, random_state=20 + b) for b in range(3)]
+    X = np.vstack([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    labels = np.repeat(["s1", "s2", "s3"], 160)
+    res = relative_feature_importance(X, y, datasets=labels)
+    errors = res.anova.subset.errors
+    assert errors.shape == (3, 15) and res.anova.ranking.waws.shape[0] == 3
+    full = res.subset_table["features"].tolist().index("1,2,3,4")
+    Z = _scatter.metric_coordinates(X, "euclidean")  # the metric of the whole sample
+    for b in range(3):
+        rows = np.flatnonzero(labels == f"s{b + 1}")
+        nb = _scatter.class_neighbours(Z[rows], y[rows], 2, 5)  # searched inside the data set
+        S_w, S_b = _scatter.scatter_matrices(
+            X[rows], y[rows], 2, n_neighbors=5, within="nonparametric", between="nonparametric",
+            distance="euclidean", neighbours=nb,
+        )
+        ext = _scatter.extract(S_w, S_b, range(4))
+        assert errors[b, full] == _scatter.knn_error(X[rows] @ ext.transform, y[rows], 2, 5)
+    with pytest.raises(SeqimpError, match="datasets: only one data set"):
+        relative_feature_importance(X, y, datasets=np.zeros(len(X)))
+    with pytest.raises(SeqimpError, match=r"datasets: data set 's3' has 0 samples of class number 1"):
+        relative_feature_importance(X, y, datasets=np.where((labels == "s3") & (y == 0), "s1", labels))
+    with pytest.raises(SeqimpError, match="datasets: must be 1-D with one label per row of X"):
+        relative_feature_importance(X, y, datasets=labels[:-1])
+
+
 def test_parametric_and_mahalanobis_options_run():
     X, y = table1_problem(100, random_state=3)
     for within, between, distance in itertools.product(["parametric", "nonparametric"], ["parametric", "nonparametric"], ["euclidean", "mahalanobis"]):

@@ -52,6 +52,7 @@ def relative_feature_importance(
     alpha=0.05,
     max_exhaustive=12,
     random_state=None,
+    datasets=None,
 ):
     """Rank features by Holz & Loew's Relative Feature Importance.
 
@@ -84,6 +85,13 @@ def relative_feature_importance(
         a :class:`RuntimeWarning` says the subset is not guaranteed optimal.
     random_state : int, RandomState instance or None, default=None
         Seeds the resampling.
+    datasets : array-like of shape (n_samples,), optional
+        Label of the independently drawn data set each row belongs to. When
+        given, every data set is one ANOVA block, as in the paper (which drew
+        fresh data sets), instead of the ``n_datasets`` resampled subsamples
+        of one learning sample; ``n_datasets`` and ``random_state`` are then
+        not used. At least two data sets, each holding at least
+        ``n_neighbors + 1`` samples of every class.
 
     Returns
     -------
@@ -106,17 +114,18 @@ def relative_feature_importance(
             above the best by more than ``anova.subset.critical_difference``)
             and ``optimal``.
         anova : Bunch with ``subset`` and ``ranking``
+            (``n_blocks`` is ``n_datasets``, or the number of distinct ``datasets``)
             The two randomized-block ANOVAs (see :func:`block_anova` fields:
             ``treatment_means``, ``f_statistic``, ``p_value``, ``df_*``,
             ``ms_*``, ``q_critical``, ``critical_difference``), plus
-            ``subset.errors`` of shape (n_datasets, n_subsets),
+            ``subset.errors`` of shape (n_blocks, n_subsets),
             ``subset.treatments`` (the subsets compared, one per size),
             ``subset.mcb_critical`` (one-sided Dunnett quantile; for the
             subset ANOVA ``critical_difference`` is Hsu's MCB margin
-            ``mcb_critical * sqrt(2 * ms_error / n_datasets)``, for the
+            ``mcb_critical * sqrt(2 * ms_error / n_blocks)``, for the
             ranking ANOVA Tukey's HSD),
             ``subset.search`` ("exhaustive" or "floating"),
-            ``ranking.waws`` of shape (n_datasets, n_selected) and
+            ``ranking.waws`` of shape (n_blocks, n_selected) and
             ``ranking.groups`` (list of arrays of 0-based feature numbers,
             lowest rank first).
 
@@ -137,8 +146,11 @@ def relative_feature_importance(
     opts = _check_options(within, between, distance, n_datasets, alpha, max_exhaustive)
     n_features = X.shape[1]
     n_classes = len(classes)
-    rng = check_random_state(random_state)
-    samples = [_subsample(y, n_classes, rng) for _ in range(n_datasets)]
+    if datasets is None:
+        rng = check_random_state(random_state)
+        samples = [_subsample(y, n_classes, rng) for _ in range(n_datasets)]
+    else:
+        samples = _dataset_blocks(datasets, y, n_classes, n_neighbors)
     evaluator = _SubsetEvaluator(X, y, n_classes, samples, n_neighbors, opts)
 
     if n_features <= max_exhaustive:
@@ -169,7 +181,7 @@ def relative_feature_importance(
     # Hsu's multiple comparisons with the best: one-sided Dunnett against the best other
     subset_anova.mcb_critical = mcb_critical_value(alpha, len(champions), subset_anova.df_error)
     subset_anova.critical_difference = (
-        subset_anova.mcb_critical * np.sqrt(2 * subset_anova.ms_error / n_datasets) if len(champions) > 1 else 0.0
+        subset_anova.mcb_critical * np.sqrt(2 * subset_anova.ms_error / len(samples)) if len(champions) > 1 else 0.0
     )
     diff = means - means.min()
     worse = diff > subset_anova.critical_difference * (1 + 1e-9) + 1e-12
@@ -338,6 +350,27 @@ def _subsample(y, n_classes, rng):
     """
     rows = [rng.permutation(np.flatnonzero(y == c))[: _per_class(np.sum(y == c))] for c in range(n_classes)]
     return np.sort(np.concatenate(rows))
+
+
+def _dataset_blocks(datasets, y, n_classes, n_neighbors):
+    """Sorted row indices of every user-given data set (block), checked."""
+    labels = np.asarray(datasets)
+    if labels.ndim != 1 or len(labels) != len(y):
+        raise SeqimpError(f"datasets: must be 1-D with one label per row of X ({len(y)}), got shape {labels.shape}")
+    names, codes = np.unique(labels, return_inverse=True)
+    if len(names) < 2:
+        raise SeqimpError("datasets: only one data set; the ANOVA needs at least two blocks")
+    blocks = []
+    for b, name in enumerate(names.tolist()):
+        rows = np.flatnonzero(codes == b)
+        counts = np.bincount(y[rows], minlength=n_classes)
+        if counts.min() < n_neighbors + 1:
+            raise SeqimpError(
+                f"datasets: data set {name!r} has {counts.min()} samples of class number {int(counts.argmin()) + 1}, "
+                f"fewer than n_neighbors+1 = {n_neighbors + 1}"
+            )
+        blocks.append(rows)
+    return blocks
 
 
 def _per_class(count):
