@@ -146,9 +146,49 @@ def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
         unequal lengths (naming the first differing record and both lengths),
         invalid symbols.
     """
+    alpha = get_alphabet(alphabet)
+    path, ids, seqs = _read_records(path, alpha, on_invalid)
+    try:
+        codes = encode(seqs, alpha, names=ids)
+    except SeqimpError as exc:
+        raise SeqimpError(f"{path}: {exc}") from None
+    if codes.shape[1] == 0:
+        raise SeqimpError(f"{path}: sequences are empty")
+    return SequenceSet(codes, ids, alpha, str(path))
+
+
+def fasta_summary(path, alphabet="dna", on_invalid="error") -> dict:
+    """Records, length range and symbol composition of a FASTA file whose lengths may differ.
+
+    What ``seqimp inspect`` prints; the same checks as :func:`read_fasta` except equal lengths.
+
+    Returns
+    -------
+    dict
+        ``source`` (str), ``alphabet`` (Alphabet), ``records`` (int), ``min_length``,
+        ``max_length`` (int), ``composition`` (ndarray of shape (alphabet size,), fractions).
+    """
+    alpha = get_alphabet(alphabet)
+    path, ids, seqs = _read_records(path, alpha, on_invalid)
+    counts = np.zeros(alpha.size, dtype=np.int64)
+    for rid, seq in zip(ids, seqs):
+        codes = alpha.lut[np.frombuffer(seq.encode("ascii", "replace"), np.uint8)]
+        if codes.size and codes.max() == INVALID:
+            try:
+                encode([seq], alpha, names=[rid])  # raises naming the record, position and symbol
+            except SeqimpError as exc:
+                raise SeqimpError(f"{path}: {exc}") from None
+        counts += np.bincount(codes, minlength=alpha.size)
+    lengths = [len(seq) for seq in seqs]
+    total = counts.sum()
+    return {"source": str(path), "alphabet": alpha, "records": len(seqs), "min_length": min(lengths),
+            "max_length": max(lengths), "composition": counts / total if total else counts.astype(float)}
+
+
+def _read_records(path, alpha, on_invalid):
+    """``(path, ids, seqs)`` of a FASTA file, records with invalid symbols dropped when ``on_invalid="skip"``."""
     if on_invalid not in ("error", "skip"):
         raise SeqimpError(f"on_invalid must be 'error' or 'skip', got {on_invalid!r}")
-    alpha = get_alphabet(alphabet)
     path = _check_path(path)
     ids, seqs = _parse(path)
     if not seqs:
@@ -162,19 +202,13 @@ def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
             warnings.warn(
                 f"{path}: skipped {dropped} of {len(seqs)} records with symbols outside "
                 f"the {alpha.name} alphabet",
-                stacklevel=2,
+                stacklevel=3,
             )
             ids = [i for i, k in zip(ids, keep) if k]
             seqs = [s for s, k in zip(seqs, keep) if k]
         if not seqs:
             raise SeqimpError(f"{path}: no records left after skipping invalid ones")
-    try:
-        codes = encode(seqs, alpha, names=ids)
-    except SeqimpError as exc:
-        raise SeqimpError(f"{path}: {exc}") from None
-    if codes.shape[1] == 0:
-        raise SeqimpError(f"{path}: sequences are empty")
-    return SequenceSet(codes, ids, alpha, str(path))
+    return path, ids, seqs
 
 
 def write_fasta(path, seqs, ids=None, alphabet="dna", *, width=60) -> None:

@@ -30,6 +30,23 @@ def test_inspect(capsys, tmp_path):
     assert "A=25.0%" in out and "C=25.0%" in out and "T=25.0%" in out and "GC content:  50.0%" in out
 
 
+def test_inspect_unequal_lengths_and_invalid_symbols(capsys, tmp_path):
+    path = tmp_path / "ragged.fa"
+    path.write_text(">a\nAACGTT\n>b\nacg\n>c\nTTCGA\n")
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "records:     3" in out and "length:      3..6 (lengths differ" in out
+    assert "A=28.6%" in out and "C=21.4%" in out and "G=21.4%" in out and "T=28.6%" in out  # 4, 3, 3, 4 of 14
+    path.write_text(">a\nAACGTT\n>b\nACNG\n")
+    assert main(["inspect", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"seqimp: error: {path}: record 'b': invalid symbol 'N' at position 3 (alphabet dna: ACGT)"]
+    assert main(["inspect", "--skip-invalid", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "records:     1" in captured.out and "length:      6" in captured.out
+    assert "skipped 1 of 2 records" in captured.err
+
+
 def test_inspect_embedded_demo(capsys):
     from seqimp.datasets import demo_paths
 

@@ -132,3 +132,25 @@ def test_write_read_roundtrip(tmp_path, seqs, width, compress):
     write_fasta(path, seqs, ids, width=width)
     back = read_fasta(path)
     assert back.ids == ids and back.sequences() == seqs
+
+
+def test_fasta_summary_matches_read_fasta_and_counts_ragged_files(tmp_path):
+    from seqimp.fasta import fasta_summary
+
+    rng = np.random.default_rng(3)
+    seqs = ["".join(rng.choice(list("ACGT"), 12)) for _ in range(20)]
+    path = tmp_path / "equal.fa"
+    write_fasta(path, seqs)
+    summary = fasta_summary(path)
+    np.testing.assert_allclose(summary["composition"], read_fasta(path).composition())
+    assert (summary["records"], summary["min_length"], summary["max_length"]) == (20, 12, 12)
+    ragged = [s[: 3 + i % 7] for i, s in enumerate(seqs)]
+    path = tmp_path / "ragged.fa"
+    write_fasta(path, ragged)
+    summary = fasta_summary(path)
+    joined = "".join(ragged)
+    np.testing.assert_allclose(summary["composition"], [joined.count(c) / len(joined) for c in "ACGT"])
+    assert (summary["min_length"], summary["max_length"]) == (3, 9)
+    path.write_text(">r1\nACG\n>r2\nACGT\n>r3\nANG\n")
+    with pytest.raises(ValueError, match=r"ragged\.fa: record 'r3': invalid symbol 'N' at position 2"):
+        fasta_summary(path)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ..fasta import read_fasta
+from ..fasta import fasta_summary
 
 HELP = """\
-Print the number of records, the sequence length, the alphabet and the symbol
-composition of one or more FASTA files (plain or .gz).
+Print the number of records, the sequence length (or the range of lengths when
+they differ), the alphabet and the symbol composition of one or more FASTA
+files (plain or .gz).
 
 examples:
   seqimp inspect data/demo_positive.fa
@@ -27,17 +28,19 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def describe(seqset) -> str:
-    """Human-readable summary of a SequenceSet."""
-    comp = seqset.composition()
+def describe(summary) -> str:
+    """Human-readable summary of :func:`seqimp.fasta.fasta_summary`'s dict."""
+    alpha, comp = summary["alphabet"], summary["composition"]
+    lo, hi = summary["min_length"], summary["max_length"]
+    length = str(lo) if lo == hi else f"{lo}..{hi} (lengths differ; positional methods need one common length)"
     lines = [
-        f"file:        {seqset.source}",
-        f"records:     {len(seqset)}",
-        f"length:      {seqset.length}",
-        f"alphabet:    {seqset.alphabet.name} ({seqset.alphabet.symbols})",
-        "composition: " + "  ".join(f"{s}={100 * f:.1f}%" for s, f in zip(seqset.alphabet.symbols, comp)),
+        f"file:        {summary['source']}",
+        f"records:     {summary['records']}",
+        f"length:      {length}",
+        f"alphabet:    {alpha.name} ({alpha.symbols})",
+        "composition: " + "  ".join(f"{s}={100 * f:.1f}%" for s, f in zip(alpha.symbols, comp)),
     ]
-    if seqset.alphabet.name in ("dna", "rna"):
+    if alpha.name in ("dna", "rna"):
         gc = comp[1] + comp[2]
         lines.append(f"GC content:  {100 * gc:.1f}%")
     return "\n".join(lines)
@@ -45,6 +48,6 @@ def describe(seqset) -> str:
 
 def run(args) -> int:
     on_invalid = "skip" if args.skip_invalid else "error"
-    sets = [read_fasta(path, args.alphabet, on_invalid=on_invalid) for path in args.fasta]
-    print("\n\n".join(describe(s) for s in sets))
+    summaries = [fasta_summary(path, args.alphabet, on_invalid=on_invalid) for path in args.fasta]
+    print("\n\n".join(describe(s) for s in summaries))
     return 0
