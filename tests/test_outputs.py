@@ -50,5 +50,8 @@ def test_model_file_round_trip(tmp_path):
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(SeqimpError, match=r"junk.npz: not a seqimp model file"):
         load_model(tmp_path / "junk.npz")
+    (tmp_path / "empty.npz").write_bytes(b"")
+    with pytest.raises(SeqimpError, match=r"empty.npz: not a seqimp model file"):
+        load_model(tmp_path / "empty.npz")
     with pytest.raises(SeqimpError, match=r"nope.npz: no such file"):
         load_model(tmp_path / "nope.npz")
