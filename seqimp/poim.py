@@ -19,15 +19,13 @@ or a sampling estimator elsewhere in seqimp).
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
-import sys
-import types
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._lazy import make_callable
 from .alphabet import get_alphabet, kmer_string
 from .errors import SeqimpError
 from .table import Table
@@ -367,20 +365,4 @@ def poim(model_or_weights, background=None, max_order=None, *, standardize=False
     return result.standardized() if standardize else result
 
 
-class _CallableModule(types.ModuleType):
-    """``seqimp.poim`` names both this module and the function :func:`poim`.
-
-    Which object the package attribute ``seqimp.poim`` is depends on the import order: the
-    function when it was first reached as ``seqimp.poim`` / ``from seqimp import poim`` (lazy
-    export), the module after ``import seqimp.poim`` came first (Python's import system sets
-    it). The module forwards calls to the function, so calling works either way; for the
-    other names use ``seqimp.POIMResult`` or ``from seqimp.poim import ...``.
-    """
-
-    def __call__(self, *args, **kwargs):
-        return poim(*args, **kwargs)
-
-
-# inspect.signature(seqimp.poim) shows the function's parameters when the name is the module
-__signature__ = inspect.signature(poim)
-sys.modules[__name__].__class__ = _CallableModule
+make_callable(__name__, poim)

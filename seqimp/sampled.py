@@ -421,11 +421,12 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
             mean, se = _estimate_order(score_fn, sampler, (U, W, forward, backward), k, js, pis, batch_size, bar)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ratio = np.where(pis >= CERTAIN, 0.0, np.sqrt(pis / (1 - pis)))   # as the exact engine
-            ratio[pis <= 0] = np.nan
+            ratio[pis <= 0] = 0.0   # impossible k-mer: POIM undefined (NaN), FIRM 0, as the exact engine
             tables["poim"][-1][js] = mean
             tables["poim_se"][-1][js] = se
-            tables["firm"][-1][js] = mean * ratio
-            tables["firm_se"][-1][js] = se * ratio
+            possible = pis > 0
+            tables["firm"][-1][js] = np.where(possible, mean * ratio, 0.0)
+            tables["firm_se"][-1][js] = np.where(possible, se * ratio, 0.0)
     meta = {
         "n_samples": n,
         "batch_size": batch_size,

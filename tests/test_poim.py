@@ -267,10 +267,11 @@ def test_seqimp_poim_is_callable_whatever_the_import_order(first):
         "import inspect, seqimp, numpy as np\n"
         "w = seqimp.PositionalWeights([np.eye(4)[[0, 1, 2, 3, 0]]])\n"
         "print(seqimp.poim(w, None, 1).poim[0][0, 0], list(inspect.signature(seqimp.poim).parameters)[:3])\n"
+        "import sys; print(seqimp.poim is sys.modules['seqimp.poim'], seqimp.poim.POIMResult is seqimp.POIMResult)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     # weight 1 on A at position 1: Q(A, 0) = 1 - 1/4 under the uniform background
-    assert out.stdout.strip() == "0.75 ['model_or_weights', 'background', 'max_order']"
+    assert out.stdout.splitlines() == ["0.75 ['model_or_weights', 'background', 'max_order']", "True True"]
 
 
 def test_uniform_firm_is_poim_times_constant():

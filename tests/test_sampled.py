@@ -180,13 +180,14 @@ def test_batches_seed_positions_and_call_count():
 
 
 def test_impossible_kmers_are_nan_and_progress(capsys):
-    # position 2 can never be "A": POIM and FIRM of k-mers with A there are undefined (NaN)
+    # position 2 can never be "A": POIM of k-mers with A there is undefined (NaN), FIRM is 0
+    # (pi = 0), as in the exact engine
     trans = np.full((6, 1, 4), 0.25)
     trans[2, 0] = [0.0, 1 / 3, 1 / 3, 1 / 3]
     bg = MarkovBackground.from_arrays([1.0], trans)
     res = poim_sampled(lambda X: X.sum(axis=1).astype(float), bg, 2, n_samples=10, random_state=0,
                        progress=True)
-    assert np.isnan(res.poim[0][2, 0]) and np.isnan(res.firm[0][2, 0])
+    assert np.isnan(res.poim[0][2, 0]) and res.firm[0][2, 0] == 0 and res.firm_se[0][2, 0] == 0
     assert np.isfinite(res.poim[0][2, 1:]).all()
     assert np.isnan(res.poim[1][1, [0, 4, 8, 12]]).all() and np.isnan(res.poim[1][2, :4]).all()
     assert "sampled POIM" in capsys.readouterr().err

@@ -33,12 +33,10 @@ distribution), ``ddof=0`` throughout.
 
 from __future__ import annotations
 
-import sys
-import types
-
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._lazy import make_callable
 from ..errors import SeqimpError
 from ._features import Feature as _Feature
 from ._features import feature_indicator, feature_product
@@ -324,17 +322,4 @@ def _binary(v, s, n_bins, n_points, name):
 _DATA_METHODS = {"slope": _slope, "binned": _binned, "binary": _binary}
 
 
-class _CallableModule(types.ModuleType):
-    """This module, callable as the function ``firm``.
-
-    The package exports the function ``firm`` lazily under the name of this
-    module. Importing the module explicitly first (``import seqimp.tabular.firm``)
-    makes Python bind the *module* to ``seqimp.tabular.firm``; calling it then
-    still runs the function.
-    """
-
-    def __call__(self, *args, **kwargs):
-        return firm(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+make_callable(__name__, firm)
