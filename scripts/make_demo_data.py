@@ -15,18 +15,20 @@ from pathlib import Path
 
 import numpy as np
 
+from seqimp.alphabet import encode
+from seqimp.fasta import write_fasta
+
 MOTIF = "TGACTCA"
 LENGTH = 60
 STARTS_1BASED = (21, 22, 23)
 N_PER_CLASS = 500
 MUTATION_RATE = 0.2
 SEED = 20261121
-BASES = np.array(list("ACGT"))
 
 
 def make(n, length, motif, starts, mutation_rate, rng):
     seqs = rng.integers(0, 4, size=(n, length))
-    motif_codes = np.array(["ACGT".index(c) for c in motif])
+    motif_codes = encode(motif)[0].astype(np.int64)
     for r in range(n):
         start = rng.choice(starts) - 1
         site = motif_codes.copy()
@@ -37,12 +39,6 @@ def make(n, length, motif, starts, mutation_rate, rng):
     return seqs
 
 
-def write(path, codes, prefix):
-    with open(path, "w") as fh:
-        for r, row in enumerate(codes, start=1):
-            fh.write(f">{prefix}{r}\n{''.join(BASES[row])}\n")
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=Path(__file__).resolve().parent.parent / "data", type=Path)
@@ -50,8 +46,9 @@ def main():
     rng = np.random.default_rng(SEED)
     pos = make(N_PER_CLASS, LENGTH, MOTIF, STARTS_1BASED, MUTATION_RATE, rng)
     neg = rng.integers(0, 4, size=(N_PER_CLASS, LENGTH))
-    write(args.out / "demo_positive.fa", pos, "pos")
-    write(args.out / "demo_negative.fa", neg, "neg")
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_fasta(args.out / "demo_positive.fa", pos.astype(np.uint8), ids=[f"pos{r}" for r in range(1, len(pos) + 1)])
+    write_fasta(args.out / "demo_negative.fa", neg.astype(np.uint8), ids=[f"neg{r}" for r in range(1, len(neg) + 1)])
     print(f"wrote {args.out / 'demo_positive.fa'} and {args.out / 'demo_negative.fa'}")
 
 

@@ -24,6 +24,19 @@ def test_demo_paths_exist_and_read():
     assert read_fasta(pos).length == read_fasta(neg).length == 60
 
 
+def test_demo_data_is_what_the_script_makes(tmp_path):
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "make_demo_data.py"
+    subprocess.run([sys.executable, str(script), "--out", str(tmp_path / "new")], check=True, capture_output=True)
+    for made, shipped in zip(sorted((tmp_path / "new").iterdir()), sorted(demo_paths())):
+        assert made.name == shipped.name and made.read_bytes() == shipped.read_bytes()
+    pos = read_fasta(demo_paths()[0]).sequences()
+    starts = {s.find("TGACTCA") + 1 for s in pos} - {0}  # 0: the ~20% with a mutated site
+    assert {21, 22, 23} <= starts and sum(s.find("TGACTCA") + 1 in (21, 22, 23) for s in pos) >= 0.75 * len(pos)
+
+
 def _splice_line(label, name, seq):
     return f"{label},{' ' * 3}{name},{' ' * 10}{seq}\n"
 
