@@ -11,7 +11,7 @@ from scipy import stats
 from seqimp.errors import SeqimpError
 from seqimp.tabular import relative_feature_importance
 from seqimp.tabular import _scatter
-from seqimp.tabular._rfi_stats import block_anova, distinct_groups
+from seqimp.tabular._rfi_stats import block_anova, distinct_groups, mcb_critical_value
 from seqimp.tabular.rfi import table1_problem
 
 # ---------------------------------------------------------------- slow references
@@ -191,6 +191,17 @@ def test_block_anova_against_paired_t_and_table_values():
     a = block_anova(Y, 0.05)
     ss_total = np.sum((Y - Y.mean()) ** 2)
     assert a.ms_treatment * 3 + a.ms_block * 4 + a.ms_error * 12 == pytest.approx(ss_total)
+
+
+def test_mcb_critical_value_is_one_sided_dunnett():
+    # two treatments: one comparison, Student's t quantile
+    assert mcb_critical_value(0.05, 2, 9) == pytest.approx(stats.t.ppf(0.95, 9), rel=1e-9)
+    # more: P(max T_i <= d) = 0.95 for equicorrelated (rho = 1/2) multivariate t, by scipy's own integration
+    for t, df in ((4, 27), (6, 45)):
+        d = mcb_critical_value(0.05, t, df)
+        R = np.full((t - 1, t - 1), 0.5) + 0.5 * np.eye(t - 1)
+        cover = stats.multivariate_t(loc=np.zeros(t - 1), shape=R, df=df).cdf(np.full(t - 1, d), random_state=0)
+        assert cover == pytest.approx(0.95, abs=5e-4)
 
 
 def test_distinct_groups_chains_and_orders():
