@@ -11,6 +11,7 @@ options and calls these functions, so every step is usable from Python:
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +29,9 @@ __all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "analyze", "fi
            "load_model", "versions"]
 
 BACKGROUNDS = ("uniform", "negative", "all")
+
+#: Held-out auROC below which :func:`train_model` warns that the model is close to chance.
+CHANCE_AUROC = 0.6
 
 
 @dataclass
@@ -130,6 +134,9 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     if X_test is not None:
         info.update(evaluate(model.decision_function(X_test), y_test))
         log(f"held-out accuracy {info['accuracy']:.3f}, auROC {info['auroc']:.3f} on {info['n_test']} sequences")
+        if info["auroc"] is not None and info["auroc"] < CHANCE_AUROC:
+            warnings.warn(f"the model is close to chance (held-out auROC {info['auroc']:.3f} < {CHANCE_AUROC}); "
+                          "its POIM, top oligomers and motifs are likely noise", stacklevel=2)
     return model.positional_weights(), info
 
 

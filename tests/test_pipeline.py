@@ -4,6 +4,7 @@ Fixture: tests/data/planted_{pos,neg}.fa, 100 + 100 random 30-nt sequences; the 
 carry GATTACA at 1-based positions 11-17 (one random base replaced in ~20% of them).
 """
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +55,18 @@ def test_train_model_reports_held_out_metrics_of_the_returned_model(planted, tra
     assert info["accuracy"] == pytest.approx(expected["accuracy"])
     assert info["auroc"] == pytest.approx(expected["auroc"])
     assert info["auroc"] > 0.9
+
+
+def test_train_model_warns_when_the_model_is_close_to_chance(planted):
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 4, size=(200, 30)).astype(np.uint8)
+    with pytest.warns(UserWarning, match=r"the model is close to chance \(held-out auROC 0\.\d+ < 0\.6\)"):
+        _, info = train_model(noise[:100], noise[100:], degree=2, random_state=0)
+    assert info["auroc"] < 0.6
+    pos, neg = planted
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        train_model(pos, neg, degree=2, random_state=0)  # a good model: no warning
 
 
 def test_train_model_bad_input(planted):
