@@ -210,6 +210,27 @@ def test_firm_is_callable_whatever_the_import_order():
     assert out.stdout.strip() == "True"
 
 
+def test_shrinkage_keeps_variances_and_does_not_depend_on_units():
+    X = _gaussian(60, 9)
+    res = firm(_linear_model(X), X, method="gaussian")
+    # by hand: Ledoit-Wolf intensity on standardised columns, correlations shrunk towards 0
+    n, d = X.shape
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    S = Z.T @ Z / n
+    d2 = np.sum((S - np.eye(d)) ** 2)
+    b2 = min(d2, sum(np.sum((np.outer(z, z) - S) ** 2) for z in Z) / n**2)
+    R = (1 - b2 / d2) * S + b2 / d2 * np.eye(d)
+    np.testing.assert_allclose(res.covariance, R * np.outer(X.std(axis=0), X.std(axis=0)), rtol=1e-10)
+    # FIRM is unit-free (paper §2.3): the same score on rescaled columns has the same importances
+    model = _linear_model(X)
+    scales = np.array([1e-3, 1.0, 1e3])
+    rescaled = _linear_model(X)
+    rescaled.coef_ = model.coef_ / scales
+    for method in ("gaussian", "taylor"):
+        again = firm(rescaled, X * scales, method=method).importances
+        np.testing.assert_allclose(again, firm(model, X, method=method).importances, rtol=1e-8)
+
+
 def test_shrinkage_covariance_helps_with_more_features_than_samples():
     rng = np.random.default_rng(8)
     d, n = 40, 30

@@ -84,8 +84,10 @@ def firm(
         ``taylor`` for a coordinate of a kernel SVM, else ``slope``.
     covariance : {"shrinkage", "empirical"} or array of shape (n_features, n_features)
         ``Sigma`` for gaussian/taylor: Ledoit-Wolf shrinkage
-        (:class:`sklearn.covariance.LedoitWolf`), the sample covariance
-        (``ddof=0``), or a known matrix.
+        (:class:`sklearn.covariance.LedoitWolf`) of the correlations, applied
+        to standardised columns so that variances are kept and the result does
+        not depend on feature units; the sample covariance (``ddof=0``); or a
+        known matrix.
     standardize : bool
         Divide importances by ``sqrt(Var[s(X)])`` (``w' Sigma w`` for gaussian,
         the variance of the scores otherwise) so that models compare.
@@ -246,7 +248,13 @@ def _covariance(covariance, X):
             return np.atleast_2d(np.cov(X, rowvar=False, bias=True))
         from sklearn.covariance import LedoitWolf
 
-        return LedoitWolf().fit(X).covariance_
+        # Ledoit-Wolf on standardised columns shrinks the correlations towards 0 and keeps the
+        # variances (the diagonal target of Schaefer & Strimmer), so FIRM stays unit-free;
+        # on raw columns the target mu*I would pull every variance towards their mean.
+        sd = X.std(axis=0)
+        if np.any(sd == 0):
+            raise SeqimpError(f"X: feature {int(np.argmin(sd)) + 1} is constant, so its covariance cannot be estimated")
+        return LedoitWolf().fit(X / sd).covariance_ * np.outer(sd, sd)
     cov = np.asarray(covariance, dtype=float)
     if cov.shape != (d, d) or not np.allclose(cov, cov.T) or np.any(np.diag(cov) <= 0):
         raise SeqimpError(f"covariance: expected a symmetric ({d}, {d}) matrix with positive diagonal")
