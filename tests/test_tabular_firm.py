@@ -229,6 +229,8 @@ def test_shrinkage_keeps_variances_and_does_not_depend_on_units():
     for method in ("gaussian", "taylor"):
         again = firm(rescaled, X * scales, method=method).importances
         np.testing.assert_allclose(again, firm(model, X, method=method).importances, rtol=1e-8)
+    with pytest.raises(SeqimpError, match="X: feature 2 is constant, so its covariance cannot be estimated"):
+        firm(lambda A: A[:, 0], np.column_stack([X[:, 0], np.ones(len(X))]), method="taylor")
 
 
 def test_shrinkage_covariance_helps_with_more_features_than_samples():
