@@ -250,7 +250,7 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     """
     log = log or (lambda _m: None)
     max_order = degree if max_order is None else int(max_order)
-    check_job(as_codes(positive).shape[1], degree=degree, max_order=max_order, background_order=background_order,
+    check_job(_labelled(positive, negative)[0].shape[1], degree=degree, max_order=max_order, background_order=background_order,
               max_memory=max_memory)
     timings = {}
     start = time.perf_counter()
