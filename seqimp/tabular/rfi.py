@@ -31,6 +31,7 @@ from ..errors import SeqimpError
 from ..table import Table
 from ._rfi_stats import block_anova, distinct_groups, mcb_critical_value
 from ._scatter import block_class_neighbours, extract, knn_error, metric_coordinates, scatter_matrices, waws
+from ._tabdata import choice, positive_int
 
 __all__ = ["relative_feature_importance", "table1_problem"]
 
@@ -378,8 +379,7 @@ def _per_class(count):
 
 
 def _check_input(X, y, n_neighbors):
-    if isinstance(n_neighbors, bool) or not isinstance(n_neighbors, Integral) or n_neighbors < 1:
-        raise SeqimpError(f"n_neighbors: must be a positive integer, got {n_neighbors!r}")
+    n_neighbors = positive_int(n_neighbors, "n_neighbors")
     try:
         X = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError):
@@ -412,13 +412,9 @@ def _check_input(X, y, n_neighbors):
 
 
 def _check_options(within, between, distance, n_datasets, alpha, max_exhaustive):
-    for name, value, allowed in (
-        ("within", within, _SCATTER),
-        ("between", between, _SCATTER),
-        ("distance", distance, _DISTANCE),
-    ):
-        if value not in allowed:
-            raise SeqimpError(f"{name}: must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    within = choice(within, _SCATTER, "within")
+    between = choice(between, _SCATTER, "between")
+    distance = choice(distance, _DISTANCE, "distance")
     for name, value, low in (("n_datasets", n_datasets, 2), ("max_exhaustive", max_exhaustive, 1)):
         if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
             raise SeqimpError(f"{name}: must be an integer >= {low}, got {value!r}")
