@@ -21,7 +21,7 @@ import numpy as np
 from . import __version__
 from .alphabet import kmer_string
 from .errors import SeqimpError
-from .table import Table
+from .table import Table, top_n
 from .weights import PositionalWeights
 
 __all__ = ["top_oligomers", "write_figures", "write_outputs", "write_summary", "save_model", "load_model",
@@ -53,7 +53,7 @@ def top_oligomers(result, n=50) -> Table:
         flat = np.abs(table).ravel()
         flat = np.where(np.isnan(flat), -np.inf, flat)
         m = int(min(n, np.count_nonzero(np.isfinite(flat))))
-        best = np.argsort(-flat, kind="stable")[:m]
+        best = top_n(flat, m)
         p, z = np.divmod(best, table.shape[1])
         ks += [k] * m
         pos.append(p)

@@ -13,7 +13,31 @@ import numpy as np
 
 from .errors import SeqimpError
 
-__all__ = ["Table"]
+__all__ = ["Table", "top_n"]
+
+
+def top_n(values, n) -> np.ndarray:
+    """Indices of the ``n`` largest entries of a 1-D array, largest first, ties in index order.
+
+    Equal to ``np.argsort(-values, kind="stable")[:n]`` (for values without NaN), but selects
+    with :func:`numpy.partition` and sorts only the selected entries, so ranking the top of
+    tables with millions of entries (4**8 k-mers x 1,000 positions) takes a fraction of a
+    full sort.
+
+    Returns
+    -------
+    ndarray of shape (min(n, values.size),), dtype int64
+    """
+    values = np.asarray(values).ravel()
+    n = int(max(0, min(int(n), values.size)))
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    kth = values.size - n
+    threshold = np.partition(values, kth)[kth]  # the n-th largest value
+    above = np.flatnonzero(values > threshold)
+    ties = np.flatnonzero(values == threshold)[: n - above.size]
+    chosen = np.concatenate([above, ties]).astype(np.int64)
+    return chosen[np.lexsort((chosen, -values[chosen]))]
 
 
 class Table:

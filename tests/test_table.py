@@ -17,3 +17,15 @@ def test_table_columns_rows_tsv(tmp_path):
 def test_table_rejects_ragged():
     with pytest.raises(ValueError, match=r"differ in length: \[1, 2\]"):
         Table({"a": [1], "b": [1, 2]})
+
+
+def test_top_n_equals_a_stable_full_sort():
+    from seqimp.table import top_n
+
+    rng = np.random.default_rng(0)
+    for size in (1, 2, 7, 50, 1000):
+        for values in (rng.normal(size=size), rng.integers(0, 4, size).astype(float),  # many ties
+                       np.r_[np.full(size, -np.inf)], np.abs(rng.normal(size=size)) * (rng.random(size) < 0.5)):
+            expected = np.argsort(-values, kind="stable")
+            for n in (0, 1, 3, size // 2, size, size + 5):
+                np.testing.assert_array_equal(top_n(values, n), expected[:n])

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..alphabet import kmer_string
 from ..errors import SeqimpError
+from ..table import top_n
 
 __all__ = ["poim_heatmap", "differential_heatmap", "weights_vs_firm"]
 
@@ -237,7 +238,7 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
         hidden = 0
         if idx.size > max_points:
             strength = np.maximum(np.abs(w[idx]) / wmax, np.abs(f[idx]) / fmax)
-            keep = np.argsort(-strength, kind="stable")[:max_points]
+            keep = top_n(strength, max_points)
             hidden = idx.size - max_points
             idx = idx[np.sort(keep)]
         label = f"k = {k}" + (f" ({hidden:,} near 0 not drawn)" if hidden else "")
