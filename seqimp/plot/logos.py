@@ -70,7 +70,7 @@ def logo(motif, ax=None, *, color_scheme="classic", title=None, ymax=None):
         ymax = 1.15 * tallest if zoomed and tallest > 0 else 2.0
     ax.set_ylim(0, ymax)
     ax.set_ylabel("bits")
-    ax.set_xlabel("position" if motif.start is not None else "motif column")
+    ax.set_xlabel("position (1-based)" if motif.start is not None else "motif column")
     _ticks(ax, first, len(pwm))
     ax.spines[["top", "right"]].set_visible(False)
     if title is None:
@@ -144,7 +144,7 @@ def importance_logo(result, ax=None, *, order=1, measure="poim", positions=None,
     ax = _axes(ax, last - first + 1)
     logomaker.Logo(df, ax=ax, color_scheme=color_scheme, flip_below=False, fade_below=0.4)
     ax.axhline(0, color="0.3", lw=0.6)
-    ax.set_xlabel("position")
+    ax.set_xlabel("position (1-based)")
     ax.set_ylabel(f"{measure.upper()} (order {order})")
     _ticks(ax, first, last - first + 1)
     ax.spines[["top", "right"]].set_visible(False)
