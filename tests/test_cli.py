@@ -115,3 +115,15 @@ def test_output_dir_rejects_file(tmp_path):
     with pytest.raises(ValueError, match="exists and is not a directory"):
         with output_dir(f):
             pass
+
+
+def test_every_subcommand_accepts_quiet_after_it():
+    from seqimp.cli import _COMMANDS, build_parser
+
+    parser = build_parser()
+    extra = {"inspect": ["x.fa"], "demo": ["--out", "x"], "train": ["--positive", "p", "--negative", "n",
+                                                                    "--model-out", "m.npz"],
+             "poim": ["--out", "x"], "motifs": ["--out", "x"]}
+    assert set(extra) == set(_COMMANDS)
+    for name in _COMMANDS:
+        assert parser.parse_args([name] + extra[name] + ["-q"]).quiet is True

@@ -8,6 +8,7 @@ from ..datasets import demo_paths
 from ..fasta import read_fasta
 from .common import check_output_path, log, output_dir, progress_enabled
 from .poim import print_outcome
+from .train import add_quiet
 
 HELP = """\
 Run the complete POIM/FIRM pipeline on the embedded demo data
@@ -32,6 +33,7 @@ def register(sub) -> None:
     p = sub.add_parser("demo", help="run the pipeline on the embedded demo data", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 

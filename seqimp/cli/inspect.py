@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..fasta import fasta_summary
+from .train import add_quiet
 
 HELP = """\
 Print the number of records, the sequence length (or the range of lengths when
@@ -25,6 +26,7 @@ def register(sub) -> None:
     p.add_argument("--alphabet", default="dna", choices=["dna", "rna", "protein"])
     p.add_argument("--skip-invalid", action="store_true",
                    help="drop records with symbols outside the alphabet instead of failing")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
