@@ -127,3 +127,5 @@ def test_every_subcommand_accepts_quiet_after_it():
     assert set(extra) == set(_COMMANDS)
     for name in _COMMANDS:
         assert parser.parse_args([name] + extra[name] + ["-q"]).quiet is True
+        assert parser.parse_args([name] + extra[name] + ["--debug"]).debug is True
+        assert parser.parse_args([name] + extra[name]).debug is False

@@ -21,9 +21,11 @@ examples:
 
 
 def add_quiet(p) -> None:
-    """``-q/--quiet`` after the subcommand too (the global option also works)."""
+    """``-q/--quiet`` and ``--debug`` after the subcommand too (the global options also work)."""
     p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
                    help="no progress or log lines on stderr")
+    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="show full tracebacks on errors")
 
 
 def add_data_options(p, *, required=True) -> None:
