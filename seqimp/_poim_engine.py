@@ -51,6 +51,12 @@ def estimate_bytes(a, length, degree, order, max_order) -> int:
     return 8 * (out + td + bu) + 8 * a ** (order + 1) * length * 4
 
 
+def _gb(n_bytes) -> str:
+    """Gigabytes for a message: two decimals, or 3 significant digits when astronomically large."""
+    gb = n_bytes / 1e9
+    return f"{gb:.2f}" if gb < 1e4 else f"{gb:.3g}"
+
+
 def check_memory(a, length, degree, order, max_order, max_memory) -> None:
     """Raise SeqimpError if the estimate exceeds ``max_memory`` bytes (None: half the available RAM)."""
     limit = available_memory() // 2 if max_memory is None else int(max_memory)
@@ -64,8 +70,8 @@ def check_memory(a, length, degree, order, max_order, max_memory) -> None:
             break
     hint = (f"the largest max_order that fits is {fit}" if fit else
             "even max_order=1 does not fit (the weights' degree or the background order is too large)")
-    raise SeqimpError(f"poim with max_order={max_order} needs about {need / 1e9:.2f} GB, more than "
-                      f"max_memory={limit / 1e9:.2f} GB; {hint}")
+    raise SeqimpError(f"poim with max_order={max_order} needs about {_gb(need)} GB, more than "
+                      f"max_memory={_gb(limit)} GB; {hint}")
 
 
 def chain_tables(background, length):

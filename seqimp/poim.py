@@ -256,7 +256,7 @@ class POIMResult:
             tables = getattr(self, name)
             if tables is not None:
                 arrays.update({f"{name}_{k}": t for k, t in enumerate(tables, start=1)})
-        np.savez_compressed(os.fspath(path), kind="POIMResult", expected_score=self.expected_score,
+        np.savez(os.fspath(path), kind="POIMResult", expected_score=self.expected_score,
                             score_std=self.score_std, alphabet=self.alphabet.name, method=self.method,
                             meta=json.dumps(self.meta), **arrays)
 

@@ -193,7 +193,7 @@ class PositionalWeights:
                 arrays["metadata"] = np.array(json.dumps(metadata, sort_keys=True))
             except TypeError as exc:
                 raise SeqimpError(f"metadata must be JSON-serialisable: {exc}") from None
-        np.savez_compressed(os.fspath(path), bias=self.bias, alphabet=self.alphabet.name,
+        np.savez(os.fspath(path), bias=self.bias, alphabet=self.alphabet.name,
                             kind="PositionalWeights", **arrays)
 
     @classmethod

@@ -89,6 +89,15 @@ def test_train_then_poim_with_the_saved_model(tmp_path, capsys):
     np.testing.assert_allclose(a.poim[2], b.poim[2], rtol=1e-10, atol=1e-12)
 
 
+def test_train_on_everything_with_test_fraction_zero(tmp_path, capsys):
+    model = tmp_path / "all.npz"
+    assert main(["train", "--positive", POS, "--negative", NEG, "--model-out", str(model),
+                 "--degree", "2", "--test-fraction", "0"]) == 0
+    assert "no held-out accuracy or auROC" in capsys.readouterr().out
+    _, meta = load_model(model)
+    assert meta["n_train"] == 200 and meta["n_test"] == 0 and meta["auroc"] is None
+
+
 def test_scorer_route(tmp_path, capsys):
     scorer = tmp_path / "my_scorer.py"
     scorer.write_text("import numpy as np\nMOTIF = np.array([2, 0, 3, 3, 0, 1, 0])\n"
