@@ -29,6 +29,15 @@ FORMATS = {".meme": "meme", ".txt": None, ".jaspar": "jaspar", ".pfm": "jaspar",
            ".tf": "transfac", ".dat": "transfac"}
 
 
+
+def _emit(text, path):
+    """Join lines (if a list) into text, write it to ``path`` when given, and return it."""
+    if isinstance(text, list):
+        text = "\n".join(text) + "\n"
+    if path is not None:
+        Path(os.fspath(path)).write_text(text)
+    return text
+
 def _text(path) -> tuple[Path, list[str]]:
     path = Path(os.fspath(path))
     if not path.exists():
@@ -80,10 +89,7 @@ def write_meme(motifs, path=None, *, background=None) -> str:
         lines.append(f"letter-probability matrix: alength= 4 w= {m.length} nsites= {max(m.sites, 0)} E= 0")
         lines.extend(" " + "  ".join(f"{p:.6f}" for p in row) for row in m.pwm)
         lines.append("")
-    text = "\n".join(lines)
-    if path is not None:
-        Path(os.fspath(path)).write_text(text)
-    return text
+    return _emit("\n".join(lines), path)
 
 
 _MATRIX = re.compile(r"letter-probability matrix:(.*)", re.IGNORECASE)
@@ -157,10 +163,7 @@ def write_jaspar(motifs, path=None) -> str:
         for a, col in zip(DNA_LETTERS, counts.T):
             cells = (f"{c:6.0f}" for c in col) if integral else (f"{c:9.3f}" for c in col)
             lines.append(f"{a}  [ " + " ".join(cells) + " ]")
-    text = "\n".join(lines) + "\n"
-    if path is not None:
-        Path(os.fspath(path)).write_text(text)
-    return text
+    return _emit(lines, path)
 
 
 def read_jaspar(path) -> list:
@@ -220,10 +223,7 @@ def write_transfac(motifs, path=None) -> str:
         if m.start is not None:
             lines += [f"CC seqimp_start:{m.start}", f"CC seqimp_spread:{m.spread:.4g}", "XX"]
         lines.append("//")
-    text = "\n".join(lines) + "\n"
-    if path is not None:
-        Path(os.fspath(path)).write_text(text)
-    return text
+    return _emit(lines, path)
 
 
 def read_transfac(path) -> list:
