@@ -79,6 +79,7 @@ def test_motifs_from_synthetic_poim(tmp_path):
     assert main(["motifs", "--poim", str(tmp_path / "p.npz"), "--out", str(out), "--format", "svg", "-q"]) == 0
     rows = {r["consensus"]: r for r in _tsv(out / "motifs.tsv")}
     assert rows["TTGACA"]["start"] == "8" and rows["TATAAT"]["start"] == "25"
+    assert rows["TTGACA"]["sites"] == "NA"  # no sequences to count sites in: unknown, not 0
     assert len(list((out / "logos").glob("*.svg"))) == 3
 
 

@@ -42,7 +42,11 @@ class MotifDiscovery:
 
 
 def motif_table(motifs) -> Table:
-    """Table of motifs: ``name, consensus, start`` (1-based), ``length, spread, score, sites``."""
+    """Table of motifs: ``name, consensus, start`` (1-based), ``length, spread, score, sites``.
+
+    ``sites`` is ``"NA"`` where the number of sites is unknown (a PWM fitted from a POIM
+    alone, without sequences to count them in), never a misleading 0.
+    """
     return Table({
         "name": [m.name for m in motifs],
         "consensus": [m.consensus for m in motifs],
@@ -50,7 +54,7 @@ def motif_table(motifs) -> Table:
         "length": np.array([m.length for m in motifs], dtype=np.int64),
         "spread": np.array([m.spread for m in motifs], dtype=np.float64),
         "score": np.array([m.score for m in motifs], dtype=np.float64),
-        "sites": np.array([m.sites for m in motifs], dtype=np.int64),
+        "sites": np.array([m.sites if m.sites > 0 else "NA" for m in motifs], dtype=object),
     })
 
 
