@@ -22,6 +22,10 @@ so for ``shifts=0`` both routes fit the same model.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+import time
+
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -59,6 +63,18 @@ class _WDModel(BaseEstimator):
         if self.method == "auto":
             return "linear" if self.shifts == 0 else "kernel"
         return self.method
+
+    @contextlib.contextmanager
+    def _step(self, what):
+        """With ``verbose``, a line on stderr before and after a training step, with its time."""
+        if not self.verbose:
+            yield
+            return
+        name = type(self).__name__
+        print(f"{name}: {what} ...", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        yield
+        print(f"{name}: {what}: done in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
 
     def _as_codes(self, X, alphabet):
         """Sequences -> (n, L) uint8 codes; the one place input is converted."""
@@ -130,7 +146,10 @@ _PARAMS_DOC = """
     alphabet : str or Alphabet, default="dna"
         Used to encode strings and to size the positional tables.
     tol : float, default=1e-4
-        Stopping tolerance of the solver."""
+        Stopping tolerance of the solver.
+    verbose : bool, default=False
+        Print a line on stderr before and after each training step (feature map or
+        Gram matrix, solver) with its time, for long fits."""
 
 
 class WDClassifier(ClassifierMixin, _WDModel):
@@ -177,7 +196,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
     """
 
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
-                 max_iter=1000, class_weight=None, random_state=None):
+                 max_iter=1000, class_weight=None, random_state=None, verbose=False):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -187,6 +206,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.max_iter = max_iter
         self.class_weight = class_weight
         self.random_state = random_state
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -211,17 +231,21 @@ class WDClassifier(ClassifierMixin, _WDModel):
         yb = (y == classes[1]).astype(np.int64)
         if method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
-            F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
+            with self._step(f"WD features of {codes.shape[0]} sequences"):
+                F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
             svm = LinearSVC(C=self.C, loss="hinge", dual=True, tol=self.tol, max_iter=self.max_iter,
                             class_weight=self.class_weight, random_state=self.random_state)
-            svm.fit(F, yb)
+            with self._step(f"linear SVM (liblinear) on {F.shape[1]} features, {F.nnz} non-zeros"):
+                svm.fit(F, yb)
             self.coef_ = svm.coef_.ravel().copy()
             self.intercept_ = float(svm.intercept_[0])
             self.n_iter_ = int(svm.n_iter_)
         else:
-            gram = wd_kernel(codes, degree=self.degree_, shifts=self.shifts_, alphabet=self.alphabet_)
+            with self._step(f"WDS Gram matrix {codes.shape[0]} x {codes.shape[0]}"):
+                gram = wd_kernel(codes, degree=self.degree_, shifts=self.shifts_, alphabet=self.alphabet_)
             svm = SVC(C=self.C, kernel="precomputed", tol=self.tol, class_weight=self.class_weight)
-            svm.fit(gram, yb)
+            with self._step("kernel SVM (libsvm)"):
+                svm.fit(gram, yb)
             self.support_ = svm.support_.copy()
             self.support_codes_ = codes[svm.support_].copy()
             self.dual_coef_ = svm.dual_coef_.ravel().copy()
@@ -266,13 +290,14 @@ class WDRegressor(RegressorMixin, _WDModel):
     intercept_ : float
     """
 
-    def __init__(self, degree=8, shifts=0, alpha=1.0, *, method="auto", alphabet="dna", tol=1e-4):
+    def __init__(self, degree=8, shifts=0, alpha=1.0, *, method="auto", alphabet="dna", tol=1e-4, verbose=False):
         self.degree = degree
         self.shifts = shifts
         self.alpha = alpha
         self.method = method
         self.alphabet = alphabet
         self.tol = tol
+        self.verbose = verbose
 
     def fit(self, X, y):
         """Train on sequences ``X`` and real targets ``y`` (shape (n,))."""
@@ -291,17 +316,21 @@ class WDRegressor(RegressorMixin, _WDModel):
         codes = self._fit_codes(X, y.shape[0])
         if method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
-            F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
-            ridge = Ridge(alpha=self.alpha, tol=self.tol, solver="sparse_cg").fit(F, y)
+            with self._step(f"WD features of {codes.shape[0]} sequences"):
+                F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
+            with self._step(f"ridge (sparse CG) on {F.shape[1]} features"):
+                ridge = Ridge(alpha=self.alpha, tol=self.tol, solver="sparse_cg").fit(F, y)
             self.coef_ = ridge.coef_.ravel().copy()
             self.intercept_ = float(ridge.intercept_)
         else:
-            gram = wd_kernel(codes, degree=self.degree_, shifts=self.shifts_, alphabet=self.alphabet_)
+            with self._step(f"Gram matrix {codes.shape[0]} x {codes.shape[0]}"):
+                gram = wd_kernel(codes, degree=self.degree_, shifts=self.shifts_, alphabet=self.alphabet_)
             row_mean = gram.mean(axis=1)
             centred = gram - row_mean[:, None] - row_mean[None, :] + row_mean.mean()
             centred[np.diag_indices_from(centred)] += self.alpha
             y_mean = y.mean()
-            a = scipy.linalg.solve(centred, y - y_mean, assume_a="pos")
+            with self._step(f"dual ridge solve ({codes.shape[0]} x {codes.shape[0]})"):
+                a = scipy.linalg.solve(centred, y - y_mean, assume_a="pos")
             self.support_codes_ = codes.copy()
             self.dual_coef_ = a
             self.intercept_ = float(y_mean - a @ row_mean)

@@ -84,7 +84,7 @@ def evaluate(scores, y) -> dict:
 
 
 def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
-                log=None):
+                log=None, progress=False):
     """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
 
     Parameters
@@ -97,6 +97,9 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     random_state : int or None
     log : callable, optional
         Called with progress lines.
+    progress : bool, default=False
+        Report each training step (feature map or Gram matrix, solver) with its time on
+        stderr (``WDClassifier(verbose=True)``).
 
     Returns
     -------
@@ -128,7 +131,8 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     log(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
         f"on {len(y_train)} sequences of length {X.shape[1]}")
     start = time.perf_counter()
-    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state).fit(X_train, y_train)
+    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state,
+                         verbose=progress).fit(X_train, y_train)
     info["train_seconds"] = time.perf_counter() - start
     info["n_train"] = int(len(y_train))
     if X_test is not None:
@@ -255,7 +259,8 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     timings = {}
     start = time.perf_counter()
     weights, info = train_model(positive, negative, degree=degree, shifts=shifts, C=C,
-                                test_fraction=test_fraction, random_state=random_state, log=log)
+                                test_fraction=test_fraction, random_state=random_state, log=log,
+                                progress=progress)
     timings["train"] = time.perf_counter() - start
     length = weights.length
     bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=None, length=length,

@@ -245,3 +245,16 @@ def quantized_xfail(est):
 )
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("est", [WDClassifier(degree=2, verbose=True), WDClassifier(degree=2, shifts=1, verbose=True),
+                                 WDRegressor(degree=2, verbose=True), WDRegressor(degree=2, shifts=1, verbose=True)])
+def test_verbose_reports_each_training_step(est, capsys):
+    X = ["ACGTAC", "ACGTTT", "TTGTAC", "GGGTAC", "GGATAC", "CCGTAA"]
+    est.fit(X, [1, 1, 0, 0, 1, 0])
+    err = capsys.readouterr().err.splitlines()
+    name = type(est).__name__
+    assert len(err) == 4 and all(line.startswith(f"{name}: ") for line in err)
+    assert err[1].endswith(" s") and "done in" in err[1] and "done in" in err[3]
+    est.set_params(verbose=False).fit(X, [1, 1, 0, 0, 1, 0])
+    assert capsys.readouterr().err == ""

@@ -99,7 +99,8 @@ def _importance(args):
         raise UserError(f"--max-order {max_order} exceeds the sequence length {pos.length}")
     check_job(pos.length, degree=args.degree, max_order=max_order)
     weights, _info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
-                                test_fraction=args.test_fraction, random_state=args.seed, log=log)
+                                test_fraction=args.test_fraction, random_state=args.seed, log=log,
+                                progress=progress_enabled())
     bg, text = make_background(args.background, positive=pos, negative=neg, length=pos.length)
     log(f"computing POIM and FIRM up to order {max_order} ({text})")
     return compute_importance(weights, bg, max_order=max_order, progress=progress_enabled()), pos, neg

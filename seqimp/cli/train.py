@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..fasta import read_fasta
-from .common import UserError, fraction, log, nonneg_int, positive_int
+from .common import UserError, fraction, log, nonneg_int, positive_int, progress_enabled
 
 HELP = """\
 Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs
@@ -99,7 +99,8 @@ def run(args) -> int:
     pos, neg = read_pair(args)
     check_degree(args, pos.length)
     weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
-                                test_fraction=args.test_fraction, random_state=args.seed, log=log)
+                                test_fraction=args.test_fraction, random_state=args.seed, log=log,
+                                progress=progress_enabled())
     metadata = dict(info, degree=args.degree, shifts=args.shifts, C=args.C, length=pos.length, alphabet="dna",
                     test_fraction=args.test_fraction, seed=args.seed, positive=str(args.positive),
                     negative=str(args.negative))
