@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .alphabet import get_alphabet
-from .errors import SeqimpError
+from .errors import SeqimpError, check_int
 from .fasta import as_codes
 
 __all__ = ["MarkovBackground"]
@@ -82,13 +82,7 @@ class MarkovBackground:
     """
 
     def __init__(self, order=0, *, positional=False, pseudocount=1.0, alphabet="dna"):
-        try:
-            ok = not isinstance(order, bool) and int(order) == order and int(order) >= 0
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise SeqimpError(f"order must be an integer >= 0, got {order!r}")
-        self.order = int(order)
+        self.order = check_int(order, "order", minimum=0)
         self.positional = bool(positional)
         try:
             self.pseudocount = float(pseudocount)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 import sys
 from pathlib import Path
 
@@ -37,7 +36,7 @@ import numpy as np
 from ._poim_kernels import CERTAIN
 from ._sampled_chain import ChainSampler
 from .alphabet import decode, get_alphabet
-from .errors import SeqimpError
+from .errors import SeqimpError, check_int
 from .fasta import as_codes
 from .progress import Progress
 
@@ -239,7 +238,7 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False) -> np.n
     """
     alpha = get_alphabet(alphabet)
     codes = as_codes(X, alpha)
-    batch_size = _positive(batch_size, "batch_size")
+    batch_size = check_int(batch_size, "batch_size")
     n, length = codes.shape
     a = alpha.size
     per = (a - 1) * length + 1
@@ -267,15 +266,6 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False) -> np.n
 
 
 # --------------------------------------------------------------------------- helpers
-
-def _positive(value, name) -> int:
-    try:
-        ok = not isinstance(value, bool) and int(value) == value and int(value) >= 1
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise SeqimpError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 def _kmer_codes(k, base=_DNA) -> np.ndarray:
@@ -392,16 +382,16 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
     from .poim import POIMResult
 
     if length is not None:
-        length = _positive(length, "length")
+        length = check_int(length, "length")
     sampler = ChainSampler(background, length)
     length = sampler.length
-    max_order = _positive(max_order, "max_order")
+    max_order = check_int(max_order, "max_order")
     if max_order > length:
         raise SeqimpError(f"max_order={max_order} exceeds the sequence length {length}")
-    n = _positive(n_samples, "n_samples")
+    n = check_int(n_samples, "n_samples")
     if n < 2:
         raise SeqimpError("n_samples must be at least 2 (standard errors need two samples)")
-    batch_size = _positive(batch_size, "batch_size")
+    batch_size = check_int(batch_size, "batch_size")
     starts = _positions(positions, length)
     U, W = sampler.uniforms(n, random_state)
     forward, backward = sampler.base(U, W)
