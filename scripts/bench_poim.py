@@ -3,7 +3,7 @@
 Setting: random degree-8 positional weights, L = 200, max_order 8, order-0 position-specific
 background. Reported:
 
-1. time and peak memory (tracemalloc, numpy allocations) of ``seqimp.poim``;
+1. time and peak memory (tracemalloc, numpy allocations) of ``seqimp.importance._exact``;
 2. ratio to the memory-bound floor: allocating and writing the same output arrays
    (POIM and FIRM, orders 1..8) once;
 3. ratio of a naive overlap-sum reference to the engine at max_order 6 (the naive one is
@@ -23,7 +23,7 @@ import tracemalloc
 import numpy as np
 
 from seqimp import MarkovBackground, PositionalWeights, poim
-from seqimp._poim_naive import naive_poim_order0
+from oracle_poim import naive_poim_order0
 
 A = 4
 VERBOSE = False

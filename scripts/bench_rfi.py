@@ -19,7 +19,7 @@ import time
 import joblib
 import numpy as np
 
-from seqimp.tabular.rfi import _SubsetEvaluator, _subsample, relative_feature_importance, table1_problem
+from seqimp.tabular._rfi import _SubsetEvaluator, _subsample, relative_feature_importance, table1_problem
 
 
 def main():

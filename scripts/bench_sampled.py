@@ -1,4 +1,4 @@
-"""Benchmark of the sampled POIM/FIRM estimator (seqimp.sampled).
+"""Benchmark of the sampled POIM/FIRM estimator (seqimp.importance._sampled).
 
 Prints, in one run:
 
@@ -6,7 +6,7 @@ Prints, in one run:
    costs almost nothing (it reads one column), against the floor of merely writing the
    same 10^6 sequences into memory once and calling the scorer on them; for order-0 and
    order-2 Markov backgrounds, and with a realistic cheap scorer (degree-3 PositionalWeights);
-2. the estimator's error against the exact engine (``seqimp.poim``) as ``n_samples`` grows:
+2. the estimator's error against the exact engine (``seqimp.importance._exact``) as ``n_samples`` grows:
    RMS error, mean reported standard error, and the share of entries within 2 and 4 SE.
 
 Usage: ``python scripts/bench_sampled.py [--quick]``
@@ -19,10 +19,10 @@ import time
 
 import numpy as np
 
-from seqimp.background import MarkovBackground
-from seqimp.poim import poim
-from seqimp.sampled import poim_sampled
-from seqimp.weights import PositionalWeights
+from seqimp.background._markov import MarkovBackground
+from seqimp.importance._exact import poim
+from seqimp.importance._sampled import poim_sampled
+from seqimp.kernels._weights import PositionalWeights
 
 
 def cheap(X):

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from seqimp.alphabet import encode
-from seqimp.fasta import write_fasta
+from seqimp.io._alphabet import encode
+from seqimp.io._fasta import write_fasta
 
 MOTIF = "TGACTCA"
 LENGTH = 60

@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 from sklearn.svm import SVC
 
-from seqimp.tabular import firm, plot_firm_curve, plot_importance_matrix
+from seqimp.tabular import firm  # noqa: E402
+from seqimp.plot import plot_firm_curve, plot_importance_matrix  # noqa: E402
 
 NAMES = ["x1", "x2", "x3"]
 PAIRS = [(0, 1), (0, 2), (1, 2)]

@@ -20,7 +20,8 @@ from sklearn.inspection import permutation_importance as sk_permutation_importan
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import train_test_split
 
-from seqimp.tabular import permutation_importance, plot_importance_boxplot
+from seqimp.tabular import permutation_importance  # noqa: E402
+from seqimp.plot import plot_importance_boxplot  # noqa: E402
 
 N_REPEATS = 30
 

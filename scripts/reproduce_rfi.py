@@ -28,7 +28,7 @@ import time
 import numpy as np
 from sklearn.utils import check_random_state
 
-from seqimp.tabular.rfi import (
+from seqimp.tabular._rfi import (
     _check_options,
     _rank_subset,
     _subsample,

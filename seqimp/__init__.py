@@ -4,55 +4,72 @@ Weighted-degree string kernels, exact unfolding to positional k-mer weights,
 Markov backgrounds, exact POIM/FIRM, sampled importance for any scorer,
 motifs, and tabular feature-importance methods of the same family.
 
-Public names are imported lazily from the module that owns them (see
-``docs/architecture.md``), so ``import seqimp`` is cheap and does not compile
-numba kernels.
+The package is laid out by pipeline stage (``docs/architecture.md``)::
+
+    io -> kernels -> background -> importance -> motifs -> plot -> pipeline -> cli
+                                   tabular (beside the sequence stages)
+
+The names below are imported lazily from the stage package that owns them, so
+``import seqimp`` is cheap and compiles no numba code.
 """
 
-from ._lazy import lazy_exports
+from importlib import import_module
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-# public name -> owning submodule (relative to the package)
+# public name -> stage package that owns it
 _EXPORTS = {
     # read and encode
     "SeqimpError": "errors",
-    "Alphabet": "alphabet",
-    "DNA": "alphabet",
-    "RNA": "alphabet",
-    "PROTEIN": "alphabet",
-    "get_alphabet": "alphabet",
-    "encode": "alphabet",
-    "decode": "alphabet",
-    "kmer_index": "alphabet",
-    "kmer_string": "alphabet",
-    "window_indices": "alphabet",
-    "SequenceSet": "fasta",
-    "read_fasta": "fasta",
-    "write_fasta": "fasta",
-    "Table": "table",
+    "Alphabet": "io",
+    "DNA": "io",
+    "RNA": "io",
+    "PROTEIN": "io",
+    "get_alphabet": "io",
+    "encode": "io",
+    "decode": "io",
+    "kmer_index": "io",
+    "kmer_string": "io",
+    "window_indices": "io",
+    "SequenceSet": "io",
+    "read_fasta": "io",
+    "write_fasta": "io",
     # model
-    "PositionalWeights": "weights",
+    "PositionalWeights": "kernels",
     "wd_kernel": "kernels",
     "wd_features": "kernels",
-    "WDClassifier": "models",
-    "WDRegressor": "models",
+    "WDClassifier": "kernels",
+    "WDRegressor": "kernels",
     # background
     "MarkovBackground": "background",
     # importance
-    "poim": "poim",
-    "POIMResult": "poim",
-    "poim_sampled": "sampled",
-    "ism": "sampled",
-    "position_summary": "sampled",
-    "load_scorer": "sampled",
-    "load_sklearn_model": "sampled",
-    "sklearn_scorer": "sampled",
+    "poim": "importance",
+    "POIMResult": "importance",
+    "load_poim": "importance",
+    "poim_sampled": "importance",
+    "ism": "importance",
+    "position_summary": "importance",
+    "load_scorer": "importance",
+    "load_sklearn_model": "importance",
+    "sklearn_scorer": "importance",
 }
 
-_SUBMODULES = {"datasets", "plot", "motifs", "tabular", "cli"}
+_SUBPACKAGES = {"io", "kernels", "background", "importance", "motifs", "plot", "pipeline", "tabular", "cli",
+                "datasets", "errors"}
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBMODULES)
+def __getattr__(name):
+    if name in _EXPORTS:
+        value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    elif name in _SUBPACKAGES:
+        value = import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS) | _SUBPACKAGES)

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 from sklearn.utils import Bunch
 
-from .alphabet import DNA, INVALID, encode
+from .io._alphabet import DNA, INVALID, encode
 from .errors import SeqimpError
-from .fasta import SequenceSet
+from .io._fasta import SequenceSet
 
 __all__ = ["demo_paths", "load_uci_splice", "load_uci_promoters", "promoter_position"]
 

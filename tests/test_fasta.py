@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seqimp
-from seqimp.fasta import SequenceSet, as_codes, read_fasta, write_fasta
+from seqimp.io._fasta import SequenceSet, as_codes, read_fasta, write_fasta
 
 
 def write(path, text):
@@ -135,7 +135,7 @@ def test_write_read_roundtrip(tmp_path, seqs, width, compress):
 
 
 def test_fasta_summary_matches_read_fasta_and_counts_ragged_files(tmp_path):
-    from seqimp.fasta import fasta_summary
+    from seqimp.io._fasta import fasta_summary
 
     rng = np.random.default_rng(3)
     seqs = ["".join(rng.choice(list("ACGT"), 12)) for _ in range(20)]

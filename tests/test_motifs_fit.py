@@ -10,7 +10,7 @@ from scipy.optimize import minimize
 from seqimp.errors import SeqimpError
 from seqimp.motifs import (Motif, assemble_motif, count_sites, discover_motifs, fit_motifs, implied_poim,
                            motif_candidates, placement_weights, simplex_lstsq, trim_motif)
-from seqimp.poim import POIMResult
+from seqimp.importance._exact import POIMResult
 
 
 def _result(tables):
@@ -48,9 +48,9 @@ def test_implied_poim_matches_brute_force():
 
 def test_implied_poim_matches_poim_engine():
     """A fixed-start motif's scorer is one order-m table of PositionalWeights: same POIM."""
-    from seqimp.background import MarkovBackground
-    from seqimp.poim import poim
-    from seqimp.weights import PositionalWeights
+    from seqimp.background._markov import MarkovBackground
+    from seqimp.importance._exact import poim
+    from seqimp.kernels._weights import PositionalWeights
 
     rng = np.random.default_rng(2)
     L, m, t = 12, 4, 5
@@ -159,7 +159,7 @@ def test_count_sites_recovers_frequencies():
 
 
 def test_shifted_copies_count_as_one_motif():
-    from seqimp.motifs.discover import _same
+    from seqimp.motifs._discover import _same
 
     a = Motif.from_consensus("a", "ATGACTCAA", start=20)
     assert _same(a, Motif.from_consensus("b", "GACTCA", start=24))  # a's GACTCA, two positions on

@@ -1,12 +1,12 @@
-"""Tests of seqimp.outputs: the merged top table and model files."""
+"""Tests of seqimp.pipeline._outputs: the merged top table and model files."""
 
 import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.outputs import load_model, save_model, top_oligomers
-from seqimp.poim import POIMResult
-from seqimp.weights import PositionalWeights
+from seqimp.pipeline._outputs import load_model, save_model, top_oligomers
+from seqimp.importance._exact import POIMResult
+from seqimp.kernels._weights import PositionalWeights
 
 KMERS2 = [a + b for a in "ACGT" for b in "ACGT"]
 

@@ -1,4 +1,4 @@
-"""Tests of seqimp.pipeline: training/evaluation, backgrounds, full runs.
+"""Tests of seqimp.pipeline._run: training/evaluation, backgrounds, full runs.
 
 Fixture: tests/data/planted_{pos,neg}.fa, 100 + 100 random 30-nt sequences; the positives
 carry GATTACA at 1-based positions 11-17 (one random base replaced in ~20% of them).
@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split
 
-from seqimp.background import MarkovBackground
+from seqimp.background._markov import MarkovBackground
 from seqimp.errors import SeqimpError
-from seqimp.fasta import read_fasta
-from seqimp.pipeline import (compute_importance, evaluate, load_model, make_background, run_model, run_poim,
+from seqimp.io._fasta import read_fasta
+from seqimp.pipeline._run import (compute_importance, evaluate, load_model, make_background, run_model, run_poim,
                              run_sampled, top_oligomers, train_model)
-from seqimp.poim import POIMResult
-from seqimp.weights import PositionalWeights
+from seqimp.importance._exact import POIMResult
+from seqimp.kernels._weights import PositionalWeights
 
 DATA = Path(__file__).resolve().parent / "data"
 

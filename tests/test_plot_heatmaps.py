@@ -1,4 +1,4 @@
-"""Tests of seqimp.plot.heatmaps on small hand-made POIM results."""
+"""Tests of seqimp.plot._heatmaps on small hand-made POIM results."""
 
 import itertools
 
@@ -12,8 +12,8 @@ import pytest  # noqa: E402
 
 from seqimp.errors import SeqimpError  # noqa: E402
 from seqimp.plot import differential_heatmap, poim_heatmap, weights_vs_firm  # noqa: E402
-from seqimp.poim import POIMResult  # noqa: E402
-from seqimp.weights import PositionalWeights  # noqa: E402
+from seqimp.importance._exact import POIMResult  # noqa: E402
+from seqimp.kernels._weights import PositionalWeights  # noqa: E402
 
 
 def _result(length=12, max_order=4, seed=0, nan_at=None):

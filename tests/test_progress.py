@@ -1,6 +1,6 @@
 import io
 
-from seqimp.progress import Progress
+from seqimp._progress import Progress
 
 
 def test_progress_reports_and_finishes():

@@ -1,4 +1,4 @@
-"""Tests of seqimp.report: an offline HTML page built from a results folder."""
+"""Tests of seqimp.pipeline._report: an offline HTML page built from a results folder."""
 
 import base64
 import json
@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from seqimp.errors import SeqimpError  # noqa: E402
-from seqimp.report import build_report, write_report  # noqa: E402
+from seqimp.pipeline._report import build_report, write_report  # noqa: E402
 
 
 def _png(path, y=1):

@@ -1,4 +1,4 @@
-"""Tests of Relative Feature Importance (Holz & Loew), seqimp.tabular.rfi."""
+"""Tests of Relative Feature Importance (Holz & Loew), seqimp.tabular._rfi."""
 
 import itertools
 import warnings
@@ -12,7 +12,7 @@ from seqimp.errors import SeqimpError
 from seqimp.tabular import relative_feature_importance
 from seqimp.tabular import _scatter
 from seqimp.tabular._rfi_stats import block_anova, distinct_groups, mcb_critical_value
-from seqimp.tabular.rfi import table1_problem
+from seqimp.tabular._rfi import table1_problem
 
 # ---------------------------------------------------------------- slow references
 
@@ -276,7 +276,7 @@ def test_floating_search_warns_and_agrees_with_exhaustive(small_table1):
 
 
 def test_floating_search_reaches_the_best_subsets_of_a_known_criterion():
-    from seqimp.tabular.rfi import _floating_search
+    from seqimp.tabular._rfi import _floating_search
 
     class Fake:
         # additive criterion with an interaction: {0, 3} together is best of size 2

@@ -1,4 +1,4 @@
-"""Sampled POIM/FIRM, in-silico mutagenesis and scorer loading (seqimp.sampled)."""
+"""Sampled POIM/FIRM, in-silico mutagenesis and scorer loading (seqimp.importance._sampled)."""
 
 import itertools
 import sys
@@ -10,12 +10,12 @@ from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 
 from seqimp import SeqimpError
-from seqimp.alphabet import decode, encode, kmer_index, window_indices
-from seqimp.background import MarkovBackground
-from seqimp.poim import POIMResult
-from seqimp.sampled import (ism, load_scorer, load_sklearn_model, onehot, poim_sampled,
+from seqimp.io._alphabet import decode, encode, kmer_index, window_indices
+from seqimp.background._markov import MarkovBackground
+from seqimp.importance._exact import POIMResult
+from seqimp.importance._sampled import (ism, load_scorer, load_sklearn_model, onehot, poim_sampled,
                             position_summary, sklearn_scorer)
-from seqimp.weights import PositionalWeights
+from seqimp.kernels._weights import PositionalWeights
 
 
 def random_weights(rng, length, degree, bias=0.0):
@@ -60,7 +60,7 @@ def brute_force_poim(score_fn, background, length, max_order):
 
 @pytest.mark.parametrize("order, positional", [(0, True), (1, False), (2, True)])
 def test_linear_scorer_agrees_with_exact_engine(order, positional):
-    from seqimp.poim import poim
+    from seqimp.importance._exact import poim
 
     rng = np.random.default_rng(order)
     length, max_order = 10, 4                      # max_order above the degree
@@ -77,8 +77,8 @@ def test_linear_scorer_agrees_with_exact_engine(order, positional):
 
 
 def test_wd_model_agrees_with_exact_engine():
-    from seqimp.models import WDClassifier
-    from seqimp.poim import poim
+    from seqimp.kernels._estimators import WDClassifier
+    from seqimp.importance._exact import poim
 
     rng = np.random.default_rng(5)
     length = 12
@@ -195,7 +195,7 @@ def test_impossible_kmers_are_nan_and_progress(capsys):
 
 def test_near_certain_kmer_has_zero_firm_as_in_the_exact_engine():
     # P(T at 3) = 1 - 1e-14: the feature is constant up to rounding, FIRM 0 in both routes
-    from seqimp.poim import poim
+    from seqimp.importance._exact import poim
 
     trans = np.full((6, 1, 4), 0.25)
     trans[3, 0] = [1e-14 / 3] * 3 + [1 - 1e-14]
@@ -341,7 +341,7 @@ def test_load_scorer(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("order, positional", [(0, False), (1, True), (3, False)])
 def test_all_start_marginals_match_background(order, positional):
-    from seqimp._sampled_chain import ChainSampler
+    from seqimp.background._conditional import ChainSampler
 
     rng = np.random.default_rng(order)
     length = 7
@@ -358,8 +358,8 @@ def test_conditional_rows_have_the_conditional_distribution(order, positional):
     # rows for "z at j" against P(x | z at j) by enumeration of all 4**5 sequences (chi-square)
     from scipy.stats import chisquare
 
-    from seqimp._sampled_chain import ChainSampler
-    from seqimp.sampled import _kmer_codes
+    from seqimp.background._conditional import ChainSampler
+    from seqimp.importance._sampled import _kmer_codes
 
     rng = np.random.default_rng(20 + order)
     length, n = 5, 20_000
@@ -393,8 +393,8 @@ def test_conditional_rows_have_the_conditional_distribution(order, positional):
 
 
 def test_order0_rows_are_the_planted_samples():
-    from seqimp._sampled_chain import ChainSampler
-    from seqimp.sampled import _kmer_codes
+    from seqimp.background._conditional import ChainSampler
+    from seqimp.importance._sampled import _kmer_codes
 
     bg = random_background(np.random.default_rng(0), 0, 9)
     sampler = ChainSampler(bg)

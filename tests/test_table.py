@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from seqimp.table import Table
+from seqimp._tables import Table
 
 
 def test_table_columns_rows_tsv(tmp_path):
@@ -20,7 +20,7 @@ def test_table_rejects_ragged():
 
 
 def test_top_n_equals_a_stable_full_sort():
-    from seqimp.table import top_n
+    from seqimp._tables import top_n
 
     rng = np.random.default_rng(0)
     for size in (1, 2, 7, 50, 1000):

@@ -10,13 +10,8 @@ import pytest  # noqa: E402
 from sklearn.utils import Bunch  # noqa: E402
 
 from seqimp.errors import SeqimpError  # noqa: E402
-from seqimp.tabular import (  # noqa: E402
-    firm,
-    permutation_importance,
-    plot_firm_curve,
-    plot_importance_boxplot,
-    plot_importance_matrix,
-)
+from seqimp.tabular import firm, permutation_importance  # noqa: E402
+from seqimp.plot import plot_firm_curve, plot_importance_boxplot, plot_importance_matrix  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

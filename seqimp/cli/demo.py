@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..datasets import demo_paths
-from ..fasta import read_fasta
+from ..io._fasta import read_fasta
 from .common import check_output_path, log, output_dir, progress_enabled
 from .poim import print_outcome
 from .train import add_quiet
@@ -38,7 +38,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..pipeline import run_poim
+    from ..pipeline._run import run_poim
 
     check_output_path(args.out)
     pos_path, neg_path = demo_paths()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..fasta import fasta_summary
+from ..io._fasta import fasta_summary
 from .train import add_quiet
 
 HELP = """\
@@ -31,7 +31,7 @@ def register(sub) -> None:
 
 
 def describe(summary) -> str:
-    """Human-readable summary of :func:`seqimp.fasta.fasta_summary`'s dict."""
+    """Human-readable summary of :func:`seqimp.io._fasta.fasta_summary`'s dict."""
     alpha, comp = summary["alphabet"], summary["composition"]
     lo, hi = summary["min_length"], summary["max_length"]
     length = str(lo) if lo == hi else f"{lo}..{hi} (lengths differ; positional methods need one common length)"

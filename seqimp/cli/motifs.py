@@ -69,7 +69,7 @@ def register(sub) -> None:
 
 def _importance(args):
     """The POIMResult: loaded from --poim or computed from a model trained on the FASTA pair."""
-    from ..poim import POIMResult
+    from ..importance._exact import POIMResult
 
     pos, neg = read_pair(args)
     if (pos is None) != (neg is None):
@@ -92,7 +92,7 @@ def _importance(args):
     if pos is None:
         raise UserError("--positive and --negative are required (or start from a saved --poim poim.npz)")
     check_degree(args, pos.length)
-    from ..pipeline import check_job, compute_importance, make_background, train_model
+    from ..pipeline._run import check_job, compute_importance, make_background, train_model
 
     max_order = args.max_order or args.degree
     if max_order > pos.length:
@@ -114,7 +114,7 @@ def run(args) -> int:
 
     from ..motifs import (compare_motifs, count_sites, discover_motifs, read_motifs, write_jaspar, write_meme,
                           write_transfac)
-    from ..plot.logos import importance_logo, logo
+    from ..plot._logos import importance_logo, logo
 
     check_output_path(args.out)
     database = read_motifs(args.db, args.db_format) if args.db else None
@@ -162,7 +162,7 @@ def run(args) -> int:
         plt.close(ax.figure)
     out = Path(args.out)
     if (out / "summary.json").exists():  # a 'seqimp poim' folder: add the motif section to its report
-        from ..report import write_report
+        from ..pipeline._report import write_report
 
         write_report(out, motifs_dir=out)
         log(f"report updated: {out}/report.html")

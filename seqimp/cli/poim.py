@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from ..pipeline import BACKGROUNDS
+from ..pipeline._run import BACKGROUNDS
 from .common import UserError, check_output_path, log, nonneg_int, output_dir, positive_int, progress_enabled
 from .train import add_data_options, add_model_options, add_quiet, check_degree, read_pair
 
@@ -23,7 +23,7 @@ Other routes:
   --model MODEL.npz         analyse a model saved by 'seqimp train'
   --scorer module:function  sampled POIM/FIRM of any score function taking an
   --sklearn-model M.joblib  encoded (n, L) array / a scikit-learn model trained on
-                            seqimp.sampled.onehot(X) (no weights_vs_firm, no model.npz)
+                            seqimp.importance.onehot(X) (no weights_vs_firm, no model.npz)
 
 examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results
@@ -88,8 +88,8 @@ def _common(args):
 
 
 def run(args) -> int:
-    from ..fasta import read_fasta
-    from ..pipeline import load_model, run_model, run_poim, run_sampled
+    from ..io._fasta import read_fasta
+    from ..pipeline._run import load_model, run_model, run_poim, run_sampled
 
     check_output_path(args.out)
     pos, neg = read_pair(args)
@@ -116,7 +116,7 @@ def run(args) -> int:
                             max_order=args.max_order, max_memory=args.max_memory, motifs_dir=args.out,
                             positive=pos, negative=neg, **_common(args))
         elif external:
-            from ..sampled import load_scorer, load_sklearn_model
+            from ..importance._sampled import load_scorer, load_sklearn_model
 
             if args.scorer:
                 score_fn, source = load_scorer(args.scorer), args.scorer

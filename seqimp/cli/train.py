@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..fasta import read_fasta
+from ..io._fasta import read_fasta
 from .common import UserError, fraction, log, nonneg_int, positive_int, progress_enabled
 
 HELP = """\
@@ -89,7 +89,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..pipeline import save_model, train_model
+    from ..pipeline._run import save_model, train_model
 
     out = Path(args.model_out)
     if out.suffix != ".npz":

@@ -12,37 +12,17 @@
 * :func:`compare_motifs` -- TOMTOM matches against a database (memelite), p- and q-values.
 """
 
-from .._lazy import lazy_exports
+from ._candidates import assemble_motif, motif_candidates
+from ._compare import bh_qvalues, compare_motifs
+from ._discover import MotifDiscovery, discover_motifs, motif_table
+from ._fit import MotifFit, fit_motifs, simplex_lstsq, trim_motif
+from ._formats import (read_jaspar, read_meme, read_motifs, read_transfac, write_jaspar, write_meme, write_motifs,
+                       write_transfac)
+from ._implied import implied_poim, placement_weights
+from ._motif import Motif, information_content
+from ._sites import count_sites
 
-# public name -> owning submodule of seqimp.motifs
-_EXPORTS = {
-    "Motif": "motif",
-    "information_content": "motif",
-    "motif_candidates": "candidates",
-    "assemble_motif": "candidates",
-    "implied_poim": "implied",
-    "placement_weights": "implied",
-    "fit_motifs": "fit",
-    "MotifFit": "fit",
-    "simplex_lstsq": "fit",
-    "trim_motif": "fit",
-    "discover_motifs": "discover",
-    "MotifDiscovery": "discover",
-    "motif_table": "discover",
-    "read_motifs": "formats",
-    "write_motifs": "formats",
-    "read_meme": "formats",
-    "write_meme": "formats",
-    "read_jaspar": "formats",
-    "write_jaspar": "formats",
-    "read_transfac": "formats",
-    "write_transfac": "formats",
-    "compare_motifs": "compare",
-    "bh_qvalues": "compare",
-    "count_sites": "sites",
-}
-
-__all__ = sorted(_EXPORTS)
-
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = ["Motif", "information_content", "motif_candidates", "assemble_motif", "implied_poim", "placement_weights",
+           "fit_motifs", "MotifFit", "simplex_lstsq", "trim_motif", "discover_motifs", "MotifDiscovery",
+           "motif_table", "read_motifs", "write_motifs", "read_meme", "write_meme", "read_jaspar", "write_jaspar",
+           "read_transfac", "write_transfac", "compare_motifs", "bh_qvalues", "count_sites"]

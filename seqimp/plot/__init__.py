@@ -1,21 +1,12 @@
-"""Plots of importance results (matplotlib; ``ax=None`` returns the Axes).
+"""Plots (matplotlib; ``ax=None``, return the Axes; 1-based position axes).
 
-Heatmaps of POIMs and differential POIMs, weights vs FIRM, sequence logos.
+Heatmaps of POIMs and differential POIMs, weights vs FIRM, sequence logos, and the
+plots of the tabular importance methods.
 """
 
-from .._lazy import lazy_exports
+from ._heatmaps import differential_heatmap, poim_heatmap, weights_vs_firm
+from ._logos import importance_logo, letter_importance, logo
+from ._tabular import plot_firm_curve, plot_importance_boxplot, plot_importance_matrix
 
-# public name -> owning submodule of seqimp.plot
-_EXPORTS = {
-    "poim_heatmap": "heatmaps",
-    "differential_heatmap": "heatmaps",
-    "weights_vs_firm": "heatmaps",
-    "logo": "logos",
-    "importance_logo": "logos",
-    "letter_importance": "logos",
-}
-
-__all__ = sorted(_EXPORTS)
-
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = ["poim_heatmap", "differential_heatmap", "weights_vs_firm", "logo", "importance_logo", "letter_importance",
+           "plot_importance_boxplot", "plot_firm_curve", "plot_importance_matrix"]

@@ -2,25 +2,15 @@
 
 FIRM for continuous features, permutation importance (model reliance),
 Huh & Lee's sensitivity importance and Holz & Loew's Relative Feature
-Importance. Depends only on the seqimp foundation, not on the sequence stages.
+Importance. Depends only on the seqimp foundation, not on the sequence stages;
+its plots are in :mod:`seqimp.plot`.
 """
 
-from .._lazy import lazy_exports
+from ._features import feature_indicator, feature_product
+from ._firm import firm
+from ._permutation import permutation_importance
+from ._rfi import relative_feature_importance
+from ._sensitivity import sensitivity_importance
 
-# public name -> owning submodule of seqimp.tabular
-_EXPORTS = {
-    "firm": "firm",
-    "feature_product": "_features",
-    "feature_indicator": "_features",
-    "plot_importance_boxplot": "plot",
-    "plot_firm_curve": "plot",
-    "plot_importance_matrix": "plot",
-    "permutation_importance": "permutation",
-    "sensitivity_importance": "sensitivity",
-    "relative_feature_importance": "rfi",
-}
-
-__all__ = sorted(_EXPORTS)
-
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = ["firm", "feature_product", "feature_indicator", "permutation_importance", "sensitivity_importance",
+           "relative_feature_importance"]

@@ -1,0 +1,230 @@
+"""Alphabets, vectorised encoding and k-mer indices.
+
+Conventions used throughout seqimp:
+
+* symbols are coded ``0 .. size-1`` in alphabet order (DNA: A=0, C=1, G=2, T=3);
+* a k-mer's index is its base-``size`` number with the first symbol most
+  significant, so ``kmer_index("GATTACA") == 0b10_00_11_11_00_01_00``;
+* arrays use 0-based positions; text meant for people uses 1-based positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import SeqimpError
+
+__all__ = [
+    "Alphabet",
+    "DNA",
+    "RNA",
+    "PROTEIN",
+    "get_alphabet",
+    "encode",
+    "decode",
+    "kmer_index",
+    "kmer_string",
+    "window_indices",
+    "INVALID",
+]
+
+#: Code stored in the lookup table for bytes that are not in the alphabet.
+INVALID = 255
+
+
+@dataclass(frozen=True)
+class Alphabet:
+    """An ordered set of single-character symbols.
+
+    Parameters
+    ----------
+    name : str
+        Short name (``"dna"``, ``"rna"``, ``"protein"``).
+    symbols : str
+        The symbols in code order, upper case.
+
+    Attributes
+    ----------
+    lut : ndarray of shape (256,), dtype uint8
+        Byte -> code lookup table; lower case maps like upper case,
+        everything else maps to :data:`INVALID`.
+    """
+
+    name: str
+    symbols: str
+    lut: np.ndarray = field(init=False, repr=False, compare=False)
+    _letters: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        if len(set(self.symbols)) != len(self.symbols) or len(self.symbols) >= INVALID:
+            raise SeqimpError(f"alphabet {self.name!r}: symbols must be distinct")
+        lut = np.full(256, INVALID, dtype=np.uint8)
+        for code, sym in enumerate(self.symbols):
+            lut[ord(sym.upper())] = code
+            lut[ord(sym.lower())] = code
+        lut.setflags(write=False)
+        letters = np.frombuffer(self.symbols.encode("ascii"), dtype=np.uint8).copy()
+        object.__setattr__(self, "lut", lut)
+        object.__setattr__(self, "_letters", letters)
+
+    @property
+    def size(self) -> int:
+        """Number of symbols."""
+        return len(self.symbols)
+
+    def __len__(self) -> int:
+        return len(self.symbols)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+DNA = Alphabet("dna", "ACGT")
+RNA = Alphabet("rna", "ACGU")
+PROTEIN = Alphabet("protein", "ACDEFGHIKLMNPQRSTVWY")
+_ALPHABETS = {a.name: a for a in (DNA, RNA, PROTEIN)}
+
+
+def get_alphabet(alphabet="dna") -> Alphabet:
+    """Return the :class:`Alphabet` for a name or pass an Alphabet through."""
+    if isinstance(alphabet, Alphabet):
+        return alphabet
+    try:
+        return _ALPHABETS[str(alphabet).lower()]
+    except KeyError:
+        raise SeqimpError(
+            f"unknown alphabet {alphabet!r}; choose one of {', '.join(_ALPHABETS)}"
+        ) from None
+
+
+def _describe_byte(b: int) -> str:
+    ch = chr(b)
+    return repr(ch) if ch.isprintable() else f"byte 0x{b:02x}"
+
+
+def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
+    """Encode equal-length sequences into a code matrix.
+
+    Parameters
+    ----------
+    seqs : str or sequence of str (or bytes)
+        The sequences. A single string is treated as one sequence.
+    alphabet : str or Alphabet, default="dna"
+    names : sequence of str, optional
+        Record names used in error messages instead of the 0-based index.
+
+    Returns
+    -------
+    codes : ndarray of shape (n, L), dtype uint8
+        ``codes[r, i]`` is the code of symbol ``i`` (0-based) of sequence ``r``.
+
+    Raises
+    ------
+    ValueError
+        On unequal lengths or symbols outside the alphabet; the message names
+        the sequence (index or name), the 1-based position and the symbol.
+    """
+    alpha = get_alphabet(alphabet)
+    if isinstance(seqs, (str, bytes)):
+        seqs = [seqs]
+    seqs = [s.encode("ascii", "replace") if isinstance(s, str) else bytes(s) for s in seqs]
+    n = len(seqs)
+    if n == 0:
+        return np.zeros((0, 0), dtype=np.uint8)
+
+    def label(r):
+        return f"record {names[r]!r}" if names is not None else f"sequence {r}"
+
+    length = len(seqs[0])
+    lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=n)
+    bad = np.flatnonzero(lengths != length)
+    if bad.size:
+        r = int(bad[0])
+        raise SeqimpError(
+            f"{label(r)} has length {lengths[r]}, but {label(0)} has length {length}; "
+            "positional methods need sequences of equal length"
+        )
+    raw = np.frombuffer(b"".join(seqs), dtype=np.uint8)
+    codes = alpha.lut[raw]
+    wrong = np.flatnonzero(codes == INVALID)
+    if wrong.size:
+        flat = int(wrong[0])
+        r, pos = divmod(flat, length) if length else (0, 0)
+        raise SeqimpError(
+            f"{label(r)}: invalid symbol {_describe_byte(raw[flat])} at position {pos + 1} "
+            f"(alphabet {alpha.name}: {alpha.symbols})"
+        )
+    return codes.reshape(n, length)
+
+
+def decode(codes, alphabet="dna") -> list[str]:
+    """Inverse of :func:`encode`: a list of strings from a code matrix (n, L)."""
+    alpha = get_alphabet(alphabet)
+    codes = np.asarray(codes)
+    if codes.ndim == 1:
+        codes = codes[None, :]
+    if codes.size and (codes.min() < 0 or codes.max() >= alpha.size):
+        raise SeqimpError(f"codes must lie in 0..{alpha.size - 1} for alphabet {alpha.name}")
+    letters = alpha._letters[codes.astype(np.intp)]
+    width = codes.shape[1]
+    blob = letters.tobytes().decode("ascii")
+    return [blob[r * width:(r + 1) * width] for r in range(codes.shape[0])]
+
+
+def kmer_index(kmer: str, alphabet="dna") -> int:
+    """Index of a k-mer: its base-``size`` number, first symbol most significant.
+
+    >>> kmer_index("GATTACA")
+    9156
+    """
+    alpha = get_alphabet(alphabet)
+    if not kmer:
+        raise SeqimpError("kmer_index: the k-mer must not be empty")
+    index = 0
+    for code in encode([kmer], alpha)[0]:
+        index = index * alpha.size + int(code)
+    return index
+
+
+def kmer_string(index: int, k: int, alphabet="dna") -> str:
+    """The k-mer with the given index; inverse of :func:`kmer_index`."""
+    alpha = get_alphabet(alphabet)
+    index, k = int(index), int(k)
+    if k < 1:
+        raise SeqimpError(f"kmer_string: k must be >= 1, got {k}")
+    if not 0 <= index < alpha.size ** k:
+        raise SeqimpError(f"kmer_string: index {index} out of range for k={k} (0..{alpha.size ** k - 1})")
+    out = []
+    for _ in range(k):
+        index, code = divmod(index, alpha.size)
+        out.append(alpha.symbols[code])
+    return "".join(reversed(out))
+
+
+def window_indices(codes, k: int, base: int = 4) -> np.ndarray:
+    """k-mer index of every window of every sequence.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n, L), integer codes
+    k : int
+        Window length, ``1 <= k <= L``.
+    base : int, default=4
+        Alphabet size.
+
+    Returns
+    -------
+    idx : ndarray of shape (n, L-k+1), dtype int64
+        ``idx[r, i]`` is the index of ``codes[r, i:i+k]``.
+    """
+    codes = np.asarray(codes)
+    n, length = codes.shape
+    if not 1 <= k <= length:
+        raise SeqimpError(f"window length k={k} must lie in 1..{length}")
+    idx = np.zeros((n, length - k + 1), dtype=np.int64)
+    for t in range(k):
+        idx *= base
+        idx += codes[:, t:length - k + 1 + t]
+    return idx

@@ -1,0 +1,259 @@
+"""FASTA input and output, and the :class:`SequenceSet` container."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import os
+import warnings
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from Bio.SeqIO.FastaIO import SimpleFastaParser
+
+from ._alphabet import INVALID, Alphabet, decode, encode, get_alphabet
+from ..errors import SeqimpError
+
+__all__ = ["SequenceSet", "read_fasta", "write_fasta", "as_codes"]
+
+
+@dataclass
+class SequenceSet:
+    """Equal-length encoded sequences with their record ids.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n, L), dtype uint8
+        Symbol codes, 0-based positions.
+    ids : list of str
+        Record ids, ``len(ids) == n``.
+    alphabet : Alphabet
+    source : str or None
+        Where the sequences came from (a path), for messages.
+    """
+
+    codes: np.ndarray
+    ids: list = field(default_factory=list)
+    alphabet: Alphabet = field(default_factory=lambda: get_alphabet("dna"))
+    source: str | None = None
+
+    def __post_init__(self):
+        self.alphabet = get_alphabet(self.alphabet)
+        self.codes = np.ascontiguousarray(self.codes, dtype=np.uint8)
+        if self.codes.ndim != 2:
+            raise SeqimpError(f"codes must be a 2-D array (n, L), got shape {self.codes.shape}")
+        if not self.ids:
+            self.ids = [f"seq{r + 1}" for r in range(self.codes.shape[0])]
+        if len(self.ids) != self.codes.shape[0]:
+            raise SeqimpError(f"{len(self.ids)} ids for {self.codes.shape[0]} sequences")
+
+    def __len__(self) -> int:
+        return self.codes.shape[0]
+
+    @property
+    def length(self) -> int:
+        """Sequence length L."""
+        return self.codes.shape[1]
+
+    def sequences(self) -> list[str]:
+        """The sequences as upper-case strings."""
+        return decode(self.codes, self.alphabet)
+
+    def composition(self) -> np.ndarray:
+        """Fraction of each symbol over all positions, shape (alphabet size,)."""
+        counts = np.bincount(self.codes.ravel(), minlength=self.alphabet.size)
+        total = counts.sum()
+        return counts / total if total else counts.astype(float)
+
+    def subset(self, index) -> "SequenceSet":
+        """A new set holding the selected rows (boolean mask or integer index)."""
+        index = np.asarray(index)
+        rows = np.flatnonzero(index) if index.dtype == bool else index
+        return SequenceSet(self.codes[rows], [self.ids[r] for r in rows], self.alphabet, self.source)
+
+    def __repr__(self) -> str:
+        return (f"SequenceSet(n={len(self)}, length={self.length}, alphabet={self.alphabet.name!r}"
+                + (f", source={self.source!r})" if self.source else ")"))
+
+
+def _open_text(path: Path):
+    with open(path, "rb") as fh:
+        magic = fh.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(path, "rt", encoding="ascii", errors="replace")
+    return open(path, "rt", encoding="ascii", errors="replace")
+
+
+def _check_path(path) -> Path:
+    path = Path(os.fspath(path))
+    if not path.exists():
+        raise SeqimpError(f"{path}: no such file")
+    if path.is_dir():
+        raise SeqimpError(f"{path}: is a directory, expected a FASTA file")
+    return path
+
+
+def _parse(path: Path):
+    ids, seqs = [], []
+    try:
+        with _open_text(path) as handle:
+            first = ""
+            for line in handle:
+                if line.strip():
+                    first = line
+                    break
+            if not first:
+                raise SeqimpError(f"{path}: file is empty (no FASTA records)")
+            if not first.startswith(">"):
+                raise SeqimpError(
+                    f"{path}: not FASTA: the first non-empty line does not start with '>'"
+                )
+            # SimpleFastaParser wants to see the header line itself; feed it back.
+            for t, s in SimpleFastaParser(itertools.chain([first], handle)):
+                ids.append(t.split(None, 1)[0] if t.strip() else f"record{len(ids) + 1}")
+                seqs.append(s)
+    except (EOFError, OSError, zlib.error) as exc:
+        raise SeqimpError(f"{path}: cannot read compressed/raw data ({exc})") from None
+    return ids, seqs
+
+
+def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
+    """Read equal-length sequences from a FASTA file (plain or gzip).
+
+    Parameters
+    ----------
+    path : str or path-like
+        FASTA file; gzip compression is detected from the file's magic bytes.
+    alphabet : {"dna", "rna", "protein"} or Alphabet, default="dna"
+        Lower-case (soft-masked) letters are read as upper case.
+    on_invalid : {"error", "skip"}, default="error"
+        What to do with records that contain symbols outside the alphabet
+        (ambiguity codes such as N, R, Y): raise an error naming the record
+        id, the 1-based position and the symbol, or drop those records with
+        a warning that says how many were dropped.
+
+    Returns
+    -------
+    SequenceSet
+        ``.codes`` of shape (n, L) uint8, ``.ids`` list of n str.
+
+    Raises
+    ------
+    ValueError (SeqimpError)
+        Missing path, directory, empty or header-less file, truncated gzip,
+        unequal lengths (naming the first differing record and both lengths),
+        invalid symbols.
+    """
+    alpha = get_alphabet(alphabet)
+    path, ids, seqs = _read_records(path, alpha, on_invalid)
+    try:
+        codes = encode(seqs, alpha, names=ids)
+    except SeqimpError as exc:
+        raise SeqimpError(f"{path}: {exc}") from None
+    if codes.shape[1] == 0:
+        raise SeqimpError(f"{path}: sequences are empty")
+    return SequenceSet(codes, ids, alpha, str(path))
+
+
+def fasta_summary(path, alphabet="dna", on_invalid="error") -> dict:
+    """Records, length range and symbol composition of a FASTA file whose lengths may differ.
+
+    What ``seqimp inspect`` prints; the same checks as :func:`read_fasta` except equal lengths.
+
+    Returns
+    -------
+    dict
+        ``source`` (str), ``alphabet`` (Alphabet), ``records`` (int), ``min_length``,
+        ``max_length`` (int), ``composition`` (ndarray of shape (alphabet size,), fractions).
+    """
+    alpha = get_alphabet(alphabet)
+    path, ids, seqs = _read_records(path, alpha, on_invalid)
+    counts = np.zeros(alpha.size, dtype=np.int64)
+    for rid, seq in zip(ids, seqs):
+        codes = alpha.lut[np.frombuffer(seq.encode("ascii", "replace"), np.uint8)]
+        if codes.size and codes.max() == INVALID:
+            try:
+                encode([seq], alpha, names=[rid])  # raises naming the record, position and symbol
+            except SeqimpError as exc:
+                raise SeqimpError(f"{path}: {exc}") from None
+        counts += np.bincount(codes, minlength=alpha.size)
+    lengths = [len(seq) for seq in seqs]
+    total = counts.sum()
+    return {"source": str(path), "alphabet": alpha, "records": len(seqs), "min_length": min(lengths),
+            "max_length": max(lengths), "composition": counts / total if total else counts.astype(float)}
+
+
+def _read_records(path, alpha, on_invalid):
+    """``(path, ids, seqs)`` of a FASTA file, records with invalid symbols dropped when ``on_invalid="skip"``."""
+    if on_invalid not in ("error", "skip"):
+        raise SeqimpError(f"on_invalid must be 'error' or 'skip', got {on_invalid!r}")
+    path = _check_path(path)
+    ids, seqs = _parse(path)
+    if not seqs:
+        raise SeqimpError(f"{path}: no FASTA records")
+
+    if on_invalid == "skip":
+        keep = [alpha.lut[np.frombuffer(s.encode("ascii", "replace"), np.uint8)].max(initial=0) != INVALID
+                for s in seqs]
+        dropped = len(seqs) - sum(keep)
+        if dropped:
+            warnings.warn(
+                f"{path}: skipped {dropped} of {len(seqs)} records with symbols outside "
+                f"the {alpha.name} alphabet",
+                stacklevel=3,
+            )
+            ids = [i for i, k in zip(ids, keep) if k]
+            seqs = [s for s, k in zip(seqs, keep) if k]
+        if not seqs:
+            raise SeqimpError(f"{path}: no records left after skipping invalid ones")
+    return path, ids, seqs
+
+
+def write_fasta(path, seqs, ids=None, alphabet="dna", *, width=60) -> None:
+    """Write sequences (strings, a code matrix or a SequenceSet) as FASTA.
+
+    A path ending in ``.gz`` is written gzip-compressed.
+    """
+    if isinstance(seqs, SequenceSet):
+        ids = seqs.ids if ids is None else ids
+        alphabet = seqs.alphabet
+        seqs = seqs.sequences()
+    elif isinstance(seqs, np.ndarray):
+        seqs = decode(seqs, alphabet)
+    seqs = list(seqs)
+    if ids is None:
+        ids = [f"seq{r + 1}" for r in range(len(seqs))]
+    if len(ids) != len(seqs):
+        raise SeqimpError(f"write_fasta: {len(ids)} ids for {len(seqs)} sequences")
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "wt") as fh:
+        for rid, s in zip(ids, seqs):
+            fh.write(f">{rid}\n")
+            step = width if width and width > 0 else max(len(s), 1)
+            for start in range(0, len(s), step):
+                fh.write(s[start:start + step] + "\n")
+
+
+def as_codes(X, alphabet="dna") -> np.ndarray:
+    """Coerce strings, a SequenceSet or an integer array to a uint8 code matrix (n, L)."""
+    alpha = get_alphabet(alphabet)
+    if isinstance(X, SequenceSet):
+        return X.codes
+    if isinstance(X, np.ndarray) and X.dtype.kind in "iu":
+        if X.ndim != 2:
+            raise SeqimpError(f"encoded sequences must have shape (n, L), got {X.shape}")
+        if X.size and (X.min() < 0 or X.max() >= alpha.size):
+            raise SeqimpError(f"encoded sequences must use codes 0..{alpha.size - 1}")
+        return np.ascontiguousarray(X, dtype=np.uint8)
+    if isinstance(X, (str, bytes)):
+        X = [X]
+    X = list(X)
+    if X and isinstance(X[0], (str, bytes)):
+        return encode(X, alpha)
+    arr = np.asarray(X)
+    if arr.dtype.kind in "iu":
+        return as_codes(arr, alpha)
+    raise SeqimpError("sequences must be strings, a SequenceSet or an integer array (n, L)")

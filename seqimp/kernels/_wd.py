@@ -1,0 +1,266 @@
+"""Weighted-degree (WD) and weighted-degree-with-shifts (WDS) string kernels.
+
+For sequences x, x' of equal length L, degree K and maximal shift S::
+
+    k(x, x') = sum_{k=1..K} beta_k sum_{i=0..L-k} [ I(x[i:i+k] == x'[i:i+k])
+               + sum_{s=1..S, i+s <= L-k} delta_s ( I(x[i+s:i+s+k] == x'[i:i+k])
+                                                  + I(x[i:i+k] == x'[i+s:i+s+k]) ) ]
+
+with beta_k = 2(K-k+1) / (K(K+1)) and delta_s = 1 / (2(s+1)) (Rätsch,
+Sonnenburg & Schölkopf 2005). S = 0 is the WD kernel.
+
+The Gram matrix is computed from run lengths of matching symbols: along one
+diagonal (shift s, one direction) a run of r consecutive matches holds
+sum_k beta_k (r-k+1)_+ matching k-mers, and that sum grows by
+h[t] = sum_{k<=min(K,t)} beta_k at the t-th symbol of a run. One pass over
+the L - s aligned symbols per diagonal gives O(L (2S+1)) work per pair,
+independent of K.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import scipy.sparse as sp
+
+from ..io._alphabet import get_alphabet
+from ..errors import SeqimpError
+from ..io._fasta import SequenceSet, as_codes
+
+__all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets"]
+
+
+def wd_beta(degree: int) -> np.ndarray:
+    """Degree weights beta_k = 2(K-k+1)/(K(K+1)), k = 1..K; shape (K,)."""
+    k = np.arange(1, degree + 1, dtype=np.float64)
+    return 2.0 * (degree - k + 1) / (degree * (degree + 1))
+
+
+def shift_weights(shifts: int) -> np.ndarray:
+    """Shift weights delta_s = 1/(2(s+1)) for s = 0..S, shape (S+1,); entry 0 is unused (1.0)."""
+    d = 1.0 / (2.0 * (np.arange(shifts + 1, dtype=np.float64) + 1.0))
+    d[0] = 1.0
+    return d
+
+
+def feature_offsets(length: int, degree: int, base: int = 4) -> np.ndarray:
+    """Start of the block of each order k in the flat (k, position, k-mer) layout.
+
+    Column ``offsets[k-1] + i * base**k + y`` holds k-mer index ``y`` at 0-based
+    position ``i``; ``offsets[degree]`` is the total number of columns.
+
+    Returns
+    -------
+    offsets : ndarray of shape (degree + 1,), int64
+    """
+    sizes = [(length - k + 1) * base ** k for k in range(1, degree + 1)]
+    return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
+
+
+def check_degree_shifts(degree, shifts, length, *, what="sequences") -> tuple[int, int]:
+    """Validate ``degree`` and ``shifts`` for sequences of length ``length``."""
+    if isinstance(degree, bool) or not isinstance(degree, (int, np.integer)):
+        raise SeqimpError(f"degree must be an integer, got {degree!r}")
+    if isinstance(shifts, bool) or not isinstance(shifts, (int, np.integer)):
+        raise SeqimpError(f"shifts must be an integer, got {shifts!r}")
+    degree, shifts = int(degree), int(shifts)
+    if degree < 1:
+        raise SeqimpError(f"degree must be >= 1, got {degree}")
+    if degree > length:
+        raise SeqimpError(f"degree {degree} exceeds the length {length} of the {what}")
+    if shifts < 0:
+        raise SeqimpError(f"shifts must be >= 0, got {shifts}")
+    if shifts >= length:
+        raise SeqimpError(f"shifts must be < the length {length} of the {what}, got {shifts}")
+    return degree, shifts
+
+
+def codes_of(X, alphabet, name="X") -> np.ndarray:
+    """``as_codes`` plus checks for an empty set and the alphabet; names the argument on error."""
+    alpha = get_alphabet(alphabet)
+    if isinstance(X, SequenceSet) and X.alphabet.name != alpha.name:
+        raise SeqimpError(f"{name} is a {X.alphabet.name} SequenceSet, but alphabet={alpha.name!r}; "
+                          f"pass alphabet={X.alphabet.name!r}")
+    try:
+        codes = as_codes(X, alpha)
+    except SeqimpError as exc:
+        raise SeqimpError(f"{name}: {exc}") from None
+    if codes.shape[0] == 0 or codes.shape[1] == 0:
+        raise SeqimpError(f"{name}: no sequences (got shape {codes.shape})")
+    if codes.max() >= alpha.size:
+        raise SeqimpError(f"{name}: codes must lie in 0..{alpha.size - 1} for alphabet {alpha.name}")
+    return codes
+
+
+def _run_increments(degree: int, length: int) -> np.ndarray:
+    """h[t] = sum_{k <= min(K, t)} beta_k for t = 0..L (h[0] = 0)."""
+    h = np.zeros(length + 1)
+    csum = np.cumsum(wd_beta(degree))
+    t = np.arange(1, length + 1)
+    h[1:] = csum[np.minimum(t, degree) - 1]
+    return h
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair(x, y, h, delta, shifts):
+    length = x.shape[0]
+    r = 0
+    total = 0.0
+    for j in range(length):
+        r = r + 1 if x[j] == y[j] else 0
+        total += h[r]
+    for s in range(1, shifts + 1):
+        r1 = 0
+        r2 = 0
+        acc = 0.0
+        for j in range(length - s):
+            r1 = r1 + 1 if x[j + s] == y[j] else 0
+            r2 = r2 + 1 if x[j] == y[j + s] else 0
+            acc += h[r1] + h[r2]
+        total += delta[s] * acc
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def _sym_row(X, out, row, h, delta, shifts):
+    for j in range(row, X.shape[0]):
+        v = _pair(X[row], X[j], h, delta, shifts)
+        out[row, j] = v
+        out[j, row] = v
+
+
+@numba.njit(cache=True, parallel=True)
+def _gram_sym(X, h, delta, shifts):
+    n = X.shape[0]
+    out = np.empty((n, n))
+    # rows t and n-1-t together: every task does about n+1 pairs (balanced triangle)
+    for t in numba.prange((n + 1) // 2):
+        _sym_row(X, out, t, h, delta, shifts)
+        if n - 1 - t != t:
+            _sym_row(X, out, n - 1 - t, h, delta, shifts)
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def _gram(X, Y, h, delta, shifts):
+    n = X.shape[0]
+    m = Y.shape[0]
+    out = np.empty((n, m))
+    for i in numba.prange(n):
+        for j in range(m):
+            out[i, j] = _pair(X[i], Y[j], h, delta, shifts)
+    return out
+
+
+def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -> np.ndarray:
+    """Gram matrix of the weighted-degree kernel (with shifts when ``shifts > 0``).
+
+    Parameters
+    ----------
+    X : list of str, SequenceSet or ndarray of shape (n, L)
+        Sequences (strings or integer codes, A=0, C=1, G=2, T=3).
+    Y : same types, shape (m, L), optional
+        Second set; ``None`` means ``X`` (a symmetric Gram matrix).
+    degree : int
+        Largest k-mer length K, ``1 <= K <= L``.
+    shifts : int, default=0
+        Largest shift S, ``0 <= S < L``; 0 is the WD kernel, > 0 the WDS kernel.
+    normalize : bool, default=False
+        Divide by sqrt(k(x,x) k(x',x')). Only allowed for ``shifts=0``, where
+        k(x,x) = sum_k beta_k (L-k+1) is the same constant for every x. With
+        shifts, k(x,x) depends on x, and the normalised score is no longer
+        linear in the positional k-mers of x, so a model trained on it could
+        not be unfolded exactly into :class:`~seqimp.PositionalWeights`.
+    alphabet : str or Alphabet, default="dna"
+        Used only to encode strings; the kernel compares codes.
+
+    Returns
+    -------
+    K : ndarray of shape (n, m), float64
+        ``K[a, b] = k(X[a], Y[b])``.
+
+    Raises
+    ------
+    SeqimpError
+        Degree < 1 or > L, shifts < 0 or >= L, X and Y of different lengths,
+        ``normalize=True`` with shifts.
+    """
+    Xc = codes_of(X, alphabet, "X")
+    length = Xc.shape[1]
+    degree, shifts = check_degree_shifts(degree, shifts, length)
+    if normalize and shifts:
+        raise SeqimpError("normalize=True is only available for shifts=0: with shifts the "
+                          "normalised kernel cannot be unfolded into positional weights")
+    h = _run_increments(degree, length)
+    delta = shift_weights(shifts)
+    if Y is None:
+        gram = _gram_sym(Xc, h, delta, shifts)
+    else:
+        Yc = codes_of(Y, alphabet, "Y")
+        if Yc.shape[1] != length:
+            raise SeqimpError(f"Y has sequences of length {Yc.shape[1]}, X of length {length}; "
+                              "the kernel needs equal lengths")
+        gram = _gram(Xc, Yc, h, delta, shifts)
+    if normalize:
+        gram /= float(np.dot(wd_beta(degree), length - np.arange(degree)))
+    return gram
+
+
+@numba.njit(cache=True, parallel=True)
+def _feature_indices(X, degree, base, offsets, nnz_row, indices):
+    n, length = X.shape
+    for r in numba.prange(n):
+        x = X[r]
+        start = r * nnz_row
+        for i in range(length):
+            idx = 0
+            block_pos = 0  # position of block k inside the row
+            width = 1
+            for k in range(1, degree + 1):
+                if i + k > length:
+                    break
+                idx = idx * base + x[i + k - 1]
+                width *= base
+                indices[start + block_pos + i] = offsets[k - 1] + i * width + idx
+                block_pos += length - k + 1
+
+
+def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:
+    """Explicit feature map of the WD kernel (shifts = 0).
+
+    One column per (k, position, k-mer); a sequence has the value sqrt(beta_k)
+    in the column of each of its positional k-mers, so that
+    ``F @ F.T == wd_kernel(X, degree=K)``.
+
+    Parameters
+    ----------
+    X : list of str, SequenceSet or ndarray of shape (n, L)
+    degree : int
+        Largest k-mer length K, ``1 <= K <= L``.
+    alphabet : str or Alphabet, default="dna"
+        Alphabet size A sets the number of k-mer columns.
+
+    Returns
+    -------
+    F : scipy.sparse.csr_matrix of shape (n, sum_k (L-k+1) A**k), float64
+        Column ``feature_offsets(L, K, A)[k-1] + i * A**k + y`` is k-mer index
+        ``y`` at 0-based position ``i``; every row has sum_k (L-k+1) non-zeros,
+        with sorted column indices.
+    """
+    alpha = get_alphabet(alphabet)
+    Xc = codes_of(X, alpha, "X")
+    n, length = Xc.shape
+    degree, _ = check_degree_shifts(degree, 0, length)
+    base = alpha.size
+    offsets = feature_offsets(length, degree, base)
+    n_cols = int(offsets[-1])
+    nnz_row = int(sum(length - k + 1 for k in range(1, degree + 1)))
+    idx_dtype = np.int32 if n_cols < np.iinfo(np.int32).max else np.int64
+    indices = np.empty(n * nnz_row, dtype=idx_dtype)
+    _feature_indices(Xc, degree, base, offsets.astype(idx_dtype), nnz_row, indices)
+    row_data = np.repeat(np.sqrt(wd_beta(degree)), length - np.arange(degree))
+    data = np.tile(row_data, n)
+    indptr = np.arange(n + 1, dtype=np.int64 if n * nnz_row >= np.iinfo(np.int32).max else idx_dtype) * nnz_row
+    F = sp.csr_matrix((data, indices, indptr), shape=(n, n_cols), copy=False)
+    F.has_sorted_indices = True
+    return F

@@ -1,0 +1,260 @@
+"""Linear scoring systems over positional oligomers.
+
+A :class:`PositionalWeights` is the explicit form of a weighted-degree model:
+a weight for every k-mer at every start position, k = 1..degree. It is what
+kernel models unfold into and what the POIM/FIRM engine analyses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from ..io._alphabet import get_alphabet, kmer_string, window_indices
+from ..errors import SeqimpError
+from ..io._fasta import as_codes
+from .._tables import Table
+
+__all__ = ["PositionalWeights"]
+
+
+class PositionalWeights:
+    """Weights of positional k-mers: s(x) = bias + sum_k sum_i W_k[i, x[i:i+k]].
+
+    Parameters
+    ----------
+    tables : sequence of ndarray
+        ``tables[k-1]`` has shape (L-k+1, A**k) (A = alphabet size, 4 for DNA);
+        entry ``[i, y]`` is the weight of k-mer index ``y`` starting at 0-based
+        position ``i``. ``k`` runs from 1 to the degree without gaps.
+    bias : float, default=0.0
+    alphabet : str or Alphabet, default="dna"
+
+    Attributes
+    ----------
+    tables : list of ndarray of shape (L-k+1, A**k), float64
+    bias : float
+    degree : int
+        Largest k.
+    length : int
+        Sequence length L.
+    """
+
+    def __init__(self, tables, bias=0.0, alphabet="dna"):
+        self.alphabet = get_alphabet(alphabet)
+        tables = [np.ascontiguousarray(t, dtype=np.float64) for t in tables]
+        if not tables:
+            raise SeqimpError("PositionalWeights needs at least one table (k = 1)")
+        a = self.alphabet.size
+        if tables[0].ndim != 2:
+            raise SeqimpError(f"tables[0] must be 2-D (L, {a}), got shape {tables[0].shape}")
+        length = tables[0].shape[0]
+        for k, t in enumerate(tables, start=1):
+            want = (length - k + 1, a ** k)
+            if t.shape != want:
+                raise SeqimpError(
+                    f"tables[{k - 1}] must have shape (L-k+1, {a}**k) = {want} for L={length}, got {t.shape}"
+                )
+        if len(tables) > length:
+            raise SeqimpError(f"degree {len(tables)} exceeds the sequence length {length}")
+        self.tables = tables
+        self.bias = float(bias)
+
+    @property
+    def degree(self) -> int:
+        return len(self.tables)
+
+    @property
+    def length(self) -> int:
+        return self.tables[0].shape[0]
+
+    def __repr__(self) -> str:
+        return (f"PositionalWeights(degree={self.degree}, length={self.length}, "
+                f"bias={self.bias:.6g}, alphabet={self.alphabet.name!r})")
+
+    @classmethod
+    def from_kernel_expansion(cls, X_support, dual_coef, intercept, *, degree, shifts=0,
+                              alphabet="dna") -> "PositionalWeights":
+        """Unfold a kernel machine on the WD / WDS kernel into positional weights.
+
+        The machine scores s(x) = intercept + sum_j dual_coef[j] k(X_support[j], x)
+        with ``k = wd_kernel(..., degree=degree, shifts=shifts)`` (unnormalised).
+        Every kernel term is an indicator on one positional k-mer of x, so the
+        result scores exactly like the machine, shifts included.
+
+        Parameters
+        ----------
+        X_support : list of str, SequenceSet or ndarray of shape (n_support, L)
+        dual_coef : array-like of shape (n_support,) or (1, n_support)
+            E.g. ``SVC(kernel="precomputed").dual_coef_`` (already signed y_j a_j).
+        intercept : float or array-like of shape (1,)
+        degree : int
+        shifts : int, default=0
+        alphabet : str or Alphabet, default="dna"
+
+        Returns
+        -------
+        PositionalWeights
+            ``tables[k-1]`` of shape (L-k+1, A**k); ``bias = intercept``.
+
+        Examples
+        --------
+        >>> from sklearn.svm import SVC
+        >>> from seqimp import PositionalWeights, wd_kernel
+        >>> seqs, y = ["ACGTAC", "ACGTTT", "TTGTAC", "GGGTAC"], [1, 1, 0, 0]
+        >>> svm = SVC(kernel="precomputed").fit(wd_kernel(seqs, degree=3, shifts=1), y)
+        >>> w = PositionalWeights.from_kernel_expansion(
+        ...     [seqs[i] for i in svm.support_], svm.dual_coef_, svm.intercept_, degree=3, shifts=1)
+        """
+        from ._unfold import unfold_kernel_expansion
+
+        tables = unfold_kernel_expansion(X_support, dual_coef, degree=degree, shifts=shifts,
+                                         alphabet=alphabet)
+        return cls(tables, bias=_scalar(intercept, "intercept"), alphabet=alphabet)
+
+    @classmethod
+    def from_wd_coef(cls, coef, intercept, *, length, degree, alphabet="dna") -> "PositionalWeights":
+        """Positional weights of a linear model trained on :func:`~seqimp.wd_features`.
+
+        Parameters
+        ----------
+        coef : array-like of shape (n_features,) or (1, n_features)
+            One weight per feature column (layout of :func:`~seqimp.wd_features`).
+        intercept : float or array-like of shape (1,)
+        length, degree : int
+            Sequence length L and degree K the features were built with.
+
+        Returns
+        -------
+        PositionalWeights
+            ``tables[k-1][i, y] = sqrt(beta_k) * coef[column(k, i, y)]``.
+        """
+        from ._unfold import unfold_wd_coef
+
+        tables = unfold_wd_coef(coef, length=length, degree=degree, alphabet=alphabet)
+        return cls(tables, bias=_scalar(intercept, "intercept"), alphabet=alphabet)
+
+    def positional_weights(self) -> "PositionalWeights":
+        """Return self, so that weights and models can be used alike."""
+        return self
+
+    def score(self, X) -> np.ndarray:
+        """Scores of sequences, shape (n,).
+
+        Parameters
+        ----------
+        X : list of str, SequenceSet or ndarray of shape (n, L)
+        """
+        codes = as_codes(X, self.alphabet)
+        if codes.shape[1] != self.length:
+            raise SeqimpError(f"sequences have length {codes.shape[1]}, the weights length {self.length}")
+        out = np.full(codes.shape[0], self.bias)
+        rows = np.arange(self.length)
+        for k, table in enumerate(self.tables, start=1):
+            idx = window_indices(codes, k, self.alphabet.size)
+            out += table[rows[: self.length - k + 1], idx].sum(axis=1)
+        return out
+
+    def top(self, n=20) -> Table:
+        """The ``n`` positional oligomers with the largest |weight|.
+
+        Returns
+        -------
+        Table
+            Columns ``rank, oligomer, order, position`` (1-based start), ``weight``.
+        """
+        if isinstance(n, bool) or int(n) != n or n < 0:
+            raise SeqimpError(f"n must be a non-negative integer, got {n!r}")
+        ks, pos, idx = largest_entries(self.tables, n)
+        return Table({
+            "rank": np.arange(1, ks.size + 1),
+            "oligomer": [kmer_string(i, k, self.alphabet) for i, k in zip(idx, ks)],
+            "order": ks,
+            "position": pos + 1,
+            "weight": np.array([self.tables[k - 1][p, z] for k, p, z in zip(ks, pos, idx)], dtype=np.float64),
+        })
+
+    def save(self, path, *, metadata=None) -> None:
+        """Save to ``.npz`` (tables, bias, alphabet, optional metadata).
+
+        Parameters
+        ----------
+        path : str or path-like
+            numpy appends ``.npz`` when missing; :meth:`load` accepts either name.
+        metadata : dict, optional
+            JSON-serialisable provenance (model parameters, data source, ...),
+            read back with :meth:`load_metadata`.
+        """
+        arrays = {f"table_{k}": t for k, t in enumerate(self.tables, start=1)}
+        if metadata is not None:
+            try:
+                arrays["metadata"] = np.array(json.dumps(metadata, sort_keys=True))
+            except TypeError as exc:
+                raise SeqimpError(f"metadata must be JSON-serialisable: {exc}") from None
+        np.savez(os.fspath(path), bias=self.bias, alphabet=self.alphabet.name,
+                            kind="PositionalWeights", **arrays)
+
+    @classmethod
+    def load(cls, path) -> "PositionalWeights":
+        """Load weights written by :meth:`save`."""
+        path = npz_path(path)
+        with np.load(path, allow_pickle=False) as data:
+            keys = sorted((k for k in data.files if k.startswith("table_")), key=lambda s: int(s[6:]))
+            if not keys:
+                raise SeqimpError(f"{path}: not a PositionalWeights file (no tables)")
+            tables = [data[k] for k in keys]
+            return cls(tables, bias=float(data["bias"]), alphabet=str(data["alphabet"]))
+
+    @classmethod
+    def load_metadata(cls, path) -> dict:
+        """The ``metadata`` dict stored by :meth:`save` (empty when none was stored)."""
+        path = npz_path(path)
+        with np.load(path, allow_pickle=False) as data:
+            return json.loads(str(data["metadata"])) if "metadata" in data.files else {}
+
+
+def largest_entries(tables, n):
+    """Where the ``n`` entries of largest absolute value lie, over a list of per-order tables.
+
+    Parameters
+    ----------
+    tables : sequence of ndarray
+        ``tables[k-1]`` of shape (L-k+1, A**k); NaN entries are skipped.
+    n : int
+        At most this many (fewer when there are fewer non-NaN entries).
+
+    Returns
+    -------
+    ks, positions, indices : ndarray of shape (m,), int64
+        Order k, 0-based start and k-mer index of each entry, largest |value| first
+        (ties in table order).
+    """
+    flat = np.abs(np.concatenate([np.asarray(t, dtype=np.float64).ravel() for t in tables]))
+    flat = np.where(np.isnan(flat), -np.inf, flat)
+    n = min(int(n), int(np.count_nonzero(np.isfinite(flat))))
+    order = np.argsort(-flat, kind="stable")[:n]
+    offsets = np.cumsum([0] + [t.size for t in tables])
+    ks = np.searchsorted(offsets, order, side="right").astype(np.int64)
+    cols = np.array([tables[k - 1].shape[1] for k in ks], dtype=np.int64)
+    pos, idx = np.divmod(order - offsets[ks - 1], np.maximum(cols, 1))
+    return ks, pos.astype(np.int64), idx.astype(np.int64)
+
+
+def npz_path(path) -> str:
+    """The file a ``save`` to ``path`` wrote: ``path`` itself, or ``path + ".npz"`` (numpy
+    appends the suffix when it is missing); SeqimpError when neither exists."""
+    path = os.fspath(path)
+    if not os.path.exists(path) and os.path.exists(path + ".npz"):
+        path = path + ".npz"
+    if not os.path.isfile(path):
+        raise SeqimpError(f"{path}: no such file")
+    return path
+
+
+def _scalar(value, name) -> float:
+    arr = np.asarray(value, dtype=np.float64).ravel()
+    if arr.size != 1 or not np.isfinite(arr[0]):
+        raise SeqimpError(f"{name} must be one finite number, got {value!r}")
+    return float(arr[0])

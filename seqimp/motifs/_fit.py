@@ -1,0 +1,291 @@
+"""Fit motifs to an observed POIM: PWMs, start positions and spreads (motifPOIM).
+
+The model is the implied POIM of :mod:`seqimp.motifs.implied`: motif i has a PWM ``r_i``,
+a placement distribution ``v_i`` over start positions and a non-negative scale
+``alpha_{i,k}`` per order k, and
+
+    R_k(z, j) = sum_i alpha_{i,k} sum_t v_i(t) (prod_{l in overlap} 4 r_{i,l}(z_l) - 1).
+
+It is fitted to the observed POIM Q_k(z, j) by least squares over orders ``orders`` and the
+positions around the motifs, every order's block scaled to unit norm so that orders count
+alike. The joint problem is not convex (a product of columns), but each block of variables
+enters linearly when the others are fixed, and :func:`fit_motifs` alternates exact solutions
+of these convex least-squares problems:
+
+* the scales ``alpha`` and the placement weights ``v`` (non-negative least squares,
+  :func:`scipy.optimize.nnls`);
+* every PWM column on the probability simplex, one at a time (:func:`simplex_lstsq`, an exact
+  active-set solution of the 4-variable quadratic programme).
+
+Every step solves its block exactly, so the objective never increases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+from scipy.optimize import nnls
+
+from ..errors import SeqimpError
+from ._implied import column_design, motif_contribution, per_start_contributions
+from ._motif import Motif, information_content
+
+__all__ = ["simplex_lstsq", "fit_motifs", "MotifFit"]
+
+
+def simplex_lstsq(G, c, *, ridge=1e-10):
+    """Least squares on the probability simplex: ``min ||G x - c||^2, x >= 0, sum(x) = 1``.
+
+    Exact for small ``G.shape[1]``: the optimum of this convex quadratic programme is the
+    equality-constrained optimum on one face of the simplex; faces are tried from the largest
+    down and the first point that satisfies the KKT conditions is returned. A tiny ridge towards the centre of the simplex makes the
+    answer unique when ``G`` does not determine it.
+
+    Parameters
+    ----------
+    G : ndarray of shape (n, d)
+    c : ndarray of shape (n,)
+
+    Returns
+    -------
+    x : ndarray of shape (d,)
+    """
+    G = np.asarray(G, dtype=np.float64)
+    c = np.asarray(c, dtype=np.float64)
+    d = G.shape[1]
+    H = G.T @ G
+    lam = max(ridge * np.trace(H) / d, 1e-300)
+    centre = np.full(d, 1.0 / d)
+    H = H + lam * np.eye(d)
+    g = G.T @ c + lam * centre
+    best, best_val = centre, np.inf
+    scale = np.abs(H).max() + np.abs(g).max()
+    for size in range(d, 0, -1):  # larger faces first: the optimum is usually interior or near it
+        for S in combinations(range(d), size):
+            S = list(S)
+            # minimise x'Hx - 2g'x on the face: x = H_S^-1 (g_S - nu 1) with sum(x) = 1
+            HS = H[np.ix_(S, S)]
+            u, v = np.linalg.solve(HS, np.column_stack([g[S], np.ones(size)])).T
+            sol = u + (1.0 - u.sum()) / v.sum() * v
+            if (sol < -1e-12).any():
+                continue
+            x = np.zeros(d)
+            x[S] = np.clip(sol, 0.0, None)
+            x /= x.sum()
+            grad = H @ x - g
+            # KKT: no letter outside the face would lower the objective -> the global optimum
+            if size == d or grad[[i for i in range(d) if i not in S]].min() >= grad[S].mean() - 1e-9 * scale:
+                return x
+            val = x @ H @ x - 2 * g @ x
+            if val < best_val:
+                best, best_val = x, val
+    return best
+
+
+@dataclass
+class MotifFit:
+    """Result of :func:`fit_motifs`.
+
+    Attributes
+    ----------
+    motifs : list of Motif
+        Fitted motifs (start = rounded mean 1-based start, spread = standard deviation of the
+        placement distribution, score = how much the relative residual grows when the motif is
+        left out of the fitted model: its share of the observed POIM explained).
+    placements : list of (ndarray, ndarray)
+        Per motif: 0-based candidate starts of shape (n_i,) and their weights (sum 1).
+    alpha : ndarray of shape (n_motifs, len(orders))
+        Scale of every motif at every fitted order.
+    orders : list of int
+    objective : list of float
+        Relative residual sum of squares ``||y - R||^2 / ||y||^2`` after every sweep
+        (never increases).
+    r2 : float
+        ``1 - objective[-1]``.
+    column_scores : list of ndarray
+        Per motif, shape (m,): how much the relative residual grows when that column is made
+        uniform (the column's share of the explained POIM); used to trim motif ends.
+    """
+
+    motifs: list
+    placements: list
+    alpha: np.ndarray
+    orders: list
+    objective: list
+    r2: float
+    column_scores: list = None
+
+
+class _Problem:
+    """Observed entries (weighted) and the window of positions they cover."""
+
+    def __init__(self, result, measure, orders, lo, hi):
+        tables = result.poim if measure == "poim" else result.firm
+        L = result.length
+        self.orders = orders
+        self.positions, blocks, masks = [], [], []
+        for k in orders:
+            pos = np.arange(max(lo - k + 1, 0), min(hi, L - k) + 1)
+            block = np.asarray(tables[k - 1][pos], dtype=np.float64)
+            mask = np.isfinite(block)
+            block = np.where(mask, block, 0.0)
+            norm = np.sqrt((block ** 2).sum())
+            scale = 1.0 / norm if norm > 0 else 0.0
+            self.positions.append(pos)
+            blocks.append(block.ravel() * scale)
+            masks.append(mask.ravel() * scale)
+        self.y = np.concatenate(blocks)
+        self.w = np.concatenate(masks)  # order weight, 0 where the observation is missing
+        self.ny = float(self.y @ self.y) or 1.0
+
+    def contrib(self, pwm, starts, weights, alpha):
+        return self.w * motif_contribution(pwm, starts, weights, alpha, self.orders, self.positions)
+
+    def per_start(self, pwm, starts, alpha):
+        return self.w[:, None] * per_start_contributions(pwm, starts, alpha, self.orders, self.positions)
+
+    def column(self, pwm, col, starts, weights, alpha):
+        base, G = column_design(pwm, col, starts, weights, alpha, self.orders, self.positions)
+        return self.w * base, self.w[:, None] * G
+
+
+def _starts_window(start0, m, L, window):
+    lo, hi = max(start0 - window, 0), min(start0 + window, L - m)
+    return np.arange(lo, hi + 1, dtype=np.int64)
+
+
+def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_iter=30, tol=1e-6,
+               per_order=False):
+    """Refine motifs so that their implied POIM matches an observed POIM.
+
+    Parameters
+    ----------
+    result : POIMResult
+        The observed importance (``.poim`` or ``.firm`` tables).
+    motifs : sequence of Motif
+        Starting points (e.g. from :func:`seqimp.motifs.assemble_motif`), each with a 1-based
+        ``start``; ``spread`` is ignored (placements are re-fitted).
+    orders : sequence of int, optional
+        Orders k of the POIM to fit; default ``1..min(3, result.max_order)``.
+    measure : {"poim", "firm"}, default="poim"
+    window : int, default=3
+        Starts within ``start ± window`` may carry placement weight.
+    max_iter : int, default=30
+        Maximum number of sweeps over all blocks.
+    tol : float, default=1e-6
+        Stop when a sweep lowers the relative residual by less than this.
+    per_order : bool, default=False
+        One scale per motif and order (only the shape within every order is fitted) instead
+        of one scale per motif (the implied POIM of the motif's scorer, up to its unit).
+
+    Returns
+    -------
+    MotifFit
+    """
+    if measure not in ("poim", "firm"):
+        raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
+    motifs = list(motifs)
+    if not motifs:
+        raise SeqimpError("fit_motifs needs at least one starting motif")
+    L = result.length
+    orders = list(range(1, min(3, result.max_order) + 1)) if orders is None else sorted({int(k) for k in orders})
+    if not orders or orders[0] < 1 or orders[-1] > result.max_order:
+        raise SeqimpError(f"orders must lie in 1..{result.max_order} (the POIM's max_order), got {orders}")
+    pwms, starts, weights = [], [], []
+    for m in motifs:
+        if m.start is None:
+            raise SeqimpError(f"motif {m.name}: a starting motif needs a start position")
+        if m.length > L:
+            raise SeqimpError(f"motif {m.name} (length {m.length}) is longer than the sequences (length {L})")
+        s0 = min(m.start - 1, L - m.length)
+        st = _starts_window(s0, m.length, L, int(window))
+        w = (st == s0).astype(np.float64)
+        pwms.append(0.9 * m.pwm + 0.025)  # keep every letter possible at the start
+        starts.append(st)
+        weights.append(w)
+    lo = min(int(st[0]) for st in starts)
+    hi = max(int(st[-1]) + p.shape[0] - 1 for st, p in zip(starts, pwms))
+    prob = _Problem(result, measure, orders, lo, hi)
+    n, K = len(motifs), len(orders)
+    alpha = np.ones((n, K))
+
+    def total():
+        return sum(prob.contrib(p, s, w, a) for p, s, w, a in zip(pwms, starts, weights, alpha))
+
+    def rss(fitted):
+        r = prob.y - fitted
+        return float(r @ r) / prob.ny
+
+    history = []
+    for _ in range(max_iter):
+        # placements: one column per (motif, start); mass moves into alpha
+        design = np.hstack([prob.per_start(pwms[i], starts[i], alpha[i]) for i in range(n)])
+        owner = np.concatenate([np.full(len(starts[i]), i) for i in range(n)])
+        coef = nnls(design, prob.y, maxiter=50 * design.shape[1])[0]
+        for i in range(n):
+            wi = coef[owner == i]
+            if wi.sum() > 0:
+                alpha[i] *= wi.sum()
+                weights[i] = wi / wi.sum()
+            else:
+                alpha[i] = 0.0
+        # scales: one column per (motif, order)
+        cols = []
+        for i in range(n):
+            for q in range(K if per_order else 1):
+                a = np.zeros(K) if per_order else np.ones(K)
+                a[q] = 1.0
+                cols.append(prob.contrib(pwms[i], starts[i], weights[i], a))
+        coef = nnls(np.column_stack(cols), prob.y, maxiter=50 * len(cols))[0]
+        alpha = coef.reshape(n, K) if per_order else np.repeat(coef[:, None], K, axis=1)
+        # PWM columns on the simplex
+        fitted = total()
+        for i in range(n):
+            if not alpha[i].any():
+                continue
+            own = prob.contrib(pwms[i], starts[i], weights[i], alpha[i])
+            rest = fitted - own
+            for col in range(pwms[i].shape[0]):
+                base, G = prob.column(pwms[i], col, starts[i], weights[i], alpha[i])
+                pwms[i][col] = simplex_lstsq(G, prob.y - rest - base)
+            fitted = rest + prob.contrib(pwms[i], starts[i], weights[i], alpha[i])
+        history.append(rss(fitted))
+        if len(history) > 1 and history[-2] - history[-1] < tol:
+            break
+
+    fitted = total()
+    full = rss(fitted)
+    out, columns = [], []
+    for i, m in enumerate(motifs):
+        own = prob.contrib(pwms[i], starts[i], weights[i], alpha[i])
+        score = rss(fitted - own) - full
+        gain = np.empty(pwms[i].shape[0])
+        for col in range(pwms[i].shape[0]):  # the fit lost when this column says nothing
+            flat = pwms[i].copy()
+            flat[col] = 0.25
+            gain[col] = rss(fitted - own + prob.contrib(flat, starts[i], weights[i], alpha[i])) - full
+        columns.append(gain)
+        mean = float(weights[i] @ starts[i])
+        sd = float(np.sqrt(max(weights[i] @ (starts[i] - mean) ** 2, 0.0)))
+        out.append(Motif(m.name, pwms[i], start=int(round(mean)) + 1, spread=sd, score=score))
+    return MotifFit(out, list(zip(starts, weights)), alpha, orders, history, 1.0 - full, columns)
+
+
+def trim_motif(motif, *, fraction=0.25, column_scores=None) -> Motif:
+    """Drop end columns scoring below ``fraction`` of the motif's best column; the start moves
+    with the left end.
+
+    Column scores are ``column_scores`` (e.g. :attr:`MotifFit.column_scores`: what the fit loses
+    without the column; PWMs fitted to a POIM are flat, so their information content says
+    little) or, by default, the columns' information content.
+    """
+    ic = information_content(motif.pwm) if column_scores is None else np.asarray(column_scores, dtype=np.float64)
+    keep = np.flatnonzero(ic >= fraction * ic.max())
+    if keep.size == 0:
+        return motif
+    a, b = int(keep[0]), int(keep[-1]) + 1
+    start = None if motif.start is None else motif.start + a
+    return Motif(motif.name, motif.pwm[a:b], start=start, spread=motif.spread, score=motif.score,
+                 sites=motif.sites, description=motif.description)

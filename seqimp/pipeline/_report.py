@@ -1,0 +1,240 @@
+"""A self-contained HTML report of a results folder.
+
+:func:`write_report` reads what ``seqimp poim`` (and optionally ``seqimp motifs``)
+wrote into a folder -- ``summary.json``, ``top_oligomers.tsv``, the figures,
+``motifs.tsv`` and motif logos -- and writes ``report.html`` beside them.
+PNG and SVG figures are embedded (base64), so the page reads offline even when
+moved on its own; PDF figures and data files are linked relatively.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import json
+import os
+import re
+from pathlib import Path
+
+from ..errors import SeqimpError
+from .._tables import Table
+
+__all__ = ["write_report", "build_report"]
+
+_IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml"}
+_FIGURE_EXTS = (".png", ".svg", ".pdf")
+_FIGURE_CAPTIONS = {
+    "differential_poim": "Differential POIM Ω(k, j): peaks give the length k and the 1-based start j "
+                         "of the motifs the model relies on.",
+    "weights_vs_firm": "Model weight of every positional oligomer against its FIRM. Weights describe one "
+                       "k-mer in isolation; FIRM adds the overlapping k-mers that come with it.",
+}
+_MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motif_candidates.tsv", "matches.tsv")
+
+_STYLE = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;
+color:#222;padding:0 1em}
+h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ddd;padding:.2em .6em;text-align:right}
+th{background:#f3f3f3}td.s{text-align:left;font-family:ui-monospace,Menlo,Consolas,monospace}
+.scroll{max-height:32em;overflow:auto;display:inline-block}figure{margin:1.5em 0}
+figure img{max-width:100%;border:1px solid #eee}figcaption{color:#555;font-size:.9em}
+dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:600}dd{margin:0}
+.note{color:#666;font-size:.9em}
+"""
+
+
+def _read_tsv(path: Path):
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh, delimiter="\t"))
+    if not rows:
+        return [], []
+    return rows[0], rows[1:]
+
+
+def _html_table(header, rows, *, limit=None) -> str:
+    shown = rows if limit is None else rows[:limit]
+    numeric = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^nan$")
+    out = ['<div class="scroll"><table><thead><tr>']
+    out += [f"<th>{html.escape(h)}</th>" for h in header]
+    out.append("</tr></thead><tbody>")
+    for row in shown:
+        out.append("<tr>" + "".join(
+            f'<td{"" if numeric.match(c) else " class=s"}>{html.escape(c)}</td>' for c in row) + "</tr>")
+    out.append("</tbody></table></div>")
+    if limit is not None and len(rows) > limit:
+        out.append(f'<p class="note">first {limit} of {len(rows)} rows</p>')
+    return "".join(out)
+
+
+def _figure(path: Path, base: Path, caption: str, embed: bool) -> str:
+    rel = html.escape(os.path.relpath(path, base))
+    mime = _IMAGE_TYPES.get(path.suffix.lower())
+    if mime and embed:
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        body = f'<img src="data:{mime};base64,{data}" alt="{rel}">'
+    elif mime:
+        body = f'<img src="{rel}" alt="{rel}">'
+    else:  # PDF: browsers show it through a link / object, not inline as an image
+        body = (f'<object data="{rel}" type="application/pdf" width="100%" height="600">'
+                f'<a href="{rel}">{rel}</a></object>')
+    return (f'<figure>{body}<figcaption><a href="{rel}">{rel}</a> &mdash; {html.escape(caption)}'
+            "</figcaption></figure>")
+
+
+def _figure_order(path: Path):
+    stem = path.stem
+    if stem == "differential_poim":
+        return (0, 0, stem)
+    m = re.fullmatch(r"poim_order(\d+)", stem)
+    if m:
+        return (1, int(m.group(1)), stem)
+    if stem == "weights_vs_firm":
+        return (2, 0, stem)
+    return (3, 0, stem)
+
+
+def _caption(stem: str) -> str:
+    if stem in _FIGURE_CAPTIONS:
+        return _FIGURE_CAPTIONS[stem]
+    m = re.fullmatch(r"poim_order(\d+)", stem)
+    if m:
+        k = int(m.group(1))
+        which = "all" if k <= 3 else "the top"
+        return (f"POIM of order {k}: {which} {k}-mers × 1-based start position; red raises the expected "
+                "score, blue lowers it.")
+    return stem.replace("_", " ")
+
+
+def _summary_html(summary: dict) -> str:
+    rows = []
+    data = summary.get("data", {})
+    metrics = summary.get("metrics", {})
+    params = summary.get("parameters", {})
+    for label, value in (("positive", data.get("positive")), ("negative", data.get("negative")),
+                         ("sequences", _sizes(data)), ("sequence length", data.get("length")),
+                         ("accuracy", _fmt(metrics.get("accuracy"))),
+                         ("auROC", _fmt(metrics.get("auroc"))),
+                         ("evaluated on", metrics.get("evaluated_on", "held-out split" if metrics.get("n_test")
+                                                      else None)),
+                         ("test sequences", metrics.get("n_test")),
+                         ("method", summary.get("method")),
+                         ("background", summary.get("background", {}).get("description")),
+                         ("expected score E[s(X)]", _fmt(summary.get("expected_score")))):
+        if value not in (None, ""):
+            rows.append(f"<dt>{html.escape(label)}</dt><dd>{html.escape(str(value))}</dd>")
+    out = "<dl>" + "".join(rows) + "</dl>"
+    if params:
+        out += "<h3>Parameters</h3><dl>" + "".join(
+            f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(json.dumps(v))}</dd>" for k, v in params.items()) + "</dl>"
+    per_order = summary.get("top_per_order", [])
+    if per_order:
+        header = ["order", "oligomer", "position", "poim", "firm"]
+        rows = [[Table._fmt(r.get(h)) for h in header] for r in per_order]
+        out += "<h3>Top oligomer of each order (by |FIRM|)</h3>" + _html_table(header, rows)
+    timings = summary.get("timings", {})
+    if timings:
+        out += "<h3>Timings (s)</h3><dl>" + "".join(
+            f"<dt>{html.escape(k)}</dt><dd>{v:.2f}</dd>" for k, v in timings.items()) + "</dl>"
+    versions = summary.get("versions", {})
+    if versions:
+        out += '<p class="note">' + ", ".join(f"{html.escape(k)} {html.escape(str(v))}"
+                                              for k, v in versions.items()) + "</p>"
+    return out
+
+
+def _sizes(data: dict):
+    if "n_positive" not in data:
+        return None
+    return f"{data['n_positive']} positive, {data.get('n_negative', 0)} negative"
+
+
+def _fmt(value):
+    return None if value is None else f"{value:.4f}" if isinstance(value, float) else value
+
+
+def _motif_section(folder: Path, base: Path, embed: bool) -> str:
+    header, rows = _read_tsv(folder / "motifs.tsv")
+    parts = ["<h2>Motifs</h2>", _html_table(header, rows, limit=50)]
+    links = [name for name in _MOTIF_FILES if (folder / name).exists()]
+    if links:
+        parts.append("<p>Files: " + ", ".join(
+            f'<a href="{html.escape(os.path.relpath(folder / n, base))}">{n}</a>' for n in links) + "</p>")
+    if (folder / "matches.tsv").exists():
+        mh, mr = _read_tsv(folder / "matches.tsv")
+        parts += ["<h3>Matches to known motifs</h3>", _html_table(mh, mr, limit=50)]
+    logos = sorted(p for ext in (".png", ".svg") for p in folder.glob(f"*{ext}")
+                   if "logo" in p.stem.lower() or "motif" in p.stem.lower())
+    logos += sorted(p for ext in (".png", ".svg") for p in (folder / "logos").glob(f"*{ext}")) \
+        if (folder / "logos").is_dir() else []
+    parts += [_figure(p, base, p.stem.replace("_", " "), embed) for p in logos]
+    return "".join(parts)
+
+
+def build_report(directory, *, title=None, embed=True, motifs_dir=None) -> str:
+    """The HTML text of the report for a results folder.
+
+    Parameters
+    ----------
+    directory : path-like
+        Folder with ``summary.json``, ``top_oligomers.tsv`` and figures (any of them may
+        be missing; the report shows what is there). Links are relative to it.
+    title : str, optional
+    embed : bool, default=True
+        Embed PNG/SVG figures as base64 (offline and movable) instead of linking them.
+    motifs_dir : path-like, optional
+        Where to look for ``motifs.tsv`` (default: ``directory``); a motif section is
+        added when it exists.
+
+    Returns
+    -------
+    str
+    """
+    base = Path(directory)
+    if not base.is_dir():
+        raise SeqimpError(f"{base}: not a directory")
+    summary = {}
+    if (base / "summary.json").exists():
+        summary = json.loads((base / "summary.json").read_text())
+    title = title or summary.get("title") or "seqimp POIM report"
+    parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}</title>"
+             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]
+    if summary:
+        parts += ["<h2>Summary</h2>", _summary_html(summary)]
+    motif_folder = Path(motifs_dir) if motifs_dir is not None else base
+    has_motifs = (motif_folder / "motifs.tsv").exists()
+    if (base / "top_oligomers.tsv").exists():
+        header, rows = _read_tsv(base / "top_oligomers.tsv")
+        parts += ["<h2>Top positional oligomers</h2>",
+                  '<p class="note">Sorted by |FIRM| within the top of every order; positions are 1-based '
+                  '(start of the oligomer). <a href="top_oligomers.tsv">top_oligomers.tsv</a>'
+                  + (' &middot; <a href="#motifs">motifs</a>' if has_motifs else "") + "</p>",
+                  _html_table(header, rows, limit=200)]
+    figures = sorted((p for p in base.iterdir() if p.suffix.lower() in _FIGURE_EXTS
+                      and not ("logo" in p.stem.lower() or "motif" in p.stem.lower())),
+                     key=_figure_order)
+    if figures:
+        parts.append("<h2>Figures</h2>")
+        parts += [_figure(p, base, _caption(p.stem), embed) for p in figures]
+    if has_motifs:
+        # links are relative to the motif folder: the report ends up beside motifs.tsv
+        parts.append('<div id="motifs">' + _motif_section(motif_folder, motif_folder, embed) + "</div>")
+    files = [n for n in ("poim.npz", "model.npz", "summary.json") if (base / n).exists()]
+    if files:
+        parts.append('<h2>Files</h2><p>' + ", ".join(f'<a href="{n}">{n}</a>' for n in files)
+                     + ' &mdash; load <code>poim.npz</code> with <code>seqimp.POIMResult.load</code>.</p>')
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def write_report(directory, *, path=None, title=None, embed=True, motifs_dir=None) -> Path:
+    """Write ``report.html`` for a results folder (see :func:`build_report`); return its path.
+
+    Run it again after ``seqimp motifs --out DIR`` has added ``motifs.tsv`` to the
+    folder to include the motif section.
+    """
+    text = build_report(directory, title=title, embed=embed, motifs_dir=motifs_dir)
+    path = Path(directory) / "report.html" if path is None else Path(path)
+    path.write_text(text, encoding="utf-8")
+    return path

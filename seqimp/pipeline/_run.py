@@ -1,0 +1,409 @@
+"""The ``seqimp poim`` pipeline as library functions: train, evaluate, explain, write.
+
+The command line (``seqimp train``, ``seqimp poim``, ``seqimp demo``) only parses
+options and calls these functions, so every step is usable from Python:
+
+>>> from seqimp.pipeline import run_poim                          # doctest: +SKIP
+>>> run = run_poim(pos, neg, "results", degree=6, max_order=8)   # doctest: +SKIP
+>>> run.result.top(10, measure="firm")                           # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from ..errors import SeqimpError
+from ..io._fasta import SequenceSet, as_codes
+from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures,  # noqa: F401 (re-exported)
+                      write_outputs, write_summary)
+from ..kernels._weights import PositionalWeights
+
+__all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "analyze", "finish", "train_model", "evaluate",
+           "make_background", "check_job", "compute_importance", "top_oligomers", "write_figures", "write_outputs", "save_model",
+           "load_model", "versions"]
+
+BACKGROUNDS = ("uniform", "negative", "all")
+
+#: Held-out auROC below which :func:`train_model` warns that the model is close to chance.
+CHANCE_AUROC = 0.6
+
+
+@dataclass
+class PipelineRun:
+    """What :func:`run_poim` produced.
+
+    Attributes
+    ----------
+    weights : PositionalWeights or None
+        The unfolded model (None for external scorers).
+    result : POIMResult
+        ``result.poim[k-1]``, ``result.firm[k-1]`` of shape (L-k+1, 4**k).
+    summary : dict
+        Everything written to ``summary.json``.
+    files : list of Path
+        Files written, in the output folder.
+    """
+
+    weights: PositionalWeights | None
+    result: object
+    summary: dict
+    files: list = field(default_factory=list)
+
+
+def _codes(X, name) -> np.ndarray:
+    codes = as_codes(X)
+    if codes.shape[0] == 0:
+        raise SeqimpError(f"{name}: no sequences")
+    return codes
+
+
+def _labelled(positive, negative):
+    pos, neg = _codes(positive, "positive"), _codes(negative, "negative")
+    if pos.shape[1] != neg.shape[1]:
+        raise SeqimpError(f"positive sequences have length {pos.shape[1]} but negative ones {neg.shape[1]}; "
+                          "positional methods need one common length")
+    X = np.concatenate([pos, neg])
+    y = np.concatenate([np.ones(len(pos), dtype=np.int64), np.zeros(len(neg), dtype=np.int64)])
+    return X, y
+
+
+def evaluate(scores, y) -> dict:
+    """Accuracy (threshold 0) and auROC of scores against 0/1 labels."""
+    from sklearn.metrics import roc_auc_score
+
+    scores, y = np.asarray(scores, dtype=np.float64), np.asarray(y)
+    out = {"n_test": int(len(y)), "accuracy": float(np.mean((scores > 0) == (y == 1)))}
+    out["auroc"] = float(roc_auc_score(y, scores)) if len(np.unique(y)) == 2 else None
+    return out
+
+
+def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
+                log=None, progress=False):
+    """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
+
+    Parameters
+    ----------
+    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
+    degree, shifts, C : WDClassifier parameters
+    test_fraction : float in [0, 1), default=0.2
+        Stratified held-out share for accuracy/auROC; 0 trains on everything and
+        reports no metrics. The returned model is the one trained on the rest.
+    random_state : int or None
+    log : callable, optional
+        Called with progress lines.
+    progress : bool, default=False
+        Report each training step (feature map or Gram matrix, solver) with its time on
+        stderr (``WDClassifier(verbose=True)``).
+
+    Returns
+    -------
+    weights : PositionalWeights
+        Tables of shape (L-k+1, 4**k), k = 1..degree; scores exactly like the model.
+    info : dict
+        ``n_train``, ``n_test``, ``accuracy``, ``auroc`` (None without a test split),
+        ``train_seconds``.
+    """
+    from sklearn.model_selection import train_test_split
+
+    from ..kernels._estimators import WDClassifier
+
+    log = log or (lambda _m: None)
+    X, y = _labelled(positive, negative)
+    n_pos, n_neg = int(y.sum()), int(len(y) - y.sum())
+    if not 0.0 <= test_fraction < 1.0:
+        raise SeqimpError(f"test_fraction must lie in [0, 1), got {test_fraction}")
+    info = {"n_positive": n_pos, "n_negative": n_neg, "n_test": 0, "accuracy": None, "auroc": None}
+    if test_fraction > 0:
+        n_test = int(np.ceil(test_fraction * len(y)))
+        if min(n_pos, n_neg) < 2 or n_test < 2 or len(y) - n_test < 2:
+            raise SeqimpError(f"too few sequences ({n_pos} positive, {n_neg} negative) for a held-out split "
+                              f"of {test_fraction:g}; add data or use test_fraction=0")
+        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_fraction, stratify=y,
+                                                            random_state=random_state)
+    else:
+        X_train, y_train, X_test, y_test = X, y, None, None
+    log(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
+        f"on {len(y_train)} sequences of length {X.shape[1]}")
+    start = time.perf_counter()
+    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state,
+                         verbose=progress).fit(X_train, y_train)
+    info["train_seconds"] = time.perf_counter() - start
+    info["n_train"] = int(len(y_train))
+    if X_test is not None:
+        info.update(evaluate(model.decision_function(X_test), y_test))
+        log(f"held-out accuracy {info['accuracy']:.3f}, auROC {info['auroc']:.3f} on {info['n_test']} sequences")
+        if info["auroc"] is not None and info["auroc"] < CHANCE_AUROC:
+            warnings.warn(f"the model is close to chance (held-out auROC {info['auroc']:.3f} < {CHANCE_AUROC}); "
+                          "its POIM, top oligomers and motifs are likely noise", stacklevel=2)
+    return model.positional_weights(), info
+
+
+def make_background(kind="negative", *, positive=None, negative=None, fasta=None, length=None, order=0,
+                    positional=False):
+    """The background distribution for POIM/FIRM.
+
+    Parameters
+    ----------
+    kind : {"uniform", "negative", "all"}, default="negative"
+        Uniform i.i.d. letters, or a Markov chain fitted on the negative sequences
+        or on positives and negatives together. Ignored when ``fasta`` is given.
+    positive, negative : sequences, optional
+    fasta : sequences, optional
+        Fit on these instead (``seqimp poim --background-fasta``).
+    length : int, optional
+        Needed for ``"uniform"`` (and checked against the data otherwise).
+    order : int, default=0
+        Markov order D.
+    positional : bool, default=False
+        Position-specific transition tables.
+
+    Returns
+    -------
+    background : MarkovBackground
+    description : str
+    """
+    from ..background._markov import MarkovBackground
+
+    if fasta is not None:
+        data, what = _codes(fasta, "background"), "the background FASTA"
+    elif kind == "uniform":
+        if length is None:
+            raise SeqimpError("a uniform background needs the sequence length")
+        return MarkovBackground.uniform(int(length), order=0), "uniform i.i.d. letters (p = 1/4)"
+    elif kind == "negative":
+        if negative is None:
+            raise SeqimpError("background 'negative' needs negative sequences")
+        data, what = _codes(negative, "negative"), "the negative sequences"
+    elif kind == "all":
+        parts = [_codes(x, n) for x, n in ((positive, "positive"), (negative, "negative")) if x is not None]
+        if not parts:
+            raise SeqimpError("background 'all' needs sequences")
+        data, what = np.concatenate(parts), "all sequences"
+    else:
+        raise SeqimpError(f"background must be one of {', '.join(BACKGROUNDS)}, got {kind!r}")
+    if length is not None and data.shape[1] != length:
+        raise SeqimpError(f"background sequences have length {data.shape[1]}, the model expects {length}")
+    bg = MarkovBackground(order=order, positional=positional).fit(data)
+    kind_text = f"order-{order} {'position-specific' if positional else 'homogeneous'} Markov chain"
+    return bg, f"{kind_text} fitted on {what} ({len(data)} sequences)"
+
+
+def check_job(length, *, degree, max_order, background_order=0, max_memory=None) -> None:
+    """Refuse a POIM job that cannot run -- ``max_order`` outside 1..L, or tables above
+    ``max_memory`` bytes (None: half the available RAM) -- before any model is trained.
+
+    The same checks :func:`seqimp.poim` makes, with the same messages.
+    """
+    from types import SimpleNamespace
+
+    from ..importance._engine import check_lengths, check_memory
+
+    check_lengths(int(length), SimpleNamespace(length=None, order=int(background_order)), int(max_order))
+    check_memory(4, int(length), int(degree), int(background_order), int(max_order), max_memory)
+
+
+def compute_importance(weights, background, *, max_order, max_memory=None, progress=False):
+    """Exact POIM/FIRM of a positional model (:func:`seqimp.poim`); refuses jobs above ``max_memory``."""
+    from ..importance._exact import poim
+
+    return poim(weights, background, max_order, max_memory=max_memory, progress=progress)
+
+
+def _describe(x, fallback):
+    return x.source if isinstance(x, SequenceSet) and x.source else fallback
+
+
+def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1.0, background="negative",
+             background_order=0, positional_background=False, test_fraction=0.2, random_state=None, fmt="png",
+             top=50, max_memory=None, position_labels=None, title=None, log=None, progress=False,
+             motifs_dir=None) -> PipelineRun:
+    """Train a WD model, evaluate it, compute POIM/FIRM and write every output into ``out``.
+
+    Parameters
+    ----------
+    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
+    out : path-like
+        Existing folder to write into (the CLI passes a staging folder).
+    degree, shifts, C : model parameters (see :class:`seqimp.WDClassifier`)
+    max_order : int, optional
+        Longest oligomer analysed; default ``degree``. May exceed the degree.
+    background : {"uniform", "negative", "all"}, default="negative"
+    background_order : int, default=0
+    positional_background : bool, default=False
+    test_fraction : float, default=0.2
+    random_state : int or None
+    fmt : {"png", "svg", "pdf"}, default="png"
+    top : int, default=50
+        Rows per order in ``top_oligomers.tsv``.
+    max_memory : int, optional
+        Bytes the POIM tables may take (the engine refuses larger jobs).
+    position_labels : sequence of length L, optional
+        Position tick labels for the heatmaps.
+    log : callable, optional
+        Receives one-line progress messages.
+
+    Returns
+    -------
+    PipelineRun
+    """
+    log = log or (lambda _m: None)
+    max_order = degree if max_order is None else int(max_order)
+    check_job(_labelled(positive, negative)[0].shape[1], degree=degree, max_order=max_order, background_order=background_order,
+              max_memory=max_memory)
+    timings = {}
+    start = time.perf_counter()
+    weights, info = train_model(positive, negative, degree=degree, shifts=shifts, C=C,
+                                test_fraction=test_fraction, random_state=random_state, log=log,
+                                progress=progress)
+    timings["train"] = time.perf_counter() - start
+    length = weights.length
+    bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=None, length=length,
+                                  order=background_order, positional=positional_background)
+    metadata = {"degree": degree, "shifts": shifts, "C": C, "length": length, "alphabet": "dna",
+                "n_train": info["n_train"], "n_positive": info["n_positive"], "n_negative": info["n_negative"],
+                "test_fraction": test_fraction, "seed": random_state, "accuracy": info["accuracy"],
+                "auroc": info["auroc"], "seqimp": __version__}
+    parameters = {"degree": degree, "shifts": shifts, "max_order": max_order, "C": C, "background": background,
+                  "background_order": background_order, "positional_background": positional_background,
+                  "test_fraction": test_fraction, "seed": random_state, "format": fmt, "top": top}
+    metrics = {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc")}
+    summary = _summary(title, "poim", parameters, positive, negative, length, metrics, bg_info)
+    return analyze(weights, bg, out, max_order=max_order, summary=summary, timings=timings, fmt=fmt, top=top,
+                   max_memory=max_memory, position_labels=position_labels, model_metadata=metadata, log=log,
+                   progress=progress, motifs_dir=motifs_dir)
+
+
+def _background_for(kind, *, positive, negative, fasta, length, order, positional):
+    bg, text = make_background(kind, positive=positive, negative=negative, fasta=fasta, length=length,
+                               order=order, positional=positional)
+    return bg, {"description": text, "kind": "fasta" if fasta is not None else kind,
+                "order": order if (fasta is not None or kind != "uniform") else 0,
+                "positional": bool(positional) and (fasta is not None or kind != "uniform")}
+
+
+def _summary(title, command, parameters, positive, negative, length, metrics, bg_info) -> dict:
+    return {"title": title or "seqimp POIM report", "command": command, "parameters": parameters,
+            "data": _data_summary(positive, negative, length), "metrics": metrics, "background": bg_info}
+
+
+def _data_summary(positive, negative, length):
+    data = {"length": length}
+    for name, x in (("positive", positive), ("negative", negative)):
+        if x is not None:
+            data[name] = _describe(x, f"{name} sequences")
+            data[f"n_{name}"] = int(len(as_codes(x)))
+    return data
+
+
+def run_model(weights, out, *, metadata=None, positive=None, negative=None, background="negative",
+              background_fasta=None, background_order=0, positional_background=False, max_order=None,
+              fmt="png", top=50, max_memory=None, position_labels=None, title=None, log=None, progress=False,
+              motifs_dir=None) -> PipelineRun:
+    """POIM/FIRM of a saved model (``seqimp poim --model``): background from a FASTA or the data.
+
+    ``positive``/``negative`` (optional) are scored for accuracy/auROC -- on the given
+    sequences, which need not be held out -- and may provide the background.
+    """
+    metadata = dict(metadata or {})
+    length = weights.length
+    max_order = weights.degree if max_order is None else int(max_order)
+    bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=background_fasta,
+                                  length=length, order=background_order, positional=positional_background)
+    metrics = {k: metadata.get(k) for k in ("n_train", "accuracy", "auroc")}
+    metrics["evaluated_on"] = "held-out split at training time"
+    if positive is not None and negative is not None:
+        X, y = _labelled(positive, negative)
+        if X.shape[1] != length:
+            raise SeqimpError(f"sequences have length {X.shape[1]}, the model {length}")
+        metrics.update(evaluate(weights.score(X), y), evaluated_on="the given sequences (not held out)")
+    summary = _summary(title, "poim --model", {"max_order": max_order, "background_order": background_order,
+                       "positional_background": positional_background, "format": fmt, "top": top,
+                       "model": {k: metadata.get(k) for k in ("degree", "shifts", "C", "seed")}},
+                       positive, negative, length, metrics, bg_info)
+    return analyze(weights, bg, out, max_order=max_order, summary=summary, fmt=fmt, top=top, max_memory=max_memory,
+                   position_labels=position_labels, model_metadata=metadata, log=log, progress=progress,
+                   motifs_dir=motifs_dir)
+
+
+def run_sampled(score_fn, out, *, source="score function", positive=None, negative=None, background="negative",
+                background_fasta=None, background_order=0, positional_background=False, length=None, max_order=3,
+                n_samples=1000, random_state=None, fmt="png", top=50, position_labels=None, title=None, log=None,
+                progress=False, motifs_dir=None) -> PipelineRun:
+    """Sampled POIM/FIRM (:func:`seqimp.importance.poim_sampled`) of any scorer, with the same outputs.
+
+    There are no model weights, so ``weights_vs_firm`` and ``model.npz`` are not written.
+    ``positive``/``negative`` (optional) give auROC of the scorer on them (not held out)
+    and may provide the background and the length.
+    """
+    from ..importance._sampled import poim_sampled
+
+    log = log or (lambda _m: None)
+    for x in (background_fasta, positive, negative):
+        if length is None and x is not None:
+            length = as_codes(x).shape[1]
+    if length is None:
+        raise SeqimpError("the sequence length is unknown: give sequences (positive/negative or a background FASTA)")
+    bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=background_fasta,
+                                  length=length, order=background_order, positional=positional_background)
+    metrics = {"evaluated_on": "the given sequences (not held out)"}
+    if positive is not None and negative is not None:
+        X, y = _labelled(positive, negative)
+        metrics.update(evaluate(score_fn(X), y))
+        metrics["accuracy"] = None  # no known decision threshold for an arbitrary scorer
+    log(f"sampling POIM and FIRM up to order {max_order} for L = {length} with {n_samples} background samples")
+    start = time.perf_counter()
+    result = poim_sampled(score_fn, bg, int(max_order), length=length, n_samples=n_samples,
+                          random_state=random_state, progress=progress)
+    timings = {"poim": time.perf_counter() - start}
+    parameters = {"scorer": str(source), "max_order": int(max_order), "n_samples": n_samples,
+                  "background_order": background_order, "positional_background": positional_background,
+                  "seed": random_state, "format": fmt, "top": top}
+    summary = _summary(title, "poim (sampled)", parameters, positive, negative, length, metrics, bg_info)
+    return finish(result, out, summary=summary, timings=timings, fmt=fmt, top=top, position_labels=position_labels,
+                  log=log, motifs_dir=motifs_dir)
+
+
+def analyze(weights, background, out, *, max_order, summary, timings=None, fmt="png", top=50, max_memory=None,
+            position_labels=None, model_metadata=None, log=None, progress=False, motifs_dir=None) -> PipelineRun:
+    """POIM/FIRM of given weights under a background, then all outputs (used by ``--model`` runs)."""
+    log = log or (lambda _m: None)
+    timings = dict(timings or {})
+    log(f"computing POIM and FIRM up to order {max_order} for L = {weights.length}")
+    start = time.perf_counter()
+    result = compute_importance(weights, background, max_order=max_order, max_memory=max_memory,
+                                progress=progress)
+    timings["poim"] = time.perf_counter() - start
+    return finish(result, out, weights=weights, summary=summary, timings=timings, fmt=fmt, top=top,
+                  position_labels=position_labels, model_metadata=model_metadata, log=log, motifs_dir=motifs_dir)
+
+
+def finish(result, out, *, weights=None, summary, timings, fmt="png", top=50, position_labels=None,
+           model_metadata=None, log=None, motifs_dir=None) -> PipelineRun:
+    """Write the outputs of a computed result (exact or sampled) and return the run."""
+    log = log or (lambda _m: None)
+    log(f"writing tables, figures and the report ({fmt})")
+    start = time.perf_counter()
+    summary = dict(summary)
+    summary["expected_score"] = result.expected_score
+    summary["score_std"] = result.score_std
+    summary["method"] = result.method
+    summary["versions"] = versions()
+    best = list(top_oligomers(result, 1).rows())  # the top of every order, sorted by |FIRM|
+    if best:
+        summary["top_oligomer"] = best[0]
+        summary["top_per_order"] = sorted(best, key=lambda row: row["order"])
+    summary["timings"] = timings
+    files = write_outputs(out, result, weights=weights, summary=summary, fmt=fmt, top=top,
+                          position_labels=position_labels, model_metadata=model_metadata, report=False)
+    timings["outputs"] = time.perf_counter() - start
+    write_summary(Path(out) / "summary.json", summary)
+    from ._report import write_report
+
+    files.append(write_report(out, motifs_dir=motifs_dir))
+    return PipelineRun(weights, result, summary, files)
