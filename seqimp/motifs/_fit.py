@@ -29,7 +29,7 @@ import numpy as np
 from scipy.optimize import nnls
 
 from ..errors import SeqimpError, check_choice
-from ..importance._result import MEASURES
+from ..importance._result import MEASURES, measure_tables
 from ._implied import column_design, motif_contribution, per_start_contributions
 from ._motif import Motif, information_content
 
@@ -123,7 +123,7 @@ class _Problem:
     """Observed entries (weighted) and the window of positions they cover."""
 
     def __init__(self, result, measure, orders, lo, hi):
-        tables = result.poim if measure == "poim" else result.firm
+        tables = measure_tables(result, measure)
         L = result.length
         self.orders = orders
         self.positions, blocks, masks = [], [], []
