@@ -448,9 +448,9 @@ def position_summary(result, *, measure="firm") -> np.ndarray:
         (0-based p); NaN entries are skipped, and a position none of whose covering starts was
         analysed is NaN. Sum over axis 0 for one profile across orders.
     """
-    if measure not in ("firm", "poim"):
-        raise SeqimpError(f"measure must be 'firm' or 'poim', got {measure!r}")
-    tables = result.firm if measure == "firm" else result.poim
+    from ._result import measure_tables
+
+    tables = measure_tables(result, measure)
     length = tables[0].shape[0]
     out = np.full((len(tables), length), np.nan)
     for k, t in enumerate(tables, start=1):

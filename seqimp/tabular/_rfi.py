@@ -24,11 +24,11 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils import Bunch, check_random_state
 
 from ..errors import SeqimpError
-from .._tables import Table
 from ._rfi_stats import block_anova, distinct_groups, mcb_critical_value
 from ._scatter import block_class_neighbours, extract, knn_error, metric_coordinates, scatter_matrices, waws
 from ._tabdata import choice, positive_int
@@ -191,7 +191,7 @@ def relative_feature_importance(
 
     ranks, waws_mean, rank_anova = _rank_subset(evaluator, optimal, alpha, n_features)
 
-    table = Table(
+    table = pd.DataFrame(
         {
             "features": [",".join(str(f + 1) for f in s) for s in subsets],
             "n_features": sizes,
