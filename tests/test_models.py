@@ -142,7 +142,7 @@ def test_clone_params_pickle():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(degree=0), "degree must be >= 1"),
+    (dict(degree=0), "degree must be a positive integer, got 0"),
     (dict(degree=25), "degree 25 exceeds the length 24 of the training sequences"),
     (dict(degree=3, shifts=24), "shifts must be < the length 24 of the training sequences"),
     (dict(degree=3, shifts=1, method="linear"), "method='linear' needs shifts=0"),

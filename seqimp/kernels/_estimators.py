@@ -36,7 +36,9 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
 from ..errors import SeqimpError
-from ._wd import check_degree_shifts, codes_of, wd_features, wd_kernel
+from ..io._check import check_sequences
+from ._params import check_degree_shifts
+from ._wd import wd_features, wd_kernel
 from ._unfold import check_table_size
 from ._weights import PositionalWeights
 
@@ -78,7 +80,7 @@ class _WDModel(BaseEstimator):
 
     def _as_codes(self, X, alphabet):
         """Sequences -> (n, L) uint8 codes; the one place input is converted."""
-        return codes_of(X, alphabet, "X")
+        return check_sequences(X, "X", alphabet)
 
     def _fit_codes(self, X, n_labels):
         codes = self._as_codes(X, self.alphabet)
