@@ -153,7 +153,7 @@ def test_sample_follows_the_chain():
     np.testing.assert_array_equal(bg.sample(5, random_state=1), bg.sample(5, random_state=1))
     with pytest.raises(SeqimpError, match="homogeneous background has no length"):
         MarkovBackground.uniform().sample(3)
-    with pytest.raises(SeqimpError, match="n must be a non-negative integer, got -1"):
+    with pytest.raises(SeqimpError, match="n must be an integer >= 0, got -1"):
         bg.sample(-1)
 
 

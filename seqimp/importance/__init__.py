@@ -3,8 +3,9 @@ in-silico mutagenesis for any scorer, scorer adapters, and the result type.
 """
 
 from ._exact import POIMResult, differential_poim, maximal_poim, poim
-from ._sampled import ModelScorer, ism, load_scorer, load_sklearn_model, onehot, poim_sampled, position_summary, \
-    sklearn_scorer
+from ._ism import ism
+from ._sampled import poim_sampled, position_summary
+from ._scorers import ModelScorer, load_scorer, load_sklearn_model, onehot, sklearn_scorer
 
 load_poim = POIMResult.load
 
