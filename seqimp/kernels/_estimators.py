@@ -35,7 +35,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_random_state
 from ..io._check import check_sequences
 from ._params import check_degree_shifts
 from ._wd import wd_features, wd_kernel
@@ -45,6 +45,11 @@ from ._weights import PositionalWeights
 __all__ = ["WDClassifier", "WDRegressor"]
 
 _CHUNK_ENTRIES = 1 << 24  # entries of a Gram or feature block scored at once
+
+
+def _liblinear_seed(random_state) -> int:
+    """The int liblinear wants, drawn from the one random-state convention."""
+    return int(check_random_state(random_state).integers(2**31 - 1))
 
 
 class _WDModel(BaseEstimator):
@@ -165,8 +170,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Iteration limit of liblinear (linear route); the kernel route runs to ``tol``.
     class_weight : dict or "balanced", optional
         Passed to the SVM.
-    random_state : int, RandomState or None, default=None
-        Seeds liblinear's coordinate order (linear route).
+    random_state : int, numpy Generator or None, default=None
+        Seeds liblinear's coordinate order (linear route); default None = fixed seed 0.
+        liblinear gets an int drawn from ``seqimp.errors.check_random_state(random_state)``.
 
     Attributes
     ----------
@@ -236,7 +242,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             with self._step(f"WD features of {codes.shape[0]} sequences"):
                 F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
             svm = LinearSVC(C=self.C, loss="hinge", dual=True, tol=self.tol, max_iter=self.max_iter,
-                            class_weight=self.class_weight, random_state=self.random_state)
+                            class_weight=self.class_weight, random_state=_liblinear_seed(self.random_state))
             with self._step(f"linear SVM (liblinear) on {F.shape[1]} features, {F.nnz} non-zeros"):
                 svm.fit(F, yb)
             self.coef_ = svm.coef_.ravel().copy()
