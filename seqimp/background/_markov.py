@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import SeqimpError, check_int, check_random_state
+from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
 from ..io._check import check_sequences
 
@@ -84,12 +84,7 @@ class MarkovBackground:
     def __init__(self, order=0, *, positional=False, pseudocount=1.0, alphabet="dna"):
         self.order = check_int(order, "order", minimum=0)
         self.positional = bool(positional)
-        try:
-            self.pseudocount = float(pseudocount)
-        except (TypeError, ValueError):
-            self.pseudocount = float("nan")
-        if not self.pseudocount >= 0:
-            raise SeqimpError(f"pseudocount must be >= 0, got {pseudocount!r}")
+        self.pseudocount = check_number(pseudocount, "pseudocount", low=0)
         self.alphabet = get_alphabet(alphabet)
         self.initial_ = None
         self.transitions_ = None

@@ -35,7 +35,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
-from ..errors import SeqimpError, check_random_state
+from ..errors import SeqimpError, check_choice, check_number, check_random_state
 from ..io._check import check_sequences
 from ._params import check_degree_shifts
 from ._wd import wd_features, wd_kernel
@@ -62,8 +62,7 @@ class _WDModel(BaseEstimator):
         return tags
 
     def _method(self):
-        if self.method not in ("auto", "linear", "kernel"):
-            raise SeqimpError(f"method must be 'auto', 'linear' or 'kernel', got {self.method!r}")
+        check_choice(self.method, "method", ("auto", "linear", "kernel"))
         if self.method == "linear" and self.shifts:
             raise SeqimpError("method='linear' needs shifts=0 (the WDS kernel has no explicit "
                               "feature map here); use method='kernel'")
@@ -233,6 +232,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         if classes.size > 2:
             raise SeqimpError("Only binary classification is supported. The type of the target "
                               f"is {type_of_target(y, input_name='y')} ({classes.size} classes).")
+        check_number(self.C, "C", low=0, low_open=True)
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
         self.classes_ = classes
@@ -318,8 +318,7 @@ class WDRegressor(RegressorMixin, _WDModel):
             raise SeqimpError("y is empty (0 samples)")
         if not np.all(np.isfinite(y)):
             raise SeqimpError("y contains NaN or infinite values")
-        if not self.alpha > 0:
-            raise SeqimpError(f"alpha must be > 0, got {self.alpha!r}")
+        check_number(self.alpha, "alpha", low=0, low_open=True)
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
         if method == "linear":
