@@ -3,9 +3,10 @@ in-silico mutagenesis for any scorer, scorer adapters, and the result type.
 """
 
 from ._exact import poim
+from ._ism import ism
 from ._result import MEASURES, POIMResult, differential_poim, maximal_poim
-from ._sampled import ModelScorer, ism, load_scorer, load_sklearn_model, onehot, poim_sampled, position_summary, \
-    sklearn_scorer
+from ._sampled import poim_sampled, position_summary
+from ._scorers import ModelScorer, load_scorer, load_sklearn_model, onehot, sklearn_scorer
 
 load_poim = POIMResult.load
 

@@ -78,7 +78,7 @@ def poim(model_or_weights, background=None, max_order=None, *, standardize=False
     """
     from ._engine import check_lengths, check_memory, exact_conditional, n_levels
     from ..background._markov import MarkovBackground
-    from .._progress import Progress
+    from .._progress import progress_bar
 
     weights = _as_weights(model_or_weights)
     length, degree = weights.length, weights.degree
@@ -103,7 +103,7 @@ def poim(model_or_weights, background=None, max_order=None, *, standardize=False
         raise SeqimpError(f"max_memory must be a positive number of bytes, got {max_memory!r}")
     check_lengths(length, background, max_order)
     check_memory(weights.alphabet.size, length, degree, background.order, max_order, max_memory)
-    with Progress(n_levels(degree, background.order, max_order), "poim levels", enabled=progress) as bar:
+    with progress_bar(n_levels(degree, background.order, max_order), "poim levels", enabled=progress) as bar:
         poims, firms, es, var = exact_conditional(weights.tables, weights.bias, background, max_order,
                                                   progress=bar)
     meta = {"background": background.describe(), "degree": degree, "length": length}

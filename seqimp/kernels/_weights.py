@@ -15,7 +15,7 @@ import numpy as np
 
 from ..io._alphabet import get_alphabet, kmer_string, window_indices
 from ..errors import SeqimpError
-from ..io._fasta import as_codes
+from ..io._check import check_sequences
 from .._tables import check_order_tables, oligomer_table
 
 __all__ = ["PositionalWeights"]
@@ -137,7 +137,7 @@ class PositionalWeights:
         ----------
         X : list of str, SequenceSet or ndarray of shape (n, L)
         """
-        codes = as_codes(X, self.alphabet)
+        codes = check_sequences(X, "X", self.alphabet)
         if codes.shape[1] != self.length:
             raise SeqimpError(f"sequences have length {codes.shape[1]}, the weights length {self.length}")
         out = np.full(codes.shape[0], self.bias)
