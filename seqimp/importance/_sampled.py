@@ -30,7 +30,7 @@ import numpy as np
 
 from .._progress import progress_bar
 from ..background._conditional import ChainSampler
-from ..errors import SeqimpError, check_choice, check_int
+from ..errors import SeqimpError, check_int
 from ._dp_kernels import CERTAIN
 from ._scorers import call_scorer
 
