@@ -4,6 +4,7 @@ Fixture: tests/data/planted_{pos,neg}.fa, 100 + 100 random 30-nt sequences; the 
 carry GATTACA at 1-based positions 11-17 (one random base replaced in ~20% of them).
 """
 
+import json
 import logging
 import warnings
 from pathlib import Path
@@ -162,7 +163,8 @@ def test_check_job_refuses_before_training_with_the_engine_messages():
         check_job(30, degree=2, max_order=3, background_order=30)
     with pytest.raises(SeqimpError, match=r"needs about .* GB, more than max_memory=0\.00 GB"):
         check_job(30, degree=2, max_order=3, max_memory=1000)
-    with pytest.raises(SeqimpError, match=r"position-specific background has length 20, but the weights have length 30"):
+    with pytest.raises(SeqimpError,
+                       match=r"position-specific background has length 20, but the weights have length 30"):
         check_poim_job(30, max_order=3, background_length=20)
     check_job(30, degree=2, max_order=3)  # fits: no error
     check_poim_job(30, max_order=30, degree=None, max_memory=1)  # no degree: lengths only, no memory check
@@ -191,8 +193,6 @@ def test_run_poim_logs_each_step_and_writes_the_summary_once(tmp_path, planted, 
     assert messages[1].startswith("held-out accuracy ")
     assert messages[2:] == ["computing POIM and FIRM up to order 2 for L = 30",
                             "writing tables, figures and the report (png)"]
-    import json
-
     on_disk = json.loads((tmp_path / "summary.json").read_text())
     assert set(on_disk["timings"]) == {"train", "poim", "outputs"}
     assert on_disk["timings"] == pytest.approx(run.summary["timings"])
