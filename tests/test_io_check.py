@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 
 from seqimp import SeqimpError
 from seqimp.io import SequenceSet, check_sequences, decode, encode
-from seqimp.io._fasta import as_codes
 
 records = st.integers(1, 12).flatmap(
     lambda length: st.lists(st.text(alphabet="ACGTacgt", min_size=length, max_size=length), min_size=1, max_size=8))
@@ -59,8 +58,3 @@ def test_refusals_name_the_argument(x, kwargs, message):
         check_sequences(x, "positive", **kwargs)
 
 
-def test_legacy_as_codes_lets_an_empty_set_through():
-    assert as_codes([]).shape[0] == 0
-    np.testing.assert_array_equal(as_codes(["AC"]), [[0, 1]])
-    with pytest.raises(SeqimpError, match="^sequences: sequence 1 has length 1, expected 2"):
-        as_codes(["AC", "A"])

@@ -41,10 +41,10 @@ def check_sequences(X, name: str = "X", alphabet="dna", length: int | None = Non
         ``length``, symbols or codes outside the alphabet, a SequenceSet of another
         alphabet, an array that is not 2-D or not integer.
     """
-    return _coerce(X, name, get_alphabet(alphabet), length, allow_empty=False)
+    return _coerce(X, name, get_alphabet(alphabet), length)
 
 
-def _coerce(X, name, alpha, length, *, allow_empty):
+def _coerce(X, name, alpha, length):
     if length is not None:
         length = check_int(length, "length")
     if isinstance(X, SequenceSet):
@@ -69,8 +69,6 @@ def _coerce(X, name, alpha, length, *, allow_empty):
         else:
             codes = np.zeros((0, 0), dtype=np.uint8)
     if codes.shape[0] == 0:
-        if allow_empty:
-            return codes
         raise SeqimpError(f"{name}: no sequences")
     if codes.shape[1] == 0:
         raise SeqimpError(f"{name}: the sequences are empty (length 0)")

@@ -235,14 +235,3 @@ def write_fasta(path, seqs, ids=None, alphabet="dna", *, width=60) -> None:
             step = width if width and width > 0 else max(len(s), 1)
             for start in range(0, len(s), step):
                 fh.write(s[start:start + step] + "\n")
-
-
-def as_codes(X, alphabet="dna") -> np.ndarray:
-    """Legacy form of :func:`seqimp.io.check_sequences` that lets an empty set through.
-
-    Kept only for callers not yet moved to ``check_sequences(X, name, alphabet)``; messages
-    name the argument ``sequences``.
-    """
-    from ._check import _coerce  # _check needs SequenceSet from this module
-
-    return _coerce(X, "sequences", get_alphabet(alphabet), None, allow_empty=True)

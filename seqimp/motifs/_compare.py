@@ -80,3 +80,28 @@ def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=Tru
     return pd.DataFrame({k: (np.asarray(v, dtype=np.float64) if k in ("p_value", "q_value", "e_value")
                       else np.asarray(v, dtype=np.int64) if k in ("offset", "overlap")
                       else np.asarray(v, dtype=object)) for k, v in cols.items()})
+
+
+def tomtom_compiled() -> bool:
+    """Whether memelite's TOMTOM kernels are in numba's on-disk cache (False: the first
+    :func:`compare_motifs` compiles them, about 2 minutes).
+
+    memelite declares its kernels ``@njit(cache=True)``; numba keeps one ``*.nbi`` index per
+    kernel in the cache folder (the module's ``__pycache__`` or ``NUMBA_CACHE_DIR``).
+    True when that cannot be told.
+    """
+    folder = _tomtom_cache_dir()
+    return folder is None or any(folder.glob("tomtom.*.nbi"))
+
+
+def _tomtom_cache_dir():
+    """The numba cache folder of ``memelite.tomtom`` (a Path), or None."""
+    import sys
+    from pathlib import Path
+
+    try:
+        import memelite  # noqa: F401 (imports memelite.tomtom)
+
+        return Path(sys.modules["memelite.tomtom"]._tomtom._cache._cache_path)
+    except (ImportError, KeyError, AttributeError):
+        return None
