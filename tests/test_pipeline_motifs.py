@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from seqimp._tables import write_tsv
+
 from seqimp.errors import SeqimpError
 from seqimp.importance._exact import POIMResult
 from seqimp.io._fasta import read_fasta
@@ -50,8 +52,8 @@ def test_run_motifs_from_a_poim_result(tmp_path, synthetic):
             "logos/importance_logo.svg"} <= set(names)
     assert "poim.npz" not in names and "matches.tsv" not in names
     assert [m.consensus for m in read_motifs(tmp_path / "m" / "motifs.meme")] == [m.consensus for m in run.motifs]
-    assert (tmp_path / "m" / "motifs.tsv").read_text() == run.table().to_tsv()
-    assert (tmp_path / "m" / "motif_candidates.tsv").read_text() == run.candidates.to_tsv()
+    assert (tmp_path / "m" / "motifs.tsv").read_text() == write_tsv(run.table())
+    assert (tmp_path / "m" / "motif_candidates.tsv").read_text() == write_tsv(run.candidates)
 
 
 def test_run_motifs_trains_computes_and_counts_sites(tmp_path, planted, caplog):
@@ -63,9 +65,9 @@ def test_run_motifs_trains_computes_and_counts_sites(tmp_path, planted, caplog):
     assert best.consensus == "GATTACA" and best.start == 11 and best.sites > 50
     assert run.result.max_order == 3
     np.testing.assert_array_equal(POIMResult.load(tmp_path / "poim.npz").poim[2], run.result.poim[2])
-    rows = list(run.matches.rows())
+    rows = run.matches.to_dict("records")
     assert rows[0]["query"] == best.name and rows[0]["target"] == "toy.GATTACA"
-    assert (tmp_path / "matches.tsv").read_text() == run.matches.to_tsv()
+    assert (tmp_path / "matches.tsv").read_text() == write_tsv(run.matches)
     messages = _messages(caplog)
     assert messages[0].startswith("training a WD classifier (degree 3")
     assert "computing POIM and FIRM up to order 3 (order-0 homogeneous Markov chain fitted on the negative " \
