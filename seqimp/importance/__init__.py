@@ -5,8 +5,11 @@ in-silico mutagenesis for any scorer, scorer adapters, and the result type.
 from ._exact import POIMResult, differential_poim, maximal_poim, poim
 from ._sampled import ModelScorer, ism, load_scorer, load_sklearn_model, onehot, poim_sampled, position_summary, \
     sklearn_scorer
+from ._onnx import OnnxScorer
+from ._torch import TorchScorer
 
 load_poim = POIMResult.load
 
 __all__ = ["poim", "POIMResult", "load_poim", "maximal_poim", "differential_poim", "poim_sampled", "ism",
-           "position_summary", "onehot", "load_scorer", "load_sklearn_model", "sklearn_scorer", "ModelScorer"]
+           "position_summary", "onehot", "load_scorer", "load_sklearn_model", "sklearn_scorer", "ModelScorer",
+           "OnnxScorer", "TorchScorer"]
