@@ -56,9 +56,14 @@ def _position_axis(ax, n, position_labels=None, *, axis="x", label="position"):
             nice = set(locator.tick_values(float(labels.min()), float(labels.max())).tolist())
             target.set_major_locator(FixedLocator([i + 1 for i, v in enumerate(labels) if float(v) in nice]))
 
+        # labels counting from an origin (seqimp.io.position_labels: ..., -1, +1, ...) print signed
+        signed = labels.dtype.kind in "iu" and len(labels) and labels.min() < 0 and not (labels == 0).any()
+
         def fmt(v, _pos):
             i = int(round(v)) - 1
-            return str(labels[i]) if 0 <= i < len(labels) else ""
+            if not 0 <= i < len(labels):
+                return ""
+            return f"{int(labels[i]):+d}" if signed else str(labels[i])
 
         target.set_major_formatter(FuncFormatter(fmt))
     (ax.set_xlabel if axis == "x" else ax.set_ylabel)(label)
