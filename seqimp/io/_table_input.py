@@ -90,7 +90,7 @@ def _guess_sep(path) -> str | None:
 
 def _binary(raw_values):
     """(is_binary, classes, 0/1 values) of the stripped value strings."""
-    distinct = sorted(set(raw_values))
+    distinct = sorted(set(v for v in raw_values if v.lower() not in _NAN_WORDS))
     if len(distinct) != 2:
         return False, None, None
     try:
@@ -103,7 +103,7 @@ def _binary(raw_values):
         lo, hi = sorted(distinct, key=float)
     else:
         lo, hi = distinct
-    return True, (lo, hi), np.array([1.0 if v == hi else 0.0 for v in raw_values])
+    return True, (lo, hi), np.array([1.0 if v == hi else 0.0 if v == lo else np.nan for v in raw_values])
 
 
 def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", sep=None, id_column=None,
@@ -147,6 +147,7 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
     except (pd.errors.ParserError, UnicodeDecodeError, OSError, EOFError, ValueError) as exc:
         raise SeqimpError(f"--table {path}: cannot read as a {'TSV' if sep == chr(9) else 'CSV'} table "
                           f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+    frame = frame.fillna("")   # blank lines and short rows
     frame.columns = [str(c).strip() for c in frame.columns]
     for option, col in (("--sequence-column", sequence_column), ("--value-column", value_column),
                         ("id_column", id_column)):
@@ -177,6 +178,10 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
             bad(i, "empty_sequence", f"empty sequence in column {sequence_column!r}")
             continue
         if is_binary:
+            if np.isnan(labels[i]):
+                bad(i, "bad_value", f"label {v!r} in column {value_column!r} is missing (the column holds the "
+                                    f"labels {classes[0]!r} and {classes[1]!r})")
+                continue
             values[i] = labels[i]
         else:
             try:
