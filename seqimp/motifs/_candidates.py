@@ -15,8 +15,9 @@ __all__ = ["motif_candidates", "assemble_motif"]
 def _tables(result, measure):
     if measure not in ("poim", "firm"):
         raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
-    if result.alphabet.size != 4:
-        raise SeqimpError(f"motifs need DNA importances (4 letters), got alphabet {result.alphabet.name}")
+    from ..io._strand import require_dna
+
+    require_dna(result.alphabet, "motif discovery", rna_ok=True)   # DNA motifs (JASPAR, reverse complements)
     return result.poim if measure == "poim" else result.firm
 
 
