@@ -9,6 +9,7 @@ the windows can be written back as BED (:func:`seqimp.io.hits_to_bed`).
 
 from __future__ import annotations
 
+import bisect
 import os
 from dataclasses import dataclass, field
 
@@ -108,7 +109,7 @@ def open_genome(genome, *, name="--genome"):
         raise SeqimpError(f"{name} {path}: gzip-compressed but not bgzip; random access needs bgzip: "
                           f"zcat {path} | bgzip > {os.path.splitext(str(path))[0]}.bgz (or gunzip it)")
     try:
-        return pyfaidx.Fasta(os.fspath(path), as_raw=True, sequence_always_upper=True, rebuild=False)
+        return pyfaidx.Fasta(os.fspath(path), as_raw=True, sequence_always_upper=True)
     except PermissionError as exc:
         raise SeqimpError(f"{name} {path}: cannot write the index {exc.filename} (make it with "
                           f"'samtools faidx {path}' where the directory is writable)") from None
@@ -307,15 +308,16 @@ def genome_negatives(positives, genome, *, per_positive=1, gc_bins=20, exclude=N
             cand, codes = cand[ok], codes[ok]
             bins = _gc_bin(codes, gc_bins)
             order = rng.permutation(cand.size)   # accept in random order, not left to right
-            taken_s = []
+            taken_s = []                          # starts taken this round, sorted
             for i in order:
                 waiting = quota.get(int(bins[i]))
                 if not waiting:
                     continue
                 s = int(cand[i])
-                if any(abs(s - t) < width for t in taken_s):
+                at = bisect.bisect_left(taken_s, s)
+                if (at > 0 and s - taken_s[at - 1] < width) or (at < len(taken_s) and taken_s[at] - s < width):
                     continue
-                taken_s.append(s)
+                taken_s.insert(at, s)
                 out_codes.append(codes[i])
                 out_rows.append((chrom, s, waiting.pop(0)))
                 need -= 1
