@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from seqimp import SeqimpError
-from seqimp.io import (GenomicWindows, decode, extract_windows, genome_negatives, hits_to_bed, oligomer_hits,
+from seqimp.io import (GenomicWindows, extract_windows, genome_negatives, hits_to_bed, oligomer_hits,
                        position_labels, read_bed, write_bed)
 
 pytest.importorskip("pyfaidx")
