@@ -14,7 +14,7 @@ from seqimp.cli import main
 from seqimp.io._fasta import read_fasta, write_fasta
 from seqimp.pipeline._run import load_model
 from seqimp.importance._exact import POIMResult
-from seqimp.importance._sampled import onehot
+from seqimp.importance._scorers import onehot
 
 DATA = Path(__file__).resolve().parent / "data"
 POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")

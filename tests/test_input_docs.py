@@ -27,5 +27,5 @@ def test_doc_example_runs(tmp_path, monkeypatch, page, needs):
         assert bed["start"].tolist() == list(range(300, 4700, 400))
         assert bed["strand"].tolist() == ["+", "-"] * 5 + ["+"]
     if page == "input-tables.md":
-        top = namespace["res"].top(3)
+        top = namespace["res"].top(3, measure="poim", order=6)
         assert (top["oligomer"][0], top["position"][0]) == ("TATAAT", 13)

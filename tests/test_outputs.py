@@ -5,7 +5,7 @@ import pytest
 
 from seqimp.errors import SeqimpError
 from seqimp.pipeline._outputs import load_model, save_model, top_oligomers
-from seqimp.importance._exact import POIMResult
+from seqimp.importance._result import POIMResult
 from seqimp.kernels._weights import PositionalWeights
 
 KMERS2 = [a + b for a in "ACGT" for b in "ACGT"]

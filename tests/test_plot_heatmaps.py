@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 
 from seqimp.errors import SeqimpError  # noqa: E402
 from seqimp.plot import differential_heatmap, poim_heatmap, weights_vs_firm  # noqa: E402
-from seqimp.importance._exact import POIMResult  # noqa: E402
+from seqimp.importance._result import POIMResult  # noqa: E402
 from seqimp.kernels._weights import PositionalWeights  # noqa: E402
 
 
@@ -102,7 +102,7 @@ def test_bad_order_and_measure():
     res = _result()
     with pytest.raises(SeqimpError, match=r"order must lie in 1..4 \(the result's max_order\), got 5"):
         poim_heatmap(res, 5)
-    with pytest.raises(SeqimpError, match=r"measure must be 'poim' or 'firm'"):
+    with pytest.raises(SeqimpError, match=r"measure must be one of 'poim', 'firm', got 'weight'"):
         poim_heatmap(res, 1, measure="weight")
 
 

@@ -1,4 +1,4 @@
-"""Sampled POIM/FIRM, in-silico mutagenesis and scorer loading (seqimp.importance._sampled)."""
+"""Sampled POIM/FIRM, in-silico mutagenesis and scorer loading (seqimp.importance._sampled, _ism, _scorers)."""
 
 import itertools
 import sys
@@ -13,8 +13,9 @@ from seqimp import SeqimpError
 from seqimp.io._alphabet import decode, encode, kmer_index, window_indices
 from seqimp.background._markov import MarkovBackground
 from seqimp.importance._exact import POIMResult
-from seqimp.importance._sampled import (ism, load_scorer, load_sklearn_model, onehot, poim_sampled,
-                            position_summary, sklearn_scorer)
+from seqimp.importance._ism import ism
+from seqimp.importance._sampled import poim_sampled, position_summary
+from seqimp.importance._scorers import load_scorer, load_sklearn_model, onehot, sklearn_scorer
 from seqimp.kernels._weights import PositionalWeights
 
 
@@ -314,7 +315,7 @@ def test_sklearn_model_file(tmp_path):
     (tmp_path / "junk.joblib").write_bytes(b"not a pickle")
     with pytest.raises(SeqimpError, match="cannot load a joblib model"):
         load_sklearn_model(tmp_path / "junk.joblib")
-    with pytest.raises(SeqimpError, match="features must be one of onehot, codes, strings"):
+    with pytest.raises(SeqimpError, match="features must be one of 'onehot', 'codes', 'strings', got 'kmers'"):
         load_sklearn_model(path, features="kmers")
 
 

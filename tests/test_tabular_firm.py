@@ -172,7 +172,7 @@ def test_feature_functions_names_and_curves():
         ("lin", {"method": "gaussian", "features": [(0, 1)]}, "feature x1\\*x2 is not a coordinate"),
         ("lin", {"method": "binary"}, "method='binary': feature x1 takes 50 distinct values, not 2"),
         ("lin", {"method": "slope", "features": [lambda A: A[:, 0] * 0]}, "feature <lambda>: constant on X"),
-        ("lin", {"method": "fancy"}, "method: must be one of"),
+        ("lin", {"method": "fancy"}, "method must be one of"),
         ("lin", {"covariance": np.eye(2), "method": "gaussian"}, "covariance: expected a symmetric \\(3, 3\\)"),
         ("lin", {"features": [5]}, "features\\[0\\]: column index 5 out of range"),
         ("lin", {"features": ["zz"]}, "features\\[0\\]: unknown column 'zz'"),

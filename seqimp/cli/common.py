@@ -10,9 +10,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_int, check_number
 
-__all__ = ["UserError", "configure", "log", "check_output_path", "output_dir", "positive_int", "fraction", "nonneg_int", "STATE"]
+__all__ = ["UserError", "configure", "log", "check_output_path", "output_dir", "positive_int", "fraction", "nonneg_int",
+           "positive_float", "STATE"]
 
 STATE = {"quiet": False, "debug": False}
 
@@ -70,31 +71,37 @@ def output_dir(out):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _int_at_least(text: str, minimum: int, what: str) -> int:
+def _arg_type(text: str, convert, check, **limits):
+    """``check(convert(text))`` for argparse: a SeqimpError becomes ArgumentTypeError.
+
+    argparse puts ``argument --option:`` in front, so the check's message is used
+    without the argument name ("must be a positive integer, got 0").
+    """
     try:
-        value = int(text)
+        value = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-    if value < minimum:
-        raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
-    return value
+        value = text  # the checks refuse strings and quote them
+    try:
+        return check(value, "", **limits)
+    except SeqimpError as exc:
+        raise argparse.ArgumentTypeError(str(exc).strip()) from None
 
 
 def positive_int(text: str) -> int:
-    return _int_at_least(text, 1, "a positive integer")
+    """An integer >= 1 (``seqimp.errors.check_int``)."""
+    return _arg_type(text, int, check_int)
 
 
 def nonneg_int(text: str) -> int:
-    return _int_at_least(text, 0, "an integer >= 0")
+    """An integer >= 0 (``seqimp.errors.check_int``)."""
+    return _arg_type(text, int, check_int, minimum=0)
 
 
 def fraction(text: str) -> float:
-    """A share in [0, 1) (0 means: none)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {text!r}") from None
-    if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {value}")
-    return value
+    """A share in [0, 1) (0 means: none) (``seqimp.errors.check_number``)."""
+    return _arg_type(text, float, check_number, low=0.0, high=1.0, high_open=True)
 
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (``seqimp.errors.check_number``)."""
+    return _arg_type(text, float, check_number, low=0.0, low_open=True)

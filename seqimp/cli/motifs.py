@@ -115,6 +115,7 @@ def run(args) -> int:
     from ..motifs import (compare_motifs, count_sites, discover_motifs, read_motifs, write_jaspar, write_meme,
                           write_transfac)
     from ..plot._logos import importance_logo, logo
+    from .._tables import write_tsv
 
     check_output_path(args.out)
     database = read_motifs(args.db, args.db_format) if args.db else None
@@ -141,10 +142,10 @@ def run(args) -> int:
         write_meme(motifs, tmp / "motifs.meme")
         write_jaspar(motifs, tmp / "motifs.jaspar")
         write_transfac(motifs, tmp / "motifs.transfac")
-        found.table().to_tsv(tmp / "motifs.tsv")
-        found.candidates.to_tsv(tmp / "motif_candidates.tsv")
+        write_tsv(found.table(), tmp / "motifs.tsv")
+        write_tsv(found.candidates, tmp / "motif_candidates.tsv")
         if matches is not None:
-            matches.to_tsv(tmp / "matches.tsv")
+            write_tsv(matches, tmp / "matches.tsv")
         if args.poim is None:
             result.save(tmp / "poim.npz")
         (tmp / "logos").mkdir()
@@ -166,12 +167,12 @@ def run(args) -> int:
 
         write_report(out, motifs_dir=out)
         log(f"report updated: {out}/report.html")
-    for row in found.table().rows():
+    for row in found.table().to_dict("records"):
         print(f"{row['name']}\t{row['consensus']}\tstart {row['start']}\tlength {row['length']}\t"
               f"score {row['score']:.3f}")
     if matches is not None and len(matches):
         best = {}
-        for row in matches.rows():
+        for row in matches.to_dict("records"):
             best.setdefault(row["query"], row)
         for q, row in best.items():
             print(f"{q}: best match {row['target']} {row['target_description']} "

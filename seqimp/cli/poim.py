@@ -116,7 +116,7 @@ def run(args) -> int:
                             max_order=args.max_order, max_memory=args.max_memory, motifs_dir=args.out,
                             positive=pos, negative=neg, **_common(args))
         elif external:
-            from ..importance._sampled import load_scorer, load_sklearn_model
+            from ..importance._scorers import load_scorer, load_sklearn_model
 
             if args.scorer:
                 score_fn, source = load_scorer(args.scorer), args.scorer

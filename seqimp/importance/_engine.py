@@ -165,7 +165,7 @@ def exact_conditional(tables, bias, background, max_order, *, progress=None):
     bias : float
     background : MarkovBackground
     max_order : int
-    progress : Progress, optional
+    progress : tqdm bar (:func:`seqimp._progress.progress_bar`), optional
         Updated once per level.
 
     Returns

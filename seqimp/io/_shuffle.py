@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._fasta import SequenceSet, as_codes
+from ._check import check_sequences
+from ._fasta import SequenceSet
 from ..errors import SeqimpError, check_int, check_random_state
 
 __all__ = ["dinucleotide_shuffle", "shuffle_negatives"]
@@ -42,7 +43,7 @@ def dinucleotide_shuffle(X, *, alphabet="dna", random_state=None) -> np.ndarray:
     from ._alphabet import get_alphabet
 
     alpha = get_alphabet(getattr(X, "alphabet", alphabet))
-    codes = as_codes(X, alpha)
+    codes = check_sequences(X, "X", alpha)
     rng = check_random_state(random_state)
     seeds = rng.integers(0, 2 ** 31 - 1, size=codes.shape[0]).astype(np.int64)
     out = np.empty_like(codes)

@@ -35,14 +35,21 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
-from ..errors import SeqimpError
-from ._wd import check_degree_shifts, codes_of, wd_features, wd_kernel
+from ..errors import SeqimpError, check_choice, check_number, check_random_state
+from ..io._check import check_sequences
+from ._params import check_degree_shifts
+from ._wd import wd_features, wd_kernel
 from ._unfold import check_table_size
 from ._weights import PositionalWeights
 
 __all__ = ["WDClassifier", "WDRegressor"]
 
 _CHUNK_ENTRIES = 1 << 24  # entries of a Gram or feature block scored at once
+
+
+def _liblinear_seed(random_state) -> int:
+    """The int liblinear wants, drawn from the one random-state convention."""
+    return int(check_random_state(random_state).integers(2**31 - 1))
 
 
 class _WDModel(BaseEstimator):
@@ -55,8 +62,7 @@ class _WDModel(BaseEstimator):
         return tags
 
     def _method(self):
-        if self.method not in ("auto", "linear", "kernel"):
-            raise SeqimpError(f"method must be 'auto', 'linear' or 'kernel', got {self.method!r}")
+        check_choice(self.method, "method", ("auto", "linear", "kernel"))
         if self.method == "linear" and self.shifts:
             raise SeqimpError("method='linear' needs shifts=0 (the WDS kernel has no explicit "
                               "feature map here); use method='kernel'")
@@ -78,7 +84,7 @@ class _WDModel(BaseEstimator):
 
     def _as_codes(self, X, alphabet):
         """Sequences -> (n, L) uint8 codes; the one place input is converted."""
-        return codes_of(X, alphabet, "X")
+        return check_sequences(X, "X", alphabet)
 
     def _fit_codes(self, X, n_labels):
         codes = self._as_codes(X, self.alphabet)
@@ -163,8 +169,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Iteration limit of liblinear (linear route); the kernel route runs to ``tol``.
     class_weight : dict or "balanced", optional
         Passed to the SVM.
-    random_state : int, RandomState or None, default=None
-        Seeds liblinear's coordinate order (linear route).
+    random_state : int, numpy Generator or None, default=None
+        Seeds liblinear's coordinate order (linear route); default None = fixed seed 0.
+        liblinear gets an int drawn from ``seqimp.errors.check_random_state(random_state)``.
 
     Attributes
     ----------
@@ -225,6 +232,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         if classes.size > 2:
             raise SeqimpError("Only binary classification is supported. The type of the target "
                               f"is {type_of_target(y, input_name='y')} ({classes.size} classes).")
+        check_number(self.C, "C", low=0, low_open=True)
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
         self.classes_ = classes
@@ -234,7 +242,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             with self._step(f"WD features of {codes.shape[0]} sequences"):
                 F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
             svm = LinearSVC(C=self.C, loss="hinge", dual=True, tol=self.tol, max_iter=self.max_iter,
-                            class_weight=self.class_weight, random_state=self.random_state)
+                            class_weight=self.class_weight, random_state=_liblinear_seed(self.random_state))
             with self._step(f"linear SVM (liblinear) on {F.shape[1]} features, {F.nnz} non-zeros"):
                 svm.fit(F, yb)
             self.coef_ = svm.coef_.ravel().copy()
@@ -310,8 +318,7 @@ class WDRegressor(RegressorMixin, _WDModel):
             raise SeqimpError("y is empty (0 samples)")
         if not np.all(np.isfinite(y)):
             raise SeqimpError("y contains NaN or infinite values")
-        if not self.alpha > 0:
-            raise SeqimpError(f"alpha must be > 0, got {self.alpha!r}")
+        check_number(self.alpha, "alpha", low=0, low_open=True)
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
         if method == "linear":

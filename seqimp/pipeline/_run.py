@@ -394,7 +394,7 @@ def finish(result, out, *, weights=None, summary, timings, fmt="png", top=50, po
     summary["score_std"] = result.score_std
     summary["method"] = result.method
     summary["versions"] = versions()
-    best = list(top_oligomers(result, 1).rows())  # the top of every order, sorted by |FIRM|
+    best = top_oligomers(result, 1).to_dict("records")  # the top of every order, sorted by |FIRM|
     if best:
         summary["top_oligomer"] = best[0]
         summary["top_per_order"] = sorted(best, key=lambda row: row["order"])

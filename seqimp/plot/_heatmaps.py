@@ -11,10 +11,11 @@ import numpy as np
 from ..io._alphabet import kmer_string
 from ..errors import SeqimpError
 from .._tables import top_n
+from ..importance._result import measure_tables
 
 __all__ = ["poim_heatmap", "differential_heatmap", "weights_vs_firm"]
 
-_MEASURES = {"poim": "POIM  Q(z, j)", "firm": "FIRM(z, j)"}
+_MEASURE_LABELS = {"poim": "POIM  Q(z, j)", "firm": "FIRM(z, j)"}
 
 
 def _axes(ax, size):
@@ -110,13 +111,12 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
     -------
     matplotlib.axes.Axes
     """
-    if measure not in _MEASURES:
-        raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
+    tables = measure_tables(result, measure)
     order = int(order)
     if not 1 <= order <= result.max_order:
         raise SeqimpError(f"order must lie in 1..{result.max_order} (the result's max_order), got {order}")
     _check_labels(position_labels, result.length)
-    table = np.asarray(getattr(result, measure)[order - 1], dtype=np.float64)  # (L-k+1, 4**k)
+    table = np.asarray(tables[order - 1], dtype=np.float64)  # (L-k+1, 4**k)
     alphabet = result.alphabet
     if kmers is not None:
         from ..io._alphabet import kmer_index
@@ -134,7 +134,7 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
         top = int(min(max(top, 1), table.shape[1]))
         rows = np.arange(table.shape[1])
         if top < table.shape[1]:
-            rows = np.sort(np.argsort(-strength, kind="stable")[:top])
+            rows = np.sort(top_n(strength, top))
     data = table[:, rows].T  # (rows, positions)
     n_pos = table.shape[0]
     ax = _axes(ax, (min(14.0, 4.0 + 0.08 * n_pos), min(12.0, 1.5 + 0.16 * len(rows))))
@@ -147,7 +147,7 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
                        fontsize=max(4.5, min(9.0, 420.0 / max(len(rows), 1))), family="monospace")
     ax.set_ylabel(f"{order}-mer" + ("" if len(rows) == table.shape[1] else f" (top {len(rows)} by max |{measure}|)"))
     if colorbar:
-        _colorbar(ax, image, _MEASURES[measure])
+        _colorbar(ax, image, _MEASURE_LABELS[measure])
     ax.set_title(title if title is not None else f"{measure.upper()}, k = {order}")
     return ax
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SeqimpError
+from ..importance._result import measure_tables
 
 __all__ = ["logo", "importance_logo", "letter_importance"]
 
@@ -119,9 +120,7 @@ def letter_importance(result, *, order=1, measure="poim") -> np.ndarray:
     -------
     ndarray of shape (L, A), float64
     """
-    tables = result.poim if measure == "poim" else result.firm if measure == "firm" else None
-    if tables is None:
-        raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
+    tables = measure_tables(result, measure)
     k = int(order)
     if not 1 <= k <= result.max_order:
         raise SeqimpError(f"order must lie in 1..{result.max_order}, got {order}")
