@@ -34,6 +34,10 @@ _EXPORTS = {
     "SequenceSet": "io",
     "read_fasta": "io",
     "write_fasta": "io",
+    "read_bed": "io",
+    "extract_windows": "io",
+    "read_sequence_table": "io",
+    "position_labels": "io",
     # model
     "PositionalWeights": "kernels",
     "wd_kernel": "kernels",
@@ -55,7 +59,7 @@ _EXPORTS = {
 }
 
 _SUBPACKAGES = {"io", "kernels", "background", "importance", "motifs", "plot", "pipeline", "tabular", "cli",
-                "datasets", "errors"}
+                "datasets", "errors", "scorers"}
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 

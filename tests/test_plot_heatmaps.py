@@ -85,7 +85,7 @@ def test_position_labels_replace_tick_text():
     ax = poim_heatmap(res, 1, position_labels=labels)
     ax.figure.canvas.draw()
     texts = {t.get_text() for t in ax.get_xticklabels() if t.get_text()}
-    assert texts and texts <= {str(v) for v in labels}
+    assert texts and texts <= {f"{v:+d}" for v in labels}   # labels around an origin print signed
     with pytest.raises(SeqimpError, match=r"position_labels has 3 entries, the sequences have length 57"):
         poim_heatmap(res, 1, position_labels=[1, 2, 3])
 

@@ -3,9 +3,10 @@ estimators, and the exact unfolding of a trained model into positional k-mer wei
 """
 
 from ._estimators import WDClassifier, WDRegressor
+from ._metrics import holdout_regression_metrics, regression_metrics
 from ._weights import PositionalWeights
 from ._params import feature_offsets, shift_weights, wd_beta
 from ._wd import wd_features, wd_kernel
 
 __all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets", "WDClassifier", "WDRegressor",
-           "PositionalWeights"]
+           "PositionalWeights", "regression_metrics", "holdout_regression_metrics"]

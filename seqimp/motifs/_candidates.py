@@ -15,9 +15,10 @@ __all__ = ["motif_candidates", "assemble_motif"]
 
 
 def _tables(result, measure):
+    from ..io._strand import require_dna
+
     tables = measure_tables(result, measure)
-    if result.alphabet.size != 4:
-        raise SeqimpError(f"motifs need DNA importances (4 letters), got alphabet {result.alphabet.name}")
+    require_dna(result.alphabet, "motif discovery", rna_ok=True)   # DNA motifs (JASPAR, reverse complements)
     return tables
 
 

@@ -57,9 +57,14 @@ def _position_axis(ax, n, position_labels=None, *, axis="x", label="position"):
             nice = set(locator.tick_values(float(labels.min()), float(labels.max())).tolist())
             target.set_major_locator(FixedLocator([i + 1 for i, v in enumerate(labels) if float(v) in nice]))
 
+        # labels counting from an origin (seqimp.io.position_labels: ..., -1, +1, ...) print signed
+        signed = labels.dtype.kind in "iu" and len(labels) and labels.min() < 0 and not (labels == 0).any()
+
         def fmt(v, _pos):
             i = int(round(v)) - 1
-            return str(labels[i]) if 0 <= i < len(labels) else ""
+            if not 0 <= i < len(labels):
+                return ""
+            return f"{int(labels[i]):+d}" if signed else str(labels[i])
 
         target.set_major_formatter(FuncFormatter(fmt))
     (ax.set_xlabel if axis == "x" else ax.set_ylabel)(label)
@@ -91,7 +96,7 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
     measure : {"poim", "firm"}, default="poim"
     top : int, optional
         Show only the ``top`` k-mers with the largest max_j |value|. Default: all
-        k-mers for k <= 3 (4, 16 or 64 rows), the top 20 for larger k.
+        k-mers when there are at most 64 (DNA k <= 3, protein k = 1), else the top 20.
     kmers : sequence of str, optional
         Show exactly these k-mers (overrides ``top``).
     cmap : str or Colormap, default="RdBu_r"
@@ -124,7 +129,7 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
         rows = np.array(rows, dtype=np.int64)
     else:
         if top is None:
-            top = table.shape[1] if order <= 3 else 20
+            top = table.shape[1] if table.shape[1] <= 64 else 20   # DNA k <= 3, protein k = 1: every k-mer
         strength = np.nanmax(np.where(np.isnan(table), -np.inf, np.abs(table)), axis=0)
         top = int(min(max(top, 1), table.shape[1]))
         rows = np.arange(table.shape[1])
@@ -243,7 +248,7 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
             idx = idx[np.sort(keep)]
         label = f"k = {k}" + (f" ({hidden:,} near 0 not drawn)" if hidden else "")
         ax.scatter(w[idx], f[idx], s=6, color=color, alpha=0.6, linewidths=0, label=label, rasterized=True)
-        n_cols = 4 ** k
+        n_cols = result.alphabet.size ** k
         labelled.extend((abs(f[i]), f[i], w[i], k, i // n_cols, i % n_cols) for i in idx)
     ax.axhline(0.0, color="0.5", lw=0.6)
     ax.axvline(0.0, color="0.5", lw=0.6)
