@@ -38,9 +38,10 @@ def test_inspect_unequal_lengths_and_invalid_symbols(capsys, tmp_path):
     assert "records:     3" in out and "length:      3..6 (lengths differ" in out
     assert "A=28.6%" in out and "C=21.4%" in out and "G=21.4%" in out and "T=28.6%" in out  # 4, 3, 3, 4 of 14
     path.write_text(">a\nAACGTT\n>b\nACNG\n")
-    assert main(["inspect", str(path)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"seqimp: error: {path}: record 'b': invalid symbol 'N' at position 3 (alphabet dna: ACGT)"]
+    assert main(["inspect", str(path)]) == 0  # reported, not refused
+    out = capsys.readouterr().out
+    assert "records:     2" in out and "other symbols: N=1 in 1 of 2 records" in out
+    assert "A=33.3%" in out  # 3 of the 9 valid symbols: N is not counted
     assert main(["inspect", "--skip-invalid", str(path)]) == 0
     captured = capsys.readouterr()
     assert "records:     1" in captured.out and "length:      6" in captured.out
@@ -72,8 +73,11 @@ def test_bad_option_is_one_line_exit_2(capsys):
 def test_invalid_symbol_message_from_cli(capsys, tmp_path):
     path = tmp_path / "n.fa"
     path.write_text(">r1\nACGT\n>r2\nACNT\n")
-    assert main(["inspect", str(path)]) == 2
-    assert "record 'r2': invalid symbol 'N' at position 3" in capsys.readouterr().err
+    other = tmp_path / "other.fa"
+    other.write_text(">r1\nACGT\n")
+    assert main(["poim", "--positive", str(path), "--negative", str(other), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "record 'r2': invalid symbol 'N' at position 3" in err and "--skip-invalid" in err
     assert main(["inspect", "--skip-invalid", str(path)]) == 0
     captured = capsys.readouterr()
     assert "records:     1" in captured.out and "skipped 1 of 2 records" in captured.err

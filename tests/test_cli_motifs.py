@@ -49,7 +49,8 @@ def test_motifs_from_fasta(planted, tmp_path, capsys):
         assert back[0].name == "motif1" and back[0].consensus == "GATTACA"
     assert (out / "logos" / "motif1_logo.png").stat().st_size > 1000
     assert (out / "logos" / "importance_logo.png").exists()
-    assert POIMResult.load(out / "poim.npz").max_order == 4
+    assert POIMResult.load(out / "motifs_poim.npz").max_order == 4
+    assert not (out / "poim.npz").exists()
     assert not (out / "matches.tsv").exists()
     assert "motif1\tGATTACA\tstart 11" in capsys.readouterr().out
 

@@ -50,7 +50,7 @@ def test_run_motifs_from_a_poim_result(tmp_path, synthetic):
     assert names == sorted(str(p.relative_to(tmp_path / "m")) for p in run.files)
     assert {"motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.tsv", "motif_candidates.tsv",
             "logos/importance_logo.svg"} <= set(names)
-    assert "poim.npz" not in names and "matches.tsv" not in names
+    assert "motifs_poim.npz" not in names and "matches.tsv" not in names
     assert [m.consensus for m in read_motifs(tmp_path / "m" / "motifs.meme")] == [m.consensus for m in run.motifs]
     assert (tmp_path / "m" / "motifs.tsv").read_text() == write_tsv(run.table())
     assert (tmp_path / "m" / "motif_candidates.tsv").read_text() == write_tsv(run.candidates)
@@ -64,7 +64,7 @@ def test_run_motifs_trains_computes_and_counts_sites(tmp_path, planted, caplog):
     best = run.motifs[0]
     assert best.consensus == "GATTACA" and best.start == 11 and best.sites > 50
     assert run.result.max_order == 3
-    np.testing.assert_array_equal(POIMResult.load(tmp_path / "poim.npz").poim[2], run.result.poim[2])
+    np.testing.assert_array_equal(POIMResult.load(tmp_path / "motifs_poim.npz").poim[2], run.result.poim[2])
     rows = run.matches.to_dict("records")
     assert rows[0]["query"] == best.name and rows[0]["target"] == "toy.GATTACA"
     assert (tmp_path / "matches.tsv").read_text() == write_tsv(run.matches)

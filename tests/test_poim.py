@@ -325,7 +325,7 @@ def test_memory_refusal_names_estimate_and_largest_fitting_order():
     weights = random_weights(rng, 12, 2)
     limit = estimate_bytes(4, 12, 2, 0, 4) + 1
     assert estimate_bytes(4, 12, 2, 0, 5) > limit
-    with pytest.raises(SeqimpError, match=r"needs about \d+\.\d\d GB.*largest max_order that fits is 4"):
+    with pytest.raises(SeqimpError, match=r"needs about \d+\.\d\d [KMG]B.*largest max_order that fits is 4"):
         poim(weights, None, 6, max_memory=limit)
     assert poim(weights, None, 4, max_memory=limit).max_order == 4
 

@@ -245,3 +245,20 @@ def test_shrinkage_covariance_helps_with_more_features_than_samples():
     err_shrunk = np.linalg.norm(shrunk.importances - model.coef_)
     err_sample = np.linalg.norm(sample.importances - model.coef_)
     assert err_shrunk < 0.5 * err_sample
+
+
+def test_auto_uses_binned_for_nonlinear_models_and_taylor_warns():
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] ** 2 + X[:, 1] > 1).astype(int)
+    svm = SVC(kernel="rbf").fit(X, y)
+    auto = firm(svm, X)
+    assert list(auto.methods) == ["binned"] * 3
+    np.testing.assert_allclose(auto.importances, firm(svm, X, method="binned").importances)
+    with pytest.warns(UserWarning, match=r"method='taylor' .* exact only for models linear in the features; "
+                                         r"for a non-linear SVC it can be far off"):
+        firm(svm, X, method="taylor")
+    linear = SVC(kernel="linear").fit(X, y)
+    assert list(firm(linear, X).methods) == ["gaussian"] * 3  # linear models: no warning, eq. 12

@@ -8,6 +8,8 @@ Each subcommand lives in its own module of this package and provides
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 import warnings
 from importlib import import_module
@@ -62,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """Run the command line; return the exit status (0 success, 2 user error)."""
+    """Run the command line; return the exit status (0 success, 2 user error, 130 SIGINT, 143 SIGTERM)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
@@ -78,7 +80,7 @@ def main(argv=None) -> int:
         return 2
     configure(quiet=args.quiet, debug=args.debug)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _sigterm_raises():
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning
             return int(args.func(args) or 0)
@@ -88,9 +90,34 @@ def main(argv=None) -> int:
         message = str(exc) if not isinstance(exc, MemoryError) else f"out of memory ({exc})"
         print(f"seqimp: error: {message.splitlines()[0] if message else type(exc).__name__}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("seqimp: interrupted", file=sys.stderr)
-        return 130
+    except (KeyboardInterrupt, Terminated) as exc:
+        signame, status = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("SIGINT", 130)
+        out = getattr(args, "out", None) or getattr(args, "model_out", None)
+        where = f"; nothing written, earlier results in {out} unchanged" if out else ""
+        print(f"seqimp: {args.command} interrupted by {signame}{where}", file=sys.stderr)
+        return status
+
+
+class Terminated(BaseException):
+    """SIGTERM (``timeout``, SLURM, ``docker stop``) while a command runs: unwinds like Ctrl-C,
+    so staging folders and locks are removed on the way out."""
+
+
+@contextlib.contextmanager
+def _sigterm_raises():
+    """Turn SIGTERM into :class:`Terminated` for the duration of a command (main thread only)."""
+    def handler(signum, frame):
+        raise Terminated()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

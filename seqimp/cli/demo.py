@@ -42,8 +42,8 @@ def run(args) -> int:
     pos_path, neg_path = demo_paths()
     pos, neg = read_fasta(pos_path), read_fasta(neg_path)
     log(f"demo: {len(pos)} positive and {len(neg)} negative sequences of length {pos.length}")
-    with output_dir(args.out) as tmp:
+    with output_dir(args.out, "poim") as tmp:  # the files of 'seqimp poim'
         result = run_poim(pos, neg, tmp, title="seqimp demo: AP-1 site TGACTCA planted at positions 21-23",
-                          progress=progress_enabled(), motifs_dir=args.out, **DEMO_SETTINGS)
+                          progress=progress_enabled(), **DEMO_SETTINGS)
     print_outcome(result, args.out, note=" -- planted: TGACTCA at 21-23")
     return 0

@@ -8,12 +8,14 @@ from .common import add_quiet
 HELP = """\
 Print the number of records, the sequence length (or the range of lengths when
 they differ), the alphabet and the symbol composition of one or more FASTA
-files (plain or .gz).
+files (plain or .gz, also pipes such as /dev/stdin), and the symbols outside
+the alphabet (N, R, Y, ...): how many of each and in how many records.
 
 examples:
   seqimp inspect data/demo_positive.fa
   seqimp inspect --alphabet protein proteins.fa.gz
   seqimp inspect --skip-invalid reads.fa      drop records with N, R, Y, ...
+  zcat reads.fa.gz | seqimp inspect /dev/stdin
 """
 
 
@@ -45,11 +47,19 @@ def describe(summary) -> str:
     if alpha.name in ("dna", "rna"):
         gc = comp[1] + comp[2]
         lines.append(f"GC content:  {100 * gc:.1f}%")
+    if summary.get("invalid"):
+        symbols = "  ".join(f"{s}={n}" for s, n in sorted(summary["invalid"].items(), key=lambda t: (-t[1], t[0])))
+        lines.append(f"other symbols: {symbols} in {summary['invalid_records']} of {summary['records']} records "
+                     "(N and ambiguity codes; 'seqimp poim' needs --skip-invalid to drop those records)")
+    if summary.get("skipped"):
+        lines.append(f"skipped:     {summary['skipped']} records with symbols outside the alphabet (--skip-invalid)")
+    if summary.get("duplicate_ids"):
+        lines.append(f"duplicate ids: {summary['duplicate_ids']} records repeat an earlier record id")
     return "\n".join(lines)
 
 
 def run(args) -> int:
-    on_invalid = "skip" if args.skip_invalid else "error"
+    on_invalid = "skip" if args.skip_invalid else "report"
     summaries = [fasta_summary(path, args.alphabet, on_invalid=on_invalid) for path in args.fasta]
     print("\n\n".join(describe(s) for s in summaries))
     return 0

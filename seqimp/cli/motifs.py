@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from .common import (UserError, add_data_options, add_model_options, add_quiet, check_degree, check_output_path,
-                     output_dir, positive_int, progress_enabled, read_pair)
+                     output_dir, positive_int, progress_enabled, read_pair, share)
 
 HELP = """\
 Find the motifs a sequence model relies on: candidates from the peaks of the
@@ -18,7 +18,8 @@ matches the observed one. Either train a WD classifier on --positive vs
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac, motifs.tsv
 (name, consensus, 1-based start, length, spread, score, sites),
 motif_candidates.tsv, logos/ (one logo per motif and a letter-importance logo),
-poim.npz (when trained here), and matches.tsv (TOMTOM p- and q-values) when
+motifs_poim.npz (the POIM, when trained here; a poim.npz of 'seqimp poim'
+in DIR is left alone), and matches.tsv (TOMTOM p- and q-values) when
 --db is given. If DIR holds a 'seqimp poim' report, it is rewritten with a
 motif section.
 
@@ -53,7 +54,7 @@ def register(sub) -> None:
                    help="importance the motifs are fitted to (default poim)")
     m.add_argument("--fit-order", type=positive_int, default=3,
                    help="fit POIM orders 1..N (default 3; at most the POIM's max order)")
-    m.add_argument("--min-score", type=float, default=0.02,
+    m.add_argument("--min-score", type=share, default=0.02,
                    help="drop motifs explaining less than this share of the fitted POIM (default 0.02)")
     m.add_argument("--db", metavar="MOTIFS", help="known motifs (MEME, JASPAR or TRANSFAC) to match with TOMTOM")
     m.add_argument("--db-format", choices=["meme", "jaspar", "transfac"], default=None,
@@ -97,14 +98,14 @@ def run(args) -> int:
     from ..pipeline import run_motifs, update_report
 
     database, pos, neg, result = _inputs(args)
-    with output_dir(args.out) as tmp:
+    # a 'seqimp poim' folder: its report gets the motif section, still under the folder's lock
+    with output_dir(args.out, "motifs", finish=lambda: update_report(args.out)) as tmp:
         run = run_motifs(tmp, poim=result, positive=pos, negative=neg, database=database,
                          max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
                          min_score=args.min_score, top_matches=args.matches, fmt=args.format, degree=args.degree,
                          shifts=args.shifts, C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
                          max_order=args.max_order, background=args.background, progress=progress_enabled(),
                          report=False)
-    update_report(args.out)  # a 'seqimp poim' folder: add the motif section to its report
     for row in run.table().to_dict("records"):
         print(f"{row['name']}\t{row['consensus']}\tstart {row['start']}\tlength {row['length']}\t"
               f"score {row['score']:.3f}")

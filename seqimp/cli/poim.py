@@ -96,11 +96,11 @@ def run(args) -> int:
                                        or args.background == "all" and pos is None and neg is None):
         raise UserError(f"--background {args.background} needs --negative (or --positive) sequences; "
                         "give them, --background-fasta FA or --background uniform")
-    with output_dir(args.out) as tmp:
+    with output_dir(args.out, "poim") as tmp:
         if args.model:
             weights, metadata = load_model(args.model)
             run = run_model(weights, tmp, metadata=metadata, background_fasta=background_fasta,
-                            max_order=args.max_order, max_memory=args.max_memory, motifs_dir=args.out,
+                            max_order=args.max_order, max_memory=args.max_memory,
                             positive=pos, negative=neg, **_common(args))
         elif external:
             from ..importance._scorers import load_scorer, load_sklearn_model
@@ -112,10 +112,10 @@ def run(args) -> int:
                 source = args.sklearn_model
             run = run_sampled(score_fn, tmp, source=source, background_fasta=background_fasta,
                               max_order=args.max_order or 3, n_samples=args.n_samples, random_state=args.seed,
-                              motifs_dir=args.out, positive=pos, negative=neg, **_common(args))
+                              positive=pos, negative=neg, **_common(args))
         else:
             run = run_poim(pos, neg, tmp, degree=args.degree, shifts=args.shifts, max_order=args.max_order,
                            C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
-                           max_memory=args.max_memory, motifs_dir=args.out, **_common(args))
+                           max_memory=args.max_memory, **_common(args))
     print_outcome(run, args.out)
     return 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 from pathlib import Path
 
 from .common import UserError, add_data_options, add_model_options, add_quiet, check_degree, progress_enabled, read_pair
@@ -33,19 +35,28 @@ def run(args) -> int:
     from ..pipeline import save_model, train_model
 
     out = Path(args.model_out)
+    if out.is_dir():
+        raise UserError(f"--model-out {out}: is a folder; give a file name such as {out / 'model.npz'}")
     if out.suffix != ".npz":
         raise UserError(f"--model-out {out}: the file name must end in .npz")
     if not out.resolve().parent.is_dir():
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} does not exist")
+    if not os.access(out.resolve().parent, os.W_OK | os.X_OK):
+        raise UserError(f"--model-out {out}: folder {out.resolve().parent} is not writable")
     pos, neg = read_pair(args)
     check_degree(args, pos.length)
     weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
                                 test_fraction=args.test_fraction, random_state=args.seed,
                                 progress=progress_enabled())
+    info.pop("train_seconds", None)  # no wall-clock in model files: the same run gives the same bytes
     metadata = dict(info, degree=args.degree, shifts=args.shifts, C=args.C, length=pos.length, alphabet="dna",
                     test_fraction=args.test_fraction, seed=args.seed, positive=str(args.positive),
                     negative=str(args.negative))
-    save_model(out, weights, metadata)  # staged beside OUT and renamed: never half-written
+    try:
+        save_model(out, weights, metadata)  # staged beside OUT and renamed: never half-written
+    except OSError as exc:
+        reason = "no space left on device" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
+        raise UserError(f"--model-out {out}: cannot write the model ({reason})") from None
     if info["n_test"]:
         print(f"accuracy {info['accuracy']:.4f}, auROC {info['auroc']:.4f} on {info['n_test']} held-out sequences")
     else:

@@ -51,10 +51,15 @@ def estimate_bytes(a, length, degree, order, max_order) -> int:
     return 8 * (out + td + bu) + 8 * a ** (order + 1) * length * 4
 
 
-def _gb(n_bytes) -> str:
-    """Gigabytes for a message: two decimals, or 3 significant digits when astronomically large."""
-    gb = n_bytes / 1e9
-    return f"{gb:.2f}" if gb < 1e4 else f"{gb:.3g}"
+def _size(n_bytes) -> str:
+    """A size for a message, in the largest unit it reaches (B, KB, MB, GB; 1 KB = 1000 bytes),
+    never rounded to zero."""
+    n = float(n_bytes)
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= scale:
+            value = n / scale
+            return f"{value:.2f} {unit}" if value < 1e4 else f"{value:.3g} {unit}"
+    return f"{int(n)} bytes"
 
 
 def check_memory(a, length, degree, order, max_order, max_memory) -> None:
@@ -68,10 +73,15 @@ def check_memory(a, length, degree, order, max_order, max_memory) -> None:
         if estimate_bytes(a, length, degree, order, k) <= limit:
             fit = k
             break
-    hint = (f"the largest max_order that fits is {fit}" if fit else
-            "even max_order=1 does not fit (the weights' degree or the background order is too large)")
-    raise SeqimpError(f"poim with max_order={max_order} needs about {_gb(need)} GB, more than "
-                      f"max_memory={_gb(limit)} GB; {hint}")
+    smallest = estimate_bytes(a, length, 1, 0, 1)
+    if fit:
+        hint = f"the largest max_order that fits is {fit}"
+    elif smallest > limit:
+        hint = f"even the smallest POIM of length {length} needs {_size(smallest)}; raise max_memory"
+    else:
+        hint = "even max_order=1 does not fit (the weights' degree or the background order is too large)"
+    raise SeqimpError(f"poim with max_order={max_order} needs about {_size(need)}, more than "
+                      f"max_memory={_size(limit)}; {hint}")
 
 
 def chain_tables(background, length):

@@ -248,9 +248,11 @@ class POIMResult:
             tables = getattr(self, name)
             if tables is not None:
                 arrays.update({f"{name}_{k}": t for k, t in enumerate(tables, start=1)})
-        np.savez(os.fspath(path), kind="POIMResult", expected_score=self.expected_score,
-                            score_std=self.score_std, alphabet=self.alphabet.name, method=self.method,
-                            meta=json.dumps(self.meta), **arrays)
+        from .._npz import save_npz
+
+        save_npz(path, dict(kind="POIMResult", expected_score=self.expected_score, score_std=self.score_std,
+                            alphabet=self.alphabet.name, method=self.method,
+                            meta=json.dumps(self.meta, sort_keys=True), **arrays))
 
     @classmethod
     def load(cls, path) -> "POIMResult":

@@ -8,6 +8,7 @@ check every batch of scores passes (:func:`call_scorer`).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import sys
@@ -183,4 +184,18 @@ def load_scorer(spec: str):
         obj = getattr(obj, part)
     if not callable(obj):
         raise SeqimpError(f"--scorer {spec!r}: {attr} is not callable")
-    return obj
+    return _reporting_failures(obj, f"--scorer {spec!r}")
+
+
+def _reporting_failures(fn, name):
+    """``fn`` whose exceptions (other than SeqimpError) become one SeqimpError line naming ``name``."""
+    @functools.wraps(fn)
+    def score(X):
+        try:
+            return fn(X)
+        except SeqimpError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the user's code: any failure, reported in one line
+            detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise SeqimpError(f"{name} raised {type(exc).__name__}" + (f": {detail}" if detail else "")) from exc
+    return score

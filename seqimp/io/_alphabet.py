@@ -101,7 +101,7 @@ def get_alphabet(alphabet="dna") -> Alphabet:
 
 def _describe_byte(b: int) -> str:
     ch = chr(b)
-    return repr(ch) if ch.isprintable() else f"byte 0x{b:02x}"
+    return repr(ch) if b < 0x80 and ch.isprintable() else f"byte 0x{b:02x}"
 
 
 def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
@@ -129,7 +129,7 @@ def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
     alpha = get_alphabet(alphabet)
     if isinstance(seqs, (str, bytes)):
         seqs = [seqs]
-    seqs = [s.encode("ascii", "replace") if isinstance(s, str) else bytes(s) for s in seqs]
+    seqs = [s.encode("latin-1", "replace") if isinstance(s, str) else bytes(s) for s in seqs]
     n = len(seqs)
     if n == 0:
         return np.zeros((0, 0), dtype=np.uint8)

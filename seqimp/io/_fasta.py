@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import itertools
 import os
 import warnings
@@ -14,7 +15,7 @@ import numpy as np
 from Bio.SeqIO.FastaIO import SimpleFastaParser
 
 from ._alphabet import INVALID, Alphabet, decode, encode, get_alphabet
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_choice
 
 __all__ = ["SequenceSet", "read_fasta", "write_fasta"]
 
@@ -32,12 +33,16 @@ class SequenceSet:
     alphabet : Alphabet
     source : str or None
         Where the sequences came from (a path), for messages.
+    skipped : int
+        Records of the file dropped for symbols outside the alphabet
+        (``read_fasta(..., on_invalid="skip")``).
     """
 
     codes: np.ndarray
     ids: list = field(default_factory=list)
     alphabet: Alphabet = field(default_factory=lambda: get_alphabet("dna"))
     source: str | None = None
+    skipped: int = 0
 
     def __post_init__(self):
         self.alphabet = get_alphabet(self.alphabet)
@@ -78,12 +83,48 @@ class SequenceSet:
                 + (f", source={self.source!r})" if self.source else ")"))
 
 
+class _Prefixed(io.RawIOBase):
+    """A byte stream: ``head`` (bytes already read) followed by the rest of ``handle``."""
+
+    def __init__(self, head: bytes, handle):
+        super().__init__()
+        self._head, self._handle = head, handle
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n], self._head = self._head[:n], self._head[n:]
+            return n
+        data = self._handle.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._handle.close()
+        super().close()
+
+
 def _open_text(path: Path):
-    with open(path, "rb") as fh:
-        magic = fh.read(2)
-    if magic == b"\x1f\x8b":
-        return gzip.open(path, "rt", encoding="ascii", errors="replace")
-    return open(path, "rt", encoding="ascii", errors="replace")
+    """A text handle on ``path``, gunzipped when it starts with the gzip magic bytes.
+
+    The file is opened and read once, so pipes and process substitution
+    (``/dev/stdin``, ``<(zcat x.fa.gz)``) work. Bytes are decoded as Latin-1, one
+    character per byte, so that messages can show a byte >= 0x80 as it is.
+    """
+    handle = open(path, "rb")
+    head = b""
+    while len(head) < 2:
+        chunk = handle.read(2 - len(head))
+        if not chunk:
+            break
+        head += chunk
+    stream = io.BufferedReader(_Prefixed(head, handle))
+    if head == b"\x1f\x8b":
+        stream = gzip.GzipFile(fileobj=stream, mode="rb")
+    return io.TextIOWrapper(stream, encoding="latin-1")
 
 
 def _check_path(path) -> Path:
@@ -125,14 +166,15 @@ def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
     Parameters
     ----------
     path : str or path-like
-        FASTA file; gzip compression is detected from the file's magic bytes.
+        FASTA file; gzip compression is detected from the file's magic bytes. The
+        file is read once, so pipes (``/dev/stdin``) and process substitution work.
     alphabet : {"dna", "rna", "protein"} or Alphabet, default="dna"
         Lower-case (soft-masked) letters are read as upper case.
     on_invalid : {"error", "skip"}, default="error"
         What to do with records that contain symbols outside the alphabet
         (ambiguity codes such as N, R, Y): raise an error naming the record
         id, the 1-based position and the symbol, or drop those records with
-        a warning that says how many were dropped.
+        a warning that says how many were dropped (``SequenceSet.skipped``).
 
     Returns
     -------
@@ -145,57 +187,101 @@ def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
         Missing path, directory, empty or header-less file, truncated gzip,
         unequal lengths (naming the first differing record and both lengths),
         invalid symbols.
+
+    Warns
+    -----
+    UserWarning
+        Records skipped; duplicate record ids.
     """
     alpha = get_alphabet(alphabet)
-    path, ids, seqs = _read_records(path, alpha, on_invalid)
+    path, ids, seqs, skipped = _read_records(path, alpha, on_invalid)
     try:
         codes = encode(seqs, alpha, names=ids)
     except SeqimpError as exc:
-        raise SeqimpError(f"{path}: {exc}") from None
+        raise SeqimpError(f"{path}: {exc}{_SKIP_HINT if 'invalid symbol' in str(exc) else ''}") from None
     if codes.shape[1] == 0:
         raise SeqimpError(f"{path}: sequences are empty")
-    return SequenceSet(codes, ids, alpha, str(path))
+    return SequenceSet(codes, ids, alpha, str(path), skipped)
 
 
-def fasta_summary(path, alphabet="dna", on_invalid="error") -> dict:
+_SKIP_HINT = "; drop such records with --skip-invalid (on_invalid='skip')"
+
+
+def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
     """Records, length range and symbol composition of a FASTA file whose lengths may differ.
 
     What ``seqimp inspect`` prints; the same checks as :func:`read_fasta` except equal lengths.
+
+    Parameters
+    ----------
+    on_invalid : {"report", "error", "skip"}, default="report"
+        Symbols outside the alphabet: count them (``invalid``, ``invalid_records``),
+        raise like :func:`read_fasta`, or drop their records (``skipped``).
 
     Returns
     -------
     dict
         ``source`` (str), ``alphabet`` (Alphabet), ``records`` (int), ``min_length``,
-        ``max_length`` (int), ``composition`` (ndarray of shape (alphabet size,), fractions).
+        ``max_length`` (int), ``composition`` (ndarray of shape (alphabet size,), fractions of
+        the valid symbols), ``invalid`` (dict symbol -> count, symbols outside the alphabet,
+        bytes >= 0x80 as ``0x..``), ``invalid_records`` (records holding any), ``skipped``
+        (records dropped), ``duplicate_ids`` (records whose id an earlier record has).
     """
     alpha = get_alphabet(alphabet)
-    path, ids, seqs = _read_records(path, alpha, on_invalid)
+    mode = check_choice(on_invalid, "on_invalid", ("report", "error", "skip"))
+    path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error")
     counts = np.zeros(alpha.size, dtype=np.int64)
+    invalid = np.zeros(256, dtype=np.int64)
+    invalid_records = 0
     for rid, seq in zip(ids, seqs):
-        codes = alpha.lut[np.frombuffer(seq.encode("ascii", "replace"), np.uint8)]
-        if codes.size and codes.max() == INVALID:
-            try:
-                encode([seq], alpha, names=[rid])  # raises naming the record, position and symbol
-            except SeqimpError as exc:
-                raise SeqimpError(f"{path}: {exc}") from None
+        raw = np.frombuffer(seq.encode("latin-1", "replace"), np.uint8)
+        codes = alpha.lut[raw]
+        bad = codes == INVALID
+        if bad.any():
+            if mode == "error":
+                try:
+                    encode([seq], alpha, names=[rid])  # raises naming the record, position and symbol
+                except SeqimpError as exc:
+                    raise SeqimpError(f"{path}: {exc}{_SKIP_HINT}") from None
+            invalid_records += 1
+            invalid += np.bincount(raw[bad], minlength=256)
+            codes = codes[~bad]
         counts += np.bincount(codes, minlength=alpha.size)
     lengths = [len(seq) for seq in seqs]
+    if max(lengths) == 0:
+        raise SeqimpError(f"{path}: the records hold no sequence (headers only)")
     total = counts.sum()
     return {"source": str(path), "alphabet": alpha, "records": len(seqs), "min_length": min(lengths),
-            "max_length": max(lengths), "composition": counts / total if total else counts.astype(float)}
+            "max_length": max(lengths), "composition": counts / total if total else counts.astype(float),
+            "invalid": {_symbol(b): int(invalid[b]) for b in np.flatnonzero(invalid)},
+            "invalid_records": invalid_records, "skipped": skipped, "duplicate_ids": len(ids) - len(set(ids))}
+
+
+def _symbol(b: int) -> str:
+    """A byte as people read it: the letter, or ``0x..`` for bytes that are not printable ASCII."""
+    return chr(b) if b < 0x80 and chr(b).isprintable() else f"0x{b:02x}"
 
 
 def _read_records(path, alpha, on_invalid):
-    """``(path, ids, seqs)`` of a FASTA file, records with invalid symbols dropped when ``on_invalid="skip"``."""
+    """``(path, ids, seqs, skipped)`` of a FASTA file, records with invalid symbols dropped when
+    ``on_invalid="skip"``; warns about duplicate record ids."""
     if on_invalid not in ("error", "skip"):
         raise SeqimpError(f"on_invalid must be 'error' or 'skip', got {on_invalid!r}")
     path = _check_path(path)
     ids, seqs = _parse(path)
     if not seqs:
         raise SeqimpError(f"{path}: no FASTA records")
-
+    seen, dup = set(), []
+    for rid in ids:
+        if rid in seen:
+            dup.append(rid)
+        seen.add(rid)
+    if dup:
+        warnings.warn(f"{path}: {len(dup)} record(s) repeat an earlier record id (first: {dup[0]!r})",
+                      stacklevel=3)
+    dropped = 0
     if on_invalid == "skip":
-        keep = [alpha.lut[np.frombuffer(s.encode("ascii", "replace"), np.uint8)].max(initial=0) != INVALID
+        keep = [alpha.lut[np.frombuffer(s.encode("latin-1", "replace"), np.uint8)].max(initial=0) != INVALID
                 for s in seqs]
         dropped = len(seqs) - sum(keep)
         if dropped:
@@ -208,7 +294,7 @@ def _read_records(path, alpha, on_invalid):
             seqs = [s for s, k in zip(seqs, keep) if k]
         if not seqs:
             raise SeqimpError(f"{path}: no records left after skipping invalid ones")
-    return path, ids, seqs
+    return path, ids, seqs, dropped
 
 
 def write_fasta(path, seqs, ids=None, alphabet="dna", *, width=60) -> None:

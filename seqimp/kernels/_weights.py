@@ -16,9 +16,13 @@ import numpy as np
 from ..io._alphabet import get_alphabet, kmer_string, window_indices
 from ..errors import SeqimpError
 from ..io._check import check_sequences
+from .._npz import save_npz
 from .._tables import check_order_tables, oligomer_table
 
-__all__ = ["PositionalWeights"]
+__all__ = ["PositionalWeights", "FORMAT_VERSION"]
+
+#: Version of the ``.npz`` layout :meth:`PositionalWeights.save` writes (files without one are version 1).
+FORMAT_VERSION = 1
 
 
 class PositionalWeights:
@@ -49,6 +53,13 @@ class PositionalWeights:
         length = tables[0].shape[0]
         if len(tables) > length:
             raise SeqimpError(f"degree {len(tables)} exceeds the sequence length {length}")
+        for k, table in enumerate(tables, start=1):
+            if not np.isfinite(table).all():
+                bad = np.argwhere(~np.isfinite(table))[0]
+                raise SeqimpError(f"PositionalWeights: the order-{k} table holds {table[tuple(bad)]} at position "
+                                  f"{bad[0] + 1} (1-based); weights must be finite numbers")
+        if not np.isfinite(bias):
+            raise SeqimpError(f"PositionalWeights: the bias is {bias}; it must be a finite number")
         self.tables = tables
         self.bias = float(bias)
 
@@ -180,19 +191,31 @@ class PositionalWeights:
                 arrays["metadata"] = np.array(json.dumps(metadata, sort_keys=True))
             except TypeError as exc:
                 raise SeqimpError(f"metadata must be JSON-serialisable: {exc}") from None
-        np.savez(os.fspath(path), bias=self.bias, alphabet=self.alphabet.name,
-                            kind="PositionalWeights", **arrays)
+        save_npz(path, dict(bias=self.bias, alphabet=self.alphabet.name, kind="PositionalWeights",
+                            format_version=FORMAT_VERSION, **arrays))
 
     @classmethod
     def load(cls, path) -> "PositionalWeights":
         """Load weights written by :meth:`save`."""
         path = npz_path(path)
         with np.load(path, allow_pickle=False) as data:
-            keys = sorted((k for k in data.files if k.startswith("table_")), key=lambda s: int(s[6:]))
-            if not keys:
-                raise SeqimpError(f"{path}: not a PositionalWeights file (no tables)")
+            keys = sorted((k for k in data.files if k.startswith("table_") and k[6:].isdigit()),
+                          key=lambda s: int(s[6:]))
+            if not keys or "bias" not in data.files or "alphabet" not in data.files:
+                raise SeqimpError(f"{path}: not a PositionalWeights file (no tables, bias or alphabet)")
+            if "kind" in data.files and str(data["kind"]) != "PositionalWeights":
+                raise SeqimpError(f"{path}: holds a {str(data['kind'])}, not model weights (PositionalWeights)")
+            version = int(data["format_version"]) if "format_version" in data.files else 1
+            if version > FORMAT_VERSION:
+                raise SeqimpError(f"{path}: model file format version {version} is newer than this seqimp "
+                                  f"reads ({FORMAT_VERSION}); upgrade seqimp")
+            if [int(k[6:]) for k in keys] != list(range(1, len(keys) + 1)):
+                raise SeqimpError(f"{path}: the model's tables are not orders 1..{len(keys)} without gaps")
             tables = [data[k] for k in keys]
-            return cls(tables, bias=float(data["bias"]), alphabet=str(data["alphabet"]))
+            try:
+                return cls(tables, bias=float(data["bias"]), alphabet=str(data["alphabet"]))
+            except SeqimpError as exc:
+                raise SeqimpError(f"{path}: {str(exc).removeprefix('PositionalWeights: ')}") from None
 
     @classmethod
     def load_metadata(cls, path) -> dict:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .._tables import write_tsv
 from ..errors import SeqimpError
+from ._outputs import save_figure
 from ._run import _encode, _labels, _train, check_job, compute_importance, make_background
 
 __all__ = ["MotifRun", "run_motifs", "load_poim"]
@@ -101,7 +102,8 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
         Folder to write into (created if missing; its parent must exist): ``motifs.meme``,
         ``motifs.jaspar``, ``motifs.transfac``, ``motifs.tsv``, ``motif_candidates.tsv``,
         ``logos/`` (one logo per motif and ``importance_logo``), ``matches.tsv`` (with a
-        database) and ``poim.npz`` (when trained here).
+        database) and ``motifs_poim.npz`` (the POIM, when trained here; never ``poim.npz``, which is
+        ``seqimp poim``'s).
     poim : POIMResult or path-like, optional
         A POIM instead of training.
     positive, negative : list of str, SequenceSet or ndarray of shape (n, L), optional
@@ -199,7 +201,7 @@ def _compare(motifs, database, top):
 
 
 def _write_motif_files(out: Path, run: MotifRun, *, measure, fmt, with_poim) -> list:
-    """Motif files, tables, ``poim.npz`` (``with_poim``) and logos into ``out``; the paths written."""
+    """Motif files, tables, ``motifs_poim.npz`` (``with_poim``) and logos into ``out``; the paths written."""
     import matplotlib.pyplot as plt
 
     from ..motifs import write_jaspar, write_meme, write_transfac
@@ -218,8 +220,8 @@ def _write_motif_files(out: Path, run: MotifRun, *, measure, fmt, with_poim) -> 
         write_tsv(run.matches, out / "matches.tsv")
         files.append(out / "matches.tsv")
     if with_poim:
-        result.save(out / "poim.npz")
-        files.append(out / "poim.npz")
+        result.save(out / "motifs_poim.npz")
+        files.append(out / "motifs_poim.npz")
     (out / "logos").mkdir(exist_ok=True)
     figures = [(logo(m), f"{m.name}_logo") for m in motifs]
     lo = max(min(m.start for m in motifs) - 5, 1)
@@ -230,7 +232,7 @@ def _write_motif_files(out: Path, run: MotifRun, *, measure, fmt, with_poim) -> 
     figures.append((importance_logo(result, measure=measure, positions=(lo, hi)), "importance_logo"))
     for ax, name in figures:
         files.append(out / "logos" / f"{name}.{fmt}")
-        ax.figure.savefig(files[-1], dpi=130)
+        save_figure(ax.figure, files[-1], dpi=130)
         plt.close(ax.figure)
     return files
 

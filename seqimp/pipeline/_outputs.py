@@ -9,8 +9,8 @@ their own for a result computed elsewhere::
 
 from __future__ import annotations
 
-import io
 import json
+import math
 import os
 import platform
 import zipfile
@@ -20,10 +20,11 @@ import numpy as np
 
 from .. import __version__
 from ..errors import SeqimpError
+from .._npz import save_npz
 from .._tables import write_tsv
 from ..kernels._weights import PositionalWeights
 
-__all__ = ["top_oligomers", "write_figures", "write_outputs", "write_summary", "save_model", "load_model",
+__all__ = ["top_oligomers", "write_figures", "save_figure", "write_outputs", "write_summary", "save_model", "load_model",
            "versions"]
 
 
@@ -74,10 +75,23 @@ def write_figures(out, result, weights=None, *, fmt="png", position_labels=None,
     for name, draw in jobs:
         ax = draw()
         path = out / f"{name}.{fmt}"
-        ax.figure.savefig(path, dpi=dpi)
+        save_figure(ax.figure, path, dpi=dpi)
         plt.close(ax.figure)
         written.append(path)
     return written
+
+
+#: Figure metadata without dates, so the same figure gives the same bytes (PNG carries none).
+_NO_DATES = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}}
+
+
+def save_figure(figure, path, *, dpi=130) -> None:
+    """``figure.savefig`` with reproducible bytes: no creation date, fixed SVG element ids."""
+    import matplotlib
+
+    fmt = Path(path).suffix.lstrip(".").lower()
+    with matplotlib.rc_context({"svg.hashsalt": "seqimp"}):
+        figure.savefig(path, dpi=dpi, metadata=_NO_DATES.get(fmt))
 
 
 def save_model(path, weights, metadata=None) -> None:
@@ -92,10 +106,8 @@ def save_model(path, weights, metadata=None) -> None:
     tmp = path.with_name(f".{path.stem}.partial.npz")
     try:
         weights.save(tmp)
-        buffer = io.BytesIO()
-        np.lib.format.write_array(buffer, np.array(json.dumps(metadata or {})))
-        with zipfile.ZipFile(tmp, "a", compression=zipfile.ZIP_DEFLATED) as zf:
-            zf.writestr("metadata.npy", buffer.getvalue())
+        text = json.dumps(_finite(metadata or {}), sort_keys=True, allow_nan=False, default=_json_default)
+        save_npz(tmp, {"metadata": np.array(text)}, append=True)
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -121,7 +133,13 @@ def load_model(path):
     except (OSError, EOFError, zipfile.BadZipFile, KeyError, ValueError) as exc:
         if isinstance(exc, SeqimpError):
             raise
-        raise SeqimpError(f"{path}: not a seqimp model file ({exc})") from None
+        raise SeqimpError(f"{path}: not a seqimp model file ({str(exc).splitlines()[0]})") from None
+    if not isinstance(metadata, dict):
+        raise SeqimpError(f"{path}: the model's metadata is not a JSON object")
+    for key, value in (("degree", weights.degree), ("length", weights.length), ("alphabet", weights.alphabet.name)):
+        if metadata.get(key) is not None and metadata[key] != value:
+            raise SeqimpError(f"{path}: the metadata says {key} {metadata[key]!r} but the weights have {value!r}; "
+                              "the file was altered")
     return weights, metadata
 
 
@@ -158,6 +176,22 @@ def _json_default(value):
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
 
 
+def _finite(value):
+    """``value`` (nested dicts, lists, numbers) with NaN and infinities as None: valid JSON."""
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _finite(value.tolist())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
 def write_summary(path, summary) -> None:
-    """Write a summary dict as indented JSON (NumPy scalars and arrays, paths converted)."""
-    Path(path).write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
+    """Write a summary dict as indented, valid JSON (NumPy values and paths converted; NaN and
+    infinities written as ``null``)."""
+    Path(path).write_text(json.dumps(_finite(summary), indent=2, allow_nan=False, default=_json_default) + "\n")

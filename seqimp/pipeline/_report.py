@@ -116,6 +116,7 @@ def _summary_html(summary: dict) -> str:
                          ("sequences", _sizes(data)), ("sequence length", data.get("length")),
                          ("accuracy", _fmt(metrics.get("accuracy"))),
                          ("auROC", _fmt(metrics.get("auroc"))),
+                         ("warning", metrics.get("warning")),
                          ("evaluated on", metrics.get("evaluated_on", "held-out split" if metrics.get("n_test")
                                                       else None)),
                          ("test sequences", metrics.get("n_test")),
@@ -133,10 +134,7 @@ def _summary_html(summary: dict) -> str:
         header = ["order", "oligomer", "position", "poim", "firm"]
         rows = [[format_value(r.get(h)) for h in header] for r in per_order]
         out += "<h3>Top oligomer of each order (by |FIRM|)</h3>" + _html_table(header, rows)
-    timings = summary.get("timings", {})
-    if timings:
-        out += "<h3>Timings (s)</h3><dl>" + "".join(
-            f"<dt>{html.escape(k)}</dt><dd>{v:.2f}</dd>" for k, v in timings.items()) + "</dl>"
+    # no timings here: they live in summary.json only, so that a re-run gives the same report
     versions = summary.get("versions", {})
     if versions:
         out += '<p class="note">' + ", ".join(f"{html.escape(k)} {html.escape(str(v))}"

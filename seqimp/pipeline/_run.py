@@ -11,6 +11,7 @@ options and calls these functions, so every step is usable from Python:
 from __future__ import annotations
 
 import logging
+import numbers
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ import numpy as np
 
 from .. import __version__
 from .._tables import write_tsv
-from ..errors import SeqimpError
+from ..errors import DEFAULT_SEED, SeqimpError, check_random_state
 from ..io import SequenceSet, check_sequences
 from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures,  # noqa: F401 (re-exported)
                       write_outputs, write_summary)
@@ -133,13 +134,18 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
     if not 0.0 <= test_fraction < 1.0:
         raise SeqimpError(f"test_fraction must lie in [0, 1), got {test_fraction}")
     info = {"n_positive": n_pos, "n_negative": n_neg, "n_test": 0, "accuracy": None, "auroc": None}
+    identical = _same_sequences(X[y == 1], X[y == 0])
+    if identical:
+        info["warning"] = (f"the two classes are identical (the same {n_pos} sequences); no model can tell them "
+                           "apart, so its POIM, top oligomers and motifs are noise")
+        warnings.warn(info["warning"], stacklevel=3)
     if test_fraction > 0:
         n_test = int(np.ceil(test_fraction * len(y)))
         if min(n_pos, n_neg) < 2 or n_test < 2 or len(y) - n_test < 2:
             raise SeqimpError(f"too few sequences ({n_pos} positive, {n_neg} negative) for a held-out split "
                               f"of {test_fraction:g}; add data or use test_fraction=0")
         X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_fraction, stratify=y,
-                                                            random_state=random_state)
+                                                            random_state=_split_seed(random_state))
     else:
         X_train, y_train, X_test, y_test = X, y, None, None
     logger.info(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
@@ -153,10 +159,40 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
         info.update(evaluate(model.decision_function(X_test), y_test))
         logger.info(f"held-out accuracy {info['accuracy']:.3f}, auROC {info['auroc']:.3f} "
                     f"on {info['n_test']} sequences")
-        if info["auroc"] is not None and info["auroc"] < CHANCE_AUROC:
-            warnings.warn(f"the model is close to chance (held-out auROC {info['auroc']:.3f} < {CHANCE_AUROC}); "
-                          "its POIM, top oligomers and motifs are likely noise", stacklevel=3)
+        if info["auroc"] is not None and info["auroc"] < CHANCE_AUROC and not identical:
+            info["warning"] = (f"the model is close to chance (held-out auROC {info['auroc']:.3f} < "
+                               f"{CHANCE_AUROC}); its POIM, top oligomers and motifs are likely noise")
+            warnings.warn(info["warning"], stacklevel=3)
+    info["chance_level"] = "warning" in info
     return model.positional_weights(), info
+
+
+def _same_sequences(a, b) -> bool:
+    """Whether two code arrays hold the same rows, as multisets."""
+    if a.shape != b.shape:
+        return False
+    (rows_a, counts_a), (rows_b, counts_b) = (np.unique(x, axis=0, return_counts=True) for x in (a, b))
+    return rows_a.shape == rows_b.shape and bool(np.array_equal(rows_a, rows_b) and np.array_equal(counts_a, counts_b))
+
+
+def _split_seed(random_state) -> int:
+    """The seed of the held-out split (scikit-learn takes ints below 2**32): the seed itself
+    (None: :data:`~seqimp.errors.DEFAULT_SEED`), or one drawn from larger seeds and Generators."""
+    if random_state is None:
+        return DEFAULT_SEED
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) \
+            and 0 <= int(random_state) < 2**32:
+        return int(random_state)
+    return int(check_random_state(random_state).integers(2**32))
+
+
+def recorded_seed(random_state):
+    """What summaries record as the seed: the int (None is the default seed 0), or a description."""
+    if random_state is None:
+        return DEFAULT_SEED
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return int(random_state)
+    return f"a {type(random_state).__name__} object"
 
 
 def make_background(kind="negative", *, positive=None, negative=None, fasta=None, length=None, order=0,
@@ -285,12 +321,14 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
                                   order=background_order, positional=positional_background)
     metadata = {"degree": degree, "shifts": shifts, "C": C, "length": length, "alphabet": "dna",
                 "n_train": info["n_train"], "n_positive": info["n_positive"], "n_negative": info["n_negative"],
-                "test_fraction": test_fraction, "seed": random_state, "accuracy": info["accuracy"],
+                "test_fraction": test_fraction, "seed": recorded_seed(random_state), "accuracy": info["accuracy"],
                 "auroc": info["auroc"], "seqimp": __version__}
     parameters = {"degree": degree, "shifts": shifts, "max_order": max_order, "C": C, "background": background,
                   "background_order": background_order, "positional_background": positional_background,
-                  "test_fraction": test_fraction, "seed": random_state, "format": fmt, "top": top}
-    metrics = {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc")}
+                  "test_fraction": test_fraction, "seed": recorded_seed(random_state), "format": fmt, "top": top}
+    metrics = {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc", "chance_level")}
+    if "warning" in info:
+        metrics["warning"] = info["warning"]
     summary = _summary(title, "poim", parameters, _data_summary(positive, negative, pos, neg, length), metrics,
                        bg_info)
     return _explain_and_write(
@@ -370,7 +408,7 @@ def run_sampled(score_fn, out, *, source="score function", positive=None, negati
         metrics["accuracy"] = None  # no known decision threshold for an arbitrary scorer
     parameters = {"scorer": str(source), "max_order": int(max_order), "n_samples": n_samples,
                   "background_order": background_order, "positional_background": positional_background,
-                  "seed": random_state, "format": fmt, "top": top}
+                  "seed": recorded_seed(random_state), "format": fmt, "top": top}
     summary = _summary(title, "poim (sampled)", parameters, _data_summary(positive, negative, pos, neg, length),
                        metrics, bg_info)
     return _explain_and_write(
@@ -405,6 +443,10 @@ def _data_summary(positive, negative, pos, neg, length):
         if codes is not None:
             data[name] = _describe(x, f"{name} sequences")
             data[f"n_{name}"] = int(len(codes))
+            if isinstance(x, SequenceSet):
+                data.setdefault("skipped", {})[name] = {
+                    "records": int(x.skipped),
+                    "reason": "symbols outside the alphabet (N, ambiguity codes), dropped by --skip-invalid"}
     return data
 
 
