@@ -1,0 +1,207 @@
+"""The summary result of the streaming exact POIM, its file format, and a loader for both kinds.
+
+:class:`StreamedPOIM` keeps what reports and plots read, never the 4**k x (L-k+1) tables of
+high orders: per order k and start j the maximal POIM and its arg-max oligomer, the
+differential POIM, the top-N positional oligomers per order by |POIM| and by |FIRM| (each
+with both values), and the full POIM/FIRM tables of orders k <= 4.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from ..errors import SeqimpError
+from ..io._alphabet import get_alphabet, kmer_string
+
+__all__ = ["StreamedPOIM", "load_poim_file", "MEASURES", "FULL_ORDERS"]
+
+MEASURES = ("poim", "firm")
+#: Orders whose full tables a streamed result keeps.
+FULL_ORDERS = 4
+_FIELDS = ("position", "index", "poim", "firm")
+
+
+class StreamedPOIM:
+    """Summaries of exact POIM/FIRM for orders k = 1..max_order (from :func:`poim_streamed`).
+
+    Attributes
+    ----------
+    max_order, length : int
+    alphabet : Alphabet
+    expected_score, score_std : float
+        E[s(X)] and sd(s(X)) under the background.
+    maximal : list of ndarray
+        ``maximal[k-1]`` of shape (L-k+1,): ``max_z |Q(z, j)|`` (NaN where every k-mer is impossible).
+    maximal_argmax : list of ndarray
+        ``maximal_argmax[k-1]`` (L-k+1,), int64: the k-mer index attaining it (first in index
+        order; -1 where undefined). :meth:`maximal_oligomers` gives the strings.
+    differential : ndarray of shape (max_order, L)
+        As :attr:`POIMResult.differential`: ``Omega(1, j) = q_max(1, j)``,
+        ``Omega(k, j) = q_max(k, j) - max(q_max(k-1, j), q_max(k-1, j+1))``; NaN where j > L-k.
+    poim, firm : list
+        ``poim[k-1]``, ``firm[k-1]``: full tables (L-k+1, A**k) for k <= 4, None above.
+    top_n : int
+        Positional oligomers kept per order and measure.
+    tops : dict
+        ``tops[measure][k-1]``: dict of arrays ``position`` (0-based), ``index``, ``poim``,
+        ``firm``, ranked by |measure| (ties: smaller position, then smaller index, first).
+    method : str
+        ``"exact-streamed"``.
+    meta : dict
+    """
+
+    kind = "StreamedPOIM"
+
+    def __init__(self, *, maximal, maximal_argmax, tops, poim, firm, expected_score, score_std, top_n,
+                 alphabet="dna", meta=None, method="exact-streamed"):
+        from ._exact import differential_poim
+
+        self.alphabet = get_alphabet(alphabet)
+        self.maximal = [np.ascontiguousarray(m, dtype=np.float64) for m in maximal]
+        self.maximal_argmax = [np.ascontiguousarray(m, dtype=np.int64) for m in maximal_argmax]
+        if not self.maximal:
+            raise SeqimpError("StreamedPOIM: maximal must hold at least one order")
+        self.length = int(self.maximal[0].shape[0])
+        self.max_order = len(self.maximal)
+        for k, (m, am) in enumerate(zip(self.maximal, self.maximal_argmax), start=1):
+            if m.shape != (self.length - k + 1,) or am.shape != m.shape:
+                raise SeqimpError(f"StreamedPOIM: maximal[{k - 1}] must have shape ({self.length - k + 1},), "
+                                  f"got {m.shape} and {am.shape}")
+        self.tops = {s: [{f: np.asarray(t[f]) for f in _FIELDS} for t in tops[s]] for s in MEASURES}
+        for s in MEASURES:
+            if len(self.tops[s]) != self.max_order:
+                raise SeqimpError(f"StreamedPOIM: tops[{s!r}] must hold {self.max_order} orders")
+        self.poim = [None if t is None else np.asarray(t, dtype=np.float64) for t in poim]
+        self.firm = [None if t is None else np.asarray(t, dtype=np.float64) for t in firm]
+        self.expected_score = float(expected_score)
+        self.score_std = float(score_std)
+        self.top_n = int(top_n)
+        self.method = str(method)
+        self.meta = dict(meta or {})
+        full = np.full((self.max_order, self.length), np.nan)
+        for k, m in enumerate(self.maximal, start=1):
+            full[k - 1, : m.shape[0]] = m
+        self.differential = differential_poim(full)
+
+    @property
+    def maximal_array(self) -> np.ndarray:
+        """The maximal POIM as one (max_order, L) array, NaN where j > L-k (as POIMResult.maximal)."""
+        full = np.full((self.max_order, self.length), np.nan)
+        for k, m in enumerate(self.maximal, start=1):
+            full[k - 1, : m.shape[0]] = m
+        return full
+
+    def maximal_oligomers(self, order) -> list:
+        """The arg-max k-mer of every start of one order, as strings ('' where undefined)."""
+        k = self._order(order)
+        return [kmer_string(int(z), k, self.alphabet) if z >= 0 else "" for z in self.maximal_argmax[k - 1]]
+
+    def __repr__(self) -> str:
+        return (f"StreamedPOIM(max_order={self.max_order}, length={self.length}, top_n={self.top_n}, "
+                f"expected_score={self.expected_score:.6g}, score_std={self.score_std:.6g})")
+
+    def _order(self, order) -> int:
+        try:
+            k = int(order)
+        except (TypeError, ValueError):
+            k = 0
+        if isinstance(order, bool) or k != order or not 1 <= k <= self.max_order:
+            raise SeqimpError(f"order must lie in 1..{self.max_order}, got {order!r}")
+        return k
+
+    def top(self, n=20, measure="firm", order=None):
+        """The ``n`` positional oligomers of largest |measure| (one order, or all orders merged).
+
+        Exact for ``n <= top_n`` (the number kept per order); ties rank by order, position,
+        k-mer index, as :meth:`POIMResult.top`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``rank, oligomer, order, position`` (1-based start), ``poim, firm``.
+        """
+        import pandas as pd
+
+        if measure not in MEASURES:
+            raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise SeqimpError(f"n must be an integer >= 0, got {n!r}")
+        if n > self.top_n:
+            raise SeqimpError(f"only the top {self.top_n} positional oligomers per order were kept; ask for "
+                              f"n <= {self.top_n} or recompute with a larger top_n")
+        orders = range(1, self.max_order + 1) if order is None else [self._order(order)]
+        parts = [(k, self.tops[measure][k - 1]) for k in orders]
+        ks = np.concatenate([np.full(len(t["index"]), k, dtype=np.int64) for k, t in parts])
+        cols = {f: np.concatenate([np.asarray(t[f]) for _, t in parts]) for f in _FIELDS}
+        key = np.abs(cols[measure])
+        sel = np.lexsort((cols["index"], cols["position"], ks, -key))[:n]
+        return pd.DataFrame({
+            "rank": np.arange(1, sel.size + 1, dtype=np.int64),
+            "oligomer": [kmer_string(int(z), int(k), self.alphabet) for z, k in zip(cols["index"][sel], ks[sel])],
+            "order": ks[sel],
+            "position": cols["position"][sel].astype(np.int64) + 1,
+            "poim": cols["poim"][sel].astype(np.float64),
+            "firm": cols["firm"][sel].astype(np.float64),
+        })
+
+    # ------------------------------------------------------------------ files
+    def save(self, path) -> None:
+        """Write every summary to one ``.npz`` (``kind = "StreamedPOIM"``)."""
+        arrays = {}
+        for k in range(1, self.max_order + 1):
+            arrays[f"maximal_{k}"] = self.maximal[k - 1]
+            arrays[f"argmax_{k}"] = self.maximal_argmax[k - 1]
+            for s in MEASURES:
+                for f in _FIELDS:
+                    arrays[f"top_{s}_{k}_{f}"] = self.tops[s][k - 1][f]
+            if self.poim[k - 1] is not None:
+                arrays[f"poim_{k}"] = self.poim[k - 1]
+                arrays[f"firm_{k}"] = self.firm[k - 1]
+        np.savez(os.fspath(path), kind=self.kind, expected_score=self.expected_score, score_std=self.score_std,
+                 top_n=self.top_n, max_order=self.max_order, alphabet=self.alphabet.name, method=self.method,
+                 meta=json.dumps(self.meta), **arrays)
+
+    @classmethod
+    def load(cls, path) -> "StreamedPOIM":
+        """Read a file written by :meth:`save` (``path`` with or without ``.npz``)."""
+        from ..kernels._weights import npz_path
+
+        path = npz_path(path)
+        with np.load(path, allow_pickle=False) as data:
+            if "kind" not in data.files or str(data["kind"]) != cls.kind:
+                raise SeqimpError(f"{path}: not a StreamedPOIM file")
+            K = int(data["max_order"])
+            tops = {s: [{f: data[f"top_{s}_{k}_{f}"] for f in _FIELDS} for k in range(1, K + 1)] for s in MEASURES}
+            full = [(data[f"poim_{k}"], data[f"firm_{k}"]) if f"poim_{k}" in data.files else (None, None)
+                    for k in range(1, K + 1)]
+            return cls(maximal=[data[f"maximal_{k}"] for k in range(1, K + 1)],
+                       maximal_argmax=[data[f"argmax_{k}"] for k in range(1, K + 1)], tops=tops,
+                       poim=[p for p, _ in full], firm=[f for _, f in full],
+                       expected_score=float(data["expected_score"]), score_std=float(data["score_std"]),
+                       top_n=int(data["top_n"]), alphabet=str(data["alphabet"]), method=str(data["method"]),
+                       meta=json.loads(str(data["meta"])))
+
+
+def load_poim_file(path):
+    """Load a POIM result of either kind: a :class:`POIMResult` (full tables) or a
+    :class:`StreamedPOIM` (summaries), by the ``kind`` entry of the ``.npz``."""
+    from ..kernels._weights import npz_path
+
+    path = npz_path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            kind = str(data["kind"]) if "kind" in data.files else None
+    except (OSError, ValueError) as exc:
+        raise SeqimpError(f"{path}: not a POIM result file ({exc})") from None
+    if kind == StreamedPOIM.kind:
+        return StreamedPOIM.load(path)
+    if kind == "POIMResult":
+        try:
+            from ._result import POIMResult      # after the move of POIMResult
+        except ImportError:
+            from ._exact import POIMResult
+        return POIMResult.load(path)
+    raise SeqimpError(f"{path}: not a POIM result file (kind {kind!r})")
