@@ -92,6 +92,8 @@ def test_streaming_matches_in_memory_engine(kind, order, degree, max_order, leng
     ref = poim(weights, bg, max_order)
     res = poim_streamed(weights, bg, max_order, top_n=40, block=block)
     assert_matches_in_memory(res, ref, 40, strict=kind != "degenerate")
+    summary = StreamedPOIM.from_result(ref, top_n=40)      # the in-memory result summarised
+    assert_matches_in_memory(summary, ref, 40)
 
 
 @pytest.mark.parametrize("kind,order,degree,max_order,length", [

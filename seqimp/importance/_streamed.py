@@ -86,6 +86,38 @@ class StreamedPOIM:
             full[k - 1, : m.shape[0]] = m
         self.differential = differential_poim(full)
 
+    @classmethod
+    def from_result(cls, result, top_n=1000) -> "StreamedPOIM":
+        """The summaries of an in-memory :class:`POIMResult` (what a pipeline writes instead of
+        every table): equal to :func:`poim_streamed` of the same job, up to rounding."""
+        from .._tables import top_n as select
+
+        top_n = int(top_n)
+        if top_n < 0:
+            raise SeqimpError(f"top_n must be >= 0, got {top_n}")
+        K, L = result.max_order, result.length
+        tops = {s: [] for s in MEASURES}
+        maximal, argmax = [], []
+        for k in range(1, K + 1):
+            q, f = result.poim[k - 1], result.firm[k - 1]
+            absq = np.where(np.isnan(q), -np.inf, np.abs(q))
+            am = np.argmax(absq, axis=1)
+            argmax.append(np.where(np.isfinite(absq.max(axis=1)), am, -1))
+            maximal.append(result.maximal[k - 1, : L - k + 1])
+            for s, table in zip(MEASURES, (q, f)):
+                flat = np.abs(table).ravel()
+                ok = np.isfinite(flat)
+                best = select(np.where(ok, flat, -np.inf), min(top_n, int(np.count_nonzero(ok))))
+                pos, idx = np.divmod(best, table.shape[1])
+                tops[s].append({"position": pos, "index": idx, "poim": q.ravel()[best], "firm": f.ravel()[best]})
+        keep = [k <= FULL_ORDERS for k in range(1, K + 1)]
+        meta = dict(result.meta, top_n=top_n, summarized_from=result.method)
+        return cls(maximal=maximal, maximal_argmax=argmax, tops=tops,
+                   poim=[t if c else None for t, c in zip(result.poim, keep)],
+                   firm=[t if c else None for t, c in zip(result.firm, keep)],
+                   expected_score=result.expected_score, score_std=result.score_std, top_n=top_n,
+                   alphabet=result.alphabet, meta=meta, method=f"{result.method}-summary")
+
     @property
     def maximal_array(self) -> np.ndarray:
         """The maximal POIM as one (max_order, L) array, NaN where j > L-k (as POIMResult.maximal)."""
