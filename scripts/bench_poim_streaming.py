@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import tempfile
 import resource
 import subprocess
 import sys
@@ -24,7 +26,7 @@ import time
 LENGTH, DEGREE, BG_ORDER = 1000, 8, 2
 
 
-def child(engine, max_order, max_memory, length):
+def child(engine, max_order, max_memory, length, summary_path=None):
     import numpy as np
 
     from seqimp import MarkovBackground, PositionalWeights, poim
@@ -42,11 +44,17 @@ def child(engine, max_order, max_memory, length):
         seconds = time.perf_counter() - t0
         top = res.top(1, measure="firm")
         best = (str(top["oligomer"][0]), int(top["position"][0]), float(top["firm"][0]))
+        if summary_path:
+            from seqimp.importance._streamed import StreamedPOIM
+
+            StreamedPOIM.from_result(res).save(summary_path)
     else:
         res = poim_streamed(weights, bg, max_order, max_memory=max_memory)
         seconds = time.perf_counter() - t0
         top = res.top(1, "firm")
         best = (str(top["oligomer"].iloc[0]), int(top["position"].iloc[0]), float(top["firm"].iloc[0]))
+        if summary_path:
+            res.save(summary_path)
     print(json.dumps({"seconds": seconds, "best": best, "block": res.meta.get("block")}))
 
 
@@ -84,12 +92,16 @@ def main():
         return
     if args.child:
         engine, k, mm, length = args.child
-        child(engine, int(k), int(mm) or None, int(length))
+        folder = os.environ.get("BENCH_SUMMARY_DIR")
+        child(engine, int(k), int(mm) or None, int(length),
+              os.path.join(folder, f"{engine}_{k}.npz") if folder else None)
         return
     from seqimp.cli.poim import memory_size
     from seqimp.importance._plan import plan_poim
 
     max_memory = memory_size(args.max_memory)
+    folder = tempfile.mkdtemp(prefix="bench_poim_")
+    os.environ["BENCH_SUMMARY_DIR"] = folder
     # compile and cache the kernels once, outside the timed children
     subprocess.run([sys.executable, __file__, "--child", "memory", "3", "0", "20"], check=True, capture_output=True)
     subprocess.run([sys.executable, __file__, "--child", "stream", "5", "0", "20"], check=True, capture_output=True)
@@ -115,6 +127,26 @@ def main():
             m, s = rows["memory"], rows["stream"]
             print(f"{k:>3}  ratio streaming/in-memory: time {s['seconds'] / m['seconds']:.2f}, "
                   f"peak RSS {s['rss_gb'] / m['rss_gb']:.2f}; same top oligomer: {m['best'][:2] == s['best'][:2]}")
+            print(f"{k:>3}  {compare(folder, k)}")
+
+
+def compare(folder, k):
+    """Largest differences of the summaries (in-memory result summarised vs streamed)."""
+    import numpy as np
+
+    from seqimp.importance._streamed import load_poim_file
+
+    m, s = (load_poim_file(os.path.join(folder, f"{e}_{k}.npz")) for e in ("memory", "stream"))
+    dmax = float(np.nanmax(np.abs(m.maximal_array - s.maximal_array)))
+    ddiff = float(np.nanmax(np.abs(m.differential - s.differential)))
+    same, dval = True, 0.0
+    for order in range(1, k + 1):
+        for measure in ("poim", "firm"):
+            a, b = m.top(m.top_n, measure, order=order), s.top(s.top_n, measure, order=order)
+            same &= list(a["oligomer"]) == list(b["oligomer"]) and a["position"].equals(b["position"])
+            dval = max(dval, float(np.nanmax(np.abs(a[["poim", "firm"]].to_numpy() - b[["poim", "firm"]].to_numpy()))))
+    return (f"max |diff| maximal {dmax:.1e}, differential {ddiff:.1e}; top-{m.top_n} lists per order and measure "
+            f"identical: {same} (values to {dval:.1e})")
 
 
 if __name__ == "__main__":

@@ -149,6 +149,27 @@ def test_block_size_does_not_change_results():
         assert other.expected_score == first.expected_score and other.score_std == first.score_std
 
 
+def test_thread_count_does_not_change_results():
+    import numba
+
+    rng = np.random.default_rng(9)
+    weights = random_weights(rng, 18, 3)
+    bg = background_case(rng, "homogeneous", 1, 18)[0]
+    two = poim_streamed(weights, bg, 6, top_n=30, block=6)
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one = poim_streamed(weights, bg, 6, top_n=30, block=6)
+    finally:
+        numba.set_num_threads(before)
+    for k in range(6):
+        np.testing.assert_array_equal(one.maximal[k], two.maximal[k])
+        for s in ("poim", "firm"):
+            for f, v in two.tops[s][k].items():
+                np.testing.assert_array_equal(one.tops[s][k][f], v)
+    assert one.score_std == two.score_std
+
+
 def test_budget_refusal_names_bytes_and_option():
     rng = np.random.default_rng(4)
     weights = random_weights(rng, 30, 3)
