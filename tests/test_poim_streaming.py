@@ -251,3 +251,21 @@ def test_input_errors():
         poim_streamed(weights, None, 2, full_tables="x.h5", full_tables_dtype="int8")
     res = poim_streamed(weights, None, 3, top_n=0)
     assert len(res.top(0)) == 0
+
+
+def test_top_per_order_gives_the_rows_of_top_oligomers_tsv():
+    from seqimp.pipeline._outputs import top_oligomers
+
+    rng = np.random.default_rng(10)
+    weights = random_weights(rng, 14, 3)
+    bg = background_case(rng, "positional", 1, 14)[0]
+    ref = poim(weights, bg, 5)
+    want = top_oligomers(ref, 7)
+    for res in (poim_streamed(weights, bg, 5, top_n=10, block=3), StreamedPOIM.from_result(ref, top_n=10)):
+        got = res.top_per_order(7)
+        assert list(got.columns) == ["rank", "oligomer", "order", "position", "poim", "firm"]
+        assert list(got["oligomer"]) == list(want["oligomer"])
+        np.testing.assert_array_equal(got["order"].to_numpy(), want["order"])
+        np.testing.assert_array_equal(got["position"].to_numpy(), want["position"])
+        np.testing.assert_allclose(got["firm"].to_numpy(), want["firm"], rtol=0, atol=TOL)
+        np.testing.assert_allclose(got["poim"].to_numpy(), want["poim"], rtol=0, atol=TOL)

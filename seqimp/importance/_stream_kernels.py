@@ -112,6 +112,23 @@ def _poim_firm(e, es, pr):
     return np.nan, 0.0
 
 
+@njit(cache=True, inline="always")
+def _reduce(li, r, z, e, es, pr, best, bestz, at, gthr, hkey, hz, hq, hf, hcnt, cap, store_q, store_f):
+    """Reduce one entry (E[s | z at j] = e, P = pr) of row r, order li+1: the running maximal
+    |POIM| (first arg-max), the heaps, and the stores at ``at + z`` when ``at >= 0``."""
+    q, f = _poim_firm(e, es, pr)
+    if pr > 0.0:
+        aq = abs(q)
+        if aq > best:
+            best = aq
+            bestz = z
+    _offer(li, r, z, q, f, pr > 0.0, gthr, hkey, hz, hq, hf, hcnt, cap)
+    if at >= 0:
+        store_q[at + z] = q
+        store_f[at + z] = f
+    return best, bestz
+
+
 @njit(cache=True, parallel=True)
 def level_block(m, D, A, bias, es, j0, n_out, n_own, W, lam, rho, cc, has_c,
                 lx0, pre0, af0, p0, o0, pf, lx, pre, af, p, keep_next,
@@ -136,6 +153,7 @@ def level_block(m, D, A, bias, es, j0, n_out, n_own, W, lam, rho, cc, has_c,
         j = j0 + r
         own = r < n_own
         red = own and reduce_on
+        at = so + r * nz if so >= 0 else -1
         t = j + m - 1 - D
         i0 = j - o0
         ctx = 0
@@ -164,16 +182,8 @@ def level_block(m, D, A, bias, es, j0, n_out, n_own, W, lam, rho, cc, has_c,
                     if var_on and pr > 0.0:
                         acc += pr * w * (e - es)
                     if red:
-                        q, f = _poim_firm(e, es, pr)
-                        if pr > 0.0:
-                            a = abs(q)
-                            if a > best:
-                                best = a
-                                bestz = z
-                        _offer(li, r, z, q, f, pr > 0.0, gthr, hkey, hz, hq, hf, hcnt, cap)
-                        if so >= 0:
-                            store_q[so + r * nz + z] = q
-                            store_f[so + r * nz + z] = f
+                        best, bestz = _reduce(li, r, z, e, es, pr, best, bestz, at, gthr, hkey, hz, hq, hf, hcnt,
+                                              cap, store_q, store_f)
             ctx += 1
             if ctx == ad:
                 ctx = 0
@@ -226,6 +236,7 @@ def extend_block(h, K, D, A, L, bias, es, j0, n_own, lxh, preh, afh, ph, pf, til
                 prow = j + m - 1 - D
                 nz = A ** m
                 so = soff[li]
+                at = so + r * nz if so >= 0 else -1
                 last = m == kk
                 op = offs[lv]
                 oc = offs[lv + 1] if not last else 0
@@ -242,16 +253,8 @@ def extend_block(h, K, D, A, L, bias, es, j0, n_own, lxh, preh, afh, ph, pf, til
                         z = zg * A + a
                         e = bias + lnew + afh[row_af, cbase + a]
                         pr = pp * pf[prow, ctx, a]
-                        q, f = _poim_firm(e, es, pr)
-                        if pr > 0.0:
-                            aq = abs(q)
-                            if aq > b:
-                                b = aq
-                                bz = z
-                        _offer(li, r, z, q, f, pr > 0.0, gthr, hkey, hz, hq, hf, hcnt, cap)
-                        if so >= 0:
-                            store_q[so + r * nz + z] = q
-                            store_f[so + r * nz + z] = f
+                        b, bz = _reduce(li, r, z, e, es, pr, b, bz, at, gthr, hkey, hz, hq, hf, hcnt, cap, store_q,
+                                        store_f)
                         if not last:
                             lb[oc + t * A + a] = lnew
                             pb[oc + t * A + a] = pr

@@ -179,6 +179,18 @@ class StreamedPOIM:
             "firm": cols["firm"][sel].astype(np.float64),
         })
 
+    def top_per_order(self, n=50, measure="firm"):
+        """The top ``n`` of every order, merged and ranked by |measure| (ties: lower order first) --
+        the rows of ``top_oligomers.tsv``. Same columns as :meth:`top`."""
+        import pandas as pd
+
+        parts = [self.top(n, measure, order=k) for k in range(1, self.max_order + 1)]
+        table = pd.concat(parts, ignore_index=True)
+        order = np.lexsort((table["order"].to_numpy(), -np.abs(table[measure].to_numpy())))
+        table = table.iloc[order].reset_index(drop=True)
+        table["rank"] = np.arange(1, len(table) + 1, dtype=np.int64)
+        return table
+
     # ------------------------------------------------------------------ files
     def save(self, path) -> None:
         """Write every summary to one ``.npz`` (``kind = "StreamedPOIM"``)."""
