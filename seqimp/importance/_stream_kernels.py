@@ -41,6 +41,15 @@ def _worse(k1, z1, k2, z2):
     return k1 < k2 or (k1 == k2 and z1 > z2)
 
 
+@njit(cache=True, inline="always")
+def _move(li, s, r, src, dst, hkey, hz, hq, hf):
+    """Heap slot ``src`` to slot ``dst`` (all four fields)."""
+    hkey[li, s, r, dst] = hkey[li, s, r, src]
+    hz[li, s, r, dst] = hz[li, s, r, src]
+    hq[li, s, r, dst] = hq[li, s, r, src]
+    hf[li, s, r, dst] = hf[li, s, r, src]
+
+
 @njit(cache=True)
 def _heap_offer(li, s, r, key, z, q, f, hkey, hz, hq, hf, hcnt, cap):
     """Offer (key, z) to the min-heap (worst entry at slot 0) of level li, measure s, row r."""
@@ -51,10 +60,7 @@ def _heap_offer(li, s, r, key, z, q, f, hkey, hz, hq, hf, hcnt, cap):
         while i > 0:                                   # sift up
             parent = (i - 1) // 2
             if _worse(key, z, hkey[li, s, r, parent], hz[li, s, r, parent]):
-                hkey[li, s, r, i] = hkey[li, s, r, parent]
-                hz[li, s, r, i] = hz[li, s, r, parent]
-                hq[li, s, r, i] = hq[li, s, r, parent]
-                hf[li, s, r, i] = hf[li, s, r, parent]
+                _move(li, s, r, parent, i, hkey, hz, hq, hf)
                 i = parent
             else:
                 break
@@ -69,10 +75,7 @@ def _heap_offer(li, s, r, key, z, q, f, hkey, hz, hq, hf, hcnt, cap):
             if c + 1 < cap and _worse(hkey[li, s, r, c + 1], hz[li, s, r, c + 1], hkey[li, s, r, c], hz[li, s, r, c]):
                 c += 1
             if _worse(hkey[li, s, r, c], hz[li, s, r, c], key, z):
-                hkey[li, s, r, i] = hkey[li, s, r, c]
-                hz[li, s, r, i] = hz[li, s, r, c]
-                hq[li, s, r, i] = hq[li, s, r, c]
-                hf[li, s, r, i] = hf[li, s, r, c]
+                _move(li, s, r, c, i, hkey, hz, hq, hf)
                 i = c
             else:
                 break
