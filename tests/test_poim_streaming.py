@@ -269,3 +269,20 @@ def test_top_per_order_gives_the_rows_of_top_oligomers_tsv():
         np.testing.assert_array_equal(got["position"].to_numpy(), want["position"])
         np.testing.assert_allclose(got["firm"].to_numpy(), want["firm"], rtol=0, atol=TOL)
         np.testing.assert_allclose(got["poim"].to_numpy(), want["poim"], rtol=0, atol=TOL)
+
+
+def test_kmer_rows_pick_the_heatmap_kmers_and_fill_kept_entries():
+    rng = np.random.default_rng(11)
+    weights = random_weights(rng, 16, 3)
+    bg = background_case(rng, "homogeneous", 1, 16)[0]
+    ref = poim(weights, bg, 6)
+    res = poim_streamed(weights, bg, 6, top_n=60, block=4)
+    for k in (5, 6):
+        kmers, values = res.kmer_rows(k, n=5)
+        table = ref.poim[k - 1]
+        strength = np.nanmax(np.abs(table), axis=0)
+        want = np.sort(np.argsort(-strength, kind="stable")[:5])     # poim_heatmap's choice of rows
+        np.testing.assert_array_equal(kmers, want)
+        known = np.isfinite(values)
+        assert known.sum() >= 5
+        np.testing.assert_allclose(values[known], table[:, kmers].T[known], rtol=0, atol=TOL)

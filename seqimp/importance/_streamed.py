@@ -191,6 +191,36 @@ class StreamedPOIM:
         table["rank"] = np.arange(1, len(table) + 1, dtype=np.int64)
         return table
 
+    def kmer_rows(self, order, n=20, measure="poim"):
+        """Heatmap rows for an order without full tables: the ``n`` k-mers of largest
+        max_j |measure| and their values at the starts where the kept top-N lists (by |POIM|
+        and by |FIRM|) hold them; NaN elsewhere.
+
+        The choice of k-mers is exact (as ``poim_heatmap(top=n)`` on the full table) whenever
+        the order's top list holds ``n`` distinct k-mers; the rows are the kept entries only.
+
+        Returns
+        -------
+        kmers : ndarray of int64, shape (m,), m <= n
+            k-mer indices, ascending (as ``poim_heatmap`` orders its rows).
+        values : ndarray of shape (m, L-k+1)
+        """
+        k = self._order(order)
+        if measure not in MEASURES:
+            raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
+        ranked = self.tops[measure][k - 1]["index"]
+        _, first = np.unique(ranked, return_index=True)
+        kmers = np.sort(ranked[np.sort(first)][: int(n)])
+        values = np.full((kmers.size, self.length - k + 1), np.nan)
+        row_of = {int(z): i for i, z in enumerate(kmers)}
+        for s in MEASURES:
+            t = self.tops[s][k - 1]
+            for pos, z, v in zip(t["position"], t["index"], t[measure]):
+                i = row_of.get(int(z))
+                if i is not None:
+                    values[i, pos] = v
+        return kmers, values
+
     # ------------------------------------------------------------------ files
     def save(self, path) -> None:
         """Write every summary to one ``.npz`` (``kind = "StreamedPOIM"``)."""
