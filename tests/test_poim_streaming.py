@@ -19,6 +19,25 @@ from test_poim import background_case, brute_force, random_weights
 TOL = 1e-10
 
 
+def expected_top(ref, n, measure, order=None):
+    """The ranking of POIMResult.top from the in-memory tables directly: each order's top ``n``
+    by |measure| (NaN skipped, ties by position then index), merged by |measure| with ties by
+    order, position, index. Returns (orders, 0-based positions, k-mer indices, |values|)."""
+    ks, pos, idx, key = [], [], [], []
+    for k in (range(1, ref.max_order + 1) if order is None else [order]):
+        table = ref.poim[k - 1] if measure == "poim" else ref.firm[k - 1]
+        flat = np.abs(table).ravel()
+        flat = np.where(np.isnan(flat), -np.inf, flat)
+        best = np.argsort(-flat, kind="stable")[: min(n, int(np.isfinite(flat).sum()))]
+        ks.append(np.full(best.size, k))
+        pos.append(best // table.shape[1])
+        idx.append(best % table.shape[1])
+        key.append(flat[best])
+    ks, pos, idx, key = (np.concatenate(a) for a in (ks, pos, idx, key))
+    sel = np.lexsort((idx, pos, ks, -key))
+    return ks[sel], pos[sel], idx[sel], key[sel]
+
+
 def assert_matches_in_memory(res, ref, n, strict=True):
     """``strict``: the same oligomers in the same order; else (exact ties broken by rounding, as
     under a chain with certain positions) the same ranked values, each entry's values those of
@@ -40,32 +59,21 @@ def assert_matches_in_memory(res, ref, n, strict=True):
         else:
             assert res.poim[k - 1] is None
     for measure in ("poim", "firm"):
-        got, want = res.top(n, measure), ref.top(n, measure=measure)
-        np.testing.assert_allclose(np.abs(got[measure].to_numpy()), np.abs(want[measure]), rtol=0, atol=TOL)
-        for row in got.itertuples():
-            z = _index(row.oligomer)
-            np.testing.assert_allclose([row.poim, row.firm], [ref.poim[row.order - 1][row.position - 1, z],
-                                                              ref.firm[row.order - 1][row.position - 1, z]],
-                                       rtol=0, atol=TOL)
-        if not strict:
-            continue
-        assert list(got["oligomer"]) == list(want["oligomer"])
-        np.testing.assert_array_equal(got["position"].to_numpy(), want["position"])
-        np.testing.assert_array_equal(got["order"].to_numpy(), want["order"])
-        np.testing.assert_allclose(got["poim"].to_numpy(), want["poim"], rtol=0, atol=TOL)
-        np.testing.assert_allclose(got["firm"].to_numpy(), want["firm"], rtol=0, atol=TOL)
-        for k in range(1, K + 1):       # per order: the in-memory table ranked directly
-            table = ref.poim[k - 1] if measure == "poim" else ref.firm[k - 1]
-            flat = np.abs(table).ravel()
-            flat = np.where(np.isnan(flat), -np.inf, flat)
-            m = min(n, int(np.isfinite(flat).sum()))
-            best = np.argsort(-flat, kind="stable")[:m]
-            got_k = res.top(n, measure, order=k)
-            np.testing.assert_allclose(np.abs(got_k[measure].to_numpy()), flat[best], rtol=0, atol=TOL)
-            if not strict:
-                continue
-            np.testing.assert_array_equal(got_k["position"].to_numpy() - 1, best // table.shape[1])
-            np.testing.assert_allclose(got_k[measure].to_numpy(), table.ravel()[best], rtol=0, atol=TOL)
+        for order in [None] + list(range(1, K + 1)):
+            got = res.top(n, measure, order=order)
+            ks, pos, idx, key = expected_top(ref, n, measure, order)
+            assert list(got.columns) == ["rank", "oligomer", "order", "position", "poim", "firm"]
+            np.testing.assert_array_equal(got["rank"].to_numpy(), np.arange(1, len(ks) + 1))
+            np.testing.assert_allclose(np.abs(got[measure].to_numpy()), key, rtol=0, atol=TOL)
+            for row in got.itertuples():     # each entry's values are the in-memory ones at its place
+                z = _index(row.oligomer)
+                np.testing.assert_allclose([row.poim, row.firm], [ref.poim[row.order - 1][row.position - 1, z],
+                                                                  ref.firm[row.order - 1][row.position - 1, z]],
+                                           rtol=0, atol=TOL)
+            if strict:                        # and the very same oligomers in the same order
+                np.testing.assert_array_equal(got["order"].to_numpy(), ks)
+                np.testing.assert_array_equal(got["position"].to_numpy() - 1, pos)
+                np.testing.assert_array_equal([_index(o) for o in got["oligomer"]], idx)
 
 
 CASES = [
@@ -206,7 +214,7 @@ def test_save_load_and_loader_detects_both_kinds(tmp_path):
         np.testing.assert_array_equal(back.maximal[k], res.maximal[k])
         np.testing.assert_array_equal(back.maximal_argmax[k], res.maximal_argmax[k])
     np.testing.assert_array_equal(back.differential, res.differential)
-    assert back.top(20).equals(res.top(20))
+    assert back.top(20).equals(res.top(20)) and len(res.top(3)) == 18     # 3 rows for each of 6 orders
     assert back.top(5, "poim", order=6).equals(res.top(5, "poim", order=6))
     assert back.poim[4] is None and np.array_equal(back.poim[3], res.poim[3])
     assert back.maximal_oligomers(2)[0] == res.maximal_oligomers(2)[0]
@@ -217,7 +225,7 @@ def test_save_load_and_loader_detects_both_kinds(tmp_path):
     with pytest.raises(SeqimpError, match="not a POIM result file"):
         load_poim_file(tmp_path / "other.npz")
     with pytest.raises(SeqimpError, match="only the top 20 positional oligomers per order were kept"):
-        res.top(21)
+        res.top(21, order=2)
     with pytest.raises(SeqimpError, match=r"order must lie in 1\.\.6"):
         res.top(3, order=7)
 
@@ -251,24 +259,6 @@ def test_input_errors():
         poim_streamed(weights, None, 2, full_tables="x.h5", full_tables_dtype="int8")
     res = poim_streamed(weights, None, 3, top_n=0)
     assert len(res.top(0)) == 0
-
-
-def test_top_per_order_gives_the_rows_of_top_oligomers_tsv():
-    from seqimp.pipeline._outputs import top_oligomers
-
-    rng = np.random.default_rng(10)
-    weights = random_weights(rng, 14, 3)
-    bg = background_case(rng, "positional", 1, 14)[0]
-    ref = poim(weights, bg, 5)
-    want = top_oligomers(ref, 7)
-    for res in (poim_streamed(weights, bg, 5, top_n=10, block=3), StreamedPOIM.from_result(ref, top_n=10)):
-        got = res.top_per_order(7)
-        assert list(got.columns) == ["rank", "oligomer", "order", "position", "poim", "firm"]
-        assert list(got["oligomer"]) == list(want["oligomer"])
-        np.testing.assert_array_equal(got["order"].to_numpy(), want["order"])
-        np.testing.assert_array_equal(got["position"].to_numpy(), want["position"])
-        np.testing.assert_allclose(got["firm"].to_numpy(), want["firm"], rtol=0, atol=TOL)
-        np.testing.assert_allclose(got["poim"].to_numpy(), want["poim"], rtol=0, atol=TOL)
 
 
 def test_kmer_rows_pick_the_heatmap_kmers_and_fill_kept_entries():

@@ -57,7 +57,7 @@ class StreamedPOIM:
 
     def __init__(self, *, maximal, maximal_argmax, tops, poim, firm, expected_score, score_std, top_n,
                  alphabet="dna", meta=None, method="exact-streamed"):
-        from ._exact import differential_poim
+        from . import differential_poim          # the package exports it wherever it is defined
 
         self.alphabet = get_alphabet(alphabet)
         self.maximal = [np.ascontiguousarray(m, dtype=np.float64) for m in maximal]
@@ -145,10 +145,18 @@ class StreamedPOIM:
         return k
 
     def top(self, n=20, measure="firm", order=None):
-        """The ``n`` positional oligomers of largest |measure| (one order, or all orders merged).
+        """The positional oligomers of largest |measure|, as ``POIMResult.top`` ranks them.
 
-        Exact for ``n <= top_n`` (the number kept per order); ties rank by order, position,
-        k-mer index, as :meth:`POIMResult.top`.
+        Parameters
+        ----------
+        n : int, default=20
+            Rows per order, at most ``top_n`` (the number kept per order and measure).
+        measure : {"firm", "poim"}, default="firm"
+        order : int, optional
+            None: the top ``n`` of every order k = 1..max_order merged into one ranking (the
+            rows of ``top_oligomers.tsv``); k: that order's top ``n`` only.
+
+        Ranked by |measure| descending, ties by order, position, k-mer index (ascending).
 
         Returns
         -------
@@ -165,11 +173,10 @@ class StreamedPOIM:
             raise SeqimpError(f"only the top {self.top_n} positional oligomers per order were kept; ask for "
                               f"n <= {self.top_n} or recompute with a larger top_n")
         orders = range(1, self.max_order + 1) if order is None else [self._order(order)]
-        parts = [(k, self.tops[measure][k - 1]) for k in orders]
+        parts = [(k, {f: np.asarray(self.tops[measure][k - 1][f])[:n] for f in _FIELDS}) for k in orders]
         ks = np.concatenate([np.full(len(t["index"]), k, dtype=np.int64) for k, t in parts])
-        cols = {f: np.concatenate([np.asarray(t[f]) for _, t in parts]) for f in _FIELDS}
-        key = np.abs(cols[measure])
-        sel = np.lexsort((cols["index"], cols["position"], ks, -key))[:n]
+        cols = {f: np.concatenate([t[f] for _, t in parts]) for f in _FIELDS}
+        sel = np.lexsort((cols["index"], cols["position"], ks, -np.abs(cols[measure])))
         return pd.DataFrame({
             "rank": np.arange(1, sel.size + 1, dtype=np.int64),
             "oligomer": [kmer_string(int(z), int(k), self.alphabet) for z, k in zip(cols["index"][sel], ks[sel])],
@@ -178,18 +185,6 @@ class StreamedPOIM:
             "poim": cols["poim"][sel].astype(np.float64),
             "firm": cols["firm"][sel].astype(np.float64),
         })
-
-    def top_per_order(self, n=50, measure="firm"):
-        """The top ``n`` of every order, merged and ranked by |measure| (ties: lower order first) --
-        the rows of ``top_oligomers.tsv``. Same columns as :meth:`top`."""
-        import pandas as pd
-
-        parts = [self.top(n, measure, order=k) for k in range(1, self.max_order + 1)]
-        table = pd.concat(parts, ignore_index=True)
-        order = np.lexsort((table["order"].to_numpy(), -np.abs(table[measure].to_numpy())))
-        table = table.iloc[order].reset_index(drop=True)
-        table["rank"] = np.arange(1, len(table) + 1, dtype=np.int64)
-        return table
 
     def kmer_rows(self, order, n=20, measure="poim"):
         """Heatmap rows for an order without full tables: the ``n`` k-mers of largest

@@ -189,7 +189,10 @@ def poim_streamed(model_or_weights, background=None, max_order=None, *, max_memo
         Where :func:`seqimp.poim` fits, its maximal and differential POIM and its top lists
         are the same (to rounding, 1e-12 relative).
     """
-    from .._progress import Progress
+    try:
+        from .._progress import progress_bar               # the tqdm channel (main after the logging rework)
+    except ImportError:
+        from .._progress import Progress as progress_bar   # same call: (total, desc, enabled=...)
     from ._dp_kernels import row_abs_max
     from ._engine import _base_level, _finish, _short_levels, chain_tables
     from ._plan import dfs_tile, plan_poim
@@ -225,7 +228,7 @@ def poim_streamed(model_or_weights, background=None, max_order=None, *, max_memo
         pf, pb, pd = chain_tables(background, L)
         pf = np.ascontiguousarray(pf)
         n_blocks = -(-(L - D) // B) if K > D or h > D else 0
-        with Progress(n_blocks + 2, "poim blocks", enabled=progress) as bar:
+        with progress_bar(n_blocks + 2, "poim blocks", enabled=progress) as bar:
             lam, rho, cc = _top_down(tables, a, D, L, h, pb, pf)
             zeros1 = np.zeros((L - D, a ** (D + 1)))
             lx, af, pre = _base_level(tables, a, D, L, pf, pb, lam.get(D + 1, zeros1), rho.get(D + 1, zeros1))
