@@ -137,7 +137,7 @@ def compare(folder, k):
     from seqimp.importance._streamed import load_poim_file
 
     m, s = (load_poim_file(os.path.join(folder, f"{e}_{k}.npz")) for e in ("memory", "stream"))
-    dmax = float(np.nanmax(np.abs(m.maximal_array - s.maximal_array)))
+    dmax = float(np.nanmax(np.abs(m.maximal - s.maximal)))
     ddiff = float(np.nanmax(np.abs(m.differential - s.differential)))
     same, dval = True, 0.0
     for order in range(1, k + 1):

@@ -44,7 +44,7 @@ def assert_matches_in_memory(res, ref, n, strict=True):
     the in-memory tables at its (order, position, oligomer)."""
     K = ref.max_order
     assert res.max_order == K and res.length == ref.length
-    np.testing.assert_allclose(res.maximal_array, ref.maximal, rtol=0, atol=TOL)
+    np.testing.assert_allclose(res.maximal, ref.maximal, rtol=0, atol=TOL)
     np.testing.assert_allclose(res.differential, ref.differential, rtol=0, atol=TOL)
     assert res.expected_score == pytest.approx(ref.expected_score, abs=TOL)
     assert res.score_std == pytest.approx(ref.score_std, abs=TOL)
@@ -114,7 +114,7 @@ def test_streaming_matches_enumeration(kind, order, degree, max_order, length):
     poims, firms, maximal, differential, es, sd = brute_force(weights.tables, weights.bias, initial, trans, length,
                                                              max_order)
     res = poim_streamed(weights, bg, max_order, top_n=25, block=2)
-    np.testing.assert_allclose(res.maximal_array, maximal, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(res.maximal, maximal, rtol=0, atol=1e-9)
     np.testing.assert_allclose(res.differential, differential, rtol=0, atol=1e-9)
     assert res.expected_score == pytest.approx(es, abs=1e-9)
     assert res.score_std == pytest.approx(sd, abs=1e-9)

@@ -34,7 +34,9 @@ class StreamedPOIM:
     expected_score, score_std : float
         E[s(X)] and sd(s(X)) under the background.
     maximal : list of ndarray
-        ``maximal[k-1]`` of shape (L-k+1,): ``max_z |Q(z, j)|`` (NaN where every k-mer is impossible).
+        ``maximal[k-1]`` of shape (L-k+1,): ``max_z |Q(z, j)|`` (NaN where every k-mer is impossible);
+        kept as ``maximal_rows``, while the attribute ``maximal`` is the (max_order, L) array of
+        :attr:`POIMResult.maximal`.
     maximal_argmax : list of ndarray
         ``maximal_argmax[k-1]`` (L-k+1,), int64: the k-mer index attaining it (first in index
         order; -1 where undefined). :meth:`maximal_oligomers` gives the strings.
@@ -60,13 +62,13 @@ class StreamedPOIM:
         from . import differential_poim          # the package exports it wherever it is defined
 
         self.alphabet = get_alphabet(alphabet)
-        self.maximal = [np.ascontiguousarray(m, dtype=np.float64) for m in maximal]
+        self.maximal_rows = [np.ascontiguousarray(m, dtype=np.float64) for m in maximal]
         self.maximal_argmax = [np.ascontiguousarray(m, dtype=np.int64) for m in maximal_argmax]
-        if not self.maximal:
+        if not self.maximal_rows:
             raise SeqimpError("StreamedPOIM: maximal must hold at least one order")
-        self.length = int(self.maximal[0].shape[0])
-        self.max_order = len(self.maximal)
-        for k, (m, am) in enumerate(zip(self.maximal, self.maximal_argmax), start=1):
+        self.length = int(self.maximal_rows[0].shape[0])
+        self.max_order = len(self.maximal_rows)
+        for k, (m, am) in enumerate(zip(self.maximal_rows, self.maximal_argmax), start=1):
             if m.shape != (self.length - k + 1,) or am.shape != m.shape:
                 raise SeqimpError(f"StreamedPOIM: maximal[{k - 1}] must have shape ({self.length - k + 1},), "
                                   f"got {m.shape} and {am.shape}")
@@ -81,10 +83,7 @@ class StreamedPOIM:
         self.top_n = int(top_n)
         self.method = str(method)
         self.meta = dict(meta or {})
-        full = np.full((self.max_order, self.length), np.nan)
-        for k, m in enumerate(self.maximal, start=1):
-            full[k - 1, : m.shape[0]] = m
-        self.differential = differential_poim(full)
+        self.differential = differential_poim(self.maximal)
 
     @classmethod
     def from_result(cls, result, top_n=1000) -> "StreamedPOIM":
@@ -119,10 +118,11 @@ class StreamedPOIM:
                    alphabet=result.alphabet, meta=meta, method=f"{result.method}-summary")
 
     @property
-    def maximal_array(self) -> np.ndarray:
-        """The maximal POIM as one (max_order, L) array, NaN where j > L-k (as POIMResult.maximal)."""
+    def maximal(self) -> np.ndarray:
+        """The maximal POIM, shape (max_order, L), NaN where j > L-k (as :attr:`POIMResult.maximal`);
+        ``maximal_rows[k-1]`` holds order k's defined part, shape (L-k+1,)."""
         full = np.full((self.max_order, self.length), np.nan)
-        for k, m in enumerate(self.maximal, start=1):
+        for k, m in enumerate(self.maximal_rows, start=1):
             full[k - 1, : m.shape[0]] = m
         return full
 
@@ -219,7 +219,7 @@ class StreamedPOIM:
         """Write every summary to one ``.npz`` (``kind = "StreamedPOIM"``)."""
         arrays = {}
         for k in range(1, self.max_order + 1):
-            arrays[f"maximal_{k}"] = self.maximal[k - 1]
+            arrays[f"maximal_{k}"] = self.maximal_rows[k - 1]
             arrays[f"argmax_{k}"] = self.maximal_argmax[k - 1]
             for s in MEASURES:
                 for f in _FIELDS:
