@@ -1,8 +1,13 @@
 """scikit-learn estimators on the weighted-degree string kernels.
 
-Two training routes, both unfolding exactly into :class:`~seqimp.PositionalWeights`:
+Three training routes, all unfolding exactly into :class:`~seqimp.PositionalWeights`:
 
-* ``shifts == 0`` (``method="auto"`` picks ``"linear"``): a linear model on the
+* ``shifts == 0`` (``method="auto"`` picks ``"implicit"``): a linear model on the WD
+  features computed on demand from the codes inside numba kernels
+  (:mod:`seqimp.kernels._implicit`: dual coordinate descent for the SVM, conjugate
+  gradients for ridge); memory is the codes, the weight vector and O(n) dual
+  variables, nothing per non-zero. With ``client=`` it runs on a Dask cluster.
+* ``method="linear"`` (shifts 0): the same linear model on the
   explicit sparse WD features (:func:`~seqimp.wd_features`). Memory and time grow
   linearly with the number of sequences: about 30 bytes per non-zero (the CSR matrix plus
   liblinear's copy), n * sum_k (L-k+1) non-zeros, i.e. ~3.2 GB per 10^5 sequences of
@@ -36,7 +41,9 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
 from ..errors import SeqimpError
-from ._wd import check_degree_shifts, codes_of, wd_features, wd_kernel
+from ._implicit import cg_ridge, check_codes, dcd_svm, wd_scores
+from ._memory import check_training_memory
+from ._wd import check_degree_shifts, wd_features, wd_kernel
 from ._unfold import check_table_size
 from ._weights import PositionalWeights
 
@@ -55,14 +62,19 @@ class _WDModel(BaseEstimator):
         return tags
 
     def _method(self):
-        if self.method not in ("auto", "linear", "kernel"):
-            raise SeqimpError(f"method must be 'auto', 'linear' or 'kernel', got {self.method!r}")
-        if self.method == "linear" and self.shifts:
-            raise SeqimpError("method='linear' needs shifts=0 (the WDS kernel has no explicit "
+        if self.method not in ("auto", "implicit", "linear", "kernel"):
+            raise SeqimpError(f"method must be 'auto', 'implicit', 'linear' or 'kernel', got {self.method!r}")
+        if self.method in ("implicit", "linear") and self.shifts:
+            raise SeqimpError(f"method={self.method!r} needs shifts=0 (the WDS kernel has no explicit "
                               "feature map here); use method='kernel'")
         if self.method == "auto":
-            return "linear" if self.shifts == 0 else "kernel"
+            return "implicit" if self.shifts == 0 else "kernel"
         return self.method
+
+    def _check_memory(self, codes, method):
+        """Refuse, before allocating, a fit whose working memory exceeds ``memory_budget``."""
+        check_training_memory(codes, self.degree_, get_alphabet(self.alphabet).size, method, self.memory_budget,
+                              shifts=self.shifts_)
 
     @contextlib.contextmanager
     def _step(self, what):
@@ -77,8 +89,8 @@ class _WDModel(BaseEstimator):
         print(f"{name}: {what}: done in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
 
     def _as_codes(self, X, alphabet):
-        """Sequences -> (n, L) uint8 codes; the one place input is converted."""
-        return codes_of(X, alphabet, "X")
+        """Sequences -> (n, L) uint8 codes; the one place input is converted (a memory map is kept)."""
+        return check_codes(X, "X", alphabet)
 
     def _fit_codes(self, X, n_labels):
         codes = self._as_codes(X, self.alphabet)
@@ -103,11 +115,12 @@ class _WDModel(BaseEstimator):
     def _raw_scores(self, X):
         codes = self._test_codes(X)
         out = np.empty(codes.shape[0])
-        if self.method_ == "linear":
-            step = max(1, _CHUNK_ENTRIES // max(1, self.degree_ * self.length_))
+        if self.method_ in ("implicit", "linear"):
+            # matrix-free: phi(x).coef_ from the codes, parallel over rows, read in blocks of rows
+            step = max(1, _CHUNK_ENTRIES // max(1, self.length_))
             for a in range(0, codes.shape[0], step):
-                F = wd_features(codes[a:a + step], degree=self.degree_, alphabet=self.alphabet_)
-                out[a:a + step] = F @ self.coef_
+                out[a:a + step] = wd_scores(codes[a:a + step], self.coef_, degree=self.degree_,
+                                            alphabet=self.alphabet_)
         else:
             step = max(1, _CHUNK_ENTRIES // max(1, self.support_codes_.shape[0]))
             for a in range(0, codes.shape[0], step):
@@ -127,7 +140,7 @@ class _WDModel(BaseEstimator):
             floating-point rounding), for both routes and any shift.
         """
         check_is_fitted(self, "intercept_")
-        if self.method_ == "linear":
+        if self.method_ in ("implicit", "linear"):
             return PositionalWeights.from_wd_coef(self.coef_, self.intercept_, length=self.length_,
                                                   degree=self.degree_, alphabet=self.alphabet_)
         return PositionalWeights.from_kernel_expansion(
@@ -140,16 +153,24 @@ _PARAMS_DOC = """
         Largest k-mer length K of the WD kernel, ``1 <= K <= L``.
     shifts : int, default=0
         Largest shift S of the WDS kernel, ``0 <= S < L``.
-    method : {"auto", "linear", "kernel"}, default="auto"
-        Training route: "linear" (explicit features; needs shifts=0) or "kernel"
-        (precomputed Gram matrix); "auto" is "linear" when shifts=0.
+    method : {"auto", "implicit", "linear", "kernel"}, default="auto"
+        Training route: "implicit" (linear model on WD features computed on demand from
+        the codes, nothing stored per non-zero; needs shifts=0), "linear" (the same model
+        on the explicit sparse feature matrix, solved by liblinear / sparse CG; ~30 bytes
+        per non-zero) or "kernel" (precomputed Gram matrix); "auto" is "implicit" when
+        shifts=0, else "kernel". See ``docs/training-at-scale.md``.
     alphabet : str or Alphabet, default="dna"
         Used to encode strings and to size the positional tables.
     tol : float, default=1e-4
         Stopping tolerance of the solver.
     verbose : bool, default=False
         Print a line on stderr before and after each training step (feature map or
-        Gram matrix, solver) with its time, for long fits."""
+        Gram matrix, solver) with its time, for long fits; the implicit route also
+        reports each pass (objective, and progress with ETA for passes over a second).
+    memory_budget : int, str or None, default=None
+        Bytes the fit may allocate (an int, or a string such as ``"4GB"``); None is the
+        memory available now (``MemAvailable``). A fit whose estimated working memory
+        exceeds it is refused before allocating, with the size it needs."""
 
 
 class WDClassifier(ClassifierMixin, _WDModel):
@@ -163,18 +184,22 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Iteration limit of liblinear (linear route); the kernel route runs to ``tol``.
     class_weight : dict or "balanced", optional
         Passed to the SVM.
-    random_state : int, RandomState or None, default=None
-        Seeds liblinear's coordinate order (linear route).
+    random_state : int, numpy Generator or None, default=None
+        Seeds the coordinate order (a permutation per pass) of the implicit route and of
+        liblinear (linear route); None is the fixed seed 0 in the implicit route.
+    client : dask.distributed.Client, optional
+        Train the implicit route on a Dask cluster (CoCoA+, see
+        :func:`seqimp.kernels.fit_distributed`); needs the ``dask`` extra.
 
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
         ``decision_function > 0`` means ``classes_[1]``.
-    method_ : {{"linear", "kernel"}}
+    method_ : {{"implicit", "linear", "kernel"}}
     length_, n_features_in_ : int
         Training sequence length L.
     coef_ : ndarray of shape (n_wd_features,)
-        Linear route: weight of each :func:`~seqimp.wd_features` column.
+        Implicit and linear routes: weight of each :func:`~seqimp.wd_features` column.
     support_ : ndarray of shape (n_support,)
         Kernel route: indices of the support sequences in the training set.
     support_codes_ : ndarray of shape (n_support, L), uint8
@@ -196,7 +221,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
     """
 
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
-                 max_iter=1000, class_weight=None, random_state=None, verbose=False):
+                 max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
+                 client=None):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -207,6 +233,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.class_weight = class_weight
         self.random_state = random_state
         self.verbose = verbose
+        self.memory_budget = memory_budget
+        self.client = client
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -229,7 +257,24 @@ class WDClassifier(ClassifierMixin, _WDModel):
         codes = self._fit_codes(X, y.shape[0])
         self.classes_ = classes
         yb = (y == classes[1]).astype(np.int64)
-        if method == "linear":
+        if self.client is not None and method != "implicit":
+            raise SeqimpError(f"client= trains the implicit route only; method={self.method!r} with "
+                              f"shifts={self.shifts_} uses the {method} route")
+        self._check_memory(codes, method)
+        if method == "implicit" and self.client is not None:
+            from ._distributed import fit_distributed
+
+            with self._step(f"distributed dual coordinate descent on {codes.shape[0]} sequences"):
+                fit_distributed(self, codes, yb, client=self.client, _validated=True)
+        elif method == "implicit":
+            with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
+                sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
+                              tol=self.tol, max_iter=self.max_iter, random_state=self.random_state,
+                              alphabet=self.alphabet_, verbose=self.verbose)
+            self.coef_ = sol.coef
+            self.intercept_ = sol.intercept
+            self.n_iter_ = sol.n_iter
+        elif method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):
                 F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
@@ -268,9 +313,10 @@ class WDRegressor(RegressorMixin, _WDModel):
     __doc__ = f"""Ridge regression on the weighted-degree (with shifts) string kernel.
 
     Minimises ``sum_i (y_i - w.phi(x_i) - b)^2 + alpha ||w||^2`` with an
-    unpenalised intercept ``b``, in the primal on explicit features (linear
-    route) or in the dual on the centred Gram matrix (kernel route); for
-    ``shifts=0`` both routes fit the same model.
+    unpenalised intercept ``b``: by matrix-free conjugate gradients on the dual
+    (implicit route), in the primal on explicit features (linear route) or in the
+    dual on the centred Gram matrix (kernel route); for ``shifts=0`` all routes fit
+    the same model.
 
     Parameters
     ----------{_PARAMS_DOC}
@@ -279,10 +325,10 @@ class WDRegressor(RegressorMixin, _WDModel):
 
     Attributes
     ----------
-    method_ : {{"linear", "kernel"}}
+    method_ : {{"implicit", "linear", "kernel"}}
     length_, n_features_in_ : int
     coef_ : ndarray of shape (n_wd_features,)
-        Linear route.
+        Implicit and linear routes.
     support_codes_ : ndarray of shape (n_train, L), uint8
         Kernel route: all training sequences.
     dual_coef_ : ndarray of shape (n_train,)
@@ -290,7 +336,8 @@ class WDRegressor(RegressorMixin, _WDModel):
     intercept_ : float
     """
 
-    def __init__(self, degree=8, shifts=0, alpha=1.0, *, method="auto", alphabet="dna", tol=1e-4, verbose=False):
+    def __init__(self, degree=8, shifts=0, alpha=1.0, *, method="auto", alphabet="dna", tol=1e-4, verbose=False,
+                 memory_budget=None):
         self.degree = degree
         self.shifts = shifts
         self.alpha = alpha
@@ -298,6 +345,7 @@ class WDRegressor(RegressorMixin, _WDModel):
         self.alphabet = alphabet
         self.tol = tol
         self.verbose = verbose
+        self.memory_budget = memory_budget
 
     def fit(self, X, y):
         """Train on sequences ``X`` and real targets ``y`` (shape (n,))."""
@@ -314,7 +362,13 @@ class WDRegressor(RegressorMixin, _WDModel):
             raise SeqimpError(f"alpha must be > 0, got {self.alpha!r}")
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
-        if method == "linear":
+        self._check_memory(codes, method)
+        if method == "implicit":
+            with self._step(f"ridge (matrix-free CG) on {codes.shape[0]} sequences"):
+                self.coef_, self.intercept_, self.n_iter_ = cg_ridge(
+                    codes, y, degree=self.degree_, alpha=self.alpha, tol=self.tol, alphabet=self.alphabet_,
+                    verbose=self.verbose)
+        elif method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):
                 F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
