@@ -262,10 +262,16 @@ class WDClassifier(ClassifierMixin, _WDModel):
                               f"shifts={self.shifts_} uses the {method} route")
         self._check_memory(codes, method)
         if method == "implicit" and self.client is not None:
-            from ._distributed import fit_distributed
+            from ._distributed import dcd_svm_distributed
 
-            with self._step(f"distributed dual coordinate descent on {codes.shape[0]} sequences"):
-                fit_distributed(self, codes, yb, client=self.client, _validated=True)
+            with self._step(f"distributed dual coordinate descent (CoCoA+) on {codes.shape[0]} sequences"):
+                sol = dcd_svm_distributed(codes, yb, client=self.client, degree=self.degree_, C=self.C,
+                                          class_weight=self.class_weight, tol=self.tol, max_iter=self.max_iter,
+                                          random_state=self.random_state, alphabet=self.alphabet_,
+                                          verbose=self.verbose)
+            self.coef_ = sol.coef
+            self.intercept_ = sol.intercept
+            self.n_iter_ = sol.n_iter
         elif method == "implicit":
             with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
                 sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
