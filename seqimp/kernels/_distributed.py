@@ -258,6 +258,9 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
         if gap <= tol:
             converged = True
             break
+    for f in parts:  # release scattered rows (a no-op for memory-mapped partitions)
+        if hasattr(f, "release"):
+            f.release()
     if not converged:
         import warnings
 

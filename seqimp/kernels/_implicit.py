@@ -61,13 +61,15 @@ def _dot(x, w, offsets, sqb, degree, base):
     width = 1
     for k in range(1, degree + 1):
         width *= base
+        top = width // base
         off = offsets[k - 1]
         idx = 0
-        for t in range(k - 1):
+        for t in range(k):
             idx = idx * base + x[t]
-        acc = 0.0
-        for i in range(length - k + 1):
-            idx = (idx * base + x[i + k - 1]) % width
+        acc = w[off + idx]
+        for i in range(1, length - k + 1):
+            # roll the window: drop x[i-1], append x[i+k-1] (no division in the inner loop)
+            idx = (idx - x[i - 1] * top) * base + x[i + k - 1]
             acc += w[off + i * width + idx]
         total += sqb[k - 1] * acc
     return total
@@ -82,11 +84,13 @@ def _add(x, w, offsets, sqb, degree, base, c):
         width *= base
         off = offsets[k - 1]
         ck = c * sqb[k - 1]
+        top = width // base
         idx = 0
-        for t in range(k - 1):
+        for t in range(k):
             idx = idx * base + x[t]
-        for i in range(length - k + 1):
-            idx = (idx * base + x[i + k - 1]) % width
+        w[off + idx] += ck
+        for i in range(1, length - k + 1):
+            idx = (idx - x[i - 1] * top) * base + x[i + k - 1]
             w[off + i * width + idx] += ck
 
 
@@ -157,6 +161,18 @@ def _scores_serial(codes, w, offsets, sqb, degree, base, out):
         out[r] = _dot(codes[r], w, offsets, sqb, degree, base)
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_order(x, out, off, width, base, k, length, c):
+    top = width // base
+    idx = 0
+    for t in range(k):
+        idx = idx * base + x[t]
+    out[off + idx] += c
+    for i in range(1, length - k + 1):
+        idx = (idx - x[i - 1] * top) * base + x[i + k - 1]
+        out[off + i * width + idx] += c
+
+
 @numba.njit(cache=True, parallel=True)
 def _rmatvec(codes, u, offsets, sqb, degree, base, out):
     """out[:p] += sum_r u[r] phi(codes[r]); parallel over orders k (each owns its block)."""
@@ -169,13 +185,7 @@ def _rmatvec(codes, u, offsets, sqb, degree, base, out):
             c = u[r] * sqb[kk]
             if c == 0.0:
                 continue
-            x = codes[r]
-            idx = 0
-            for t in range(k - 1):
-                idx = idx * base + x[t]
-            for i in range(length - k + 1):
-                idx = (idx * base + x[i + k - 1]) % width
-                out[off + i * width + idx] += c
+            _add_order(codes[r], out, off, width, base, k, length, c)
 
 
 # --------------------------------------------------------------------------- helpers
