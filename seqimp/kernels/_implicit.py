@@ -94,6 +94,52 @@ def _add(x, w, offsets, sqb, degree, base, c):
             w[off + i * width + idx] += ck
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _indices(x, offsets, degree, base, buf):
+    """Columns of the non-zeros of phi(x) into ``buf`` (block k, then position), as in ``wd_features``.
+
+    Position-major: the k-mers starting at one position extend each other, so the chain of
+    index arithmetic is short and independent across positions.
+    """
+    length = x.shape[0]
+    for i in range(length):
+        idx = 0
+        start = 0
+        width = 1
+        for k in range(1, degree + 1):
+            if i + k > length:
+                break
+            idx = idx * base + x[i + k - 1]
+            width *= base
+            buf[start + i] = offsets[k - 1] + i * width + idx
+            start += length - k + 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _dot_buf(buf, w, sqb, degree, length):
+    total = 0.0
+    start = 0
+    for k in range(1, degree + 1):
+        acc = 0.0
+        stop = start + length - k + 1
+        for j in range(start, stop):
+            acc += w[buf[j]]
+        total += sqb[k - 1] * acc
+        start = stop
+    return total
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_buf(buf, w, sqb, degree, length, c):
+    start = 0
+    for k in range(1, degree + 1):
+        ck = c * sqb[k - 1]
+        stop = start + length - k + 1
+        for j in range(start, stop):
+            w[buf[j]] += ck
+        start = stop
+
+
 @numba.njit(cache=True, nogil=True)
 def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
                pg_max_old, pg_min_old, pg):
@@ -107,11 +153,16 @@ def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sig
     the end of ``order[:active]``). Returns the next position and the active size.
     """
     p = w.shape[0] - 1
+    length = codes.shape[1]
+    nnz = 0
+    for k in range(1, degree + 1):
+        nnz += length - k + 1
+    buf = np.empty(nnz, dtype=np.int64)
     while s < stop and s < active:
         i = order[s]
-        x = codes[i]
+        _indices(codes[i], offsets, degree, base, buf)
         yi = sign[i]
-        g = yi * (_dot(x, w, offsets, sqb, degree, base) + w[p]) - 1.0
+        g = yi * (_dot_buf(buf, w, sqb, degree, length) + w[p]) - 1.0
         c = upper[i]
         a = alpha[i]
         proj = 0.0
@@ -143,7 +194,7 @@ def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sig
             new = min(max(a - g / (sigma * qd), 0.0), c)
             alpha[i] = new
             d = sigma * (new - a) * yi
-            _add(x, w, offsets, sqb, degree, base, d)
+            _add_buf(buf, w, sqb, degree, length, d)
             w[p] += d
         s += 1
     return s, active
