@@ -17,7 +17,9 @@ With sigma' = K adding the updates is safe (the sum of the local subproblems bou
 dual objective), so every round increases the dual objective and the iterates converge
 to the same optimum as :func:`~seqimp.kernels._implicit.dcd_svm`, i.e. liblinear's. The
 stopping rule is liblinear's, over all partitions: max - min projected gradient of a
-round <= ``tol``. No shrinking.
+round <= ``tol``, confirmed by a round over all rows. Shrinking as in liblinear, per
+partition, with the previous round's thresholds over all partitions (the active sets
+travel with the dual variables, so tasks stay stateless).
 
 Faults: tasks are pure functions of (rows, a_[k], w, seed), so a round is retried after
 a lost worker (``retries`` times, data re-sent) and gives bit-identical results; when
@@ -111,21 +113,26 @@ def _rows(part):
     return part
 
 
-def _local_round(part, sign, alpha, upper, w, degree, base, offsets, sqb, qd, sigma, seed, passes):
-    """``passes`` passes of DCD on the CoCoA+ local subproblem; returns (new a_[k], dw_k, pg max, pg min)."""
+def _local_round(part, sign, alpha, upper, w, degree, base, offsets, sqb, qd, sigma, seed, passes, order, active,
+                 pg_max_old, pg_min_old):
+    """``passes`` passes of DCD on the CoCoA+ local subproblem over the active rows ``order[:active]``.
+
+    Shrinking as in liblinear, with the thresholds of the previous round over all partitions.
+    Returns (new a_[k], dw_k, pg max, pg min, order, active).
+    """
     X = _rows(part)
     alpha = alpha.copy()
+    order = order.copy()
     u = w.copy()
-    order = np.arange(X.shape[0], dtype=np.int64)
     rng = np.random.default_rng(seed)
     pg = np.array([-np.inf, np.inf])
     for _ in range(passes):
-        rng.shuffle(order)
-        _svm_steps(X, sign, alpha, upper, u, offsets, sqb, degree, base, qd, sigma, order, 0, X.shape[0],
-                   X.shape[0], np.inf, -np.inf, pg)
+        rng.shuffle(order[:active])
+        _, active = _svm_steps(X, sign, alpha, upper, u, offsets, sqb, degree, base, qd, sigma, order, 0, active,
+                               active, pg_max_old, pg_min_old, pg)
     u -= w
     u /= sigma
-    return alpha, u, float(pg[0]), float(pg[1])
+    return alpha, u, float(pg[0]), float(pg[1]), order, int(active)
 
 
 # --------------------------------------------------------------------------- client side
@@ -161,7 +168,7 @@ def _parts(client, X, bounds, workers):
 
 def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000,
                         random_state=None, alphabet="dna", local_passes=1, n_partitions=None, retries=2,
-                        round_timeout=None, verbose=False) -> SVMSolution:
+                        round_timeout=None, shrinking=True, verbose=False) -> SVMSolution:
     """:func:`~seqimp.kernels._implicit.dcd_svm` on a Dask cluster (CoCoA+, see the module docstring).
 
     Parameters
@@ -181,6 +188,9 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
         Retries of a round after a lost worker before failing.
     round_timeout : float, optional
         Seconds a round may take before it counts as failed (None: no limit).
+    shrinking : bool, default=True
+        liblinear's shrinking inside each partition, with thresholds from the previous round
+        over all partitions; a final round over all rows confirms convergence.
     verbose : bool, default=False
         One line per round on stderr: projected-gradient range, dual objective, time.
     """
@@ -216,6 +226,9 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
     w = np.zeros(int(offsets[-1]) + 1)
     alpha = np.zeros(n)
     parts = _parts(client, X, bounds, workers)
+    orders = [np.arange(b - a, dtype=np.int64) for a, b in bounds]
+    actives = [b - a for a, b in bounds]
+    pg_max_old, pg_min_old = np.inf, -np.inf
     lost = (distributed.KilledWorker, CancelledError, OSError, TimeoutError)
     converged = False
     rounds = 0
@@ -227,7 +240,8 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
             try:
                 w_f = client.scatter(w, broadcast=True, hash=False)
                 futures = [client.submit(_local_round, parts[k], sign[a:b], alpha[a:b], upper[a:b], w_f, degree,
-                                         base, offsets, sqb, qd, sigma, int(seeds[k]), local_passes, pure=False,
+                                         base, offsets, sqb, qd, sigma, int(seeds[k]), local_passes, orders[k],
+                                         actives[k] if shrinking else b - a, pg_max_old, pg_min_old, pure=False,
                                          workers=[workers[k % len(workers)]], allow_other_workers=True)
                            for k, (a, b) in enumerate(bounds)]
                 distributed.wait(futures, timeout=round_timeout)
@@ -246,18 +260,26 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
                 workers = _workers(client)
                 parts = _parts(client, X, bounds, workers)
         pg_max, pg_min = -np.inf, np.inf
-        for (a, b), (new_alpha, dw, hi, lo) in zip(bounds, results):
+        for k, ((a, b), (new_alpha, dw, hi, lo, order, active)) in enumerate(zip(bounds, results)):
             alpha[a:b] = new_alpha
             w += dw
+            orders[k], actives[k] = order, active
             pg_max, pg_min = max(pg_max, hi), min(pg_min, lo)
         gap = pg_max - pg_min
         if verbose:
-            print(f"CoCoA+ round {rounds}: {K} partitions, projected-gradient range {gap:.3g} (tol {tol:g}), "
-                  f"dual objective {svm_dual_objective(w, alpha):.8g}, {time.perf_counter() - start:.2f} s",
-                  file=sys.stderr, flush=True)
+            print(f"CoCoA+ round {rounds}: {K} partitions, active {sum(actives):,}/{n:,}, projected-gradient "
+                  f"range {gap:.3g} (tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
+                  f"{time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
         if gap <= tol:
-            converged = True
-            break
+            if not shrinking or all(act == b - a for act, (a, b) in zip(actives, bounds)):
+                converged = True
+                break
+            actives = [b - a for a, b in bounds]  # converged on the active rows: check all of them
+            pg_max_old, pg_min_old = np.inf, -np.inf
+            continue
+        if shrinking:
+            pg_max_old = pg_max if pg_max > 0 else np.inf
+            pg_min_old = pg_min if pg_min < 0 else -np.inf
     for f in parts:  # release scattered rows (a no-op for memory-mapped partitions)
         if hasattr(f, "release"):
             f.release()
