@@ -106,6 +106,28 @@ def child(route, store_path, test_path, degree, max_iter):
                           accuracy=acc, peak_rss=peak, primal=primal)))
 
 
+def child_passes(route, store_path, passes, degree):
+    """Seconds per full pass (no shrinking, fixed number of passes/rounds): single process vs 2 Dask workers."""
+    import warnings
+
+    from seqimp.kernels import connect, dcd_svm, dcd_svm_distributed
+
+    store = open_codes_store(store_path)
+    y = np.asarray(store.labels)
+    warnings.simplefilter("ignore")
+    dcd_svm(store.codes[:50], y[:50], degree=2, max_iter=1)            # load the numba cache
+    kwargs = dict(degree=degree, C=1.0, tol=1e-4, max_iter=passes, shrinking=False)
+    start = time.perf_counter()
+    if route == "implicit-pass":
+        dcd_svm(store.codes, y, **kwargs)
+    else:
+        client = connect(n_workers=2, threads_per_worker=1, processes=False)
+        start = time.perf_counter()
+        dcd_svm_distributed(store.codes, y, client=client, **kwargs)
+    elapsed = time.perf_counter() - start
+    print(json.dumps(dict(route=route, per_pass_s=elapsed / passes)))
+
+
 def run_route(route, store, test, degree, max_iter):
     """Run one route in a child process; its last stdout line is a JSON record."""
     cmd = [sys.executable, __file__, "--child", route, str(store.path), str(test.path), str(degree), str(max_iter)]
@@ -126,13 +148,19 @@ def main(argv=None):
                         "its time per pass is the comparison; its objective is printed)")
     p.add_argument("--routes", nargs="+", default=["linear", "implicit", "dask"],
                    choices=["linear", "implicit", "dask"])
+    p.add_argument("--full-passes", type=int, default=5,
+                   help="full passes (no shrinking) timed for the per-pass comparison of the single-process "
+                        "and Dask routes (0: skip)")
     p.add_argument("--linear-max", type=int, default=100_000, help="largest n for the explicit route")
     p.add_argument("--workdir", default=None, help="where the codes stores go (default: a temporary folder)")
     p.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
         route, store, test, degree, max_iter = args.child
-        child(route, store, test, int(degree), int(max_iter))
+        if route.endswith("-pass"):
+            child_passes(route, store, int(max_iter), int(degree))
+        else:
+            child(route, store, test, int(degree), int(max_iter))
         return
     sizes = list(args.n) + ([10_000_000] if args.huge else [])
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
@@ -167,6 +195,11 @@ def main(argv=None):
                 print(f"  dask / implicit: time per pass {a['per_pass_s'] / b['per_pass_s']:.2f}x "
                       f"(target <= 1.3x), fit time {a['fit_s'] / b['fit_s']:.2f}x, passes {a['passes']} vs "
                       f"{b['passes']}", flush=True)
+            if args.full_passes and "dask" in args.routes:
+                one = run_route("implicit-pass", store, test, args.degree, args.full_passes)["per_pass_s"]
+                two = run_route("dask-pass", store, test, args.degree, args.full_passes)["per_pass_s"]
+                print(f"  full passes (no shrinking, {args.full_passes} each): single process {one:.2f} s/pass, "
+                      f"Dask 2 workers {two:.2f} s/pass: ratio {two / one:.2f}x (target <= 1.3x)", flush=True)
             store = None
 
 
