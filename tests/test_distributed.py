@@ -106,6 +106,15 @@ def test_a_lost_worker_retries_the_round_and_gives_the_same_model(client, data, 
     assert not hasattr(model, "coef_")  # never a silently different model
 
 
+def test_scheduler_address_as_client_param(client, data):
+    X, y = data[0][:2000], data[1][:2000]
+    model = WDClassifier(degree=3, C=0.1, tol=1e-1, client=client.scheduler.address).fit(X, y)
+    ref = WDClassifier(degree=3, C=0.1, tol=1e-1, client=client).fit(X, y)
+    np.testing.assert_array_equal(model.coef_, ref.coef_)
+    with pytest.raises(SeqimpError, match="client must be a dask.distributed.Client or a scheduler address"):
+        WDClassifier(degree=3, client=42).fit(X, y)
+
+
 def test_unreachable_scheduler_is_one_clear_line():
     with pytest.raises(SeqimpError, match=r"^dask scheduler tcp://127\.0\.0\.1:9: cannot connect within 1 s \(") as err:
         connect("tcp://127.0.0.1:9", timeout=1)

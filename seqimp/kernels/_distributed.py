@@ -33,6 +33,7 @@ shared file system); an in-memory array is scattered in K slices.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import time
@@ -46,7 +47,7 @@ from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_codes, imp
                         svm_dual_objective)
 from ._wd import check_degree_shifts
 
-__all__ = ["connect", "fit_distributed", "dcd_svm_distributed"]
+__all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
 
 
 def _import_distributed():
@@ -99,6 +100,22 @@ def connect(scheduler=None, *, n_workers=None, threads_per_worker=1, processes=T
     cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=threads_per_worker,
                                        processes=bool(processes), dashboard_address=None)
     return distributed.Client(cluster, timeout=timeout)
+
+
+@contextlib.contextmanager
+def client_for(client, timeout=10.0):
+    """A Client as is, or a scheduler address connected (and closed afterwards) with :func:`connect`."""
+    if isinstance(client, str):
+        c = connect(client, timeout=timeout)
+        try:
+            yield c
+        finally:
+            c.close()
+    else:
+        if not hasattr(client, "submit") or not hasattr(client, "scatter"):
+            raise SeqimpError(f"client must be a dask.distributed.Client or a scheduler address, "
+                              f"got {type(client).__name__}")
+        yield client
 
 
 # --------------------------------------------------------------------------- worker side

@@ -187,9 +187,12 @@ class WDClassifier(ClassifierMixin, _WDModel):
     random_state : int, numpy Generator or None, default=None
         Seeds the coordinate order (a permutation per pass) of the implicit route and of
         liblinear (linear route); None is the fixed seed 0 in the implicit route.
-    client : dask.distributed.Client, optional
-        Train the implicit route on a Dask cluster (CoCoA+, see
-        :func:`seqimp.kernels.fit_distributed`); needs the ``dask`` extra.
+    client : dask.distributed.Client or str, optional
+        Train the implicit route on a Dask cluster (CoCoA+, see ``docs/training-at-scale.md``);
+        needs the ``dask`` extra. A scheduler address (``"tcp://host:8786"``) is connected
+        for the fit and closed after it, and keeps the model clonable and picklable; with a
+        Client object prefer :func:`seqimp.kernels.fit_distributed`, which leaves no client
+        in the model.
 
     Attributes
     ----------
@@ -262,10 +265,11 @@ class WDClassifier(ClassifierMixin, _WDModel):
                               f"shifts={self.shifts_} uses the {method} route")
         self._check_memory(codes, method)
         if method == "implicit" and self.client is not None:
-            from ._distributed import dcd_svm_distributed
+            from ._distributed import client_for, dcd_svm_distributed
 
-            with self._step(f"distributed dual coordinate descent (CoCoA+) on {codes.shape[0]} sequences"):
-                sol = dcd_svm_distributed(codes, yb, client=self.client, degree=self.degree_, C=self.C,
+            with self._step(f"distributed dual coordinate descent (CoCoA+) on {codes.shape[0]} sequences"), \
+                    client_for(self.client) as client:
+                sol = dcd_svm_distributed(codes, yb, client=client, degree=self.degree_, C=self.C,
                                           class_weight=self.class_weight, tol=self.tol, max_iter=self.max_iter,
                                           random_state=self.random_state, alphabet=self.alphabet_,
                                           verbose=self.verbose)
