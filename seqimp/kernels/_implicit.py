@@ -44,7 +44,7 @@ from sklearn.utils.class_weight import compute_class_weight
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
-from ._wd import check_degree_shifts, codes_of, feature_offsets, wd_beta
+from ._wd import check_degree_shifts, codes_of, wd_beta
 
 __all__ = ["dcd_svm", "cg_ridge", "wd_scores", "SVMSolution", "implicit_layout", "svm_dual_objective",
            "svm_primal_objective"]
@@ -73,25 +73,6 @@ def _dot(x, w, offsets, sqb, degree, base):
             acc += w[off + i * width + idx]
         total += sqb[k - 1] * acc
     return total
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _add(x, w, offsets, sqb, degree, base, c):
-    """w[:p] += c phi(x) for one row of codes."""
-    length = x.shape[0]
-    width = 1
-    for k in range(1, degree + 1):
-        width *= base
-        off = offsets[k - 1]
-        ck = c * sqb[k - 1]
-        top = width // base
-        idx = 0
-        for t in range(k):
-            idx = idx * base + x[t]
-        w[off + idx] += ck
-        for i in range(1, length - k + 1):
-            idx = (idx - x[i - 1] * top) * base + x[i + k - 1]
-            w[off + i * width + idx] += ck
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -203,12 +184,6 @@ def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sig
 @numba.njit(cache=True, parallel=True)
 def _scores(codes, w, offsets, sqb, degree, base, out):
     for r in numba.prange(codes.shape[0]):
-        out[r] = _dot(codes[r], w, offsets, sqb, degree, base)
-
-
-@numba.njit(cache=True, nogil=True)
-def _scores_serial(codes, w, offsets, sqb, degree, base, out):
-    for r in range(codes.shape[0]):
         out[r] = _dot(codes[r], w, offsets, sqb, degree, base)
 
 
@@ -556,7 +531,3 @@ def wd_scores(codes, coef, intercept=0.0, *, degree, alphabet="dna") -> np.ndarr
     _scores(X, coef, offsets, sqb, degree, base, out)
     return out + float(intercept)
 
-
-def feature_count(length, degree, alphabet="dna") -> int:
-    """Number of WD feature columns, ``feature_offsets(L, K, A)[-1]``."""
-    return int(feature_offsets(length, degree, get_alphabet(alphabet).size)[-1])

@@ -15,7 +15,6 @@ For n sequences of length L at degree K over an alphabet of A symbols
 
 from __future__ import annotations
 
-import os
 import re
 
 import numpy as np
