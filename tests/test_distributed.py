@@ -119,6 +119,11 @@ def test_unreachable_scheduler_is_one_clear_line():
     with pytest.raises(SeqimpError, match=r"^dask scheduler tcp://127\.0\.0\.1:9: cannot connect within 1 s \(") as err:
         connect("tcp://127.0.0.1:9", timeout=1)
     assert "\n" not in str(err.value)
+    local = connect(n_workers=1, processes=False)
+    cluster = local.cluster
+    assert len(local.scheduler_info()["workers"]) == 1
+    local.close()
+    assert cluster.status.name == "closed"  # the client owns its local cluster
     with pytest.raises(SeqimpError, match="give exactly one of scheduler"):
         connect()
     with pytest.raises(SeqimpError, match="n_workers must be a positive integer"):

@@ -97,9 +97,9 @@ def connect(scheduler=None, *, n_workers=None, threads_per_worker=1, processes=T
                               f"({_one_line(exc)})") from None
     n_workers = check_int(n_workers, "n_workers")
     threads_per_worker = check_int(threads_per_worker, "threads_per_worker")
-    cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=threads_per_worker,
-                                       processes=bool(processes), dashboard_address=None)
-    return distributed.Client(cluster, timeout=timeout)
+    # the client owns this cluster: client.close() shuts the workers down too
+    return distributed.Client(n_workers=n_workers, threads_per_worker=threads_per_worker, processes=bool(processes),
+                              dashboard_address=None, timeout=timeout)
 
 
 @contextlib.contextmanager
