@@ -71,7 +71,7 @@ def make_store(folder, n, length, seed, block=200_000):
     return store
 
 
-def child(route, store_path, test_path, degree, max_iter):
+def child(route, store_path, test_path, degree, max_iter, verbose=False):
     from seqimp import WDClassifier
     from seqimp.kernels._implicit import svm_primal_objective
 
@@ -81,7 +81,7 @@ def child(route, store_path, test_path, degree, max_iter):
     WDClassifier(degree=2).fit(Xt[:50], yt[:50])                       # load the numba cache
     WDClassifier(degree=2, method="linear").fit(Xt[:50], yt[:50])
     y = np.asarray(store.labels)
-    model = WDClassifier(degree=degree, C=1.0, tol=1e-4, max_iter=max_iter, random_state=0,
+    model = WDClassifier(degree=degree, C=1.0, tol=1e-4, max_iter=max_iter, random_state=0, verbose=verbose,
                          memory_budget="1TB" if route == "linear" else None)
     client = None
     if route == "linear":
@@ -128,11 +128,13 @@ def child_passes(route, store_path, passes, degree):
     print(json.dumps(dict(route=route, per_pass_s=elapsed / passes)))
 
 
-def run_route(route, store, test, degree, max_iter):
-    """Run one route in a child process; its last stdout line is a JSON record."""
+def run_route(route, store, test, degree, max_iter, verbose=False):
+    """Run one route in a child process; its last stdout line is a JSON record (stderr passes through)."""
     cmd = [sys.executable, __file__, "--child", route, str(store.path), str(test.path), str(degree), str(max_iter)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               SEQIMP_BENCH_VERBOSE="1" if verbose else "")
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=None if verbose else subprocess.DEVNULL,
+                         text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -146,12 +148,13 @@ def main(argv=None):
     p.add_argument("--dask-max-iter", type=int, default=100,
                    help="rounds of the Dask route (CoCoA+ converges sublinearly on the hinge loss: "
                         "its time per pass is the comparison; its objective is printed)")
-    p.add_argument("--routes", nargs="+", default=["linear", "implicit", "dask"],
+    p.add_argument("--routes", nargs="*", default=["linear", "implicit", "dask"],
                    choices=["linear", "implicit", "dask"])
     p.add_argument("--full-passes", type=int, default=5,
                    help="full passes (no shrinking) timed for the per-pass comparison of the single-process "
-                        "and Dask routes (0: skip)")
+                        "and Dask routes (0: skip); with --routes and no route, only this comparison")
     p.add_argument("--linear-max", type=int, default=100_000, help="largest n for the explicit route")
+    p.add_argument("--verbose", action="store_true", help="the fits report each pass on stderr")
     p.add_argument("--workdir", default=None, help="where the codes stores go (default: a temporary folder)")
     p.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -160,7 +163,7 @@ def main(argv=None):
         if route.endswith("-pass"):
             child_passes(route, store, int(max_iter), int(degree))
         else:
-            child(route, store, test, int(degree), int(max_iter))
+            child(route, store, test, int(degree), int(max_iter), verbose=bool(os.environ.get("SEQIMP_BENCH_VERBOSE")))
         return
     sizes = list(args.n) + ([10_000_000] if args.huge else [])
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
@@ -178,7 +181,7 @@ def main(argv=None):
                     print(f"  {route:8s}: skipped (needs ~{30 * nnz / 1e9:.0f} GB)", flush=True)
                     continue
                 r = res[route] = run_route(route, store, test, args.degree,
-                                           args.dask_max_iter if route == "dask" else args.max_iter)
+                                           args.dask_max_iter if route == "dask" else args.max_iter, args.verbose)
                 print(f"  {route:8s}: fit {r['fit_s']:7.1f} s, {r['passes']:4d} passes ({r['per_pass_s']:.2f} s/pass), "
                       f"peak RSS {r['peak_rss'] / 2 ** 30:5.2f} GiB, held-out accuracy {r['accuracy']:.3f}, "
                       f"primal objective {r['primal']:.6g}", flush=True)
@@ -194,7 +197,7 @@ def main(argv=None):
                       f"(both shrink), fit time {a['fit_s'] / b['fit_s']:.2f}x, {a['passes']} rounds vs "
                       f"{b['passes']} passes; primal objective, dask vs implicit: relative difference "
                       f"{(a['primal'] - b['primal']) / b['primal']:+.2e}", flush=True)
-            if args.full_passes and "dask" in args.routes:
+            if args.full_passes:
                 one = run_route("implicit-pass", store, test, args.degree, args.full_passes)["per_pass_s"]
                 two = run_route("dask-pass", store, test, args.degree, args.full_passes)["per_pass_s"]
                 print(f"  full passes (no shrinking, {args.full_passes} each): single process {one:.2f} s/pass, "
