@@ -13,7 +13,11 @@ The names below are imported lazily from the stage package that owns them, so
 ``import seqimp`` is cheap and compiles no numba code.
 """
 
+import logging
 from importlib import import_module
+
+# library use logs nothing unless the application configures the "seqimp" logger (the CLI does)
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __version__ = "0.2.0"
 
@@ -34,6 +38,10 @@ _EXPORTS = {
     "SequenceSet": "io",
     "read_fasta": "io",
     "write_fasta": "io",
+    "read_bed": "io",
+    "extract_windows": "io",
+    "read_sequence_table": "io",
+    "position_labels": "io",
     # model
     "PositionalWeights": "kernels",
     "wd_kernel": "kernels",
@@ -55,7 +63,7 @@ _EXPORTS = {
 }
 
 _SUBPACKAGES = {"io", "kernels", "background", "importance", "motifs", "plot", "pipeline", "tabular", "cli",
-                "datasets", "errors"}
+                "datasets", "errors", "scorers"}
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seqimp
-from seqimp.io._fasta import SequenceSet, as_codes, read_fasta, write_fasta
+from seqimp.io import SequenceSet, read_fasta, write_fasta
 
 
 def write(path, text):
@@ -109,16 +109,6 @@ def test_sequence_set_helpers():
     np.testing.assert_allclose(s.composition(), [0.25] * 4)
     assert s.subset([False, True]).sequences() == ["GGTT"]
     assert "n=2" in repr(s)
-
-
-def test_as_codes_accepts_all_inputs():
-    ref = seqimp.encode(["ACGT"])
-    for x in (["ACGT"], "ACGT", ref, ref.astype(np.int64), SequenceSet(ref)):
-        np.testing.assert_array_equal(as_codes(x), ref)
-    with pytest.raises(ValueError, match="codes 0..3"):
-        as_codes(np.array([[0, 4]]))
-    with pytest.raises(ValueError, match=r"shape \(n, L\)"):
-        as_codes(np.array([0, 1]))
 
 
 records = st.lists(st.text(alphabet="ACGT", min_size=9, max_size=9), min_size=1, max_size=15)

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from seqimp import SeqimpError, SequenceSet, kmer_index, wd_features, wd_kernel
-from seqimp.kernels._wd import feature_offsets, wd_beta
+from seqimp.kernels import feature_offsets, wd_beta
 
 
 def kernel_by_definition(x, y, K, S):
@@ -112,11 +112,11 @@ def test_features_protein_alphabet():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(degree=0), "degree must be >= 1"),
+    (dict(degree=0), "degree must be a positive integer, got 0"),
     (dict(degree=7), "degree 7 exceeds the length 6"),
     (dict(degree=2, shifts=6), "shifts must be < the length 6"),
-    (dict(degree=2, shifts=-1), "shifts must be >= 0"),
-    (dict(degree=2.5), "degree must be an integer"),
+    (dict(degree=2, shifts=-1), "shifts must be an integer >= 0, got -1"),
+    (dict(degree=2.5), "degree must be a positive integer, got 2.5"),
     (dict(degree=2, shifts=1, normalize=True), "normalize=True is only available for shifts=0"),
 ])
 def test_bad_arguments(kwargs, match):
@@ -125,7 +125,7 @@ def test_bad_arguments(kwargs, match):
 
 
 def test_bad_sequences():
-    with pytest.raises(SeqimpError, match="Y has sequences of length 5, X of length 6"):
+    with pytest.raises(SeqimpError, match="Y: sequence 0 has length 5, expected 6"):
         wd_kernel(["ACGTAC"], ["ACGTA"], degree=2)
     with pytest.raises(SeqimpError, match="X: sequence 1 has length 3"):
         wd_kernel(["ACGT", "ACG"], degree=2)

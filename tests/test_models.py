@@ -142,11 +142,12 @@ def test_clone_params_pickle():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(degree=0), "degree must be >= 1"),
+    (dict(degree=0), "degree must be a positive integer, got 0"),
     (dict(degree=25), "degree 25 exceeds the length 24 of the training sequences"),
     (dict(degree=3, shifts=24), "shifts must be < the length 24 of the training sequences"),
     (dict(degree=3, shifts=1, method="linear"), "method='linear' needs shifts=0"),
-    (dict(degree=3, method="dual"), "method must be 'auto', 'implicit', 'linear' or 'kernel'"),
+    (dict(degree=3, method="dual"), "method must be one of 'auto', 'implicit', 'linear', 'kernel', got 'dual'"),
+    (dict(degree=3, C=0), r"C must be a number in \(0, inf\), got 0"),
 ])
 def test_bad_parameters(kwargs, match):
     X, y = planted(20)
@@ -167,7 +168,7 @@ def test_bad_data():
             model.decision_function(X[:, :23])
     with pytest.raises(SeqimpError, match="invalid symbol 'N' at position 3"):
         WDClassifier(degree=2).fit(["ACNT", "ACGT"], [0, 1])
-    with pytest.raises(SeqimpError, match="alpha must be > 0"):
+    with pytest.raises(SeqimpError, match=r"alpha must be a number in \(0, inf\), got 0"):
         WDRegressor(degree=2, alpha=0).fit(X, y)
     with pytest.raises(SeqimpError, match="use a smaller degree"):
         WDClassifier(degree=8, alphabet="protein").fit(["ACDEFGHIKL", "ACDEFGHIKW"], [0, 1])

@@ -39,9 +39,9 @@ def test_toy_database_finds_the_planted_factor():
     with warnings.catch_warnings():  # memelite may warn that 8 targets are few for its p-values
         warnings.simplefilter("ignore", UserWarning)
         table = compare_motifs([query, ebox_rc], db, top=3)
-    assert table.columns == ["query", "target", "target_description", "p_value", "q_value", "e_value",
+    assert list(table.columns) == ["query", "target", "target_description", "p_value", "q_value", "e_value",
                              "offset", "overlap", "strand"]
-    first = {row["query"]: row for row in reversed(list(table.rows()))}
+    first = {row["query"]: row for row in reversed(table.to_dict("records"))}
     assert first["found"]["target"] == "toy.GATTACA" and first["found"]["strand"] == "+"
     assert first["found"]["overlap"] == 5
     assert first["ebox_rc"]["target"] == "toy.EBOX"

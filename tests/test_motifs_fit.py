@@ -10,7 +10,7 @@ from scipy.optimize import minimize
 from seqimp.errors import SeqimpError
 from seqimp.motifs import (Motif, assemble_motif, count_sites, discover_motifs, fit_motifs, implied_poim,
                            motif_candidates, placement_weights, simplex_lstsq, trim_motif)
-from seqimp.importance._exact import POIMResult
+from seqimp.importance import POIMResult
 
 
 def _result(tables):
@@ -48,9 +48,9 @@ def test_implied_poim_matches_brute_force():
 
 def test_implied_poim_matches_poim_engine():
     """A fixed-start motif's scorer is one order-m table of PositionalWeights: same POIM."""
-    from seqimp.background._markov import MarkovBackground
-    from seqimp.importance._exact import poim
-    from seqimp.kernels._weights import PositionalWeights
+    from seqimp.background import MarkovBackground
+    from seqimp.importance import poim
+    from seqimp.kernels import PositionalWeights
 
     rng = np.random.default_rng(2)
     L, m, t = 12, 4, 5
@@ -105,7 +105,7 @@ def test_discover_two_overlapping_motifs_with_spread():
              Motif.from_consensus("b", "CCGTGG", purity=0.9, start=14, spread=0.7)]
     result = _result(implied_poim(truth, L, 6, alpha=[[1] * 6, [0.5] * 6]))
     cands = motif_candidates(result, 5)
-    assert cands.columns == ["rank", "oligomer", "order", "position", "score", "importance"]
+    assert list(cands.columns) == ["rank", "oligomer", "order", "position", "score", "importance"]
     assert cands["position"][0] == 10 and cands["oligomer"][0] == "GATTAC"
     assert abs(cands["position"][1] - 14) <= 1 and "CGTGG" in cands["oligomer"][1]
     found = discover_motifs(result, max_motifs=3)

@@ -4,6 +4,8 @@ Fixture: tests/data/planted_{pos,neg}.fa, 100 + 100 random 30-nt sequences; the 
 carry GATTACA at 1-based positions 11-17 (one random base replaced in ~20% of them).
 """
 
+import json
+import logging
 import warnings
 from pathlib import Path
 
@@ -11,13 +13,16 @@ import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split
 
-from seqimp.background._markov import MarkovBackground
+from seqimp.background import MarkovBackground
 from seqimp.errors import SeqimpError
-from seqimp.io._fasta import read_fasta
-from seqimp.pipeline._run import (compute_importance, evaluate, load_model, make_background, run_model, run_poim,
-                             run_sampled, top_oligomers, train_model)
-from seqimp.importance._exact import POIMResult
-from seqimp.kernels._weights import PositionalWeights
+from seqimp._tables import write_tsv
+from seqimp.io import read_fasta
+from seqimp.importance._engine import check_poim_job
+from seqimp.pipeline import _outputs
+from seqimp.pipeline import (check_job, compute_importance, evaluate, load_model, make_background, run_model,
+                                  run_poim, run_sampled, top_oligomers, train_model)
+from seqimp.importance import POIMResult
+from seqimp.kernels import PositionalWeights
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -115,7 +120,7 @@ def test_run_poim_writes_everything_and_finds_the_motif(tmp_path, planted):
     loaded = POIMResult.load(tmp_path / "poim.npz")
     for k in (1, 2, 3):
         np.testing.assert_array_equal(loaded.firm[k - 1], run.result.firm[k - 1])
-    assert (tmp_path / "top_oligomers.tsv").read_text() == top_oligomers(run.result, 5).to_tsv()
+    assert (tmp_path / "top_oligomers.tsv").read_text() == write_tsv(top_oligomers(run.result, 5))
     summary = run.summary
     assert summary["metrics"]["n_test"] == 40 and summary["data"]["n_positive"] == 100
     assert set(summary["timings"]) == {"train", "poim", "outputs"}
@@ -150,3 +155,47 @@ def test_run_sampled_outputs(tmp_path, planted):
     assert best["oligomer"] == "GATTACA"[best["position"] - 11]
     with pytest.raises(SeqimpError, match=r"sequence length is unknown"):
         run_sampled(score, tmp_path, background="uniform")
+
+
+def test_check_job_refuses_before_training_with_the_engine_messages():
+    with pytest.raises(SeqimpError, match=r"max_order must lie in 1\.\.30 \(the sequence length\), got 31"):
+        check_job(30, degree=2, max_order=31)
+    with pytest.raises(SeqimpError, match=r"background: order 30 needs sequences longer than 30"):
+        check_job(30, degree=2, max_order=3, background_order=30)
+    with pytest.raises(SeqimpError, match=r"needs about .* GB, more than max_memory=0\.00 GB"):
+        check_job(30, degree=2, max_order=3, max_memory=1000)
+    with pytest.raises(SeqimpError,
+                       match=r"position-specific background has length 20, but the weights have length 30"):
+        check_poim_job(30, max_order=3, background_length=20)
+    check_job(30, degree=2, max_order=3)  # fits: no error
+    check_poim_job(30, max_order=30, degree=None, max_memory=1)  # no degree: lengths only, no memory check
+
+
+def test_run_poim_refuses_a_job_before_training(tmp_path, planted, caplog):
+    pos, neg = planted
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        with pytest.raises(SeqimpError, match=r"max_order must lie in 1\.\.30"):
+            run_poim(pos, neg, tmp_path, degree=2, max_order=31)
+    assert "training" not in caplog.text
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_run_poim_logs_each_step_and_writes_the_summary_once(tmp_path, planted, caplog, monkeypatch):
+    pos, neg = planted
+    written = []
+    real = _outputs.write_summary
+    monkeypatch.setattr("seqimp.pipeline._run.write_summary",
+                        lambda path, summary: (written.append(path), real(path, summary)))
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        run = run_poim(pos.codes, neg.codes, tmp_path, degree=2, max_order=2, random_state=0, top=3)
+    assert written == [tmp_path / "summary.json"]
+    messages = [r.getMessage() for r in caplog.records if r.name.startswith("seqimp")]
+    assert messages[0] == "training a WD classifier (degree 2, shifts 0, C 1) on 160 sequences of length 30"
+    assert messages[1].startswith("held-out accuracy ")
+    assert messages[2:] == ["computing POIM and FIRM up to order 2 for L = 30",
+                            "writing tables, figures and the report (png)"]
+    on_disk = json.loads((tmp_path / "summary.json").read_text())
+    assert set(on_disk["timings"]) == {"train", "poim", "outputs"}
+    assert on_disk["timings"] == pytest.approx(run.summary["timings"])
+    assert on_disk["data"] == {"length": 30, "positive": "positive sequences", "n_positive": 100,
+                               "negative": "negative sequences", "n_negative": 100}

@@ -12,8 +12,8 @@ import pytest  # noqa: E402
 
 from seqimp.errors import SeqimpError  # noqa: E402
 from seqimp.plot import differential_heatmap, poim_heatmap, weights_vs_firm  # noqa: E402
-from seqimp.importance._exact import POIMResult  # noqa: E402
-from seqimp.kernels._weights import PositionalWeights  # noqa: E402
+from seqimp.importance import POIMResult  # noqa: E402
+from seqimp.kernels import PositionalWeights  # noqa: E402
 
 
 def _result(length=12, max_order=4, seed=0, nan_at=None):
@@ -85,7 +85,7 @@ def test_position_labels_replace_tick_text():
     ax = poim_heatmap(res, 1, position_labels=labels)
     ax.figure.canvas.draw()
     texts = {t.get_text() for t in ax.get_xticklabels() if t.get_text()}
-    assert texts and texts <= {str(v) for v in labels}
+    assert texts and texts <= {f"{v:+d}" for v in labels}   # labels around an origin print signed
     with pytest.raises(SeqimpError, match=r"position_labels has 3 entries, the sequences have length 57"):
         poim_heatmap(res, 1, position_labels=[1, 2, 3])
 
@@ -102,7 +102,7 @@ def test_bad_order_and_measure():
     res = _result()
     with pytest.raises(SeqimpError, match=r"order must lie in 1..4 \(the result's max_order\), got 5"):
         poim_heatmap(res, 5)
-    with pytest.raises(SeqimpError, match=r"measure must be 'poim' or 'firm'"):
+    with pytest.raises(SeqimpError, match=r"measure must be one of 'poim', 'firm', got 'weight'"):
         poim_heatmap(res, 1, measure="weight")
 
 

@@ -335,18 +335,22 @@ def test_result_top_save_load_roundtrip(tmp_path):
     weights = random_weights(rng, 7, 2)
     initial, trans = random_chain(rng, 1, 7, zero_frac=0.3)
     res = poim(weights, MarkovBackground.from_arrays(initial, trans), 3)
-    top = res.top(5, measure="firm")
-    assert top.columns == ["rank", "oligomer", "order", "position", "poim", "firm"]
-    allfirm = np.concatenate([f.ravel() for f in res.firm])
-    np.testing.assert_allclose(np.abs(top["firm"]), np.sort(np.abs(allfirm))[::-1][:5])
-    first = top[0:1]
-    k, pos = int(first["order"][0]), int(first["position"][0])
-    from seqimp.io._alphabet import kmer_index
+    top = res.top(5, measure="firm", order=3)
+    assert list(top.columns) == ["rank", "oligomer", "order", "position", "poim", "firm"]
+    np.testing.assert_allclose(np.abs(top["firm"]), np.sort(np.abs(res.firm[2].ravel()))[::-1][:5])
+    first = top.to_dict("records")[0]
+    from seqimp.io import kmer_index
 
-    assert res.firm[k - 1][pos - 1, kmer_index(str(first["oligomer"][0]))] == top["firm"][0]
-    assert not np.isnan(res.top(10 ** 6)["poim"]).any()
-    with pytest.raises(SeqimpError, match="measure must be 'poim' or 'firm'"):
+    assert first["order"] == 3
+    assert res.firm[2][first["position"] - 1, kmer_index(first["oligomer"])] == first["firm"]
+    assert res.top(10 ** 6)["poim"].notna().sum() == sum(np.count_nonzero(~np.isnan(p)) for p in res.poim)
+    assert not res.top(10 ** 6, measure="poim")["poim"].isna().any()   # NaN entries are never ranked
+    with pytest.raises(SeqimpError, match="measure must be one of 'poim', 'firm', got 'weights'"):
         res.top(3, measure="weights")
+    with pytest.raises(SeqimpError, match=r"order must be an integer in \[1, 3\], got 4"):
+        res.top(3, order=4)
+    with pytest.raises(SeqimpError, match="n must be an integer >= 0, got -1"):
+        res.top(-1)
     res.poim_se = [np.abs(p) for p in res.poim]
     res.save(tmp_path / "r.npz")
     back = POIMResult.load(tmp_path / "r.npz")
@@ -388,3 +392,56 @@ def test_other_alphabet_order1_against_enumeration():
         np.testing.assert_allclose(res.poim[k - 1][j], q, atol=1e-9, rtol=0)
     with pytest.raises(SeqimpError, match="background alphabet dna differs"):
         poim(weights, MarkovBackground.uniform(), 1)
+
+
+def _ranked_by_definition(res, n, measure, orders):
+    """(rank key, row) of the top n of each order in ``orders``, sorted: a full sort of every entry."""
+    rows = []
+    for k in orders:
+        values = getattr(res, measure)[k - 1]
+        entries = sorted((-abs(values[j, z]), k, j, z) for j in range(values.shape[0])
+                         for z in range(values.shape[1]) if not np.isnan(values[j, z]))
+        rows += entries[:n]
+    return [(k, j + 1, z) for _, k, j, z in sorted(rows)]
+
+
+@pytest.mark.parametrize("measure", ["firm", "poim"])
+def test_top_is_the_one_ranking(measure):
+    """top(n) = the top n of every order merged by |measure| (ties by order, position, k-mer), the
+    rows of top_oligomers.tsv; top(n, order=k) = the k-mers alone; default measure FIRM."""
+    from seqimp.io import kmer_index
+    from seqimp.pipeline import top_oligomers
+
+    rng = np.random.default_rng(21)
+    poims = [rng.integers(-4, 5, size=(6 - k + 1, 4 ** k)).astype(float) for k in (1, 2, 3)]  # many ties
+    firms = [rng.integers(-4, 5, size=p.shape).astype(float) for p in poims]
+    poims[1][0, :5] = np.nan
+    res = POIMResult(poims, firms, expected_score=0.0, score_std=1.0)
+    for n in (0, 1, 4, 30):
+        table = res.top(n, measure=measure)
+        got = [(r["order"], r["position"], kmer_index(r["oligomer"])) for r in table.to_dict("records")]
+        assert got == _ranked_by_definition(res, n, measure, (1, 2, 3))
+        assert table["rank"].tolist() == list(range(1, len(table) + 1))
+        for k in (1, 3):
+            only = res.top(n, measure=measure, order=k)
+            got = [(r["order"], r["position"], kmer_index(r["oligomer"])) for r in only.to_dict("records")]
+            assert got == _ranked_by_definition(res, n, measure, (k,))
+    default = res.top(4)
+    assert default.equals(res.top(4, measure="firm")) and default.equals(top_oligomers(res, 4))
+
+
+@pytest.mark.parametrize("call", ["top", "heatmap", "logo", "candidates", "fit", "position_summary"])
+def test_every_measure_check_says_the_same(call):
+    from seqimp.importance import position_summary
+    from seqimp.motifs import Motif, fit_motifs, motif_candidates
+    from seqimp.plot import letter_importance, poim_heatmap
+
+    res = POIMResult([np.zeros((5, 4)), np.zeros((4, 16))], [np.zeros((5, 4)), np.zeros((4, 16))],
+                     expected_score=0.0, score_std=1.0)
+    calls = {"top": lambda: res.top(3, measure="w"), "heatmap": lambda: poim_heatmap(res, 1, measure="w"),
+             "logo": lambda: letter_importance(res, measure="w"),
+             "candidates": lambda: motif_candidates(res, measure="w"),
+             "fit": lambda: fit_motifs(res, [Motif.from_consensus("m", "AC")], measure="w"),
+             "position_summary": lambda: position_summary(res, measure="w")}
+    with pytest.raises(SeqimpError, match=r"^measure must be one of 'poim', 'firm', got 'w'$"):
+        calls[call]()

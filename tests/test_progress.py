@@ -1,20 +1,32 @@
 import io
 
-from seqimp._progress import Progress
+import pytest
+
+from seqimp._progress import progress_bar
 
 
-def test_progress_reports_and_finishes():
+def test_progress_bar_counts_and_finishes():
     stream = io.StringIO()
-    with Progress(4, "sampling", stream=stream, interval=0.0) as bar:
-        for _ in range(4):
+    with progress_bar(4, "sampling", file=stream) as bar:
+        for _ in range(3):
             bar.update()
-    lines = stream.getvalue().splitlines()
-    assert lines[0].startswith("sampling: 1/4 ( 25.0%)")
-    assert lines[-1].startswith("sampling: 4/4 (100.0%)") and "left" not in lines[-1]
+        bar.update(1)
+        assert bar.n == 4 and bar.total == 4
+    out = stream.getvalue()
+    assert out.startswith("\rsampling:") or out.startswith("sampling:")
+    assert "4/4" in out.split("\r")[-1]
 
 
-def test_progress_disabled_is_silent():
+@pytest.mark.parametrize("total", [0, 3])
+def test_progress_bar_disabled_is_silent(total):
     stream = io.StringIO()
-    with Progress(3, enabled=False, stream=stream) as bar:
-        bar.update(3)
+    with progress_bar(total, "quiet", enabled=False, file=stream) as bar:
+        bar.update(total)
     assert stream.getvalue() == ""
+
+
+def test_progress_bar_writes_to_stderr_by_default(capsys):
+    with progress_bar(2, "levels") as bar:
+        bar.update(2)
+    err = capsys.readouterr().err
+    assert "levels" in err and "2/2" in err

@@ -172,7 +172,7 @@ def test_feature_functions_names_and_curves():
         ("lin", {"method": "gaussian", "features": [(0, 1)]}, "feature x1\\*x2 is not a coordinate"),
         ("lin", {"method": "binary"}, "method='binary': feature x1 takes 50 distinct values, not 2"),
         ("lin", {"method": "slope", "features": [lambda A: A[:, 0] * 0]}, "feature <lambda>: constant on X"),
-        ("lin", {"method": "fancy"}, "method: must be one of"),
+        ("lin", {"method": "fancy"}, "method must be one of"),
         ("lin", {"covariance": np.eye(2), "method": "gaussian"}, "covariance: expected a symmetric \\(3, 3\\)"),
         ("lin", {"features": [5]}, "features\\[0\\]: column index 5 out of range"),
         ("lin", {"features": ["zz"]}, "features\\[0\\]: unknown column 'zz'"),
@@ -245,3 +245,15 @@ def test_shrinkage_covariance_helps_with_more_features_than_samples():
     err_shrunk = np.linalg.norm(shrunk.importances - model.coef_)
     err_sample = np.linalg.norm(sample.importances - model.coef_)
     assert err_shrunk < 0.5 * err_sample
+
+
+def test_every_tabular_method_has_1d_importances_mean():
+    from seqimp.tabular import permutation_importance, sensitivity_importance
+
+    X = _gaussian(80, 3)
+    model = _linear_model(X)
+    res = firm(model, X, method="gaussian")
+    np.testing.assert_array_equal(res.importances_mean, res.importances)
+    y = model.predict(X)
+    for other in (permutation_importance(model, X, y, n_repeats=2), sensitivity_importance(model, X, y, n_repeats=2)):
+        assert other.importances_mean.shape == res.importances_mean.shape == (3,)

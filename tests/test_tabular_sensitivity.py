@@ -99,8 +99,8 @@ def test_streams_are_per_feature_and_reproducible():
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"variant": "max"}, "variant: must be one of"),
-        ({"n_repeats": 0}, "n_repeats: must be a positive integer"),
+        ({"variant": "max"}, "variant must be one of"),
+        ({"n_repeats": 0}, "n_repeats must be a positive integer, got 0"),
         ({"categorical_features": [9]}, "categorical_features: column index 9 out of range"),
         ({"categorical_features": ["nope"]}, "categorical_features: unknown column 'nope'"),
         ({"n_levels": 1}, "n_levels: need at least 2 levels"),

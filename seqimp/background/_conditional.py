@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_random_state
 
 _DNA = 4
 
@@ -160,8 +160,11 @@ class ChainSampler:
         return self.bg.marginals(k, length=self.length)
 
     def uniforms(self, n, random_state):
-        """The common random numbers of n samples: U (n, L) and W (n, 3)."""
-        rng = np.random.default_rng(random_state)
+        """The common random numbers of n samples: U (n, L) and W (n, 3).
+
+        ``random_state``: int, Generator or None (default None = fixed seed 0).
+        """
+        rng = check_random_state(random_state)
         return rng.random((n, self.length)), rng.random((n, 3))
 
     def base(self, U, W):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
-from ..errors import SeqimpError, check_int
-from ..io._fasta import as_codes
+from ..io._check import check_sequences
 
 __all__ = ["MarkovBackground"]
 
@@ -84,12 +84,7 @@ class MarkovBackground:
     def __init__(self, order=0, *, positional=False, pseudocount=1.0, alphabet="dna"):
         self.order = check_int(order, "order", minimum=0)
         self.positional = bool(positional)
-        try:
-            self.pseudocount = float(pseudocount)
-        except (TypeError, ValueError):
-            self.pseudocount = float("nan")
-        if not self.pseudocount >= 0:
-            raise SeqimpError(f"pseudocount must be >= 0, got {pseudocount!r}")
+        self.pseudocount = check_number(pseudocount, "pseudocount", low=0)
         self.alphabet = get_alphabet(alphabet)
         self.initial_ = None
         self.transitions_ = None
@@ -155,13 +150,11 @@ class MarkovBackground:
             The order D of the representation (the distribution is the same).
         """
         alpha = get_alphabet(alphabet)
-        a, order = alpha.size, int(order)
-        if order < 0:
-            raise SeqimpError(f"order must be >= 0, got {order}")
+        a, order = alpha.size, check_int(order, "order", minimum=0)
         initial = np.full(a ** order, 1.0 / a ** order)
         rows = np.full((a ** order, a), 1.0 / a)
         if length is not None:
-            length = int(length)
+            length = check_int(length, "length")
             if length <= order:
                 raise SeqimpError(f"length must exceed the order {order}, got {length}")
             rows = np.broadcast_to(rows, (length - order,) + rows.shape)
@@ -178,11 +171,9 @@ class MarkovBackground:
         ----------
         X : list of str, SequenceSet or ndarray of shape (n, L)
         """
-        codes = as_codes(X, self.alphabet).astype(np.int64)
+        codes = check_sequences(X, "X", self.alphabet).astype(np.int64)
         n, length = codes.shape
         d, a = self.order, self.alphabet.size
-        if n == 0:
-            raise SeqimpError("fit: no sequences given")
         if length <= d:
             raise SeqimpError(f"fit: sequences of length {length} are too short for order {d}")
         ctx = np.zeros((n, length - d + 1), dtype=np.int64)   # D-mer index starting at each i
@@ -324,16 +315,16 @@ class MarkovBackground:
     def sample(self, n, *, length=None, random_state=None) -> np.ndarray:
         """Draw ``n`` sequences.
 
+        ``random_state``: int, Generator or None (default None = fixed seed 0).
+
         Returns
         -------
         ndarray of shape (n, L), dtype uint8
         """
         length = self.resolve_length(length)
-        rng = np.random.default_rng(random_state)
+        rng = check_random_state(random_state)
         d, a = self.order, self.alphabet.size
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-            raise SeqimpError(f"sample: n must be a non-negative integer, got {n!r}")
-        n = int(n)
+        n = check_int(n, "n", minimum=0)
         trans = self.transition_table(length)
         out = np.empty((n, length), dtype=np.uint8)
         ctx = rng.choice(a ** d, size=n, p=self.initial_ / self.initial_.sum())
@@ -348,7 +339,7 @@ class MarkovBackground:
 
     def log_prob(self, X) -> np.ndarray:
         """Natural-log probability of each sequence, shape (n,) (-inf if impossible)."""
-        codes = as_codes(X, self.alphabet).astype(np.int64)
+        codes = check_sequences(X, "X", self.alphabet).astype(np.int64)
         length = self.resolve_length(codes.shape[1])
         d, a = self.order, self.alphabet.size
         trans = self.transition_table(length)

@@ -1,18 +1,24 @@
-"""Helpers shared by the subcommands: logging, output folders, argument types."""
+"""Helpers shared by the subcommands: logging, output folders, argument types, shared options.
+
+Subcommand modules import only this module and the library.
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
+import re
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_int, check_number
 
-__all__ = ["UserError", "configure", "log", "check_output_path", "output_dir", "positive_int", "fraction", "nonneg_int", "STATE"]
+__all__ = ["UserError", "configure", "log", "check_output_path", "output_dir", "positive_int", "fraction", "nonneg_int",
+           "positive_float", "STATE"]
 
 STATE = {"quiet": False, "debug": False}
 
@@ -21,14 +27,41 @@ class UserError(SeqimpError):
     """A mistake on the command line (bad option value, conflicting options)."""
 
 
+logger = logging.getLogger(__name__)
+
+
+class _StderrHandler(logging.StreamHandler):
+    """A plain ``%(message)s`` handler writing to the current ``sys.stderr`` (which may be swapped)."""
+
+    def __init__(self):
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(message)s"))
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value):
+        pass
+
+
 def configure(*, quiet=False, debug=False) -> None:
+    """Send the ``seqimp`` log to stderr, one plain line per message: INFO and above, or
+    WARNING and above with ``quiet``. Replaces the handler an earlier call installed."""
     STATE["quiet"], STATE["debug"] = bool(quiet), bool(debug)
+    root = logging.getLogger("seqimp")
+    for handler in [h for h in root.handlers if isinstance(h, _StderrHandler)]:
+        root.removeHandler(handler)
+    root.addHandler(_StderrHandler())
+    root.setLevel(logging.WARNING if quiet else logging.INFO)
 
 
 def log(message: str, *, always=False) -> None:
-    """Print a line on stderr unless ``--quiet`` (``always`` prints anyway)."""
-    if always or not STATE["quiet"]:
-        print(message, file=sys.stderr, flush=True)
+    """Log a line on stderr unless ``--quiet`` (``always``: a warning, shown anyway)."""
+    if not any(isinstance(h, _StderrHandler) for h in logging.getLogger("seqimp").handlers):
+        configure(quiet=STATE["quiet"], debug=STATE["debug"])
+    logger.log(logging.WARNING if always else logging.INFO, message)
 
 
 def progress_enabled() -> bool:
@@ -70,31 +103,126 @@ def output_dir(out):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _int_at_least(text: str, minimum: int, what: str) -> int:
+def _arg_type(text: str, convert, check, **limits):
+    """``check(convert(text))`` for argparse: a SeqimpError becomes ArgumentTypeError.
+
+    argparse puts ``argument --option:`` in front, so the check's message is used
+    without the argument name ("must be a positive integer, got 0").
+    """
     try:
-        value = int(text)
+        value = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-    if value < minimum:
-        raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
-    return value
+        value = text  # the checks refuse strings and quote them
+    try:
+        return check(value, "", **limits)
+    except SeqimpError as exc:
+        raise argparse.ArgumentTypeError(str(exc).strip()) from None
 
 
 def positive_int(text: str) -> int:
-    return _int_at_least(text, 1, "a positive integer")
+    """An integer >= 1 (``seqimp.errors.check_int``)."""
+    return _arg_type(text, int, check_int)
 
 
 def nonneg_int(text: str) -> int:
-    return _int_at_least(text, 0, "an integer >= 0")
+    """An integer >= 0 (``seqimp.errors.check_int``)."""
+    return _arg_type(text, int, check_int, minimum=0)
 
 
 def fraction(text: str) -> float:
-    """A share in [0, 1) (0 means: none)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {text!r}") from None
-    if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {value}")
-    return value
+    """A share in [0, 1) (0 means: none) (``seqimp.errors.check_number``)."""
+    return _arg_type(text, float, check_number, low=0.0, high=1.0, high_open=True)
 
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (``seqimp.errors.check_number``)."""
+    return _arg_type(text, float, check_number, low=0.0, low_open=True)
+
+
+# ----- options and helpers shared by several subcommands -----------------------------------------
+
+__all__ += ["add_quiet", "add_data_options", "add_model_options", "read_pair", "check_degree", "memory_size",
+            "print_outcome"]
+
+
+_positive_float = positive_float  # the name cli.train used
+
+
+_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "G": 1 << 30, "GB": 1 << 30,
+          "T": 1 << 40, "TB": 1 << 40}
+
+
+def memory_size(text: str) -> int:
+    """Bytes from '2G', '500MB', '1.5 GB' or a plain number of bytes."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?B?)\s*", text.upper())
+    if not m or float(m.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"expected a size such as 2G, 500M or 1000000, got {text!r}")
+    return int(float(m.group(1)) * _UNITS[m.group(2)])
+
+
+def add_quiet(p) -> None:
+    """``-q/--quiet`` and ``--debug`` after the subcommand too (the global options also work)."""
+    p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                   help="no progress or log lines on stderr")
+    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="show full tracebacks on errors")
+
+
+def add_data_options(p, *, required=True) -> None:
+    """``--positive``, ``--negative`` and ``--skip-invalid``."""
+    p.add_argument("--positive", metavar="POS.fa", required=required, help="positive sequences (FASTA, plain or gzip)")
+    p.add_argument("--negative", metavar="NEG.fa", required=required, help="negative sequences (FASTA)")
+    p.add_argument("--skip-invalid", action="store_true",
+                   help="drop records with symbols other than A, C, G, T (N, R, Y, ...) instead of failing")
+
+
+def add_model_options(p) -> None:
+    """The ``model`` group: ``--degree``, ``--shifts``, ``--C``, ``--test-fraction``, ``--seed``."""
+    g = p.add_argument_group("model")
+    g.add_argument("--degree", type=positive_int, default=8, help="largest k-mer length of the WD kernel (default 8)")
+    g.add_argument("--shifts", type=nonneg_int, default=0, help="maximal shift S of the WDS kernel (default 0: WD)")
+    g.add_argument("--C", type=_positive_float, default=1.0, help="regularisation constant (default 1)")
+    g.add_argument("--test-fraction", type=fraction, default=0.2,
+                   help="held-out share for accuracy and auROC (default 0.2; 0 trains on all sequences "
+                        "and reports no held-out figures)")
+    g.add_argument("--seed", type=nonneg_int, default=None, help="random seed (split, sampling)")
+
+
+def read_pair(args):
+    """Read --positive and --negative (either may be absent) as SequenceSets."""
+    from ..io._fasta import read_fasta
+
+    on_invalid = "skip" if getattr(args, "skip_invalid", False) else "error"
+    if args.positive and args.negative and Path(args.positive).is_file() and Path(args.negative).is_file() \
+            and Path(args.positive).samefile(args.negative):
+        raise UserError(f"--positive and --negative are the same file ({args.negative}); "
+                        "a classifier needs two different classes")
+    pos = read_fasta(args.positive, on_invalid=on_invalid) if args.positive else None
+    neg = read_fasta(args.negative, on_invalid=on_invalid) if args.negative else None
+    if pos is not None and neg is not None and pos.length != neg.length:
+        raise UserError(f"--positive {args.positive} has length {pos.length} but --negative {args.negative} "
+                        f"has length {neg.length}; positional methods need one common length")
+    return pos, neg
+
+
+def check_degree(args, length) -> None:
+    """UserError when ``--degree`` or ``--shifts`` does not fit sequences of ``length``."""
+    if args.degree > length:
+        raise UserError(f"--degree {args.degree} exceeds the sequence length {length}")
+    if args.shifts >= length:
+        raise UserError(f"--shifts {args.shifts} must be smaller than the sequence length {length}")
+
+
+def print_outcome(run, out, *, note="") -> None:
+    """Tell the user the metrics (stderr), the top oligomer and where the report is (stdout)."""
+    metrics = run.summary.get("metrics", {})
+    if metrics.get("auroc") is not None:
+        acc = metrics.get("accuracy")
+        log(("" if acc is None else f"accuracy {acc:.4f}, ") + f"auROC {metrics['auroc']:.4f}")
+    rows = run.summary.get("top_per_order", [])
+    if rows:
+        print(f"top oligomer of each order by |FIRM| (1-based start){note}:")
+        for row in rows:
+            print(f"  k={row['order']}: {row['oligomer']:>{rows[-1]['order']}s} at {row['position']}"
+                  f"  FIRM {row['firm']:+.4g}  POIM {row['poim']:+.4g}")
+    print(f"report: {out}/report.html")

@@ -6,9 +6,7 @@ import argparse
 
 from ..datasets import demo_paths
 from ..io._fasta import read_fasta
-from .common import check_output_path, log, output_dir, progress_enabled
-from .poim import print_outcome
-from .train import add_quiet
+from .common import add_quiet, check_output_path, log, output_dir, print_outcome, progress_enabled
 
 HELP = """\
 Run the complete POIM/FIRM pipeline on the embedded demo data
@@ -38,7 +36,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..pipeline._run import run_poim
+    from ..pipeline import run_poim
 
     check_output_path(args.out)
     pos_path, neg_path = demo_paths()
@@ -46,6 +44,6 @@ def run(args) -> int:
     log(f"demo: {len(pos)} positive and {len(neg)} negative sequences of length {pos.length}")
     with output_dir(args.out) as tmp:
         result = run_poim(pos, neg, tmp, title="seqimp demo: AP-1 site TGACTCA planted at positions 21-23",
-                          log=log, progress=progress_enabled(), motifs_dir=args.out, **DEMO_SETTINGS)
+                          progress=progress_enabled(), motifs_dir=args.out, **DEMO_SETTINGS)
     print_outcome(result, args.out, note=" -- planted: TGACTCA at 21-23")
     return 0

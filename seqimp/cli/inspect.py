@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..io._fasta import fasta_summary
-from .train import add_quiet
+from .common import add_quiet
 
 HELP = """\
 Print the number of records, the sequence length (or the range of lengths when

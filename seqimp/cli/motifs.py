@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import zipfile
 from pathlib import Path
 
-from ..errors import SeqimpError
-
-from .common import UserError, check_output_path, log, output_dir, positive_int, progress_enabled
-from .train import add_data_options, add_model_options, add_quiet, check_degree, read_pair
+from .common import (UserError, add_data_options, add_model_options, add_quiet, check_degree, check_output_path,
+                     output_dir, positive_int, progress_enabled, read_pair)
 
 HELP = """\
 Find the motifs a sequence model relies on: candidates from the peaks of the
@@ -67,114 +64,56 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _importance(args):
-    """The POIMResult: loaded from --poim or computed from a model trained on the FASTA pair."""
-    from ..importance._exact import POIMResult
+def _inputs(args):
+    """The checked inputs before any work: the database, the sequences and the --poim result."""
+    from ..motifs import read_motifs
+    from ..pipeline import load_poim
 
+    check_output_path(args.out)
+    database = read_motifs(args.db, args.db_format) if args.db else None
     pos, neg = read_pair(args)
     if (pos is None) != (neg is None):
         raise UserError("give both --positive and --negative (or neither, with --poim)")
     if args.poim:
         path = Path(args.poim)
-        if not path.is_file():
-            raise UserError(f"--poim {path}: " + ("is a directory, expected poim.npz" if path.is_dir()
-                                                   else "no such file"))
-        try:
-            result = POIMResult.load(path)
-        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-            if isinstance(exc, SeqimpError):
-                raise
-            raise UserError(f"--poim {path}: not a poim.npz written by 'seqimp poim'") from None
+        result = load_poim(path, name=f"--poim {path}")
         if pos is not None and pos.length != result.length:
             raise UserError(f"--positive {args.positive} has length {pos.length}, but --poim {path} "
                             f"describes sequences of length {result.length}")
-        return result, pos, neg
+        return database, pos, neg, result
     if pos is None:
         raise UserError("--positive and --negative are required (or start from a saved --poim poim.npz)")
     check_degree(args, pos.length)
-    from ..pipeline._run import check_job, compute_importance, make_background, train_model
-
     max_order = args.max_order or args.degree
     if max_order > pos.length:
         raise UserError(f"--max-order {max_order} exceeds the sequence length {pos.length}")
-    check_job(pos.length, degree=args.degree, max_order=max_order)
-    weights, _info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
-                                test_fraction=args.test_fraction, random_state=args.seed, log=log,
-                                progress=progress_enabled())
-    bg, text = make_background(args.background, positive=pos, negative=neg, length=pos.length)
-    log(f"computing POIM and FIRM up to order {max_order} ({text})")
-    return compute_importance(weights, bg, max_order=max_order, progress=progress_enabled()), pos, neg
+    return database, pos, neg, None
 
 
 def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from ..pipeline import run_motifs, update_report
 
-    from ..motifs import (compare_motifs, count_sites, discover_motifs, read_motifs, write_jaspar, write_meme,
-                          write_transfac)
-    from ..plot._logos import importance_logo, logo
-
-    check_output_path(args.out)
-    database = read_motifs(args.db, args.db_format) if args.db else None
-    result, pos, neg = _importance(args)
-    fit_order = min(args.fit_order, result.max_order)
-    log(f"finding motifs in a POIM of length {result.length}, orders 1..{result.max_order}")
-    found = discover_motifs(result, max_motifs=args.max_motifs, measure=args.measure,
-                            orders=range(1, fit_order + 1), min_score=args.min_score)
-    motifs = found.motifs
-    if pos is not None:
-        log("counting motif sites in the positive sequences")
-        counted = [count_sites(m, pos, neg) for m in motifs]
-        enriched = [m for m in counted if m.sites > 0]
-        for m in counted:
-            if m.sites == 0:
-                log(f"{m.name} ({m.consensus} at {m.start}) has no sites enriched in the positives"
-                    + ("; dropped" if enriched else ""))
-        motifs = found.motifs = enriched or counted
-    matches = None
-    if database is not None:
-        log(f"comparing {len(motifs)} motif(s) with {len(database)} known motifs (TOMTOM)")
-        matches = compare_motifs(motifs, database, top=args.matches)
+    database, pos, neg, result = _inputs(args)
     with output_dir(args.out) as tmp:
-        write_meme(motifs, tmp / "motifs.meme")
-        write_jaspar(motifs, tmp / "motifs.jaspar")
-        write_transfac(motifs, tmp / "motifs.transfac")
-        found.table().to_tsv(tmp / "motifs.tsv")
-        found.candidates.to_tsv(tmp / "motif_candidates.tsv")
-        if matches is not None:
-            matches.to_tsv(tmp / "matches.tsv")
-        if args.poim is None:
-            result.save(tmp / "poim.npz")
-        (tmp / "logos").mkdir()
-        for m in motifs:
-            ax = logo(m)
-            ax.figure.savefig(tmp / "logos" / f"{m.name}_logo.{args.format}", dpi=130)
-            plt.close(ax.figure)
-        lo = max(min(m.start for m in motifs) - 5, 1)
-        hi = min(max(m.start + m.length - 1 for m in motifs) + 5, result.length)
-        if hi - lo + 1 > 120:  # motifs far apart: show the strongest one's neighbourhood only
-            centre = motifs[0].start + motifs[0].length // 2
-            lo, hi = max(centre - 60, 1), min(centre + 59, result.length)
-        ax = importance_logo(result, measure=args.measure, positions=(lo, hi))
-        ax.figure.savefig(tmp / "logos" / f"importance_logo.{args.format}", dpi=130)
-        plt.close(ax.figure)
-    out = Path(args.out)
-    if (out / "summary.json").exists():  # a 'seqimp poim' folder: add the motif section to its report
-        from ..pipeline._report import write_report
-
-        write_report(out, motifs_dir=out)
-        log(f"report updated: {out}/report.html")
-    for row in found.table().rows():
+        run = run_motifs(tmp, poim=result, positive=pos, negative=neg, database=database,
+                         max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
+                         min_score=args.min_score, top_matches=args.matches, fmt=args.format, degree=args.degree,
+                         shifts=args.shifts, C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
+                         max_order=args.max_order, background=args.background, progress=progress_enabled(),
+                         report=False)
+    update_report(args.out)  # a 'seqimp poim' folder: add the motif section to its report
+    for row in run.table().to_dict("records"):
         print(f"{row['name']}\t{row['consensus']}\tstart {row['start']}\tlength {row['length']}\t"
               f"score {row['score']:.3f}")
-    if matches is not None and len(matches):
+    if run.matches is not None and len(run.matches):
         best = {}
-        for row in matches.rows():
+        for row in run.matches.to_dict("records"):
             best.setdefault(row["query"], row)
         for q, row in best.items():
             print(f"{q}: best match {row['target']} {row['target_description']} "
                   f"(p = {row['p_value']:.2g}, q = {row['q_value']:.2g})")
-    print(f"motifs: {out}/motifs.tsv")
+    print(f"motifs: {Path(args.out)}/motifs.tsv")
     return 0

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import re
 
-from ..pipeline._run import BACKGROUNDS
-from .common import UserError, check_output_path, log, nonneg_int, output_dir, positive_int, progress_enabled
-from .train import add_data_options, add_model_options, add_quiet, check_degree, read_pair
+from ..pipeline import BACKGROUNDS
+from .common import (UserError, add_data_options, add_model_options, add_quiet, check_degree, check_output_path,
+                     memory_size, nonneg_int, output_dir, positive_int, print_outcome, progress_enabled, read_pair)
 
 HELP = """\
 Find the positional oligomers a sequence classifier relies on.
@@ -32,18 +31,6 @@ examples:
   seqimp poim --model model.npz --background-fasta neg.fa --out results
   seqimp poim --sklearn-model gb.joblib --background-fasta neg.fa --max-order 3 --out results
 """
-
-_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "G": 1 << 30, "GB": 1 << 30,
-          "T": 1 << 40, "TB": 1 << 40}
-
-
-def memory_size(text: str) -> int:
-    """Bytes from '2G', '500MB', '1.5 GB' or a plain number of bytes."""
-    m = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?B?)\s*", text.upper())
-    if not m or float(m.group(1)) <= 0:
-        raise argparse.ArgumentTypeError(f"expected a size such as 2G, 500M or 1000000, got {text!r}")
-    return int(float(m.group(1)) * _UNITS[m.group(2)])
-
 
 def register(sub) -> None:
     p = sub.add_parser("poim", help="POIM/FIRM analysis: tables, heatmaps, report", description=HELP,
@@ -83,13 +70,13 @@ def register(sub) -> None:
 
 def _common(args):
     return dict(background=args.background, background_order=args.background_order,
-                positional_background=args.positional_background, fmt=args.format, top=args.top, log=log,
+                positional_background=args.positional_background, fmt=args.format, top=args.top,
                 progress=progress_enabled())
 
 
 def run(args) -> int:
     from ..io._fasta import read_fasta
-    from ..pipeline._run import load_model, run_model, run_poim, run_sampled
+    from ..pipeline import load_model, run_model, run_poim, run_sampled
 
     check_output_path(args.out)
     pos, neg = read_pair(args)
@@ -116,7 +103,7 @@ def run(args) -> int:
                             max_order=args.max_order, max_memory=args.max_memory, motifs_dir=args.out,
                             positive=pos, negative=neg, **_common(args))
         elif external:
-            from ..importance._sampled import load_scorer, load_sklearn_model
+            from ..importance._scorers import load_scorer, load_sklearn_model
 
             if args.scorer:
                 score_fn, source = load_scorer(args.scorer), args.scorer
@@ -132,18 +119,3 @@ def run(args) -> int:
                            max_memory=args.max_memory, motifs_dir=args.out, **_common(args))
     print_outcome(run, args.out)
     return 0
-
-
-def print_outcome(run, out, *, note="") -> None:
-    """Tell the user the metrics (stderr), the top oligomer and where the report is (stdout)."""
-    metrics = run.summary.get("metrics", {})
-    if metrics.get("auroc") is not None:
-        acc = metrics.get("accuracy")
-        log(("" if acc is None else f"accuracy {acc:.4f}, ") + f"auROC {metrics['auroc']:.4f}")
-    rows = run.summary.get("top_per_order", [])
-    if rows:
-        print(f"top oligomer of each order by |FIRM| (1-based start){note}:")
-        for row in rows:
-            print(f"  k={row['order']}: {row['oligomer']:>{rows[-1]['order']}s} at {row['position']}"
-                  f"  FIRM {row['firm']:+.4g}  POIM {row['poim']:+.4g}")
-    print(f"report: {out}/report.html")

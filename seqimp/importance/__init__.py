@@ -2,11 +2,16 @@
 in-silico mutagenesis for any scorer, scorer adapters, and the result type.
 """
 
-from ._exact import POIMResult, differential_poim, maximal_poim, poim
-from ._sampled import ModelScorer, ism, load_scorer, load_sklearn_model, onehot, poim_sampled, position_summary, \
-    sklearn_scorer
+from ._exact import poim
+from ._ism import ism
+from ._onnx import OnnxScorer
+from ._result import MEASURES, POIMResult, differential_poim, maximal_poim
+from ._sampled import poim_sampled, position_summary
+from ._scorers import ModelScorer, load_scorer, load_sklearn_model, onehot, sklearn_scorer
+from ._torch import TorchScorer
 
 load_poim = POIMResult.load
 
-__all__ = ["poim", "POIMResult", "load_poim", "maximal_poim", "differential_poim", "poim_sampled", "ism",
-           "position_summary", "onehot", "load_scorer", "load_sklearn_model", "sklearn_scorer", "ModelScorer"]
+__all__ = ["poim", "POIMResult", "load_poim", "maximal_poim", "differential_poim", "MEASURES", "poim_sampled", "ism",
+           "position_summary", "onehot", "load_scorer", "load_sklearn_model", "sklearn_scorer", "ModelScorer",
+           "OnnxScorer", "TorchScorer"]

@@ -165,7 +165,7 @@ def exact_conditional(tables, bias, background, max_order, *, progress=None):
     bias : float
     background : MarkovBackground
     max_order : int
-    progress : Progress, optional
+    progress : tqdm bar (:func:`seqimp._progress.progress_bar`), optional
         Updated once per level.
 
     Returns
@@ -260,13 +260,43 @@ def n_levels(n_w, d, max_order) -> int:
 
 
 def check_lengths(length, background, max_order):
-    """Validate max_order against L and the background's length."""
-    bg_len = background.length
-    if bg_len is not None and bg_len != length:
-        raise SeqimpError(f"background: the position-specific background has length {bg_len}, "
+    """Validate max_order against L and the background's length (:func:`check_poim_job` without memory)."""
+    check_poim_job(length, background_order=background.order, max_order=max_order,
+                   background_length=background.length)
+
+
+def check_poim_job(length, *, max_order, background_order=0, degree=None, max_memory=None, alphabet_size=4,
+                   background_length=None) -> None:
+    """Refuse a POIM job that cannot run, before any work: the checks :func:`seqimp.poim` makes.
+
+    Parameters
+    ----------
+    length : int
+        Sequence length L.
+    max_order : int
+        Longest oligomer; must lie in 1..L.
+    background_order : int, default=0
+        Markov order D of the background; needs L > D.
+    degree : int, optional
+        Degree of the weights; with it, the tables' memory is estimated and checked.
+    max_memory : int, optional
+        Bytes the tables may take (None: half the available RAM).
+    alphabet_size : int, default=4
+    background_length : int, optional
+        Length of a position-specific background; must equal L.
+
+    Raises
+    ------
+    SeqimpError
+        One line naming what does not fit.
+    """
+    if background_length is not None and background_length != length:
+        raise SeqimpError(f"background: the position-specific background has length {background_length}, "
                           f"but the weights have length {length}")
-    if length < background.order + 1:
-        raise SeqimpError(f"background: order {background.order} needs sequences longer than {background.order}, "
+    if length < background_order + 1:
+        raise SeqimpError(f"background: order {background_order} needs sequences longer than {background_order}, "
                           f"the weights have length {length}")
     if not 1 <= max_order <= length:
         raise SeqimpError(f"max_order must lie in 1..{length} (the sequence length), got {max_order}")
+    if degree is not None:
+        check_memory(alphabet_size, length, degree, background_order, max_order, max_memory)

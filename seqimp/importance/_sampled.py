@@ -1,4 +1,4 @@
-"""Importance for any sequence scorer: sampled POIM/FIRM and in-silico mutagenesis.
+"""Sampled POIM/FIRM for any sequence scorer, and its reduction to one value per position.
 
 The exact engine (:mod:`seqimp.importance`) needs a linear positional model. FIRM itself needs
 only a score function s and a background distribution of sequences, so here it is
@@ -26,243 +26,17 @@ because ``E[s | z not at j] = (E[s] - pi E[s | z at j]) / (1 - pi)``.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 
-from ._dp_kernels import CERTAIN
+from .._progress import progress_bar
 from ..background._conditional import ChainSampler
-from ..io._alphabet import decode, get_alphabet
 from ..errors import SeqimpError, check_int
-from ..io._fasta import as_codes
-from .._progress import Progress
+from ._dp_kernels import CERTAIN
+from ._scorers import call_scorer
 
-__all__ = ["poim_sampled", "ism", "position_summary", "onehot", "load_scorer",
-           "load_sklearn_model", "sklearn_scorer", "ModelScorer"]
+__all__ = ["poim_sampled", "position_summary"]
 
 _DNA = 4
-
-
-# --------------------------------------------------------------------------- scorers
-
-def _call(score_fn, Y) -> np.ndarray:
-    """Score a batch and check that one finite score per sequence came back."""
-    n = Y.shape[0]
-    out = np.asarray(score_fn(Y), dtype=np.float64)
-    if out.shape in ((n, 1), (1, n)):
-        out = out.reshape(n)
-    if out.shape != (n,):
-        raise SeqimpError(f"score_fn returned shape {out.shape} for {n} sequences; "
-                          "it must return one score per sequence, shape (n,)")
-    bad = np.count_nonzero(~np.isfinite(out))
-    if bad:
-        raise SeqimpError(f"score_fn returned {bad} non-finite scores (NaN/inf) for {n} sequences")
-    return out
-
-
-def onehot(X, *, alphabet_size=_DNA, dtype=np.float64) -> np.ndarray:
-    """Flattened one-hot features of encoded sequences.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, L), integer codes in ``0..alphabet_size-1``
-    alphabet_size : int, default=4
-    dtype : numpy dtype, default=float64
-
-    Returns
-    -------
-    ndarray of shape (n, L * alphabet_size)
-        Column ``p * alphabet_size + a`` is 1 where sequence position ``p`` (0-based)
-        holds symbol ``a``. Train scikit-learn models on these features to use them with
-        :func:`sklearn_scorer` / :func:`load_sklearn_model` (``features="onehot"``).
-    """
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise SeqimpError(f"onehot: X must have shape (n, L), got {X.shape}")
-    n, length = X.shape
-    out = np.zeros((n, length, alphabet_size), dtype=dtype)
-    out[np.arange(n)[:, None], np.arange(length)[None, :], X.astype(np.intp)] = 1
-    return out.reshape(n, length * alphabet_size)
-
-
-class ModelScorer:
-    """A scikit-learn model as a ``score_fn`` on encoded sequences.
-
-    Parameters
-    ----------
-    model : fitted estimator or Pipeline
-    features : {"onehot", "codes", "strings"}, default="onehot"
-        What the model was trained on: ``onehot(X)`` (n, 4L) floats, the raw codes (n, L),
-        or a list of sequence strings (a Pipeline with its own featuriser).
-    method : {"auto", "decision_function", "predict_proba", "predict"}, default="auto"
-        ``auto`` uses ``decision_function`` when the model has it, else the probability of
-        the second class ``predict_proba(F)[:, 1]``, else ``predict``.
-    alphabet : str or Alphabet, default="dna"
-    source : str, optional
-        Where the model came from (a path), for messages.
-    """
-
-    _FEATURES = ("onehot", "codes", "strings")
-    _METHODS = ("decision_function", "predict_proba", "predict")
-
-    def __init__(self, model, *, features="onehot", method="auto", alphabet="dna", source=None):
-        self.model, self.alphabet = model, get_alphabet(alphabet)
-        self.source = source or type(model).__name__
-        if features not in self._FEATURES:
-            raise SeqimpError(f"features must be one of {', '.join(self._FEATURES)}, got {features!r}")
-        if method == "auto":
-            method = next((m for m in self._METHODS if hasattr(model, m)), None)
-            if method is None:
-                raise SeqimpError(f"{self.source}: the model has no decision_function, predict_proba or predict")
-        elif method not in self._METHODS:
-            raise SeqimpError(f"method must be 'auto' or one of {', '.join(self._METHODS)}, got {method!r}")
-        elif not hasattr(model, method):
-            raise SeqimpError(f"{self.source}: the model has no method {method!r}")
-        if method == "predict_proba" and len(getattr(model, "classes_", ())) > 2:
-            raise SeqimpError(f"{self.source}: predict_proba of a {len(model.classes_)}-class model has no "
-                              "single score; wrap the model in your own score function")
-        self.features, self.method = features, method
-
-    def __repr__(self) -> str:
-        return f"ModelScorer({self.source}, features={self.features!r}, method={self.method!r})"
-
-    def _features(self, X):
-        if self.features == "strings":
-            return decode(X, self.alphabet)
-        F = onehot(X, alphabet_size=self.alphabet.size) if self.features == "onehot" else X
-        want = getattr(self.model, "n_features_in_", None)
-        if want is not None and want != F.shape[1]:
-            raise SeqimpError(
-                f"{self.source}: the model expects {want} features, but {self.features} features of "
-                f"length-{X.shape[1]} sequences have {F.shape[1]}"
-                + (" (train it on seqimp.importance.onehot(X))" if self.features == "onehot" else ""))
-        return F
-
-    def __call__(self, X) -> np.ndarray:
-        out = getattr(self.model, self.method)(self._features(np.asarray(X)))
-        out = np.asarray(out, dtype=np.float64)
-        if self.method == "predict_proba":
-            out = out[:, 1]
-        if out.ndim != 1:
-            raise SeqimpError(f"{self.source}: {self.method} returned shape {out.shape}; one score per "
-                              "sequence is needed (a multi-class model needs its own score function)")
-        return out
-
-
-def sklearn_scorer(model, *, features="onehot", method="auto", alphabet="dna") -> ModelScorer:
-    """Wrap a fitted scikit-learn model as a ``score_fn``; see :class:`ModelScorer`."""
-    return ModelScorer(model, features=features, method=method, alphabet=alphabet)
-
-
-def load_sklearn_model(path, *, features="onehot", method="auto", alphabet="dna") -> ModelScorer:
-    """Load a model saved with ``joblib.dump`` and wrap it as a ``score_fn``.
-
-    Loading a joblib file runs pickle code: only load files you trust. See
-    :class:`ModelScorer` for ``features`` (default: the model was trained on
-    ``onehot(X)``) and ``method``.
-    """
-    import joblib
-
-    path = Path(path)
-    if not path.is_file():
-        raise SeqimpError(f"--sklearn-model {path}: no such file")
-    try:
-        model = joblib.load(path)
-    except Exception as exc:  # noqa: BLE001 - any unpickling failure is a bad file for the user
-        raise SeqimpError(f"{path}: cannot load a joblib model ({type(exc).__name__}: {exc})") from None
-    return ModelScorer(model, features=features, method=method, alphabet=alphabet, source=str(path))
-
-
-def load_scorer(spec: str):
-    """Import a score function given as ``"module:function"`` or ``"path/to/file.py:function"``.
-
-    The attribute may be dotted (``"pkg.mod:obj.method"``). The function must take an
-    encoded ``(n, L)`` uint8 array and return ``n`` scores; a model that wants strings can
-    be wrapped as ``lambda X: model(seqimp.decode(X))``, one wanting one-hot features as
-    ``lambda X: model(seqimp.importance.onehot(X))``.
-    """
-    if not isinstance(spec, str) or spec.count(":") < 1 or spec.endswith(":") or spec.startswith(":"):
-        raise SeqimpError(f"--scorer {spec!r}: expected 'module:function' or 'file.py:function'")
-    target, attr = spec.rsplit(":", 1)
-    try:
-        if target.endswith(".py"):
-            file = Path(target)
-            if not file.is_file():
-                raise SeqimpError(f"--scorer {spec!r}: no such file {target}")
-            name = f"_seqimp_scorer_{abs(hash(str(file.resolve())))}"
-            module_spec = importlib.util.spec_from_file_location(name, file)
-            module = importlib.util.module_from_spec(module_spec)
-            sys.modules[name] = module
-            module_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(target)
-    except SeqimpError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - report any import failure in one line
-        raise SeqimpError(f"--scorer {spec!r}: cannot import {target} ({type(exc).__name__}: {exc})") from None
-    obj = module
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            raise SeqimpError(f"--scorer {spec!r}: {target} has no attribute {attr!r}")
-        obj = getattr(obj, part)
-    if not callable(obj):
-        raise SeqimpError(f"--scorer {spec!r}: {attr} is not callable")
-    return obj
-
-
-# --------------------------------------------------------------------------- in-silico mutagenesis
-
-def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False) -> np.ndarray:
-    """In-silico mutagenesis: the score change of every single-symbol substitution.
-
-    Each sequence costs exactly ``(A-1)*L + 1`` rows of ``score_fn`` (A = alphabet size:
-    ``3L + 1`` for DNA): the reference and every substitution, nothing twice. Rows of
-    several sequences are scored together in calls of at most ``batch_size`` rows.
-
-    Parameters
-    ----------
-    score_fn : callable
-        ``score_fn(codes)`` with codes of shape (m, L), uint8; returns shape (m,).
-    X : list of str, SequenceSet or ndarray of shape (n, L)
-    alphabet : str or Alphabet, default="dna"
-    batch_size : int, default=8192
-    progress : bool, default=False
-
-    Returns
-    -------
-    ndarray of shape (n, L, A), float64
-        ``[i, p, a] = s(X_i with symbol a at position p) - s(X_i)``; 0 at the reference symbol.
-    """
-    alpha = get_alphabet(alphabet)
-    codes = as_codes(X, alpha)
-    batch_size = check_int(batch_size, "batch_size")
-    n, length = codes.shape
-    a = alpha.size
-    per = (a - 1) * length + 1
-    out = np.zeros((n, length, a))
-    total = n * per
-    ref = np.empty(n)
-    # row r of a sequence: r = 0 reference, r >= 1 -> position (r-1)//(a-1), shift (r-1)%(a-1)+1
-    with Progress(total, "ism", enabled=progress) as bar:
-        for g0 in range(0, total, batch_size):
-            g = np.arange(g0, min(g0 + batch_size, total))
-            seq, r = np.divmod(g, per)
-            Y = codes[seq]
-            mut = np.flatnonzero(r > 0)
-            pos, shift = np.divmod(r[mut] - 1, a - 1)
-            alt = (codes[seq[mut], pos].astype(np.intp) + shift + 1) % a
-            Y[mut, pos] = alt
-            scores = _call(score_fn, Y)
-            # the reference row of a sequence precedes its mutants, so it was scored in this
-            # call or an earlier one: keep the references in a (n,) array as they come
-            ref_rows = np.flatnonzero(r == 0)
-            ref[seq[ref_rows]] = scores[ref_rows]
-            out[seq[mut], pos, alt] = scores[mut] - ref[seq[mut]]
-            bar.update(g.size)
-    return out
 
 
 # --------------------------------------------------------------------------- helpers
@@ -316,7 +90,7 @@ def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar):
             for z0 in range(0, nz, zc):
                 z1 = min(nz, z0 + zc)
                 Y = sampler.conditional_rows(U[blk], W[blk], forward[blk], backward[blk], group, k, kmers[z0:z1])
-                S[:, z0:z1] = _call(score_fn, Y.reshape(-1, length)).reshape(len(group), z1 - z0, nb)
+                S[:, z0:z1] = call_scorer(score_fn, Y.reshape(-1, length)).reshape(len(group), z1 - z0, nb)
                 bar.update(Y.size // length)
             v = _per_sample_values(S, pi)
             # merge this block's mean and sum of squared deviations (Chan et al.)
@@ -362,8 +136,9 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         Background sequences (shared by all k-mers, starts and orders); at least 2.
     batch_size : int, default=8192
         Rows per call of ``score_fn``.
-    random_state : int, Generator or None
-        Seeds the background samples; the same seed gives the same numbers.
+    random_state : int, Generator or None, default=None
+        Seeds the background samples; the same seed gives the same numbers (default None =
+        fixed seed 0).
     positions : sequence of int, optional
         0-based starts to analyse (every order k with ``j <= L-k``); other rows are NaN.
     progress : bool, default=False
@@ -398,8 +173,8 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
     rows = [starts[starts <= length - k] for k in range(1, max_order + 1)]
     calls = n * (1 + sum(len(r) * _DNA ** k for k, r in enumerate(rows, start=1)))
     tables = {name: [] for name in ("poim", "firm", "poim_se", "firm_se")}
-    with Progress(calls, "sampled POIM: scored sequences", enabled=progress) as bar:
-        plain = _call(score_fn, forward)
+    with progress_bar(calls, "sampled POIM: scored sequences", enabled=progress) as bar:
+        plain = call_scorer(score_fn, forward)
         bar.update(n)
         for k, js in enumerate(rows, start=1):
             shape = (length - k + 1, _DNA ** k)
@@ -448,9 +223,9 @@ def position_summary(result, *, measure="firm") -> np.ndarray:
         (0-based p); NaN entries are skipped, and a position none of whose covering starts was
         analysed is NaN. Sum over axis 0 for one profile across orders.
     """
-    if measure not in ("firm", "poim"):
-        raise SeqimpError(f"measure must be 'firm' or 'poim', got {measure!r}")
-    tables = result.firm if measure == "firm" else result.poim
+    from ._result import measure_tables
+
+    tables = measure_tables(result, measure)
     length = tables[0].shape[0]
     out = np.full((len(tables), length), np.nan)
     for k, t in enumerate(tables, start=1):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_int
 
 __all__ = [
     "Alphabet",
@@ -191,9 +191,7 @@ def kmer_index(kmer: str, alphabet="dna") -> int:
 def kmer_string(index: int, k: int, alphabet="dna") -> str:
     """The k-mer with the given index; inverse of :func:`kmer_index`."""
     alpha = get_alphabet(alphabet)
-    index, k = int(index), int(k)
-    if k < 1:
-        raise SeqimpError(f"kmer_string: k must be >= 1, got {k}")
+    index, k = int(index), check_int(k, "kmer_string: k")
     if not 0 <= index < alpha.size ** k:
         raise SeqimpError(f"kmer_string: index {index} out of range for k={k} (0..{alpha.size ** k - 1})")
     out = []

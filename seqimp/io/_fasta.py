@@ -16,7 +16,7 @@ from Bio.SeqIO.FastaIO import SimpleFastaParser
 from ._alphabet import INVALID, Alphabet, decode, encode, get_alphabet
 from ..errors import SeqimpError
 
-__all__ = ["SequenceSet", "read_fasta", "write_fasta", "as_codes"]
+__all__ = ["SequenceSet", "read_fasta", "write_fasta"]
 
 
 @dataclass
@@ -235,25 +235,3 @@ def write_fasta(path, seqs, ids=None, alphabet="dna", *, width=60) -> None:
             step = width if width and width > 0 else max(len(s), 1)
             for start in range(0, len(s), step):
                 fh.write(s[start:start + step] + "\n")
-
-
-def as_codes(X, alphabet="dna") -> np.ndarray:
-    """Coerce strings, a SequenceSet or an integer array to a uint8 code matrix (n, L)."""
-    alpha = get_alphabet(alphabet)
-    if isinstance(X, SequenceSet):
-        return X.codes
-    if isinstance(X, np.ndarray) and X.dtype.kind in "iu":
-        if X.ndim != 2:
-            raise SeqimpError(f"encoded sequences must have shape (n, L), got {X.shape}")
-        if X.size and (X.min() < 0 or X.max() >= alpha.size):
-            raise SeqimpError(f"encoded sequences must use codes 0..{alpha.size - 1}")
-        return np.ascontiguousarray(X, dtype=np.uint8)
-    if isinstance(X, (str, bytes)):
-        X = [X]
-    X = list(X)
-    if X and isinstance(X[0], (str, bytes)):
-        return encode(X, alpha)
-    arr = np.asarray(X)
-    if arr.dtype.kind in "iu":
-        return as_codes(arr, alpha)
-    raise SeqimpError("sequences must be strings, a SequenceSet or an integer array (n, L)")

@@ -6,10 +6,11 @@ from ._estimators import WDClassifier, WDRegressor
 from ._distributed import connect, dcd_svm_distributed, fit_distributed  # imports dask only when called
 from ._implicit import cg_ridge, dcd_svm, wd_scores
 from ._memory import training_memory
+from ._metrics import holdout_regression_metrics, regression_metrics
 from ._weights import PositionalWeights
-from ._wd import feature_offsets, shift_weights, wd_beta, wd_features, wd_kernel
+from ._params import feature_offsets, shift_weights, wd_beta
+from ._wd import wd_features, wd_kernel
 
 __all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets", "WDClassifier", "WDRegressor",
-           "PositionalWeights", "dcd_svm", "cg_ridge", "wd_scores", "training_memory", "connect", "fit_distributed",
-           "dcd_svm_distributed"]
-
+           "PositionalWeights", "regression_metrics", "holdout_regression_metrics", "dcd_svm", "cg_ridge", "wd_scores",
+           "training_memory", "connect", "fit_distributed", "dcd_svm_distributed"]

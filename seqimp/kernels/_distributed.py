@@ -45,7 +45,7 @@ from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
 from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_codes, implicit_layout, row_norm2,
                         svm_dual_objective)
-from ._wd import check_degree_shifts
+from ._params import check_degree_shifts
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
 

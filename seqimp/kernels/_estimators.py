@@ -40,16 +40,22 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_choice, check_number, check_random_state
 from ._implicit import cg_ridge, check_codes, dcd_svm, wd_scores
 from ._memory import check_training_memory
-from ._wd import check_degree_shifts, wd_features, wd_kernel
+from ._params import check_degree_shifts
+from ._wd import wd_features, wd_kernel
 from ._unfold import check_table_size
 from ._weights import PositionalWeights
 
 __all__ = ["WDClassifier", "WDRegressor"]
 
 _CHUNK_ENTRIES = 1 << 24  # entries of a Gram or feature block scored at once
+
+
+def _liblinear_seed(random_state) -> int:
+    """The int liblinear wants, drawn from the one random-state convention."""
+    return int(check_random_state(random_state).integers(2**31 - 1))
 
 
 class _WDModel(BaseEstimator):
@@ -62,8 +68,7 @@ class _WDModel(BaseEstimator):
         return tags
 
     def _method(self):
-        if self.method not in ("auto", "implicit", "linear", "kernel"):
-            raise SeqimpError(f"method must be 'auto', 'implicit', 'linear' or 'kernel', got {self.method!r}")
+        check_choice(self.method, "method", ("auto", "implicit", "linear", "kernel"))
         if self.method in ("implicit", "linear") and self.shifts:
             raise SeqimpError(f"method={self.method!r} needs shifts=0 (the WDS kernel has no explicit "
                               "feature map here); use method='kernel'")
@@ -185,8 +190,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
     class_weight : dict or "balanced", optional
         Passed to the SVM.
     random_state : int, numpy Generator or None, default=None
-        Seeds the coordinate order (a permutation per pass) of the implicit route and of
-        liblinear (linear route); None is the fixed seed 0 in the implicit route.
+        Seeds the coordinate order (a permutation per pass): of the implicit route directly,
+        of liblinear (linear route) through an int drawn from
+        ``seqimp.errors.check_random_state(random_state)``; default None = fixed seed 0.
     client : dask.distributed.Client or str, optional
         Train the implicit route on a Dask cluster (CoCoA+, see ``docs/training-at-scale.md``);
         needs the ``dask`` extra. A scheduler address (``"tcp://host:8786"``) is connected
@@ -256,6 +262,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         if classes.size > 2:
             raise SeqimpError("Only binary classification is supported. The type of the target "
                               f"is {type_of_target(y, input_name='y')} ({classes.size} classes).")
+        check_number(self.C, "C", low=0, low_open=True)
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
         self.classes_ = classes
@@ -289,7 +296,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             with self._step(f"WD features of {codes.shape[0]} sequences"):
                 F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
             svm = LinearSVC(C=self.C, loss="hinge", dual=True, tol=self.tol, max_iter=self.max_iter,
-                            class_weight=self.class_weight, random_state=self.random_state)
+                            class_weight=self.class_weight, random_state=_liblinear_seed(self.random_state))
             with self._step(f"linear SVM (liblinear) on {F.shape[1]} features, {F.nnz} non-zeros"):
                 svm.fit(F, yb)
             self.coef_ = svm.coef_.ravel().copy()
@@ -368,8 +375,7 @@ class WDRegressor(RegressorMixin, _WDModel):
             raise SeqimpError("y is empty (0 samples)")
         if not np.all(np.isfinite(y)):
             raise SeqimpError("y contains NaN or infinite values")
-        if not self.alpha > 0:
-            raise SeqimpError(f"alpha must be > 0, got {self.alpha!r}")
+        check_number(self.alpha, "alpha", low=0, low_open=True)
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
         self._check_memory(codes, method)

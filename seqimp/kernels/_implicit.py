@@ -44,7 +44,8 @@ from sklearn.utils.class_weight import compute_class_weight
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
-from ._wd import check_degree_shifts, codes_of, wd_beta
+from ..io._check import check_sequences
+from ._params import check_degree_shifts, wd_beta
 
 __all__ = ["dcd_svm", "cg_ridge", "wd_scores", "SVMSolution", "implicit_layout", "svm_dual_objective",
            "svm_primal_objective"]
@@ -282,26 +283,22 @@ def _upper_bounds(yb, C, class_weight):
 
 
 def check_codes(codes, name="X", alphabet="dna"):
-    """(n, L) uint8 codes as an ndarray (a memory map stays a memory map: no copy)."""
-    if isinstance(codes, np.memmap) or (isinstance(codes, np.ndarray) and codes.dtype == np.uint8):
+    """(n, L) uint8 codes, as :func:`~seqimp.io.check_sequences`, but a uint8 array or memory map is
+    checked in blocks of rows and never copied (a memory map stays a view of the file)."""
+    alpha = get_alphabet(alphabet)
+    if isinstance(codes, np.ndarray) and codes.dtype == np.uint8 and codes.ndim == 2 and codes.size:
         arr = np.asarray(codes)
-        if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
-            raise SeqimpError(f"{name}: expected (n, L) codes with n, L >= 1, got shape {arr.shape}")
         if not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr)
-        size = get_alphabet(alphabet).size
-        if _max_code(arr) >= size:
-            raise SeqimpError(f"{name}: codes must lie in 0..{size - 1} for alphabet {get_alphabet(alphabet).name}")
+        rows = 1 << 16
+        for a in range(0, arr.shape[0], rows):
+            block = arr[a:a + rows]
+            if block.max() >= alpha.size:
+                r, pos = divmod(int(np.flatnonzero((block >= alpha.size).ravel())[0]), arr.shape[1])
+                raise SeqimpError(f"{name}: sequence {a + r}: code {block[r, pos]} at position {pos + 1} is outside "
+                                  f"0..{alpha.size - 1} (alphabet {alpha.name})")
         return arr
-    return codes_of(codes, alphabet, name)
-
-
-def _max_code(arr, rows=1 << 16):
-    """Largest code, read in blocks of rows (a memory map is streamed, never copied whole)."""
-    top = 0
-    for a in range(0, arr.shape[0], rows):
-        top = max(top, int(arr[a:a + rows].max()))
-    return top
+    return check_sequences(codes, name, alpha)
 
 
 def _pass_bar(verbose, total, desc):

@@ -20,7 +20,7 @@ import re
 import numpy as np
 
 from ..errors import SeqimpError
-from ._wd import feature_offsets
+from ._params import feature_offsets
 
 __all__ = ["training_memory", "check_training_memory", "parse_bytes", "available_memory", "format_bytes"]
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..io._alphabet import get_alphabet
 from ..errors import SeqimpError
-from ._wd import check_degree_shifts, codes_of, feature_offsets, shift_weights, wd_beta
+from ..io._alphabet import get_alphabet
+from ..io._check import check_sequences
+from ._params import check_degree_shifts, feature_offsets, shift_weights, wd_beta
 
 __all__ = ["unfold_kernel_expansion", "unfold_wd_coef", "split_tables", "check_table_size",
            "MAX_TABLE_ENTRIES"]
@@ -82,7 +83,7 @@ def unfold_kernel_expansion(X_support, dual_coef, *, degree, shifts=0, alphabet=
     tables : list of ndarray, ``tables[k-1]`` of shape (L-k+1, A**k), float64
     """
     alpha = get_alphabet(alphabet)
-    S = codes_of(X_support, alpha, "X_support")
+    S = check_sequences(X_support, "X_support", alpha)
     n, length = S.shape
     degree, shifts = check_degree_shifts(degree, shifts, length, what="support sequences")
     coef = np.asarray(dual_coef, dtype=np.float64)

@@ -23,73 +23,12 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
-from ..io._alphabet import get_alphabet
 from ..errors import SeqimpError
-from ..io._fasta import SequenceSet, as_codes
+from ..io._alphabet import get_alphabet
+from ..io._check import check_sequences
+from ._params import check_degree_shifts, feature_offsets, shift_weights, wd_beta
 
-__all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets"]
-
-
-def wd_beta(degree: int) -> np.ndarray:
-    """Degree weights beta_k = 2(K-k+1)/(K(K+1)), k = 1..K; shape (K,)."""
-    k = np.arange(1, degree + 1, dtype=np.float64)
-    return 2.0 * (degree - k + 1) / (degree * (degree + 1))
-
-
-def shift_weights(shifts: int) -> np.ndarray:
-    """Shift weights delta_s = 1/(2(s+1)) for s = 0..S, shape (S+1,); entry 0 is unused (1.0)."""
-    d = 1.0 / (2.0 * (np.arange(shifts + 1, dtype=np.float64) + 1.0))
-    d[0] = 1.0
-    return d
-
-
-def feature_offsets(length: int, degree: int, base: int = 4) -> np.ndarray:
-    """Start of the block of each order k in the flat (k, position, k-mer) layout.
-
-    Column ``offsets[k-1] + i * base**k + y`` holds k-mer index ``y`` at 0-based
-    position ``i``; ``offsets[degree]`` is the total number of columns.
-
-    Returns
-    -------
-    offsets : ndarray of shape (degree + 1,), int64
-    """
-    sizes = [(length - k + 1) * base ** k for k in range(1, degree + 1)]
-    return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
-
-
-def check_degree_shifts(degree, shifts, length, *, what="sequences") -> tuple[int, int]:
-    """Validate ``degree`` and ``shifts`` for sequences of length ``length``."""
-    if isinstance(degree, bool) or not isinstance(degree, (int, np.integer)):
-        raise SeqimpError(f"degree must be an integer, got {degree!r}")
-    if isinstance(shifts, bool) or not isinstance(shifts, (int, np.integer)):
-        raise SeqimpError(f"shifts must be an integer, got {shifts!r}")
-    degree, shifts = int(degree), int(shifts)
-    if degree < 1:
-        raise SeqimpError(f"degree must be >= 1, got {degree}")
-    if degree > length:
-        raise SeqimpError(f"degree {degree} exceeds the length {length} of the {what}")
-    if shifts < 0:
-        raise SeqimpError(f"shifts must be >= 0, got {shifts}")
-    if shifts >= length:
-        raise SeqimpError(f"shifts must be < the length {length} of the {what}, got {shifts}")
-    return degree, shifts
-
-
-def codes_of(X, alphabet, name="X") -> np.ndarray:
-    """``as_codes`` plus checks for an empty set and the alphabet; names the argument on error."""
-    alpha = get_alphabet(alphabet)
-    if isinstance(X, SequenceSet) and X.alphabet.name != alpha.name:
-        raise SeqimpError(f"{name} is a {X.alphabet.name} SequenceSet, but alphabet={alpha.name!r}; "
-                          f"pass alphabet={X.alphabet.name!r}")
-    try:
-        codes = as_codes(X, alpha)
-    except SeqimpError as exc:
-        raise SeqimpError(f"{name}: {exc}") from None
-    if codes.shape[0] == 0 or codes.shape[1] == 0:
-        raise SeqimpError(f"{name}: no sequences (got shape {codes.shape})")
-    if codes.max() >= alpha.size:
-        raise SeqimpError(f"{name}: codes must lie in 0..{alpha.size - 1} for alphabet {alpha.name}")
-    return codes
+__all__ = ["wd_kernel", "wd_features"]
 
 
 def _run_increments(degree: int, length: int) -> np.ndarray:
@@ -185,7 +124,7 @@ def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -
         Degree < 1 or > L, shifts < 0 or >= L, X and Y of different lengths,
         ``normalize=True`` with shifts.
     """
-    Xc = codes_of(X, alphabet, "X")
+    Xc = check_sequences(X, "X", alphabet)
     length = Xc.shape[1]
     degree, shifts = check_degree_shifts(degree, shifts, length)
     if normalize and shifts:
@@ -196,10 +135,7 @@ def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -
     if Y is None:
         gram = _gram_sym(Xc, h, delta, shifts)
     else:
-        Yc = codes_of(Y, alphabet, "Y")
-        if Yc.shape[1] != length:
-            raise SeqimpError(f"Y has sequences of length {Yc.shape[1]}, X of length {length}; "
-                              "the kernel needs equal lengths")
+        Yc = check_sequences(Y, "Y", alphabet, length=length)
         gram = _gram(Xc, Yc, h, delta, shifts)
     if normalize:
         gram /= float(np.dot(wd_beta(degree), length - np.arange(degree)))
@@ -248,7 +184,7 @@ def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:
         with sorted column indices.
     """
     alpha = get_alphabet(alphabet)
-    Xc = codes_of(X, alpha, "X")
+    Xc = check_sequences(X, "X", alpha)
     n, length = Xc.shape
     degree, _ = check_degree_shifts(degree, 0, length)
     base = alpha.size

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 
 import numpy as np
 
 from ..io._alphabet import get_alphabet, kmer_string, window_indices
 from ..errors import SeqimpError
-from ..io._fasta import as_codes
-from .._tables import Table
+from ..io._check import check_sequences
+from .._tables import check_order_tables, oligomer_table
 
 __all__ = ["PositionalWeights"]
 
@@ -44,19 +45,8 @@ class PositionalWeights:
 
     def __init__(self, tables, bias=0.0, alphabet="dna"):
         self.alphabet = get_alphabet(alphabet)
-        tables = [np.ascontiguousarray(t, dtype=np.float64) for t in tables]
-        if not tables:
-            raise SeqimpError("PositionalWeights needs at least one table (k = 1)")
-        a = self.alphabet.size
-        if tables[0].ndim != 2:
-            raise SeqimpError(f"tables[0] must be 2-D (L, {a}), got shape {tables[0].shape}")
+        tables = check_order_tables(tables, "PositionalWeights: tables", self.alphabet.size)
         length = tables[0].shape[0]
-        for k, t in enumerate(tables, start=1):
-            want = (length - k + 1, a ** k)
-            if t.shape != want:
-                raise SeqimpError(
-                    f"tables[{k - 1}] must have shape (L-k+1, {a}**k) = {want} for L={length}, got {t.shape}"
-                )
         if len(tables) > length:
             raise SeqimpError(f"degree {len(tables)} exceeds the sequence length {length}")
         self.tables = tables
@@ -147,7 +137,7 @@ class PositionalWeights:
         ----------
         X : list of str, SequenceSet or ndarray of shape (n, L)
         """
-        codes = as_codes(X, self.alphabet)
+        codes = check_sequences(X, "X", self.alphabet)
         if codes.shape[1] != self.length:
             raise SeqimpError(f"sequences have length {codes.shape[1]}, the weights length {self.length}")
         out = np.full(codes.shape[0], self.bias)
@@ -157,24 +147,21 @@ class PositionalWeights:
             out += table[rows[: self.length - k + 1], idx].sum(axis=1)
         return out
 
-    def top(self, n=20) -> Table:
-        """The ``n`` positional oligomers with the largest |weight|.
+    def top(self, n=20):
+        """The ``n`` positional oligomers with the largest |weight|, over all orders.
+
+        Ranked by |weight| descending, ties by order k, position, k-mer index (the ranking of
+        :meth:`POIMResult.top <seqimp.importance.POIMResult.top>`).
 
         Returns
         -------
-        Table
+        pandas.DataFrame
             Columns ``rank, oligomer, order, position`` (1-based start), ``weight``.
         """
         if isinstance(n, bool) or int(n) != n or n < 0:
             raise SeqimpError(f"n must be a non-negative integer, got {n!r}")
-        ks, pos, idx = largest_entries(self.tables, n)
-        return Table({
-            "rank": np.arange(1, ks.size + 1),
-            "oligomer": [kmer_string(i, k, self.alphabet) for i, k in zip(idx, ks)],
-            "order": ks,
-            "position": pos + 1,
-            "weight": np.array([self.tables[k - 1][p, z] for k, p, z in zip(ks, pos, idx)], dtype=np.float64),
-        })
+        return oligomer_table(self.tables, n, {"weight": self.tables},
+                              partial(kmer_string, alphabet=self.alphabet))
 
     def save(self, path, *, metadata=None) -> None:
         """Save to ``.npz`` (tables, bias, alphabet, optional metadata).
@@ -213,33 +200,6 @@ class PositionalWeights:
         path = npz_path(path)
         with np.load(path, allow_pickle=False) as data:
             return json.loads(str(data["metadata"])) if "metadata" in data.files else {}
-
-
-def largest_entries(tables, n):
-    """Where the ``n`` entries of largest absolute value lie, over a list of per-order tables.
-
-    Parameters
-    ----------
-    tables : sequence of ndarray
-        ``tables[k-1]`` of shape (L-k+1, A**k); NaN entries are skipped.
-    n : int
-        At most this many (fewer when there are fewer non-NaN entries).
-
-    Returns
-    -------
-    ks, positions, indices : ndarray of shape (m,), int64
-        Order k, 0-based start and k-mer index of each entry, largest |value| first
-        (ties in table order).
-    """
-    flat = np.abs(np.concatenate([np.asarray(t, dtype=np.float64).ravel() for t in tables]))
-    flat = np.where(np.isnan(flat), -np.inf, flat)
-    n = min(int(n), int(np.count_nonzero(np.isfinite(flat))))
-    order = np.argsort(-flat, kind="stable")[:n]
-    offsets = np.cumsum([0] + [t.size for t in tables])
-    ks = np.searchsorted(offsets, order, side="right").astype(np.int64)
-    cols = np.array([tables[k - 1].shape[1] for k in ks], dtype=np.int64)
-    pos, idx = np.divmod(order - offsets[ks - 1], np.maximum(cols, 1))
-    return ks, pos.astype(np.int64), idx.astype(np.int64)
 
 
 def npz_path(path) -> str:

@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ..io._alphabet import kmer_string
 from ..errors import SeqimpError
-from .._tables import Table
+from .._tables import top_n
+from ..importance._result import measure_tables
 from ._motif import Motif
 
 __all__ = ["motif_candidates", "assemble_motif"]
 
 
 def _tables(result, measure):
-    if measure not in ("poim", "firm"):
-        raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
-    if result.alphabet.size != 4:
-        raise SeqimpError(f"motifs need DNA importances (4 letters), got alphabet {result.alphabet.name}")
-    return result.poim if measure == "poim" else result.firm
+    from ..io._strand import require_dna
+
+    tables = measure_tables(result, measure)
+    require_dna(result.alphabet, "motif discovery", rna_ok=True)   # DNA motifs (JASPAR, reverse complements)
+    return tables
 
 
-def motif_candidates(result, n=10, *, measure="poim", min_order=2) -> Table:
+def motif_candidates(result, n=10, *, measure="poim", min_order=2):
     """Peaks of the differential POIM Omega(k, j): a motif's length k and start j.
 
     A candidate is an entry of Omega that is positive and not smaller than any of its
@@ -38,7 +40,7 @@ def motif_candidates(result, n=10, *, measure="poim", min_order=2) -> Table:
 
     Returns
     -------
-    Table
+    pandas.DataFrame
         Columns ``rank, oligomer`` (largest positive importance at that order and position),
         ``order`` (= candidate length), ``position`` (1-based start), ``score`` (Omega(k, j)),
         ``importance`` (of the oligomer).
@@ -55,7 +57,7 @@ def motif_candidates(result, n=10, *, measure="poim", min_order=2) -> Table:
                 peak &= omega >= padded[1 + dk:K + 1 + dk, 1 + dj:L + 1 + dj]
     peak[: max(int(min_order), 1) - 1] = False
     ks, js = np.nonzero(peak)
-    order = np.argsort(-omega[ks, js], kind="stable")[: int(n)]
+    order = top_n(omega[ks, js], int(n))  # strongest first, ties in (order, position) order
     ks, js = ks[order] + 1, js[order]
     olig, imp = [], []
     for k, j in zip(ks, js):
@@ -63,9 +65,10 @@ def motif_candidates(result, n=10, *, measure="poim", min_order=2) -> Table:
         z = int(np.nanargmax(row))
         olig.append(kmer_string(z, k))
         imp.append(float(row[z]))
-    return Table({"rank": np.arange(1, len(ks) + 1), "oligomer": olig, "order": ks.astype(np.int64),
-                  "position": (js + 1).astype(np.int64), "score": omega[ks - 1, js],
-                  "importance": np.array(imp, dtype=np.float64)})
+    return pd.DataFrame({"rank": np.arange(1, len(ks) + 1, dtype=np.int64), "oligomer": olig,
+                         "order": ks.astype(np.int64), "position": (js + 1).astype(np.int64),
+                         "score": omega[ks - 1, js].astype(np.float64),
+                         "importance": np.array(imp, dtype=np.float64)})
 
 
 def assemble_motif(result, order, position, *, measure="poim", fraction=0.75, max_mismatch=None,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ..errors import SeqimpError
-from .._tables import Table
 
 __all__ = ["compare_motifs", "bh_qvalues"]
 
@@ -22,7 +22,7 @@ def bh_qvalues(p) -> np.ndarray:
     return q
 
 
-def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=True) -> Table:
+def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=True) -> pd.DataFrame:
     """Compare motifs with a database using TOMTOM (``memelite.tomtom``).
 
     memelite gives, for every query and target, the p-value of the best alignment (both
@@ -44,7 +44,7 @@ def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=Tru
 
     Returns
     -------
-    Table
+    pandas.DataFrame
         Columns ``query, target, target_description, p_value, q_value, e_value, offset,
         overlap, strand`` (``+`` or ``-``), sorted by query then p-value.
     """
@@ -77,6 +77,31 @@ def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=Tru
             cols["offset"].append(int(offset[i, t]))
             cols["overlap"].append(int(overlap[i, t]))
             cols["strand"].append("-" if strand[i, t] else "+")
-    return Table({k: (np.asarray(v, dtype=np.float64) if k in ("p_value", "q_value", "e_value")
+    return pd.DataFrame({k: (np.asarray(v, dtype=np.float64) if k in ("p_value", "q_value", "e_value")
                       else np.asarray(v, dtype=np.int64) if k in ("offset", "overlap")
                       else np.asarray(v, dtype=object)) for k, v in cols.items()})
+
+
+def tomtom_compiled() -> bool:
+    """Whether memelite's TOMTOM kernels are in numba's on-disk cache (False: the first
+    :func:`compare_motifs` compiles them, about 2 minutes).
+
+    memelite declares its kernels ``@njit(cache=True)``; numba keeps one ``*.nbi`` index per
+    kernel in the cache folder (the module's ``__pycache__`` or ``NUMBA_CACHE_DIR``).
+    True when that cannot be told.
+    """
+    folder = _tomtom_cache_dir()
+    return folder is None or any(folder.glob("tomtom.*.nbi"))
+
+
+def _tomtom_cache_dir():
+    """The numba cache folder of ``memelite.tomtom`` (a Path), or None."""
+    import sys
+    from pathlib import Path
+
+    try:
+        import memelite  # noqa: F401 (imports memelite.tomtom)
+
+        return Path(sys.modules["memelite.tomtom"]._tomtom._cache._cache_path)
+    except (ImportError, KeyError, AttributeError):
+        return None

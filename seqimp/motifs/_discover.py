@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ..errors import SeqimpError
-from .._tables import Table
+from ..importance._result import measure_tables
 from ._candidates import assemble_motif, motif_candidates
 from ._fit import MotifFit, fit_motifs, trim_motif
 from ._motif import Motif
@@ -23,7 +24,7 @@ class MotifDiscovery:
     ----------
     motifs : list of Motif
         Final motifs, strongest (largest ``score``) first; ``start`` is 1-based.
-    candidates : Table
+    candidates : pandas.DataFrame
         Differential-POIM peaks (see :func:`motif_candidates`).
     initial : list of Motif
         The greedy assemblies the fit started from.
@@ -32,22 +33,22 @@ class MotifDiscovery:
     """
 
     motifs: list
-    candidates: Table
+    candidates: pd.DataFrame
     initial: list
     fit: MotifFit
 
-    def table(self) -> Table:
+    def table(self) -> pd.DataFrame:
         """``name, consensus, start`` (1-based), ``length, spread, score, sites``."""
         return motif_table(self.motifs)
 
 
-def motif_table(motifs) -> Table:
+def motif_table(motifs) -> pd.DataFrame:
     """Table of motifs: ``name, consensus, start`` (1-based), ``length, spread, score, sites``.
 
     ``sites`` is ``"NA"`` where the number of sites is unknown (a PWM fitted from a POIM
     alone, without sequences to count them in), never a misleading 0.
     """
-    return Table({
+    return pd.DataFrame({
         "name": [m.name for m in motifs],
         "consensus": [m.consensus for m in motifs],
         "start": np.array([m.start if m.start is not None else 0 for m in motifs], dtype=np.int64),
@@ -78,7 +79,7 @@ def _seed(result, measure, k, j, min_seed):
     k2 = min(max(k, int(min_seed)), result.max_order)
     if k2 == k:
         return k, j
-    table = (result.poim if measure == "poim" else result.firm)[k2 - 1]
+    table = measure_tables(result, measure)[k2 - 1]
     starts = np.arange(max(j + k - k2, 0), min(j, result.length - k2) + 1)
     if starts.size == 0:
         return k, j
@@ -156,9 +157,9 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     omega = result.differential[1:]
     omega = np.abs(omega[np.isfinite(omega)])
     noise = float(np.median(omega)) if omega.size else 0.0
-    best = float(cands["score"][0])
+    best = float(cands["score"].iloc[0])
     initial = []
-    for row in cands.rows():
+    for row in cands.to_dict("records"):
         if row["score"] < max(0.1 * best, noise_factor * noise) and initial:
             break
         k, j = _seed(result, measure, row["order"], row["position"] - 1, min_seed)

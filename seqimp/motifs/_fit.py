@@ -28,7 +28,8 @@ from itertools import combinations
 import numpy as np
 from scipy.optimize import nnls
 
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_choice
+from ..importance._result import MEASURES, measure_tables
 from ._implied import column_design, motif_contribution, per_start_contributions
 from ._motif import Motif, information_content
 
@@ -122,7 +123,7 @@ class _Problem:
     """Observed entries (weighted) and the window of positions they cover."""
 
     def __init__(self, result, measure, orders, lo, hi):
-        tables = result.poim if measure == "poim" else result.firm
+        tables = measure_tables(result, measure)
         L = result.length
         self.orders = orders
         self.positions, blocks, masks = [], [], []
@@ -184,8 +185,7 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
     -------
     MotifFit
     """
-    if measure not in ("poim", "firm"):
-        raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
+    check_choice(measure, "measure", MEASURES)
     motifs = list(motifs)
     if not motifs:
         raise SeqimpError("fit_motifs needs at least one starting motif")

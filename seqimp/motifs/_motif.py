@@ -27,10 +27,10 @@ def information_content(pwm, background=None) -> np.ndarray:
     -------
     ndarray of shape (m,)
         Relative entropy ``sum_a p(a) log2(p(a) / b(a))`` of each column (0..2 bits for a
-        uniform background).
+        uniform background; 0..log2(A) for a PWM of A letters, e.g. protein (m, 20)).
     """
     p = np.asarray(pwm, dtype=np.float64)
-    b = np.full(4, 0.25) if background is None else np.asarray(background, dtype=np.float64)
+    b = np.full(p.shape[1], 1.0 / p.shape[1]) if background is None else np.asarray(background, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(p > 0, p * np.log2(p / b), 0.0)
     return terms.sum(axis=1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SeqimpError
-from ..io._fasta import as_codes
+from ..io._check import check_sequences
 from ._fit import trim_motif
 from ._motif import Motif
 
@@ -60,7 +60,7 @@ def count_sites(motif, positive, negative, *, flank=1, quantile=0.99, min_sites=
     """
     from scipy.stats import binom
 
-    pos, neg = as_codes(positive), as_codes(negative)
+    pos, neg = check_sequences(positive, "positive"), check_sequences(negative, "negative")
     L = pos.shape[1]
     if neg.shape[1] != L:
         raise SeqimpError(f"positive sequences have length {L}, negative {neg.shape[1]}")

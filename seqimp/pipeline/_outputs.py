@@ -19,12 +19,11 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..io._alphabet import kmer_string
 from ..errors import SeqimpError
-from .._tables import Table, top_n
+from .._tables import write_tsv
 from ..kernels._weights import PositionalWeights
 
-__all__ = ["top_oligomers", "write_figures", "write_outputs", "write_summary", "save_model", "load_model",
+__all__ = ["top_oligomers", "write_figures", "write_outputs", "write_result_files", "write_summary", "save_model", "load_model",
            "versions"]
 
 
@@ -39,38 +38,18 @@ def versions() -> dict:
     return out
 
 
-
-def top_oligomers(result, n=50) -> Table:
+def top_oligomers(result, n=50):
     """The top ``n`` positional oligomers of every order by |FIRM|, merged and sorted by |FIRM|.
+
+    The rows of ``top_oligomers.tsv``: ``result.top(n, measure="firm")`` (see
+    :meth:`POIMResult.top <seqimp.importance.POIMResult.top>` for the ranking and its ties).
 
     Returns
     -------
-    Table
+    pandas.DataFrame
         Columns ``rank, oligomer, order, position`` (1-based start), ``poim, firm``.
     """
-    ks, pos, idx, firm = [], [], [], []
-    for k, table in enumerate(result.firm, start=1):
-        flat = np.abs(table).ravel()
-        flat = np.where(np.isnan(flat), -np.inf, flat)
-        m = int(min(n, np.count_nonzero(np.isfinite(flat))))
-        best = top_n(flat, m)
-        p, z = np.divmod(best, table.shape[1])
-        ks += [k] * m
-        pos.append(p)
-        idx.append(z)
-        firm.append(table.ravel()[best])
-    ks = np.array(ks, dtype=np.int64)
-    pos, idx, firm = (np.concatenate(a) if a else np.zeros(0) for a in (pos, idx, firm))
-    order = np.lexsort((ks, -np.abs(firm)))
-    ks, pos, idx, firm = ks[order], pos[order].astype(np.int64), idx[order].astype(np.int64), firm[order]
-    return Table({
-        "rank": np.arange(1, len(ks) + 1),
-        "oligomer": [kmer_string(z, k, result.alphabet) for z, k in zip(idx, ks)],
-        "order": ks,
-        "position": pos + 1,
-        "poim": np.array([result.poim[k - 1][p, z] for k, p, z in zip(ks, pos, idx)], dtype=np.float64),
-        "firm": firm,
-    })
+    return result.top(n, measure="firm")
 
 
 def write_figures(out, result, weights=None, *, fmt="png", position_labels=None, dpi=130) -> list:
@@ -146,24 +125,36 @@ def load_model(path):
     return weights, metadata
 
 
-def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50, position_labels=None,
-                  model_metadata=None, report=True, motifs_dir=None) -> list:
-    """Write every result file of ``seqimp poim`` into the folder ``out``.
+def write_result_files(out, result, *, weights=None, fmt="png", top=50, position_labels=None,
+                       model_metadata=None) -> list:
+    """Write the result files of ``seqimp poim`` except ``summary.json`` and the report.
 
-    ``top_oligomers.tsv``, the figures, ``poim.npz``, ``model.npz`` (when ``weights``
-    are given), ``summary.json`` and ``report.html``. Returns the written paths.
+    ``top_oligomers.tsv``, the figures, ``poim.npz`` and ``model.npz`` (when ``weights``
+    are given). Returns the written paths.
     """
-    from ._report import write_report
-
     out = Path(out)
     written = [out / "top_oligomers.tsv"]
-    top_oligomers(result, top).to_tsv(written[0])
+    write_tsv(top_oligomers(result, top), written[0])
     written += write_figures(out, result, weights, fmt=fmt, position_labels=position_labels)
     result.save(out / "poim.npz")
     written.append(out / "poim.npz")
     if weights is not None:
         save_model(out / "model.npz", weights, model_metadata)
         written.append(out / "model.npz")
+    return written
+
+
+def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50, position_labels=None,
+                  model_metadata=None, report=True, motifs_dir=None) -> list:
+    """Write every result file of ``seqimp poim`` into the folder ``out``.
+
+    :func:`write_result_files`, then ``summary.json`` and ``report.html``. Returns the written paths.
+    """
+    from ._report import write_report
+
+    out = Path(out)
+    written = write_result_files(out, result, weights=weights, fmt=fmt, top=top, position_labels=position_labels,
+                                 model_metadata=model_metadata)
     write_summary(out / "summary.json", summary or {})
     written.append(out / "summary.json")
     if report:

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from ..errors import SeqimpError
-from .._tables import Table
+from .._tables import format_value
 
 __all__ = ["write_report", "build_report"]
 
@@ -131,7 +131,7 @@ def _summary_html(summary: dict) -> str:
     per_order = summary.get("top_per_order", [])
     if per_order:
         header = ["order", "oligomer", "position", "poim", "firm"]
-        rows = [[Table._fmt(r.get(h)) for h in header] for r in per_order]
+        rows = [[format_value(r.get(h)) for h in header] for r in per_order]
         out += "<h3>Top oligomer of each order (by |FIRM|)</h3>" + _html_table(header, rows)
     timings = summary.get("timings", {})
     if timings:

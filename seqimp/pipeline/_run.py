@@ -10,6 +10,7 @@ options and calls these functions, so every step is usable from Python:
 
 from __future__ import annotations
 
+import logging
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -19,14 +20,14 @@ import numpy as np
 
 from .. import __version__
 from ..errors import SeqimpError
-from ..io._fasta import SequenceSet, as_codes
-from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures,  # noqa: F401 (re-exported)
-                      write_outputs, write_summary)
-from ..kernels._weights import PositionalWeights
+from ..io import SequenceSet, check_sequences
+from ..kernels import PositionalWeights
+from ._outputs import top_oligomers, versions, write_result_files, write_summary
 
-__all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "analyze", "finish", "train_model", "evaluate",
-           "make_background", "check_job", "compute_importance", "top_oligomers", "write_figures", "write_outputs", "save_model",
-           "load_model", "versions"]
+__all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "train_model", "evaluate", "make_background",
+           "check_job", "compute_importance"]
+
+logger = logging.getLogger(__name__)
 
 BACKGROUNDS = ("uniform", "negative", "all")
 
@@ -57,17 +58,21 @@ class PipelineRun:
 
 
 def _codes(X, name) -> np.ndarray:
-    codes = as_codes(X)
-    if codes.shape[0] == 0:
-        raise SeqimpError(f"{name}: no sequences")
-    return codes
+    return check_sequences(X, name)
 
 
-def _labelled(positive, negative):
-    pos, neg = _codes(positive, "positive"), _codes(negative, "negative")
-    if pos.shape[1] != neg.shape[1]:
+def _encode(positive, negative):
+    """Encode the sequences once: ``(pos, neg)`` code arrays of one length (None where not given)."""
+    pos = None if positive is None else _codes(positive, "positive")
+    neg = None if negative is None else _codes(negative, "negative")
+    if pos is not None and neg is not None and pos.shape[1] != neg.shape[1]:
         raise SeqimpError(f"positive sequences have length {pos.shape[1]} but negative ones {neg.shape[1]}; "
                           "positional methods need one common length")
+    return pos, neg
+
+
+def _labels(pos, neg):
+    """One (n, L) array of encoded positives then negatives, and their 0/1 labels."""
     X = np.concatenate([pos, neg])
     y = np.concatenate([np.ones(len(pos), dtype=np.int64), np.zeros(len(neg), dtype=np.int64)])
     return X, y
@@ -84,7 +89,7 @@ def evaluate(scores, y) -> dict:
 
 
 def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
-                log=None, progress=False):
+                progress=False):
     """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
 
     Parameters
@@ -95,8 +100,6 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
         Stratified held-out share for accuracy/auROC; 0 trains on everything and
         reports no metrics. The returned model is the one trained on the rest.
     random_state : int or None
-    log : callable, optional
-        Called with progress lines.
     progress : bool, default=False
         Report each training step (feature map or Gram matrix, solver) with its time on
         stderr (``WDClassifier(verbose=True)``).
@@ -108,13 +111,21 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     info : dict
         ``n_train``, ``n_test``, ``accuracy``, ``auroc`` (None without a test split),
         ``train_seconds``.
+
+    Notes
+    -----
+    Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
+    return _train(*_labels(*_encode(positive, negative)), degree=degree, shifts=shifts, C=C,
+                  test_fraction=test_fraction, random_state=random_state, progress=progress)
+
+
+def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
+    """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``)."""
     from sklearn.model_selection import train_test_split
 
     from ..kernels._estimators import WDClassifier
 
-    log = log or (lambda _m: None)
-    X, y = _labelled(positive, negative)
     n_pos, n_neg = int(y.sum()), int(len(y) - y.sum())
     if not 0.0 <= test_fraction < 1.0:
         raise SeqimpError(f"test_fraction must lie in [0, 1), got {test_fraction}")
@@ -128,8 +139,8 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
                                                             random_state=random_state)
     else:
         X_train, y_train, X_test, y_test = X, y, None, None
-    log(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
-        f"on {len(y_train)} sequences of length {X.shape[1]}")
+    logger.info(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
+                f"on {len(y_train)} sequences of length {X.shape[1]}")
     start = time.perf_counter()
     model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state,
                          verbose=progress).fit(X_train, y_train)
@@ -137,10 +148,11 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     info["n_train"] = int(len(y_train))
     if X_test is not None:
         info.update(evaluate(model.decision_function(X_test), y_test))
-        log(f"held-out accuracy {info['accuracy']:.3f}, auROC {info['auroc']:.3f} on {info['n_test']} sequences")
+        logger.info(f"held-out accuracy {info['accuracy']:.3f}, auROC {info['auroc']:.3f} "
+                    f"on {info['n_test']} sequences")
         if info["auroc"] is not None and info["auroc"] < CHANCE_AUROC:
             warnings.warn(f"the model is close to chance (held-out auROC {info['auroc']:.3f} < {CHANCE_AUROC}); "
-                          "its POIM, top oligomers and motifs are likely noise", stacklevel=2)
+                          "its POIM, top oligomers and motifs are likely noise", stacklevel=3)
     return model.positional_weights(), info
 
 
@@ -198,14 +210,13 @@ def check_job(length, *, degree, max_order, background_order=0, max_memory=None)
     """Refuse a POIM job that cannot run -- ``max_order`` outside 1..L, or tables above
     ``max_memory`` bytes (None: half the available RAM) -- before any model is trained.
 
-    The same checks :func:`seqimp.poim` makes, with the same messages.
+    :func:`seqimp.importance._engine.check_poim_job`: the checks :func:`seqimp.poim` makes,
+    with the same messages.
     """
-    from types import SimpleNamespace
+    from ..importance._engine import check_poim_job
 
-    from ..importance._engine import check_lengths, check_memory
-
-    check_lengths(int(length), SimpleNamespace(length=None, order=int(background_order)), int(max_order))
-    check_memory(4, int(length), int(degree), int(background_order), int(max_order), max_memory)
+    check_poim_job(int(length), degree=int(degree), max_order=int(max_order),
+                   background_order=int(background_order), max_memory=max_memory)
 
 
 def compute_importance(weights, background, *, max_order, max_memory=None, progress=False):
@@ -215,15 +226,13 @@ def compute_importance(weights, background, *, max_order, max_memory=None, progr
     return poim(weights, background, max_order, max_memory=max_memory, progress=progress)
 
 
-def _describe(x, fallback):
-    return x.source if isinstance(x, SequenceSet) and x.source else fallback
-
-
 def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1.0, background="negative",
              background_order=0, positional_background=False, test_fraction=0.2, random_state=None, fmt="png",
-             top=50, max_memory=None, position_labels=None, title=None, log=None, progress=False,
+             top=50, max_memory=None, position_labels=None, title=None, progress=False,
              motifs_dir=None) -> PipelineRun:
     """Train a WD model, evaluate it, compute POIM/FIRM and write every output into ``out``.
+
+    The data are encoded once and the job is checked (lengths, memory) before training.
 
     Parameters
     ----------
@@ -245,25 +254,31 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
         Bytes the POIM tables may take (the engine refuses larger jobs).
     position_labels : sequence of length L, optional
         Position tick labels for the heatmaps.
-    log : callable, optional
-        Receives one-line progress messages.
+    title : str, optional
+        Title of ``summary.json`` and the report.
+    progress : bool, default=False
+        Progress bars for training and the POIM levels.
+    motifs_dir : path-like, optional
+        Where the report looks for ``motifs.tsv``.
 
     Returns
     -------
     PipelineRun
+
+    Notes
+    -----
+    Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
-    log = log or (lambda _m: None)
     max_order = degree if max_order is None else int(max_order)
-    check_job(_labelled(positive, negative)[0].shape[1], degree=degree, max_order=max_order, background_order=background_order,
-              max_memory=max_memory)
-    timings = {}
+    pos, neg = _encode(positive, negative)
+    X, y = _labels(pos, neg)
+    length = X.shape[1]
+    check_job(length, degree=degree, max_order=max_order, background_order=background_order, max_memory=max_memory)
     start = time.perf_counter()
-    weights, info = train_model(positive, negative, degree=degree, shifts=shifts, C=C,
-                                test_fraction=test_fraction, random_state=random_state, log=log,
-                                progress=progress)
-    timings["train"] = time.perf_counter() - start
-    length = weights.length
-    bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=None, length=length,
+    weights, info = _train(X, y, degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
+                           random_state=random_state, progress=progress)
+    timings = {"train": time.perf_counter() - start}
+    bg, bg_info = _background_for(background, positive=pos, negative=neg, fasta=None, length=length,
                                   order=background_order, positional=positional_background)
     metadata = {"degree": degree, "shifts": shifts, "C": C, "length": length, "alphabet": "dna",
                 "n_train": info["n_train"], "n_positive": info["n_positive"], "n_negative": info["n_negative"],
@@ -273,10 +288,94 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
                   "background_order": background_order, "positional_background": positional_background,
                   "test_fraction": test_fraction, "seed": random_state, "format": fmt, "top": top}
     metrics = {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc")}
-    summary = _summary(title, "poim", parameters, positive, negative, length, metrics, bg_info)
-    return analyze(weights, bg, out, max_order=max_order, summary=summary, timings=timings, fmt=fmt, top=top,
-                   max_memory=max_memory, position_labels=position_labels, model_metadata=metadata, log=log,
-                   progress=progress, motifs_dir=motifs_dir)
+    summary = _summary(title, "poim", parameters, _data_summary(positive, negative, pos, neg, length), metrics,
+                       bg_info)
+    return _explain_and_write(
+        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress),
+        f"computing POIM and FIRM up to order {max_order} for L = {length}", out, weights=weights,
+        model_metadata=metadata, summary=summary, timings=timings, fmt=fmt, top=top,
+        position_labels=position_labels, motifs_dir=motifs_dir)
+
+
+def run_model(weights, out, *, metadata=None, positive=None, negative=None, background="negative",
+              background_fasta=None, background_order=0, positional_background=False, max_order=None,
+              fmt="png", top=50, max_memory=None, position_labels=None, title=None, progress=False,
+              motifs_dir=None) -> PipelineRun:
+    """POIM/FIRM of a saved model (``seqimp poim --model``): background from a FASTA or the data.
+
+    ``positive``/``negative`` (optional) are scored for accuracy/auROC -- on the given
+    sequences, which need not be held out -- and may provide the background. The other
+    parameters are those of :func:`run_poim`.
+
+    Returns
+    -------
+    PipelineRun
+    """
+    metadata = dict(metadata or {})
+    length = weights.length
+    max_order = weights.degree if max_order is None else int(max_order)
+    pos, neg = _encode(positive, negative)
+    bg, bg_info = _background_for(background, positive=pos, negative=neg, fasta=background_fasta,
+                                  length=length, order=background_order, positional=positional_background)
+    metrics = {k: metadata.get(k) for k in ("n_train", "accuracy", "auroc")}
+    metrics["evaluated_on"] = "held-out split at training time"
+    if pos is not None and neg is not None:
+        X, y = _labels(pos, neg)
+        if X.shape[1] != length:
+            raise SeqimpError(f"sequences have length {X.shape[1]}, the model {length}")
+        metrics.update(evaluate(weights.score(X), y), evaluated_on="the given sequences (not held out)")
+    summary = _summary(title, "poim --model", {"max_order": max_order, "background_order": background_order,
+                       "positional_background": positional_background, "format": fmt, "top": top,
+                       "model": {k: metadata.get(k) for k in ("degree", "shifts", "C", "seed")}},
+                       _data_summary(positive, negative, pos, neg, length), metrics, bg_info)
+    return _explain_and_write(
+        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress),
+        f"computing POIM and FIRM up to order {max_order} for L = {length}", out, weights=weights,
+        model_metadata=metadata, summary=summary, timings={}, fmt=fmt, top=top, position_labels=position_labels,
+        motifs_dir=motifs_dir)
+
+
+def run_sampled(score_fn, out, *, source="score function", positive=None, negative=None, background="negative",
+                background_fasta=None, background_order=0, positional_background=False, length=None, max_order=3,
+                n_samples=1000, random_state=None, fmt="png", top=50, position_labels=None, title=None,
+                progress=False, motifs_dir=None) -> PipelineRun:
+    """Sampled POIM/FIRM (:func:`seqimp.importance.poim_sampled`) of any scorer, with the same outputs.
+
+    There are no model weights, so ``weights_vs_firm`` and ``model.npz`` are not written.
+    ``positive``/``negative`` (optional) give auROC of the scorer on them (not held out)
+    and may provide the background and the length.
+
+    Returns
+    -------
+    PipelineRun
+    """
+    from ..importance._sampled import poim_sampled
+
+    pos, neg = _encode(positive, negative)
+    fasta = None if background_fasta is None else _codes(background_fasta, "background")
+    for x in (fasta, pos, neg):
+        if length is None and x is not None:
+            length = x.shape[1]
+    if length is None:
+        raise SeqimpError("the sequence length is unknown: give sequences (positive/negative or a background FASTA)")
+    bg, bg_info = _background_for(background, positive=pos, negative=neg, fasta=fasta,
+                                  length=length, order=background_order, positional=positional_background)
+    metrics = {"evaluated_on": "the given sequences (not held out)"}
+    if pos is not None and neg is not None:
+        X, y = _labels(pos, neg)
+        metrics.update(evaluate(score_fn(X), y))
+        metrics["accuracy"] = None  # no known decision threshold for an arbitrary scorer
+    parameters = {"scorer": str(source), "max_order": int(max_order), "n_samples": n_samples,
+                  "background_order": background_order, "positional_background": positional_background,
+                  "seed": random_state, "format": fmt, "top": top}
+    summary = _summary(title, "poim (sampled)", parameters, _data_summary(positive, negative, pos, neg, length),
+                       metrics, bg_info)
+    return _explain_and_write(
+        lambda: poim_sampled(score_fn, bg, int(max_order), length=length, n_samples=n_samples,
+                             random_state=random_state, progress=progress),
+        f"sampling POIM and FIRM up to order {max_order} for L = {length} with {n_samples} background samples",
+        out, summary=summary, timings={}, fmt=fmt, top=top, position_labels=position_labels,
+        motifs_dir=motifs_dir)
 
 
 def _background_for(kind, *, positive, negative, fasta, length, order, positional):
@@ -287,122 +386,48 @@ def _background_for(kind, *, positive, negative, fasta, length, order, positiona
                 "positional": bool(positional) and (fasta is not None or kind != "uniform")}
 
 
-def _summary(title, command, parameters, positive, negative, length, metrics, bg_info) -> dict:
+def _summary(title, command, parameters, data, metrics, bg_info) -> dict:
     return {"title": title or "seqimp POIM report", "command": command, "parameters": parameters,
-            "data": _data_summary(positive, negative, length), "metrics": metrics, "background": bg_info}
+            "data": data, "metrics": metrics, "background": bg_info}
 
 
-def _data_summary(positive, negative, length):
+def _describe(x, fallback):
+    return x.source if isinstance(x, SequenceSet) and x.source else fallback
+
+
+def _data_summary(positive, negative, pos, neg, length):
+    """Sources (file names where known) and sizes of the given sequences, ``pos``/``neg`` encoded."""
     data = {"length": length}
-    for name, x in (("positive", positive), ("negative", negative)):
-        if x is not None:
+    for name, x, codes in (("positive", positive, pos), ("negative", negative, neg)):
+        if codes is not None:
             data[name] = _describe(x, f"{name} sequences")
-            data[f"n_{name}"] = int(len(as_codes(x)))
+            data[f"n_{name}"] = int(len(codes))
     return data
 
 
-def run_model(weights, out, *, metadata=None, positive=None, negative=None, background="negative",
-              background_fasta=None, background_order=0, positional_background=False, max_order=None,
-              fmt="png", top=50, max_memory=None, position_labels=None, title=None, log=None, progress=False,
-              motifs_dir=None) -> PipelineRun:
-    """POIM/FIRM of a saved model (``seqimp poim --model``): background from a FASTA or the data.
-
-    ``positive``/``negative`` (optional) are scored for accuracy/auROC -- on the given
-    sequences, which need not be held out -- and may provide the background.
-    """
-    metadata = dict(metadata or {})
-    length = weights.length
-    max_order = weights.degree if max_order is None else int(max_order)
-    bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=background_fasta,
-                                  length=length, order=background_order, positional=positional_background)
-    metrics = {k: metadata.get(k) for k in ("n_train", "accuracy", "auroc")}
-    metrics["evaluated_on"] = "held-out split at training time"
-    if positive is not None and negative is not None:
-        X, y = _labelled(positive, negative)
-        if X.shape[1] != length:
-            raise SeqimpError(f"sequences have length {X.shape[1]}, the model {length}")
-        metrics.update(evaluate(weights.score(X), y), evaluated_on="the given sequences (not held out)")
-    summary = _summary(title, "poim --model", {"max_order": max_order, "background_order": background_order,
-                       "positional_background": positional_background, "format": fmt, "top": top,
-                       "model": {k: metadata.get(k) for k in ("degree", "shifts", "C", "seed")}},
-                       positive, negative, length, metrics, bg_info)
-    return analyze(weights, bg, out, max_order=max_order, summary=summary, fmt=fmt, top=top, max_memory=max_memory,
-                   position_labels=position_labels, model_metadata=metadata, log=log, progress=progress,
-                   motifs_dir=motifs_dir)
-
-
-def run_sampled(score_fn, out, *, source="score function", positive=None, negative=None, background="negative",
-                background_fasta=None, background_order=0, positional_background=False, length=None, max_order=3,
-                n_samples=1000, random_state=None, fmt="png", top=50, position_labels=None, title=None, log=None,
-                progress=False, motifs_dir=None) -> PipelineRun:
-    """Sampled POIM/FIRM (:func:`seqimp.importance.poim_sampled`) of any scorer, with the same outputs.
-
-    There are no model weights, so ``weights_vs_firm`` and ``model.npz`` are not written.
-    ``positive``/``negative`` (optional) give auROC of the scorer on them (not held out)
-    and may provide the background and the length.
-    """
-    from ..importance._sampled import poim_sampled
-
-    log = log or (lambda _m: None)
-    for x in (background_fasta, positive, negative):
-        if length is None and x is not None:
-            length = as_codes(x).shape[1]
-    if length is None:
-        raise SeqimpError("the sequence length is unknown: give sequences (positive/negative or a background FASTA)")
-    bg, bg_info = _background_for(background, positive=positive, negative=negative, fasta=background_fasta,
-                                  length=length, order=background_order, positional=positional_background)
-    metrics = {"evaluated_on": "the given sequences (not held out)"}
-    if positive is not None and negative is not None:
-        X, y = _labelled(positive, negative)
-        metrics.update(evaluate(score_fn(X), y))
-        metrics["accuracy"] = None  # no known decision threshold for an arbitrary scorer
-    log(f"sampling POIM and FIRM up to order {max_order} for L = {length} with {n_samples} background samples")
+def _explain_and_write(explain, what, out, *, summary, timings, weights=None, model_metadata=None, fmt="png",
+                       top=50, position_labels=None, motifs_dir=None) -> PipelineRun:
+    """Compute the importance (``explain()``), write every output into ``out``, then
+    ``summary.json`` once (with all timings) and the report."""
+    logger.info(what)
     start = time.perf_counter()
-    result = poim_sampled(score_fn, bg, int(max_order), length=length, n_samples=n_samples,
-                          random_state=random_state, progress=progress)
-    timings = {"poim": time.perf_counter() - start}
-    parameters = {"scorer": str(source), "max_order": int(max_order), "n_samples": n_samples,
-                  "background_order": background_order, "positional_background": positional_background,
-                  "seed": random_state, "format": fmt, "top": top}
-    summary = _summary(title, "poim (sampled)", parameters, positive, negative, length, metrics, bg_info)
-    return finish(result, out, summary=summary, timings=timings, fmt=fmt, top=top, position_labels=position_labels,
-                  log=log, motifs_dir=motifs_dir)
-
-
-def analyze(weights, background, out, *, max_order, summary, timings=None, fmt="png", top=50, max_memory=None,
-            position_labels=None, model_metadata=None, log=None, progress=False, motifs_dir=None) -> PipelineRun:
-    """POIM/FIRM of given weights under a background, then all outputs (used by ``--model`` runs)."""
-    log = log or (lambda _m: None)
-    timings = dict(timings or {})
-    log(f"computing POIM and FIRM up to order {max_order} for L = {weights.length}")
-    start = time.perf_counter()
-    result = compute_importance(weights, background, max_order=max_order, max_memory=max_memory,
-                                progress=progress)
+    result = explain()
     timings["poim"] = time.perf_counter() - start
-    return finish(result, out, weights=weights, summary=summary, timings=timings, fmt=fmt, top=top,
-                  position_labels=position_labels, model_metadata=model_metadata, log=log, motifs_dir=motifs_dir)
-
-
-def finish(result, out, *, weights=None, summary, timings, fmt="png", top=50, position_labels=None,
-           model_metadata=None, log=None, motifs_dir=None) -> PipelineRun:
-    """Write the outputs of a computed result (exact or sampled) and return the run."""
-    log = log or (lambda _m: None)
-    log(f"writing tables, figures and the report ({fmt})")
+    logger.info(f"writing tables, figures and the report ({fmt})")
     start = time.perf_counter()
-    summary = dict(summary)
-    summary["expected_score"] = result.expected_score
-    summary["score_std"] = result.score_std
-    summary["method"] = result.method
-    summary["versions"] = versions()
-    best = list(top_oligomers(result, 1).rows())  # the top of every order, sorted by |FIRM|
+    out = Path(out)
+    summary = dict(summary, expected_score=result.expected_score, score_std=result.score_std,
+                   method=result.method, versions=versions())
+    best = top_oligomers(result, 1).to_dict("records")  # the top of every order, sorted by |FIRM|
     if best:
         summary["top_oligomer"] = best[0]
         summary["top_per_order"] = sorted(best, key=lambda row: row["order"])
-    summary["timings"] = timings
-    files = write_outputs(out, result, weights=weights, summary=summary, fmt=fmt, top=top,
-                          position_labels=position_labels, model_metadata=model_metadata, report=False)
+    files = write_result_files(out, result, weights=weights, fmt=fmt, top=top, position_labels=position_labels,
+                               model_metadata=model_metadata)
     timings["outputs"] = time.perf_counter() - start
-    write_summary(Path(out) / "summary.json", summary)
+    summary["timings"] = timings
+    write_summary(out / "summary.json", summary)
+    files.append(out / "summary.json")
     from ._report import write_report
 
     files.append(write_report(out, motifs_dir=motifs_dir))

@@ -11,10 +11,11 @@ import numpy as np
 from ..io._alphabet import kmer_string
 from ..errors import SeqimpError
 from .._tables import top_n
+from ..importance._result import measure_tables
 
 __all__ = ["poim_heatmap", "differential_heatmap", "weights_vs_firm"]
 
-_MEASURES = {"poim": "POIM  Q(z, j)", "firm": "FIRM(z, j)"}
+_MEASURE_LABELS = {"poim": "POIM  Q(z, j)", "firm": "FIRM(z, j)"}
 
 
 def _axes(ax, size):
@@ -56,9 +57,14 @@ def _position_axis(ax, n, position_labels=None, *, axis="x", label="position"):
             nice = set(locator.tick_values(float(labels.min()), float(labels.max())).tolist())
             target.set_major_locator(FixedLocator([i + 1 for i, v in enumerate(labels) if float(v) in nice]))
 
+        # labels counting from an origin (seqimp.io.position_labels: ..., -1, +1, ...) print signed
+        signed = labels.dtype.kind in "iu" and len(labels) and labels.min() < 0 and not (labels == 0).any()
+
         def fmt(v, _pos):
             i = int(round(v)) - 1
-            return str(labels[i]) if 0 <= i < len(labels) else ""
+            if not 0 <= i < len(labels):
+                return ""
+            return f"{int(labels[i]):+d}" if signed else str(labels[i])
 
         target.set_major_formatter(FuncFormatter(fmt))
     (ax.set_xlabel if axis == "x" else ax.set_ylabel)(label)
@@ -90,7 +96,7 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
     measure : {"poim", "firm"}, default="poim"
     top : int, optional
         Show only the ``top`` k-mers with the largest max_j |value|. Default: all
-        k-mers for k <= 3 (4, 16 or 64 rows), the top 20 for larger k.
+        k-mers when there are at most 64 (DNA k <= 3, protein k = 1), else the top 20.
     kmers : sequence of str, optional
         Show exactly these k-mers (overrides ``top``).
     cmap : str or Colormap, default="RdBu_r"
@@ -105,13 +111,12 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
     -------
     matplotlib.axes.Axes
     """
-    if measure not in _MEASURES:
-        raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
+    tables = measure_tables(result, measure)
     order = int(order)
     if not 1 <= order <= result.max_order:
         raise SeqimpError(f"order must lie in 1..{result.max_order} (the result's max_order), got {order}")
     _check_labels(position_labels, result.length)
-    table = np.asarray(getattr(result, measure)[order - 1], dtype=np.float64)  # (L-k+1, 4**k)
+    table = np.asarray(tables[order - 1], dtype=np.float64)  # (L-k+1, 4**k)
     alphabet = result.alphabet
     if kmers is not None:
         from ..io._alphabet import kmer_index
@@ -124,12 +129,12 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
         rows = np.array(rows, dtype=np.int64)
     else:
         if top is None:
-            top = table.shape[1] if order <= 3 else 20
+            top = table.shape[1] if table.shape[1] <= 64 else 20   # DNA k <= 3, protein k = 1: every k-mer
         strength = np.nanmax(np.where(np.isnan(table), -np.inf, np.abs(table)), axis=0)
         top = int(min(max(top, 1), table.shape[1]))
         rows = np.arange(table.shape[1])
         if top < table.shape[1]:
-            rows = np.sort(np.argsort(-strength, kind="stable")[:top])
+            rows = np.sort(top_n(strength, top))
     data = table[:, rows].T  # (rows, positions)
     n_pos = table.shape[0]
     ax = _axes(ax, (min(14.0, 4.0 + 0.08 * n_pos), min(12.0, 1.5 + 0.16 * len(rows))))
@@ -142,7 +147,7 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
                        fontsize=max(4.5, min(9.0, 420.0 / max(len(rows), 1))), family="monospace")
     ax.set_ylabel(f"{order}-mer" + ("" if len(rows) == table.shape[1] else f" (top {len(rows)} by max |{measure}|)"))
     if colorbar:
-        _colorbar(ax, image, _MEASURES[measure])
+        _colorbar(ax, image, _MEASURE_LABELS[measure])
     ax.set_title(title if title is not None else f"{measure.upper()}, k = {order}")
     return ax
 
@@ -243,7 +248,7 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
             idx = idx[np.sort(keep)]
         label = f"k = {k}" + (f" ({hidden:,} near 0 not drawn)" if hidden else "")
         ax.scatter(w[idx], f[idx], s=6, color=color, alpha=0.6, linewidths=0, label=label, rasterized=True)
-        n_cols = 4 ** k
+        n_cols = result.alphabet.size ** k
         labelled.extend((abs(f[i]), f[i], w[i], k, i // n_cols, i % n_cols) for i in idx)
     ax.axhline(0.0, color="0.5", lw=0.6)
     ax.axvline(0.0, color="0.5", lw=0.6)

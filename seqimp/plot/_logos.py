@@ -9,10 +9,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SeqimpError
+from ..importance._result import measure_tables
 
 __all__ = ["logo", "importance_logo", "letter_importance"]
 
-_LETTERS = list("ACGT")
+
+def _letters_and_colors(alphabet, color_scheme):
+    """Letters of an alphabet and a logomaker colour scheme that has them (any alphabet)."""
+    from ..io._alphabet import get_alphabet
+
+    alpha = get_alphabet(alphabet)
+    if color_scheme is None:
+        color_scheme = "chemistry" if alpha.name == "protein" else "classic"
+    return list(alpha.symbols), color_scheme
 
 
 def _axes(ax, width):
@@ -30,18 +39,23 @@ def _ticks(ax, first, n):
     ax.set_xlim(first - 0.5, first + n - 0.5)
 
 
-def logo(motif, ax=None, *, color_scheme="classic", title=None, ymax=None):
+def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=None):
     """Information-content logo of a motif.
 
     Letter heights are ``p(a) * IC`` with IC the column's information content in bits
-    (uniform background, 0..2 bits).
+    (uniform background, 0..2 bits; 0..log2(20) for protein).
 
     Parameters
     ----------
-    motif : Motif
+    motif : Motif, or array-like / DataFrame of shape (m, A)
+        A DNA :class:`~seqimp.motifs.Motif`, or a PWM of any alphabet (rows sum to 1).
     ax : matplotlib Axes, optional
-    color_scheme : str, default="classic"
-        A logomaker colour scheme (A green, C blue, G orange, T red).
+    color_scheme : str, optional
+        A logomaker colour scheme; default ``"classic"`` (A green, C blue, G orange, T/U red),
+        ``"chemistry"`` for protein.
+    alphabet : str or Alphabet, optional
+        Letters of the columns: default DNA for a Motif, inferred from A (4: DNA, 20:
+        protein) for a bare PWM; ``"rna"`` draws U for T.
     title : str, optional
         Default: name, consensus and start of the motif.
     ymax : float, optional
@@ -58,16 +72,29 @@ def logo(motif, ax=None, *, color_scheme="classic", title=None, ymax=None):
 
     from ..motifs._motif import information_content
 
+    from ..motifs._motif import Motif
+
+    if not isinstance(motif, Motif):   # a bare PWM of any alphabet
+        pwm = np.asarray(motif, dtype=np.float64)
+        if pwm.ndim != 2 or pwm.shape[1] not in (4, 20) and alphabet is None:
+            raise SeqimpError(f"logo: a PWM must have shape (m, A) with A = 4 or 20 (or pass alphabet=), "
+                              f"got {pwm.shape}")
+        name = getattr(motif, "name", None) or "PWM"
+        motif = _BarePWM(name, pwm)
+        alphabet = alphabet or ("protein" if pwm.shape[1] == 20 else "dna")
+    letters, color_scheme = _letters_and_colors(alphabet or "dna", color_scheme)
     pwm = np.asarray(motif.pwm, dtype=np.float64)
+    if pwm.shape[1] != len(letters):
+        raise SeqimpError(f"logo: the PWM has {pwm.shape[1]} columns, the alphabet {len(letters)} letters")
     first = motif.start if motif.start is not None else 1
     heights = pwm * information_content(pwm)[:, None]
-    df = pd.DataFrame(heights, columns=_LETTERS, index=np.arange(first, first + len(pwm)))
+    df = pd.DataFrame(heights, columns=letters, index=np.arange(first, first + len(pwm)))
     ax = _axes(ax, len(pwm))
     logomaker.Logo(df, ax=ax, color_scheme=color_scheme)
     tallest = float(heights.sum(axis=1).max())
     zoomed = ymax is None and tallest < 0.5
     if ymax is None:
-        ymax = 1.15 * tallest if zoomed and tallest > 0 else 2.0
+        ymax = 1.15 * tallest if zoomed and tallest > 0 else float(np.log2(len(letters)))
     ax.set_ylim(0, ymax)
     ax.set_ylabel("bits")
     ax.set_xlabel("position (1-based)" if motif.start is not None else "motif column")
@@ -76,7 +103,8 @@ def logo(motif, ax=None, *, color_scheme="classic", title=None, ymax=None):
     if title is None:
         where = f" at {motif.start}" if motif.start is not None else ""
         spread = f" (± {motif.spread:.1f})" if motif.start is not None and motif.spread >= 0.05 else ""
-        title = f"{motif.name}: {motif.consensus}{where}{spread}" + ("\nflat PWM: y axis zoomed" if zoomed else "")
+        consensus = "".join(letters[i] for i in pwm.argmax(axis=1))
+        title = f"{motif.name}: {consensus}{where}{spread}" + ("\nflat PWM: y axis zoomed" if zoomed else "")
     ax.set_title(title, fontsize=10)
     return ax
 
@@ -85,26 +113,24 @@ def letter_importance(result, *, order=1, measure="poim") -> np.ndarray:
     """Per-position, per-letter importance of a POIM (the data of :func:`importance_logo`).
 
     For order k, entry ``[j, a]`` averages over the k windows that cover position j the largest
-    importance of a k-mer that has letter a at j; each position is then centred over the four
-    letters. For k = 1 this is the order-1 POIM ``Q(a, j)`` centred.
+    importance of a k-mer that has letter a at j; each position is then centred over the A
+    letters (4 for DNA/RNA, 20 for protein). For k = 1 this is the order-1 POIM ``Q(a, j)`` centred.
 
     Returns
     -------
-    ndarray of shape (L, 4), float64
+    ndarray of shape (L, A), float64
     """
-    tables = result.poim if measure == "poim" else result.firm if measure == "firm" else None
-    if tables is None:
-        raise SeqimpError(f"measure must be 'poim' or 'firm', got {measure!r}")
+    tables = measure_tables(result, measure)
     k = int(order)
     if not 1 <= k <= result.max_order:
         raise SeqimpError(f"order must lie in 1..{result.max_order}, got {order}")
-    L = result.length
+    L, a = result.length, result.alphabet.size
     table = np.where(np.isfinite(tables[k - 1]), tables[k - 1], -np.inf)
-    out = np.zeros((L, 4))
+    out = np.zeros((L, a))
     covered = np.zeros(L)
     for p in range(k):  # letter a at offset p of a window starting at j - p
-        shaped = table.reshape(table.shape[0], 4 ** p, 4, 4 ** (k - 1 - p))
-        best = shaped.max(axis=(1, 3))  # (L-k+1, 4)
+        shaped = table.reshape(table.shape[0], a ** p, a, a ** (k - 1 - p))
+        best = shaped.max(axis=(1, 3))  # (L-k+1, A)
         best = np.where(np.isfinite(best), best, 0.0)
         out[p:p + table.shape[0]] += best
         covered[p:p + table.shape[0]] += 1
@@ -112,7 +138,7 @@ def letter_importance(result, *, order=1, measure="poim") -> np.ndarray:
     return out - out.mean(axis=1, keepdims=True)
 
 
-def importance_logo(result, ax=None, *, order=1, measure="poim", positions=None, color_scheme="classic",
+def importance_logo(result, ax=None, *, order=1, measure="poim", positions=None, color_scheme=None,
                     title=None):
     """Logo of per-position letter importance from a POIM or FIRM.
 
@@ -127,6 +153,8 @@ def importance_logo(result, ax=None, *, order=1, measure="poim", positions=None,
     measure : {"poim", "firm"}, default="poim"
     positions : (int, int), optional
         1-based first and last position shown (default: all).
+    color_scheme : str, optional
+        Default ``"classic"`` for DNA/RNA, ``"chemistry"`` for protein (the result's alphabet).
 
     Returns
     -------
@@ -140,7 +168,8 @@ def importance_logo(result, ax=None, *, order=1, measure="poim", positions=None,
     if not 1 <= first <= last <= result.length:
         raise SeqimpError(f"positions must satisfy 1 <= first <= last <= {result.length}, got {positions}")
     block = values[first - 1:last]
-    df = pd.DataFrame(block, columns=_LETTERS, index=np.arange(first, last + 1))
+    letters, color_scheme = _letters_and_colors(result.alphabet, color_scheme)
+    df = pd.DataFrame(block, columns=letters, index=np.arange(first, last + 1))
     ax = _axes(ax, last - first + 1)
     logomaker.Logo(df, ax=ax, color_scheme=color_scheme, flip_below=False, fade_below=0.4)
     ax.axhline(0, color="0.3", lw=0.6)
@@ -150,3 +179,13 @@ def importance_logo(result, ax=None, *, order=1, measure="poim", positions=None,
     ax.spines[["top", "right"]].set_visible(False)
     ax.set_title(title or f"letter importance, {measure.upper()} order {order}", fontsize=10)
     return ax
+
+
+class _BarePWM:
+    """A PWM without a Motif (any alphabet), for :func:`logo`."""
+
+    def __init__(self, name, pwm):
+        sums = pwm.sum(axis=1)
+        if not np.all(np.isfinite(pwm)) or (pwm < 0).any() or np.abs(sums - 1).max(initial=0) > 1e-3:
+            raise SeqimpError(f"logo: {name}: PWM rows must be non-negative and sum to 1")
+        self.name, self.pwm, self.start, self.spread = name, pwm / sums[:, None], None, 0.0

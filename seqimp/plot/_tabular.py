@@ -9,7 +9,7 @@ import numbers
 
 import numpy as np
 
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_int, check_random_state
 
 __all__ = ["plot_importance_boxplot", "plot_firm_curve", "plot_importance_matrix"]
 
@@ -91,8 +91,8 @@ def plot_firm_curve(result, feature=0, *, ax=None, show_scores=True, title=None,
         Default: the feature name, its FIRM and the method.
     max_points : int
         At most this many sample points are drawn (a random subset).
-    random_state : int
-        Seed of that subset.
+    random_state : int, numpy Generator or None, default=0
+        Seed of that subset (None = the fixed seed 0).
 
     Returns
     -------
@@ -108,11 +108,12 @@ def plot_firm_curve(result, feature=0, *, ax=None, show_scores=True, title=None,
         if len(hits) != 1:
             raise SeqimpError(f"feature: unknown feature {feature!r}")
         i = int(hits[0])
+    max_points = check_int(max_points, "max_points")
     ax = _axes(ax, (4, 3.2))
     if show_scores:
         v, s = result.feature_values[:, i], result.scores
         if len(s) > max_points:
-            keep = np.random.default_rng(random_state).choice(len(s), max_points, replace=False)
+            keep = check_random_state(random_state).choice(len(s), max_points, replace=False)
             v, s = v[keep], s[keep]
         ax.scatter(v, s, s=6, color="tab:blue", alpha=0.35, lw=0, label="score s(x)")
     curve = result.curves[i]

@@ -6,11 +6,9 @@ Kept apart from ``firm.py`` so that importing them does not load the module
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_int
 
 __all__ = ["Feature", "feature_product", "feature_indicator"]
 
@@ -44,6 +42,4 @@ def feature_indicator(column, threshold):
 
 
 def _check_index(c):
-    if isinstance(c, bool) or not isinstance(c, (numbers.Integral, np.integer)) or c < 0:
-        raise SeqimpError(f"feature column: expected a non-negative 0-based index, got {c!r}")
-    return int(c)
+    return check_int(c, "feature column (0-based)", minimum=0)

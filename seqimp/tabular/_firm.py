@@ -40,7 +40,8 @@ from ..errors import SeqimpError
 from ._features import Feature as _Feature
 from ._features import feature_indicator, feature_product
 from ._gradients import analytic_gradient, linear_weights, numerical_gradient
-from ._tabdata import as_matrix, choice, column_index, positive_int, score_function
+from ..errors import check_choice, check_int
+from ._tabdata import as_matrix, column_index, score_function
 
 __all__ = ["firm", "feature_product", "feature_indicator"]
 
@@ -102,6 +103,10 @@ def firm(
     result : sklearn.utils.Bunch
         importances : ndarray of shape (n_selected,)
             FIRM ``Q_f`` of each requested feature (standardized if asked).
+        importances_mean : ndarray of shape (n_selected,)
+            The same vector, under the name every tabular method uses for its 1-D importances
+            (permutation and sensitivity importance have repeats: their ``importances`` is
+            (n_features, n_repeats)).
         feature_names : ndarray of shape (n_selected,)
         methods : ndarray of shape (n_selected,)
             The estimator used for each feature.
@@ -120,10 +125,10 @@ def firm(
     frame = X
     X, names = as_matrix(X)
     n, d = X.shape
-    method = choice(method, _METHODS, "method")
-    gradient = choice(gradient, ("auto", "analytic", "numerical"), "gradient")
-    n_bins = positive_int(n_bins, "n_bins")
-    n_points = positive_int(n_points, "n_points")
+    method = check_choice(method, "method", _METHODS)
+    gradient = check_choice(gradient, "gradient", ("auto", "analytic", "numerical"))
+    n_bins = check_int(n_bins, "n_bins")
+    n_points = check_int(n_points, "n_points")
     feats = _resolve_features(features, names, d)
     values = np.column_stack([_feature_values(f, X) for f in feats])
 
@@ -171,6 +176,7 @@ def firm(
         importances = importances / score_std
     return Bunch(
         importances=importances,
+        importances_mean=importances,  # the 1-D vector every tabular method returns under this name
         feature_names=np.array([f.name for f in feats], dtype=object),
         methods=np.array(methods, dtype=object),
         curves=curves,
@@ -242,7 +248,7 @@ def _pick(method, f, v, weights, has_svm_grad):
 def _covariance(covariance, X):
     d = X.shape[1]
     if isinstance(covariance, str):
-        choice(covariance, ("shrinkage", "empirical"), "covariance")
+        check_choice(covariance, "covariance", ("shrinkage", "empirical"))
         if covariance == "empirical":
             return np.atleast_2d(np.cov(X, rowvar=False, bias=True))
         from sklearn.covariance import LedoitWolf

@@ -28,9 +28,10 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from ..errors import SeqimpError
-from .._progress import Progress
+from .._progress import progress_bar
 from ._losses import make_loss
-from ._tabdata import as_matrix, as_vector, choice, column_index, positive_int, seed_sequence, t_interval
+from ..errors import check_choice, check_int, check_number, check_random_state
+from ._tabdata import as_matrix, as_vector, column_index, t_interval
 
 __all__ = ["permutation_importance"]
 
@@ -86,15 +87,16 @@ def permutation_importance(
         features in a repeat); ``e_orig`` of a repeat uses the same rows.
     n_jobs : int or None
         Features are spread over ``n_jobs`` joblib workers.
-    random_state : None, int or numpy generator
+    random_state : None, int or numpy Generator
         Each feature (group) gets its own stream, spawned from this seed with
-        :meth:`numpy.random.SeedSequence.spawn`; row subsamples get another.
+        :meth:`numpy.random.Generator.spawn`; row subsamples get another
+        (default None = fixed seed 0).
     confidence_level : float
         Level of the Student-t interval of the mean over repeats.
     batch_rows : int
         Rows per call of the model (memory bound).
     progress : bool
-        Report finished features on stderr (:class:`seqimp._progress.Progress`).
+        Report finished features on stderr (:func:`seqimp._progress.progress_bar`).
 
     Returns
     -------
@@ -121,21 +123,20 @@ def permutation_importance(
     X, names = as_matrix(X)
     n, d = X.shape
     y = as_vector(y, n, numeric=False)
-    strategy = choice(strategy, _STRATEGIES, "strategy")
-    compare = choice(compare, _COMPARE, "compare")
-    n_repeats = positive_int(n_repeats, "n_repeats")
-    batch_rows = positive_int(batch_rows, "batch_rows")
-    if not 0 < confidence_level < 1:
-        raise SeqimpError(f"confidence_level: must be in (0, 1), got {confidence_level!r}")
+    strategy = check_choice(strategy, "strategy", _STRATEGIES)
+    compare = check_choice(compare, "compare", _COMPARE)
+    n_repeats = check_int(n_repeats, "n_repeats")
+    batch_rows = check_int(batch_rows, "batch_rows")
+    confidence_level = check_number(confidence_level, "confidence_level", low=0, high=1, low_open=True,
+                                    high_open=True)
     units, unit_names = _resolve_groups(groups, names, d)
     m = _n_rows(max_samples, n)
     if strategy != "shuffle" and m < 2:
         raise SeqimpError(f"strategy={strategy!r}: needs at least 2 rows per repeat")
     lossfn = make_loss(loss, estimator, y, frame)
 
-    root = seed_sequence(random_state)
-    streams = root.spawn(len(units) + 1)
-    row_rng = np.random.default_rng(streams[-1])
+    streams = check_random_state(random_state).spawn(len(units) + 1)
+    row_rng = streams[-1]
     rows = [None if m == n else np.sort(row_rng.choice(n, m, replace=False)) for _ in range(n_repeats)]
     baseline = lossfn(y, lossfn.predict(X))
     base_rep = np.array([baseline if r is None else lossfn(y[r], lossfn.predict(X[r])) for r in rows])
@@ -143,17 +144,17 @@ def permutation_importance(
         base_rep = None
 
     args = (X, y, lossfn, strategy, rows, batch_rows)
-    with Progress(len(units), f"permutation importance ({strategy})", enabled=progress) as bar:
+    with progress_bar(len(units), f"permutation importance ({strategy})", enabled=progress) as bar:
         if n_jobs is None or n_jobs == 1 or len(units) == 1:
             perm = []
             for cols, s in zip(units, streams):
-                perm.append(_unit_losses(cols, np.random.default_rng(s), *args))
+                perm.append(_unit_losses(cols, s, *args))
                 bar.update()
         else:
             from joblib import Parallel, delayed
 
             perm = Parallel(n_jobs=n_jobs)(
-                delayed(_unit_losses)(cols, np.random.default_rng(s), *args) for cols, s in zip(units, streams)
+                delayed(_unit_losses)(cols, s, *args) for cols, s in zip(units, streams)
             )
             bar.update(len(units))
     permuted = np.array([p[0] for p in perm])

@@ -21,17 +21,15 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from numbers import Integral, Real
-
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
-from sklearn.utils import Bunch, check_random_state
+from sklearn.utils import Bunch
 
 from ..errors import SeqimpError
-from .._tables import Table
 from ._rfi_stats import block_anova, distinct_groups, mcb_critical_value
 from ._scatter import block_class_neighbours, extract, knn_error, metric_coordinates, scatter_matrices, waws
-from ._tabdata import choice, positive_int
+from ..errors import check_choice, check_int, check_number, check_random_state
 
 __all__ = ["relative_feature_importance", "table1_problem"]
 
@@ -84,8 +82,8 @@ def relative_feature_importance(
         Largest number of features searched exhaustively (``2**d - 1``
         subsets); above it a sequential floating forward search is used and
         a :class:`RuntimeWarning` says the subset is not guaranteed optimal.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the resampling.
+    random_state : int, numpy Generator or None, default=None
+        Seeds the resampling (default None = fixed seed 0).
     datasets : array-like of shape (n_samples,), optional
         Label of the independently drawn data set each row belongs to. When
         given, every data set is one ANOVA block, as in the paper (which drew
@@ -191,7 +189,7 @@ def relative_feature_importance(
 
     ranks, waws_mean, rank_anova = _rank_subset(evaluator, optimal, alpha, n_features)
 
-    table = Table(
+    table = pd.DataFrame(
         {
             "features": [",".join(str(f + 1) for f in s) for s in subsets],
             "n_features": sizes,
@@ -379,7 +377,7 @@ def _per_class(count):
 
 
 def _check_input(X, y, n_neighbors):
-    n_neighbors = positive_int(n_neighbors, "n_neighbors")
+    n_neighbors = check_int(n_neighbors, "n_neighbors")
     try:
         X = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError):
@@ -412,14 +410,12 @@ def _check_input(X, y, n_neighbors):
 
 
 def _check_options(within, between, distance, n_datasets, alpha, max_exhaustive):
-    within = choice(within, _SCATTER, "within")
-    between = choice(between, _SCATTER, "between")
-    distance = choice(distance, _DISTANCE, "distance")
-    for name, value, low in (("n_datasets", n_datasets, 2), ("max_exhaustive", max_exhaustive, 1)):
-        if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
-            raise SeqimpError(f"{name}: must be an integer >= {low}, got {value!r}")
-    if isinstance(alpha, bool) or not isinstance(alpha, Real) or not 0 < alpha < 1:
-        raise SeqimpError(f"alpha: must be a number strictly between 0 and 1, got {alpha!r}")
+    within = check_choice(within, "within", _SCATTER)
+    between = check_choice(between, "between", _SCATTER)
+    distance = check_choice(distance, "distance", _DISTANCE)
+    check_int(n_datasets, "n_datasets", minimum=2)
+    check_int(max_exhaustive, "max_exhaustive")
+    check_number(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     return {"within": within, "between": between, "distance": distance}
 
 

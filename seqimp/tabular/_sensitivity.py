@@ -19,7 +19,8 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from ..errors import SeqimpError
-from ._tabdata import as_matrix, as_vector, choice, column_index, positive_int, score_function, seed_sequence
+from ..errors import check_choice, check_int, check_random_state
+from ._tabdata import as_matrix, as_vector, column_index, score_function
 
 __all__ = ["sensitivity_importance"]
 
@@ -51,8 +52,9 @@ def sensitivity_importance(
         Clementine max-difference over levels divided by the range of ``y``.
     n_repeats : int
         Repeats of the random substitution; ``range`` is computed once and repeated.
-    random_state : None, int or numpy generator
-        Each feature draws from its own spawned stream; ``D_y`` from another.
+    random_state : None, int or numpy Generator
+        Each feature draws from its own spawned stream; ``D_y`` from another
+        (default None = fixed seed 0).
     categorical_features : None, sequence of column indices/names, or bool mask
         Columns whose levels are all their distinct values (``range`` only).
     n_levels : int
@@ -76,22 +78,22 @@ def sensitivity_importance(
     frame = X
     X, names = as_matrix(X)
     n, d = X.shape
-    variant = choice(variant, ("pairs", "range"), "variant")
-    n_repeats = positive_int(n_repeats, "n_repeats")
-    n_levels = positive_int(n_levels, "n_levels")
-    n_pairs_y = 10 * n if n_pairs_y is None else positive_int(n_pairs_y, "n_pairs_y")
+    variant = check_choice(variant, "variant", ("pairs", "range"))
+    n_repeats = check_int(n_repeats, "n_repeats")
+    n_levels = check_int(n_levels, "n_levels")
+    n_pairs_y = 10 * n if n_pairs_y is None else check_int(n_pairs_y, "n_pairs_y")
     if n_levels < 2:
         raise SeqimpError(f"n_levels: need at least 2 levels, got {n_levels}")
     score = score_function(model_or_fn, frame=frame)
     outputs = score(X) if y is None else as_vector(y, n)
     categorical = _categorical_mask(categorical_features, names, d)
-    streams = seed_sequence(random_state).spawn(d + 1)
+    streams = check_random_state(random_state).spawn(d + 1)
 
     if variant == "pairs":
-        rng_y = np.random.default_rng(streams[-1])
+        rng_y = streams[-1]
         a, b = rng_y.integers(n, size=(2, n_pairs_y))
         d_y = float(np.mean(np.abs(outputs[a] - outputs[b])))
-        dj = np.array([_pair_differences(score, X, j, np.random.default_rng(streams[j]), n_repeats) for j in range(d)])
+        dj = np.array([_pair_differences(score, X, j, streams[j], n_repeats) for j in range(d)])
     else:
         d_y = float(outputs.max() - outputs.min())
         dj = np.array([[_max_difference(score, X, j, categorical[j], n_levels)] * n_repeats for j in range(d)])

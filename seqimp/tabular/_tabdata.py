@@ -1,9 +1,9 @@
 """Input handling shared by the tabular importance methods (private).
 
 Conversion of ``X`` (array or DataFrame) to a float matrix plus feature names,
-of a fitted model or callable to a real-valued score function, and of
-``random_state`` to a :class:`numpy.random.SeedSequence` from which every
-feature draws its own independent stream.
+and of a fitted model or callable to a real-valued score function. Integer,
+choice and random-state checks are :mod:`seqimp.errors`' (independent streams per
+feature: ``check_random_state(random_state).spawn(k)``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ __all__ = [
     "framed",
     "as_vector",
     "score_function",
-    "seed_sequence",
     "t_interval",
 ]
 
@@ -130,21 +129,6 @@ def score_function(model_or_fn, name="model_or_fn", frame=None):
     return score
 
 
-def seed_sequence(random_state):
-    """A SeedSequence from ``None``, an int, a SeedSequence, a Generator or a RandomState."""
-    if random_state is None or isinstance(random_state, numbers.Integral):
-        if random_state is not None and random_state < 0:
-            raise SeqimpError(f"random_state: must be non-negative, got {random_state}")
-        return np.random.SeedSequence(random_state)
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(int(random_state.integers(2**63)))
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.SeedSequence(int(random_state.randint(2**31)))
-    raise SeqimpError(f"random_state: expected None, an int or a numpy random generator, got {type(random_state).__name__}")
-
-
 def column_index(ref, names, d, where):
     """0-based index of a column given by index or by name; ``where`` names the argument in errors."""
     if isinstance(ref, (numbers.Integral, np.integer)) and not isinstance(ref, (bool, np.bool_)):
@@ -155,20 +139,6 @@ def column_index(ref, names, d, where):
     if len(hits) != 1:
         raise SeqimpError(f"{where}: unknown column {str(ref)!r}")
     return int(hits[0])
-
-
-def positive_int(value, name):
-    """Validate a positive integer option."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise SeqimpError(f"{name}: must be a positive integer, got {value!r}")
-    return int(value)
-
-
-def choice(value, allowed, name):
-    """Validate a string option against ``allowed``."""
-    if not isinstance(value, str) or value not in allowed:
-        raise SeqimpError(f"{name}: must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    return value
 
 
 def t_interval(samples, confidence):

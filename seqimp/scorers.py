@@ -1,0 +1,19 @@
+"""Score-function adapters: wrap a trained model as ``score_fn(codes) -> scores``.
+
+Every adapter takes an encoded ``(n, L)`` uint8 array (codes in alphabet order; A=0, C=1,
+G=2, T=3 for DNA) and returns ``(n,)`` float64 scores, so it can be passed to
+:func:`seqimp.importance.poim_sampled` and :func:`seqimp.importance.ism`.
+
+* :class:`OnnxScorer` - an ONNX model (PyTorch, Keras/TensorFlow, JAX exports) run by ONNX
+  Runtime (``pip install 'seqimp[onnx]'``);
+* :class:`TorchScorer` - a live ``torch.nn.Module`` (torch is imported only when used);
+* :class:`ModelScorer` / :func:`sklearn_scorer` / :func:`load_sklearn_model` - scikit-learn;
+* :func:`load_scorer` - any Python function given as ``module:function``.
+"""
+
+from .importance import ModelScorer, load_scorer, load_sklearn_model, onehot, sklearn_scorer
+from .importance._onnx import LAYOUTS, OnnxScorer, onehot_layout
+from .importance._torch import TorchScorer
+
+__all__ = ["OnnxScorer", "TorchScorer", "ModelScorer", "sklearn_scorer", "load_sklearn_model", "load_scorer",
+           "onehot", "onehot_layout", "LAYOUTS"]

@@ -1,0 +1,216 @@
+"""BED regions cut from a genome: read_bed, extract_windows, hits_to_bed, genome_negatives."""
+
+import gzip
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from seqimp import SeqimpError
+from seqimp.io import (GenomicWindows, extract_windows, genome_negatives, hits_to_bed, oligomer_hits,
+                       position_labels, read_bed, write_bed)
+
+pytest.importorskip("pyfaidx")
+
+SITE = "GATTACA"
+RC = {"A": "T", "C": "G", "G": "C", "T": "A", "N": "N"}
+
+
+def revcomp(s):
+    return "".join(RC[c] for c in reversed(s))
+
+
+def make_genome(tmp_path, seed=0):
+    rng = np.random.default_rng(seed)
+    chr1 = list("".join(rng.choice(list("ACGT"), size=1000)))
+    chr2 = list("".join(rng.choice(list("ACGT"), size=600)))
+    for p in (200, 500):                       # planted sites, + strand, 0-based starts
+        chr1[p:p + 7] = SITE
+    chr1[800:807] = revcomp(SITE)              # a site on the - strand
+    chr2[300:310] = "N" * 10                   # an assembly gap
+    seqs = {"chr1": "".join(chr1), "chr2": "".join(chr2)}
+    path = tmp_path / "genome.fa"
+    with open(path, "w") as fh:
+        for name, s in seqs.items():
+            fh.write(f">{name} test chromosome\n")
+            for i in range(0, len(s), 60):
+                fh.write(s[i:i + 60].lower() if name == "chr2" else s[i:i + 60])   # soft-masked chr2
+                fh.write("\n")
+    return path, seqs
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+PEAKS = (
+    # chrom start end name score strand signal p q summit
+    "track name=peaks\n"
+    "chr1\t150\t300\tp1\t10\t+\t1\t1\t1\t53\n"        # summit 203 -> the site at 200..207
+    "chr1\t450\t560\tp2\t5\t-\t1\t1\t1\t53\n"         # summit 503, - strand
+    "chr1\t760\t860\tp3\t5\t-\t1\t1\t1\t43\n"         # summit 803 = centre of the - strand site 800..807
+    "chr1\t0\t30\tedge\t1\t+\t1\t1\t1\t5\n"           # window runs off the start of chr1
+    "chr2\t280\t340\tgap\t1\t+\t1\t1\t1\t25\n"        # window holds N
+    "chrUn\t10\t90\tlost\t1\t+\t1\t1\t1\t40\n"        # not in the genome
+)
+
+
+def test_read_bed_formats(tmp_path):
+    bed = read_bed(write(tmp_path, "a.narrowPeak", PEAKS))
+    assert bed.attrs["format"] == "narrowPeak"
+    assert list(bed.columns) == ["chrom", "start", "end", "name", "score", "strand", "summit", "line"]
+    assert bed["summit"].tolist()[:3] == [53, 53, 43]
+    assert bed["line"].tolist()[0] == 2                 # the track line is line 1
+    bed3 = read_bed(write(tmp_path, "b.bed", "chr1 10 20\n\n# note\nchr2\t5\t9\n"))
+    assert bed3.attrs["format"] == "bed3"
+    assert bed3["strand"].tolist() == [".", "."] and bed3["summit"].tolist() == [-1, -1]
+    assert bed3["name"].tolist() == ["chr1:10-20", "chr2:5-9"]
+    assert isinstance(bed3, pd.DataFrame)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("chr1\t10\n", r"x\.bed: line 1: a BED line needs at least 3 columns"),
+    ("chr1\t10\t20\nchr1\tten\t20\n", r"line 2: start and end must be integers, got 'ten'"),
+    ("chr1\t30\t20\n", r"line 1: need 0 <= start < end, got start 30, end 20"),
+    ("chr1\t10\t20\tn\t0\t*\n", r"line 1: strand \(column 6\) must be \+, - or \., got '\*'"),
+    ("chr1\t10\t20\tn\t0\t+\t1\t1\t1\t15\n", r"line 1: summit offset 15 lies outside the region of length 10"),
+    ("# only a comment\n", r"x\.bed: no BED regions"),
+])
+def test_read_bed_errors(tmp_path, text, message):
+    with pytest.raises(SeqimpError, match=message):
+        read_bed(write(tmp_path, "x.bed", text))
+
+
+def test_extract_windows_summits_strands_and_drops(tmp_path):
+    genome, seqs = make_genome(tmp_path)
+    w = extract_windows(write(tmp_path, "p.narrowPeak", PEAKS), genome, 21)
+    assert isinstance(w, GenomicWindows) and w.codes.shape == (3, 21)
+    assert w.dropped == {"unknown_chromosome": 1, "off_chromosome": 1, "ambiguous_base": 1}
+    c = w.coords
+    assert list(c.columns) == ["chrom", "start", "end", "strand", "name"]
+    # summit 203, width 21: window [193, 214) on +; the summit is at index width // 2 = 10
+    assert (c.loc[0, "start"], c.loc[0, "end"], c.loc[0, "strand"]) == (193, 214, "+")
+    assert w.ids[0] == "chr1:193-214(+)"
+    text = w.sequences()
+    assert text[0] == seqs["chr1"][193:214] and SITE in text[0]
+    # - strand windows are reverse complements of the genome; the summit is still index 10
+    s, e = c.loc[1, "start"], c.loc[1, "end"]
+    assert e - s == 21 and c.loc[1, "strand"] == "-" and w.ids[1] == f"chr1:{s}-{e}(-)"
+    assert text[1] == revcomp(seqs["chr1"][s:e])
+    assert e - 1 - 10 == 503                        # index 10 <-> genome base 503
+    assert SITE in text[2]                            # the - strand site reads GATTACA on the - window
+    assert text[2] == revcomp(seqs["chr1"][c.loc[2, "start"]:c.loc[2, "end"]])
+    assert w.origin == 11
+    assert position_labels(21, origin=w.origin)[10] == 1
+    sub = w.subset([2, 0])
+    assert sub.ids == [w.ids[2], w.ids[0]] and sub.coords["name"].tolist() == ["p3", "p1"]
+
+
+def test_extract_windows_centre_without_summit_and_lowercase(tmp_path):
+    genome, seqs = make_genome(tmp_path)
+    bed = write(tmp_path, "r.bed", "chr2\t100\t200\tr1\t0\t+\nchr2\t100\t200\tr2\t0\t-\n")
+    w = extract_windows(bed, genome, 10)
+    assert w.coords["start"].tolist() == [145, 146]     # centre 150 at index 5 on both strands
+    assert w.sequences()[0] == seqs["chr2"][145:155]
+    assert w.sequences()[1] == revcomp(seqs["chr2"][146:156])
+    assert w.sequences()[1][5] == RC[seqs["chr2"][150]]
+
+
+def test_extract_windows_nothing_left(tmp_path):
+    genome, _ = make_genome(tmp_path)
+    with pytest.raises(SeqimpError, match=r"no window of width 21 is left \(dropped: unknown_chromosome 1, "
+                                          r"off_chromosome 0, ambiguous_base 0\); e.g. chromosome 'chr9'"):
+        extract_windows(write(tmp_path, "x.bed", "chr9\t10\t90\n"), genome, 21)
+    with pytest.raises(SeqimpError, match=r"--width must be a positive integer, got 0"):
+        extract_windows(write(tmp_path, "y.bed", "chr1\t10\t90\n"), genome, 0)
+    with pytest.raises(SeqimpError, match=r"cutting windows from a genome needs DNA sequences \(got protein\)"):
+        extract_windows(write(tmp_path, "y.bed", "chr1\t10\t90\n"), genome, 5, alphabet="protein")
+
+
+def test_bgzip_and_plain_gzip(tmp_path):
+    from Bio import bgzf
+
+    genome, seqs = make_genome(tmp_path)
+    data = genome.read_bytes()
+    bgz = tmp_path / "genome.fa.gz"
+    with bgzf.BgzfWriter(str(bgz), "wb") as fh:
+        fh.write(data)
+    bed = write(tmp_path, "r.bed", "chr1\t150\t300\tp1\t10\t+\t1\t1\t1\t53\n")
+    w = extract_windows(bed, bgz, 21)
+    assert w.sequences()[0] == seqs["chr1"][193:214]
+    assert (tmp_path / "genome.fa.gz.fai").exists()
+    plain = tmp_path / "plain.fa.gz"
+    plain.write_bytes(gzip.compress(data))
+    with pytest.raises(SeqimpError, match=r"plain\.fa\.gz: gzip-compressed but not bgzip; random access needs "
+                                          r"bgzip"):
+        extract_windows(bed, plain, 21)
+    with pytest.raises(SeqimpError, match=r"--genome .*missing\.fa: no such file"):
+        extract_windows(bed, tmp_path / "missing.fa", 21)
+
+
+def test_hits_to_bed_maps_sites_back_to_the_genome(tmp_path):
+    genome, seqs = make_genome(tmp_path)
+    w = extract_windows(write(tmp_path, "p.narrowPeak", PEAKS), genome, 21)
+    # find GATTACA in every window (as read) and map it back
+    rows, pos = [], []
+    for r, s in enumerate(w.sequences()):
+        i = s.find(SITE)
+        if i >= 0:
+            rows.append(r)
+            pos.append(i + 1)
+    bed = hits_to_bed(w, rows, pos, len(SITE), name="GATTACA")
+    for _, hit in bed.iterrows():
+        text = seqs[hit["chrom"]][hit["start"]:hit["end"]]
+        assert (text if hit["strand"] == "+" else revcomp(text)) == SITE
+    assert bed[["start", "strand"]].values.tolist() == [[200, "+"], [800, "-"]]
+    # a hit on the reverse complement of a - window lies on the + strand of the genome
+    flipped = hits_to_bed(w, [2], [pos[1]], 7, strand="-")
+    assert flipped.loc[0, "strand"] == "+"
+    out = tmp_path / "hits.bed"
+    write_bed(bed, out)
+    assert out.read_text().splitlines()[0] == "chr1\t200\t207\tGATTACA\t0\t+"
+    with pytest.raises(SeqimpError, match=r"hit 0 \(position 20, length 7\) lies outside its window of width 21"):
+        hits_to_bed(w, [0], [20], 7)
+
+
+def test_oligomer_hits_to_bed(tmp_path):
+    genome, seqs = make_genome(tmp_path)
+    w = extract_windows(write(tmp_path, "p.narrowPeak", PEAKS), genome, 21)
+    i = w.sequences()[0].find(SITE)
+    hits = oligomer_hits(w, pd.DataFrame({"oligomer": ["TTAC"], "position": [i + 3]}))
+    assert hits["window"].tolist()[0] == 0 and hits["oligomer"].tolist()[0] == "TTAC"
+    bed = hits_to_bed(w, hits["window"], hits["position"], hits["length"], name=hits["oligomer"])
+    assert seqs["chr1"][bed.loc[0, "start"]:bed.loc[0, "end"]] == "TTAC"
+
+
+def test_genome_negatives_gc_matched_and_disjoint(tmp_path):
+    rng = np.random.default_rng(3)
+    # a genome with a GC-poor and a GC-rich half on each chromosome
+    chroms = {}
+    for name in ("chrA", "chrB"):
+        low = "".join(rng.choice(list("ACGT"), p=[0.4, 0.1, 0.1, 0.4], size=3000))
+        high = "".join(rng.choice(list("ACGT"), p=[0.1, 0.4, 0.4, 0.1], size=3000))
+        chroms[name] = low + high
+    genome = tmp_path / "g.fa"
+    genome.write_text("".join(f">{k}\n{v}\n" for k, v in chroms.items()))
+    bed = write(tmp_path, "p.bed", "chrA\t500\t600\nchrA\t4000\t4100\nchrA\t5000\t5100\nchrB\t1000\t1100\n")
+    pos = extract_windows(bed, genome, 50)
+    neg = genome_negatives(pos, genome, per_positive=3, gc_bins=10, random_state=1)
+    assert len(neg) == 12 and neg.dropped == {"gc_unmatched": 0}
+    gc = lambda codes: np.isin(codes, (1, 2)).mean(axis=1)
+    pos_bin = np.minimum((gc(pos.codes) * 10).astype(int), 9)
+    neg_bin = np.minimum((gc(neg.codes) * 10).astype(int), 9)
+    assert np.array_equal(neg_bin, pos_bin[neg.coords["matched"]])
+    assert (neg.coords["chrom"].to_numpy() == pos.coords["chrom"].to_numpy()[neg.coords["matched"]]).all()
+    # no overlap with the positives or with each other
+    iv = pd.concat([pos.coords, neg.coords])[["chrom", "start", "end"]].sort_values(["chrom", "start"])
+    for _, g in iv.groupby("chrom"):
+        assert (g["start"].to_numpy()[1:] >= g["end"].to_numpy()[:-1]).all()
+    for r in range(len(neg)):   # sequences are the genome's
+        c = neg.coords.iloc[r]
+        assert neg.sequences()[r] == chroms[c["chrom"]][c["start"]:c["end"]]
+    again = genome_negatives(pos, genome, per_positive=3, gc_bins=10, random_state=1)
+    assert again.ids == neg.ids
+    assert genome_negatives(pos, genome, per_positive=3, gc_bins=10, random_state=2).ids != neg.ids

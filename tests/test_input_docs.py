@@ -1,0 +1,31 @@
+"""The Python examples of the input and model pages run as written."""
+
+import re
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pytest
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+@pytest.mark.parametrize("page, needs", [("input-genome.md", "pyfaidx"), ("input-tables.md", None),
+                                         ("models-onnx.md", "onnxruntime")])
+def test_doc_example_runs(tmp_path, monkeypatch, page, needs):
+    if needs:
+        pytest.importorskip(needs)
+    if page == "models-onnx.md":
+        pytest.importorskip("onnx")
+    block = re.findall(r"```python\n(.*?)```", (DOCS / page).read_text(), flags=re.S)[0]
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(compile(block, page, "exec"), namespace)
+    plt.close("all")
+    if page == "input-genome.md":
+        bed = namespace["bed"]
+        assert len(bed) == len(namespace["pos"]) == 11 and (bed["end"] - bed["start"] == 8).all()
+        assert bed["start"].tolist() == list(range(300, 4700, 400))
+        assert bed["strand"].tolist() == ["+", "-"] * 5 + ["+"]
+    if page == "input-tables.md":
+        top = namespace["res"].top(3, measure="poim", order=6)
+        assert (top["oligomer"][0], top["position"][0]) == ("TATAAT", 13)
