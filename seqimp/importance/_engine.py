@@ -13,7 +13,7 @@ import numpy as np
 
 from ._dp_kernels import CERTAIN, bottom_up_level, top_down_level
 from ..background._markov import inner_index
-from ..errors import SeqimpError
+from ..errors import SeqimpError, format_bytes
 
 _DUMMY2 = np.zeros((1, 1))
 
@@ -51,17 +51,6 @@ def estimate_bytes(a, length, degree, order, max_order) -> int:
     return 8 * (out + td + bu) + 8 * a ** (order + 1) * length * 4
 
 
-def _size(n_bytes) -> str:
-    """A size for a message, in the largest unit it reaches (B, KB, MB, GB; 1 KB = 1000 bytes),
-    never rounded to zero."""
-    n = float(n_bytes)
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if n >= scale:
-            value = n / scale
-            return f"{value:.2f} {unit}" if value < 1e4 else f"{value:.3g} {unit}"
-    return f"{int(n)} bytes"
-
-
 def check_memory(a, length, degree, order, max_order, max_memory) -> None:
     """Raise SeqimpError if the estimate exceeds ``max_memory`` bytes (None: half the available RAM)."""
     limit = available_memory() // 2 if max_memory is None else int(max_memory)
@@ -77,11 +66,11 @@ def check_memory(a, length, degree, order, max_order, max_memory) -> None:
     if fit:
         hint = f"the largest max_order that fits is {fit}"
     elif smallest > limit:
-        hint = f"even the smallest POIM of length {length} needs {_size(smallest)}; raise max_memory"
+        hint = f"even the smallest POIM of length {length} needs {format_bytes(smallest)}; raise max_memory"
     else:
         hint = "even max_order=1 does not fit (the weights' degree or the background order is too large)"
-    raise SeqimpError(f"poim with max_order={max_order} needs about {_size(need)}, more than "
-                      f"max_memory={_size(limit)}; {hint}")
+    raise SeqimpError(f"poim with max_order={max_order} needs about {format_bytes(need)}, more than "
+                      f"max_memory={format_bytes(limit)}; {hint}")
 
 
 def chain_tables(background, length):

@@ -21,8 +21,9 @@ from .._tables import check_order_tables, oligomer_table
 
 __all__ = ["PositionalWeights", "FORMAT_VERSION"]
 
-#: Version of the ``.npz`` layout :meth:`PositionalWeights.save` writes (files without one are version 1).
-FORMAT_VERSION = 1
+#: Version of the ``.npz`` layout :meth:`PositionalWeights.save` writes: 2 may store tables as their
+#: non-zero entries (``sparse_<k>_*``); files without a version are 1 (dense ``table_<k>`` only).
+FORMAT_VERSION = 2
 
 
 class PositionalWeights:
@@ -177,6 +178,10 @@ class PositionalWeights:
     def save(self, path, *, metadata=None) -> None:
         """Save to ``.npz`` (tables, bias, alphabet, optional metadata).
 
+        A table is stored as its non-zero entries (flat indices and values) when that is
+        smaller, as the weights of a trained WD model are: the k-mers no training sequence
+        has get weight 0. :meth:`load` restores the dense tables exactly.
+
         Parameters
         ----------
         path : str or path-like
@@ -185,7 +190,16 @@ class PositionalWeights:
             JSON-serialisable provenance (model parameters, data source, ...),
             read back with :meth:`load_metadata`.
         """
-        arrays = {f"table_{k}": t for k, t in enumerate(self.tables, start=1)}
+        arrays = {}
+        for k, table in enumerate(self.tables, start=1):
+            flat = table.ravel()
+            nonzero = np.flatnonzero(flat)
+            if nonzero.size * 12 < flat.size * 8:  # sparse is smaller: trained WD weights mostly are
+                arrays[f"sparse_{k}_shape"] = np.array(table.shape, dtype=np.int64)
+                arrays[f"sparse_{k}_index"] = nonzero.astype(np.int32 if flat.size < 2**31 else np.int64)
+                arrays[f"sparse_{k}_value"] = flat[nonzero]
+            else:
+                arrays[f"table_{k}"] = table
         if metadata is not None:
             try:
                 arrays["metadata"] = np.array(json.dumps(metadata, sort_keys=True))
@@ -199,19 +213,29 @@ class PositionalWeights:
         """Load weights written by :meth:`save`."""
         path = npz_path(path)
         with np.load(path, allow_pickle=False) as data:
-            keys = sorted((k for k in data.files if k.startswith("table_") and k[6:].isdigit()),
-                          key=lambda s: int(s[6:]))
-            if not keys or "bias" not in data.files or "alphabet" not in data.files:
-                raise SeqimpError(f"{path}: not a PositionalWeights file (no tables, bias or alphabet)")
             if "kind" in data.files and str(data["kind"]) != "PositionalWeights":
                 raise SeqimpError(f"{path}: holds a {str(data['kind'])}, not model weights (PositionalWeights)")
             version = int(data["format_version"]) if "format_version" in data.files else 1
             if version > FORMAT_VERSION:
                 raise SeqimpError(f"{path}: model file format version {version} is newer than this seqimp "
                                   f"reads ({FORMAT_VERSION}); upgrade seqimp")
-            if [int(k[6:]) for k in keys] != list(range(1, len(keys) + 1)):
-                raise SeqimpError(f"{path}: the model's tables are not orders 1..{len(keys)} without gaps")
-            tables = [data[k] for k in keys]
+            orders = {int(name.split("_")[1]) for name in data.files
+                      if (name.startswith("table_") or name.startswith("sparse_")) and name.split("_")[1].isdigit()}
+            if not orders or "bias" not in data.files or "alphabet" not in data.files:
+                raise SeqimpError(f"{path}: not a PositionalWeights file (no tables, bias or alphabet)")
+            if sorted(orders) != list(range(1, len(orders) + 1)):
+                raise SeqimpError(f"{path}: the model's tables are not orders 1..{len(orders)} without gaps")
+            tables = []
+            for k in range(1, len(orders) + 1):
+                if f"table_{k}" in data.files:
+                    tables.append(data[f"table_{k}"])
+                    continue
+                try:  # stored as its non-zero entries
+                    table = np.zeros(tuple(int(n) for n in data[f"sparse_{k}_shape"]), dtype=np.float64)
+                    table.ravel()[data[f"sparse_{k}_index"]] = data[f"sparse_{k}_value"]
+                except (KeyError, IndexError, ValueError, TypeError) as exc:
+                    raise SeqimpError(f"{path}: the order-{k} table is damaged ({exc})") from None
+                tables.append(table)
             try:
                 return cls(tables, bias=float(data["bias"]), alphabet=str(data["alphabet"]))
             except SeqimpError as exc:
