@@ -270,7 +270,7 @@ def test_auto_uses_binned_for_nonlinear_models_and_taylor_warns():
     assert list(auto.methods) == ["binned"] * 3
     np.testing.assert_allclose(auto.importances, firm(svm, X, method="binned").importances)
     with pytest.warns(UserWarning, match=r"method='taylor' .* exact only for models linear in the features; "
-                                         r"for a non-linear SVC it can be far off"):
+                                         r"SVC is not a linear model with coef_, and for non-linear models it can be far off"):
         firm(svm, X, method="taylor")
     linear = SVC(kernel="linear").fit(X, y)
     assert list(firm(linear, X).methods) == ["gaussian"] * 3  # linear models: no warning, eq. 12

@@ -14,7 +14,6 @@ the maximal and differential POIMs derived from its tables.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from functools import partial
 

@@ -9,7 +9,6 @@ with both values), and the full POIM/FIRM tables of orders k <= 4.
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 
@@ -227,9 +226,11 @@ class StreamedPOIM:
             if self.poim[k - 1] is not None:
                 arrays[f"poim_{k}"] = self.poim[k - 1]
                 arrays[f"firm_{k}"] = self.firm[k - 1]
-        np.savez(os.fspath(path), kind=self.kind, expected_score=self.expected_score, score_std=self.score_std,
-                 top_n=self.top_n, max_order=self.max_order, alphabet=self.alphabet.name, method=self.method,
-                 meta=json.dumps(self.meta), **arrays)
+        from .._npz import save_npz
+
+        save_npz(path, dict(kind=self.kind, expected_score=self.expected_score, score_std=self.score_std,
+                            top_n=self.top_n, max_order=self.max_order, alphabet=self.alphabet.name,
+                            method=self.method, meta=json.dumps(self.meta, sort_keys=True), **arrays))
 
     @classmethod
     def load(cls, path) -> "StreamedPOIM":

@@ -52,8 +52,9 @@ _METHODS = ("auto", "gaussian", "taylor", "slope", "binned", "binary")
 #: Warned when ``taylor`` is used for a score that is not linear in the features; the figures are
 #: printed by ``python scripts/reproduce_firm_tabular.py`` (docs/tabular.md, "Which estimator").
 TAYLOR_WARNING = ("firm: method='taylor' expands the score to first order at the mean of X, exact only for "
-                  "models linear in the features; for a non-linear {model} it can be far off (RBF SVM on the "
-                  "paper's Gaussian example: 126-187% off the exact FIRM, method='binned' 0-5%); "
+                  "models linear in the features; {model} is not a linear model with coef_, and for non-linear "
+                  "models it can be far off (RBF SVM on the paper's Gaussian example: 126-187% off the exact "
+                  "FIRM, method='binned' 0-5%); "
                   "prefer method='binned' (the default for such models)")
 _COORD_ONLY = ("gaussian", "taylor")
 
