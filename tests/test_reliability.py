@@ -383,3 +383,33 @@ def test_npz_files_hold_no_wall_clock():
         assert [info.date_time for info in zf.infolist()] == [FIXED_DATE]
     with np.load(path, allow_pickle=False) as data:
         np.testing.assert_array_equal(data["x"], [0, 1, 2])
+
+
+def test_empty_inputs_in_the_api_are_called_empty():
+    from seqimp import MarkovBackground, wd_kernel
+    from seqimp.pipeline import train_model
+    from seqimp.tabular import firm, permutation_importance
+
+    with pytest.raises(SeqimpError, match=r"^X: no sequences$"):
+        MarkovBackground().fit([])
+    with pytest.raises(SeqimpError, match=r"^X: no sequences$"):
+        wd_kernel([], [], degree=2)
+    with pytest.raises(SeqimpError, match=r"^positive: no sequences$"):
+        train_model([], [])
+    with pytest.raises(SeqimpError, match=r"^X: no samples \(empty, shape \(0,\)\)"):
+        firm(lambda A: A.sum(1), [])
+    with pytest.raises(SeqimpError, match=r"^X: no samples \(empty"):
+        permutation_importance(lambda A: A.sum(1), [], [])
+
+
+def test_a_saved_model_no_better_than_chance_says_so(tmp_path, capsys):
+    from seqimp.kernels import PositionalWeights
+    from seqimp.pipeline import save_model
+
+    model = tmp_path / "flat.npz"
+    save_model(model, PositionalWeights([np.zeros((30, 4))]), {"auroc": 0.51, "degree": 1, "length": 30})
+    out = tmp_path / "res"
+    assert main(["poim", "--model", str(model), "--background", "uniform", "--out", str(out), "-q"]) == 0
+    assert "warning: the model is close to chance (auROC 0.510 < 0.6" in capsys.readouterr().err
+    metrics = json.loads((out / "summary.json").read_text())["metrics"]
+    assert metrics["chance_level"] is True and "close to chance" in metrics["warning"]

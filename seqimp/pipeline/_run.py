@@ -164,6 +164,16 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
     return model.positional_weights(), info
 
 
+def _flag_chance(metrics) -> None:
+    """``chance_level`` and a warning in ``metrics`` when its auROC is below :data:`CHANCE_AUROC`."""
+    auroc = metrics.get("auroc")
+    metrics["chance_level"] = auroc is not None and auroc < CHANCE_AUROC
+    if metrics["chance_level"]:
+        metrics["warning"] = (f"the model is close to chance (auROC {auroc:.3f} < {CHANCE_AUROC}, "
+                              f"{metrics.get('evaluated_on', 'held-out')}); its POIM and top oligomers are likely noise")
+        warnings.warn(metrics["warning"], stacklevel=3)
+
+
 def _same_sequences(a, b) -> bool:
     """Whether two code arrays hold the same rows, as multisets."""
     if a.shape != b.shape:
@@ -395,6 +405,7 @@ def run_model(weights, out, *, metadata=None, positive=None, negative=None, back
         if X.shape[1] != length:
             raise SeqimpError(f"sequences have length {X.shape[1]}, the model {length}")
         metrics.update(evaluate(weights.score(X), y), evaluated_on="the given sequences (not held out)")
+    _flag_chance(metrics)
     summary = _summary(title, "poim --model", {"max_order": max_order, "background_order": background_order,
                        "positional_background": positional_background, "format": fmt, "top": top,
                        "model": {k: metadata.get(k) for k in ("degree", "shifts", "C", "seed")}},

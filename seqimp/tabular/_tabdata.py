@@ -40,6 +40,8 @@ def as_matrix(X, name="X"):
         X = np.asarray(X, dtype=float)
     except (TypeError, ValueError) as exc:
         raise SeqimpError(f"{name}: cannot convert to a float matrix ({exc})") from None
+    if X.size == 0:
+        raise SeqimpError(f"{name}: no samples (empty, shape {X.shape}); expected (n_samples, n_features)")
     if X.ndim != 2:
         raise SeqimpError(f"{name}: expected a 2-D array (n_samples, n_features), got shape {X.shape}")
     if X.shape[0] < 2 or X.shape[1] < 1:
