@@ -366,6 +366,26 @@ def test_shuffled_negatives_of_fasta_positives(tmp_path, capsys):
     assert json.loads((out / "summary.json").read_text())["data"]["n_negative"] == 20
 
 
+def test_train_with_bed_and_table_input(genome, tmp_path, capsys):
+    from seqimp.pipeline import load_model
+
+    _, fa, bed, _ = genome
+    model = tmp_path / "bed.npz"
+    assert main(["train", "--positive-bed", str(bed), "--genome", str(fa), "--width", str(WIDTH), "--negatives",
+                 "shuffle", "--model-out", str(model), "--degree", "2", "--seed", "0", "-q"]) == 0
+    weights, meta = load_model(model)
+    assert weights.length == WIDTH and meta["positive"] == str(bed) and meta["negative"] == "--negatives shuffle"
+    labels = _table(tmp_path / "labels.tsv", n=40, label=True)
+    assert main(["train", "--table", str(labels), "--sequence-column", "seq", "--value-column", "activity",
+                 "--model-out", str(tmp_path / "t.npz"), "--degree", "2", "--seed", "0", "-q"]) == 0
+    assert load_model(tmp_path / "t.npz")[1]["n_positive"] == 20
+    values = _table(tmp_path / "values.tsv", n=40)
+    assert main(["train", "--table", str(values), "--sequence-column", "seq", "--value-column", "activity",
+                 "--model-out", str(tmp_path / "v.npz")]) == 2
+    assert "'seqimp train' saves a classifier" in capsys.readouterr().err
+    assert not (tmp_path / "v.npz").exists()
+
+
 def test_python_dash_m_runs_the_cli():
     proc = subprocess.run([sys.executable, "-m", "seqimp", "--version"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and proc.stdout.startswith("seqimp ")

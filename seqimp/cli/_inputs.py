@@ -45,8 +45,8 @@ class Inputs:
         return dict(position_origin=self.origin, windows=self.windows, dropped=self.dropped)
 
 
-def add_input_options(p, *, table=True) -> None:
-    """``--alphabet``, the BED options and (``table``) the table options."""
+def add_input_options(p, *, table=True, regression=True) -> None:
+    """``--alphabet``, the BED options, (``table``) the table options and (``regression``) ``--alpha``."""
     g = p.add_argument_group("input: regions on a genome, alphabet, positions")
     g.add_argument("--positive-bed", metavar="PEAKS.bed",
                    help="positive regions (BED3/BED6/narrowPeak, plain or gzip) cut from --genome: windows of "
@@ -72,8 +72,9 @@ def add_input_options(p, *, table=True) -> None:
         t.add_argument("--sequence-column", default="sequence", metavar="NAME",
                        help="column of --table holding the sequences (default 'sequence')")
         t.add_argument("--value-column", metavar="NAME", help="column of --table holding the values (required)")
-        t.add_argument("--alpha", type=positive_float, default=1.0,
-                       help="ridge penalty of the WD regressor (default 1)")
+        if regression:
+            t.add_argument("--alpha", type=positive_float, default=1.0,
+                           help="ridge penalty of the WD regressor (default 1)")
 
 
 def _given(args, *names):
