@@ -278,11 +278,14 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
         Where the report looks for ``motifs.tsv``.
     alphabet : {"dna", "rna", "protein"}, optional
         Default: the alphabet of a SequenceSet given, else DNA.
-    position_origin, windows, dropped :
-        See :func:`write_run_files <seqimp.pipeline._run._explain_and_write>`: the 1-based
-        position shown as ``+1`` (positions before it negative, no 0), genomic windows of the
-        positives (:class:`seqimp.io.GenomicWindows`: ``top_oligomers.bed``), and counts of
-        input records dropped by reason (``summary.json``).
+    position_origin : int, optional
+        The 1-based position shown as ``+1`` (positions before it negative, no 0): adds the
+        ``position_label`` column to ``top_oligomers.tsv`` and labels the figures' axes.
+    windows : GenomicWindows, optional
+        The positives as windows of a genome (:func:`seqimp.io.extract_windows`): adds
+        ``top_oligomers.bed``, the genome coordinates of the top oligomers' hits.
+    dropped : dict, optional
+        Input records dropped by reason, written to ``summary.json`` as ``"dropped"``.
 
     Returns
     -------
