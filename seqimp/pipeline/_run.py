@@ -89,7 +89,7 @@ def evaluate(scores, y) -> dict:
 
 
 def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
-                progress=False):
+                progress=False, client=None):
     """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
 
     Parameters
@@ -103,6 +103,8 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     progress : bool, default=False
         Report each training step (feature map or Gram matrix, solver) with its time on
         stderr (``WDClassifier(verbose=True)``).
+    client : distributed.Client or str, optional
+        Train on a Dask cluster (``WDClassifier(client=...)``, shifts 0 only; docs/training-at-scale.md).
 
     Returns
     -------
@@ -117,10 +119,10 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
     return _train(*_labels(*_encode(positive, negative)), degree=degree, shifts=shifts, C=C,
-                  test_fraction=test_fraction, random_state=random_state, progress=progress)
+                  test_fraction=test_fraction, random_state=random_state, progress=progress, client=client)
 
 
-def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
+def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, client=None):
     """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``)."""
     from sklearn.model_selection import train_test_split
 
@@ -142,8 +144,8 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
     logger.info(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
                 f"on {len(y_train)} sequences of length {X.shape[1]}")
     start = time.perf_counter()
-    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state,
-                         verbose=progress).fit(X_train, y_train)
+    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state, verbose=progress,
+                         **({"client": client} if client is not None else {})).fit(X_train, y_train)
     info["train_seconds"] = time.perf_counter() - start
     info["n_train"] = int(len(y_train))
     if X_test is not None:
