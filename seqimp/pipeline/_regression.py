@@ -11,8 +11,9 @@ import numpy as np
 
 from .. import __version__
 from ..errors import SeqimpError, check_number, check_random_state
+from ..io import get_alphabet
 from ._run import (PipelineRun, _alphabet_of, _background_for, _codes, _describe, _explain_and_write, _summary,
-                   check_job, compute_importance)
+                   _tables_path, check_job, compute_importance)
 
 __all__ = ["run_regression", "train_regressor"]
 
@@ -76,7 +77,7 @@ def train_regressor(X, values, *, degree=8, shifts=0, alpha=1.0, test_fraction=0
 def run_regression(sequences, values, out, *, degree=8, shifts=0, alpha=1.0, max_order=None, background="all",
                    background_order=0, positional_background=False, test_fraction=0.2, random_state=None,
                    fmt="png", top=50, max_memory=None, position_labels=None, position_origin=None, alphabet=None,
-                   dropped=None, title=None, progress=False, motifs_dir=None) -> PipelineRun:
+                   dropped=None, title=None, progress=False, motifs_dir=None, full_tables=False) -> PipelineRun:
     """Train a WD regressor on measured values, report held-out R^2 and Spearman, compute the
     exact POIM/FIRM of the unfolded model and write the outputs of :func:`run_poim` into ``out``.
 
@@ -101,7 +102,7 @@ def run_regression(sequences, values, out, *, degree=8, shifts=0, alpha=1.0, max
         Default: the SequenceSet's alphabet, else DNA.
     dropped : dict, optional
         Rows dropped while reading, by reason (``summary["dropped"]``).
-    fmt, top, max_memory, position_labels, position_origin, title, progress, motifs_dir :
+    fmt, top, max_memory, position_labels, position_origin, title, progress, motifs_dir, full_tables :
         As in :func:`run_poim`.
 
     Returns
@@ -118,7 +119,9 @@ def run_regression(sequences, values, out, *, degree=8, shifts=0, alpha=1.0, max
         raise SeqimpError(f"values: value {int(np.flatnonzero(~np.isfinite(y))[0])} (0-based) is not finite")
     max_order = degree if max_order is None else int(max_order)
     length = X.shape[1]
-    check_job(length, degree=degree, max_order=max_order, background_order=background_order, max_memory=max_memory)
+    tables = _tables_path(out, full_tables)
+    check_job(length, degree=degree, max_order=max_order, background_order=background_order, max_memory=max_memory,
+              full_tables=tables, alphabet_size=get_alphabet(alphabet).size)
     start = time.perf_counter()
     weights, info = train_regressor(X, y, degree=degree, shifts=shifts, alpha=alpha, test_fraction=test_fraction,
                                     random_state=random_state, progress=progress, alphabet=alphabet)
@@ -137,7 +140,8 @@ def run_regression(sequences, values, out, *, degree=8, shifts=0, alpha=1.0, max
             "values": {"mean": float(y.mean()), "std": float(y.std()), "min": float(y.min()), "max": float(y.max())}}
     summary = _summary(title, "poim --table (regression)", parameters, data, metrics, bg_info)
     return _explain_and_write(
-        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress),
+        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress,
+                                   full_tables=tables),
         f"computing POIM and FIRM up to order {max_order} for L = {length}", out, weights=weights,
         model_metadata=metadata, summary=summary, timings=timings, fmt=fmt, top=top,
         position_labels=position_labels, motifs_dir=motifs_dir, position_origin=position_origin, dropped=dropped)
