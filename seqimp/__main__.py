@@ -1,4 +1,4 @@
-"""``python -m seqimp``: the command line (:func:`seqimp.cli.main`)."""
+"""``python -m seqimp``: the ``seqimp`` command line."""
 
 import sys
 
