@@ -39,15 +39,17 @@ def _peaks(result, min_order):
 
 
 def noise_level(result, *, factor=5.0, min_order=2) -> float:
-    """The noise level of a differential POIM: ``median + factor * 1.4826 * MAD`` of its peaks.
+    """The noise level of a differential POIM: ``median + factor * 1.4826 * MAD`` of its entries.
 
-    A trained model's POIM has a peak (a local maximum of Omega(k, j), see
-    :func:`motif_candidates`) almost everywhere; nearly all of them come from noise in the
-    model's weights, so their median and median absolute deviation (MAD, scaled by 1.4826 to
-    estimate a standard deviation) describe the noise, and a motif's peaks stand
-    ``factor`` robust standard deviations above it.
+    Over all orders k >= ``min_order`` and positions, nearly all entries Omega(k, j) of a
+    trained model's differential POIM come from noise in the model's weights (a motif covers
+    a few positions), so their median and median absolute deviation (MAD, scaled by 1.4826
+    to estimate a standard deviation) describe the noise, and a motif's peaks stand
+    ``factor`` robust standard deviations above it. (A noise-free POIM, e.g. the implied
+    POIM of a few motifs, has MAD 0: every positive peak counts.)
     """
-    _, _, values = _peaks(result, min_order)
+    values = result.differential[max(int(min_order), 1) - 1:]
+    values = values[np.isfinite(values)]
     if values.size == 0:
         return 0.0
     med = float(np.median(values))

@@ -92,6 +92,26 @@ def _pad(m: Motif, pad: int, length: int, *, left=None, right=None) -> Motif:
     return replace(m, pwm=pwm, start=m.start - left)
 
 
+def _explains(m: Motif, word, j, strands, *, min_agree=0.75):
+    """Does motif ``m`` (moved by up to 2 spread + 1 positions, either orientation with
+    ``strands="both"``) carry the oligomer ``word`` at 0-based ``j``: its consensus agrees with
+    at least ``min_agree`` of the letters on an overlap of half the oligomer or more?"""
+    k, reach = len(word), int(np.ceil(2 * m.spread)) + 1
+    texts = [m.consensus]
+    if strands == "both":
+        texts.append(m.consensus[::-1].translate(str.maketrans("ACGT", "TGCA")))
+    for text in texts:
+        for d in range(-reach, reach + 1):
+            s = m.start - 1 + d
+            lo, hi = max(j, s), min(j + k, s + len(text))
+            if hi - lo < max(2, (k + 1) // 2):
+                continue
+            agree = sum(word[p - j] == text[p - s] for p in range(lo, hi))
+            if agree >= min_agree * (hi - lo):
+                return True
+    return False
+
+
 def _span(m: Motif, margin=0):
     """0-based half-open span of a positional motif's sites (start ± 2 spread, plus ``margin``)."""
     reach = int(np.ceil(2 * m.spread)) + margin
@@ -186,8 +206,7 @@ def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_c
     for row in cands.to_dict("records"):
         if row["score"] <= noise or (max_motifs is not None and len(initial) >= int(max_motifs)):
             break
-        lo, hi = row["position"] - 1, row["position"] - 1 + row["order"]
-        if any(a < hi and lo < b for a, b in (_span(m, 1) for m in initial)):
+        if any(_explains(m, row["oligomer"], row["position"] - 1, strands) for m in initial):
             continue  # explained by a motif already assembled
         k, j = _seed(result, measure, row["order"], row["position"] - 1, min_seed, row["direction"])
         m = assemble_motif(result, k, j + 1, measure=measure, fraction=fraction, name=f"candidate{row['rank']}",
