@@ -15,7 +15,9 @@ motif from its sites:
    (the negatives' letter frequencies), and gamma to the mean posterior mass. Iterated to
    convergence; the log-likelihood never decreases. For a depleted motif the roles of the
    positives and the negatives are swapped (its sites are in the negatives).
-2. **Trim** end columns below ``min_ic`` bits.
+2. **Grow and trim.** While an end column still carries ``min_ic`` bits, ``pad`` more columns
+   are added on that side and the EM runs again; then end columns below ``min_ic`` bits are
+   trimmed.
 3. **Sites.** A sequence's motif score is its best log-odds window (``log2 PWM / background``
    summed over the columns, both strands with ``strand="both"``) in the window. A positive
    whose best window scores above the threshold has a site; the threshold lets at most a
@@ -99,13 +101,19 @@ def _letters(codes, starts, m, strand):
 
 
 def site_scores(pwm, codes, starts, strands, background):
-    """log2-odds scores of every window and strand: shape (n, len(starts), len(strands))."""
-    logodds = np.log2(pwm / background[None, :])
+    """log2-odds scores of every window and strand: shape (n, len(starts), len(strands)).
+
+    ``log2 P(window | PWM on that strand) - log2 P(window | background)``: on the ``-`` strand
+    the PWM's reverse complement reads the window; the background term is the same.
+    """
+    logp = np.log2(pwm)
     m = pwm.shape[0]
+    # the background of the letters in the sequence (the same for both strands)
+    null = np.log2(background)[_letters(codes, starts, m, "+")].sum(axis=2)
     out = np.empty((codes.shape[0], starts.size, len(strands)))
     for s, strand in enumerate(strands):
         x = _letters(codes, starts, m, strand)
-        out[:, :, s] = logodds[np.arange(m)[None, None, :], x].sum(axis=2)
+        out[:, :, s] = logp[np.arange(m)[None, None, :], x].sum(axis=2) - null
     return out
 
 
@@ -190,7 +198,8 @@ def _trim(pwm, min_ic):
 
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
-                  seed_ic=1.0, min_ic=0.25, max_iter=100, tol=1e-7, ids=None) -> MotifSites:
+                  seed_ic=1.0, min_ic=0.25, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
+                  ids=None) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
     Parameters
@@ -212,6 +221,10 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         Mean information content (bits) the starting PWM is sharpened to.
     min_ic : float, default=0.25
         End columns below this information content are trimmed.
+    max_grow, max_length : int, default=5, 30
+        While an end column of the EM's PWM is still informative, ``pad`` columns are added on
+        that side and the EM runs again, at most ``max_grow`` times and up to ``max_length``
+        columns.
     max_iter, tol :
         EM iterations and relative log-likelihood tolerance.
     ids : sequence of str, optional
@@ -250,8 +263,19 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, seed_ic), np.full((p, 4), 0.25)])
         starts = _window(motif, seed.shape[0], L, p, flank)
         pwm = _em(seed, train, starts, strands, background, pseudocount, max_iter, tol)
+        for _ in range(max_grow):  # an informative end column: room to grow on that side
+            a, b = _trim(pwm, min_ic)
+            left = pad if a == 0 and starts[0] >= pad else 0
+            right = pad if b == pwm.shape[0] and starts[-1] + pwm.shape[0] + pad <= L else 0
+            if not (left or right) or pwm.shape[0] + left + right > max_length:
+                break
+            pwm = np.vstack([np.tile(background, (left, 1)), pwm, np.tile(background, (right, 1))])
+            starts = starts - left
+            pwm = _em(pwm, train, starts, strands, background, pseudocount, max_iter, tol)
         a, b = _trim(pwm, min_ic)
         pwm, starts = pwm[a:b], starts + a
+        if motif.position_free:
+            starts = np.arange(0, L - pwm.shape[0] + 1)
         for step in range(2):  # sites with the EM PWM; the PWM counted from them; its sites
             m = pwm.shape[0]
             neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
