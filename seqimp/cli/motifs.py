@@ -102,21 +102,6 @@ def _inputs(args):
     return database, pos, neg, None
 
 
-def motif_lines(run) -> list:
-    """One line per motif, strongest first: consensus, place, score, sites."""
-    lines = []
-    for row in run.table().to_dict("records"):
-        where = (f"position-free (sites around {row['start']}, sd {row['spread']:.1f})" if row["position_free"]
-                 else f"start {row['start']}")
-        text = f"{row['name']}\t{row['consensus']}\t{where}\tlength {row['length']}\t{row['direction']}\t" \
-               f"score {row['score']:.3f}"
-        if "fraction_positive" in row:
-            text += (f"\tsites {row['sites']} ({100 * row['fraction_positive']:.1f}% of positives, "
-                     f"{100 * row['fraction_negative']:.1f}% of negatives, p = {row['p_value']:.2g})")
-        lines.append(text)
-    return lines
-
-
 def run(args) -> int:
     import matplotlib
 
@@ -132,7 +117,7 @@ def run(args) -> int:
                          max_order=args.max_order, background=args.background, progress=progress_enabled(),
                          report=False, strand=args.strand)
     update_report(args.out)  # a 'seqimp poim' folder: add the motif section to its report
-    for line in motif_lines(run):
+    for line in run.lines():
         print(line)
     if run.matches is not None and len(run.matches):
         best = {}

@@ -73,6 +73,21 @@ class MotifRun:
             table = table.merge(self.stats[["name"] + cols], on="name", how="left")
         return table
 
+    def lines(self) -> list:
+        """One line per motif for the terminal, strongest first: consensus, place, direction,
+        score and, with sequences, sites."""
+        lines = []
+        for row in self.table().to_dict("records"):
+            where = (f"position-free (sites around {row['start']}, sd {row['spread']:.1f})" if row["position_free"]
+                     else f"start {row['start']}")
+            text = (f"{row['name']}\t{row['consensus']}\t{where}\tlength {row['length']}\t{row['direction']}\t"
+                    f"score {row['score']:.3f}")
+            if "fraction_positive" in row:
+                text += (f"\tsites {row['sites']} ({100 * row['fraction_positive']:.1f}% of positives, "
+                         f"{100 * row['fraction_negative']:.1f}% of negatives, p = {row['p_value']:.2g})")
+            lines.append(text)
+        return lines
+
 
 def load_poim(path, *, name=None):
     """Read a ``poim.npz`` written by ``seqimp poim``, with one-line errors.
@@ -331,12 +346,21 @@ def _write_json(run, path):
 
 def update_report(folder):
     """Rewrite ``report.html`` of a ``seqimp poim`` folder (one with ``summary.json``) with its
-    motif section; return its path, or None for other folders."""
+    motif section, and add the best motif (``best_motif``) to its ``summary.json``; return the
+    report's path, or None for other folders."""
     from ._report import write_report
+
+    import json
+
+    from ._outputs import write_summary
 
     folder = Path(folder)
     if not (folder / "summary.json").exists():
         return None
+    if (folder / "motifs.json").exists():  # the headline: the best motif beside the top oligomers
+        summary = json.loads((folder / "summary.json").read_text())
+        summary["best_motif"] = json.loads((folder / "motifs.json").read_text()).get("best_motif")
+        write_summary(folder / "summary.json", summary)
     path = write_report(folder, motifs_dir=folder)
     logger.info(f"report updated: {folder}/report.html")
     return path
