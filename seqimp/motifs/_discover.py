@@ -144,21 +144,24 @@ def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_c
 
     1. candidates: peaks of the differential POIM (:func:`motif_candidates`) above the noise
        level (:func:`noise_level`: median + ``noise_factor`` robust standard deviations of all
-       peaks); a peak of an oligomer with negative importance gives a ``depleted`` motif;
-    2. a greedy PWM around every candidate that no motif so far explains (its span overlaps
-       none of theirs) (:func:`assemble_motif`; k-mers of at least ``fraction`` of the seed's
+       entries at orders >= 2); a peak of an oligomer with negative importance gives a ``depleted`` motif;
+    2. a greedy PWM around every candidate that no motif so far explains (no motif's
+       consensus, moved by up to 2 spread + 1 or reverse-complemented, carries its oligomer)
+       (:func:`assemble_motif`; k-mers of at least ``fraction`` of the seed's
        importance), skipping PWMs that copy one already assembled (moved, or its reverse
        complement, :func:`seqimp.motifs.same_motif`), up to ``max_motifs``;
     3. with ``position_free``, k-mers whose importance is spread over the positions no
        positional motif covers (:func:`seqimp.motifs.position_free_candidates`, ``free_factor``
        robust standard deviations);
-    4. a joint fit of the positional motifs (:func:`fit_motifs`), grown at the ends while the end columns matter (see ``max_grow``), trimming
+    4. a joint fit of the positional motifs (:func:`fit_motifs`), grown at the ends while the
+       end columns matter (see ``max_grow``), trimming
        of uninformative end columns (columns whose loss costs the fit less than ``trim``
        times the motif's most important column's), and a second fit of the trimmed motifs;
     5. every position-free motif is fitted alone, placed anywhere, to the POIM with the
        positional motifs' spans set to 0;
     6. ``score`` = the motif's share of the observed POIM explained (:class:`MotifFit`, in
-       [0, 1]; for a position-free motif, of the POIM outside the positional motifs); motifs below ``min_score`` or ``min_relative`` times the best are dropped,
+       [0, 1]; for a position-free motif, of the POIM outside the positional motifs); motifs
+       below ``min_score`` or ``min_relative`` times the best are dropped,
        copies merged, the rest ranked by score.
 
     Parameters

@@ -37,7 +37,7 @@ import pandas as pd
 
 from ..errors import SeqimpError, check_choice
 from ..io._check import check_sequences
-from ._motif import Motif, information_content
+from ._motif import information_content
 
 __all__ = ["refine_motifs", "MotifSites", "site_scores"]
 
