@@ -85,10 +85,10 @@ def overlap_agreement(m, codes, start):
 
 
 def run(setting, seed):
-    from seqimp.kernels._estimators import WDClassifier
+    from seqimp.kernels import WDClassifier
     from seqimp.motifs import count_sites, discover_motifs
-    from seqimp.pipeline._run import make_background
-    from seqimp.importance._exact import poim
+    from seqimp.pipeline import make_background
+    from seqimp.importance import poim
 
     rng = np.random.default_rng(seed)
     starts = [START - 1] + ([START - 1 + setting["shift"]] if setting.get("shift") else [])

@@ -10,8 +10,8 @@ import pytest
 from seqimp._tables import write_tsv
 
 from seqimp.errors import SeqimpError
-from seqimp.importance._exact import POIMResult
-from seqimp.io._fasta import read_fasta
+from seqimp.importance import POIMResult
+from seqimp.io import read_fasta
 from seqimp.motifs import Motif, implied_poim, read_motifs
 from seqimp.motifs import _compare
 from seqimp.pipeline import MotifRun, load_poim, run_motifs, run_poim, update_report
@@ -64,7 +64,7 @@ def test_run_motifs_trains_computes_and_counts_sites(tmp_path, planted, caplog):
     best = run.motifs[0]
     assert best.consensus == "GATTACA" and best.start == 11 and best.sites > 50
     assert run.result.max_order == 3
-    np.testing.assert_array_equal(POIMResult.load(tmp_path / "poim.npz").poim[2], run.result.poim[2])
+    np.testing.assert_array_equal(load_poim(tmp_path / "poim.npz").poim[2], run.result.poim[2])
     rows = run.matches.to_dict("records")
     assert rows[0]["query"] == best.name and rows[0]["target"] == "toy.GATTACA"
     assert (tmp_path / "matches.tsv").read_text() == write_tsv(run.matches)

@@ -14,9 +14,13 @@ Find the positional oligomers a sequence classifier relies on.
 Default route: train a WD/WDS classifier on --positive vs --negative, report
 held-out accuracy and auROC, compute the exact POIM and FIRM of every k-mer at
 every position (k = 1..--max-order) under a Markov background, and write into
-OUT: top_oligomers.tsv, differential_poim.FMT, poim_order<k>.FMT,
-weights_vs_firm.FMT, poim.npz, model.npz, summary.json and report.html.
-Nothing is written to OUT when a step fails. Positions in all outputs are 1-based.
+OUT: top_oligomers.tsv, differential_poim.FMT, maximal_poim.FMT,
+poim_order<k>.FMT (k <= 4), weights_vs_firm.FMT, poim.npz (summaries: maximal
+and differential POIM, the top 1000 oligomers per order, full tables for k <= 4),
+model.npz, summary.json and report.html; with --full-tables also poim_tables.h5.
+Long sequences and high orders that do not fit --max-memory in memory are
+computed exactly by the streaming engine. Nothing is written to OUT when a step
+fails. Positions in all outputs are 1-based.
 
 Other routes:
   --model MODEL.npz         analyse a model saved by 'seqimp train'
@@ -27,6 +31,7 @@ Other routes:
 examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results
   seqimp poim --positive pos.fa --negative neg.fa --out results --degree 6 --max-order 10
+  seqimp poim --positive pos.fa --negative neg.fa --out results --max-order 12 --max-memory 4G
   seqimp train --positive pos.fa --negative neg.fa --model-out model.npz
   seqimp poim --model model.npz --background-fasta neg.fa --out results
   seqimp poim --sklearn-model gb.joblib --background-fasta neg.fa --max-order 3 --out results
@@ -49,7 +54,12 @@ def register(sub) -> None:
     g.add_argument("--positional-background", action="store_true", help="position-specific background tables")
     g.add_argument("--background-fasta", metavar="FA", help="fit the background on these sequences instead")
     g.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
-                   help="refuse POIM jobs whose tables need more (e.g. 4G; default: half the available RAM)")
+                   help="memory budget (e.g. 4G; default: half the available RAM): POIM jobs whose full "
+                        "tables need more are computed by the streaming engine (one log line says so); "
+                        "jobs that do not fit even streaming are refused before training")
+    g.add_argument("--full-tables", action="store_true",
+                   help="also write every order's full POIM/FIRM tables to OUT/poim_tables.h5 (HDF5, "
+                        "float32; large: 4**k x L per order); poim.npz always holds the summaries")
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="figure format (default png)")
     o.add_argument("--top", type=positive_int, default=50, help="rows per order in top_oligomers.tsv (default 50)")
@@ -101,7 +111,7 @@ def run(args) -> int:
             weights, metadata = load_model(args.model)
             run = run_model(weights, tmp, metadata=metadata, background_fasta=background_fasta,
                             max_order=args.max_order, max_memory=args.max_memory, motifs_dir=args.out,
-                            positive=pos, negative=neg, **_common(args))
+                            positive=pos, negative=neg, full_tables=args.full_tables, **_common(args))
         elif external:
             from ..importance._scorers import load_scorer, load_sklearn_model
 
@@ -116,6 +126,7 @@ def run(args) -> int:
         else:
             run = run_poim(pos, neg, tmp, degree=args.degree, shifts=args.shifts, max_order=args.max_order,
                            C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
-                           max_memory=args.max_memory, motifs_dir=args.out, **_common(args))
+                           max_memory=args.max_memory, motifs_dir=args.out, full_tables=args.full_tables,
+                           **_common(args))
     print_outcome(run, args.out)
     return 0

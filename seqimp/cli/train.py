@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .common import UserError, add_data_options, add_model_options, add_quiet, check_degree, progress_enabled, read_pair
+from .common import (UserError, add_data_options, add_model_options, add_quiet, check_degree, positive_int,
+                     progress_enabled, read_pair)
 
 HELP = """\
 Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs
@@ -16,6 +17,11 @@ later with 'seqimp poim --model MODEL.npz'.
 examples:
   seqimp train --positive pos.fa --negative neg.fa --model-out model.npz
   seqimp train --positive pos.fa --negative neg.fa --degree 6 --shifts 2 --model-out m.npz
+  seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-workers 2
+  seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-scheduler tcp://host:8786
+
+--dask-workers/--dask-scheduler train the WD SVM (--shifts 0) on a Dask cluster
+(pip install "seqimp[dask]"; docs/training-at-scale.md).
 """
 
 
@@ -25,6 +31,10 @@ def register(sub) -> None:
     add_data_options(p)
     add_model_options(p)
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
+    d = p.add_argument_group("Dask (optional extra 'dask')").add_mutually_exclusive_group()
+    d.add_argument("--dask-workers", type=positive_int, metavar="N",
+                   help="start a local Dask cluster of N worker processes and train on it")
+    d.add_argument("--dask-scheduler", metavar="ADDRESS", help="train on the Dask cluster at ADDRESS (tcp://host:8786)")
     add_quiet(p)
     p.set_defaults(func=run)
 
@@ -39,12 +49,24 @@ def run(args) -> int:
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} does not exist")
     pos, neg = read_pair(args)
     check_degree(args, pos.length)
-    weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
-                                test_fraction=args.test_fraction, random_state=args.seed,
-                                progress=progress_enabled())
+    dask = args.dask_workers is not None or args.dask_scheduler is not None
+    if dask and args.shifts:
+        raise UserError("--dask-workers/--dask-scheduler train WD models with --shifts 0 only")
+    client = None
+    if dask:
+        from ..kernels import connect
+
+        client = connect(args.dask_scheduler, n_workers=args.dask_workers)
+    try:
+        weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
+                                    test_fraction=args.test_fraction, random_state=args.seed,
+                                    progress=progress_enabled(), client=client)
+    finally:
+        if client is not None:
+            client.close()
     metadata = dict(info, degree=args.degree, shifts=args.shifts, C=args.C, length=pos.length, alphabet="dna",
                     test_fraction=args.test_fraction, seed=args.seed, positive=str(args.positive),
-                    negative=str(args.negative))
+                    negative=str(args.negative), dask_workers=args.dask_workers, dask_scheduler=args.dask_scheduler)
     save_model(out, weights, metadata)  # staged beside OUT and renamed: never half-written
     if info["n_test"]:
         print(f"accuracy {info['accuracy']:.4f}, auROC {info['auroc']:.4f} on {info['n_test']} held-out sequences")

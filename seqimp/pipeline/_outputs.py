@@ -23,7 +23,7 @@ from ..errors import SeqimpError
 from .._tables import write_tsv
 from ..kernels._weights import PositionalWeights
 
-__all__ = ["top_oligomers", "write_figures", "write_outputs", "write_summary", "save_model", "load_model",
+__all__ = ["top_oligomers", "write_figures", "write_outputs", "write_result_files", "write_summary", "save_model", "load_model",
            "versions"]
 
 
@@ -52,24 +52,33 @@ def top_oligomers(result, n=50):
     return result.top(n, measure="firm")
 
 
-def write_figures(out, result, weights=None, *, fmt="png", position_labels=None, dpi=130) -> list:
-    """Write ``differential_poim``, ``poim_order<k>`` (k = 1..max_order) and ``weights_vs_firm``.
+#: Orders whose per-order heatmaps are drawn (their full tables are kept by every result).
+FIGURE_ORDERS = 4
 
-    Heatmaps of orders k <= 3 show all k-mers, larger orders the top 20 k-mers.
-    Returns the written paths.
+
+def write_figures(out, result, weights=None, *, fmt="png", position_labels=None, dpi=130) -> list:
+    """Write ``differential_poim``, ``maximal_poim``, ``poim_order<k>`` and ``weights_vs_firm``.
+
+    Per-order heatmaps for k = 1..min(max_order, 4) (orders k <= 3 show all k-mers, k = 4 the
+    top 20); the differential and maximal POIM cover every order. Works from a full
+    :class:`~seqimp.importance.POIMResult` or from the summaries of a
+    :class:`~seqimp.importance.StreamedPOIM`. Returns the written paths.
     """
     import matplotlib.pyplot as plt
 
-    from ..plot._heatmaps import differential_heatmap, poim_heatmap, weights_vs_firm
+    from ..plot._heatmaps import differential_heatmap, maximal_heatmap, poim_heatmap, weights_vs_firm
 
     if fmt not in ("png", "svg", "pdf"):
         raise SeqimpError(f"figure format must be png, svg or pdf, got {fmt!r}")
     out = Path(out)
-    jobs = [("differential_poim", lambda: differential_heatmap(result, position_labels=position_labels))]
-    for k in range(1, result.max_order + 1):
+    jobs = [("differential_poim", lambda: differential_heatmap(result, position_labels=position_labels)),
+            ("maximal_poim", lambda: maximal_heatmap(result, position_labels=position_labels))]
+    top_order = min(result.max_order, FIGURE_ORDERS)
+    for k in range(1, top_order + 1):
         jobs.append((f"poim_order{k}", lambda k=k: poim_heatmap(result, k, position_labels=position_labels)))
     if weights is not None:
-        jobs.append(("weights_vs_firm", lambda: weights_vs_firm(weights, result)))
+        orders = range(1, min(weights.degree, top_order) + 1)
+        jobs.append(("weights_vs_firm", lambda: weights_vs_firm(weights, result, orders=orders)))
     written = []
     for name, draw in jobs:
         ax = draw()
@@ -125,24 +134,48 @@ def load_model(path):
     return weights, metadata
 
 
-def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50, position_labels=None,
-                  model_metadata=None, report=True, motifs_dir=None) -> list:
-    """Write every result file of ``seqimp poim`` into the folder ``out``.
+def poim_file(result, top=1000):
+    """What ``poim.npz`` holds: for exact results the summaries (:class:`StreamedPOIM`: maximal and
+    differential POIM, the top 1000 positional oligomers per order, full tables for k <= 4),
+    a few MB where the full tables take hundreds; sampled results whole (they are small).
+    Full tables of every order are written only on request (``full_tables=``, ``--full-tables``)."""
+    from ..importance import StreamedPOIM
 
-    ``top_oligomers.tsv``, the figures, ``poim.npz``, ``model.npz`` (when ``weights``
-    are given), ``summary.json`` and ``report.html``. Returns the written paths.
+    if isinstance(result, StreamedPOIM) or result.method != "exact":
+        return result
+    return StreamedPOIM.from_result(result, top_n=max(1000, int(top)))
+
+
+def write_result_files(out, result, *, weights=None, fmt="png", top=50, position_labels=None,
+                       model_metadata=None) -> list:
+    """Write the result files of ``seqimp poim`` except ``summary.json`` and the report.
+
+    ``top_oligomers.tsv``, the figures, ``poim.npz`` and ``model.npz`` (when ``weights``
+    are given). Returns the written paths.
     """
-    from ._report import write_report
-
     out = Path(out)
     written = [out / "top_oligomers.tsv"]
     write_tsv(top_oligomers(result, top), written[0])
     written += write_figures(out, result, weights, fmt=fmt, position_labels=position_labels)
-    result.save(out / "poim.npz")
+    poim_file(result, top).save(out / "poim.npz")
     written.append(out / "poim.npz")
     if weights is not None:
         save_model(out / "model.npz", weights, model_metadata)
         written.append(out / "model.npz")
+    return written
+
+
+def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50, position_labels=None,
+                  model_metadata=None, report=True, motifs_dir=None) -> list:
+    """Write every result file of ``seqimp poim`` into the folder ``out``.
+
+    :func:`write_result_files`, then ``summary.json`` and ``report.html``. Returns the written paths.
+    """
+    from ._report import write_report
+
+    out = Path(out)
+    written = write_result_files(out, result, weights=weights, fmt=fmt, top=top, position_labels=position_labels,
+                                 model_metadata=model_metadata)
     write_summary(out / "summary.json", summary or {})
     written.append(out / "summary.json")
     if report:

@@ -25,6 +25,8 @@ __all__ = ["write_report", "build_report"]
 _IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml"}
 _FIGURE_EXTS = (".png", ".svg", ".pdf")
 _FIGURE_CAPTIONS = {
+    "maximal_poim": ("Maximal POIM: the largest |POIM| of any k-mer at each order k and 1-based start "
+                     "position j."),
     "differential_poim": "Differential POIM Ω(k, j): peaks give the length k and the 1-based start j "
                          "of the motifs the model relies on.",
     "weights_vs_firm": "Model weight of every positional oligomer against its FIRM. Weights describe one "
@@ -86,8 +88,8 @@ def _figure(path: Path, base: Path, caption: str, embed: bool) -> str:
 
 def _figure_order(path: Path):
     stem = path.stem
-    if stem == "differential_poim":
-        return (0, 0, stem)
+    if stem in ("differential_poim", "maximal_poim"):
+        return (0, int(stem == "maximal_poim"), stem)
     m = re.fullmatch(r"poim_order(\d+)", stem)
     if m:
         return (1, int(m.group(1)), stem)
@@ -230,7 +232,7 @@ def build_report(directory, *, title=None, embed=True, motifs_dir=None) -> str:
     files = [n for n in ("poim.npz", "model.npz", "summary.json") if (base / n).exists()]
     if files:
         parts.append('<h2>Files</h2><p>' + ", ".join(f'<a href="{n}">{n}</a>' for n in files)
-                     + ' &mdash; load <code>poim.npz</code> with <code>seqimp.POIMResult.load</code>.</p>')
+                     + ' &mdash; load <code>poim.npz</code> with <code>seqimp.load_poim</code>.</p>')
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

@@ -19,16 +19,13 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from .._tables import write_tsv
 from ..errors import SeqimpError
 from ..io import SequenceSet, check_sequences
-from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures,  # noqa: F401 (re-exported)
-                      write_outputs, write_summary)
-from ..kernels._weights import PositionalWeights
+from ..kernels import PositionalWeights
+from ._outputs import top_oligomers, versions, write_result_files, write_summary
 
 __all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "train_model", "evaluate", "make_background",
-           "check_job", "compute_importance", "top_oligomers", "write_figures", "write_outputs", "save_model",
-           "load_model", "versions"]
+           "check_job", "compute_importance"]
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +89,7 @@ def evaluate(scores, y) -> dict:
 
 
 def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
-                progress=False):
+                progress=False, client=None):
     """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
 
     Parameters
@@ -106,6 +103,8 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     progress : bool, default=False
         Report each training step (feature map or Gram matrix, solver) with its time on
         stderr (``WDClassifier(verbose=True)``).
+    client : distributed.Client or str, optional
+        Train on a Dask cluster (``WDClassifier(client=...)``, shifts 0 only; docs/training-at-scale.md).
 
     Returns
     -------
@@ -120,10 +119,10 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
     return _train(*_labels(*_encode(positive, negative)), degree=degree, shifts=shifts, C=C,
-                  test_fraction=test_fraction, random_state=random_state, progress=progress)
+                  test_fraction=test_fraction, random_state=random_state, progress=progress, client=client)
 
 
-def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
+def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, client=None):
     """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``)."""
     from sklearn.model_selection import train_test_split
 
@@ -145,8 +144,8 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
     logger.info(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
                 f"on {len(y_train)} sequences of length {X.shape[1]}")
     start = time.perf_counter()
-    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state,
-                         verbose=progress).fit(X_train, y_train)
+    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state, verbose=progress,
+                         **({"client": client} if client is not None else {})).fit(X_train, y_train)
     info["train_seconds"] = time.perf_counter() - start
     info["n_train"] = int(len(y_train))
     if X_test is not None:
@@ -209,30 +208,54 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
     return bg, f"{kind_text} fitted on {what} ({len(data)} sequences)"
 
 
-def check_job(length, *, degree, max_order, background_order=0, max_memory=None) -> None:
-    """Refuse a POIM job that cannot run -- ``max_order`` outside 1..L, or tables above
-    ``max_memory`` bytes (None: half the available RAM) -- before any model is trained.
+def _tables_path(out, full_tables):
+    return Path(out) / "poim_tables.h5" if full_tables else None
 
-    :func:`seqimp.importance._engine.check_poim_job`: the checks :func:`seqimp.poim` makes,
-    with the same messages.
+
+def check_job(length, *, degree, max_order, background_order=0, max_memory=None, full_tables=None) -> None:
+    """Refuse a POIM job that cannot run -- ``max_order`` outside 1..L, a background order the
+    length cannot carry, or memory above ``max_memory`` bytes (None: half the available RAM)
+    even for the streaming engine -- before any model is trained.
+
+    The length checks are :func:`seqimp.importance._engine.check_poim_job` (the checks
+    :func:`seqimp.poim` makes); the memory check is :func:`seqimp.importance.plan_poim`, which
+    refuses only when not even one block of positions fits.
     """
+    from ..importance import plan_poim
     from ..importance._engine import check_poim_job
 
-    check_poim_job(int(length), degree=int(degree), max_order=int(max_order),
-                   background_order=int(background_order), max_memory=max_memory)
+    check_poim_job(int(length), max_order=int(max_order), background_order=int(background_order))
+    plan_poim(int(length), int(max_order), int(background_order), max_memory, degree=int(degree),
+              full_tables=full_tables is not None)
 
 
-def compute_importance(weights, background, *, max_order, max_memory=None, progress=False):
-    """Exact POIM/FIRM of a positional model (:func:`seqimp.poim`); refuses jobs above ``max_memory``."""
-    from ..importance._exact import poim
+def compute_importance(weights, background, *, max_order, max_memory=None, progress=False, full_tables=None):
+    """Exact POIM/FIRM of a positional model within ``max_memory`` bytes.
 
+    The in-memory engine (:func:`seqimp.poim`) when its tables fit the budget, otherwise the
+    streaming engine (:func:`seqimp.importance.poim_streamed`, the same values, summaries kept),
+    announced by one log line; ``full_tables`` (a path, ``.h5``) streams and writes every
+    order's full tables there.
+
+    Returns
+    -------
+    POIMResult or StreamedPOIM
+    """
+    from ..importance import plan_poim, poim, poim_streamed
+
+    plan = plan_poim(weights.length, int(max_order), background.order, max_memory, degree=weights.degree,
+                     full_tables=full_tables is not None)
+    if plan.streaming or full_tables is not None:
+        logger.info(plan.describe())
+        return poim_streamed(weights, background, max_order, max_memory=max_memory, full_tables=full_tables,
+                             progress=progress)
     return poim(weights, background, max_order, max_memory=max_memory, progress=progress)
 
 
 def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1.0, background="negative",
              background_order=0, positional_background=False, test_fraction=0.2, random_state=None, fmt="png",
              top=50, max_memory=None, position_labels=None, title=None, progress=False,
-             motifs_dir=None) -> PipelineRun:
+             motifs_dir=None, full_tables=False) -> PipelineRun:
     """Train a WD model, evaluate it, compute POIM/FIRM and write every output into ``out``.
 
     The data are encoded once and the job is checked (lengths, memory) before training.
@@ -254,7 +277,12 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     top : int, default=50
         Rows per order in ``top_oligomers.tsv``.
     max_memory : int, optional
-        Bytes the POIM tables may take (the engine refuses larger jobs).
+        Memory budget in bytes (None: half the available RAM). Jobs whose full POIM tables
+        exceed it stream (:func:`compute_importance`); jobs that cannot fit even streaming
+        are refused before training.
+    full_tables : bool, default=False
+        Also write every order's full POIM and FIRM tables to ``poim_tables.h5`` (HDF5,
+        float32, chunked by positions); ``poim.npz`` always holds the summaries.
     position_labels : sequence of length L, optional
         Position tick labels for the heatmaps.
     title : str, optional
@@ -276,7 +304,8 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     pos, neg = _encode(positive, negative)
     X, y = _labels(pos, neg)
     length = X.shape[1]
-    check_job(length, degree=degree, max_order=max_order, background_order=background_order, max_memory=max_memory)
+    check_job(length, degree=degree, max_order=max_order, background_order=background_order, max_memory=max_memory,
+              full_tables=_tables_path(out, full_tables))
     start = time.perf_counter()
     weights, info = _train(X, y, degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
                            random_state=random_state, progress=progress)
@@ -294,7 +323,8 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     summary = _summary(title, "poim", parameters, _data_summary(positive, negative, pos, neg, length), metrics,
                        bg_info)
     return _explain_and_write(
-        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress),
+        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress,
+                                   full_tables=_tables_path(out, full_tables)),
         f"computing POIM and FIRM up to order {max_order} for L = {length}", out, weights=weights,
         model_metadata=metadata, summary=summary, timings=timings, fmt=fmt, top=top,
         position_labels=position_labels, motifs_dir=motifs_dir)
@@ -303,8 +333,10 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
 def run_model(weights, out, *, metadata=None, positive=None, negative=None, background="negative",
               background_fasta=None, background_order=0, positional_background=False, max_order=None,
               fmt="png", top=50, max_memory=None, position_labels=None, title=None, progress=False,
-              motifs_dir=None) -> PipelineRun:
+              motifs_dir=None, full_tables=False) -> PipelineRun:
     """POIM/FIRM of a saved model (``seqimp poim --model``): background from a FASTA or the data.
+
+    ``max_memory`` and ``full_tables`` as in :func:`run_poim`.
 
     ``positive``/``negative`` (optional) are scored for accuracy/auROC -- on the given
     sequences, which need not be held out -- and may provide the background. The other
@@ -332,7 +364,8 @@ def run_model(weights, out, *, metadata=None, positive=None, negative=None, back
                        "model": {k: metadata.get(k) for k in ("degree", "shifts", "C", "seed")}},
                        _data_summary(positive, negative, pos, neg, length), metrics, bg_info)
     return _explain_and_write(
-        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress),
+        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress,
+                                   full_tables=_tables_path(out, full_tables)),
         f"computing POIM and FIRM up to order {max_order} for L = {length}", out, weights=weights,
         model_metadata=metadata, summary=summary, timings={}, fmt=fmt, top=top, position_labels=position_labels,
         motifs_dir=motifs_dir)
@@ -427,14 +460,10 @@ def _explain_and_write(explain, what, out, *, summary, timings, weights=None, mo
     if best:
         summary["top_oligomer"] = best[0]
         summary["top_per_order"] = sorted(best, key=lambda row: row["order"])
-    files = [out / "top_oligomers.tsv"]
-    write_tsv(top_oligomers(result, top), files[0])
-    files += write_figures(out, result, weights, fmt=fmt, position_labels=position_labels)
-    result.save(out / "poim.npz")
-    files.append(out / "poim.npz")
-    if weights is not None:
-        save_model(out / "model.npz", weights, model_metadata)
-        files.append(out / "model.npz")
+    files = write_result_files(out, result, weights=weights, fmt=fmt, top=top, position_labels=position_labels,
+                               model_metadata=model_metadata)
+    if (out / "poim_tables.h5").exists():
+        files.append(out / "poim_tables.h5")
     timings["outputs"] = time.perf_counter() - start
     summary["timings"] = timings
     write_summary(out / "summary.json", summary)
