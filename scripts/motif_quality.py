@@ -45,6 +45,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     ap.add_argument("--out", default="/tmp/motif_quality")
+    ap.add_argument("--sets", nargs="+", default=["planted", "donor", "acceptor"])
     ap.add_argument("--data", type=Path, default=DATA, help=f"the motif_benchmark folder (default {DATA})")
     args = ap.parse_args()
     logging.getLogger("seqimp").setLevel(logging.WARNING)
@@ -56,7 +57,7 @@ def main():
     sets = {"planted": (data / "planted_pos.fa", data / "planted_neg.fa"),
             "donor": (data / "splice_EI.fa", data / "splice_N.fa"),
             "acceptor": (data / "splice_IE.fa", data / "splice_N.fa")}
-    for name, (p, n) in sets.items():
+    for name, (p, n) in ((k, v) for k, v in sets.items() if k in args.sets):
         pos, neg = read_fasta(p), read_fasta(n)
         tables = []
         for seed in args.seeds:

@@ -128,7 +128,9 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     Every random choice uses ``random_state`` (default 0, recorded in ``motifs.json``).
     Then :func:`seqimp.motifs.discover_motifs`, refinement and sites on the sequences
     (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched -- Fisher
-    p-value above ``max_pvalue`` or fewer than 5 sites -- are dropped unless none is) and
+    p-value above ``max_pvalue`` or fewer than 5 sites -- are dropped unless none is, and a
+    refined motif that copies a stronger one, :func:`seqimp.motifs.same_motif`, is merged into
+    it) and
     TOMTOM matches against ``database``.
 
     Parameters
@@ -176,7 +178,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
     from ..errors import check_choice
-    from ..motifs import discover_motifs, read_motifs, refine_motifs
+    from ..motifs import discover_motifs, read_motifs, refine_motifs, same_motif
 
     check_choice(strand, "strand", ("given", "both"))
     random_state = 0 if random_state is None else random_state
@@ -207,12 +209,17 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     if pos is not None:
         logger.info(f"refining {len(motifs)} motif(s) on the sequences (EM, strand {strand}) and finding sites")
         refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids)
-        ok = [(r["sites"] >= 5 and r["p_value"] <= max_pvalue) for r in refined.stats.to_dict("records")]
+        ok = [bool(r["sites"] >= 5 and r["p_value"] <= max_pvalue) for r in refined.stats.to_dict("records")]
+        for i, m in enumerate(refined.motifs):  # refinement can turn two candidates into one motif
+            if ok[i] and any(ok[j] and same_motif(refined.motifs[j], m, strands="both" if strand == "both"
+                                                  else "given") for j in range(i)):
+                logger.info(f"{m.name} ({m.consensus} at {m.start}) is a copy of a stronger motif; merged")
+                ok[i] = None
         for m, good in zip(refined.motifs, ok):
-            if not good:
+            if good is False:
                 logger.info(f"{m.name} ({m.consensus} at {m.start}) has no sites enriched in the positives"
                             + ("; dropped" if any(ok) else ""))
-        keep = [i for i, good in enumerate(ok) if good] or list(range(len(ok)))
+        keep = [i for i, good in enumerate(ok) if good] or [i for i, good in enumerate(ok) if good is not None]
         motifs, stats, sites = _renamed(refined, keep)
     matches = None
     if database is not None:
