@@ -10,7 +10,13 @@ def test_demo_runs_the_pipeline_and_finds_the_planted_site(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out)]) == 0
     stdout = capsys.readouterr().out
-    assert stdout.rstrip().endswith(f"report: {out}/report.html")
+    assert f"report: {out}/report.html" in stdout
+    # it ends with the motif and how to match it
+    motif_line = next(line for line in stdout.splitlines() if line.strip().startswith("motif1"))
+    assert "\tTGACTCA\t" in motif_line or "\tTGAGTCA\t" in motif_line
+    assert stdout.rstrip().endswith("--db JASPAR.meme")
+    assert json.loads((out / "summary.json").read_text())["best_motif"]["consensus"] in ("TGACTCA", "TGAGTCA")
+    assert "Best motif" in (out / "report.html").read_text()
     names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
     assert {"report.html", "summary.json", "top_oligomers.tsv", "poim.npz", "model.npz", "differential_poim.png",
             "weights_vs_firm.png"} <= names

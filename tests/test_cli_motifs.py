@@ -41,7 +41,8 @@ def test_motifs_from_fasta(planted, tmp_path, capsys):
                  "--out", str(out), "--degree", "4", "--seed", "0", "-q"])
     assert code == 0
     rows = _tsv(out / "motifs.tsv")
-    assert list(rows[0]) == ["name", "consensus", "start", "length", "spread", "score", "sites"]
+    assert list(rows[0]) == ["name", "consensus", "start", "length", "direction", "position_free", "spread", "score",
+                             "sites", "fraction_positive", "fraction_negative", "p_value", "plus_strand"]
     best = rows[0]
     assert best["consensus"] == "GATTACA" and best["start"] == "11" and best["length"] == "7"
     assert int(best["sites"]) > 200

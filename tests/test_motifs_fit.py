@@ -105,7 +105,7 @@ def test_discover_two_overlapping_motifs_with_spread():
              Motif.from_consensus("b", "CCGTGG", purity=0.9, start=14, spread=0.7)]
     result = _result(implied_poim(truth, L, 6, alpha=[[1] * 6, [0.5] * 6]))
     cands = motif_candidates(result, 5)
-    assert list(cands.columns) == ["rank", "oligomer", "order", "position", "score", "importance"]
+    assert list(cands.columns) == ["rank", "oligomer", "order", "position", "score", "importance", "direction"]
     assert cands["position"][0] == 10 and cands["oligomer"][0] == "GATTAC"
     assert abs(cands["position"][1] - 14) <= 1 and "CGTGG" in cands["oligomer"][1]
     found = discover_motifs(result, max_motifs=3)
@@ -159,7 +159,7 @@ def test_count_sites_recovers_frequencies():
 
 
 def test_shifted_copies_count_as_one_motif():
-    from seqimp.motifs._discover import _same
+    from seqimp.motifs import same_motif as _same
 
     a = Motif.from_consensus("a", "ATGACTCAA", start=20)
     assert _same(a, Motif.from_consensus("b", "GACTCA", start=24))  # a's GACTCA, two positions on

@@ -16,8 +16,11 @@ matches the observed one. Either train a WD classifier on --positive vs
 --negative first, or start from a saved POIM (poim.npz of 'seqimp poim').
 
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac, motifs.tsv
-(name, consensus, 1-based start, length, spread, score, sites),
-motif_candidates.tsv, logos/ (one logo per motif and a letter-importance logo),
+(one row per motif, strongest first: name, consensus, 1-based start, length,
+direction, position_free, spread, score, sites, ...), motifs.json (seed and
+options), motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with
+sequences), logos/ (one logo and one site-position plot per motif and a
+letter-importance logo),
 motifs_poim.npz (the POIM, when trained here; a poim.npz of 'seqimp poim'
 in DIR is left alone), and matches.tsv (TOMTOM p- and q-values) when
 --db is given. If DIR holds a 'seqimp poim' report, it is rewritten with a
@@ -26,10 +29,15 @@ motif section.
 A POIM fixes a motif's consensus and position but not how sharp its PWM is
 (the model's score has no natural scale). With --positive/--negative the PWMs
 are therefore the letter frequencies of the motif's sites in the positive
-sequences; from --poim alone they are the fitted PWMs, flatter than the sites.
+sequences (EM within the motif's window, --strand both for either strand),
+with a site threshold that 1% of the negatives pass; from --poim alone they
+are the fitted PWMs, flatter than the sites. The model whose importance gives
+the motifs is trained on all sequences (the held-out split only reports
+accuracy), so the motifs do not depend on --seed.
 
 examples:
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs
+  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --strand both
   seqimp poim --positive pos.fa --negative neg.fa --out results
   seqimp motifs --poim results/poim.npz --out results --db JASPAR2024_CORE.txt \
                 --positive pos.fa --negative neg.fa
@@ -49,13 +57,17 @@ def register(sub) -> None:
     g.add_argument("--background", choices=["uniform", "negative", "all"], default="negative",
                    help="background of the POIM (default negative: order-0 fitted on the negatives)")
     m = p.add_argument_group("motifs")
-    m.add_argument("--max-motifs", type=positive_int, default=3, help="most motifs reported (default 3)")
+    m.add_argument("--max-motifs", type=positive_int, default=None,
+                   help="most positional motifs (default: every differential-POIM peak above the noise)")
+    m.add_argument("--strand", choices=["given", "both"], default="given",
+                   help="sites on the given strand only, or on both (a motif and its reverse complement are "
+                        "one motif; default given)")
     m.add_argument("--measure", choices=["poim", "firm"], default="poim",
                    help="importance the motifs are fitted to (default poim)")
     m.add_argument("--fit-order", type=positive_int, default=3,
                    help="fit POIM orders 1..N (default 3; at most the POIM's max order)")
-    m.add_argument("--min-score", type=share, default=0.02,
-                   help="drop motifs explaining less than this share of the fitted POIM (default 0.02)")
+    m.add_argument("--min-score", type=share, default=0.0,
+                   help="drop motifs explaining less than this share of the POIM (default 0: keep all)")
     m.add_argument("--db", metavar="MOTIFS", help="known motifs (MEME, JASPAR or TRANSFAC) to match with TOMTOM")
     m.add_argument("--db-format", choices=["meme", "jaspar", "transfac"], default=None,
                    help="format of --db (default: recognised from the file)")
@@ -105,10 +117,9 @@ def run(args) -> int:
                          min_score=args.min_score, top_matches=args.matches, fmt=args.format, degree=args.degree,
                          shifts=args.shifts, C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
                          max_order=args.max_order, background=args.background, progress=progress_enabled(),
-                         report=False)
-    for row in run.table().to_dict("records"):
-        print(f"{row['name']}\t{row['consensus']}\tstart {row['start']}\tlength {row['length']}\t"
-              f"score {row['score']:.3f}")
+                         report=False, strand=args.strand)
+    for line in run.lines():
+        print(line)
     if run.matches is not None and len(run.matches):
         best = {}
         for row in run.matches.to_dict("records"):

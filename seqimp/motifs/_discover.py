@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from ..errors import SeqimpError
 from ..importance._result import measure_tables
-from ._candidates import assemble_motif, motif_candidates
+from ._candidates import assemble_motif, motif_candidates, noise_level
+from ._free import position_free_candidates
+from ._similar import merge_similar, same_motif
 from ._fit import MotifFit, fit_motifs, trim_motif
 from ._motif import Motif
 
 __all__ = ["discover_motifs", "MotifDiscovery", "motif_table"]
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -28,22 +33,26 @@ class MotifDiscovery:
         Differential-POIM peaks (see :func:`motif_candidates`).
     initial : list of Motif
         The greedy assemblies the fit started from.
-    fit : MotifFit
-        The joint fit of the final motifs (after trimming).
+    fit : MotifFit or None
+        The joint fit of the final positional motifs (after trimming); None without any.
+    noise : float
+        The noise level of the differential POIM (:func:`seqimp.motifs.noise_level`).
     """
 
     motifs: list
     candidates: pd.DataFrame
     initial: list
     fit: MotifFit
+    noise: float = 0.0
 
     def table(self) -> pd.DataFrame:
-        """``name, consensus, start`` (1-based), ``length, spread, score, sites``."""
+        """See :func:`motif_table`."""
         return motif_table(self.motifs)
 
 
 def motif_table(motifs) -> pd.DataFrame:
-    """Table of motifs: ``name, consensus, start`` (1-based), ``length, spread, score, sites``.
+    """Table of motifs: ``name, consensus, start`` (1-based), ``length, direction, position_free,
+    spread, score, sites``.
 
     ``sites`` is ``"NA"`` where the number of sites is unknown (a PWM fitted from a POIM
     alone, without sequences to count them in), never a misleading 0.
@@ -53,33 +62,21 @@ def motif_table(motifs) -> pd.DataFrame:
         "consensus": [m.consensus for m in motifs],
         "start": np.array([m.start if m.start is not None else 0 for m in motifs], dtype=np.int64),
         "length": np.array([m.length for m in motifs], dtype=np.int64),
+        "direction": [m.direction for m in motifs],
+        "position_free": [bool(m.position_free) for m in motifs],
         "spread": np.array([m.spread for m in motifs], dtype=np.float64),
         "score": np.array([m.score for m in motifs], dtype=np.float64),
         "sites": np.array([m.sites if m.sites > 0 else "NA" for m in motifs], dtype=object),
     })
 
 
-def _same(a: Motif, b: Motif, *, max_shift=3, min_agree=0.9) -> bool:
-    """Is ``b`` a copy of ``a`` moved by at most ``max_shift`` positions? (Their consensus letters
-    agree on at least ``min_agree`` of an overlap of half the shorter motif or more.)"""
-    ca, cb = a.pwm.argmax(axis=1), b.pwm.argmax(axis=1)
-    for d in range(-int(max_shift), int(max_shift) + 1):
-        lo = max(a.start, b.start - d)
-        hi = min(a.start + a.length, b.start - d + b.length)
-        if hi - lo < max(0.5 * min(a.length, b.length), 1):
-            continue
-        if np.mean(ca[lo - a.start:hi - a.start] == cb[lo - b.start + d:hi - b.start + d]) >= min_agree:
-            return True
-    return False
-
-
-def _seed(result, measure, k, j, min_seed):
+def _seed(result, measure, k, j, min_seed, direction="enriched"):
     """A seed of at least ``min_seed`` letters for a candidate (k, j): the most important
     k'-mer whose window contains the candidate's span (short peaks make unreliable seeds)."""
     k2 = min(max(k, int(min_seed)), result.max_order)
     if k2 == k:
         return k, j
-    table = measure_tables(result, measure)[k2 - 1]
+    table = measure_tables(result, measure)[k2 - 1] * (-1.0 if direction == "depleted" else 1.0)
     starts = np.arange(max(j + k - k2, 0), min(j, result.length - k2) + 1)
     if starts.size == 0:
         return k, j
@@ -92,32 +89,86 @@ def _pad(m: Motif, pad: int, length: int, *, left=None, right=None) -> Motif:
     left = min(pad if left is None else left, m.start - 1)
     right = min(pad if right is None else right, length - (m.start - 1 + m.length))
     pwm = np.vstack([np.full((left, 4), 0.25), m.pwm, np.full((max(right, 0), 4), 0.25)])
-    return Motif(m.name, pwm, start=m.start - left, score=m.score)
+    return replace(m, pwm=pwm, start=m.start - left)
 
 
-def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_candidates=20,
-                    min_score=0.02, min_relative=0.05, noise_factor=5.0, pad=1, window=2, fraction=0.75,
+def _explains(m: Motif, word, j, strands, *, min_agree=0.75):
+    """Does motif ``m`` (moved by up to 2 spread + 1 positions, either orientation with
+    ``strands="both"``) carry the oligomer ``word`` at 0-based ``j``: its consensus agrees with
+    at least ``min_agree`` of the letters on an overlap of half the oligomer or more?"""
+    k, reach = len(word), int(np.ceil(2 * m.spread)) + 1
+    texts = [m.consensus]
+    if strands == "both":
+        texts.append(m.consensus[::-1].translate(str.maketrans("ACGT", "TGCA")))
+    for text in texts:
+        for d in range(-reach, reach + 1):
+            s = m.start - 1 + d
+            lo, hi = max(j, s), min(j + k, s + len(text))
+            if hi - lo < max(2, (k + 1) // 2):
+                continue
+            agree = sum(word[p - j] == text[p - s] for p in range(lo, hi))
+            if agree >= min_agree * (hi - lo):
+                return True
+    return False
+
+
+def _span(m: Motif, margin=0):
+    """0-based half-open span of a positional motif's sites (start ± 2 spread, plus ``margin``)."""
+    reach = int(np.ceil(2 * m.spread)) + margin
+    return m.start - 1 - reach, m.start - 1 + m.length + reach
+
+
+class _Masked:
+    """A POIM whose tables are 0 on the starts of given spans (what positional motifs explain)."""
+
+    def __init__(self, result, spans, measure):
+        self.length, self.max_order = result.length, result.max_order
+        tables = []
+        for k, t in enumerate(measure_tables(result, measure), start=1):
+            t = np.array(t, dtype=np.float64)
+            for lo, hi in spans:
+                t[max(lo - k + 1, 0):max(min(hi, t.shape[0]), 0)] = 0.0
+            tables.append(t)
+        setattr(self, measure, tables)
+
+
+def _masked(result, spans, measure):
+    return _Masked(result, spans, measure)
+
+
+def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_candidates=None,
+                    min_score=0.0, min_relative=0.0, noise_factor=5.0, pad=1, window=2, fraction=0.75,
                     trim=0.1, max_grow=8, max_length=30, min_seed=4, max_iter=30, per_order=False,
-                    prefix="motif") -> MotifDiscovery:
+                    position_free=True, strands="both", free_factor=3.0, prefix="motif") -> MotifDiscovery:
     """Motifs that explain a POIM.
 
     1. candidates: peaks of the differential POIM (:func:`motif_candidates`) above the noise
-       level (see ``noise_factor``);
-    2. a greedy PWM around each candidate (:func:`assemble_motif`; k-mers of at least
-       ``fraction`` of the seed's importance), skipping PWMs that repeat one already assembled,
-       also moved by up to 3 positions (90% of the consensus letters equal over half
-       of the shorter motif or more), until ``max_motifs``;
-    3. a joint fit of all of them (:func:`fit_motifs`), grown at the ends while the end columns
-       matter (see ``max_grow``), trimming of uninformative end columns
-       (columns whose loss costs the fit less than ``trim`` times the motif's most important
-       column's), and a second fit of the trimmed motifs;
-    4. motifs whose score (share of the fitted POIM lost without them) is below ``min_score``
-       or below ``min_relative`` times the best score are dropped.
+       level (:func:`noise_level`: median + ``noise_factor`` robust standard deviations of all
+       entries at orders >= 2); a peak of an oligomer with negative importance gives a ``depleted`` motif;
+    2. a greedy PWM around every candidate that no motif so far explains (no motif's
+       consensus, moved by up to 2 spread + 1 or reverse-complemented, carries its oligomer)
+       (:func:`assemble_motif`; k-mers of at least ``fraction`` of the seed's
+       importance), skipping PWMs that copy one already assembled (moved, or its reverse
+       complement, :func:`seqimp.motifs.same_motif`), up to ``max_motifs``;
+    3. with ``position_free``, k-mers whose importance is spread over the positions no
+       positional motif covers (:func:`seqimp.motifs.position_free_candidates`, ``free_factor``
+       robust standard deviations);
+    4. a joint fit of the positional motifs (:func:`fit_motifs`), grown at the ends while the
+       end columns matter (see ``max_grow``), trimming
+       of uninformative end columns (columns whose loss costs the fit less than ``trim``
+       times the motif's most important column's), and a second fit of the trimmed motifs;
+    5. every position-free motif is fitted alone, placed anywhere, to the POIM with the
+       positional motifs' spans set to 0;
+    6. ``score`` = the motif's share of the observed POIM explained (:class:`MotifFit`, in
+       [0, 1]; for a position-free motif, of the POIM outside the positional motifs); motifs
+       below ``min_score`` or ``min_relative`` times the best are dropped,
+       copies merged, the rest ranked by score.
 
     Parameters
     ----------
     result : POIMResult
-    max_motifs : int, default=3
+    max_motifs : int or None, default=None
+        Most positional motifs (None: every candidate above the noise that no motif explains).
     measure : {"poim", "firm"}, default="poim"
     orders : sequence of int, optional
         POIM orders used by the fit (default 1..min(3, max_order)).
@@ -133,14 +184,13 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     window : int, default=2
         Placement weight may sit on starts within ``start ± window`` of the greedy PWM's.
     n_candidates, fraction, max_iter, per_order
-        Passed on to the steps above.
-    min_score : float, default=0.02
-    min_relative : float, default=0.05
-        Motifs scoring below this fraction of the best motif's score are dropped too.
+        Passed on to the steps above (``n_candidates`` None: all peaks).
+    min_score, min_relative : float, default=0.0
     noise_factor : float, default=5.0
-        Candidates whose differential-POIM peak is below this multiple of the median |Omega(k, j)|
-        over all orders k >= 2 and positions (the noise level of a trained model's POIM) are
-        not used.
+    position_free : bool, default=True
+    strands : {"both", "given"}, default="both"
+        Whether reverse complements count as the same motif.
+    free_factor : float, default=3.0
     trim : float, default=0.1
     prefix : str, default="motif"
         Motifs are named ``{prefix}1, {prefix}2, ...`` by decreasing score.
@@ -149,48 +199,67 @@ def discover_motifs(result, *, max_motifs=3, measure="poim", orders=None, n_cand
     -------
     MotifDiscovery
     """
-    if int(max_motifs) < 1:
+    if max_motifs is not None and int(max_motifs) < 1:
         raise SeqimpError(f"max_motifs must be >= 1, got {max_motifs}")
     cands = motif_candidates(result, n_candidates, measure=measure)
     if len(cands) == 0:
         raise SeqimpError("the differential POIM has no positive peak: no motif candidates")
-    omega = result.differential[1:]
-    omega = np.abs(omega[np.isfinite(omega)])
-    noise = float(np.median(omega)) if omega.size else 0.0
-    best = float(cands["score"].iloc[0])
+    noise = noise_level(result, factor=noise_factor)
     initial = []
     for row in cands.to_dict("records"):
-        if row["score"] < max(0.1 * best, noise_factor * noise) and initial:
+        if row["score"] <= noise or (max_motifs is not None and len(initial) >= int(max_motifs)):
             break
-        k, j = _seed(result, measure, row["order"], row["position"] - 1, min_seed)
-        m = assemble_motif(result, k, j + 1, measure=measure, fraction=fraction, name=f"candidate{row['rank']}")
-        if any(_same(other, m, max_shift=3) for other in initial):
+        if any(_explains(m, row["oligomer"], row["position"] - 1, strands) for m in initial):
+            continue  # explained by a motif already assembled
+        k, j = _seed(result, measure, row["order"], row["position"] - 1, min_seed, row["direction"])
+        m = assemble_motif(result, k, j + 1, measure=measure, fraction=fraction, name=f"candidate{row['rank']}",
+                           direction=row["direction"])
+        if any(same_motif(other, m, strands=strands) for other in initial):
             continue
         initial.append(m)
-        if len(initial) >= int(max_motifs):
-            break
+    if not initial:
+        logger.info(f"no positional motif: no differential-POIM peak above the noise level {noise:.3g} "
+                    "(a motif without a fixed place needs a model with shifts, --shifts, or shows as position-free)")
+    free = []
+    if position_free:
+        free = position_free_candidates(result, [_span(m, pad) for m in initial], measure=measure,
+                                        factor=free_factor, strands=strands)
+    if not initial and not free:
+        row = cands.iloc[0]
+        logger.info(f"nothing above the noise; reporting the strongest peak {row['oligomer']} at {row['position']}")
+        k, j = _seed(result, measure, int(row["order"]), int(row["position"]) - 1, min_seed, row["direction"])
+        initial = [assemble_motif(result, k, j + 1, measure=measure, fraction=fraction, name="candidate1",
+                                  direction=row["direction"])]
     current = [_pad(m, pad, result.length) for m in initial]
-    for _ in range(int(max_grow) + 1):
-        first = fit_motifs(result, current, orders=orders, measure=measure, window=window, max_iter=max_iter,
+    fitted = []
+    if current:
+        for _ in range(int(max_grow) + 1):
+            first = fit_motifs(result, current, orders=orders, measure=measure, window=window, max_iter=max_iter,
+                               per_order=per_order)
+            current, grew = [], False
+            for m, score in zip(first.motifs, first.column_scores):
+                important = score >= trim * score.max()
+                left, right = int(important[0]), int(important[-1])  # an end still matters: room to grow
+                grown = _pad(m, 0, result.length, left=left, right=right) if m.length < max_length else m
+                grew |= grown.length > m.length
+                current.append(grown)
+            if not grew:
+                break
+        trimmed = [trim_motif(m, fraction=trim, column_scores=c) for m, c in zip(first.motifs, first.column_scores)]
+        top = max(m.score for m in trimmed)
+        kept = [m for m in trimmed if m.score >= max(min_score, min_relative * top)] or \
+            [max(trimmed, key=lambda m: m.score)]
+        final = fit_motifs(result, kept, orders=orders, measure=measure, window=window, max_iter=max_iter,
                            per_order=per_order)
-        current, grew = [], False
-        for m, score in zip(first.motifs, first.column_scores):
-            important = score >= trim * score.max()
-            left, right = int(important[0]), int(important[-1])  # an end still matters: room to grow
-            grown = _pad(m, 0, result.length, left=left, right=right) if m.length < max_length else m
-            grew |= grown.length > m.length
-            current.append(grown)
-        if not grew:
-            break
-    trimmed = [trim_motif(m, fraction=trim, column_scores=c) for m, c in zip(first.motifs, first.column_scores)]
-    top = max(m.score for m in trimmed)
-    kept = [m for m in trimmed if m.score >= max(min_score, min_relative * top)] or \
-        [max(trimmed, key=lambda m: m.score)]
-    final = fit_motifs(result, kept, orders=orders, measure=measure, window=window, max_iter=max_iter,
-                       per_order=per_order)
-    ranked = sorted(range(len(final.motifs)), key=lambda i: -final.motifs[i].score)
-    motifs = []
-    for n, i in enumerate(ranked, start=1):
-        m = final.motifs[i]
-        motifs.append(Motif(f"{prefix}{n}", m.pwm, start=m.start, spread=m.spread, score=m.score))
-    return MotifDiscovery(motifs, cands, initial, final)
+        fitted = list(final.motifs)
+    else:
+        final = None
+    for m in free:  # fitted alone to the POIM outside the positional motifs' spans, placed anywhere
+        masked = _masked(result, [_span(p, pad) for p in fitted], measure)
+        one = fit_motifs(masked, [m], orders=orders, measure=measure, window=result.length, max_iter=10,
+                         per_order=per_order)
+        if one.motifs[0].score > max(min_score, 0.0):  # keep the k-mer seed: its sites refine it
+            fitted.append(replace(m, score=one.motifs[0].score))
+    ranked = merge_similar(sorted(fitted, key=lambda m: -m.score), strands=strands)
+    motifs = [replace(m, name=f"{prefix}{n}") for n, m in enumerate(ranked, start=1)]
+    return MotifDiscovery(motifs, cands, initial + free, final, noise)

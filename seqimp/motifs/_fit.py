@@ -22,7 +22,7 @@ Every step solves its block exactly, so the objective never increases.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
@@ -93,8 +93,10 @@ class MotifFit:
     ----------
     motifs : list of Motif
         Fitted motifs (start = rounded mean 1-based start, spread = standard deviation of the
-        placement distribution, score = how much the relative residual grows when the motif is
-        left out of the fitted model: its share of the observed POIM explained).
+        placement distribution, score = the motif's share of the observed POIM explained, in
+        [0, 1]: how much the relative residual grows when the motif is left out of the fitted
+        model, these gains rescaled to sum to ``r2``, so that overlapping motifs cannot each
+        claim the same part).
     placements : list of (ndarray, ndarray)
         Per motif: 0-based candidate starts of shape (n_i,) and their weights (sum 1).
     alpha : ndarray of shape (n_motifs, len(orders))
@@ -122,7 +124,8 @@ class MotifFit:
 class _Problem:
     """Observed entries (weighted) and the window of positions they cover."""
 
-    def __init__(self, result, measure, orders, lo, hi):
+    def __init__(self, result, measure, orders, lo, hi, signs):
+        self.signs = signs
         tables = measure_tables(result, measure)
         L = result.length
         self.orders = orders
@@ -141,15 +144,16 @@ class _Problem:
         self.w = np.concatenate(masks)  # order weight, 0 where the observation is missing
         self.ny = float(self.y @ self.y) or 1.0
 
-    def contrib(self, pwm, starts, weights, alpha):
-        return self.w * motif_contribution(pwm, starts, weights, alpha, self.orders, self.positions)
+    def contrib(self, i, pwm, starts, weights, alpha):
+        return self.signs[i] * self.w * motif_contribution(pwm, starts, weights, alpha, self.orders, self.positions)
 
-    def per_start(self, pwm, starts, alpha):
-        return self.w[:, None] * per_start_contributions(pwm, starts, alpha, self.orders, self.positions)
+    def per_start(self, i, pwm, starts, alpha):
+        return self.signs[i] * self.w[:, None] * per_start_contributions(pwm, starts, alpha, self.orders,
+                                                                          self.positions)
 
-    def column(self, pwm, col, starts, weights, alpha):
+    def column(self, i, pwm, col, starts, weights, alpha):
         base, G = column_design(pwm, col, starts, weights, alpha, self.orders, self.positions)
-        return self.w * base, self.w[:, None] * G
+        return self.signs[i] * self.w * base, self.signs[i] * self.w[:, None] * G
 
 
 def _starts_window(start0, m, L, window):
@@ -158,7 +162,7 @@ def _starts_window(start0, m, L, window):
 
 
 def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_iter=30, tol=1e-6,
-               per_order=False):
+               per_order=False, windows=None):
     """Refine motifs so that their implied POIM matches an observed POIM.
 
     Parameters
@@ -167,12 +171,16 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
         The observed importance (``.poim`` or ``.firm`` tables).
     motifs : sequence of Motif
         Starting points (e.g. from :func:`seqimp.motifs.assemble_motif`), each with a 1-based
-        ``start``; ``spread`` is ignored (placements are re-fitted).
+        ``start``; ``spread`` is ignored (placements are re-fitted). A ``depleted`` motif
+        enters with a negative sign (its scale stays non-negative).
     orders : sequence of int, optional
         Orders k of the POIM to fit; default ``1..min(3, result.max_order)``.
     measure : {"poim", "firm"}, default="poim"
     window : int, default=3
         Starts within ``start ± window`` may carry placement weight.
+    windows : sequence of int or None, optional
+        One window per motif instead (None entries: ``window``); a position-free motif gets
+        the sequence length (every start).
     max_iter : int, default=30
         Maximum number of sweeps over all blocks.
     tol : float, default=1e-6
@@ -194,25 +202,27 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
     if not orders or orders[0] < 1 or orders[-1] > result.max_order:
         raise SeqimpError(f"orders must lie in 1..{result.max_order} (the POIM's max_order), got {orders}")
     pwms, starts, weights = [], [], []
-    for m in motifs:
+    windows = [window] * len(motifs) if windows is None else [window if w is None else w for w in windows]
+    signs = [-1.0 if m.direction == "depleted" else 1.0 for m in motifs]
+    for m, win in zip(motifs, windows):
         if m.start is None:
             raise SeqimpError(f"motif {m.name}: a starting motif needs a start position")
         if m.length > L:
             raise SeqimpError(f"motif {m.name} (length {m.length}) is longer than the sequences (length {L})")
         s0 = min(m.start - 1, L - m.length)
-        st = _starts_window(s0, m.length, L, int(window))
+        st = _starts_window(s0, m.length, L, int(win))
         w = (st == s0).astype(np.float64)
         pwms.append(0.9 * m.pwm + 0.025)  # keep every letter possible at the start
         starts.append(st)
         weights.append(w)
     lo = min(int(st[0]) for st in starts)
     hi = max(int(st[-1]) + p.shape[0] - 1 for st, p in zip(starts, pwms))
-    prob = _Problem(result, measure, orders, lo, hi)
+    prob = _Problem(result, measure, orders, lo, hi, signs)
     n, K = len(motifs), len(orders)
     alpha = np.ones((n, K))
 
     def total():
-        return sum(prob.contrib(p, s, w, a) for p, s, w, a in zip(pwms, starts, weights, alpha))
+        return sum(prob.contrib(i, p, s, w, a) for i, (p, s, w, a) in enumerate(zip(pwms, starts, weights, alpha)))
 
     def rss(fitted):
         r = prob.y - fitted
@@ -221,7 +231,7 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
     history = []
     for _ in range(max_iter):
         # placements: one column per (motif, start); mass moves into alpha
-        design = np.hstack([prob.per_start(pwms[i], starts[i], alpha[i]) for i in range(n)])
+        design = np.hstack([prob.per_start(i, pwms[i], starts[i], alpha[i]) for i in range(n)])
         owner = np.concatenate([np.full(len(starts[i]), i) for i in range(n)])
         coef = nnls(design, prob.y, maxiter=50 * design.shape[1])[0]
         for i in range(n):
@@ -237,7 +247,7 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
             for q in range(K if per_order else 1):
                 a = np.zeros(K) if per_order else np.ones(K)
                 a[q] = 1.0
-                cols.append(prob.contrib(pwms[i], starts[i], weights[i], a))
+                cols.append(prob.contrib(i, pwms[i], starts[i], weights[i], a))
         coef = nnls(np.column_stack(cols), prob.y, maxiter=50 * len(cols))[0]
         alpha = coef.reshape(n, K) if per_order else np.repeat(coef[:, None], K, axis=1)
         # PWM columns on the simplex
@@ -245,31 +255,34 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
         for i in range(n):
             if not alpha[i].any():
                 continue
-            own = prob.contrib(pwms[i], starts[i], weights[i], alpha[i])
+            own = prob.contrib(i, pwms[i], starts[i], weights[i], alpha[i])
             rest = fitted - own
             for col in range(pwms[i].shape[0]):
-                base, G = prob.column(pwms[i], col, starts[i], weights[i], alpha[i])
+                base, G = prob.column(i, pwms[i], col, starts[i], weights[i], alpha[i])
                 pwms[i][col] = simplex_lstsq(G, prob.y - rest - base)
-            fitted = rest + prob.contrib(pwms[i], starts[i], weights[i], alpha[i])
+            fitted = rest + prob.contrib(i, pwms[i], starts[i], weights[i], alpha[i])
         history.append(rss(fitted))
         if len(history) > 1 and history[-2] - history[-1] < tol:
             break
 
     fitted = total()
     full = rss(fitted)
-    out, columns = [], []
+    out, columns, gains = [], [], []
     for i, m in enumerate(motifs):
-        own = prob.contrib(pwms[i], starts[i], weights[i], alpha[i])
-        score = rss(fitted - own) - full
+        own = prob.contrib(i, pwms[i], starts[i], weights[i], alpha[i])
+        gains.append(max(rss(fitted - own) - full, 0.0))
         gain = np.empty(pwms[i].shape[0])
         for col in range(pwms[i].shape[0]):  # the fit lost when this column says nothing
             flat = pwms[i].copy()
             flat[col] = 0.25
-            gain[col] = rss(fitted - own + prob.contrib(flat, starts[i], weights[i], alpha[i])) - full
+            gain[col] = rss(fitted - own + prob.contrib(i, flat, starts[i], weights[i], alpha[i])) - full
         columns.append(gain)
         mean = float(weights[i] @ starts[i])
         sd = float(np.sqrt(max(weights[i] @ (starts[i] - mean) ** 2, 0.0)))
-        out.append(Motif(m.name, pwms[i], start=int(round(mean)) + 1, spread=sd, score=score))
+        out.append(Motif(m.name, pwms[i], start=int(round(mean)) + 1, spread=sd, direction=m.direction))
+    total_gain = sum(gains)
+    for m, g in zip(out, gains):  # shares of the explained POIM: in [0, 1], summing to r2
+        m.score = max(1.0 - full, 0.0) * g / total_gain if total_gain > 0 else 0.0
     return MotifFit(out, list(zip(starts, weights)), alpha, orders, history, 1.0 - full, columns)
 
 
@@ -287,5 +300,4 @@ def trim_motif(motif, *, fraction=0.25, column_scores=None) -> Motif:
         return motif
     a, b = int(keep[0]), int(keep[-1]) + 1
     start = None if motif.start is None else motif.start + a
-    return Motif(motif.name, motif.pwm[a:b], start=start, spread=motif.spread, score=motif.score,
-                 sites=motif.sites, description=motif.description)
+    return replace(motif, pwm=motif.pwm[a:b], start=start)

@@ -86,7 +86,9 @@ def write_meme(motifs, path=None, *, background=None) -> str:
     for m in motifs:
         alt = f" {'_'.join(m.description.split())}" if m.description else ""
         lines.append(f"MOTIF {m.name}{alt}")
-        lines.append(f"letter-probability matrix: alength= 4 w= {m.length} nsites= {max(m.sites, 0)} E= 0")
+        # E= only where an E-value is known (it is optional in MEME's format), never a made-up 0
+        evalue = f" E= {m.evalue:.2e}" if np.isfinite(m.evalue) else ""
+        lines.append(f"letter-probability matrix: alength= 4 w= {m.length} nsites= {max(m.sites, 0)}{evalue}")
         lines.extend(" " + "  ".join(f"{p:.6f}" for p in row) for row in m.pwm)
         lines.append("")
     return _emit("\n".join(lines), path)

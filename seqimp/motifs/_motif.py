@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..errors import SeqimpError
 
-__all__ = ["Motif", "information_content", "DNA_LETTERS"]
+__all__ = ["Motif", "information_content", "DNA_LETTERS", "DIRECTIONS"]
 
 DNA_LETTERS = "ACGT"
+
+#: Motif directions: raises the score (enriched) or lowers it (depleted).
+DIRECTIONS = ("enriched", "depleted")
 
 
 def information_content(pwm, background=None) -> np.ndarray:
@@ -58,6 +61,15 @@ class Motif:
         Number of sites the PWM was counted from (written to motif files; 0 if unknown).
     description : str, default=""
         Free text (e.g. a database's transcription-factor name).
+    direction : {"enriched", "depleted"}, default="enriched"
+        Whether the motif raises the model's score (enriched in the positives) or lowers it
+        (negative importance: depleted).
+    position_free : bool, default=False
+        The motif's importance is spread over the sequence (no fixed place): ``start`` and
+        ``spread`` then describe where its sites lie, not one position.
+    evalue : float, default=nan
+        E-value of the motif's enrichment in the positives (written to MEME files; NaN if
+        unknown).
 
     Attributes
     ----------
@@ -74,8 +86,16 @@ class Motif:
     score: float = float("nan")
     sites: int = 0
     description: str = field(default="")
+    direction: str = "enriched"
+    position_free: bool = False
+    evalue: float = float("nan")
 
     def __post_init__(self):
+        if self.direction not in DIRECTIONS:
+            raise SeqimpError(f"motif {self.name}: direction must be one of {', '.join(DIRECTIONS)}, "
+                              f"got {self.direction!r}")
+        self.evalue = float(self.evalue)
+        self.position_free = bool(self.position_free)
         self.name = "_".join(str(self.name).split()) or "motif"
         pwm = np.array(self.pwm, dtype=np.float64)
         if pwm.ndim != 2 or pwm.shape[1] != 4:
@@ -132,6 +152,11 @@ class Motif:
         pwm = np.full((len(seq), 4), (1.0 - purity) / 3.0)
         pwm[np.arange(len(seq)), [DNA_LETTERS.index(c) for c in seq]] = purity
         return cls(name, pwm, **kwargs)
+
+    def reverse_complement(self) -> "Motif":
+        """The same motif on the other strand: columns reversed, letters complemented (A<->T,
+        C<->G); start, spread, score and the other attributes are kept."""
+        return replace(self, pwm=self.pwm[::-1, ::-1].copy())
 
     def counts(self) -> np.ndarray:
         """Counts for motif files: ``pwm * sites`` (``sites`` or 100 when unknown), shape (m, 4)."""

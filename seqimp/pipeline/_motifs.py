@@ -42,6 +42,12 @@ class MotifRun:
         Files written.
     result : POIMResult
         The POIM the motifs were found in (given, loaded or computed).
+    stats : DataFrame or None
+        Per motif site statistics (:class:`seqimp.motifs.MotifSites`); None without sequences.
+    sites : DataFrame or None
+        The site table (``motif_sites.tsv``); None without sequences.
+    parameters : dict
+        Seed and options (``motifs.json``).
     """
 
     motifs: list
@@ -49,12 +55,39 @@ class MotifRun:
     candidates: object
     files: list = field(default_factory=list)
     result: object = None
+    stats: object = None
+    sites: object = None
+    parameters: dict = field(default_factory=dict)
 
     def table(self):
-        """``motifs.tsv``: ``name, consensus, start`` (1-based), ``length, spread, score, sites``."""
+        """``motifs.tsv``: one row per motif, strongest (largest ``score``) first: ``name,
+        consensus`` (the written PWM's most probable letters), ``start`` (1-based, where the
+        written PWM aligns on the given strand; for sites on the other strand its reverse
+        complement aligns there), ``length, direction, position_free, spread, score`` (share
+        of the POIM explained, 0..1), ``sites`` (positives with a site) and, with sequences,
+        ``fraction_positive, fraction_negative, p_value, plus_strand``."""
         from ..motifs import motif_table
 
-        return motif_table(self.motifs)
+        table = motif_table(self.motifs)
+        if self.stats is not None and len(table):
+            cols = ["fraction_positive", "fraction_negative", "p_value", "plus_strand"]
+            table = table.merge(self.stats[["name"] + cols], on="name", how="left")
+        return table
+
+    def lines(self) -> list:
+        """One line per motif for the terminal, strongest first: consensus, place, direction,
+        score and, with sequences, sites."""
+        lines = []
+        for row in self.table().to_dict("records"):
+            where = (f"position-free (sites around {row['start']}, sd {row['spread']:.1f})" if row["position_free"]
+                     else f"start {row['start']}")
+            text = (f"{row['name']}\t{row['consensus']}\t{where}\tlength {row['length']}\t{row['direction']}\t"
+                    f"score {row['score']:.3f}")
+            if "fraction_positive" in row:
+                text += (f"\tsites {row['sites']} ({100 * row['fraction_positive']:.1f}% of positives, "
+                         f"{100 * row['fraction_negative']:.1f}% of negatives, p = {row['p_value']:.2g})")
+            lines.append(text)
+        return lines
 
 
 def load_poim(path, *, name=None):
@@ -83,17 +116,23 @@ def load_poim(path, *, name=None):
         raise SeqimpError(f"{name}: not a poim.npz written by 'seqimp poim'") from None
 
 
-def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, db_format=None, max_motifs=3,
-               measure="poim", fit_order=3, min_score=0.02, top_matches=5, fmt="png", degree=8, shifts=0, C=1.0,
+def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, db_format=None, max_motifs=None,
+               measure="poim", fit_order=3, min_score=0.0, top_matches=5, fmt="png", degree=8, shifts=0, C=1.0,
                test_fraction=0.2, random_state=None, max_order=None, background="negative", max_memory=None,
-               progress=False, report=True) -> MotifRun:
+               progress=False, report=True, strand="given", fpr=0.01, max_pvalue=1e-3, ids=None) -> MotifRun:
     """Find the motifs a model relies on and write them into the folder ``out``.
 
     Starts from a POIM (``poim``) or trains a WD classifier on ``positive`` vs ``negative``
-    and computes its POIM (:func:`train_model`, :func:`make_background`,
-    :func:`compute_importance`). Then :func:`seqimp.motifs.discover_motifs`, site counts in
-    the positives (:func:`seqimp.motifs.count_sites`; motifs without enriched sites are
-    dropped unless none has any) and TOMTOM matches against ``database``.
+    and computes its POIM. The importance comes from a model trained on *all* sequences;
+    with ``test_fraction > 0`` a second model, trained on the rest of a stratified split,
+    only reports held-out accuracy and auROC, so the motifs do not depend on the split.
+    Every random choice uses ``random_state`` (default 0, recorded in ``motifs.json``).
+    Then :func:`seqimp.motifs.discover_motifs`, refinement and sites on the sequences
+    (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched -- Fisher
+    p-value above ``max_pvalue`` or fewer than 5 sites -- are dropped unless none is, and a
+    refined motif that copies a stronger one, :func:`seqimp.motifs.same_motif`, is merged into
+    it) and
+    TOMTOM matches against ``database``.
 
     Parameters
     ----------
@@ -112,7 +151,15 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
         Known motifs (a MEME, JASPAR or TRANSFAC file, format ``db_format`` or recognised).
     max_motifs, measure, fit_order, min_score :
         Of :func:`seqimp.motifs.discover_motifs`; POIM orders ``1..min(fit_order, max_order)``
-        are fitted.
+        are fitted. ``max_motifs`` None: every peak above the noise.
+    strand : {"given", "both"}, default="given"
+        Sites on the given strand only, or on both (reverse complements are one motif).
+    fpr : float, default=0.01
+        Share of the negatives allowed a site (the site threshold).
+    max_pvalue : float, default=1e-3
+    ids : sequence of str, optional
+        Positive sequence ids for ``motif_sites.tsv``/``.bed`` (default: the FASTA ids of a
+        SequenceSet, else ``pos1, pos2, ...``).
     top_matches : int, default=5
         Best matches kept per motif.
     fmt : {"png", "svg", "pdf"}, default="png"
@@ -132,8 +179,13 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     -----
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
-    from ..motifs import count_sites, discover_motifs, read_motifs
+    from ..errors import check_choice
+    from ..motifs import discover_motifs, read_motifs, refine_motifs, same_motif
 
+    check_choice(strand, "strand", ("given", "both"))
+    random_state = 0 if random_state is None else random_state
+    if ids is None and positive is not None and hasattr(positive, "ids"):
+        ids = list(positive.ids)
     if database is not None and isinstance(database, (str, os.PathLike)):
         database = read_motifs(database, db_format)
     pos, neg = _encode(positive, negative)
@@ -154,21 +206,34 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     fit_order = min(fit_order, result.max_order)
     logger.info(f"finding motifs in a POIM of length {result.length}, orders 1..{result.max_order}")
     found = discover_motifs(result, max_motifs=max_motifs, measure=measure, orders=range(1, fit_order + 1),
-                            min_score=min_score)
-    motifs = found.motifs
+                            min_score=min_score, strands="both" if strand == "both" else "given")
+    motifs, stats, sites = found.motifs, None, None
     if pos is not None:
-        logger.info("counting motif sites in the positive sequences")
-        counted = [count_sites(m, pos, neg) for m in motifs]
-        enriched = [m for m in counted if m.sites > 0]
-        for m in counted:
-            if m.sites == 0:
+        logger.info(f"refining {len(motifs)} motif(s) on the sequences (EM, strand {strand}) and finding sites")
+        refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids)
+        ok = [bool(r["sites"] >= 5 and r["p_value"] <= max_pvalue) for r in refined.stats.to_dict("records")]
+        for i, m in enumerate(refined.motifs):  # refinement can turn two candidates into one motif
+            if ok[i] and any(ok[j] and same_motif(refined.motifs[j], m, strands="both" if strand == "both"
+                                                  else "given") for j in range(i)):
+                logger.info(f"{m.name} ({m.consensus} at {m.start}) is a copy of a stronger motif; merged")
+                ok[i] = None
+        for m, good in zip(refined.motifs, ok):
+            if good is False:
                 logger.info(f"{m.name} ({m.consensus} at {m.start}) has no sites enriched in the positives"
-                            + ("; dropped" if enriched else ""))
-        motifs = found.motifs = enriched or counted
+                            + ("; dropped" if any(ok) else ""))
+        keep = [i for i, good in enumerate(ok) if good] or [i for i, good in enumerate(ok) if good is not None]
+        motifs, stats, sites = _renamed(refined, keep)
     matches = None
     if database is not None:
         matches = _compare(motifs, list(database), top_matches)
-    run = MotifRun(motifs, matches, found.candidates, result=result)
+    parameters = {"seed": random_state, "strand": strand, "fpr": fpr, "max_pvalue": max_pvalue, "measure": measure,
+                  "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
+                  "noise_level": found.noise, "trained": trained}
+    if trained:
+        parameters.update(degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
+                          metrics=result.meta.get("metrics"))
+    run = MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
+                   parameters=parameters)
     run.files = _write_motif_files(Path(out), run, measure=measure, fmt=fmt, with_poim=trained)
     if report:
         update_report(out)
@@ -181,11 +246,33 @@ def _train_and_explain(pos, neg, *, degree, shifts, C, test_fraction, random_sta
     length = pos.shape[1]
     max_order = degree if max_order is None else int(max_order)
     check_job(length, degree=degree, max_order=max_order, max_memory=max_memory)
-    weights, _info = _train(*_labels(pos, neg), degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
-                            random_state=random_state, progress=progress)
+    X, y = _labels(pos, neg)
+    info = None
+    if test_fraction > 0:  # held-out accuracy only; the importance comes from all sequences
+        _w, info = _train(X, y, degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
+                          random_state=random_state, progress=progress)
+    weights, _all = _train(X, y, degree=degree, shifts=shifts, C=C, test_fraction=0.0, random_state=random_state,
+                           progress=progress)
     bg, text = make_background(background, positive=pos, negative=neg, length=length)
     logger.info(f"computing POIM and FIRM up to order {max_order} ({text})")
-    return compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress)
+    result = compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress)
+    if info is not None:
+        result.meta = dict(result.meta or {}, metrics={k: info[k] for k in ("n_test", "accuracy", "auroc")})
+    return result
+
+
+def _renamed(refined, keep):
+    """The kept motifs of a :class:`MotifSites`, renamed motif1.. in their order, with their
+    statistics and sites."""
+    from dataclasses import replace
+
+    names = {refined.motifs[i].name: f"motif{n}" for n, i in enumerate(keep, start=1)}
+    motifs = [replace(refined.motifs[i], name=names[refined.motifs[i].name]) for i in keep]
+    stats = refined.stats[refined.stats["name"].isin(names)].reset_index(drop=True)
+    stats["name"] = stats["name"].map(names)
+    sites = refined.sites[refined.sites["motif"].isin(names)].reset_index(drop=True)
+    sites["motif"] = sites["motif"].map(names)
+    return motifs, stats, sites
 
 
 def _compare(motifs, database, top):
@@ -218,6 +305,12 @@ def _write_motif_files(out: Path, run: MotifRun, *, measure, fmt, with_poim) -> 
     if run.matches is not None:
         write_tsv(run.matches, out / "matches.tsv")
         files.append(out / "matches.tsv")
+    if run.sites is not None:
+        files += [out / "motif_sites.tsv", out / "motif_sites.bed"]
+        write_tsv(run.sites[["motif", "id", "position", "strand", "score"]], files[-2])
+        _write_bed(run.sites, dict((m.name, m.length) for m in motifs), files[-1])
+    files.append(out / "motifs.json")
+    _write_json(run, files[-1])
     if with_poim:
         result.save(out / "motifs_poim.npz")
         files.append(out / "motifs_poim.npz")
@@ -229,6 +322,10 @@ def _write_motif_files(out: Path, run: MotifRun, *, measure, fmt, with_poim) -> 
         centre = motifs[0].start + motifs[0].length // 2
         lo, hi = max(centre - 60, 1), min(centre + 59, result.length)
     figures.append((importance_logo(result, measure=measure, positions=(lo, hi)), "importance_logo"))
+    if run.sites is not None:
+        from ..plot._logos import site_positions
+
+        figures += [(site_positions(run.sites, m, result.length), f"{m.name}_positions") for m in motifs]
     for ax, name in figures:
         files.append(out / "logos" / f"{name}.{fmt}")
         save_figure(ax.figure, files[-1], dpi=130)
@@ -236,14 +333,42 @@ def _write_motif_files(out: Path, run: MotifRun, *, measure, fmt, with_poim) -> 
     return files
 
 
+def _write_bed(sites, lengths, path):
+    """BED6-like sites: sequence id as chrom, 0-based start, end, motif, score, strand."""
+    lines = [f"{r['id']}\t{r['position'] - 1}\t{r['position'] - 1 + lengths[r['motif']]}\t{r['motif']}\t"
+             f"{r['score']:.4f}\t{r['strand']}" for r in sites.to_dict("records")]
+    Path(path).write_text("".join(line + "\n" for line in lines))
+
+
+def _write_json(run, path):
+    """``motifs.json``: the parameters (seed included) and the headline motif."""
+    import json
+
+    table = run.table()
+    best = table.iloc[0].to_dict() if len(table) else None
+    if best is not None:
+        best = {k: (v.item() if hasattr(v, "item") else v) for k, v in best.items()}
+    text = json.dumps({"parameters": run.parameters, "best_motif": best}, indent=2, sort_keys=True, default=str)
+    Path(path).write_text(text + "\n")
+
+
 def update_report(folder):
     """Rewrite ``report.html`` of a ``seqimp poim`` folder (one with ``summary.json``) with its
-    motif section; return its path, or None for other folders."""
+    motif section, and add the best motif (``best_motif``) to its ``summary.json``; return the
+    report's path, or None for other folders."""
     from ._report import write_report
+
+    import json
+
+    from ._outputs import write_summary
 
     folder = Path(folder)
     if not (folder / "summary.json").exists():
         return None
+    if (folder / "motifs.json").exists():  # the headline: the best motif beside the top oligomers
+        summary = json.loads((folder / "summary.json").read_text())
+        summary["best_motif"] = json.loads((folder / "motifs.json").read_text()).get("best_motif")
+        write_summary(folder / "summary.json", summary)
     path = write_report(folder, motifs_dir=folder)
     logger.info(f"report updated: {folder}/report.html")
     return path

@@ -32,7 +32,8 @@ _FIGURE_CAPTIONS = {
     "weights_vs_firm": "Model weight of every positional oligomer against its FIRM. Weights describe one "
                        "k-mer in isolation; FIRM adds the overlapping k-mers that come with it.",
 }
-_MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motif_candidates.tsv", "matches.tsv")
+_MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motif_candidates.tsv", "matches.tsv",
+                "motif_sites.tsv", "motif_sites.bed", "motifs.json")
 
 _STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;
@@ -177,7 +178,13 @@ def _fmt(value):
 
 def _motif_section(folder: Path, base: Path, embed: bool) -> str:
     header, rows = _read_tsv(folder / "motifs.tsv")
-    parts = ["<h2>Motifs</h2>", _html_table(header, rows, limit=50)]
+    parts = ["<h2>Motifs</h2>"]
+    if rows:  # the headline: the best motif (motifs.tsv is ranked strongest first)
+        best = dict(zip(header, rows[0]))
+        parts.append(f"<p><b>Best motif: {html.escape(best.get('consensus', ''))}</b> at "
+                     f"{html.escape(best.get('start', ''))}, score {html.escape(best.get('score', ''))}, "
+                     f"sites {html.escape(best.get('sites', ''))}</p>")
+    parts.append(_html_table(header, rows, limit=50))
     links = [name for name in _MOTIF_FILES if (folder / name).exists()]
     if links:
         parts.append("<p>Files: " + ", ".join(

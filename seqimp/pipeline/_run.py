@@ -556,6 +556,8 @@ def _explain_and_write(explain, what, out, *, summary, timings, weights=None, mo
     if dropped is not None:
         summary["dropped"] = dict(dropped)
     best = top_oligomers(result, 1, position_origin=position_origin).to_dict("records")  # the top of every order, sorted by |FIRM|
+    if any(row["order"] >= 2 for row in best):  # the headline: oligomers, not single letters
+        best = [row for row in best if row["order"] >= 2]
     if best:
         summary["top_oligomer"] = best[0]
         summary["top_per_order"] = sorted(best, key=lambda row: row["order"])

@@ -189,3 +189,39 @@ class _BarePWM:
         if not np.all(np.isfinite(pwm)) or (pwm < 0).any() or np.abs(sums - 1).max(initial=0) > 1e-3:
             raise SeqimpError(f"logo: {name}: PWM rows must be non-negative and sum to 1")
         self.name, self.pwm, self.start, self.spread = name, pwm / sums[:, None], None, 0.0
+
+
+def site_positions(sites, motif, length, ax=None):
+    """Where a motif's sites start: counts per 1-based start position, stacked by strand.
+
+    Parameters
+    ----------
+    sites : pandas.DataFrame
+        Columns ``motif, position`` (1-based), ``strand`` (``+``/``-``), e.g.
+        :attr:`seqimp.motifs.MotifSites.sites`.
+    motif : Motif
+        Its ``name`` selects the rows.
+    length : int
+        Sequence length L (starts 1..L - m + 1 are shown).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    n = max(int(length) - motif.length + 1, 1)
+    ax = _axes(ax, min(n, 40))
+    rows = sites[sites["motif"] == motif.name]
+    x = np.arange(1, n + 1)
+    bottom = np.zeros(n)
+    for strand, colour in (("+", "#1b6fa8"), ("-", "#d95f02")):
+        pos = rows.loc[rows["strand"] == strand, "position"].to_numpy(dtype=np.int64)
+        counts = np.bincount(pos - 1, minlength=n)[:n].astype(np.float64)
+        ax.bar(x, counts, bottom=bottom, width=1.0, color=colour, label=f"strand {strand}")
+        bottom += counts
+    _ticks(ax, 1, n)
+    ax.set_xlabel("site start (1-based)")
+    ax.set_ylabel("sites")
+    ax.set_title(f"{motif.name} {motif.consensus}: {len(rows)} sites")
+    ax.legend(fontsize="small", frameon=False)
+    return ax

@@ -1,0 +1,321 @@
+"""Motifs refined on the sequences: EM (ZOOPS) within the motif's window, calibrated sites.
+
+A POIM fixes a motif's consensus, position and letter preferences, but hardly its
+sharpness (an SVM's score has no natural unit), and it mixes the two orientations of a motif
+planted on both strands. With the sequences at hand, :func:`refine_motifs` re-estimates every
+motif from its sites:
+
+1. **EM, zero or one occurrence per sequence (ZOOPS).** The motif's PWM, padded with ``pad``
+   uniform columns on each side and sharpened to ``seed_ic`` bits per column on average, may
+   sit at any start within ``start ± (2·spread + flank)`` (every start for a position-free
+   motif), on the given strand or, with ``strand="both"``, on either. Each sequence holds one
+   site with probability gamma, its place uniform over the window and strands. The E-step
+   gives every place its posterior probability; the M-step sets every column to the
+   posterior-weighted letter counts plus ``pseudocount`` letters spread as the background
+   (the negatives' letter frequencies), and gamma to the mean posterior mass. Iterated to
+   convergence; the log-likelihood never decreases. For a depleted motif the roles of the
+   positives and the negatives are swapped (its sites are in the negatives).
+2. **Grow and trim.** While an end column still carries ``min_ic`` bits, ``pad`` more columns
+   are added on that side and the EM runs again; then end columns below ``min_ic`` bits are
+   trimmed.
+3. **Sites.** A sequence's motif score is its best log-odds window (``log2 PWM / background``
+   summed over the columns, both strands with ``strand="both"``) in the window. A positive
+   whose best window scores above the threshold has a site; the threshold lets at most a
+   share ``fpr`` of the negatives have one (where even the best possible score occurs in more
+   negatives, as for a short position-free motif, the windows reaching that score are sites
+   and the negatives' real share is reported). The written PWM is the site letters' counts plus
+   the pseudocount (no exact zeros), and the sites are scored again with it. A site is never
+   claimed by two motifs: places overlapping a site of a stronger motif are not counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from ..errors import SeqimpError, check_choice
+from ..io._check import check_sequences
+from ._motif import information_content
+
+__all__ = ["refine_motifs", "MotifSites", "site_scores"]
+
+STRANDS = ("given", "both")
+
+
+@dataclass
+class MotifSites:
+    """Result of :func:`refine_motifs`.
+
+    Attributes
+    ----------
+    motifs : list of Motif
+        Refined motifs (same order as given, enriched or not); ``sites`` = positives with a
+        site, ``evalue`` = ``p_value`` times the number of motifs tested.
+    stats : pandas.DataFrame
+        One row per motif: ``name, sites, positives, fraction_positive, negative_sites,
+        fraction_negative, p_value`` (Fisher's exact test, one-sided in the motif's direction),
+        ``plus_strand`` (share of sites on the given strand), ``threshold`` (log2 odds score
+        of the 1 - fpr quantile of the negatives).
+    sites : pandas.DataFrame
+        One row per site in the positives: ``motif, sequence`` (0-based index), ``id``,
+        ``position`` (1-based start of the written PWM's window), ``strand`` (``+``/``-``),
+        ``score`` (log2 odds).
+    """
+
+    motifs: list
+    stats: pd.DataFrame
+    sites: pd.DataFrame
+
+
+def _sharpen(pwm, target):
+    """``pwm ** beta`` row-normalised, with beta chosen so that the mean IC is ``target`` bits."""
+    p = np.clip(pwm, 1e-9, None)
+    informative = information_content(pwm) > 1e-6
+    if not informative.any():
+        return pwm
+
+    def mean_ic(beta):
+        q = p ** beta
+        q /= q.sum(axis=1, keepdims=True)
+        return information_content(q)[informative].mean()
+
+    if mean_ic(1.0) >= target:
+        return pwm
+    lo, hi = 1.0, 2.0
+    while mean_ic(hi) < target and hi < 1e4:
+        lo, hi = hi, 2 * hi
+    for _ in range(50):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if mean_ic(mid) < target else (lo, mid)
+    q = p ** hi
+    return q / q.sum(axis=1, keepdims=True)
+
+
+def _letters(codes, starts, m, strand):
+    """Letters of every window: shape (n, len(starts), m); reverse complement for ``-``."""
+    idx = starts[:, None] + np.arange(m)[None, :]
+    x = codes[:, idx]
+    return 3 - x[:, :, ::-1] if strand == "-" else x
+
+
+def site_scores(pwm, codes, starts, strands, background):
+    """log2-odds scores of every window and strand: shape (n, len(starts), len(strands)).
+
+    ``log2 P(window | PWM on that strand) - log2 P(window | background)``: on the ``-`` strand
+    the PWM's reverse complement reads the window; the background term is the same.
+    """
+    logp = np.log2(pwm)
+    m = pwm.shape[0]
+    # the background of the letters in the sequence (the same for both strands)
+    null = np.log2(background)[_letters(codes, starts, m, "+")].sum(axis=2)
+    out = np.empty((codes.shape[0], starts.size, len(strands)))
+    for s, strand in enumerate(strands):
+        x = _letters(codes, starts, m, strand)
+        out[:, :, s] = logp[np.arange(m)[None, None, :], x].sum(axis=2) - null
+    return out
+
+
+def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
+    n, m = codes.shape[0], pwm.shape[0]
+    letters = [_letters(codes, starts, m, s) for s in strands]
+    gamma, prev = 0.5, -np.inf
+    places = starts.size * len(strands)
+    for _ in range(max_iter):
+        llr = site_scores(pwm, codes, starts, strands, background) * np.log(2)
+        top = llr.max(axis=(1, 2), keepdims=True)
+        num = np.exp(llr - top) * (gamma / places)
+        den = (1 - gamma) * np.exp(-top[:, 0, 0]) + num.sum(axis=(1, 2))
+        loglik = float(np.sum(np.log(den) + top[:, 0, 0]))
+        post = num / den[:, None, None]
+        counts = np.zeros((m, 4))
+        for s in range(len(strands)):
+            w = post[:, :, s].ravel()
+            for col in range(m):
+                counts[col] += np.bincount(letters[s][:, :, col].ravel(), weights=w, minlength=4)[:4]
+        pwm = (counts + pseudocount * background) / (counts.sum(axis=1, keepdims=True) + pseudocount)
+        gamma = float(np.clip(post.sum() / n, 1e-3, 1 - 1e-3))
+        if loglik - prev < tol * abs(loglik):
+            break
+        prev = loglik
+    return pwm
+
+
+def _threshold(neg_best, fpr):
+    """The site threshold: a score above the (k+1)-th largest negative score (k = floor(fpr n)),
+    so that at most a share ``fpr`` of the negatives has a site -- ``(threshold, False)``, sites
+    score above it. Where that score is already the largest one (a short motif whose best
+    match occurs by chance in more than ``fpr`` of the negatives), sites are the windows
+    reaching it -- ``(threshold, True)`` -- and the negatives' real share is reported."""
+    vals = np.sort(neg_best)
+    k = int(np.floor(fpr * vals.size))
+    threshold = float(vals[vals.size - k - 1])
+    return threshold, bool(threshold >= vals[-1])
+
+
+def _best(pwm, codes, starts, strands, background, claimed):
+    """Best window of every sequence: score, 0-based start, strand index (places overlapping
+    ``claimed`` positions are skipped)."""
+    scores = site_scores(pwm, codes, starts, strands, background)
+    if claimed is not None:
+        idx = starts[:, None] + np.arange(pwm.shape[0])[None, :]
+        scores[claimed[:, idx].any(axis=2)] = -np.inf
+    flat = scores.reshape(len(codes), -1)
+    k = flat.argmax(axis=1)
+    return flat[np.arange(len(codes)), k], starts[k // len(strands)], k % len(strands)
+
+
+def _site_counts(codes, has, at, on, m, strands):
+    """Letter counts (m, 4) of the sites, read on their strand."""
+    counts = np.zeros((m, 4))
+    for s, name in enumerate(strands):
+        sel = has & (on == s)
+        if sel.any():
+            win = codes[sel][np.arange(sel.sum())[:, None], at[sel][:, None] + np.arange(m)[None, :]]
+            x = 3 - win[:, ::-1] if name == "-" else win
+            counts += np.stack([(x == c).sum(axis=0) for c in range(4)], axis=1)
+    return counts
+
+
+def _window(motif, m, L, pad, flank):
+    if motif.position_free:
+        return np.arange(0, L - m + 1)
+    reach = int(np.ceil(2 * motif.spread)) + int(flank)
+    centre = motif.start - 1 - pad
+    lo, hi = max(centre - reach, 0), min(centre + reach, L - m)
+    if hi < lo:
+        lo = hi = min(max(centre, 0), L - m)
+    return np.arange(lo, hi + 1)
+
+
+def _trim(pwm, min_ic):
+    ic = information_content(pwm)
+    keep = np.flatnonzero(ic >= min_ic)
+    if keep.size == 0:
+        keep = np.array([int(np.argmax(ic))])
+    return int(keep[0]), int(keep[-1]) + 1
+
+
+def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
+                  seed_ic=1.0, min_ic=0.25, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
+                  ids=None) -> MotifSites:
+    """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
+
+    Parameters
+    ----------
+    motifs : sequence of Motif
+        Strongest first, each with a 1-based ``start`` (and ``spread``, ``position_free``,
+        ``direction``), e.g. from :func:`seqimp.motifs.discover_motifs`.
+    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
+    strand : {"given", "both"}, default="given"
+        Sites on the given strand only, or on either strand.
+    pad : int, default=3
+        Uniform columns added on each side before the EM (room to grow).
+    flank : int, default=3
+    fpr : float, default=0.01
+        Share of the negatives allowed to carry a site: the site threshold.
+    pseudocount : float, default=1.0
+        Letters added to every column, spread as the background (no exact zeros).
+    seed_ic : float, default=1.0
+        Mean information content (bits) the starting PWM is sharpened to.
+    min_ic : float, default=0.25
+        End columns below this information content are trimmed.
+    max_grow, max_length : int, default=5, 30
+        While an end column of the EM's PWM is still informative, ``pad`` columns are added on
+        that side and the EM runs again, at most ``max_grow`` times and up to ``max_length``
+        columns.
+    max_iter, tol :
+        EM iterations and relative log-likelihood tolerance.
+    ids : sequence of str, optional
+        Positive sequence ids for the site table (default ``pos1, pos2, ...``).
+
+    Returns
+    -------
+    MotifSites
+    """
+    from scipy.stats import fisher_exact
+
+    check_choice(strand, "strand", STRANDS)
+    if not 0 < fpr < 1:
+        raise SeqimpError(f"fpr must lie in (0, 1), got {fpr}")
+    if not pseudocount > 0:
+        raise SeqimpError(f"pseudocount must be > 0, got {pseudocount}")
+    pos = check_sequences(positive, "positive").astype(np.intp)
+    neg = check_sequences(negative, "negative").astype(np.intp)
+    L = pos.shape[1]
+    if neg.shape[1] != L:
+        raise SeqimpError(f"positive sequences have length {L}, negative {neg.shape[1]}")
+    ids = [f"pos{i + 1}" for i in range(len(pos))] if ids is None else list(ids)
+    background = np.bincount(neg.ravel(), minlength=4)[:4] + 1.0
+    background = background / background.sum()
+    strands = ("+", "-") if strand == "both" else ("+",)
+    claimed = np.zeros(pos.shape, dtype=bool)  # positions of sites of stronger motifs
+    out, rows, site_rows = [], [], []
+    for motif in motifs:
+        if motif.start is None:
+            raise SeqimpError(f"motif {motif.name}: refining on the sequences needs a start position")
+        if motif.length > L:
+            raise SeqimpError(f"motif {motif.name} (length {motif.length}) is longer than the sequences ({L})")
+        depleted = motif.direction == "depleted"
+        train = neg if depleted else pos  # where the motif's sites are
+        p = min(pad, (L - motif.length) // 2)
+        seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, seed_ic), np.full((p, 4), 0.25)])
+        starts = _window(motif, seed.shape[0], L, p, flank)
+        pwm = _em(seed, train, starts, strands, background, pseudocount, max_iter, tol)
+        for _ in range(max_grow):  # an informative end column: room to grow on that side
+            a, b = _trim(pwm, min_ic)
+            left = pad if a == 0 and starts[0] >= pad else 0
+            right = pad if b == pwm.shape[0] and starts[-1] + pwm.shape[0] + pad <= L else 0
+            if not (left or right) or pwm.shape[0] + left + right > max_length:
+                break
+            pwm = np.vstack([np.tile(background, (left, 1)), pwm, np.tile(background, (right, 1))])
+            starts = starts - left
+            pwm = _em(pwm, train, starts, strands, background, pseudocount, max_iter, tol)
+        a, b = _trim(pwm, min_ic)
+        pwm, starts = pwm[a:b], starts + a
+        if motif.position_free:
+            starts = np.arange(0, L - pwm.shape[0] + 1)
+        for step in range(2):  # sites with the EM PWM; the PWM counted from them; its sites
+            m = pwm.shape[0]
+            neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
+            threshold, inclusive = _threshold(neg_best, fpr)
+            best, at, on = _best(pwm, pos, starts, strands, background, claimed)
+            has = best >= threshold if inclusive else best > threshold
+            if step == 1:
+                break
+            if depleted:  # the PWM is counted from the negatives' sites
+                nb, n_at, n_on = _best(pwm, neg, starts, strands, background, None)
+                counts = _site_counts(neg, nb >= threshold if inclusive else nb > threshold, n_at, n_on, m, strands)
+            else:
+                counts = _site_counts(pos, has, at, on, m, strands)
+            if counts.sum() > 0:
+                pwm = (counts + pseudocount * background) / (counts.sum(axis=1, keepdims=True) + pseudocount)
+        n_sites = int(has.sum())
+        minus = int((has & (on == 1)).sum())
+        if strand == "both" and minus * 2 > n_sites:  # write the orientation most sites have
+            pwm = pwm[::-1, ::-1].copy()
+            on = 1 - on
+            minus = n_sites - minus
+        neg_sites = int((neg_best >= threshold).sum() if inclusive else (neg_best > threshold).sum())
+        table = [[n_sites, len(pos) - n_sites], [neg_sites, len(neg) - neg_sites]]
+        pvalue = float(fisher_exact(table, alternative="less" if depleted else "greater")[1])
+        where = at[has]
+        if n_sites:
+            start = int(np.sort(where)[(n_sites - 1) // 2]) + 1  # the median site start (1-based)
+            spread = float(np.std(where))
+        else:
+            start, spread = motif.start, motif.spread
+        out.append(replace(motif, pwm=pwm, start=start, spread=spread, sites=n_sites))
+        rows.append({"name": motif.name, "sites": n_sites, "positives": len(pos),
+                     "fraction_positive": n_sites / len(pos), "negative_sites": neg_sites,
+                     "fraction_negative": neg_sites / len(neg), "p_value": pvalue,
+                     "plus_strand": (n_sites - minus) / n_sites if n_sites else float("nan"),
+                     "threshold": threshold})
+        for i in np.flatnonzero(has):
+            site_rows.append((motif.name, int(i), ids[i], int(at[i]) + 1, "+-"[int(on[i])], float(best[i])))
+            claimed[i, at[i]:at[i] + pwm.shape[0]] = True
+    for m, r in zip(out, rows):  # Bonferroni over the motifs tested
+        m.evalue = r["p_value"] * len(out)
+    sites = pd.DataFrame(site_rows, columns=["motif", "sequence", "id", "position", "strand", "score"])
+    return MotifSites(out, pd.DataFrame(rows), sites)

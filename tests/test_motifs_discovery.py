@@ -1,0 +1,227 @@
+"""Motif discovery a biologist can trust: determinism, reverse complements, palindromes,
+start/PWM alignment, no-zero PWMs, depleted and position-free motifs, separate peaks, sites."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from seqimp.errors import SeqimpError
+from seqimp.importance._result import POIMResult
+from seqimp.motifs import (Motif, discover_motifs, implied_poim, noise_level, pwm_similarity, read_motifs,
+                           refine_motifs, same_motif, site_scores)
+from seqimp.pipeline import run_motifs
+
+DATA = Path(__file__).resolve().parent / "data"
+# ../shared beside the repository (CI); SEQIMP_SHARED_DATA points elsewhere (a worktree)
+SHARED = Path(os.environ.get("SEQIMP_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
+SHARED = SHARED / "motif_benchmark"
+COMP = str.maketrans("ACGT", "TGCA")
+
+
+def _result(tables):
+    return POIMResult(tables, tables, expected_score=0.0, score_std=1.0)
+
+
+def _codes(text):
+    return np.array(["ACGT".index(c) for c in text])
+
+
+def _plant(rng, n, L, word, *, start=None, both=False, rate=1.0):
+    """n random sequences of length L carrying ``word`` (at 0-based ``start``, else anywhere),
+    on a random strand with ``both``, in a share ``rate`` of them."""
+    X = rng.integers(0, 4, (n, L))
+    for i in range(n):
+        if rng.random() >= rate:
+            continue
+        w = word.translate(COMP)[::-1] if both and rng.random() < 0.5 else word
+        s = start if start is not None else int(rng.integers(0, L - len(w) + 1))
+        X[i, s:s + len(w)] = _codes(w)
+    return X.astype(np.uint8)
+
+
+def test_site_scores_against_a_loop():
+    rng = np.random.default_rng(0)
+    pwm = rng.dirichlet(np.ones(4), 5)
+    X = rng.integers(0, 4, (7, 20)).astype(np.intp)
+    bg = np.array([0.4, 0.1, 0.2, 0.3])
+    starts = np.arange(3, 12)
+    fast = site_scores(pwm, X, starts, ("+", "-"), bg)
+    rc = pwm[::-1, ::-1]
+    for i in range(7):
+        for a, t in enumerate(starts):
+            for s, p in enumerate((pwm, rc)):  # the reverse strand: the PWM's reverse complement reads the window
+                slow = sum(np.log2(p[l, X[i, t + l]] / bg[X[i, t + l]]) for l in range(5))
+                assert fast[i, a, s] == pytest.approx(slow, rel=1e-12, abs=1e-12)
+
+
+def test_similarity_over_offsets_and_strands():
+    a = Motif.from_consensus("a", "GGATTACACC", purity=0.9).pwm
+    b = Motif.from_consensus("b", "ATTACA", purity=0.9).pwm
+    sim, off, strand = pwm_similarity(a, b)
+    assert (off, strand) == (2, "+") and 0.7 < sim < 0.8  # 6 of 10 informative columns: sqrt(6/10)
+    sim, off, strand = pwm_similarity(a, b[::-1, ::-1])
+    assert (off, strand) == (2, "-") and sim > 0.7
+    assert pwm_similarity(a, a)[0] == pytest.approx(1.0, abs=1e-12)
+    assert pwm_similarity(a, b[::-1, ::-1], strands="given")[0] < 0.5  # below the merge threshold
+    x = Motif.from_consensus("x", "TTGACA", start=10)
+    assert same_motif(x, x.reverse_complement())
+    assert not same_motif(x, Motif.from_consensus("y", "TTGACA", start=30))  # same PWM, elsewhere
+    assert not same_motif(x, Motif.from_consensus("z", "TTGACA", start=10, direction="depleted"))
+
+
+def test_two_separate_peaks_are_two_motifs():
+    """A -35 box 17 nt upstream of a -10 box: two motifs, at their places."""
+    truth = [Motif.from_consensus("a", "TTGACA", purity=0.9, start=10),
+             Motif.from_consensus("b", "TATAAT", purity=0.9, start=33)]
+    found = discover_motifs(_result(implied_poim(truth, 50, 4, alpha=[[1] * 4, [0.4] * 4])))
+    by = {m.consensus: m for m in found.motifs}
+    assert set(by) == {"TTGACA", "TATAAT"}
+    assert by["TTGACA"].start == 10 and by["TATAAT"].start == 33
+    assert found.motifs[0].consensus == "TTGACA"  # the stronger first
+    for m in found.motifs:
+        assert 0 <= m.score <= 1
+    assert sum(m.score for m in found.motifs) <= 1 + 1e-9
+
+
+def test_depleted_motif_is_reported_and_labelled():
+    truth = [Motif.from_consensus("a", "GATTACA", purity=0.9, start=5),
+             Motif.from_consensus("b", "CCGCGG", purity=0.9, start=25)]
+    tables = implied_poim(truth, 40, 4, alpha=[[1] * 4, [-0.8] * 4])
+    found = discover_motifs(_result(tables))
+    by = {m.consensus: m for m in found.motifs}
+    assert by["GATTACA"].direction == "enriched" and by["CCGCGG"].direction == "depleted"
+    assert by["CCGCGG"].start == 25
+    assert list(found.table()["direction"]) == [m.direction for m in found.motifs]
+
+
+def test_noise_level_is_median_plus_mad():
+    rng = np.random.default_rng(1)
+    tables = [rng.normal(0, 1, (30 - k + 1, 4 ** k)) for k in range(1, 4)]
+    r = _result(tables)
+    omega = r.differential[1:][np.isfinite(r.differential[1:])]
+    med = np.median(omega)
+    assert noise_level(r, factor=2.0) == pytest.approx(med + 2 * 1.4826 * np.median(np.abs(omega - med)))
+
+
+def test_reverse_complements_merge_into_one_motif():
+    """A non-palindromic 9-mer on both strands: one motif, half of the sites on each strand."""
+    rng = np.random.default_rng(2)
+    word = "TGACGCATT"
+    pos, neg = _plant(rng, 400, 40, word, start=15, both=True), _plant(rng, 400, 40, word, rate=0)
+    half = Motif.from_consensus("m", "TGACG", purity=0.6, start=16)
+    res = refine_motifs([half], pos, neg, strand="both")
+    m = res.motifs[0]
+    assert m.consensus in (word, word.translate(COMP)[::-1])
+    assert m.start == 16 and m.sites >= 390
+    assert 0.4 < res.stats["plus_strand"][0] <= 0.6
+    # given strand only: one PWM must describe both orientations, a blurred mixture
+    given = refine_motifs([half], pos, neg, strand="given").motifs[0]
+    assert given.information_content().sum() < m.information_content().sum() - 4
+
+
+def test_palindrome_start_and_pwm_alignment(tmp_path):
+    """A palindromic E-box CACGTG at 21..26: start 21 (not 2 positions early), sites at 21."""
+    rng = np.random.default_rng(3)
+    pos, neg = _plant(rng, 300, 50, "CACGTG", start=20), _plant(rng, 300, 50, "CACGTG", rate=0)
+    run = run_motifs(tmp_path / "m", positive=pos, negative=neg, degree=4, strand="both", report=False)
+    m = run.motifs[0]
+    assert m.consensus == "CACGTG" and m.start == 21
+    assert (run.sites.loc[run.sites["motif"] == m.name, "position"] == 21).mean() > 0.95
+
+
+def test_sites_align_with_the_written_pwm(tmp_path):
+    """Every site of motif_sites.tsv scores, with the PWM read back from motifs.meme, exactly its
+    reported score; consensus = the PWM's argmax; no exact zero; E-values, never E= 0."""
+    rng = np.random.default_rng(4)
+    pos = _plant(rng, 300, 40, "GGATTACAT", start=9, both=True)
+    neg = _plant(rng, 300, 40, "A", rate=0)
+    out = tmp_path / "m"
+    run = run_motifs(out, positive=pos, negative=neg, degree=4, strand="both", report=False)
+    written = {m.name: m for m in read_motifs(out / "motifs.meme")}
+    table = run.table()
+    bg = np.bincount(neg.ravel(), minlength=4) + 1.0
+    bg = bg / bg.sum()
+    for row in table.to_dict("records"):
+        m = written[row["name"]]
+        assert (m.pwm > 0).all()
+        assert row["consensus"] == "".join("ACGT"[i] for i in m.pwm.argmax(axis=1))
+        assert 0 <= row["score"] <= 1
+        sites = run.sites[run.sites["motif"] == row["name"]]
+        assert len(sites) == row["sites"]
+        for s in sites.head(50).to_dict("records"):
+            i = int(s["id"][3:]) - 1
+            window = pos[i, s["position"] - 1:s["position"] - 1 + m.length]
+            p = m.pwm if s["strand"] == "+" else m.pwm[::-1, ::-1]
+            # the MEME file keeps 6 decimals
+            assert np.log2(p[np.arange(m.length), window] / bg[window]).sum() == pytest.approx(s["score"], abs=1e-3)
+    text = (out / "motifs.meme").read_text()
+    assert "E= 0\n" not in text and "E= " in text
+    bed = (out / "motif_sites.bed").read_text().splitlines()
+    assert len(bed) == len(run.sites) and bed[0].split("\t")[0].startswith("pos")
+
+
+def test_a_site_is_never_claimed_by_two_motifs():
+    rng = np.random.default_rng(5)
+    pos, neg = _plant(rng, 300, 40, "GATTACAGG", start=10), _plant(rng, 300, 40, "A", rate=0)
+    a = Motif.from_consensus("a", "GATTA", purity=0.7, start=11)
+    b = Motif.from_consensus("b", "TACAGG", purity=0.7, start=14)  # the same site's other half
+    res = refine_motifs([a, b], pos, neg)
+    assert res.motifs[0].sites > 280
+    assert res.motifs[1].sites < 10
+
+
+def test_site_threshold_is_calibrated_on_the_negatives():
+    rng = np.random.default_rng(6)
+    pos, neg = _plant(rng, 500, 60, "TTGACGTCAA", rate=0.5), _plant(rng, 500, 60, "A", rate=0)
+    m = Motif.from_consensus("m", "TTGACGTCAA", purity=0.7, start=1, position_free=True, spread=15)
+    res = refine_motifs([m], pos, neg, fpr=0.02)
+    row = res.stats.iloc[0]
+    assert row["fraction_negative"] <= 0.02
+    assert 0.45 < row["fraction_positive"] < 0.6 and row["p_value"] < 1e-50
+    with pytest.raises(SeqimpError, match="fpr must lie in"):
+        refine_motifs([m], pos, neg, fpr=0)
+    with pytest.raises(SeqimpError, match="strand must be one of"):
+        refine_motifs([m], pos, neg, strand="minus")
+
+
+def test_position_free_motif_is_found(tmp_path):
+    """A motif at random places: reported as position-free, with its spread, not dropped."""
+    rng = np.random.default_rng(7)
+    pos, neg = _plant(rng, 600, 40, "AGATAAGG", both=True), _plant(rng, 600, 40, "A", rate=0)
+    run = run_motifs(tmp_path / "m", positive=pos, negative=neg, degree=6, strand="both", report=False)
+    free = [m for m in run.motifs if m.position_free]
+    assert free and free[0].consensus in ("AGATAAGG", "CCTTATCT") or \
+        "GATAA" in free[0].consensus or "TTATC" in free[0].consensus
+    assert free[0].spread > 5 and free[0].sites > 300
+
+
+def test_same_command_twice_and_other_seed(tmp_path):
+    """Byte-identical files on a rerun; another seed gives the same motifs (the importance comes
+    from a model trained on all sequences)."""
+    from seqimp.io._fasta import read_fasta
+
+    pos, neg = read_fasta(DATA / "planted_pos.fa"), read_fasta(DATA / "planted_neg.fa")
+    runs = [run_motifs(tmp_path / f"r{i}", positive=pos, negative=neg, degree=4, random_state=seed, report=False)
+            for i, seed in enumerate((0, 0, 5))]
+    for name in ("motifs.tsv", "motifs.meme", "motif_sites.tsv", "motif_sites.bed"):
+        assert (tmp_path / "r0" / name).read_bytes() == (tmp_path / "r1" / name).read_bytes()
+    assert runs[0].table()[["consensus", "start", "length", "sites"]].equals(
+        runs[2].table()[["consensus", "start", "length", "sites"]])
+    assert '"seed": 0' in (tmp_path / "r0" / "motifs.json").read_text()
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data/motif_benchmark is not present")
+def test_planted_ctcf_both_strands(tmp_path):
+    """CTCF planted on both strands at 27-33: one long motif with sites in >= 90% of positives."""
+    from seqimp.io._fasta import read_fasta
+
+    pos, neg = read_fasta(SHARED / "planted_pos.fa"), read_fasta(SHARED / "planted_neg.fa")
+    run = run_motifs(tmp_path / "m", positive=pos, negative=neg, strand="both", report=False)
+    streme = read_motifs(SHARED / "streme_planted.txt", "meme")[0]
+    best = max(run.motifs, key=lambda m: pwm_similarity(m.pwm, streme.pwm)[0])
+    assert best is run.motifs[0] and pwm_similarity(best.pwm, streme.pwm)[0] > 0.8
+    assert (best.information_content() >= 0.5).sum() >= 12 and best.sites >= 0.9 * len(pos)
+    assert 27 <= best.start <= 36
+    assert any(m.position_free for m in run.motifs)
