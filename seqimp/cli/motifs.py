@@ -18,8 +18,8 @@ matches the observed one. Either train a WD classifier on --positive vs
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac, motifs.tsv
 (name, consensus, 1-based start, length, spread, score, sites),
 motif_candidates.tsv, logos/ (one logo per motif and a letter-importance logo),
-poim.npz (when trained here), and matches.tsv (TOMTOM p- and q-values) when
---db is given. If DIR holds a 'seqimp poim' report, it is rewritten with a
+poim.npz (when trained here), and matches.tsv (TOMTOM p- and q-values, a
+decoy-calibrated q, "no significant match" rows) when --db is given. If DIR holds a 'seqimp poim' report, it is rewritten with a
 motif section.
 
 A POIM fixes a motif's consensus and position but not how sharp its PWM is
@@ -94,6 +94,7 @@ def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
+    from ..motifs import best_matches, match_line
     from ..pipeline import run_motifs, update_report
 
     database, pos, neg, result = _inputs(args)
@@ -109,11 +110,7 @@ def run(args) -> int:
         print(f"{row['name']}\t{row['consensus']}\tstart {row['start']}\tlength {row['length']}\t"
               f"score {row['score']:.3f}")
     if run.matches is not None and len(run.matches):
-        best = {}
-        for row in run.matches.to_dict("records"):
-            best.setdefault(row["query"], row)
-        for q, row in best.items():
-            print(f"{q}: best match {row['target']} {row['target_description']} "
-                  f"(p = {row['p_value']:.2g}, q = {row['q_value']:.2g})")
+        for q, row in best_matches(run.matches).items():
+            print(f"{q}: {match_line(row)}")
     print(f"motifs: {Path(args.out)}/motifs.tsv")
     return 0

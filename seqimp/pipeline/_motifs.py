@@ -132,6 +132,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
     from ..motifs import count_sites, discover_motifs, read_motifs
+    from ._matches import write_match_logos
 
     if database is not None and isinstance(database, (str, os.PathLike)):
         database = read_motifs(database, db_format)
@@ -169,6 +170,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
         matches = _compare(motifs, list(database), top_matches)
     run = MotifRun(motifs, matches, found.candidates, result=result)
     run.files = _write_motif_files(Path(out), run, measure=measure, fmt=fmt, with_poim=trained)
+    run.files += write_match_logos(matches, motifs, database or [], Path(out) / "logos", fmt)
     if report:
         update_report(out)
     return run
