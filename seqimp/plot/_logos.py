@@ -217,7 +217,7 @@ def match_logo(query, target, *, offset, strand="+", ax=None, title=None):
     tpwm = target.pwm[::-1, ::-1] if strand == "-" else target.pwm
     q_first, t_first = (1 + offset, 1) if offset >= 0 else (1, 1 - offset)
     q = Motif(query.name, query.pwm, start=q_first)
-    t = Motif(target.name + ("(-)" if strand == "-" else ""), tpwm, start=t_first)
+    t = Motif(target.name, tpwm, start=t_first)
     width = max(q_first + q.length, t_first + t.length) - 1
     if ax is None:
         import matplotlib.pyplot as plt
