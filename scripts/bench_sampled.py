@@ -19,10 +19,10 @@ import time
 
 import numpy as np
 
-from seqimp.background._markov import MarkovBackground
-from seqimp.importance._exact import poim
-from seqimp.importance._sampled import poim_sampled
-from seqimp.kernels._weights import PositionalWeights
+from seqimp.background import MarkovBackground
+from seqimp.importance import poim
+from seqimp.importance import poim_sampled
+from seqimp.kernels import PositionalWeights
 
 
 def cheap(X):

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from seqimp.io._alphabet import encode
-from seqimp.io._fasta import write_fasta
+from seqimp.io import encode
+from seqimp.io import write_fasta
 
 MOTIF = "TGACTCA"
 LENGTH = 60

@@ -80,7 +80,7 @@ def main(argv=None):
     sh, ap_ = ours["shuffle", "difference"], ours["all_pairs", "difference"]
     z = (sh.importances_mean - (n - 1) / n * ap_.importances_mean) / (sh.importances.std(axis=1, ddof=1)
                                                                       / np.sqrt(N_REPEATS))
-    print(f"\nshuffle mean vs its expectation (n-1)/n * all_pairs, in standard errors: "
+    print("\nshuffle mean vs its expectation (n-1)/n * all_pairs, in standard errors: "
           + " ".join(f"{names[j]} {z[j]:+.2f}" for j in order))
 
     if args.figure:

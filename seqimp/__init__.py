@@ -13,7 +13,11 @@ The names below are imported lazily from the stage package that owns them, so
 ``import seqimp`` is cheap and compiles no numba code.
 """
 
+import logging
 from importlib import import_module
+
+# library use logs nothing unless the application configures the "seqimp" logger (the CLI does)
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __version__ = "0.2.0"
 

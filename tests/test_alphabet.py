@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import seqimp
-from seqimp.io._alphabet import DNA, PROTEIN, RNA, decode, encode, get_alphabet, kmer_index, kmer_string, window_indices
+from seqimp.io import DNA, PROTEIN, RNA, decode, encode, get_alphabet, kmer_index, kmer_string, window_indices
 
 
 def test_codes_follow_convention():

@@ -3,7 +3,7 @@
 import json
 
 from seqimp.cli import main
-from seqimp.importance._exact import POIMResult
+from seqimp.importance import POIMResult
 
 
 def test_demo_runs_the_pipeline_and_finds_the_planted_site(tmp_path, capsys):

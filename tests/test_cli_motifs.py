@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from seqimp.cli import main
-from seqimp.io._fasta import write_fasta
+from seqimp.io import write_fasta
 from seqimp.motifs import Motif, implied_poim, read_motifs
-from seqimp.importance._exact import POIMResult
+from seqimp.importance import POIMResult
 
 DATA = Path(__file__).resolve().parent / "data"
 

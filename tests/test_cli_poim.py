@@ -11,10 +11,10 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 
 from seqimp.cli import main
-from seqimp.io._fasta import read_fasta, write_fasta
-from seqimp.pipeline._run import load_model
-from seqimp.importance._exact import POIMResult
-from seqimp.importance._scorers import onehot
+from seqimp.io import read_fasta, write_fasta
+from seqimp.pipeline import load_model
+from seqimp.importance import POIMResult
+from seqimp.importance import onehot
 
 DATA = Path(__file__).resolve().parent / "data"
 POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")

@@ -7,7 +7,7 @@ import pytest
 
 from seqimp.datasets import demo_paths, load_uci_promoters, load_uci_splice, promoter_position
 from seqimp.errors import SeqimpError
-from seqimp.io._fasta import read_fasta
+from seqimp.io import read_fasta
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -107,8 +107,8 @@ def test_real_promoter_data():
 @pytest.mark.parametrize("cls, expected, start", [("EI", "GT", 31), ("IE", "AG", 29)])
 def test_real_splice_sites_top_the_2mer_poim(cls, expected, start):
     """Known biology: donors (EI) have GT at 31-32, acceptors (IE) AG at 29-30 (1-based)."""
-    from seqimp.io._alphabet import kmer_string
-    from seqimp.pipeline._run import compute_importance, make_background, train_model
+    from seqimp.io import kmer_string
+    from seqimp.pipeline import compute_importance, make_background, train_model
 
     with pytest.warns(UserWarning, match="ambiguity codes"):
         data = load_uci_splice(_shared("uci_splice", "splice.data"))

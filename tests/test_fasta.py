@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seqimp
-from seqimp.io._fasta import SequenceSet, read_fasta, write_fasta
+from seqimp.io import SequenceSet, read_fasta, write_fasta
 
 
 def write(path, text):

@@ -10,7 +10,7 @@ from scipy.optimize import minimize
 from seqimp.errors import SeqimpError
 from seqimp.motifs import (Motif, assemble_motif, count_sites, discover_motifs, fit_motifs, implied_poim,
                            motif_candidates, placement_weights, simplex_lstsq, trim_motif)
-from seqimp.importance._result import POIMResult
+from seqimp.importance import POIMResult
 
 
 def _result(tables):
@@ -48,9 +48,9 @@ def test_implied_poim_matches_brute_force():
 
 def test_implied_poim_matches_poim_engine():
     """A fixed-start motif's scorer is one order-m table of PositionalWeights: same POIM."""
-    from seqimp.background._markov import MarkovBackground
-    from seqimp.importance._exact import poim
-    from seqimp.kernels._weights import PositionalWeights
+    from seqimp.background import MarkovBackground
+    from seqimp.importance import poim
+    from seqimp.kernels import PositionalWeights
 
     rng = np.random.default_rng(2)
     L, m, t = 12, 4, 5

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.pipeline._outputs import load_model, save_model, top_oligomers
-from seqimp.importance._result import POIMResult
-from seqimp.kernels._weights import PositionalWeights
+from seqimp.pipeline import load_model, save_model, top_oligomers
+from seqimp.importance import POIMResult
+from seqimp.kernels import PositionalWeights
 
 KMERS2 = [a + b for a in "ACGT" for b in "ACGT"]
 

@@ -13,16 +13,16 @@ import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split
 
-from seqimp.background._markov import MarkovBackground
+from seqimp.background import MarkovBackground
 from seqimp.errors import SeqimpError
 from seqimp._tables import write_tsv
-from seqimp.io._fasta import read_fasta
+from seqimp.io import read_fasta
 from seqimp.importance._engine import check_poim_job
 from seqimp.pipeline import _outputs
-from seqimp.pipeline._run import (check_job, compute_importance, evaluate, load_model, make_background, run_model,
+from seqimp.pipeline import (check_job, compute_importance, evaluate, load_model, make_background, run_model,
                                   run_poim, run_sampled, top_oligomers, train_model)
-from seqimp.importance._exact import POIMResult
-from seqimp.kernels._weights import PositionalWeights
+from seqimp.importance import POIMResult
+from seqimp.kernels import PositionalWeights
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -10,8 +10,8 @@ import pytest
 from seqimp._tables import write_tsv
 
 from seqimp.errors import SeqimpError
-from seqimp.importance._exact import POIMResult
-from seqimp.io._fasta import read_fasta
+from seqimp.importance import POIMResult
+from seqimp.io import read_fasta
 from seqimp.motifs import Motif, implied_poim, read_motifs
 from seqimp.motifs import _compare
 from seqimp.pipeline import MotifRun, load_poim, run_motifs, run_poim, update_report

@@ -12,8 +12,8 @@ import pytest  # noqa: E402
 
 from seqimp.errors import SeqimpError  # noqa: E402
 from seqimp.plot import differential_heatmap, poim_heatmap, weights_vs_firm  # noqa: E402
-from seqimp.importance._result import POIMResult  # noqa: E402
-from seqimp.kernels._weights import PositionalWeights  # noqa: E402
+from seqimp.importance import POIMResult  # noqa: E402
+from seqimp.kernels import PositionalWeights  # noqa: E402
 
 
 def _result(length=12, max_order=4, seed=0, nan_at=None):

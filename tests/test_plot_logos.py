@@ -10,8 +10,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 from seqimp.errors import SeqimpError  # noqa: E402
 from seqimp.motifs import Motif, implied_poim  # noqa: E402
 from seqimp.plot import logo  # noqa: E402
-from seqimp.plot._logos import importance_logo, letter_importance  # noqa: E402
-from seqimp.importance._result import POIMResult  # noqa: E402
+from seqimp.plot import importance_logo, letter_importance  # noqa: E402
+from seqimp.importance import POIMResult  # noqa: E402
 
 
 def _result():

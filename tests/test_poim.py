@@ -339,7 +339,7 @@ def test_result_top_save_load_roundtrip(tmp_path):
     assert list(top.columns) == ["rank", "oligomer", "order", "position", "poim", "firm"]
     np.testing.assert_allclose(np.abs(top["firm"]), np.sort(np.abs(res.firm[2].ravel()))[::-1][:5])
     first = top.to_dict("records")[0]
-    from seqimp.io._alphabet import kmer_index
+    from seqimp.io import kmer_index
 
     assert first["order"] == 3
     assert res.firm[2][first["position"] - 1, kmer_index(first["oligomer"])] == first["firm"]
@@ -409,7 +409,7 @@ def _ranked_by_definition(res, n, measure, orders):
 def test_top_is_the_one_ranking(measure):
     """top(n) = the top n of every order merged by |measure| (ties by order, position, k-mer), the
     rows of top_oligomers.tsv; top(n, order=k) = the k-mers alone; default measure FIRM."""
-    from seqimp.io._alphabet import kmer_index
+    from seqimp.io import kmer_index
     from seqimp.pipeline import top_oligomers
 
     rng = np.random.default_rng(21)

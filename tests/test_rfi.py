@@ -1,11 +1,9 @@
 """Tests of Relative Feature Importance (Holz & Loew), seqimp.tabular._rfi."""
 
 import itertools
-import warnings
 
 import numpy as np
 import pytest
-import scipy.linalg
 from scipy import stats
 
 from seqimp.errors import SeqimpError

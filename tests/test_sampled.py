@@ -10,13 +10,13 @@ from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 
 from seqimp import SeqimpError
-from seqimp.io._alphabet import decode, encode, kmer_index, window_indices
-from seqimp.background._markov import MarkovBackground
-from seqimp.importance._exact import POIMResult
-from seqimp.importance._ism import ism
-from seqimp.importance._sampled import poim_sampled, position_summary
-from seqimp.importance._scorers import load_scorer, load_sklearn_model, onehot, sklearn_scorer
-from seqimp.kernels._weights import PositionalWeights
+from seqimp.io import decode, encode, kmer_index, window_indices
+from seqimp.background import MarkovBackground
+from seqimp.importance import POIMResult
+from seqimp.importance import ism
+from seqimp.importance import poim_sampled, position_summary
+from seqimp.importance import load_scorer, load_sklearn_model, onehot, sklearn_scorer
+from seqimp.kernels import PositionalWeights
 
 
 def random_weights(rng, length, degree, bias=0.0):
@@ -61,7 +61,7 @@ def brute_force_poim(score_fn, background, length, max_order):
 
 @pytest.mark.parametrize("order, positional", [(0, True), (1, False), (2, True)])
 def test_linear_scorer_agrees_with_exact_engine(order, positional):
-    from seqimp.importance._exact import poim
+    from seqimp.importance import poim
 
     rng = np.random.default_rng(order)
     length, max_order = 10, 4                      # max_order above the degree
@@ -78,8 +78,8 @@ def test_linear_scorer_agrees_with_exact_engine(order, positional):
 
 
 def test_wd_model_agrees_with_exact_engine():
-    from seqimp.kernels._estimators import WDClassifier
-    from seqimp.importance._exact import poim
+    from seqimp.kernels import WDClassifier
+    from seqimp.importance import poim
 
     rng = np.random.default_rng(5)
     length = 12
@@ -196,7 +196,7 @@ def test_impossible_kmers_are_nan_and_progress(capsys):
 
 def test_near_certain_kmer_has_zero_firm_as_in_the_exact_engine():
     # P(T at 3) = 1 - 1e-14: the feature is constant up to rounding, FIRM 0 in both routes
-    from seqimp.importance._exact import poim
+    from seqimp.importance import poim
 
     trans = np.full((6, 1, 4), 0.25)
     trans[3, 0] = [1e-14 / 3] * 3 + [1 - 1e-14]

@@ -6,9 +6,9 @@ import pytest
 
 from seqimp._tables import check_order_tables, oligomer_table, top_entries, top_n, write_tsv
 from seqimp.errors import SeqimpError
-from seqimp.importance._result import POIMResult
-from seqimp.io._alphabet import kmer_string
-from seqimp.pipeline._outputs import top_oligomers
+from seqimp.importance import POIMResult
+from seqimp.io import kmer_string
+from seqimp.pipeline import top_oligomers
 
 # Written by seqimp's former Table.to_tsv (commit a4814cd) for the same data: the on-disk format
 # (header, tabs, no index, %.6g floats, nan, ints, strings, trailing newline) must not change.
@@ -95,7 +95,7 @@ def test_oligomer_table_columns_and_values():
     assert list(df.columns) == ["rank", "oligomer", "order", "position", "w", "twice"]
     assert df["rank"].tolist() == [1, 2, 3]
     for row in df.to_dict("records"):
-        from seqimp.io._alphabet import kmer_index
+        from seqimp.io import kmer_index
 
         z = kmer_index(row["oligomer"])
         assert tables[row["order"] - 1][row["position"] - 1, z] == row["w"]

@@ -23,7 +23,7 @@ from ..errors import SeqimpError
 from .._tables import write_tsv
 from ..kernels._weights import PositionalWeights
 
-__all__ = ["top_oligomers", "write_figures", "write_outputs", "write_summary", "save_model", "load_model",
+__all__ = ["top_oligomers", "write_figures", "write_outputs", "write_result_files", "write_summary", "save_model", "load_model",
            "versions"]
 
 
@@ -125,15 +125,13 @@ def load_model(path):
     return weights, metadata
 
 
-def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50, position_labels=None,
-                  model_metadata=None, report=True, motifs_dir=None) -> list:
-    """Write every result file of ``seqimp poim`` into the folder ``out``.
+def write_result_files(out, result, *, weights=None, fmt="png", top=50, position_labels=None,
+                       model_metadata=None) -> list:
+    """Write the result files of ``seqimp poim`` except ``summary.json`` and the report.
 
-    ``top_oligomers.tsv``, the figures, ``poim.npz``, ``model.npz`` (when ``weights``
-    are given), ``summary.json`` and ``report.html``. Returns the written paths.
+    ``top_oligomers.tsv``, the figures, ``poim.npz`` and ``model.npz`` (when ``weights``
+    are given). Returns the written paths.
     """
-    from ._report import write_report
-
     out = Path(out)
     written = [out / "top_oligomers.tsv"]
     write_tsv(top_oligomers(result, top), written[0])
@@ -143,6 +141,20 @@ def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50,
     if weights is not None:
         save_model(out / "model.npz", weights, model_metadata)
         written.append(out / "model.npz")
+    return written
+
+
+def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50, position_labels=None,
+                  model_metadata=None, report=True, motifs_dir=None) -> list:
+    """Write every result file of ``seqimp poim`` into the folder ``out``.
+
+    :func:`write_result_files`, then ``summary.json`` and ``report.html``. Returns the written paths.
+    """
+    from ._report import write_report
+
+    out = Path(out)
+    written = write_result_files(out, result, weights=weights, fmt=fmt, top=top, position_labels=position_labels,
+                                 model_metadata=model_metadata)
     write_summary(out / "summary.json", summary or {})
     written.append(out / "summary.json")
     if report:

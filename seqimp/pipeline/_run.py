@@ -19,16 +19,13 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from .._tables import write_tsv
 from ..errors import SeqimpError
 from ..io import SequenceSet, check_sequences
-from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures,  # noqa: F401 (re-exported)
-                      write_outputs, write_summary)
-from ..kernels._weights import PositionalWeights
+from ..kernels import PositionalWeights
+from ._outputs import top_oligomers, versions, write_result_files, write_summary
 
 __all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "train_model", "evaluate", "make_background",
-           "check_job", "compute_importance", "top_oligomers", "write_figures", "write_outputs", "save_model",
-           "load_model", "versions"]
+           "check_job", "compute_importance"]
 
 logger = logging.getLogger(__name__)
 
@@ -425,14 +422,8 @@ def _explain_and_write(explain, what, out, *, summary, timings, weights=None, mo
     if best:
         summary["top_oligomer"] = best[0]
         summary["top_per_order"] = sorted(best, key=lambda row: row["order"])
-    files = [out / "top_oligomers.tsv"]
-    write_tsv(top_oligomers(result, top), files[0])
-    files += write_figures(out, result, weights, fmt=fmt, position_labels=position_labels)
-    result.save(out / "poim.npz")
-    files.append(out / "poim.npz")
-    if weights is not None:
-        save_model(out / "model.npz", weights, model_metadata)
-        files.append(out / "model.npz")
+    files = write_result_files(out, result, weights=weights, fmt=fmt, top=top, position_labels=position_labels,
+                               model_metadata=model_metadata)
     timings["outputs"] = time.perf_counter() - start
     summary["timings"] = timings
     write_summary(out / "summary.json", summary)

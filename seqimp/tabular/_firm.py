@@ -103,6 +103,10 @@ def firm(
     result : sklearn.utils.Bunch
         importances : ndarray of shape (n_selected,)
             FIRM ``Q_f`` of each requested feature (standardized if asked).
+        importances_mean : ndarray of shape (n_selected,)
+            The same vector, under the name every tabular method uses for its 1-D importances
+            (permutation and sensitivity importance have repeats: their ``importances`` is
+            (n_features, n_repeats)).
         feature_names : ndarray of shape (n_selected,)
         methods : ndarray of shape (n_selected,)
             The estimator used for each feature.
@@ -172,6 +176,7 @@ def firm(
         importances = importances / score_std
     return Bunch(
         importances=importances,
+        importances_mean=importances,  # the 1-D vector every tabular method returns under this name
         feature_names=np.array([f.name for f in feats], dtype=object),
         methods=np.array(methods, dtype=object),
         curves=curves,
