@@ -29,7 +29,7 @@ def write_match_logos(matches, motifs, database, folder, fmt="png") -> list:
         query = by_name[name]
         compared = Motif(query.name, query.pwm[row["query_from"] - 1:row["query_to"]])
         ax = match_logo(compared, targets[row["target"]], offset=row["offset"], strand=row["strand"],
-                        title=f"{name} (columns {row['query_from']}-{row['query_to']}): best match "
+                        title=f"{name} (columns {row['query_from']}-{row['query_to']})\nbest match "
                               f"{row['target']}, q = {row['q_value']:.2g}, calibrated q = {row['calibrated_q']:.2g}")
         files.append(folder / f"{name}_match.{fmt}")
         ax[0].figure.savefig(files[-1], dpi=130)
