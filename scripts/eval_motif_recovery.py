@@ -189,8 +189,12 @@ def run_modisco(data, seed):
     delta = ism(weights.score, data["pos"])
     hyp = delta - delta.mean(axis=2, keepdims=True)
     onehot = np.eye(4)[data["pos"]]
+    # windows for sequences of 57-100 nt (MoDISco's defaults, 21 + 2 x 10 flank, suit 1 kb
+    # genomic windows and found no seqlet here)
     pos_patterns, _neg = TFMoDISco(one_hot=onehot.astype(np.float32), hypothetical_contribs=hyp.astype(np.float32),
-                                   max_seqlets_per_metacluster=2000, verbose=False)
+                                   max_seqlets_per_metacluster=2000, sliding_window_size=11, flank_size=5,
+                                   min_metacluster_size=20, trim_to_window_size=15, initial_flank_to_add=5,
+                                   verbose=False)
     motifs = []
     for i, pattern in enumerate(pos_patterns or []):
         ppm = np.asarray(pattern.sequence, dtype=np.float64) + 1e-3
