@@ -123,7 +123,7 @@ def test_every_subcommand_accepts_quiet_after_it():
     parser = build_parser()
     extra = {"inspect": ["x.fa"], "demo": ["--out", "x"], "train": ["--positive", "p", "--negative", "n",
                                                                     "--model-out", "m.npz"],
-             "poim": ["--out", "x"], "motifs": ["--out", "x"]}
+             "poim": ["--out", "x"], "motifs": ["--out", "x"], "encode": ["--fasta", "a.fa", "--out", "s"]}
     assert set(extra) == set(_COMMANDS)
     for name in _COMMANDS:
         assert parser.parse_args([name] + extra[name] + ["-q"]).quiet is True

@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
+from seqimp.importance import load_poim
 from seqimp.cli import main
 from seqimp.io import read_fasta, write_fasta
 from seqimp.pipeline import load_model
-from seqimp.importance import POIMResult
 from seqimp.importance import onehot
 
 DATA = Path(__file__).resolve().parent / "data"
 POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")
 FAST = ["--degree", "2", "--max-order", "3", "--seed", "0"]
-EXACT_FILES = {"top_oligomers.tsv", "differential_poim.png", "poim_order1.png", "poim_order2.png", "poim_order3.png",
+EXACT_FILES = {"top_oligomers.tsv", "differential_poim.png", "maximal_poim.png", "poim_order1.png", "poim_order2.png", "poim_order3.png",
                "weights_vs_firm.png", "poim.npz", "model.npz", "summary.json", "report.html"}
 
 
@@ -49,14 +49,14 @@ def test_poim_writes_all_outputs(tmp_path, capsys):
     firms = [abs(float(r["firm"])) for r in rows]
     assert firms == sorted(firms, reverse=True)
     assert all(1 <= int(r["position"]) <= 31 - int(r["order"]) for r in rows)
-    result = POIMResult.load(out / "poim.npz")
+    result = load_poim(out / "poim.npz")
     assert result.max_order == 3 and result.length == 30
     summary = json.loads((out / "summary.json").read_text())
     assert summary["parameters"]["degree"] == 2 and summary["parameters"]["background"] == "negative"
     assert summary["metrics"]["n_test"] == 40 and summary["metrics"]["auroc"] > 0.9
     assert {"seqimp", "numpy", "sklearn"} <= set(summary["versions"])
     report = (out / "report.html").read_text()
-    assert report.count("data:image/png;base64,") == 5
+    assert report.count("data:image/png;base64,") == 6  # differential, maximal, 3 orders, weights vs FIRM
 
 
 @pytest.mark.parametrize("where", ["before", "after"])
@@ -85,7 +85,7 @@ def test_train_then_poim_with_the_saved_model(tmp_path, capsys):
     # the same as training inside `seqimp poim` with the same seed and split
     direct = tmp_path / "direct"
     assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(direct), "-q"] + FAST) == 0
-    a, b = POIMResult.load(out / "poim.npz"), POIMResult.load(direct / "poim.npz")
+    a, b = load_poim(out / "poim.npz"), load_poim(direct / "poim.npz")
     np.testing.assert_allclose(a.poim[2], b.poim[2], rtol=1e-10, atol=1e-12)
 
 
@@ -107,7 +107,7 @@ def test_scorer_route(tmp_path, capsys):
                  "--max-order", "2", "--n-samples", "30", "--seed", "1", "-q"]) == 0
     names = {p.name for p in out.iterdir()}
     assert names == EXACT_FILES - {"model.npz", "weights_vs_firm.png", "poim_order3.png"}
-    result = POIMResult.load(out / "poim.npz")
+    result = load_poim(out / "poim.npz")
     assert result.method == "sampled" and result.max_order == 2
     summary = json.loads((out / "summary.json").read_text())
     assert summary["command"] == "poim (sampled)" and summary["parameters"]["n_samples"] == 30
@@ -157,17 +157,31 @@ def test_one_class_only(tmp_path, capsys):
            r"empty\.fa: file is empty")
 
 
-def test_max_order_too_large_for_memory(tmp_path, capsys):
-    out = tmp_path / "out"
-    _error(capsys, ["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
-                    "--max-order", "12", "--max-memory", "64M"], out,
-           r"max_order=12 needs about .* GB, more than max_memory=0\.07 GB; the largest max_order that fits is \d+")
+def test_poim_streams_when_the_tables_exceed_the_budget(tmp_path, capsys):
+    """Issue 17: a job whose full tables exceed --max-memory runs on the streaming engine (one
+    log line says so) and writes the same top table as the in-memory engine."""
+    base = ["poim", "--positive", POS, "--negative", NEG, "--degree", "2", "--max-order", "8", "--seed", "0"]
+    assert main(base + ["--out", str(tmp_path / "memory")]) == 0
+    assert "streaming" not in capsys.readouterr().err
+    assert main(base + ["--out", str(tmp_path / "stream"), "--max-memory", "30M"]) == 0
+    err = capsys.readouterr().err
+    assert "POIM up to order 8 for L = 30: streaming (in-memory tables need about" in err
+    memory = (tmp_path / "memory" / "top_oligomers.tsv").read_text().splitlines()
+    stream = (tmp_path / "stream" / "top_oligomers.tsv").read_text().splitlines()
+    assert memory[0] == stream[0] and len(memory) == len(stream) == 1 + 8 * 50
+    assert {int(line.split("\t")[2]) for line in stream[1:]} == set(range(1, 9))  # every order
+    # same rows; the values agree to the printed 6 significant digits (the engines sum in another order)
+    for a, b in zip(memory[1:], stream[1:]):
+        fa, fb = a.split("\t"), b.split("\t")
+        assert fa[:4] == fb[:4]
+        np.testing.assert_allclose([float(x) for x in fa[4:]], [float(x) for x in fb[4:]], rtol=1e-5, atol=1e-12)
 
 
 def test_too_large_jobs_fail_before_training(tmp_path, capsys):
     out = tmp_path / "out"
     for extra, message in ((["--max-order", "31"], r"max_order must lie in 1\.\.30 \(the sequence length\), got 31"),
-                           (["--max-order", "12", "--max-memory", "64M"], r"max_order=12 needs about")):
+                           (["--max-order", "12", "--max-memory", "1K"],
+                            r"even one position per block needs about .*, more than max_memory=1\.02 KB")):
         _error(capsys, ["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2"] + extra,
                out, message)
     assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
@@ -205,3 +219,36 @@ def test_existing_output_is_untouched_on_failure(tmp_path, capsys):
 def test_option_errors(tmp_path, capsys, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)
     _error(capsys, argv, tmp_path / "X", message)
+
+
+def test_full_tables_writes_every_order_to_hdf5(tmp_path, capsys):
+    import h5py
+
+    out = tmp_path / "out"
+    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--full-tables", "-q"] + FAST) == 0
+    summaries = load_poim(out / "poim.npz")
+    with h5py.File(out / "poim_tables.h5", "r") as f:
+        for k in (1, 2, 3):
+            firm = f[f"firm/{k}"][...]
+            assert firm.shape == (31 - k, 4**k)
+            # float32 tables against the float64 summaries (k <= 4 kept whole)
+            np.testing.assert_allclose(firm, summaries.firm[k - 1], rtol=1e-6, atol=1e-7)
+
+
+def test_default_run_on_251_nt_writes_at_most_20_mb(tmp_path):
+    """Issue 17: outputs sized for people. Default options (degree 8, max order 8) on 251-nt
+    sequences: poim.npz holds summaries, model.npz the non-zero weights."""
+    rng = np.random.default_rng(0)
+    letters = np.array(list("ACGT"))
+    pos = ["".join(letters[rng.integers(0, 4, 251)]) for _ in range(300)]
+    pos = [s[:100] + "TGACTCA" + s[107:] for s in pos]
+    neg = ["".join(letters[rng.integers(0, 4, 251)]) for _ in range(300)]
+    write_fasta(tmp_path / "p.fa", pos)
+    write_fasta(tmp_path / "n.fa", neg)
+    out = tmp_path / "out"
+    assert main(["poim", "--positive", str(tmp_path / "p.fa"), "--negative", str(tmp_path / "n.fa"),
+                 "--out", str(out), "-q"]) == 0
+    total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    assert total <= 20e6, total
+    top = (out / "top_oligomers.tsv").read_text().splitlines()
+    assert {int(line.split("\t")[2]) for line in top[1:]} == set(range(1, 9))

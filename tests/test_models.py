@@ -40,7 +40,7 @@ def test_classifier_unfolds_exactly(kwargs):
     X, y = planted(200)
     test, y_test = planted(100, seed=1, noise=0.0)
     model = WDClassifier(**kwargs).fit(X, y)
-    assert model.method_ == ("linear" if kwargs == dict(degree=4) else "kernel")
+    assert model.method_ == ("implicit" if kwargs == dict(degree=4) else "kernel")
     assert_unfolds(model, test)
     assert model.score(test, y_test) > 0.9
     # the largest 3-mer weight is a piece of GATTA where it was planted (0-based 9..11)
@@ -86,7 +86,7 @@ def test_regressor_routes_agree_with_closed_form_ridge():
     Fm, ym = F.mean(axis=0), y.mean()
     w = np.linalg.solve((F - Fm).T @ (F - Fm) + 0.7 * np.eye(F.shape[1]), (F - Fm).T @ (y - ym))
     want = (wd_features(test, degree=2).toarray() - Fm) @ w + ym
-    for method in ("linear", "kernel"):
+    for method in ("implicit", "linear", "kernel"):
         model = WDRegressor(degree=2, alpha=0.7, method=method, tol=1e-12).fit(X, y)
         np.testing.assert_allclose(model.predict(test), want, rtol=1e-7, atol=1e-9)
         assert_unfolds(model, test)
@@ -146,7 +146,7 @@ def test_clone_params_pickle():
     (dict(degree=25), "degree 25 exceeds the length 24 of the training sequences"),
     (dict(degree=3, shifts=24), "shifts must be < the length 24 of the training sequences"),
     (dict(degree=3, shifts=1, method="linear"), "method='linear' needs shifts=0"),
-    (dict(degree=3, method="dual"), "method must be one of 'auto', 'linear', 'kernel', got 'dual'"),
+    (dict(degree=3, method="dual"), "method must be one of 'auto', 'implicit', 'linear', 'kernel', got 'dual'"),
     (dict(degree=3, C=0), r"C must be a number in \(0, inf\), got 0"),
 ])
 def test_bad_parameters(kwargs, match):
@@ -255,7 +255,11 @@ def test_verbose_reports_each_training_step(est, capsys):
     est.fit(X, [1, 1, 0, 0, 1, 0])
     err = capsys.readouterr().err.splitlines()
     name = type(est).__name__
-    assert len(err) == 4 and all(line.startswith(f"{name}: ") for line in err)
-    assert err[1].endswith(" s") and "done in" in err[1] and "done in" in err[3]
+    steps = [line for line in err if line.startswith(f"{name}: ")]
+    passes = [line for line in err if not line.startswith(f"{name}: ")]
+    implicit = est.method_ == "implicit"  # one solver step, and a line per pass / CG iteration inside it
+    assert len(steps) == (2 if implicit else 4)
+    assert all(line.startswith(("DCD pass", "CG iteration")) for line in passes) and bool(passes) == implicit
+    assert steps[1].endswith(" s") and "done in" in steps[1] and "done in" in steps[-1]
     est.set_params(verbose=False).fit(X, [1, 1, 0, 0, 1, 0])
     assert capsys.readouterr().err == ""

@@ -21,7 +21,7 @@ from seqimp.importance._engine import check_poim_job
 from seqimp.pipeline import _outputs
 from seqimp.pipeline import (check_job, compute_importance, evaluate, load_model, make_background, run_model,
                                   run_poim, run_sampled, top_oligomers, train_model)
-from seqimp.importance import POIMResult
+from seqimp.importance import load_poim
 from seqimp.kernels import PositionalWeights
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -105,7 +105,7 @@ def test_backgrounds(planted):
 
 def test_memory_refusal_is_passed_through(trained):
     weights, _ = trained
-    with pytest.raises(SeqimpError, match=r"needs about .* GB, more than max_memory"):
+    with pytest.raises(SeqimpError, match=r"even one position per block needs about .*, more than max_memory=1 KB \(1000 bytes\)"):
         compute_importance(weights, MarkovBackground.uniform(), max_order=6, max_memory=1000)
 
 
@@ -113,11 +113,11 @@ def test_run_poim_writes_everything_and_finds_the_motif(tmp_path, planted):
     pos, neg = planted
     run = run_poim(pos, neg, tmp_path, degree=2, max_order=3, random_state=0, top=5)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == sorted(["top_oligomers.tsv", "differential_poim.png", "poim_order1.png", "poim_order2.png",
+    assert names == sorted(["top_oligomers.tsv", "differential_poim.png", "maximal_poim.png", "poim_order1.png", "poim_order2.png",
                             "poim_order3.png", "weights_vs_firm.png", "poim.npz", "model.npz", "summary.json",
                             "report.html"])
     assert sorted(p.name for p in run.files) == names
-    loaded = POIMResult.load(tmp_path / "poim.npz")
+    loaded = load_poim(tmp_path / "poim.npz")  # the summaries: full tables for k <= 4
     for k in (1, 2, 3):
         np.testing.assert_array_equal(loaded.firm[k - 1], run.result.firm[k - 1])
     assert (tmp_path / "top_oligomers.tsv").read_text() == write_tsv(top_oligomers(run.result, 5))
@@ -162,7 +162,7 @@ def test_check_job_refuses_before_training_with_the_engine_messages():
         check_job(30, degree=2, max_order=31)
     with pytest.raises(SeqimpError, match=r"background: order 30 needs sequences longer than 30"):
         check_job(30, degree=2, max_order=3, background_order=30)
-    with pytest.raises(SeqimpError, match=r"needs about .* GB, more than max_memory=0\.00 GB"):
+    with pytest.raises(SeqimpError, match=r"even one position per block needs about .*, more than max_memory=1 KB \(1000 bytes\)"):
         check_job(30, degree=2, max_order=3, max_memory=1000)
     with pytest.raises(SeqimpError,
                        match=r"position-specific background has length 20, but the weights have length 30"):

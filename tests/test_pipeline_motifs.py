@@ -64,7 +64,7 @@ def test_run_motifs_trains_computes_and_counts_sites(tmp_path, planted, caplog):
     best = run.motifs[0]
     assert best.consensus == "GATTACA" and best.start == 11 and best.sites > 50
     assert run.result.max_order == 3
-    np.testing.assert_array_equal(POIMResult.load(tmp_path / "poim.npz").poim[2], run.result.poim[2])
+    np.testing.assert_array_equal(load_poim(tmp_path / "poim.npz").poim[2], run.result.poim[2])
     rows = run.matches.to_dict("records")
     assert rows[0]["query"] == best.name and rows[0]["target"] == "toy.GATTACA" and rows[0]["significant"]
     assert (tmp_path / "matches.tsv").read_text() == write_tsv(run.matches)

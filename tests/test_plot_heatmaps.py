@@ -12,6 +12,7 @@ import pytest  # noqa: E402
 
 from seqimp.errors import SeqimpError  # noqa: E402
 from seqimp.plot import differential_heatmap, poim_heatmap, weights_vs_firm  # noqa: E402
+from seqimp import MarkovBackground, poim  # noqa: E402
 from seqimp.importance import POIMResult  # noqa: E402
 from seqimp.kernels import PositionalWeights  # noqa: E402
 
@@ -142,3 +143,18 @@ def test_weights_vs_firm_thins_large_orders_and_checks_lengths():
         weights_vs_firm(weights, res, orders=[3])
     with pytest.raises(SeqimpError, match=r"weights have length 11, the POIM result 12"):
         weights_vs_firm(PositionalWeights([np.ones((11, 4))]), res)
+
+
+def test_maximal_heatmap_shows_the_maximal_poim_of_both_result_kinds():
+    from seqimp.importance import StreamedPOIM
+    from seqimp.plot import maximal_heatmap
+
+    rng = np.random.default_rng(5)
+    w = PositionalWeights([rng.normal(size=(12 - k + 1, 4**k)) for k in (1, 2, 3)])
+    res = poim(w, MarkovBackground.uniform(12), 3)
+    for r in (res, StreamedPOIM.from_result(res)):
+        ax = maximal_heatmap(r, ax=None)
+        shown = np.ma.filled(ax.images[0].get_array(), np.nan)
+        np.testing.assert_allclose(shown, res.maximal, rtol=0, atol=1e-12, equal_nan=True)
+        assert ax.get_title() == "Maximal POIM"
+        plt.close(ax.figure)

@@ -182,8 +182,9 @@ def test_budget_refusal_names_bytes_and_option():
     rng = np.random.default_rng(4)
     weights = random_weights(rng, 30, 3)
     fixed, per = streaming_bytes(30, 6, 1, 3, top_n=100)
-    with pytest.raises(SeqimpError, match=r"even one position per block needs about \d+\.\d\d GB \(\d+ bytes\), "
-                                          r"more than max_memory=.*raise max_memory \(--max-memory\)"):
+    with pytest.raises(SeqimpError, match=rf"even one position per block needs about [\d.]+ [KMG]?B \({fixed + per} bytes\), "
+                                          rf"more than max_memory=[\d.]+ [KMG]?B \({fixed + per - 1} bytes\); "
+                                          r"raise max_memory \(--max-memory\)"):
         poim_streamed(weights, MarkovBackground.uniform(order=1), 6, top_n=100, max_memory=fixed + per - 1)
     res = poim_streamed(weights, MarkovBackground.uniform(order=1), 6, top_n=100, max_memory=fixed + 3 * per)
     assert res.meta["block"] == 3

@@ -121,3 +121,18 @@ def test_constructor_checks():
         PositionalWeights([])
     with pytest.raises(SeqimpError, match=r"tables\[1\] must have shape"):
         PositionalWeights([np.zeros((5, 4)), np.zeros((5, 16))])
+
+
+def test_save_stores_sparse_tables_and_loads_them_exactly(tmp_path):
+    rng = np.random.default_rng(3)
+    dense = rng.normal(size=(10, 4))
+    sparse = np.zeros((9, 16))
+    sparse[rng.integers(0, 9, 5), rng.integers(0, 16, 5)] = rng.normal(size=5)
+    w = PositionalWeights([dense, sparse], bias=0.25)
+    w.save(tmp_path / "w.npz")
+    with np.load(tmp_path / "w.npz") as data:
+        assert "table_1" in data.files and "sparse_2_index" in data.files and "table_2" not in data.files
+    back = PositionalWeights.load(tmp_path / "w.npz")
+    for a, b in zip(back.tables, w.tables):
+        np.testing.assert_array_equal(a, b)
+    assert back.bias == 0.25

@@ -19,7 +19,7 @@ from .common import UserError, configure, log
 __all__ = ["main"]
 
 # subcommand modules, in the order shown by --help
-_COMMANDS = ["inspect", "demo", "train", "poim", "motifs"]
+_COMMANDS = ["inspect", "demo", "encode", "train", "poim", "motifs"]
 
 _EPILOG = """\
 examples:

@@ -197,8 +197,9 @@ def read_pair(args):
             and Path(args.positive).samefile(args.negative):
         raise UserError(f"--positive and --negative are the same file ({args.negative}); "
                         "a classifier needs two different classes")
-    pos = read_fasta(args.positive, on_invalid=on_invalid) if args.positive else None
-    neg = read_fasta(args.negative, on_invalid=on_invalid) if args.negative else None
+    alphabet = getattr(args, "alphabet", "dna")
+    pos = read_fasta(args.positive, alphabet, on_invalid=on_invalid) if args.positive else None
+    neg = read_fasta(args.negative, alphabet, on_invalid=on_invalid) if args.negative else None
     if pos is not None and neg is not None and pos.length != neg.length:
         raise UserError(f"--positive {args.positive} has length {pos.length} but --negative {args.negative} "
                         f"has length {neg.length}; positional methods need one common length")
@@ -219,10 +220,20 @@ def print_outcome(run, out, *, note="") -> None:
     if metrics.get("auroc") is not None:
         acc = metrics.get("accuracy")
         log(("" if acc is None else f"accuracy {acc:.4f}, ") + f"auROC {metrics['auroc']:.4f}")
+    if metrics.get("r2") is not None:
+        log(f"held-out R^2 {metrics['r2']:.4f}, Spearman {metrics['spearman']:.4f}")
     rows = run.summary.get("top_per_order", [])
     if rows:
         print(f"top oligomer of each order by |FIRM| (1-based start){note}:")
         for row in rows:
-            print(f"  k={row['order']}: {row['oligomer']:>{rows[-1]['order']}s} at {row['position']}"
+            where = f"{row['position']} ({row['position_label']})" if "position_label" in row else row["position"]
+            print(f"  k={row['order']}: {row['oligomer']:>{rows[-1]['order']}s} at {where}"
                   f"  FIRM {row['firm']:+.4g}  POIM {row['poim']:+.4g}")
     print(f"report: {out}/report.html")
+
+
+# ----- where the sequences come from: FASTA, BED on a genome, tables (seqimp/cli/_inputs.py) -------
+
+from ._inputs import ALPHABETS, Inputs, add_input_options, read_inputs  # noqa: E402 (uses the helpers above)
+
+__all__ += ["ALPHABETS", "Inputs", "add_input_options", "read_inputs"]

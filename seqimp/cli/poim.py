@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..pipeline import BACKGROUNDS
-from .common import (UserError, add_data_options, add_model_options, add_quiet, check_degree, check_output_path,
-                     memory_size, nonneg_int, output_dir, positive_int, print_outcome, progress_enabled, read_pair)
+from .common import (UserError, add_data_options, add_input_options, add_model_options, add_quiet, check_degree,
+                     check_output_path, memory_size, nonneg_int, output_dir, positive_int, print_outcome,
+                     progress_enabled, read_inputs)
 
 HELP = """\
 Find the positional oligomers a sequence classifier relies on.
@@ -14,28 +15,52 @@ Find the positional oligomers a sequence classifier relies on.
 Default route: train a WD/WDS classifier on --positive vs --negative, report
 held-out accuracy and auROC, compute the exact POIM and FIRM of every k-mer at
 every position (k = 1..--max-order) under a Markov background, and write into
-OUT: top_oligomers.tsv, differential_poim.FMT, poim_order<k>.FMT,
-weights_vs_firm.FMT, poim.npz, model.npz, summary.json and report.html.
-Nothing is written to OUT when a step fails. Positions in all outputs are 1-based.
+OUT: top_oligomers.tsv, differential_poim.FMT, maximal_poim.FMT,
+poim_order<k>.FMT (k <= 4), weights_vs_firm.FMT, poim.npz (summaries: maximal
+and differential POIM, the top 1000 oligomers per order, full tables for k <= 4),
+model.npz, summary.json and report.html; with --full-tables also poim_tables.h5.
+Long sequences and high orders that do not fit --max-memory in memory are
+computed exactly by the streaming engine. Nothing is written to OUT when a step
+fails. Positions in all outputs are 1-based.
+
+Inputs (instead of --positive/--negative FASTA):
+  --positive-bed P --genome G --width W   windows around peak summits cut from a
+      genome, with --negative-bed N, --negatives shuffle or --negatives genome;
+      adds top_oligomers.bed (genome coordinates of the top oligomers' hits);
+      positions count from the window centre (+1) unless --position-origin N
+  --table F --sequence-column S --value-column V   sequences with measured values
+      (TSV/CSV): a WD regressor (held-out R^2, Spearman), or the classifier when
+      the column holds two labels
+  --alphabet dna|rna|protein   FASTA and table input of any alphabet
 
 Other routes:
   --model MODEL.npz         analyse a model saved by 'seqimp train'
   --scorer module:function  sampled POIM/FIRM of any score function taking an
   --sklearn-model M.joblib  encoded (n, L) array / a scikit-learn model trained on
                             seqimp.importance.onehot(X) (no weights_vs_firm, no model.npz)
+  --onnx-model M.onnx       sampled POIM/FIRM of a deep-learning model exported to ONNX:
+                            input one-hot float32 (n, 4, L) (--onnx-layout NLC: (n, L, 4)),
+                            output (n,) or (n, m) (column --output-index)
 
 examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results
   seqimp poim --positive pos.fa --negative neg.fa --out results --degree 6 --max-order 10
+  seqimp poim --positive pos.fa --negative neg.fa --out results --max-order 12 --max-memory 4G
   seqimp train --positive pos.fa --negative neg.fa --model-out model.npz
   seqimp poim --model model.npz --background-fasta neg.fa --out results
   seqimp poim --sklearn-model gb.joblib --background-fasta neg.fa --max-order 3 --out results
+  seqimp poim --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 \
+              --negatives shuffle --degree 6 --out results
+  seqimp poim --table mpra.tsv --sequence-column seq --value-column activity --out results
+  seqimp poim --positive prot.fa --negative prot_bg.fa --alphabet protein --degree 2 --out results
+  seqimp poim --onnx-model cnn.onnx --positive pos.fa --negative neg.fa --max-order 3 --out results
 """
 
 def register(sub) -> None:
     p = sub.add_parser("poim", help="POIM/FIRM analysis: tables, heatmaps, report", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_data_options(p, required=False)
+    add_input_options(p)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_model_options(p)
     g = p.add_argument_group("importance")
@@ -49,7 +74,12 @@ def register(sub) -> None:
     g.add_argument("--positional-background", action="store_true", help="position-specific background tables")
     g.add_argument("--background-fasta", metavar="FA", help="fit the background on these sequences instead")
     g.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
-                   help="refuse POIM jobs whose tables need more (e.g. 4G; default: half the available RAM)")
+                   help="memory budget (e.g. 4G; default: half the available RAM): POIM jobs whose full "
+                        "tables need more are computed by the streaming engine (one log line says so); "
+                        "jobs that do not fit even streaming are refused before training")
+    g.add_argument("--full-tables", action="store_true",
+                   help="also write every order's full POIM/FIRM tables to OUT/poim_tables.h5 (HDF5, "
+                        "float32; large: 4**k x L per order); poim.npz always holds the summaries")
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="figure format (default png)")
     o.add_argument("--top", type=positive_int, default=50, help="rows per order in top_oligomers.tsv (default 50)")
@@ -60,6 +90,12 @@ def register(sub) -> None:
                    help="sampled route: a function (module or file.py) scoring an encoded (n, L) uint8 array")
     r.add_argument("--sklearn-model", metavar="MODEL.joblib",
                    help="sampled route: a joblib-saved scikit-learn model (trusted files only)")
+    r.add_argument("--onnx-model", metavar="MODEL.onnx",
+                   help="sampled route: a deep-learning model exported to ONNX, run by onnxruntime")
+    other.add_argument("--output-index", type=nonneg_int, default=None, metavar="I",
+                   help="column of the ONNX model's (n, m) output used as the score (default 0)")
+    other.add_argument("--onnx-layout", choices=["NCL", "NLC"], default="NCL",
+                   help="ONNX input: one-hot (n, 4, L) (NCL, default) or (n, L, 4) (NLC)")
     other.add_argument("--sklearn-features", choices=["onehot", "codes", "strings"], default="onehot",
                    help="what the scikit-learn model was trained on (default onehot)")
     other.add_argument("--n-samples", type=positive_int, default=1000,
@@ -74,48 +110,86 @@ def _common(args):
                 progress=progress_enabled())
 
 
+def _scorer(args):
+    """The score function and its name for the sampled routes (--scorer, --sklearn-model, --onnx-model)."""
+    from ..importance._scorers import load_scorer, load_sklearn_model
+
+    if args.scorer:
+        return load_scorer(args.scorer), args.scorer
+    if args.sklearn_model:
+        return load_sklearn_model(args.sklearn_model, features=args.sklearn_features), args.sklearn_model
+    from ..scorers import OnnxScorer
+
+    return OnnxScorer(args.onnx_model, layout=args.onnx_layout, output_index=args.output_index or 0,
+                      alphabet=args.alphabet), args.onnx_model
+
+
+def _check_route(args, inputs, external) -> None:
+    """UserError for options that do not fit the chosen route, before any work."""
+    if args.output_index is not None and not args.onnx_model:
+        raise UserError("--output-index selects an output column of --onnx-model; give the model")
+    if inputs.table is not None and (args.model or external):
+        raise UserError("--table trains a model; analyse a saved or external model with FASTA or BED input")
+    if external and args.alphabet != "dna":
+        from ..io import require_dna
+
+        require_dna(args.alphabet, "the sampled POIM (--scorer, --sklearn-model, --onnx-model)")
+
+
 def run(args) -> int:
     from ..io._fasta import read_fasta
-    from ..pipeline import load_model, run_model, run_poim, run_sampled
+    from ..pipeline import load_model, run_model, run_poim, run_regression, run_sampled
 
     check_output_path(args.out)
-    pos, neg = read_pair(args)
+    external = args.scorer or args.sklearn_model or args.onnx_model
+    inputs = read_inputs(args)
+    _check_route(args, inputs, external)
+    pos, neg = inputs.positive, inputs.negative
     background_fasta = None
     if args.background_fasta:
-        background_fasta = read_fasta(args.background_fasta, on_invalid="skip" if args.skip_invalid else "error")
-    external = args.scorer or args.sklearn_model
-    if not (args.model or external):
-        if pos is None or neg is None:
-            raise UserError("--positive and --negative are required (or analyse a saved model with --model, "
-                            "--scorer or --sklearn-model)")
+        background_fasta = read_fasta(args.background_fasta, args.alphabet,
+                                      on_invalid="skip" if args.skip_invalid else "error")
+    if inputs.regression:
         if args.background_fasta:
-            raise UserError("--background-fasta is for --model/--scorer/--sklearn-model runs; "
+            raise UserError("--background-fasta is for --model/--scorer/--sklearn-model/--onnx-model runs; "
+                            "use --background when training")
+        check_degree(args, inputs.table.length)
+    elif not (args.model or external):
+        if pos is None or neg is None:
+            raise UserError("--positive and --negative are required (or --positive-bed, --table; or analyse a "
+                            "saved model with --model, --scorer, --sklearn-model or --onnx-model)")
+        if args.background_fasta:
+            raise UserError("--background-fasta is for --model/--scorer/--sklearn-model/--onnx-model runs; "
                             "use --background when training")
         check_degree(args, pos.length)
     elif background_fasta is None and (args.background == "negative" and neg is None
                                        or args.background == "all" and pos is None and neg is None):
         raise UserError(f"--background {args.background} needs --negative (or --positive) sequences; "
                         "give them, --background-fasta FA or --background uniform")
+    score_fn = source = None
+    if external:
+        score_fn, source = _scorer(args)  # a model that cannot be loaded fails before the output folder
+    extras = dict(inputs.extras(), **_common(args))
     with output_dir(args.out) as tmp:
         if args.model:
             weights, metadata = load_model(args.model)
             run = run_model(weights, tmp, metadata=metadata, background_fasta=background_fasta,
                             max_order=args.max_order, max_memory=args.max_memory, motifs_dir=args.out,
-                            positive=pos, negative=neg, **_common(args))
+                            positive=pos, negative=neg, full_tables=args.full_tables, **extras)
         elif external:
-            from ..importance._scorers import load_scorer, load_sklearn_model
-
-            if args.scorer:
-                score_fn, source = load_scorer(args.scorer), args.scorer
-            else:
-                score_fn = load_sklearn_model(args.sklearn_model, features=args.sklearn_features)
-                source = args.sklearn_model
             run = run_sampled(score_fn, tmp, source=source, background_fasta=background_fasta,
                               max_order=args.max_order or 3, n_samples=args.n_samples, random_state=args.seed,
-                              motifs_dir=args.out, positive=pos, negative=neg, **_common(args))
+                              motifs_dir=args.out, positive=pos, negative=neg, **extras)
+        elif inputs.regression:
+            extras.pop("windows")
+            run = run_regression(inputs.table, inputs.table.values, tmp, degree=args.degree, shifts=args.shifts,
+                                 alpha=args.alpha, max_order=args.max_order, test_fraction=args.test_fraction,
+                                 random_state=args.seed, max_memory=args.max_memory, motifs_dir=args.out,
+                                 full_tables=args.full_tables, **extras)
         else:
             run = run_poim(pos, neg, tmp, degree=args.degree, shifts=args.shifts, max_order=args.max_order,
                            C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
-                           max_memory=args.max_memory, motifs_dir=args.out, **_common(args))
+                           max_memory=args.max_memory, motifs_dir=args.out, full_tables=args.full_tables,
+                           **extras)
     print_outcome(run, args.out)
     return 0

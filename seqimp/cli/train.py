@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .common import UserError, add_data_options, add_model_options, add_quiet, check_degree, progress_enabled, read_pair
+from .common import (UserError, add_data_options, add_input_options, add_model_options, add_quiet, check_degree,
+                     positive_int, progress_enabled, read_inputs)
 
 HELP = """\
 Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs
@@ -16,15 +17,27 @@ later with 'seqimp poim --model MODEL.npz'.
 examples:
   seqimp train --positive pos.fa --negative neg.fa --model-out model.npz
   seqimp train --positive pos.fa --negative neg.fa --degree 6 --shifts 2 --model-out m.npz
+  seqimp train --positive-bed peaks.bed --genome hg38.fa --width 100 --negatives shuffle --model-out m.npz
+  seqimp train --table bound.tsv --sequence-column seq --value-column label --model-out m.npz
+  seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-workers 2
+  seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-scheduler tcp://host:8786
+
+--dask-workers/--dask-scheduler train the WD SVM (--shifts 0) on a Dask cluster
+(pip install "seqimp[dask]"; docs/training-at-scale.md).
 """
 
 
 def register(sub) -> None:
     p = sub.add_parser("train", help="train a WD model and save its positional weights", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_data_options(p)
+    add_data_options(p, required=False)
+    add_input_options(p, regression=False)
     add_model_options(p)
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
+    d = p.add_argument_group("Dask (optional extra 'dask')").add_mutually_exclusive_group()
+    d.add_argument("--dask-workers", type=positive_int, metavar="N",
+                   help="start a local Dask cluster of N worker processes and train on it")
+    d.add_argument("--dask-scheduler", metavar="ADDRESS", help="train on the Dask cluster at ADDRESS (tcp://host:8786)")
     add_quiet(p)
     p.set_defaults(func=run)
 
@@ -37,14 +50,36 @@ def run(args) -> int:
         raise UserError(f"--model-out {out}: the file name must end in .npz")
     if not out.resolve().parent.is_dir():
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} does not exist")
-    pos, neg = read_pair(args)
+    inputs = read_inputs(args)
+    if inputs.regression:
+        raise UserError(f"--table {args.table}: column {args.value_column!r} holds measured values; 'seqimp train' "
+                        "saves a classifier (two labels): use 'seqimp poim --table' for the WD regressor")
+    pos, neg = inputs.positive, inputs.negative
+    if pos is None or neg is None:
+        raise UserError("positive and negative sequences are required: --positive and --negative (or "
+                        "--negatives shuffle), --positive-bed with negatives, or --table with a label column")
     check_degree(args, pos.length)
-    weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
-                                test_fraction=args.test_fraction, random_state=args.seed,
-                                progress=progress_enabled())
-    metadata = dict(info, degree=args.degree, shifts=args.shifts, C=args.C, length=pos.length, alphabet="dna",
-                    test_fraction=args.test_fraction, seed=args.seed, positive=str(args.positive),
-                    negative=str(args.negative))
+    dask = args.dask_workers is not None or args.dask_scheduler is not None
+    if dask and args.shifts:
+        raise UserError("--dask-workers/--dask-scheduler train WD models with --shifts 0 only")
+    client = None
+    if dask:
+        from ..kernels import connect
+
+        client = connect(args.dask_scheduler, n_workers=args.dask_workers)
+    try:
+        weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
+                                    test_fraction=args.test_fraction, random_state=args.seed,
+                                    progress=progress_enabled(), client=client, alphabet=inputs.alphabet)
+    finally:
+        if client is not None:
+            client.close()
+    source = {"table": str(args.table)} if inputs.table is not None else {
+        "positive": str(args.positive_bed or args.positive),
+        "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}
+    metadata = dict(info, degree=args.degree, shifts=args.shifts, C=args.C, length=pos.length,
+                    alphabet=inputs.alphabet, test_fraction=args.test_fraction, seed=args.seed, **source,
+                    dask_workers=args.dask_workers, dask_scheduler=args.dask_scheduler)
     save_model(out, weights, metadata)  # staged beside OUT and renamed: never half-written
     if info["n_test"]:
         print(f"accuracy {info['accuracy']:.4f}, auROC {info['auroc']:.4f} on {info['n_test']} held-out sequences")

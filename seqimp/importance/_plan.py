@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_int, format_bytes
 
 __all__ = ["Plan", "plan_poim", "streaming_bytes", "MAX_BLOCK"]
 
@@ -23,10 +23,6 @@ _F = 8  # bytes per float64 / int64
 def _cells(a, n, length):
     return a ** n * max(length - n + 1, 0)
 
-
-def _gb(n_bytes) -> str:
-    gb = n_bytes / 1e9
-    return f"{gb:.2f}" if gb < 1e4 else f"{gb:.3g}"
 
 
 def dfs_tile(a, h, max_order, cap_entries=1 << 16):
@@ -116,18 +112,8 @@ class Plan:
         """One line for logs."""
         route = "streaming" if self.streaming else "in memory"
         return (f"POIM up to order {self.max_order} for L = {self.length}: {route} (in-memory tables need about "
-                f"{_gb(self.bytes_in_memory)} GB, budget {_gb(self.budget)} GB; streaming blocks of {self.block} "
-                f"positions, about {_gb(self.bytes_needed)} GB)")
-
-
-def _check_count(value, name, low):
-    try:
-        ok = not isinstance(value, bool) and int(value) == value and int(value) >= low
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise SeqimpError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
+                f"{format_bytes(self.bytes_in_memory)}, budget {format_bytes(self.budget)}; streaming blocks of {self.block} "
+                f"positions, about {format_bytes(self.bytes_needed)})")
 
 
 def budget_bytes(max_memory) -> int:
@@ -174,11 +160,11 @@ def plan_poim(length, max_order, background_order=0, max_memory=None, *, degree=
     """
     from ._engine import estimate_bytes
 
-    length = _check_count(length, "length", 1)
-    max_order = _check_count(max_order, "max_order", 1)
-    background_order = _check_count(background_order, "background_order", 0)
-    degree = max_order if degree is None else _check_count(degree, "degree", 1)
-    top_n = _check_count(top_n, "top_n", 0)
+    length = check_int(length, "length", minimum=1)
+    max_order = check_int(max_order, "max_order", minimum=1)
+    background_order = check_int(background_order, "background_order", minimum=0)
+    degree = max_order if degree is None else check_int(degree, "degree", minimum=1)
+    top_n = check_int(top_n, "top_n", minimum=0)
     budget = budget_bytes(max_memory)
     a = int(alphabet_size)
     in_memory = estimate_bytes(a, length, degree, background_order, max_order)
@@ -186,16 +172,16 @@ def plan_poim(length, max_order, background_order=0, max_memory=None, *, degree=
                                  full_tables=full_tables)
     rows = max(length - background_order, 1)
     if block is not None:
-        block = _check_count(block, "block", 1)
+        block = check_int(block, "block", minimum=1)
         need = fixed + block * per
         if need > budget:
-            raise SeqimpError(f"poim: a block of {block} positions needs about {_gb(need)} GB, more than "
-                              f"max_memory={_gb(budget)} GB; use a smaller block or raise max_memory (--max-memory)")
+            raise SeqimpError(f"poim: a block of {block} positions needs about {format_bytes(need)}, more than "
+                              f"max_memory={format_bytes(budget)}; use a smaller block or raise max_memory (--max-memory)")
     else:
         need1 = fixed + per
         if need1 > budget:
-            raise SeqimpError(f"poim: even one position per block needs about {_gb(need1)} GB "
-                              f"({need1} bytes), more than max_memory={_gb(budget)} GB; raise max_memory "
+            raise SeqimpError(f"poim: even one position per block needs about {format_bytes(need1)} ({need1} bytes), "
+                              f"more than max_memory={format_bytes(budget)} ({budget} bytes); raise max_memory "
                               f"(--max-memory) or lower max_order (--max-order)")
         block = int(min(MAX_BLOCK, rows, (budget - fixed) // per))
     return Plan(length=length, max_order=max_order, background_order=background_order, degree=degree,

@@ -3,10 +3,14 @@ estimators, and the exact unfolding of a trained model into positional k-mer wei
 """
 
 from ._estimators import WDClassifier, WDRegressor
+from ._distributed import connect, dcd_svm_distributed, fit_distributed  # imports dask only when called
+from ._implicit import cg_ridge, dcd_svm, wd_scores
+from ._memory import training_memory
 from ._metrics import holdout_regression_metrics, regression_metrics
 from ._weights import PositionalWeights
 from ._params import feature_offsets, shift_weights, wd_beta
 from ._wd import wd_features, wd_kernel
 
 __all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets", "WDClassifier", "WDRegressor",
-           "PositionalWeights", "regression_metrics", "holdout_regression_metrics"]
+           "PositionalWeights", "regression_metrics", "holdout_regression_metrics", "dcd_svm", "cg_ridge", "wd_scores",
+           "training_memory", "connect", "fit_distributed", "dcd_svm_distributed"]

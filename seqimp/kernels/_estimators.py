@@ -1,8 +1,13 @@
 """scikit-learn estimators on the weighted-degree string kernels.
 
-Two training routes, both unfolding exactly into :class:`~seqimp.PositionalWeights`:
+Three training routes, all unfolding exactly into :class:`~seqimp.PositionalWeights`:
 
-* ``shifts == 0`` (``method="auto"`` picks ``"linear"``): a linear model on the
+* ``shifts == 0`` (``method="auto"`` picks ``"implicit"``): a linear model on the WD
+  features computed on demand from the codes inside numba kernels
+  (:mod:`seqimp.kernels._implicit`: dual coordinate descent for the SVM, conjugate
+  gradients for ridge); memory is the codes, the weight vector and O(n) dual
+  variables, nothing per non-zero. With ``client=`` it runs on a Dask cluster.
+* ``method="linear"`` (shifts 0): the same linear model on the
   explicit sparse WD features (:func:`~seqimp.wd_features`). Memory and time grow
   linearly with the number of sequences: about 30 bytes per non-zero (the CSR matrix plus
   liblinear's copy), n * sum_k (L-k+1) non-zeros, i.e. ~3.2 GB per 10^5 sequences of
@@ -36,7 +41,8 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
-from ..io._check import check_sequences
+from ._implicit import cg_ridge, check_codes, dcd_svm, wd_scores
+from ._memory import check_training_memory
 from ._params import check_degree_shifts
 from ._wd import wd_features, wd_kernel
 from ._unfold import check_table_size
@@ -62,13 +68,18 @@ class _WDModel(BaseEstimator):
         return tags
 
     def _method(self):
-        check_choice(self.method, "method", ("auto", "linear", "kernel"))
-        if self.method == "linear" and self.shifts:
-            raise SeqimpError("method='linear' needs shifts=0 (the WDS kernel has no explicit "
+        check_choice(self.method, "method", ("auto", "implicit", "linear", "kernel"))
+        if self.method in ("implicit", "linear") and self.shifts:
+            raise SeqimpError(f"method={self.method!r} needs shifts=0 (the WDS kernel has no explicit "
                               "feature map here); use method='kernel'")
         if self.method == "auto":
-            return "linear" if self.shifts == 0 else "kernel"
+            return "implicit" if self.shifts == 0 else "kernel"
         return self.method
+
+    def _check_memory(self, codes, method):
+        """Refuse, before allocating, a fit whose working memory exceeds ``memory_budget``."""
+        check_training_memory(codes, self.degree_, get_alphabet(self.alphabet).size, method, self.memory_budget,
+                              shifts=self.shifts_)
 
     @contextlib.contextmanager
     def _step(self, what):
@@ -83,8 +94,8 @@ class _WDModel(BaseEstimator):
         print(f"{name}: {what}: done in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
 
     def _as_codes(self, X, alphabet):
-        """Sequences -> (n, L) uint8 codes; the one place input is converted."""
-        return check_sequences(X, "X", alphabet)
+        """Sequences -> (n, L) uint8 codes; the one place input is converted (a memory map is kept)."""
+        return check_codes(X, "X", alphabet)
 
     def _fit_codes(self, X, n_labels):
         codes = self._as_codes(X, self.alphabet)
@@ -109,11 +120,12 @@ class _WDModel(BaseEstimator):
     def _raw_scores(self, X):
         codes = self._test_codes(X)
         out = np.empty(codes.shape[0])
-        if self.method_ == "linear":
-            step = max(1, _CHUNK_ENTRIES // max(1, self.degree_ * self.length_))
+        if self.method_ in ("implicit", "linear"):
+            # matrix-free: phi(x).coef_ from the codes, parallel over rows, read in blocks of rows
+            step = max(1, _CHUNK_ENTRIES // max(1, self.length_))
             for a in range(0, codes.shape[0], step):
-                F = wd_features(codes[a:a + step], degree=self.degree_, alphabet=self.alphabet_)
-                out[a:a + step] = F @ self.coef_
+                out[a:a + step] = wd_scores(codes[a:a + step], self.coef_, degree=self.degree_,
+                                            alphabet=self.alphabet_)
         else:
             step = max(1, _CHUNK_ENTRIES // max(1, self.support_codes_.shape[0]))
             for a in range(0, codes.shape[0], step):
@@ -133,7 +145,7 @@ class _WDModel(BaseEstimator):
             floating-point rounding), for both routes and any shift.
         """
         check_is_fitted(self, "intercept_")
-        if self.method_ == "linear":
+        if self.method_ in ("implicit", "linear"):
             return PositionalWeights.from_wd_coef(self.coef_, self.intercept_, length=self.length_,
                                                   degree=self.degree_, alphabet=self.alphabet_)
         return PositionalWeights.from_kernel_expansion(
@@ -146,16 +158,24 @@ _PARAMS_DOC = """
         Largest k-mer length K of the WD kernel, ``1 <= K <= L``.
     shifts : int, default=0
         Largest shift S of the WDS kernel, ``0 <= S < L``.
-    method : {"auto", "linear", "kernel"}, default="auto"
-        Training route: "linear" (explicit features; needs shifts=0) or "kernel"
-        (precomputed Gram matrix); "auto" is "linear" when shifts=0.
+    method : {"auto", "implicit", "linear", "kernel"}, default="auto"
+        Training route: "implicit" (linear model on WD features computed on demand from
+        the codes, nothing stored per non-zero; needs shifts=0), "linear" (the same model
+        on the explicit sparse feature matrix, solved by liblinear / sparse CG; ~30 bytes
+        per non-zero) or "kernel" (precomputed Gram matrix); "auto" is "implicit" when
+        shifts=0, else "kernel". See ``docs/training-at-scale.md``.
     alphabet : str or Alphabet, default="dna"
         Used to encode strings and to size the positional tables.
     tol : float, default=1e-4
         Stopping tolerance of the solver.
     verbose : bool, default=False
         Print a line on stderr before and after each training step (feature map or
-        Gram matrix, solver) with its time, for long fits."""
+        Gram matrix, solver) with its time, for long fits; the implicit route also
+        reports each pass (objective, and progress with ETA for passes over a second).
+    memory_budget : int, str or None, default=None
+        Bytes the fit may allocate (an int, or a string such as ``"4GB"``); None is the
+        memory available now (``MemAvailable``). A fit whose estimated working memory
+        exceeds it is refused before allocating, with the size it needs."""
 
 
 class WDClassifier(ClassifierMixin, _WDModel):
@@ -170,18 +190,25 @@ class WDClassifier(ClassifierMixin, _WDModel):
     class_weight : dict or "balanced", optional
         Passed to the SVM.
     random_state : int, numpy Generator or None, default=None
-        Seeds liblinear's coordinate order (linear route); default None = fixed seed 0.
-        liblinear gets an int drawn from ``seqimp.errors.check_random_state(random_state)``.
+        Seeds the coordinate order (a permutation per pass): of the implicit route directly,
+        of liblinear (linear route) through an int drawn from
+        ``seqimp.errors.check_random_state(random_state)``; default None = fixed seed 0.
+    client : dask.distributed.Client or str, optional
+        Train the implicit route on a Dask cluster (CoCoA+, see ``docs/training-at-scale.md``);
+        needs the ``dask`` extra. A scheduler address (``"tcp://host:8786"``) is connected
+        for the fit and closed after it, and keeps the model clonable and picklable; with a
+        Client object prefer :func:`seqimp.kernels.fit_distributed`, which leaves no client
+        in the model.
 
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
         ``decision_function > 0`` means ``classes_[1]``.
-    method_ : {{"linear", "kernel"}}
+    method_ : {{"implicit", "linear", "kernel"}}
     length_, n_features_in_ : int
         Training sequence length L.
     coef_ : ndarray of shape (n_wd_features,)
-        Linear route: weight of each :func:`~seqimp.wd_features` column.
+        Implicit and linear routes: weight of each :func:`~seqimp.wd_features` column.
     support_ : ndarray of shape (n_support,)
         Kernel route: indices of the support sequences in the training set.
     support_codes_ : ndarray of shape (n_support, L), uint8
@@ -203,7 +230,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
     """
 
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
-                 max_iter=1000, class_weight=None, random_state=None, verbose=False):
+                 max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
+                 client=None):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -214,6 +242,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.class_weight = class_weight
         self.random_state = random_state
         self.verbose = verbose
+        self.memory_budget = memory_budget
+        self.client = client
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -237,7 +267,31 @@ class WDClassifier(ClassifierMixin, _WDModel):
         codes = self._fit_codes(X, y.shape[0])
         self.classes_ = classes
         yb = (y == classes[1]).astype(np.int64)
-        if method == "linear":
+        if self.client is not None and method != "implicit":
+            raise SeqimpError(f"client= trains the implicit route only; method={self.method!r} with "
+                              f"shifts={self.shifts_} uses the {method} route")
+        self._check_memory(codes, method)
+        if method == "implicit" and self.client is not None:
+            from ._distributed import client_for, dcd_svm_distributed
+
+            with self._step(f"distributed dual coordinate descent (CoCoA+) on {codes.shape[0]} sequences"), \
+                    client_for(self.client) as client:
+                sol = dcd_svm_distributed(codes, yb, client=client, degree=self.degree_, C=self.C,
+                                          class_weight=self.class_weight, tol=self.tol, max_iter=self.max_iter,
+                                          random_state=self.random_state, alphabet=self.alphabet_,
+                                          verbose=self.verbose)
+            self.coef_ = sol.coef
+            self.intercept_ = sol.intercept
+            self.n_iter_ = sol.n_iter
+        elif method == "implicit":
+            with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
+                sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
+                              tol=self.tol, max_iter=self.max_iter, random_state=self.random_state,
+                              alphabet=self.alphabet_, verbose=self.verbose)
+            self.coef_ = sol.coef
+            self.intercept_ = sol.intercept
+            self.n_iter_ = sol.n_iter
+        elif method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):
                 F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
@@ -276,9 +330,10 @@ class WDRegressor(RegressorMixin, _WDModel):
     __doc__ = f"""Ridge regression on the weighted-degree (with shifts) string kernel.
 
     Minimises ``sum_i (y_i - w.phi(x_i) - b)^2 + alpha ||w||^2`` with an
-    unpenalised intercept ``b``, in the primal on explicit features (linear
-    route) or in the dual on the centred Gram matrix (kernel route); for
-    ``shifts=0`` both routes fit the same model.
+    unpenalised intercept ``b``: by matrix-free conjugate gradients on the dual
+    (implicit route), in the primal on explicit features (linear route) or in the
+    dual on the centred Gram matrix (kernel route); for ``shifts=0`` all routes fit
+    the same model.
 
     Parameters
     ----------{_PARAMS_DOC}
@@ -287,10 +342,10 @@ class WDRegressor(RegressorMixin, _WDModel):
 
     Attributes
     ----------
-    method_ : {{"linear", "kernel"}}
+    method_ : {{"implicit", "linear", "kernel"}}
     length_, n_features_in_ : int
     coef_ : ndarray of shape (n_wd_features,)
-        Linear route.
+        Implicit and linear routes.
     support_codes_ : ndarray of shape (n_train, L), uint8
         Kernel route: all training sequences.
     dual_coef_ : ndarray of shape (n_train,)
@@ -298,7 +353,8 @@ class WDRegressor(RegressorMixin, _WDModel):
     intercept_ : float
     """
 
-    def __init__(self, degree=8, shifts=0, alpha=1.0, *, method="auto", alphabet="dna", tol=1e-4, verbose=False):
+    def __init__(self, degree=8, shifts=0, alpha=1.0, *, method="auto", alphabet="dna", tol=1e-4, verbose=False,
+                 memory_budget=None):
         self.degree = degree
         self.shifts = shifts
         self.alpha = alpha
@@ -306,6 +362,7 @@ class WDRegressor(RegressorMixin, _WDModel):
         self.alphabet = alphabet
         self.tol = tol
         self.verbose = verbose
+        self.memory_budget = memory_budget
 
     def fit(self, X, y):
         """Train on sequences ``X`` and real targets ``y`` (shape (n,))."""
@@ -321,7 +378,13 @@ class WDRegressor(RegressorMixin, _WDModel):
         check_number(self.alpha, "alpha", low=0, low_open=True)
         method = self._method()
         codes = self._fit_codes(X, y.shape[0])
-        if method == "linear":
+        self._check_memory(codes, method)
+        if method == "implicit":
+            with self._step(f"ridge (matrix-free CG) on {codes.shape[0]} sequences"):
+                self.coef_, self.intercept_, self.n_iter_ = cg_ridge(
+                    codes, y, degree=self.degree_, alpha=self.alpha, tol=self.tol, alphabet=self.alphabet_,
+                    verbose=self.verbose)
+        elif method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):
                 F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)

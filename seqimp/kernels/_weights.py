@@ -166,6 +166,10 @@ class PositionalWeights:
     def save(self, path, *, metadata=None) -> None:
         """Save to ``.npz`` (tables, bias, alphabet, optional metadata).
 
+        A table is stored as its non-zero entries (flat indices and values) when that is
+        smaller, as the weights of a trained WD model are: the k-mers no training sequence
+        has get weight 0. :meth:`load` restores the dense tables exactly.
+
         Parameters
         ----------
         path : str or path-like
@@ -174,7 +178,16 @@ class PositionalWeights:
             JSON-serialisable provenance (model parameters, data source, ...),
             read back with :meth:`load_metadata`.
         """
-        arrays = {f"table_{k}": t for k, t in enumerate(self.tables, start=1)}
+        arrays = {}
+        for k, table in enumerate(self.tables, start=1):
+            flat = table.ravel()
+            nonzero = np.flatnonzero(flat)
+            if nonzero.size * 12 < flat.size * 8:  # sparse is smaller: trained WD weights mostly are
+                arrays[f"sparse_{k}_shape"] = np.array(table.shape, dtype=np.int64)
+                arrays[f"sparse_{k}_index"] = nonzero.astype(np.int32 if flat.size < 2**31 else np.int64)
+                arrays[f"sparse_{k}_value"] = flat[nonzero]
+            else:
+                arrays[f"table_{k}"] = table
         if metadata is not None:
             try:
                 arrays["metadata"] = np.array(json.dumps(metadata, sort_keys=True))
@@ -188,10 +201,17 @@ class PositionalWeights:
         """Load weights written by :meth:`save`."""
         path = npz_path(path)
         with np.load(path, allow_pickle=False) as data:
-            keys = sorted((k for k in data.files if k.startswith("table_")), key=lambda s: int(s[6:]))
-            if not keys:
+            tables, k = [], 1
+            while f"table_{k}" in data.files or f"sparse_{k}_shape" in data.files:
+                if f"table_{k}" in data.files:
+                    tables.append(data[f"table_{k}"])
+                else:  # stored as its non-zero entries
+                    table = np.zeros(tuple(data[f"sparse_{k}_shape"]), dtype=np.float64)
+                    table.ravel()[data[f"sparse_{k}_index"]] = data[f"sparse_{k}_value"]
+                    tables.append(table)
+                k += 1
+            if not tables:
                 raise SeqimpError(f"{path}: not a PositionalWeights file (no tables)")
-            tables = [data[k] for k in keys]
             return cls(tables, bias=float(data["bias"]), alphabet=str(data["alphabet"]))
 
     @classmethod

@@ -1,19 +1,21 @@
 """The pipeline stage: train -> evaluate -> background -> importance -> files, as library
 functions (what the command line calls), the result files and the HTML report.
 
-:func:`run_poim` (and :func:`run_model`, :func:`run_sampled`) make the files of
+:func:`run_poim` (and :func:`run_model`, :func:`run_sampled`, :func:`run_regression`) make the files of
 ``seqimp poim``; :func:`run_motifs` those of ``seqimp motifs``. Progress lines go to the
 ``seqimp`` :mod:`logging` logger (level INFO); the library installs no handler.
 """
 
 from ._motifs import MotifRun, load_poim, run_motifs, update_report
 from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures, write_outputs,
-                       write_result_files, write_summary)
+                       write_result_files, write_summary, write_top_bed)
+from ._regression import run_regression, train_regressor
 from ._report import build_report, write_report
 from ._run import (BACKGROUNDS, PipelineRun, check_job, compute_importance, evaluate, make_background, run_model,
                    run_poim, run_sampled, train_model)
 
-__all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "train_model", "evaluate", "make_background",
+__all__ = ["PipelineRun", "run_poim", "run_regression", "train_regressor", "run_model", "run_sampled", "train_model",
+           "evaluate", "make_background", "write_top_bed",
            "check_job", "compute_importance", "BACKGROUNDS", "MotifRun", "run_motifs", "load_poim", "update_report",
            "top_oligomers", "write_figures", "write_outputs", "write_result_files", "write_summary", "save_model", "load_model",
            "versions", "write_report", "build_report"]

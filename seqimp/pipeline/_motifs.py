@@ -67,19 +67,18 @@ def load_poim(path, *, name=None):
 
     Returns
     -------
-    POIMResult
+    POIMResult or StreamedPOIM
+        Whichever the file holds (:func:`seqimp.load_poim`).
     """
-    from ..importance._exact import POIMResult
+    from ..importance import load_poim as load_any
 
     path = Path(os.fspath(path))
     name = str(path) if name is None else name
     if not path.is_file():
         raise SeqimpError(f"{name}: " + ("is a directory, expected poim.npz" if path.is_dir() else "no such file"))
     try:
-        return POIMResult.load(path)
-    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-        if isinstance(exc, SeqimpError):
-            raise
+        return load_any(path)
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile):  # SeqimpError is a ValueError
         raise SeqimpError(f"{name}: not a poim.npz written by 'seqimp poim'") from None
 
 

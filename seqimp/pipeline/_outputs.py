@@ -17,13 +17,16 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from .. import __version__
 from ..errors import SeqimpError
+from ..io import format_position, hits_to_bed, oligomer_hits, write_bed
+from ..io import position_labels as _position_labels
 from .._tables import write_tsv
 from ..kernels._weights import PositionalWeights
 
-__all__ = ["top_oligomers", "write_figures", "write_outputs", "write_result_files", "write_summary", "save_model", "load_model",
+__all__ = ["top_oligomers", "write_top_bed", "write_figures", "write_outputs", "write_result_files", "write_summary", "save_model", "load_model",
            "versions"]
 
 
@@ -38,38 +41,78 @@ def versions() -> dict:
     return out
 
 
-def top_oligomers(result, n=50):
+def top_oligomers(result, n=50, *, position_origin=None):
     """The top ``n`` positional oligomers of every order by |FIRM|, merged and sorted by |FIRM|.
 
     The rows of ``top_oligomers.tsv``: ``result.top(n, measure="firm")`` (see
     :meth:`POIMResult.top <seqimp.importance.POIMResult.top>` for the ranking and its ties).
 
+    Parameters
+    ----------
+    result : POIMResult
+    n : int, default=50
+    position_origin : int, optional
+        The 1-based position read as ``+1`` (a summit, a TSS): adds the column
+        ``position_label`` beside ``position`` (``-2, -1, +1, +2, ...``; no 0; see
+        :func:`seqimp.io.position_labels`).
+
     Returns
     -------
     pandas.DataFrame
-        Columns ``rank, oligomer, order, position`` (1-based start), ``poim, firm``.
+        Columns ``rank, oligomer, order, position`` (1-based start), [``position_label``,]
+        ``poim, firm``.
     """
-    return result.top(n, measure="firm")
+    table = result.top(n, measure="firm")
+    if position_origin is not None:
+        labels = _position_labels(result.length, position_origin)
+        text = [format_position(labels[p - 1]) for p in table["position"].to_numpy(np.int64)]
+        table.insert(table.columns.get_loc("position") + 1, "position_label", pd.Series(text, dtype=object))
+    return table
+
+
+def write_top_bed(path, windows, table) -> int:
+    """Write the genomic sites of ranked positional oligomers in the windows as BED6; return the row count.
+
+    One row per window holding a ranked oligomer at its position (:func:`seqimp.io.oligomer_hits`),
+    in genome coordinates (:func:`seqimp.io.hits_to_bed`): name ``oligomer@position``, score
+    its FIRM, strand relative to the genome (a hit in a '-' window is on '-').
+    """
+    hits = oligomer_hits(windows, table)
+    firm = {(o, int(p)): f for o, p, f in zip(table["oligomer"], table["position"], table["firm"])}
+    bed = hits_to_bed(windows, hits["window"], hits["position"], hits["length"],
+                      name=[f"{o}@{p}" for o, p in zip(hits["oligomer"], hits["position"])],
+                      score=[firm[(o, int(p))] for o, p in zip(hits["oligomer"], hits["position"])])
+    write_bed(bed, path)
+    return len(bed)
+
+
+#: Orders whose per-order heatmaps are drawn (their full tables are kept by every result).
+FIGURE_ORDERS = 4
 
 
 def write_figures(out, result, weights=None, *, fmt="png", position_labels=None, dpi=130) -> list:
-    """Write ``differential_poim``, ``poim_order<k>`` (k = 1..max_order) and ``weights_vs_firm``.
+    """Write ``differential_poim``, ``maximal_poim``, ``poim_order<k>`` and ``weights_vs_firm``.
 
-    Heatmaps of orders k <= 3 show all k-mers, larger orders the top 20 k-mers.
-    Returns the written paths.
+    Per-order heatmaps for k = 1..min(max_order, 4) (orders k <= 3 show all k-mers, k = 4 the
+    top 20); the differential and maximal POIM cover every order. Works from a full
+    :class:`~seqimp.importance.POIMResult` or from the summaries of a
+    :class:`~seqimp.importance.StreamedPOIM`. Returns the written paths.
     """
     import matplotlib.pyplot as plt
 
-    from ..plot._heatmaps import differential_heatmap, poim_heatmap, weights_vs_firm
+    from ..plot._heatmaps import differential_heatmap, maximal_heatmap, poim_heatmap, weights_vs_firm
 
     if fmt not in ("png", "svg", "pdf"):
         raise SeqimpError(f"figure format must be png, svg or pdf, got {fmt!r}")
     out = Path(out)
-    jobs = [("differential_poim", lambda: differential_heatmap(result, position_labels=position_labels))]
-    for k in range(1, result.max_order + 1):
+    jobs = [("differential_poim", lambda: differential_heatmap(result, position_labels=position_labels)),
+            ("maximal_poim", lambda: maximal_heatmap(result, position_labels=position_labels))]
+    top_order = min(result.max_order, FIGURE_ORDERS)
+    for k in range(1, top_order + 1):
         jobs.append((f"poim_order{k}", lambda k=k: poim_heatmap(result, k, position_labels=position_labels)))
     if weights is not None:
-        jobs.append(("weights_vs_firm", lambda: weights_vs_firm(weights, result)))
+        orders = range(1, min(weights.degree, top_order) + 1)
+        jobs.append(("weights_vs_firm", lambda: weights_vs_firm(weights, result, orders=orders)))
     written = []
     for name, draw in jobs:
         ax = draw()
@@ -125,18 +168,39 @@ def load_model(path):
     return weights, metadata
 
 
+def poim_file(result, top=1000):
+    """What ``poim.npz`` holds: for exact results the summaries (:class:`StreamedPOIM`: maximal and
+    differential POIM, the top 1000 positional oligomers per order, full tables for k <= 4),
+    a few MB where the full tables take hundreds; sampled results whole (they are small).
+    Full tables of every order are written only on request (``full_tables=``, ``--full-tables``)."""
+    from ..importance import StreamedPOIM
+
+    if isinstance(result, StreamedPOIM) or result.method != "exact":
+        return result
+    return StreamedPOIM.from_result(result, top_n=max(1000, int(top)))
+
+
 def write_result_files(out, result, *, weights=None, fmt="png", top=50, position_labels=None,
-                       model_metadata=None) -> list:
+                       model_metadata=None, position_origin=None, windows=None) -> list:
     """Write the result files of ``seqimp poim`` except ``summary.json`` and the report.
 
     ``top_oligomers.tsv``, the figures, ``poim.npz`` and ``model.npz`` (when ``weights``
-    are given). Returns the written paths.
+    are given); with ``windows`` (:class:`seqimp.io.GenomicWindows` of the analysed
+    sequences) also ``top_oligomers.bed`` (:func:`write_top_bed`). ``position_origin`` adds
+    the ``position_label`` column and, unless ``position_labels`` are given, labels the
+    figures' position axes the same way. Returns the written paths.
     """
     out = Path(out)
     written = [out / "top_oligomers.tsv"]
-    write_tsv(top_oligomers(result, top), written[0])
+    table = top_oligomers(result, top, position_origin=position_origin)
+    write_tsv(table, written[0])
+    if windows is not None:
+        write_top_bed(out / "top_oligomers.bed", windows, table)
+        written.append(out / "top_oligomers.bed")
+    if position_labels is None and position_origin is not None:
+        position_labels = _position_labels(result.length, position_origin)
     written += write_figures(out, result, weights, fmt=fmt, position_labels=position_labels)
-    result.save(out / "poim.npz")
+    poim_file(result, top).save(out / "poim.npz")
     written.append(out / "poim.npz")
     if weights is not None:
         save_model(out / "model.npz", weights, model_metadata)

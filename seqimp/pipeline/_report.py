@@ -25,6 +25,8 @@ __all__ = ["write_report", "build_report"]
 _IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml"}
 _FIGURE_EXTS = (".png", ".svg", ".pdf")
 _FIGURE_CAPTIONS = {
+    "maximal_poim": ("Maximal POIM: the largest |POIM| of any k-mer at each order k and 1-based start "
+                     "position j."),
     "differential_poim": "Differential POIM Ω(k, j): peaks give the length k and the 1-based start j "
                          "of the motifs the model relies on.",
     "weights_vs_firm": "Model weight of every positional oligomer against its FIRM. Weights describe one "
@@ -85,8 +87,8 @@ def _figure(path: Path, base: Path, caption: str, embed: bool) -> str:
 
 def _figure_order(path: Path):
     stem = path.stem
-    if stem == "differential_poim":
-        return (0, 0, stem)
+    if stem in ("differential_poim", "maximal_poim"):
+        return (0, int(stem == "maximal_poim"), stem)
     m = re.fullmatch(r"poim_order(\d+)", stem)
     if m:
         return (1, int(m.group(1)), stem)
@@ -113,9 +115,14 @@ def _summary_html(summary: dict) -> str:
     metrics = summary.get("metrics", {})
     params = summary.get("parameters", {})
     for label, value in (("positive", data.get("positive")), ("negative", data.get("negative")),
+                         ("table", data.get("table")),
                          ("sequences", _sizes(data)), ("sequence length", data.get("length")),
+                         ("dropped", _dropped(summary.get("dropped"))),
+                         ("positions", _origin(summary.get("position_origin"))),
                          ("accuracy", _fmt(metrics.get("accuracy"))),
                          ("auROC", _fmt(metrics.get("auroc"))),
+                         ("R² (held out)", _fmt(metrics.get("r2"))),
+                         ("Spearman ρ (held out)", _fmt(metrics.get("spearman"))),
                          ("evaluated on", metrics.get("evaluated_on", "held-out split" if metrics.get("n_test")
                                                       else None)),
                          ("test sequences", metrics.get("n_test")),
@@ -130,7 +137,8 @@ def _summary_html(summary: dict) -> str:
             f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(json.dumps(v))}</dd>" for k, v in params.items()) + "</dl>"
     per_order = summary.get("top_per_order", [])
     if per_order:
-        header = ["order", "oligomer", "position", "poim", "firm"]
+        header = ["order", "oligomer", "position"] + (["position_label"] if "position_label" in per_order[0] else []) \
+            + ["poim", "firm"]
         rows = [[format_value(r.get(h)) for h in header] for r in per_order]
         out += "<h3>Top oligomer of each order (by |FIRM|)</h3>" + _html_table(header, rows)
     timings = summary.get("timings", {})
@@ -144,7 +152,22 @@ def _summary_html(summary: dict) -> str:
     return out
 
 
+def _dropped(dropped):
+    if not dropped:
+        return None
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in dropped.items())
+
+
+def _origin(origin):
+    if origin is None:
+        return None
+    return (f"counted from 1-based position {origin} (+1; the one before it is -1, there is no 0); "
+            "the position column of the tables stays 1-based")
+
+
 def _sizes(data: dict):
+    if "n_sequences" in data:
+        return data["n_sequences"]
     if "n_positive" not in data:
         return None
     return f"{data['n_positive']} positive, {data.get('n_negative', 0)} negative"
@@ -237,7 +260,9 @@ def build_report(directory, *, title=None, embed=True, motifs_dir=None) -> str:
         header, rows = _read_tsv(base / "top_oligomers.tsv")
         parts += ["<h2>Top positional oligomers</h2>",
                   '<p class="note">Sorted by |FIRM| within the top of every order; positions are 1-based '
-                  '(start of the oligomer). <a href="top_oligomers.tsv">top_oligomers.tsv</a>'
+                  '(start of the oligomer)' + ('; position_label counts from the origin'
+                                               if "position_label" in header else "")
+                  + '. <a href="top_oligomers.tsv">top_oligomers.tsv</a>'
                   + (' &middot; <a href="#motifs">motifs</a>' if has_motifs else "") + "</p>",
                   _html_table(header, rows, limit=200)]
     figures = sorted((p for p in base.iterdir() if p.suffix.lower() in _FIGURE_EXTS
@@ -249,10 +274,10 @@ def build_report(directory, *, title=None, embed=True, motifs_dir=None) -> str:
     if has_motifs:
         # links are relative to the motif folder: the report ends up beside motifs.tsv
         parts.append('<div id="motifs">' + _motif_section(motif_folder, motif_folder, embed) + "</div>")
-    files = [n for n in ("poim.npz", "model.npz", "summary.json") if (base / n).exists()]
+    files = [n for n in ("poim.npz", "model.npz", "summary.json", "top_oligomers.bed") if (base / n).exists()]
     if files:
         parts.append('<h2>Files</h2><p>' + ", ".join(f'<a href="{n}">{n}</a>' for n in files)
-                     + ' &mdash; load <code>poim.npz</code> with <code>seqimp.POIMResult.load</code>.</p>')
+                     + ' &mdash; load <code>poim.npz</code> with <code>seqimp.load_poim</code>.</p>')
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import __version__
 from ..errors import SeqimpError
-from ..io import SequenceSet, check_sequences
+from ..io import SequenceSet, check_sequences, get_alphabet, require_dna
 from ..kernels import PositionalWeights
 from ._outputs import top_oligomers, versions, write_result_files, write_summary
 
@@ -57,14 +57,21 @@ class PipelineRun:
     files: list = field(default_factory=list)
 
 
-def _codes(X, name) -> np.ndarray:
-    return check_sequences(X, name)
+def _codes(X, name, alphabet="dna") -> np.ndarray:
+    return check_sequences(X, name, alphabet)
 
 
-def _encode(positive, negative):
+def _alphabet_of(alphabet, *data):
+    """``alphabet`` as a name, or (None) the alphabet of the first SequenceSet among ``data``, else DNA."""
+    if alphabet is not None:
+        return get_alphabet(alphabet).name
+    return next((x.alphabet.name for x in data if isinstance(x, SequenceSet)), "dna")
+
+
+def _encode(positive, negative, alphabet="dna"):
     """Encode the sequences once: ``(pos, neg)`` code arrays of one length (None where not given)."""
-    pos = None if positive is None else _codes(positive, "positive")
-    neg = None if negative is None else _codes(negative, "negative")
+    pos = None if positive is None else _codes(positive, "positive", alphabet)
+    neg = None if negative is None else _codes(negative, "negative", alphabet)
     if pos is not None and neg is not None and pos.shape[1] != neg.shape[1]:
         raise SeqimpError(f"positive sequences have length {pos.shape[1]} but negative ones {neg.shape[1]}; "
                           "positional methods need one common length")
@@ -89,7 +96,7 @@ def evaluate(scores, y) -> dict:
 
 
 def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
-                progress=False):
+                progress=False, alphabet=None, client=None):
     """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
 
     Parameters
@@ -103,6 +110,10 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     progress : bool, default=False
         Report each training step (feature map or Gram matrix, solver) with its time on
         stderr (``WDClassifier(verbose=True)``).
+    alphabet : {"dna", "rna", "protein"}, optional
+        Default: the alphabet of a SequenceSet given, else DNA.
+    client : distributed.Client or str, optional
+        Train on a Dask cluster (``WDClassifier(client=...)``, shifts 0 only; docs/training-at-scale.md).
 
     Returns
     -------
@@ -116,11 +127,13 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     -----
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
-    return _train(*_labels(*_encode(positive, negative)), degree=degree, shifts=shifts, C=C,
-                  test_fraction=test_fraction, random_state=random_state, progress=progress)
+    alphabet = _alphabet_of(alphabet, positive, negative)
+    return _train(*_labels(*_encode(positive, negative, alphabet)), degree=degree, shifts=shifts, C=C,
+                  test_fraction=test_fraction, random_state=random_state, progress=progress, client=client,
+                  alphabet=alphabet)
 
 
-def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
+def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, client=None, alphabet="dna"):
     """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``)."""
     from sklearn.model_selection import train_test_split
 
@@ -142,8 +155,8 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
     logger.info(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
                 f"on {len(y_train)} sequences of length {X.shape[1]}")
     start = time.perf_counter()
-    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state,
-                         verbose=progress).fit(X_train, y_train)
+    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state, alphabet=alphabet,
+                         verbose=progress, **({"client": client} if client is not None else {})).fit(X_train, y_train)
     info["train_seconds"] = time.perf_counter() - start
     info["n_train"] = int(len(y_train))
     if X_test is not None:
@@ -157,7 +170,7 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress):
 
 
 def make_background(kind="negative", *, positive=None, negative=None, fasta=None, length=None, order=0,
-                    positional=False):
+                    positional=False, alphabet=None):
     """The background distribution for POIM/FIRM.
 
     Parameters
@@ -174,6 +187,8 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
         Markov order D.
     positional : bool, default=False
         Position-specific transition tables.
+    alphabet : {"dna", "rna", "protein"}, optional
+        Default: the alphabet of a SequenceSet given, else DNA.
 
     Returns
     -------
@@ -182,18 +197,22 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
     """
     from ..background._markov import MarkovBackground
 
+    alphabet = _alphabet_of(alphabet, fasta, positive, negative)
     if fasta is not None:
-        data, what = _codes(fasta, "background"), "the background FASTA"
+        data, what = _codes(fasta, "background", alphabet), "the background FASTA"
     elif kind == "uniform":
         if length is None:
             raise SeqimpError("a uniform background needs the sequence length")
-        return MarkovBackground.uniform(int(length), order=0), "uniform i.i.d. letters (p = 1/4)"
+        size = get_alphabet(alphabet).size
+        return (MarkovBackground.uniform(int(length), order=0, alphabet=alphabet),
+                f"uniform i.i.d. letters (p = 1/{size})")
     elif kind == "negative":
         if negative is None:
             raise SeqimpError("background 'negative' needs negative sequences")
-        data, what = _codes(negative, "negative"), "the negative sequences"
+        data, what = _codes(negative, "negative", alphabet), "the negative sequences"
     elif kind == "all":
-        parts = [_codes(x, n) for x, n in ((positive, "positive"), (negative, "negative")) if x is not None]
+        parts = [_codes(x, n, alphabet) for x, n in ((positive, "positive"), (negative, "negative"))
+                 if x is not None]
         if not parts:
             raise SeqimpError("background 'all' needs sequences")
         data, what = np.concatenate(parts), "all sequences"
@@ -201,35 +220,61 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
         raise SeqimpError(f"background must be one of {', '.join(BACKGROUNDS)}, got {kind!r}")
     if length is not None and data.shape[1] != length:
         raise SeqimpError(f"background sequences have length {data.shape[1]}, the model expects {length}")
-    bg = MarkovBackground(order=order, positional=positional).fit(data)
+    bg = MarkovBackground(order=order, positional=positional, alphabet=alphabet).fit(data)
     kind_text = f"order-{order} {'position-specific' if positional else 'homogeneous'} Markov chain"
     return bg, f"{kind_text} fitted on {what} ({len(data)} sequences)"
 
 
-def check_job(length, *, degree, max_order, background_order=0, max_memory=None) -> None:
-    """Refuse a POIM job that cannot run -- ``max_order`` outside 1..L, or tables above
-    ``max_memory`` bytes (None: half the available RAM) -- before any model is trained.
+def _tables_path(out, full_tables):
+    return Path(out) / "poim_tables.h5" if full_tables else None
 
-    :func:`seqimp.importance._engine.check_poim_job`: the checks :func:`seqimp.poim` makes,
-    with the same messages.
+
+def check_job(length, *, degree, max_order, background_order=0, max_memory=None, full_tables=None,
+              alphabet_size=4) -> None:
+    """Refuse a POIM job that cannot run -- ``max_order`` outside 1..L, a background order the
+    length cannot carry, or memory above ``max_memory`` bytes (None: half the available RAM)
+    even for the streaming engine -- before any model is trained.
+
+    The length checks are :func:`seqimp.importance._engine.check_poim_job` (the checks
+    :func:`seqimp.poim` makes); the memory check is :func:`seqimp.importance.plan_poim`, which
+    refuses only when not even one block of positions fits.
     """
+    from ..importance import plan_poim
     from ..importance._engine import check_poim_job
 
-    check_poim_job(int(length), degree=int(degree), max_order=int(max_order),
-                   background_order=int(background_order), max_memory=max_memory)
+    check_poim_job(int(length), max_order=int(max_order), background_order=int(background_order))
+    plan_poim(int(length), int(max_order), int(background_order), max_memory, degree=int(degree),
+              full_tables=full_tables is not None, alphabet_size=int(alphabet_size))
 
 
-def compute_importance(weights, background, *, max_order, max_memory=None, progress=False):
-    """Exact POIM/FIRM of a positional model (:func:`seqimp.poim`); refuses jobs above ``max_memory``."""
-    from ..importance._exact import poim
+def compute_importance(weights, background, *, max_order, max_memory=None, progress=False, full_tables=None):
+    """Exact POIM/FIRM of a positional model within ``max_memory`` bytes.
 
+    The in-memory engine (:func:`seqimp.poim`) when its tables fit the budget, otherwise the
+    streaming engine (:func:`seqimp.importance.poim_streamed`, the same values, summaries kept),
+    announced by one log line; ``full_tables`` (a path, ``.h5``) streams and writes every
+    order's full tables there.
+
+    Returns
+    -------
+    POIMResult or StreamedPOIM
+    """
+    from ..importance import plan_poim, poim, poim_streamed
+
+    plan = plan_poim(weights.length, int(max_order), background.order, max_memory, degree=weights.degree,
+                     full_tables=full_tables is not None, alphabet_size=weights.alphabet.size)
+    if plan.streaming or full_tables is not None:
+        logger.info(plan.describe())
+        return poim_streamed(weights, background, max_order, max_memory=max_memory, full_tables=full_tables,
+                             progress=progress)
     return poim(weights, background, max_order, max_memory=max_memory, progress=progress)
 
 
 def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1.0, background="negative",
              background_order=0, positional_background=False, test_fraction=0.2, random_state=None, fmt="png",
              top=50, max_memory=None, position_labels=None, title=None, progress=False,
-             motifs_dir=None) -> PipelineRun:
+             motifs_dir=None, full_tables=False, alphabet=None, position_origin=None, windows=None,
+             dropped=None) -> PipelineRun:
     """Train a WD model, evaluate it, compute POIM/FIRM and write every output into ``out``.
 
     The data are encoded once and the job is checked (lengths, memory) before training.
@@ -251,7 +296,12 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     top : int, default=50
         Rows per order in ``top_oligomers.tsv``.
     max_memory : int, optional
-        Bytes the POIM tables may take (the engine refuses larger jobs).
+        Memory budget in bytes (None: half the available RAM). Jobs whose full POIM tables
+        exceed it stream (:func:`compute_importance`); jobs that cannot fit even streaming
+        are refused before training.
+    full_tables : bool, default=False
+        Also write every order's full POIM and FIRM tables to ``poim_tables.h5`` (HDF5,
+        float32, chunked by positions); ``poim.npz`` always holds the summaries.
     position_labels : sequence of length L, optional
         Position tick labels for the heatmaps.
     title : str, optional
@@ -260,6 +310,16 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
         Progress bars for training and the POIM levels.
     motifs_dir : path-like, optional
         Where the report looks for ``motifs.tsv``.
+    alphabet : {"dna", "rna", "protein"}, optional
+        Default: the alphabet of a SequenceSet given, else DNA.
+    position_origin : int, optional
+        The 1-based position shown as ``+1`` (positions before it negative, no 0): adds the
+        ``position_label`` column to ``top_oligomers.tsv`` and labels the figures' axes.
+    windows : GenomicWindows, optional
+        The positives as windows of a genome (:func:`seqimp.io.extract_windows`): adds
+        ``top_oligomers.bed``, the genome coordinates of the top oligomers' hits.
+    dropped : dict, optional
+        Input records dropped by reason, written to ``summary.json`` as ``"dropped"``.
 
     Returns
     -------
@@ -270,17 +330,20 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
     max_order = degree if max_order is None else int(max_order)
-    pos, neg = _encode(positive, negative)
+    alphabet = _alphabet_of(alphabet, positive, negative)
+    pos, neg = _encode(positive, negative, alphabet)
     X, y = _labels(pos, neg)
     length = X.shape[1]
-    check_job(length, degree=degree, max_order=max_order, background_order=background_order, max_memory=max_memory)
+    check_job(length, degree=degree, max_order=max_order, background_order=background_order, max_memory=max_memory,
+              full_tables=_tables_path(out, full_tables),
+              alphabet_size=get_alphabet(alphabet).size)
     start = time.perf_counter()
     weights, info = _train(X, y, degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
-                           random_state=random_state, progress=progress)
+                           random_state=random_state, progress=progress, alphabet=alphabet)
     timings = {"train": time.perf_counter() - start}
     bg, bg_info = _background_for(background, positive=pos, negative=neg, fasta=None, length=length,
-                                  order=background_order, positional=positional_background)
-    metadata = {"degree": degree, "shifts": shifts, "C": C, "length": length, "alphabet": "dna",
+                                  order=background_order, positional=positional_background, alphabet=alphabet)
+    metadata = {"degree": degree, "shifts": shifts, "C": C, "length": length, "alphabet": alphabet,
                 "n_train": info["n_train"], "n_positive": info["n_positive"], "n_negative": info["n_negative"],
                 "test_fraction": test_fraction, "seed": random_state, "accuracy": info["accuracy"],
                 "auroc": info["auroc"], "seqimp": __version__}
@@ -291,17 +354,21 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     summary = _summary(title, "poim", parameters, _data_summary(positive, negative, pos, neg, length), metrics,
                        bg_info)
     return _explain_and_write(
-        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress),
+        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress,
+                                   full_tables=_tables_path(out, full_tables)),
         f"computing POIM and FIRM up to order {max_order} for L = {length}", out, weights=weights,
         model_metadata=metadata, summary=summary, timings=timings, fmt=fmt, top=top,
-        position_labels=position_labels, motifs_dir=motifs_dir)
+        position_labels=position_labels, motifs_dir=motifs_dir, position_origin=position_origin, windows=windows,
+        dropped=dropped)
 
 
 def run_model(weights, out, *, metadata=None, positive=None, negative=None, background="negative",
               background_fasta=None, background_order=0, positional_background=False, max_order=None,
               fmt="png", top=50, max_memory=None, position_labels=None, title=None, progress=False,
-              motifs_dir=None) -> PipelineRun:
+              motifs_dir=None, full_tables=False, position_origin=None, windows=None, dropped=None) -> PipelineRun:
     """POIM/FIRM of a saved model (``seqimp poim --model``): background from a FASTA or the data.
+
+    ``max_memory`` and ``full_tables`` as in :func:`run_poim`.
 
     ``positive``/``negative`` (optional) are scored for accuracy/auROC -- on the given
     sequences, which need not be held out -- and may provide the background. The other
@@ -314,9 +381,11 @@ def run_model(weights, out, *, metadata=None, positive=None, negative=None, back
     metadata = dict(metadata or {})
     length = weights.length
     max_order = weights.degree if max_order is None else int(max_order)
-    pos, neg = _encode(positive, negative)
+    alphabet = weights.alphabet.name
+    pos, neg = _encode(positive, negative, alphabet)
     bg, bg_info = _background_for(background, positive=pos, negative=neg, fasta=background_fasta,
-                                  length=length, order=background_order, positional=positional_background)
+                                  length=length, order=background_order, positional=positional_background,
+                                  alphabet=alphabet)
     metrics = {k: metadata.get(k) for k in ("n_train", "accuracy", "auroc")}
     metrics["evaluated_on"] = "held-out split at training time"
     if pos is not None and neg is not None:
@@ -329,21 +398,23 @@ def run_model(weights, out, *, metadata=None, positive=None, negative=None, back
                        "model": {k: metadata.get(k) for k in ("degree", "shifts", "C", "seed")}},
                        _data_summary(positive, negative, pos, neg, length), metrics, bg_info)
     return _explain_and_write(
-        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress),
+        lambda: compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress,
+                                   full_tables=_tables_path(out, full_tables)),
         f"computing POIM and FIRM up to order {max_order} for L = {length}", out, weights=weights,
         model_metadata=metadata, summary=summary, timings={}, fmt=fmt, top=top, position_labels=position_labels,
-        motifs_dir=motifs_dir)
+        motifs_dir=motifs_dir, position_origin=position_origin, windows=windows, dropped=dropped)
 
 
 def run_sampled(score_fn, out, *, source="score function", positive=None, negative=None, background="negative",
                 background_fasta=None, background_order=0, positional_background=False, length=None, max_order=3,
                 n_samples=1000, random_state=None, fmt="png", top=50, position_labels=None, title=None,
-                progress=False, motifs_dir=None) -> PipelineRun:
+                progress=False, motifs_dir=None, position_origin=None, windows=None, dropped=None) -> PipelineRun:
     """Sampled POIM/FIRM (:func:`seqimp.importance.poim_sampled`) of any scorer, with the same outputs.
 
     There are no model weights, so ``weights_vs_firm`` and ``model.npz`` are not written.
     ``positive``/``negative`` (optional) give auROC of the scorer on them (not held out)
-    and may provide the background and the length.
+    and may provide the background and the length. DNA only (the sampled POIM plants
+    the 4**k DNA k-mers).
 
     Returns
     -------
@@ -351,6 +422,9 @@ def run_sampled(score_fn, out, *, source="score function", positive=None, negati
     """
     from ..importance._sampled import poim_sampled
 
+    for x in (positive, negative, background_fasta):
+        if isinstance(x, SequenceSet):
+            require_dna(x.alphabet, "the sampled POIM")
     pos, neg = _encode(positive, negative)
     fasta = None if background_fasta is None else _codes(background_fasta, "background")
     for x in (fasta, pos, neg):
@@ -375,12 +449,12 @@ def run_sampled(score_fn, out, *, source="score function", positive=None, negati
                              random_state=random_state, progress=progress),
         f"sampling POIM and FIRM up to order {max_order} for L = {length} with {n_samples} background samples",
         out, summary=summary, timings={}, fmt=fmt, top=top, position_labels=position_labels,
-        motifs_dir=motifs_dir)
+        motifs_dir=motifs_dir, position_origin=position_origin, windows=windows, dropped=dropped)
 
 
-def _background_for(kind, *, positive, negative, fasta, length, order, positional):
+def _background_for(kind, *, positive, negative, fasta, length, order, positional, alphabet="dna"):
     bg, text = make_background(kind, positive=positive, negative=negative, fasta=fasta, length=length,
-                               order=order, positional=positional)
+                               order=order, positional=positional, alphabet=alphabet)
     return bg, {"description": text, "kind": "fasta" if fasta is not None else kind,
                 "order": order if (fasta is not None or kind != "uniform") else 0,
                 "positional": bool(positional) and (fasta is not None or kind != "uniform")}
@@ -406,9 +480,15 @@ def _data_summary(positive, negative, pos, neg, length):
 
 
 def _explain_and_write(explain, what, out, *, summary, timings, weights=None, model_metadata=None, fmt="png",
-                       top=50, position_labels=None, motifs_dir=None) -> PipelineRun:
+                       top=50, position_labels=None, motifs_dir=None, position_origin=None, windows=None,
+                       dropped=None) -> PipelineRun:
     """Compute the importance (``explain()``), write every output into ``out``, then
-    ``summary.json`` once (with all timings) and the report."""
+    ``summary.json`` once (with all timings) and the report.
+
+    ``position_origin`` (1-based position shown as +1): the ``position_label`` column and
+    the figures' axes; ``windows`` (GenomicWindows of the positives): ``top_oligomers.bed``;
+    ``dropped`` (dict of counts by reason): ``summary["dropped"]``.
+    """
     logger.info(what)
     start = time.perf_counter()
     result = explain()
@@ -418,12 +498,18 @@ def _explain_and_write(explain, what, out, *, summary, timings, weights=None, mo
     out = Path(out)
     summary = dict(summary, expected_score=result.expected_score, score_std=result.score_std,
                    method=result.method, versions=versions())
-    best = top_oligomers(result, 1).to_dict("records")  # the top of every order, sorted by |FIRM|
+    if position_origin is not None:
+        summary["position_origin"] = int(position_origin)
+    if dropped is not None:
+        summary["dropped"] = dict(dropped)
+    best = top_oligomers(result, 1, position_origin=position_origin).to_dict("records")  # the top of every order, sorted by |FIRM|
     if best:
         summary["top_oligomer"] = best[0]
         summary["top_per_order"] = sorted(best, key=lambda row: row["order"])
     files = write_result_files(out, result, weights=weights, fmt=fmt, top=top, position_labels=position_labels,
-                               model_metadata=model_metadata)
+                               model_metadata=model_metadata, position_origin=position_origin, windows=windows)
+    if (out / "poim_tables.h5").exists():
+        files.append(out / "poim_tables.h5")
     timings["outputs"] = time.perf_counter() - start
     summary["timings"] = timings
     write_summary(out / "summary.json", summary)

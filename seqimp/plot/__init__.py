@@ -4,9 +4,10 @@ Heatmaps of POIMs and differential POIMs, weights vs FIRM, sequence logos, and t
 plots of the tabular importance methods.
 """
 
-from ._heatmaps import differential_heatmap, poim_heatmap, weights_vs_firm
+from ._heatmaps import differential_heatmap, maximal_heatmap, poim_heatmap, weights_vs_firm
 from ._logos import importance_logo, letter_importance, logo, match_logo
 from ._tabular import plot_firm_curve, plot_importance_boxplot, plot_importance_matrix
 
-__all__ = ["poim_heatmap", "differential_heatmap", "weights_vs_firm", "logo", "match_logo", "importance_logo", "letter_importance",
+__all__ = ["poim_heatmap", "differential_heatmap", "maximal_heatmap", "weights_vs_firm", "logo", "match_logo",
+           "importance_logo", "letter_importance",
            "plot_importance_boxplot", "plot_firm_curve", "plot_importance_matrix"]

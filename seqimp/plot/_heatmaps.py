@@ -13,7 +13,7 @@ from ..errors import SeqimpError
 from .._tables import top_n
 from ..importance._result import measure_tables
 
-__all__ = ["poim_heatmap", "differential_heatmap", "weights_vs_firm"]
+__all__ = ["poim_heatmap", "differential_heatmap", "maximal_heatmap", "weights_vs_firm"]
 
 _MEASURE_LABELS = {"poim": "POIM  Q(z, j)", "firm": "FIRM(z, j)"}
 
@@ -160,7 +160,7 @@ def differential_heatmap(result, ax=None, *, cmap="RdBu_r", colorbar=True, posit
 
     Parameters
     ----------
-    result : POIMResult
+    result : POIMResult or StreamedPOIM
         ``result.differential`` of shape (max_order, L), NaN where j > L-k (grey).
     ax : matplotlib Axes, optional
     cmap : str or Colormap, default="RdBu_r"
@@ -174,7 +174,25 @@ def differential_heatmap(result, ax=None, *, cmap="RdBu_r", colorbar=True, posit
     -------
     matplotlib.axes.Axes
     """
-    data = np.asarray(result.differential, dtype=np.float64)  # (K, L)
+    return _order_heatmap(result.differential, ax, cmap=cmap, colorbar=colorbar, position_labels=position_labels,
+                          title="Differential POIM" if title is None else title,
+                          colorbar_label="differential POIM  Ω(k, j)")
+
+
+def maximal_heatmap(result, ax=None, *, cmap="RdBu_r", colorbar=True, position_labels=None, title=None):
+    """Heatmap of the maximal POIM q_max(k, j) = max_z |Q(z, j)|: order k (rows) × position.
+
+    Parameters and return value as :func:`differential_heatmap`; ``result.maximal`` has
+    shape (max_order, L), NaN where j > L-k (grey). The colour scale is centred on zero
+    like every seqimp heatmap (the values are >= 0).
+    """
+    return _order_heatmap(result.maximal, ax, cmap=cmap, colorbar=colorbar, position_labels=position_labels,
+                          title="Maximal POIM" if title is None else title,
+                          colorbar_label="maximal POIM  max_z |Q(z, j)|")
+
+
+def _order_heatmap(values, ax, *, cmap, colorbar, position_labels, title, colorbar_label):
+    data = np.asarray(values, dtype=np.float64)  # (K, L)
     n_orders, length = data.shape
     _check_labels(position_labels, length)
     ax = _axes(ax, (min(14.0, 4.0 + 0.08 * length), 1.8 + 0.3 * n_orders))
@@ -187,8 +205,8 @@ def differential_heatmap(result, ax=None, *, cmap="RdBu_r", colorbar=True, posit
     ax.yaxis.set_major_locator(MaxNLocator(nbins=min(n_orders, 12), integer=True))
     ax.set_ylabel("order k (motif length)")
     if colorbar:
-        _colorbar(ax, image, "differential POIM  Ω(k, j)")
-    ax.set_title(title if title is not None else "Differential POIM")
+        _colorbar(ax, image, colorbar_label)
+    ax.set_title(title)
     return ax
 
 

@@ -1,0 +1,209 @@
+"""Benchmark WDClassifier training at scale: explicit features (liblinear) vs implicit features vs Dask.
+
+For each n, random sequences of length 141 with GATTACA planted at positions 60-69 in
+half of them and 10% label noise (the data of ``bench_kernels.py``) are generated in
+blocks straight into a codes store on disk (``seqimp.io.write_codes_store`` layout).
+Each route then trains ``WDClassifier(degree=8, C=1, tol=1e-4)`` in its own child
+process and reports wall time of ``fit``, passes, seconds per pass, held-out accuracy
+and the child's peak resident memory (``resource.getrusage(RUSAGE_SELF).ru_maxrss``,
+which includes the Python interpreter, numpy, numba and sklearn):
+
+* ``linear``   -- the explicit route (``method="linear"``): codes loaded, sparse feature
+                  matrix, liblinear; run only where it fits (``--linear-max``, default 10^5);
+* ``implicit`` -- the default route: the codes stay a read-only memory map;
+* ``dask``     -- the implicit route on ``LocalCluster(n_workers=2, threads_per_worker=1,
+                  processes=False)`` (threads of the child, so its peak RSS is the whole
+                  cluster's), CoCoA+ rounds of one local pass each.
+
+Usage::
+
+    python scripts/bench_training.py                   # n = 10^5 and 10^6
+    python scripts/bench_training.py --n 100000        # one size
+    python scripts/bench_training.py --huge            # adds 10^7 (about 1.4 GB of codes on disk)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from seqimp.io import open_codes_store, write_codes_store  # noqa: E402
+
+MOTIF = np.array([2, 0, 3, 3, 0, 1, 0], dtype=np.uint8)  # GATTACA
+
+
+def planted_block(rng, n, length):
+    X = rng.integers(0, 4, (n, length), dtype=np.uint8)
+    y = rng.random(n) < 0.5
+    pos = rng.integers(60, 70, n)
+    for r in np.flatnonzero(y):
+        X[r, pos[r]:pos[r] + 7] = MOTIF
+    return X, (y ^ (rng.random(n) < 0.1)).astype(np.int64)
+
+
+def make_store(folder, n, length, seed, block=200_000):
+    """Planted data written block by block into a codes store (memory: one block)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    codes = np.lib.format.open_memmap(folder / "codes.tmp.npy", mode="w+", dtype=np.uint8, shape=(n, length))
+    labels = np.empty(n, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    for a in range(0, n, block):
+        X, y = planted_block(rng, min(block, n - a), length)
+        codes[a:a + X.shape[0]] = X
+        labels[a:a + X.shape[0]] = y
+    codes.flush()
+    store = write_codes_store(folder / "store", codes, labels, ids=[f"s{r}" for r in range(n)])
+    del codes
+    os.remove(folder / "codes.tmp.npy")
+    return store
+
+
+def child(route, store_path, test_path, degree, max_iter, verbose=False):
+    from seqimp import WDClassifier
+    from seqimp.kernels._implicit import svm_primal_objective
+
+    store = open_codes_store(store_path)
+    test = open_codes_store(test_path)
+    Xt, yt = np.asarray(test.codes), np.asarray(test.labels)
+    WDClassifier(degree=2).fit(Xt[:50], yt[:50])                       # load the numba cache
+    WDClassifier(degree=2, method="linear").fit(Xt[:50], yt[:50])
+    y = np.asarray(store.labels)
+    model = WDClassifier(degree=degree, C=1.0, tol=1e-4, max_iter=max_iter, random_state=0, verbose=verbose,
+                         memory_budget="1TB" if route == "linear" else None)
+    client = None
+    if route == "linear":
+        model.set_params(method="linear")
+        X = np.array(store.codes)                                      # the old route needs codes in memory
+    else:
+        X = store.codes                                                # read-only memory map
+    if route == "dask":
+        from seqimp.kernels import connect
+
+        client = connect(n_workers=2, threads_per_worker=1, processes=False)
+        model.set_params(client=client)
+    start = time.perf_counter()
+    model.fit(X, y)
+    fit_s = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    if client is not None:
+        client.close()
+    acc = float(np.mean(model.predict(Xt) == yt))
+    primal = svm_primal_objective(X, y, model.coef_, model.intercept_, degree=degree, C=1.0)
+    print(json.dumps(dict(route=route, fit_s=fit_s, passes=int(model.n_iter_), per_pass_s=fit_s / model.n_iter_,
+                          accuracy=acc, peak_rss=peak, primal=primal)))
+
+
+def child_passes(route, store_path, passes, degree):
+    """Seconds per full pass (no shrinking, fixed number of passes/rounds): single process vs 2 Dask workers."""
+    import warnings
+
+    from seqimp.kernels import connect, dcd_svm, dcd_svm_distributed
+
+    store = open_codes_store(store_path)
+    y = np.asarray(store.labels)
+    warnings.simplefilter("ignore")
+    dcd_svm(store.codes[:50], y[:50], degree=2, max_iter=1)            # load the numba cache
+    kwargs = dict(degree=degree, C=1.0, tol=1e-4, max_iter=passes, shrinking=False)
+    start = time.perf_counter()
+    if route == "implicit-pass":
+        dcd_svm(store.codes, y, **kwargs)
+    else:
+        client = connect(n_workers=2, threads_per_worker=1, processes=False)
+        start = time.perf_counter()
+        dcd_svm_distributed(store.codes, y, client=client, **kwargs)
+    elapsed = time.perf_counter() - start
+    print(json.dumps(dict(route=route, per_pass_s=elapsed / passes)))
+
+
+def run_route(route, store, test, degree, max_iter, verbose=False):
+    """Run one route in a child process; its last stdout line is a JSON record (stderr passes through)."""
+    cmd = [sys.executable, __file__, "--child", route, str(store.path), str(test.path), str(degree), str(max_iter)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               SEQIMP_BENCH_VERBOSE="1" if verbose else "")
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=None if verbose else subprocess.DEVNULL,
+                         text=True, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, nargs="+", default=[100_000, 1_000_000])
+    p.add_argument("--huge", action="store_true", help="also n = 10^7")
+    p.add_argument("--length", type=int, default=141)
+    p.add_argument("--degree", type=int, default=8)
+    p.add_argument("--max-iter", type=int, default=1000, help="passes of the linear and implicit routes")
+    p.add_argument("--dask-max-iter", type=int, default=100,
+                   help="rounds of the Dask route (CoCoA+ converges sublinearly on the hinge loss: "
+                        "its time per pass is the comparison; its objective is printed)")
+    p.add_argument("--routes", nargs="*", default=["linear", "implicit", "dask"],
+                   choices=["linear", "implicit", "dask"])
+    p.add_argument("--full-passes", type=int, default=5,
+                   help="full passes (no shrinking) timed for the per-pass comparison of the single-process "
+                        "and Dask routes (0: skip); with --routes and no route, only this comparison")
+    p.add_argument("--linear-max", type=int, default=100_000, help="largest n for the explicit route")
+    p.add_argument("--verbose", action="store_true", help="the fits report each pass on stderr")
+    p.add_argument("--workdir", default=None, help="where the codes stores go (default: a temporary folder)")
+    p.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        route, store, test, degree, max_iter = args.child
+        if route.endswith("-pass"):
+            child_passes(route, store, int(max_iter), int(degree))
+        else:
+            child(route, store, test, int(degree), int(max_iter), verbose=bool(os.environ.get("SEQIMP_BENCH_VERBOSE")))
+        return
+    sizes = list(args.n) + ([10_000_000] if args.huge else [])
+    with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
+        test = make_store(Path(tmp) / "test", 5000, args.length, seed=99)
+        for n in sizes:
+            t0 = time.perf_counter()
+            store = make_store(Path(tmp) / f"n{n}", n, args.length, seed=1)
+            print(f"n = {n:,} sequences of {args.length} nt, degree {args.degree} "
+                  f"(codes store {store.codes.nbytes / 1e6:.0f} MB written in {time.perf_counter() - t0:.0f} s)",
+                  flush=True)
+            res = {}
+            for route in args.routes:
+                if route == "linear" and n > args.linear_max:
+                    nnz = n * sum(args.length - k + 1 for k in range(1, args.degree + 1))
+                    print(f"  {route:8s}: skipped (needs ~{30 * nnz / 1e9:.0f} GB)", flush=True)
+                    continue
+                r = res[route] = run_route(route, store, test, args.degree,
+                                           args.dask_max_iter if route == "dask" else args.max_iter, args.verbose)
+                print(f"  {route:8s}: fit {r['fit_s']:7.1f} s, {r['passes']:4d} passes ({r['per_pass_s']:.2f} s/pass), "
+                      f"peak RSS {r['peak_rss'] / 2 ** 30:5.2f} GiB, held-out accuracy {r['accuracy']:.3f}, "
+                      f"primal objective {r['primal']:.6g}", flush=True)
+            if "linear" in res and "implicit" in res:
+                a, b = res["linear"], res["implicit"]
+                print(f"  linear / implicit: fit time {a['fit_s'] / b['fit_s']:.2f}x, peak RSS "
+                      f"{a['peak_rss'] / b['peak_rss']:.2f}x; primal objective, implicit vs linear: relative "
+                      f"difference {(b['primal'] - a['primal']) / a['primal']:+.2e}")
+            if "dask" in res and "implicit" in res:
+                a, b = res["dask"], res["implicit"]
+                ratio = a['per_pass_s'] / b['per_pass_s']
+                print(f"  dask / implicit: mean time per round/pass of the fits {ratio:.2f}x "
+                      f"(both shrink), fit time {a['fit_s'] / b['fit_s']:.2f}x, {a['passes']} rounds vs "
+                      f"{b['passes']} passes; primal objective, dask vs implicit: relative difference "
+                      f"{(a['primal'] - b['primal']) / b['primal']:+.2e}", flush=True)
+            if args.full_passes:
+                one = run_route("implicit-pass", store, test, args.degree, args.full_passes)["per_pass_s"]
+                two = run_route("dask-pass", store, test, args.degree, args.full_passes)["per_pass_s"]
+                print(f"  full passes (no shrinking, {args.full_passes} each): single process {one:.2f} s/pass, "
+                      f"Dask 2 workers {two:.2f} s/pass: ratio {two / one:.2f}x (target <= 1.3x)", flush=True)
+            store = None
+
+
+if __name__ == "__main__":
+    main()

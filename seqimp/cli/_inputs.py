@@ -1,0 +1,175 @@
+"""Where a run's sequences come from: a FASTA pair, regions of a BED file cut from a genome
+(with given, shuffled or genomic negatives), or a table of sequences with measured values.
+
+Used through :mod:`seqimp.cli.common` (``add_input_options``, ``read_inputs``), which
+imports this module at its end (this module uses the helpers defined above that import).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .common import UserError, log, positive_float, positive_int, read_pair
+
+__all__ = ["Inputs", "add_input_options", "read_inputs", "ALPHABETS"]
+
+ALPHABETS = ("dna", "rna", "protein")
+
+
+@dataclass
+class Inputs:
+    """The sequences of a run and what travels with them.
+
+    ``positive``/``negative``: SequenceSets (None where not given; for a table with a binary
+    label column, its two classes); ``table``: the MeasuredSequences of ``--table``;
+    ``windows``: the positives' GenomicWindows (BED input); ``dropped``: records dropped by
+    reason (negatives' reasons prefixed ``negative_``); ``origin``: the 1-based position shown
+    as +1 (``--position-origin``, or the window centre for BED input).
+    """
+
+    positive: object = None
+    negative: object = None
+    table: object = None
+    windows: object = None
+    dropped: dict | None = None
+    origin: int | None = None
+    alphabet: str = "dna"
+
+    @property
+    def regression(self) -> bool:
+        """A table whose value column is not a binary label: the WD regressor route."""
+        return self.table is not None and not self.table.binary
+
+    def extras(self) -> dict:
+        """The keywords the pipeline's ``run_*`` functions take for positions, BED output and drops."""
+        return dict(position_origin=self.origin, windows=self.windows, dropped=self.dropped)
+
+
+def add_input_options(p, *, table=True, regression=True) -> None:
+    """``--alphabet``, the BED options, (``table``) the table options and (``regression``) ``--alpha``."""
+    g = p.add_argument_group("input: regions on a genome, alphabet, positions")
+    g.add_argument("--positive-bed", metavar="PEAKS.bed",
+                   help="positive regions (BED3/BED6/narrowPeak, plain or gzip) cut from --genome: windows of "
+                        "--width nt centred on the summit (narrowPeak column 10) or the region centre, "
+                        "reverse-complemented on '-' rows; windows off a chromosome or holding N are dropped")
+    g.add_argument("--negative-bed", metavar="BG.bed", help="negative regions, cut like --positive-bed")
+    g.add_argument("--genome", metavar="GENOME.fa", help="genome FASTA, plain or bgzip (.fai index made if missing)")
+    g.add_argument("--width", type=positive_int, metavar="W", help="window width in nt (required with BED input)")
+    g.add_argument("--negatives", choices=["shuffle", "genome"],
+                   help="generate negatives: dinucleotide-preserving shuffles of the positives, or random "
+                        "GC-matched windows of --genome on the positives' chromosomes, away from the regions")
+    g.add_argument("--position-origin", type=int, metavar="N",
+                   help="1-based position shown as +1 in tables, figures and the report (the one before it is "
+                        "-1; there is no 0); default: the window centre for BED input, plain 1..L otherwise")
+    g.add_argument("--alphabet", choices=ALPHABETS, default="dna",
+                   help="sequence alphabet of FASTA and table input (default dna); BED input, the sampled "
+                        "routes and reverse complements need DNA")
+    if table:
+        t = p.add_argument_group("input: sequences with measured values")
+        t.add_argument("--table", metavar="DATA.tsv",
+                       help="TSV/CSV (plain or gzip) with a sequence and a value column: a binary label column "
+                            "trains the classifier, any other numbers the WD regressor (held-out R^2, Spearman)")
+        t.add_argument("--sequence-column", default="sequence", metavar="NAME",
+                       help="column of --table holding the sequences (default 'sequence')")
+        t.add_argument("--value-column", metavar="NAME", help="column of --table holding the values (required)")
+        if regression:
+            t.add_argument("--alpha", type=positive_float, default=1.0,
+                           help="ridge penalty of the WD regressor (default 1)")
+
+
+def _given(args, *names):
+    return [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None) is not None]
+
+
+def _drop_text(dropped) -> str:
+    total = sum(dropped.values())
+    return f"dropped {total}" + (": " + ", ".join(f"{k} {v}" for k, v in dropped.items()) if total else "")
+
+
+def read_inputs(args) -> Inputs:
+    """The run's sequences from the parsed options (a FASTA pair through ``read_pair``).
+
+    Every conflict or missing companion option is a UserError naming the options; the
+    counts of windows and drops go to the log as one line.
+    """
+    alphabet = getattr(args, "alphabet", "dna")
+    sources = _given(args, "positive", "positive_bed", "table")
+    if len(sources) > 1:
+        raise UserError(f"{sources[0]} and {sources[1]} both give the sequences; use one")
+    negatives = _given(args, "negative", "negative_bed", "negatives")
+    if len(negatives) > 1:
+        raise UserError(f"{negatives[0]} and {negatives[1]} both give the negative sequences; use one")
+    origin = getattr(args, "position_origin", None)
+    if getattr(args, "table", None) is not None:
+        return _read_table(args, negatives, alphabet, origin)
+    if getattr(args, "value_column", None) is not None:
+        raise UserError("--value-column is for --table input")
+    if getattr(args, "positive_bed", None) is None:
+        stray = _given(args, "genome", "width", "negative_bed")
+        if stray:
+            raise UserError(f"{stray[0]} is for BED input: give --positive-bed PEAKS.bed")
+        if getattr(args, "negatives", None) == "genome":
+            raise UserError("--negatives genome draws windows from --genome around --positive-bed regions; give them")
+        pos, neg = read_pair(args)
+        if getattr(args, "negatives", None) == "shuffle":
+            if pos is None:
+                raise UserError("--negatives shuffle needs positive sequences (--positive or --positive-bed)")
+            neg = _shuffled(args, pos)
+            log(f"negatives: {len(neg)} dinucleotide-preserving shuffles of --positive {args.positive}")
+        return Inputs(pos, neg, origin=origin, alphabet=alphabet)
+    return _read_bed(args, alphabet, origin)
+
+
+def _shuffled(args, pos):
+    from ..io import shuffle_negatives
+
+    return shuffle_negatives(pos, random_state=args.seed)
+
+
+def _read_bed(args, alphabet, origin) -> Inputs:
+    from ..io import extract_windows, genome_negatives, read_bed
+
+    missing = [o for o, v in (("--genome GENOME.fa", args.genome), ("--width W", args.width)) if v is None]
+    if missing:
+        raise UserError(f"--positive-bed needs {' and '.join(missing)}")
+    regions = read_bed(args.positive_bed, name="--positive-bed")
+    pos = extract_windows(regions, args.genome, args.width, alphabet=alphabet, name="--positive-bed")
+    dropped = dict(pos.dropped)
+    line = f"--positive-bed {args.positive_bed}: {len(pos)} windows of {args.width} nt ({_drop_text(pos.dropped)})"
+    neg = None
+    if args.negative_bed is not None:
+        neg = extract_windows(args.negative_bed, args.genome, args.width, alphabet=alphabet, name="--negative-bed")
+        line += f"; --negative-bed {args.negative_bed}: {len(neg)} windows ({_drop_text(neg.dropped)})"
+    elif args.negatives == "shuffle":
+        neg = _shuffled(args, pos)
+        line += f"; negatives: {len(neg)} dinucleotide-preserving shuffles"
+    elif args.negatives == "genome":
+        neg = genome_negatives(pos, args.genome, exclude=regions, random_state=args.seed)
+        line += f"; negatives: {len(neg)} GC-matched genomic windows ({_drop_text(neg.dropped)})"
+    if neg is not None:
+        dropped.update({f"negative_{k}": v for k, v in getattr(neg, "dropped", {}).items()})
+    log(line)
+    return Inputs(pos, neg, windows=pos, dropped=dropped, origin=pos.origin if origin is None else origin,
+                  alphabet=alphabet)
+
+
+def _read_table(args, negatives, alphabet, origin) -> Inputs:
+    from ..io import read_sequence_table
+
+    if negatives:
+        raise UserError(f"--table holds all the sequences; {negatives[0]} cannot be added to it")
+    if args.value_column is None:
+        raise UserError("--table needs --value-column NAME (and --sequence-column NAME, default 'sequence')")
+    skip = getattr(args, "skip_invalid", False)
+    data = read_sequence_table(args.table, sequence_column=args.sequence_column, value_column=args.value_column,
+                               alphabet=alphabet, on_invalid="skip" if skip else "error")
+    kind = (f"labels {data.classes[1]!r} (positive) and {data.classes[0]!r}" if data.binary
+            else "measured values")
+    log(f"--table {args.table}: {len(data)} sequences of length {data.length} with {kind}"
+        + (f" ({_drop_text(data.dropped)})" if skip else ""))
+    pos = neg = None
+    if data.binary:
+        pos, neg = data.subset(data.values == 1), data.subset(data.values == 0)
+    return Inputs(pos, neg, table=data, dropped=dict(data.dropped) if skip else None, origin=origin,
+                  alphabet=alphabet)
+

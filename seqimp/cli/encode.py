@@ -1,0 +1,55 @@
+"""``seqimp encode``: stream FASTA files into an on-disk codes store for training at scale."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import UserError, add_quiet, positive_int, progress_enabled
+
+HELP = """\
+Encode FASTA files (plain or gzip) chunk by chunk into a codes store: a folder with
+codes.npy (n x L uint8, memory-mapped), labels.npy, ids.txt and meta.json. Training
+and scoring read the store row by row without loading it whole
+(seqimp.io.open_codes_store; docs/training-at-scale.md).
+
+examples:
+  seqimp encode --fasta pos.fa.gz neg.fa.gz --labels 1 0 --out train.codes
+  seqimp encode --fasta all.fa --labels labels.txt --out train.codes
+"""
+
+
+def register(sub) -> None:
+    p = sub.add_parser("encode", help="stream FASTA into an on-disk codes store", description=HELP,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--fasta", nargs="+", required=True, metavar="FA", help="FASTA files, read in order")
+    p.add_argument("--labels", nargs="+", metavar="LABEL",
+                   help="one number per FASTA file (e.g. 1 0), or one text file with a number per record")
+    p.add_argument("--out", required=True, metavar="DIR", help="the store folder to create")
+    p.add_argument("--alphabet", choices=["dna", "rna", "protein"], default="dna", help="alphabet (default dna)")
+    p.add_argument("--skip-invalid", action="store_true", help="drop records with symbols outside the alphabet")
+    p.add_argument("--chunk-size", type=positive_int, default=100_000,
+                   help="records encoded and written at a time (default 100000)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing store at --out")
+    add_quiet(p)
+    p.set_defaults(func=run)
+
+
+def _labels(values):
+    if values is None:
+        return None
+    try:
+        return [float(v) for v in values]
+    except ValueError:
+        if len(values) == 1:
+            return values[0]  # a labels file
+        raise UserError(f"--labels: expected one number per FASTA file or one labels file, got {' '.join(values)}")
+
+
+def run(args) -> int:
+    from ..io import encode_fasta_to_store
+
+    store = encode_fasta_to_store(args.fasta, args.out, labels=_labels(args.labels), alphabet=args.alphabet,
+                                  on_invalid="skip" if args.skip_invalid else "error", chunk_size=args.chunk_size,
+                                  overwrite=args.overwrite, verbose=progress_enabled())
+    print(f"{len(store):,} sequences of length {store.length} written to {store.path}")
+    return 0

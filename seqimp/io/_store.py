@@ -1,0 +1,303 @@
+"""Codes stores: sequences larger than memory as an on-disk (n, L) uint8 array.
+
+A store is a folder::
+
+    codes.npy    (n, L) uint8 symbol codes (A=0, C=1, G=2, T=3), a plain .npy file
+    labels.npy   (n,) labels (int64 or float64), when labels were given
+    ids.txt      one record id per line, in row order
+    meta.json    {"format": "seqimp-codes", "version": 1, "n", "length", "alphabet",
+                  "sources", "labels"}
+
+:func:`encode_fasta_to_store` streams FASTA files (plain or gzip) in chunks of records
+into ``codes.npy`` (``numpy.lib.format.open_memmap``): memory is one chunk, whatever
+the number of sequences. :func:`open_codes_store` maps the arrays read-only
+(``np.load(mmap_mode="r")``); the WD estimators train and score on such a memory map
+row by row, without loading it whole.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+import sys
+import tempfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from Bio.SeqIO.FastaIO import SimpleFastaParser
+
+from ..errors import SeqimpError, check_int
+from ._alphabet import INVALID, encode, get_alphabet
+from ._fasta import _check_path, _open_text
+
+__all__ = ["CodesStore", "encode_fasta_to_store", "write_codes_store", "open_codes_store"]
+
+FORMAT = "seqimp-codes"
+VERSION = 1
+
+
+@dataclass
+class CodesStore:
+    """An opened codes store (see the module docstring).
+
+    Attributes
+    ----------
+    path : Path
+    codes : numpy.memmap of shape (n, L), uint8, read-only
+    labels : numpy.memmap of shape (n,) or None, read-only
+    alphabet : Alphabet
+    meta : dict
+        The parsed ``meta.json``.
+    """
+
+    path: Path
+    codes: np.ndarray
+    labels: np.ndarray | None
+    alphabet: object
+    meta: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return self.codes.shape[0]
+
+    @property
+    def length(self) -> int:
+        """Sequence length L."""
+        return self.codes.shape[1]
+
+    @property
+    def ids(self) -> list[str]:
+        """Record ids in row order (read from ``ids.txt`` on each access)."""
+        return (self.path / "ids.txt").read_text(encoding="utf-8").splitlines()
+
+    def __repr__(self) -> str:
+        return (f"CodesStore({str(self.path)!r}, n={len(self)}, length={self.length}, "
+                f"alphabet={self.alphabet.name!r}, labels={self.labels is not None})")
+
+
+def _records(path: Path):
+    """(id, sequence) of a FASTA file, streamed; the checks of :func:`seqimp.read_fasta`."""
+    try:
+        with _open_text(path) as handle:
+            first = ""
+            for line in handle:
+                if line.strip():
+                    first = line
+                    break
+            if not first:
+                raise SeqimpError(f"{path}: file is empty (no FASTA records)")
+            if not first.startswith(">"):
+                raise SeqimpError(f"{path}: not FASTA: the first non-empty line does not start with '>'")
+            for r, (title, seq) in enumerate(SimpleFastaParser(itertools.chain([first], handle))):
+                yield (title.split(None, 1)[0] if title.strip() else f"record{r + 1}"), seq
+    except (EOFError, OSError, zlib.error) as exc:
+        raise SeqimpError(f"{path}: cannot read compressed/raw data ({exc})") from None
+
+
+def _valid(seq, alpha) -> bool:
+    codes = alpha.lut[np.frombuffer(seq.encode("ascii", "replace"), np.uint8)]
+    return not (codes.size and codes.max() == INVALID)
+
+
+def _label_source(labels, paths):
+    """Per-file labels (one value per FASTA file), a labels text file (one per record) or None."""
+    if labels is None:
+        return None, None
+    if isinstance(labels, (str, os.PathLike)):
+        p = Path(os.fspath(labels))
+        if not p.is_file():
+            raise SeqimpError(f"labels {p}: no such file")
+        text = p.read_text(encoding="utf-8").split()
+        try:
+            values = np.array([float(v) for v in text])
+        except ValueError:
+            raise SeqimpError(f"labels {p}: expected one number per record") from None
+        return None, values
+    per_file = list(np.atleast_1d(np.asarray(labels, dtype=np.float64)))
+    if len(per_file) != len(paths):
+        raise SeqimpError(f"labels: one label per FASTA file expected ({len(paths)} files), got {len(per_file)}; "
+                          "or give a text file with one label per record")
+    return per_file, None
+
+
+def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid="error", chunk_size=100_000,
+                          overwrite=False, verbose=False) -> CodesStore:
+    """Stream FASTA files into a codes store on disk; memory is one chunk of records.
+
+    Parameters
+    ----------
+    fasta : path or list of paths
+        FASTA files (plain or gzip), read in order; all sequences must have one length.
+    out : path
+        The store folder to create.
+    labels : list of numbers, path or None
+        One label per FASTA file (e.g. ``[1, 0]`` for positive and negative files), or a
+        text file with one number per record (in order), or None (no ``labels.npy``).
+    alphabet : str or Alphabet, default="dna"
+    on_invalid : {"error", "skip"}, default="error"
+        Records with symbols outside the alphabet: fail naming the record, position and
+        symbol, or drop them (their labels too) with a warning line on stderr.
+    chunk_size : int, default=100000
+        Records encoded and written at a time.
+    overwrite : bool, default=False
+        Replace an existing store at ``out``.
+    verbose : bool, default=False
+        Progress with ETA (tqdm, stderr) while encoding.
+
+    Returns
+    -------
+    CodesStore
+        The new store, opened read-only.
+
+    Notes
+    -----
+    Two passes over the input: the first counts the records and checks their lengths
+    (so that ``codes.npy`` can be allocated at its final size), the second encodes.
+    The store is written to a temporary folder beside ``out`` and renamed, so a failed
+    or interrupted run leaves no half-written store.
+    """
+    from tqdm import tqdm
+
+    alpha = get_alphabet(alphabet)
+    if on_invalid not in ("error", "skip"):
+        raise SeqimpError(f"on_invalid must be 'error' or 'skip', got {on_invalid!r}")
+    chunk_size = check_int(chunk_size, "chunk_size")
+    paths = [fasta] if isinstance(fasta, (str, os.PathLike)) else list(fasta)
+    if not paths:
+        raise SeqimpError("fasta: no input files")
+    paths = [_check_path(p) for p in paths]
+    out = Path(os.fspath(out))
+    if out.exists() and not overwrite:
+        raise SeqimpError(f"out {out}: already exists (pass overwrite=True to replace it)")
+    if not out.resolve().parent.is_dir():
+        raise SeqimpError(f"out {out}: folder {out.resolve().parent} does not exist")
+    per_file, per_record = _label_source(labels, paths)
+
+    # pass 1: count, check lengths (and which records are dropped)
+    n, length, first, dropped, total = 0, None, None, 0, 0
+    for path in paths:
+        for rid, seq in _records(path):
+            total += 1
+            if length is None:
+                length, first = len(seq), (path, rid)
+            elif len(seq) != length:
+                raise SeqimpError(f"{path}: record {rid!r} has length {len(seq)}, but record {first[1]!r} of "
+                                  f"{first[0]} has length {length}; positional methods need one common length")
+            if on_invalid == "skip" and not _valid(seq, alpha):
+                dropped += 1
+                continue
+            n += 1
+    if total == 0:
+        raise SeqimpError(f"{paths[0]}: no FASTA records")
+    if length == 0:
+        raise SeqimpError(f"{paths[0]}: sequences are empty")
+    if n == 0:
+        raise SeqimpError(f"all {total} records contain symbols outside the alphabet {alpha.name}")
+    if per_record is not None and per_record.shape[0] != total:
+        raise SeqimpError(f"labels: {per_record.shape[0]} labels for {total} records")
+
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.resolve().parent))
+    try:
+        codes = np.lib.format.open_memmap(tmp / "codes.npy", mode="w+", dtype=np.uint8, shape=(n, length))
+        label_values = np.empty(n) if (per_file is not None or per_record is not None) else None
+        row, rec = 0, 0
+        with open(tmp / "ids.txt", "w", encoding="utf-8") as ids_out, \
+                tqdm(total=n, desc="encoding", unit="seq", file=sys.stderr, disable=not verbose,
+                     mininterval=1.0) as bar:
+            for f, path in enumerate(paths):
+                records = _records(path)
+                while True:
+                    block = list(itertools.islice(records, chunk_size))
+                    if not block:
+                        break
+                    keep = [on_invalid == "error" or _valid(s, alpha) for _, s in block]
+                    ids = [rid for (rid, _), k in zip(block, keep) if k]
+                    try:
+                        enc = encode([s for (_, s), k in zip(block, keep) if k], alpha, names=ids)
+                    except SeqimpError as exc:
+                        raise SeqimpError(f"{path}: {exc}") from None
+                    m = enc.shape[0]
+                    codes[row:row + m] = enc
+                    if label_values is not None:
+                        if per_file is not None:
+                            label_values[row:row + m] = per_file[f]
+                        else:
+                            label_values[row:row + m] = per_record[rec:rec + len(block)][np.asarray(keep)]
+                    ids_out.write("".join(f"{i}\n" for i in ids))
+                    row += m
+                    rec += len(block)
+                    bar.update(m)
+        codes.flush()
+        del codes
+        if label_values is not None:
+            if np.all(label_values == np.round(label_values)):
+                label_values = label_values.astype(np.int64)
+            np.save(tmp / "labels.npy", label_values)
+        meta = {"format": FORMAT, "version": VERSION, "n": n, "length": length, "alphabet": alpha.name,
+                "sources": [str(p) for p in paths], "labels": label_values is not None}
+        (tmp / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        if out.exists():
+            shutil.rmtree(out) if out.is_dir() else out.unlink()
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if dropped:
+        print(f"seqimp: dropped {dropped} of {total} records with symbols outside {alpha.symbols}",
+              file=sys.stderr)
+    return open_codes_store(out)
+
+
+def write_codes_store(out, codes, labels=None, ids=None, *, alphabet="dna", rows=1 << 20) -> CodesStore:
+    """Write an in-memory or memory-mapped (n, L) code array as a store (rows copied in blocks)."""
+    alpha = get_alphabet(alphabet)
+    codes = np.asarray(codes)
+    if codes.ndim != 2 or codes.dtype.kind not in "iu" or 0 in codes.shape:
+        raise SeqimpError(f"codes must be a non-empty (n, L) integer array, got shape {codes.shape}")
+    n, length = codes.shape
+    if labels is not None and np.shape(labels) != (n,):
+        raise SeqimpError(f"labels must have shape ({n},), got {np.shape(labels)}")
+    if ids is not None and len(ids) != n:
+        raise SeqimpError(f"ids: {len(ids)} ids for {n} sequences")
+    out = Path(os.fspath(out))
+    out.mkdir(parents=True, exist_ok=True)
+    mm = np.lib.format.open_memmap(out / "codes.npy", mode="w+", dtype=np.uint8, shape=(n, length))
+    for a in range(0, n, rows):
+        block = codes[a:a + rows]
+        if block.max() >= alpha.size:
+            raise SeqimpError(f"codes must lie in 0..{alpha.size - 1} for alphabet {alpha.name}")
+        mm[a:a + rows] = block
+    mm.flush()
+    del mm
+    if labels is not None:
+        np.save(out / "labels.npy", np.asarray(labels))
+    with open(out / "ids.txt", "w", encoding="utf-8") as fh:
+        for r in range(n):
+            fh.write(f"{ids[r] if ids is not None else f'seq{r + 1}'}\n")
+    meta = {"format": FORMAT, "version": VERSION, "n": n, "length": length, "alphabet": alpha.name,
+            "sources": [], "labels": labels is not None}
+    (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    return open_codes_store(out)
+
+
+def open_codes_store(path) -> CodesStore:
+    """Open a codes store read-only: ``codes`` (and ``labels``) are memory maps, nothing is loaded."""
+    path = Path(os.fspath(path))
+    meta_file = path / "meta.json"
+    if not path.is_dir() or not meta_file.is_file():
+        raise SeqimpError(f"{path}: not a codes store (no meta.json); create one with encode_fasta_to_store")
+    try:
+        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise SeqimpError(f"{meta_file}: not valid JSON ({exc})") from None
+    if meta.get("format") != FORMAT:
+        raise SeqimpError(f"{meta_file}: format {meta.get('format')!r} is not {FORMAT!r}")
+    codes = np.load(path / "codes.npy", mmap_mode="r")
+    if codes.dtype != np.uint8 or codes.shape != (meta["n"], meta["length"]):
+        raise SeqimpError(f"{path / 'codes.npy'}: shape {codes.shape} {codes.dtype}, meta.json says "
+                          f"({meta['n']}, {meta['length']}) uint8")
+    labels = np.load(path / "labels.npy", mmap_mode="r") if meta.get("labels") else None
+    return CodesStore(path, codes, labels, get_alphabet(meta["alphabet"]), meta)

@@ -1,0 +1,334 @@
+"""The implicit WD SVM on a Dask cluster (CoCoA+), and connecting to one.
+
+Needs the optional ``dask`` extra (``pip install "seqimp[dask]"``); dask is imported only here.
+
+Algorithm (CoCoA+ with adding, Smith et al. 2018; Jaggi et al. 2014 for CoCoA): the rows
+are split into K contiguous partitions, one per worker. Each round
+
+1. the client sends the current weights ``w`` (with the bias) and each partition's dual
+   variables ``a_[k]``;
+2. worker k runs ``local_passes`` passes of dual coordinate descent over its rows on the
+   local subproblem with sigma' = K: coordinate steps with curvature sigma' Q_ii on its
+   local view ``u = w + sigma' A_[k] da_[k]``; it returns ``da_[k]`` and
+   ``dw_k = A_[k] da_[k] = (u - w) / sigma'``;
+3. the client adds all updates: ``a_[k] += da_[k]``, ``w += sum_k dw_k``.
+
+With sigma' = K adding the updates is safe (the sum of the local subproblems bounds the
+dual objective), so every round increases the dual objective and the iterates converge
+to the same optimum as :func:`~seqimp.kernels._implicit.dcd_svm`, i.e. liblinear's. The
+stopping rule is liblinear's, over all partitions: max - min projected gradient of a
+round <= ``tol``, confirmed by a round over all rows. Shrinking as in liblinear, per
+partition, with the previous round's thresholds over all partitions (the active sets
+travel with the dual variables, so tasks stay stateless).
+
+Faults: tasks are pure functions of (rows, a_[k], w, seed), so a round is retried after
+a lost worker (``retries`` times, data re-sent) and gives bit-identical results; when
+retries run out the fit fails with one line naming the round. A scheduler that cannot be
+reached raises a SeqimpError after ``timeout`` seconds.
+
+Rows reach the workers as follows: a memory-mapped ``.npy`` (a codes store) is opened
+by each worker from its path (the path must be readable on the workers: one machine or a
+shared file system); an in-memory array is scattered in K slices.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+import time
+from concurrent.futures import CancelledError
+
+import numpy as np
+
+from ..errors import SeqimpError, check_int, check_number, check_random_state
+from ..io._alphabet import get_alphabet
+from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_codes, implicit_layout, row_norm2,
+                        svm_dual_objective)
+from ._params import check_degree_shifts
+
+__all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise SeqimpError('training on a Dask cluster needs the dask extra: pip install "seqimp[dask]"') from None
+    return distributed
+
+
+def _one_line(exc) -> str:
+    return re.sub(r"\s+", " ", f"{type(exc).__name__}: {exc}").strip()
+
+
+def connect(scheduler=None, *, n_workers=None, threads_per_worker=1, processes=True, timeout=10.0):
+    """A :class:`distributed.Client`: to a running scheduler, or to a new local cluster.
+
+    Parameters
+    ----------
+    scheduler : str, optional
+        Scheduler address (``"tcp://host:8786"``); what ``seqimp train --dask-scheduler`` passes.
+    n_workers : int, optional
+        Start a :class:`distributed.LocalCluster` with this many workers instead
+        (``seqimp train --dask-workers N``). Exactly one of the two must be given.
+    threads_per_worker : int, default=1
+    processes : bool, default=True
+        Local cluster workers as processes (True) or threads of this process.
+    timeout : float, default=10
+        Seconds to wait for the scheduler before giving up.
+
+    Raises
+    ------
+    SeqimpError
+        One line naming the address when the scheduler cannot be reached within ``timeout``.
+    """
+    distributed = _import_distributed()
+    timeout = check_number(timeout, "timeout", low=0, low_open=True)
+    if (scheduler is None) == (n_workers is None):
+        raise SeqimpError("connect: give exactly one of scheduler (an address) and n_workers (a local cluster)")
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise SeqimpError(f"scheduler must be an address such as 'tcp://host:8786', got {scheduler!r}")
+        try:
+            return distributed.Client(scheduler, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise SeqimpError(f"dask scheduler {scheduler}: cannot connect within {timeout:g} s "
+                              f"({_one_line(exc)})") from None
+    n_workers = check_int(n_workers, "n_workers")
+    threads_per_worker = check_int(threads_per_worker, "threads_per_worker")
+    # the client owns this cluster: client.close() shuts the workers down too
+    return distributed.Client(n_workers=n_workers, threads_per_worker=threads_per_worker, processes=bool(processes),
+                              dashboard_address=None, timeout=timeout)
+
+
+@contextlib.contextmanager
+def client_for(client, timeout=10.0):
+    """A Client as is, or a scheduler address connected (and closed afterwards) with :func:`connect`."""
+    if isinstance(client, str):
+        c = connect(client, timeout=timeout)
+        try:
+            yield c
+        finally:
+            c.close()
+    else:
+        if not hasattr(client, "submit") or not hasattr(client, "scatter"):
+            raise SeqimpError(f"client must be a dask.distributed.Client or a scheduler address, "
+                              f"got {type(client).__name__}")
+        yield client
+
+
+# --------------------------------------------------------------------------- worker side
+
+
+def _rows(part):
+    """The partition's rows: an array, or ("npy", path, offset, shape, start, stop) opened here."""
+    if isinstance(part, tuple):
+        _, path, offset, shape, start, stop = part
+        mm = np.memmap(path, dtype=np.uint8, mode="r", offset=offset, shape=shape)
+        return np.asarray(mm[start:stop])
+    return part
+
+
+def _local_round(part, sign, alpha, upper, w, degree, base, offsets, sqb, qd, sigma, seed, passes, order, active,
+                 pg_max_old, pg_min_old):
+    """``passes`` passes of DCD on the CoCoA+ local subproblem over the active rows ``order[:active]``.
+
+    Shrinking as in liblinear, with the thresholds of the previous round over all partitions.
+    Returns (new a_[k], dw_k, pg max, pg min, order, active).
+    """
+    X = _rows(part)
+    alpha = alpha.copy()
+    order = order.copy()
+    u = w.copy()
+    rng = np.random.default_rng(seed)
+    pg = np.array([-np.inf, np.inf])
+    for _ in range(passes):
+        rng.shuffle(order[:active])
+        _, active = _svm_steps(X, sign, alpha, upper, u, offsets, sqb, degree, base, qd, sigma, order, 0, active,
+                               active, pg_max_old, pg_min_old, pg)
+    u -= w
+    u /= sigma
+    return alpha, u, float(pg[0]), float(pg[1]), order, int(active)
+
+
+# --------------------------------------------------------------------------- client side
+
+
+def _workers(client):
+    workers = sorted(client.scheduler_info(n_workers=-1)["workers"]) if _accepts_n_workers(client) \
+        else sorted(client.scheduler_info()["workers"])
+    if not workers:
+        raise SeqimpError("the Dask cluster has no workers")
+    return workers
+
+
+def _accepts_n_workers(client):
+    import inspect
+
+    try:
+        return "n_workers" in inspect.signature(client.scheduler_info).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _parts(client, X, bounds, workers):
+    """What each task gets as its rows: a memmap descriptor, or a scattered slice."""
+    if isinstance(X, np.memmap) and X.filename is not None and X.flags.c_contiguous:
+        return [("npy", X.filename, X.offset, X.shape, a, b) for a, b in bounds]
+    base = X.base if isinstance(X, np.ndarray) else None
+    if isinstance(base, np.memmap) and base.filename is not None and X.flags.c_contiguous and base.shape == X.shape:
+        return [("npy", base.filename, base.offset, base.shape, a, b) for a, b in bounds]
+    return [client.scatter(np.ascontiguousarray(X[a:b]), workers=[workers[k % len(workers)]], hash=False)
+            for k, (a, b) in enumerate(bounds)]
+
+
+def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000,
+                        random_state=None, alphabet="dna", local_passes=1, n_partitions=None, retries=2,
+                        round_timeout=None, shrinking=True, verbose=False) -> SVMSolution:
+    """:func:`~seqimp.kernels._implicit.dcd_svm` on a Dask cluster (CoCoA+, see the module docstring).
+
+    Parameters
+    ----------
+    codes, y, degree, C, class_weight, tol, alphabet
+        As in :func:`~seqimp.kernels._implicit.dcd_svm` (y: labels 0/1).
+    client : distributed.Client
+    max_iter : int, default=1000
+        Largest number of rounds.
+    random_state : None, int or numpy Generator
+        Seeds the per-round, per-partition coordinate orders; None is seed 0.
+    local_passes : int, default=1
+        Passes of local DCD per round.
+    n_partitions : int, optional
+        Number of partitions K (sigma' = K); default the number of workers.
+    retries : int, default=2
+        Retries of a round after a lost worker before failing.
+    round_timeout : float, optional
+        Seconds a round may take before it counts as failed (None: no limit).
+    shrinking : bool, default=True
+        liblinear's shrinking inside each partition, with thresholds from the previous round
+        over all partitions; a final round over all rows confirms convergence.
+    verbose : bool, default=False
+        One line per round on stderr: projected-gradient range, dual objective, time.
+    """
+    distributed = _import_distributed()
+    alpha_ = get_alphabet(alphabet)
+    X = check_codes(codes, "X", alpha_)
+    n, length = X.shape
+    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
+    yb = np.asarray(y).ravel()
+    if yb.shape[0] != n:
+        raise SeqimpError(f"X has {n} sequences but y has {yb.shape[0]} labels")
+    if not np.all((yb == 0) | (yb == 1)):
+        raise SeqimpError("y must hold labels 0 and 1")
+    yb = yb.astype(np.int64)
+    C = check_number(C, "C", low=0, low_open=True)
+    tol = check_number(tol, "tol", low=0, low_open=True)
+    max_iter = check_int(max_iter, "max_iter")
+    local_passes = check_int(local_passes, "local_passes")
+    retries = check_int(retries, "retries", minimum=0)
+    if round_timeout is not None:
+        round_timeout = check_number(round_timeout, "round_timeout", low=0, low_open=True)
+    rng = check_random_state(random_state)
+    workers = _workers(client)
+    K = len(workers) if n_partitions is None else check_int(n_partitions, "n_partitions")
+    K = min(K, n)
+    cuts = np.linspace(0, n, K + 1).astype(np.int64)
+    bounds = [(int(cuts[k]), int(cuts[k + 1])) for k in range(K)]
+    offsets, sqb, base = implicit_layout(length, degree, alpha_)
+    sign = np.where(yb == 1, 1.0, -1.0)
+    upper = _upper_bounds(yb, C, class_weight)
+    qd = row_norm2(length, degree) + 1.0
+    sigma = float(K)
+    w = np.zeros(int(offsets[-1]) + 1)
+    alpha = np.zeros(n)
+    parts = _parts(client, X, bounds, workers)
+    orders = [np.arange(b - a, dtype=np.int64) for a, b in bounds]
+    actives = [b - a for a, b in bounds]
+    pg_max_old, pg_min_old = np.inf, -np.inf
+    lost = (distributed.KilledWorker, CancelledError, OSError, TimeoutError)
+    converged = False
+    rounds = 0
+    for rounds in range(1, max_iter + 1):
+        start = time.perf_counter()
+        seeds = rng.integers(0, 2 ** 63 - 1, size=K)
+        for attempt in range(retries + 1):
+            futures = []
+            try:
+                w_f = client.scatter(w, broadcast=True, hash=False)
+                futures = [client.submit(_local_round, parts[k], sign[a:b], alpha[a:b], upper[a:b], w_f, degree,
+                                         base, offsets, sqb, qd, sigma, int(seeds[k]), local_passes, orders[k],
+                                         actives[k] if shrinking else b - a, pg_max_old, pg_min_old, pure=False,
+                                         workers=[workers[k % len(workers)]], allow_other_workers=True)
+                           for k, (a, b) in enumerate(bounds)]
+                distributed.wait(futures, timeout=round_timeout)
+                results = client.gather(futures)
+                break
+            except lost as exc:
+                for f in futures:
+                    f.cancel()
+                if attempt == retries:
+                    raise SeqimpError(f"Dask training failed in round {rounds}: a worker was lost or did not answer "
+                                      f"({_one_line(exc)}); gave up after {retries} retries, no model was "
+                                      "fitted") from None
+                if verbose:
+                    print(f"CoCoA+ round {rounds}: {_one_line(exc)}; retrying the round ({attempt + 1}/{retries})",
+                          file=sys.stderr, flush=True)
+                workers = _workers(client)
+                parts = _parts(client, X, bounds, workers)
+        pg_max, pg_min = -np.inf, np.inf
+        for k, ((a, b), (new_alpha, dw, hi, lo, order, active)) in enumerate(zip(bounds, results)):
+            alpha[a:b] = new_alpha
+            w += dw
+            orders[k], actives[k] = order, active
+            pg_max, pg_min = max(pg_max, hi), min(pg_min, lo)
+        gap = pg_max - pg_min
+        if verbose:
+            print(f"CoCoA+ round {rounds}: {K} partitions, active {sum(actives):,}/{n:,}, projected-gradient "
+                  f"range {gap:.3g} (tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
+                  f"{time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
+        if gap <= tol:
+            if not shrinking or all(act == b - a for act, (a, b) in zip(actives, bounds)):
+                converged = True
+                break
+            actives = [b - a for a, b in bounds]  # converged on the active rows: check all of them
+            pg_max_old, pg_min_old = np.inf, -np.inf
+            continue
+        if shrinking:
+            pg_max_old = pg_max if pg_max > 0 else np.inf
+            pg_min_old = pg_min if pg_min < 0 else -np.inf
+    for f in parts:  # release scattered rows (a no-op for memory-mapped partitions)
+        if hasattr(f, "release"):
+            f.release()
+    if not converged:
+        import warnings
+
+        from sklearn.exceptions import ConvergenceWarning
+
+        warnings.warn(f"distributed dual coordinate descent did not reach tol={tol:g} in max_iter={max_iter} "
+                      "rounds; increase max_iter", ConvergenceWarning, stacklevel=2)
+    return SVMSolution(coef=w[:-1], intercept=float(w[-1]), dual_coef=alpha, n_iter=rounds,
+                       dual_objective=svm_dual_objective(w, alpha), converged=converged)
+
+
+def fit_distributed(model, X, y, *, client):
+    """Fit a :class:`~seqimp.WDClassifier` on a Dask cluster; the model keeps no reference to the client.
+
+    Same as ``model.set_params(client=client).fit(X, y)`` followed by restoring ``client``,
+    so the fitted model can be pickled and saved. Only the implicit route (shifts=0) runs
+    on the cluster.
+
+    Examples
+    --------
+    >>> from seqimp.kernels import connect, fit_distributed          # doctest: +SKIP
+    >>> client = connect(n_workers=2)                                 # doctest: +SKIP
+    >>> fit_distributed(WDClassifier(degree=8), X, y, client=client)  # doctest: +SKIP
+    """
+    if not hasattr(model, "client"):
+        raise SeqimpError(f"fit_distributed trains a WDClassifier, got {type(model).__name__}")
+    previous = model.client
+    model.client = client
+    try:
+        return model.fit(X, y)
+    finally:
+        model.client = previous

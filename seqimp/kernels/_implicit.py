@@ -1,0 +1,530 @@
+"""Matrix-free training on weighted-degree features: nothing is stored per non-zero.
+
+The WD feature vector of a sequence x of length L (degree K) has the value
+sqrt(beta_k) in column ``feature_offsets(L, K)[k-1] + i * A**k + y`` for each k-mer
+index y at position i (exactly the layout of :func:`~seqimp.wd_features`). These
+column indices are base-A numbers of x's k-mers, so the numba kernels below compute
+them on demand from the (n, L) uint8 codes: a dot product w.phi(x) and an update
+w += c phi(x) each touch sum_k (L-k+1) weights and read one row of codes. Training
+memory is the codes (which may be a read-only memory map), the weight vector
+(``feature_offsets[-1] + 1`` floats) and a few arrays of length n.
+
+Solvers
+-------
+* :func:`dcd_svm`: the hinge-loss (L1-loss) linear SVM in its dual, by dual coordinate
+  descent with shrinking (Hsieh et al., ICML 2008) -- the algorithm and stopping rule
+  of liblinear's ``solve_l2r_l1l2_svc``, which :class:`sklearn.svm.LinearSVC`
+  (``loss="hinge"``, ``dual=True``) runs. As there, the bias is an extra constant
+  feature of value 1 (``intercept_scaling=1``), so it is regularised like the weights,
+  and the problem, its optimum and the meaning of ``C``, ``tol`` and ``max_iter`` are
+  liblinear's::
+
+      min_a  1/2 a^T Q a - sum_i a_i,   0 <= a_i <= C_i,   Q_ij = y_i y_j (phi_i.phi_j + 1)
+
+  ``w = sum_i y_i a_i (phi_i, 1)``. One pass visits the active coordinates in a random
+  order (a fresh permutation per pass from ``random_state``).
+* :func:`cg_ridge`: ridge regression with an unpenalised intercept, the problem of
+  :class:`sklearn.linear_model.Ridge`, by conjugate gradients on its dual
+  ``(Xc Xc^T + alpha I) a = y - mean(y)`` with matrix-free products (Xc: centred
+  features), then ``w = Xc^T a`` and ``b = mean(y) - mean(phi).w``.
+* :func:`wd_scores`: ``phi(x).w + b`` for many sequences, in parallel over rows.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.class_weight import compute_class_weight
+
+from ..errors import SeqimpError, check_int, check_number, check_random_state
+from ..io._alphabet import get_alphabet
+from ..io._check import check_sequences
+from ._params import check_degree_shifts, wd_beta
+
+__all__ = ["dcd_svm", "cg_ridge", "wd_scores", "SVMSolution", "implicit_layout", "svm_dual_objective",
+           "svm_primal_objective"]
+
+
+# --------------------------------------------------------------------------- numba kernels
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _dot(x, w, offsets, sqb, degree, base):
+    """phi(x).w[:p] for one row of codes."""
+    length = x.shape[0]
+    total = 0.0
+    width = 1
+    for k in range(1, degree + 1):
+        width *= base
+        top = width // base
+        off = offsets[k - 1]
+        idx = 0
+        for t in range(k):
+            idx = idx * base + x[t]
+        acc = w[off + idx]
+        for i in range(1, length - k + 1):
+            # roll the window: drop x[i-1], append x[i+k-1] (no division in the inner loop)
+            idx = (idx - x[i - 1] * top) * base + x[i + k - 1]
+            acc += w[off + i * width + idx]
+        total += sqb[k - 1] * acc
+    return total
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _indices(x, offsets, degree, base, buf):
+    """Columns of the non-zeros of phi(x) into ``buf`` (block k, then position), as in ``wd_features``.
+
+    Position-major: the k-mers starting at one position extend each other, so the chain of
+    index arithmetic is short and independent across positions.
+    """
+    length = x.shape[0]
+    for i in range(length):
+        idx = 0
+        start = 0
+        width = 1
+        for k in range(1, degree + 1):
+            if i + k > length:
+                break
+            idx = idx * base + x[i + k - 1]
+            width *= base
+            buf[start + i] = offsets[k - 1] + i * width + idx
+            start += length - k + 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _dot_buf(buf, w, sqb, degree, length):
+    total = 0.0
+    start = 0
+    for k in range(1, degree + 1):
+        acc = 0.0
+        stop = start + length - k + 1
+        for j in range(start, stop):
+            acc += w[buf[j]]
+        total += sqb[k - 1] * acc
+        start = stop
+    return total
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_buf(buf, w, sqb, degree, length, c):
+    start = 0
+    for k in range(1, degree + 1):
+        ck = c * sqb[k - 1]
+        stop = start + length - k + 1
+        for j in range(start, stop):
+            w[buf[j]] += ck
+        start = stop
+
+
+@numba.njit(cache=True, nogil=True)
+def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
+               pg_max_old, pg_min_old, pg):
+    """Coordinate steps of liblinear's L1-loss SVM dual on ``order[s:min(stop, active)]``.
+
+    ``w`` has p + 1 entries, the last being the bias (constant feature 1). ``sigma`` scales
+    the curvature and the update of w (1: plain DCD; K: CoCoA+ local subproblem, where w is
+    the local view). ``pg`` holds the running (max, min) projected gradient of this pass.
+    Shrinking as in liblinear: a coordinate at a bound whose gradient points out of the box
+    by more than last pass's extreme projected gradient leaves the active set (swapped to
+    the end of ``order[:active]``). Returns the next position and the active size.
+    """
+    p = w.shape[0] - 1
+    length = codes.shape[1]
+    nnz = 0
+    for k in range(1, degree + 1):
+        nnz += length - k + 1
+    buf = np.empty(nnz, dtype=np.int64)
+    while s < stop and s < active:
+        i = order[s]
+        _indices(codes[i], offsets, degree, base, buf)
+        yi = sign[i]
+        g = yi * (_dot_buf(buf, w, sqb, degree, length) + w[p]) - 1.0
+        c = upper[i]
+        a = alpha[i]
+        proj = 0.0
+        if a == 0.0:
+            if g > pg_max_old:
+                active -= 1
+                tmp = order[s]
+                order[s] = order[active]
+                order[active] = tmp
+                continue
+            elif g < 0.0:
+                proj = g
+        elif a == c:
+            if g < pg_min_old:
+                active -= 1
+                tmp = order[s]
+                order[s] = order[active]
+                order[active] = tmp
+                continue
+            elif g > 0.0:
+                proj = g
+        else:
+            proj = g
+        if proj > pg[0]:
+            pg[0] = proj
+        if proj < pg[1]:
+            pg[1] = proj
+        if abs(proj) > 1.0e-12:
+            new = min(max(a - g / (sigma * qd), 0.0), c)
+            alpha[i] = new
+            d = sigma * (new - a) * yi
+            _add_buf(buf, w, sqb, degree, length, d)
+            w[p] += d
+        s += 1
+    return s, active
+
+
+@numba.njit(cache=True, parallel=True)
+def _scores(codes, w, offsets, sqb, degree, base, out):
+    for r in numba.prange(codes.shape[0]):
+        out[r] = _dot(codes[r], w, offsets, sqb, degree, base)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_order(x, out, off, width, base, k, length, c):
+    top = width // base
+    idx = 0
+    for t in range(k):
+        idx = idx * base + x[t]
+    out[off + idx] += c
+    for i in range(1, length - k + 1):
+        idx = (idx - x[i - 1] * top) * base + x[i + k - 1]
+        out[off + i * width + idx] += c
+
+
+@numba.njit(cache=True, parallel=True)
+def _rmatvec(codes, u, offsets, sqb, degree, base, out):
+    """out[:p] += sum_r u[r] phi(codes[r]); parallel over orders k (each owns its block)."""
+    n, length = codes.shape
+    for kk in numba.prange(degree):
+        k = kk + 1
+        width = base ** k
+        off = offsets[kk]
+        for r in range(n):
+            c = u[r] * sqb[kk]
+            if c == 0.0:
+                continue
+            _add_order(codes[r], out, off, width, base, k, length, c)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+@dataclass
+class SVMSolution:
+    """Result of :func:`dcd_svm` (and of the distributed solver).
+
+    Attributes
+    ----------
+    coef : ndarray of shape (p,)
+        Weights in the :func:`~seqimp.wd_features` column layout.
+    intercept : float
+        The bias (weight of the constant feature 1).
+    dual_coef : ndarray of shape (n,)
+        The dual variables a_i in [0, C_i].
+    n_iter : int
+        Passes over the data (rounds for the distributed solver).
+    dual_objective : float
+        ``sum(a) - ||(w, b)||^2 / 2`` (maximised; equals the primal optimum at convergence).
+    converged : bool
+    """
+
+    coef: np.ndarray
+    intercept: float
+    dual_coef: np.ndarray
+    n_iter: int
+    dual_objective: float
+    converged: bool
+
+
+def implicit_layout(length, degree, alphabet="dna"):
+    """``(offsets, sqrt(beta), base)`` of the WD feature layout; refuses tables over 2^31 entries."""
+    from ._unfold import check_table_size
+
+    base = get_alphabet(alphabet).size
+    offsets = check_table_size(length, degree, base)
+    return offsets.astype(np.int64), np.sqrt(wd_beta(degree)), base
+
+
+def row_norm2(length, degree) -> float:
+    """||phi(x)||^2 = sum_k beta_k (L-k+1), the same for every sequence."""
+    return float(np.dot(wd_beta(degree), length - np.arange(degree)))
+
+
+def svm_dual_objective(w_full, alpha) -> float:
+    """Dual objective ``sum(a) - ||w_full||^2 / 2`` (w_full includes the bias)."""
+    return float(np.sum(alpha) - 0.5 * np.dot(w_full, w_full))
+
+
+def svm_primal_objective(codes, yb, coef, intercept, *, degree, C=1.0, class_weight=None, alphabet="dna"):
+    """liblinear's primal ``||(w, b)||^2 / 2 + sum_i C_i max(0, 1 - y_i (w.phi_i + b))``.
+
+    ``yb`` are 0/1 labels (1 is the positive class); used to compare solvers.
+    """
+    scores = wd_scores(codes, coef, intercept, degree=degree, alphabet=alphabet)
+    sign = np.where(np.asarray(yb) == 1, 1.0, -1.0)
+    upper = _upper_bounds(np.asarray(yb), C, class_weight)
+    hinge = np.maximum(0.0, 1.0 - sign * scores)
+    return float(0.5 * (np.dot(coef, coef) + intercept ** 2) + np.dot(upper, hinge))
+
+
+def _upper_bounds(yb, C, class_weight):
+    """C_i = C * class_weight[y_i], as LinearSVC computes them for labels 0/1."""
+    cw = compute_class_weight(class_weight, classes=np.array([0, 1]), y=yb)
+    return (C * cw[yb.astype(np.intp)]).astype(np.float64)
+
+
+def check_codes(codes, name="X", alphabet="dna"):
+    """(n, L) uint8 codes, as :func:`~seqimp.io.check_sequences`, but a uint8 array or memory map is
+    checked in blocks of rows and never copied (a memory map stays a view of the file)."""
+    alpha = get_alphabet(alphabet)
+    if isinstance(codes, np.ndarray) and codes.dtype == np.uint8 and codes.ndim == 2 and codes.size:
+        arr = np.asarray(codes)
+        if not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr)
+        rows = 1 << 16
+        for a in range(0, arr.shape[0], rows):
+            block = arr[a:a + rows]
+            if block.max() >= alpha.size:
+                r, pos = divmod(int(np.flatnonzero((block >= alpha.size).ravel())[0]), arr.shape[1])
+                raise SeqimpError(f"{name}: sequence {a + r}: code {block[r, pos]} at position {pos + 1} is outside "
+                                  f"0..{alpha.size - 1} (alphabet {alpha.name})")
+        return arr
+    return check_sequences(codes, name, alpha)
+
+
+def _pass_bar(verbose, total, desc):
+    """A tqdm bar on stderr for one pass (shown only when the pass takes over a second), or a no-op."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="seq", file=sys.stderr, leave=False, delay=1.0,
+                mininterval=1.0, disable=not verbose)
+
+
+def _log(verbose, msg):
+    if verbose:
+        print(msg, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- SVM
+
+
+def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000, random_state=None,
+            alphabet="dna", shrinking=True, verbose=False) -> SVMSolution:
+    """Hinge-loss linear SVM on WD features by dual coordinate descent, without a feature matrix.
+
+    Solves liblinear's L1-loss SVM dual with the bias as a constant feature (the problem of
+    ``LinearSVC(loss="hinge", dual=True, intercept_scaling=1)`` on
+    ``wd_features(codes, degree=degree)``), with liblinear's shrinking and stopping rule.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n, L), uint8 (or a read-only memory map), or sequences
+        The training sequences; a memory map is read row by row and never copied.
+    y : array-like of shape (n,)
+        Labels 0/1 (1: positive class, ``decision > 0``).
+    degree : int
+    C : float, default=1.0
+    class_weight : dict {0: w0, 1: w1}, "balanced" or None
+        As in LinearSVC on labels 0/1: C_i = C * class_weight[y_i].
+    tol : float, default=1e-4
+        Stop when max - min of the projected gradient over a pass is <= tol (liblinear's eps).
+    max_iter : int, default=1000
+        Largest number of passes; a ConvergenceWarning is raised when it is reached.
+    random_state : None, int or numpy Generator
+        Seeds the coordinate order (a permutation of the active set per pass); None is seed 0.
+    alphabet : str or Alphabet, default="dna"
+    shrinking : bool, default=True
+        liblinear's shrinking of the active set.
+    verbose : bool, default=False
+        Per pass on stderr: active set, projected-gradient range, dual objective, time;
+        progress with ETA inside a pass when it takes more than a second.
+
+    Returns
+    -------
+    SVMSolution
+    """
+    alpha_ = get_alphabet(alphabet)
+    X = check_codes(codes, "X", alpha_)
+    n, length = X.shape
+    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
+    yb = np.asarray(y).ravel()
+    if yb.shape[0] != n:
+        raise SeqimpError(f"X has {n} sequences but y has {yb.shape[0]} labels")
+    if not np.all((yb == 0) | (yb == 1)):
+        raise SeqimpError("y must hold labels 0 and 1 for dcd_svm")
+    yb = yb.astype(np.int64)
+    C = check_number(C, "C", low=0, low_open=True)
+    tol = check_number(tol, "tol", low=0, low_open=True)
+    max_iter = check_int(max_iter, "max_iter")
+    rng = check_random_state(random_state)
+    offsets, sqb, base = implicit_layout(length, degree, alpha_)
+    sign = np.where(yb == 1, 1.0, -1.0)
+    upper = _upper_bounds(yb, C, class_weight)
+    qd = row_norm2(length, degree) + 1.0
+    w = np.zeros(int(offsets[-1]) + 1)
+    alpha = np.zeros(n)
+    order = np.arange(n, dtype=np.int64)
+    pg = np.empty(2)
+    active = n
+    pg_max_old, pg_min_old = np.inf, -np.inf
+    chunk = max(4096, n // 50)
+    converged = False
+    it = 0
+    while it < max_iter:
+        start = time.perf_counter()
+        rng.shuffle(order[:active])
+        pg[0], pg[1] = -np.inf, np.inf
+        s = 0
+        with _pass_bar(verbose, active, f"DCD pass {it + 1}") as bar:
+            while s < active:
+                s_new, active = _svm_steps(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, 1.0,
+                                           order, s, s + chunk, active, pg_max_old, pg_min_old, pg)
+                bar.update(s_new - s)
+                s = s_new
+        it += 1
+        gap = pg[0] - pg[1]
+        if verbose:
+            _log(True, f"DCD pass {it}: active {active:,}/{n:,}, projected-gradient range {gap:.3g} "
+                       f"(tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
+                       f"{time.perf_counter() - start:.2f} s")
+        if gap <= tol:
+            if active == n or not shrinking:
+                converged = True
+                break
+            active = n
+            pg_max_old, pg_min_old = np.inf, -np.inf
+            _log(verbose, "DCD: converged on the active set; one more pass over all sequences")
+            continue
+        if shrinking:
+            pg_max_old = pg[0] if pg[0] > 0 else np.inf
+            pg_min_old = pg[1] if pg[1] < 0 else -np.inf
+    if not converged:
+        warnings.warn(f"dual coordinate descent did not reach tol={tol:g} in max_iter={max_iter} passes; "
+                      "increase max_iter", ConvergenceWarning, stacklevel=2)
+    return SVMSolution(coef=w[:-1], intercept=float(w[-1]), dual_coef=alpha, n_iter=it,
+                       dual_objective=svm_dual_objective(w, alpha), converged=converged)
+
+
+# --------------------------------------------------------------------------- ridge
+
+
+def cg_ridge(codes, y, *, degree, alpha=1.0, tol=1e-4, max_iter=None, alphabet="dna", verbose=False):
+    """Ridge regression with an unpenalised intercept on WD features, matrix-free.
+
+    Minimises ``||y - Phi w - b||^2 + alpha ||w||^2`` (the problem of
+    :class:`sklearn.linear_model.Ridge`) by conjugate gradients on the dual system
+    ``(Phi_c Phi_c^T + alpha I) a = y - mean(y)`` (Phi_c: features minus their means),
+    each iteration one product with Phi_c^T and one with Phi_c computed from the codes.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n, L), uint8 (or a memory map), or sequences
+    y : array-like of shape (n,), float
+    degree : int
+    alpha : float, default=1.0
+    tol : float, default=1e-4
+        Stop when ||residual|| <= tol * ||y - mean(y)|| (scipy's ``cg`` rtol, as
+        Ridge's ``sparse_cg`` solver uses ``tol``).
+    max_iter : int, optional
+        Largest number of CG iterations; default 10 n.
+    alphabet : str or Alphabet, default="dna"
+    verbose : bool, default=False
+        The relative residual per iteration on stderr.
+
+    Returns
+    -------
+    coef : ndarray of shape (p,)
+    intercept : float
+    n_iter : int
+    """
+    alpha_ = get_alphabet(alphabet)
+    X = check_codes(codes, "X", alpha_)
+    n, length = X.shape
+    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
+    y = np.asarray(y, dtype=np.float64).ravel()
+    if y.shape[0] != n:
+        raise SeqimpError(f"X has {n} sequences but y has {y.shape[0]} labels")
+    lam = check_number(alpha, "alpha", low=0, low_open=True)
+    tol = check_number(tol, "tol", low=0, low_open=True)
+    max_iter = 10 * n if max_iter is None else check_int(max_iter, "max_iter")
+    offsets, sqb, base = implicit_layout(length, degree, alpha_)
+    p = int(offsets[-1])
+    mu = np.zeros(p)
+    _rmatvec(X, np.full(n, 1.0 / n), offsets, sqb, degree, base, mu)
+
+    def xt(a):  # Phi_c^T a
+        out = np.zeros(p)
+        _rmatvec(X, a, offsets, sqb, degree, base, out)
+        out -= mu * a.sum()
+        return out
+
+    def xv(v):  # Phi_c v
+        out = np.empty(n)
+        _scores(X, v, offsets, sqb, degree, base, out)
+        return out - np.dot(mu, v)
+
+    y_mean = y.mean()
+    rhs = y - y_mean
+    a = np.zeros(n)
+    r = rhs.copy()
+    d = r.copy()
+    rr = np.dot(r, r)
+    stop = tol * np.sqrt(np.dot(rhs, rhs))
+    it = 0
+    while np.sqrt(rr) > stop and it < max_iter:
+        q = xv(xt(d)) + lam * d
+        step = rr / np.dot(d, q)
+        a += step * d
+        r -= step * q
+        rr_new = np.dot(r, r)
+        d = r + (rr_new / rr) * d
+        rr = rr_new
+        it += 1
+        _log(verbose, f"CG iteration {it}: relative residual {np.sqrt(rr) / max(stop / tol, 1e-300):.3g} "
+                      f"(tol {tol:g})")
+    if np.sqrt(rr) > stop:
+        warnings.warn(f"conjugate gradients did not reach tol={tol:g} in {max_iter} iterations",
+                      ConvergenceWarning, stacklevel=2)
+    coef = xt(a)
+    return coef, float(y_mean - np.dot(mu, coef)), it
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def wd_scores(codes, coef, intercept=0.0, *, degree, alphabet="dna") -> np.ndarray:
+    """``phi(x).coef + intercept`` for each row of ``codes``, without a feature matrix.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n, L), uint8 (or a memory map), or sequences
+    coef : ndarray of shape (p,)
+        Weights in the :func:`~seqimp.wd_features` layout for length L and ``degree``.
+    intercept : float, default=0.0
+
+    Returns
+    -------
+    scores : ndarray of shape (n,)
+    """
+    alpha_ = get_alphabet(alphabet)
+    X = check_codes(codes, "X", alpha_)
+    length = X.shape[1]
+    degree, _ = check_degree_shifts(degree, 0, length)
+    offsets, sqb, base = implicit_layout(length, degree, alpha_)
+    coef = np.ascontiguousarray(coef, dtype=np.float64).ravel()
+    if coef.shape[0] != offsets[-1]:
+        raise SeqimpError(f"coef has {coef.shape[0]} entries, the WD features of degree {degree} and "
+                          f"length {length} have {int(offsets[-1])}")
+    out = np.empty(X.shape[0])
+    _scores(X, coef, offsets, sqb, degree, base, out)
+    return out + float(intercept)
+

@@ -1,0 +1,170 @@
+"""The implicit route (features computed from the codes) against liblinear and sklearn Ridge.
+
+Tolerances: on 20,000 sequences (L=30, degree 4) both solvers stop at the same liblinear
+criterion (tol=1e-2), so their objectives agree to 1e-3 relative and their decision values
+correlate > 0.999; on tiny problems solved to tol=1e-10 the weights agree to 1e-6.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import Ridge
+from sklearn.svm import LinearSVC
+
+from seqimp import SeqimpError, WDClassifier, WDRegressor, wd_features
+from seqimp.kernels import cg_ridge, dcd_svm, training_memory, wd_scores
+from seqimp.kernels._implicit import svm_primal_objective
+from seqimp.kernels._memory import parse_bytes
+
+
+def noisy_data(n, length, seed=1, noise=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    mid = length // 3
+    signal = (X[:, mid] == 2) & (X[:, mid + 1] == 0)
+    return X, (signal ^ (rng.random(n) < noise)).astype(np.int64)
+
+
+@pytest.fixture(scope="module")
+def big():
+    X, y = noisy_data(20_000, 30)
+    F = wd_features(X, degree=4)
+    svm = LinearSVC(C=0.01, loss="hinge", dual=True, tol=1e-2, max_iter=1000, random_state=0).fit(F, y)
+    return X, y, F, svm
+
+
+def test_matches_liblinear_on_20k_sequences(big):
+    X, y, F, svm = big
+    sol = dcd_svm(X, y, degree=4, C=0.01, tol=1e-2)
+    assert sol.converged
+    ref = svm_primal_objective(X, y, svm.coef_.ravel(), svm.intercept_[0], degree=4, C=0.01)
+    ours = svm_primal_objective(X, y, sol.coef, sol.intercept, degree=4, C=0.01)
+    # the dual objective bounds the optimum from below, liblinear's primal from above
+    assert sol.dual_objective <= ref * (1 + 1e-12)
+    assert abs(sol.dual_objective - ref) / ref < 1e-3
+    assert abs(ours - ref) / ref < 1e-3
+    d_ours = wd_scores(X, sol.coef, sol.intercept, degree=4)
+    assert np.corrcoef(d_ours, svm.decision_function(F))[0, 1] > 0.999
+    # scoring without the matrix equals scoring with it
+    np.testing.assert_allclose(d_ours[:500], F[:500] @ sol.coef + sol.intercept, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.2], ids=["separable", "non-separable"])
+@pytest.mark.parametrize("class_weight", [None, "balanced", {0: 2.0, 1: 0.5}])
+def test_tiny_problem_equals_liblinear_at_tight_tol(noise, class_weight):
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 4, (80, 8)).astype(np.uint8)
+    y = ((X[:, 2] == 1) ^ (rng.random(80) < noise)).astype(np.int64)
+    y[:3] = [1, 1, 1]  # uneven classes, so that "balanced" matters
+    F = wd_features(X, degree=3)
+    ref = LinearSVC(C=0.5, loss="hinge", tol=1e-10, max_iter=200_000, class_weight=class_weight).fit(F, y)
+    sol = dcd_svm(X, y, degree=3, C=0.5, tol=1e-10, max_iter=200_000, class_weight=class_weight)
+    assert sol.converged
+    np.testing.assert_allclose(sol.coef, ref.coef_.ravel(), atol=1e-6)
+    assert sol.intercept == pytest.approx(ref.intercept_[0], abs=1e-6)
+    primal = svm_primal_objective(X, y, sol.coef, sol.intercept, degree=3, C=0.5, class_weight=class_weight)
+    assert sol.dual_objective == pytest.approx(primal, rel=1e-6)  # zero duality gap at the optimum
+
+
+def test_estimator_default_route_is_implicit_and_unfolds(big):
+    X, y, _, svm = big
+    Xs, ys = X[:3000], y[:3000]
+    model = WDClassifier(degree=4, C=0.01, tol=1e-3).fit(Xs, ys)
+    assert model.method_ == "implicit"
+    test = X[-500:]
+    np.testing.assert_allclose(model.positional_weights().score(test), model.decision_function(test),
+                               rtol=1e-9, atol=1e-9)
+    old = WDClassifier(degree=4, C=0.01, tol=1e-3, method="linear").fit(Xs, ys)
+    assert np.corrcoef(model.decision_function(test), old.decision_function(test))[0, 1] > 0.999
+    assert np.mean(model.predict(test) == old.predict(test)) > 0.99
+    # string labels and classes_ as for the other routes
+    labels = np.where(ys == 1, "pos", "neg")
+    named = WDClassifier(degree=4, C=0.01, tol=1e-3).fit(Xs, labels)
+    np.testing.assert_array_equal(named.decision_function(test), model.decision_function(test))
+    assert set(named.predict(test)) <= {"pos", "neg"}
+
+
+def test_random_state_fixes_the_order_and_memmap_input_gives_the_same_model(tmp_path):
+    X, y = noisy_data(2000, 20, seed=3)
+    a = dcd_svm(X, y, degree=3, C=0.1, random_state=7)
+    b = dcd_svm(X, y, degree=3, C=0.1, random_state=7)
+    np.testing.assert_array_equal(a.coef, b.coef)
+    c = dcd_svm(X, y, degree=3, C=0.1, random_state=None)
+    d = dcd_svm(X, y, degree=3, C=0.1, random_state=0)  # None is seed 0
+    np.testing.assert_array_equal(c.coef, d.coef)
+    np.save(tmp_path / "codes.npy", X)
+    mm = np.load(tmp_path / "codes.npy", mmap_mode="r")
+    e = dcd_svm(mm, y, degree=3, C=0.1, random_state=7)
+    np.testing.assert_array_equal(a.coef, e.coef)
+    model = WDClassifier(degree=3, C=0.1, random_state=7).fit(mm, y)
+    np.testing.assert_array_equal(model.coef_, a.coef)
+    np.testing.assert_array_equal(model.decision_function(mm), model.decision_function(np.array(X)))
+
+
+def test_max_iter_warns_and_verbose_reports_passes(capsys):
+    X, y = noisy_data(500, 12, seed=4, noise=0.3)
+    with pytest.warns(ConvergenceWarning, match="did not reach tol=1e-08 in max_iter=2 passes"):
+        sol = dcd_svm(X, y, degree=3, tol=1e-8, max_iter=2, verbose=True)
+    assert sol.n_iter == 2 and not sol.converged
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("DCD pass 1: active 500/500, projected-gradient range ")
+    assert "dual objective" in err[1]
+
+
+def test_ridge_matches_sklearn():
+    rng = np.random.default_rng(8)
+    X = rng.integers(0, 4, (300, 12)).astype(np.uint8)
+    y = (X[:, 4] == 3) * 1.5 + (X[:, 5] == 1) * 0.5 + rng.normal(scale=0.3, size=300)
+    F = wd_features(X, degree=3)
+    ref = Ridge(alpha=0.7).fit(F.toarray(), y)  # dense closed form (cholesky)
+    coef, intercept, n_iter = cg_ridge(X, y, degree=3, alpha=0.7, tol=1e-12)
+    np.testing.assert_allclose(coef, ref.coef_, rtol=1e-7, atol=1e-9)
+    assert intercept == pytest.approx(ref.intercept_, abs=1e-9)
+    model = WDRegressor(degree=3, alpha=0.7, tol=1e-12).fit(X, y)
+    assert model.method_ == "implicit"
+    test = rng.integers(0, 4, (50, 12)).astype(np.uint8)
+    want = ref.predict(wd_features(test, degree=3).toarray())
+    np.testing.assert_allclose(model.predict(test), want, rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(model.positional_weights().score(test), want, rtol=1e-7, atol=1e-8)
+
+
+def test_memory_budget_refuses_before_allocating():
+    X, y = noisy_data(1000, 30)
+    need = training_memory(1000, 30, 4, 4, "linear")
+    assert need == 30 * 1000 * (30 + 29 + 28 + 27)
+    with pytest.raises(SeqimpError, match=r"method='linear' on 1,000 sequences of length 30 at degree 4 needs "
+                                          r"about 3\.4 MB .* more than memory_budget \(1\.0 MB\); use "
+                                          r"method='implicit' .*encode_fasta_to_store"):
+        WDClassifier(degree=4, method="linear", memory_budget="1MB").fit(X, y)
+    with pytest.raises(SeqimpError, match=r"the implicit route on 1,000 sequences .* needs about .* more than "
+                                          r"memory_budget \(10\.0 kB\); use a smaller degree"):
+        WDRegressor(degree=4, memory_budget=10_000).fit(X, y.astype(float))
+    with pytest.raises(SeqimpError, match="memory_budget must be a number of bytes or a size such as '4GB'"):
+        WDClassifier(degree=4, memory_budget="lots").fit(X, y)
+    assert parse_bytes("1.5 GiB") == int(1.5 * 2 ** 30)
+    WDClassifier(degree=4, C=0.01, tol=1e-2, memory_budget="10MB").fit(X, y)  # fits in the budget
+
+
+def test_bad_arguments():
+    X, y = noisy_data(50, 10)
+    with pytest.raises(SeqimpError, match="y must hold labels 0 and 1"):
+        dcd_svm(X, y + 1, degree=2)
+    with pytest.raises(SeqimpError, match="X has 50 sequences but y has 49 labels"):
+        dcd_svm(X, y[:49], degree=2)
+    with pytest.raises(SeqimpError, match=r"C must be a number in \(0, inf\)"):
+        dcd_svm(X, y, degree=2, C=0)
+    with pytest.raises(SeqimpError, match="max_iter must be a positive integer"):
+        dcd_svm(X, y, degree=2, max_iter=0)
+    with pytest.raises(SeqimpError, match=r"X: sequence 0: code [4-7] at position 1 is outside 0..3 \(alphabet dna\)"):
+        dcd_svm(X + 4, y, degree=2)
+    with pytest.raises(SeqimpError, match="coef has 3 entries"):
+        wd_scores(X, np.zeros(3), degree=2)
+    with pytest.raises(SeqimpError, match="method='implicit' needs shifts=0"):
+        WDClassifier(degree=2, shifts=1, method="implicit").fit(X, y)
+    with pytest.raises(SeqimpError, match="client= trains the implicit route only"):
+        WDClassifier(degree=2, shifts=1, client=object()).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        dcd_svm(X, y, degree=2)  # converges: no warning

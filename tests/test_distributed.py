@@ -1,0 +1,130 @@
+"""The implicit SVM on a Dask cluster (CoCoA+) against the single-machine solver, and its faults.
+
+Tolerance: both stop at liblinear's criterion with tol=1e-2; objectives agree to 1e-3
+relative and decision values correlate > 0.999 (20,000 sequences, L=30, degree 4).
+"""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from distributed.comm.core import CommClosedError  # noqa: E402
+
+from seqimp import SeqimpError, WDClassifier  # noqa: E402
+from seqimp.io import write_codes_store  # noqa: E402
+from seqimp.kernels import _distributed, connect, dcd_svm, dcd_svm_distributed, fit_distributed, wd_scores  # noqa: E402
+from seqimp.kernels._implicit import svm_primal_objective  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 4, (20_000, 30)).astype(np.uint8)
+    y = (((X[:, 10] == 2) & (X[:, 11] == 0)) ^ (rng.random(20_000) < 0.1)).astype(np.int64)
+    return X, y
+
+
+def test_two_workers_match_the_single_machine_solution(client, data):
+    X, y = data
+    single = dcd_svm(X, y, degree=4, C=0.01, tol=1e-2)
+    dist = dcd_svm_distributed(X, y, client=client, degree=4, C=0.01, tol=1e-2)
+    assert dist.converged
+    p_single = svm_primal_objective(X, y, single.coef, single.intercept, degree=4, C=0.01)
+    p_dist = svm_primal_objective(X, y, dist.coef, dist.intercept, degree=4, C=0.01)
+    assert abs(dist.dual_objective - single.dual_objective) / single.dual_objective < 1e-3
+    assert abs(p_dist - p_single) / p_single < 1e-3
+    assert dist.dual_objective <= p_single  # weak duality: a lower bound of the common optimum
+    d1 = wd_scores(X, single.coef, single.intercept, degree=4)
+    d2 = wd_scores(X, dist.coef, dist.intercept, degree=4)
+    assert np.corrcoef(d1, d2)[0, 1] > 0.999
+
+
+def test_estimator_route_memmap_partitions_and_fit_distributed(client, data, tmp_path):
+    X, y = data[0][:3000], data[1][:3000]
+    model = WDClassifier(degree=4, C=0.01, tol=1e-2, client=client).fit(X, y)
+    assert model.method_ == "implicit"
+    np.testing.assert_allclose(model.positional_weights().score(X[:200]), model.decision_function(X[:200]),
+                               rtol=1e-9, atol=1e-9)
+    # a codes store is opened by the workers from its path: the same rows, the same model
+    store = write_codes_store(tmp_path / "s", X, y)
+    parts = _distributed._parts(client, store.codes, [(0, 1500), (1500, 3000)], ["w0", "w1"])
+    assert parts[0][0] == "npy" and parts[1][4:] == (1500, 3000)
+    again = WDClassifier(degree=4, C=0.01, tol=1e-2, client=client).fit(store.codes, store.labels)
+    np.testing.assert_array_equal(again.coef_, model.coef_)
+    plain = WDClassifier(degree=4, C=0.01, tol=1e-2)
+    fitted = fit_distributed(plain, X, y, client=client)
+    assert fitted is plain and plain.client is None
+    np.testing.assert_array_equal(plain.coef_, model.coef_)
+
+
+# Tasks are pickled even on an in-process cluster: module-level functions go by reference,
+# so this counter is shared with the "workers".
+_REAL_ROUND = _distributed._local_round
+_FAULT = {"calls": 0, "fail_at": 0}
+
+
+def _flaky_round(*args):
+    _FAULT["calls"] += 1
+    if _FAULT["calls"] == _FAULT["fail_at"]:
+        raise CommClosedError("in <TCP (closed)>: Stream is closed")  # the worker went away mid-task
+    return _REAL_ROUND(*args)
+
+
+def _dead_round(*args):
+    raise distributed.KilledWorker("round-task", SimpleNamespace(address="tcp://10.0.0.9:4000"), 3)
+
+
+def test_a_lost_worker_retries_the_round_and_gives_the_same_model(client, data, monkeypatch):
+    X, y = data[0][:2000], data[1][:2000]
+    clean = dcd_svm_distributed(X, y, client=client, degree=3, C=0.1, tol=1e-1)
+    _FAULT.update(calls=0, fail_at=5)  # the first task of round 3
+    monkeypatch.setattr(_distributed, "_local_round", _flaky_round)
+    retried = dcd_svm_distributed(X, y, client=client, degree=3, C=0.1, tol=1e-1)
+    assert _FAULT["calls"] == 2 * clean.n_iter + 2 and clean.n_iter >= 3  # round 3 ran twice (2 tasks)
+    np.testing.assert_array_equal(retried.coef, clean.coef)
+    np.testing.assert_array_equal(retried.dual_coef, clean.dual_coef)
+
+    monkeypatch.setattr(_distributed, "_local_round", _dead_round)
+    with pytest.raises(SeqimpError, match=r"Dask training failed in round 1: a worker was lost or did not answer "
+                                          r"\(KilledWorker: .*tcp://10.0.0.9:4000.*\); gave up after 2 retries, "
+                                          r"no model was fitted"):
+        dcd_svm_distributed(X, y, client=client, degree=3, C=0.1, tol=1e-2)
+    model = WDClassifier(degree=3, client=client)
+    with pytest.raises(SeqimpError, match="Dask training failed in round 1"):
+        model.fit(X, y)
+    assert not hasattr(model, "coef_")  # never a silently different model
+
+
+def test_scheduler_address_as_client_param(client, data):
+    X, y = data[0][:2000], data[1][:2000]
+    model = WDClassifier(degree=3, C=0.1, tol=1e-1, client=client.scheduler.address).fit(X, y)
+    ref = WDClassifier(degree=3, C=0.1, tol=1e-1, client=client).fit(X, y)
+    np.testing.assert_array_equal(model.coef_, ref.coef_)
+    with pytest.raises(SeqimpError, match="client must be a dask.distributed.Client or a scheduler address"):
+        WDClassifier(degree=3, client=42).fit(X, y)
+
+
+def test_unreachable_scheduler_is_one_clear_line():
+    with pytest.raises(SeqimpError, match=r"^dask scheduler tcp://127\.0\.0\.1:9: cannot connect within 1 s \(") as err:
+        connect("tcp://127.0.0.1:9", timeout=1)
+    assert "\n" not in str(err.value)
+    local = connect(n_workers=1, processes=False)
+    cluster = local.cluster
+    assert len(local.scheduler_info()["workers"]) == 1
+    local.close()
+    assert cluster.status.name == "closed"  # the client owns its local cluster
+    with pytest.raises(SeqimpError, match="give exactly one of scheduler"):
+        connect()
+    with pytest.raises(SeqimpError, match="n_workers must be a positive integer"):
+        connect(n_workers=0)
