@@ -66,8 +66,9 @@ def test_run_motifs_trains_computes_and_counts_sites(tmp_path, planted, caplog):
     assert run.result.max_order == 3
     np.testing.assert_array_equal(load_poim(tmp_path / "motifs_poim.npz").poim[2], run.result.poim[2])
     rows = run.matches.to_dict("records")
-    assert rows[0]["query"] == best.name and rows[0]["target"] == "toy.GATTACA"
+    assert rows[0]["query"] == best.name and rows[0]["target"] == "toy.GATTACA" and rows[0]["significant"]
     assert (tmp_path / "matches.tsv").read_text() == write_tsv(run.matches)
+    assert (tmp_path / "logos" / f"{best.name}_match.png").stat().st_size > 1000  # query above target, aligned
     messages = _messages(caplog)
     assert messages[0].startswith("training a WD classifier (degree 3")
     assert "computing POIM and FIRM up to order 3 (order-0 homogeneous Markov chain fitted on the negative " \

@@ -82,3 +82,19 @@ def test_importance_logo():
         importance_logo(result, positions=(5, 40))
     with pytest.raises(SeqimpError, match="order must lie in 1..3"):
         letter_importance(result, order=4)
+
+
+def test_match_logo_aligns_query_and_target():
+    from seqimp.motifs import Motif
+    from seqimp.plot import match_logo
+
+    target = Motif.from_consensus("T1", "AACGTTTG", purity=0.9)
+    query = Motif.from_consensus("q", "CAAAC", purity=0.9)  # reverse complement of target columns 4-8
+    ax = match_logo(query, target, offset=0, strand="-")
+    assert len(ax) == 2 and ax[0].get_xlim() == ax[1].get_xlim() == (0.5, 8.5)
+    assert "T1 (- strand)" in ax[1].get_title() and ax[1].get_xlabel() == "aligned column"
+    ax = match_logo(query, target, offset=-2, strand="+")  # the query starts 2 columns left of the target
+    assert ax[0].get_xlim() == (0.5, 10.5)
+    import matplotlib.pyplot as plt
+
+    plt.close("all")

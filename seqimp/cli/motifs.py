@@ -22,7 +22,8 @@ options), motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with
 sequences), logos/ (one logo and one site-position plot per motif and a
 letter-importance logo),
 motifs_poim.npz (the POIM, when trained here; a poim.npz of 'seqimp poim'
-in DIR is left alone), and matches.tsv (TOMTOM p- and q-values) when
+in DIR is left alone), and matches.tsv (TOMTOM p- and q-values, a decoy-calibrated q,
+"no significant match" rows) when
 --db is given. If DIR holds a 'seqimp poim' report, it is rewritten with a
 motif section.
 
@@ -107,6 +108,7 @@ def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
+    from ..motifs import best_matches, match_line
     from ..pipeline import run_motifs, update_report
 
     database, pos, neg, result = _inputs(args)
@@ -121,11 +123,7 @@ def run(args) -> int:
     for line in run.lines():
         print(line)
     if run.matches is not None and len(run.matches):
-        best = {}
-        for row in run.matches.to_dict("records"):
-            best.setdefault(row["query"], row)
-        for q, row in best.items():
-            print(f"{q}: best match {row['target']} {row['target_description']} "
-                  f"(p = {row['p_value']:.2g}, q = {row['q_value']:.2g})")
+        for q, row in best_matches(run.matches).items():
+            print(f"{q}: {match_line(row)}")
     print(f"motifs: {Path(args.out)}/motifs.tsv")
     return 0

@@ -1,13 +1,18 @@
-"""Matches of motifs to a database of known motifs: TOMTOM (memelite) with p- and q-values."""
+"""Matches of motifs to a database of known motifs: TOMTOM (memelite) p- and q-values, trimming of
+uninformative columns, an information floor and a decoy-calibrated verdict."""
 
 from __future__ import annotations
+
+import zlib
 
 import numpy as np
 import pandas as pd
 
-from ..errors import SeqimpError
+from ..errors import SeqimpError, check_int, check_number, check_random_state
+from ._motif import information_content
 
-__all__ = ["compare_motifs", "bh_qvalues"]
+__all__ = ["compare_motifs", "bh_qvalues", "best_matches", "match_line", "trim_uninformative", "make_decoys",
+           "NO_MATCH", "UNINFORMATIVE"]
 
 
 def bh_qvalues(p) -> np.ndarray:
@@ -22,12 +27,80 @@ def bh_qvalues(p) -> np.ndarray:
     return q
 
 
-def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=True) -> pd.DataFrame:
-    """Compare motifs with a database using TOMTOM (``memelite.tomtom``).
+# Defaults (documented in docs/motifs.md, "Matches to known motifs")
+TRIM_IC = 0.2        # bits: end columns below this are trimmed before comparing
+MIN_IC = 4.0         # bits: trimmed motifs with less information in total are not compared
+N_DECOYS = 100       # decoys per query for the calibrated significance
+NO_MATCH = "no significant match"
+UNINFORMATIVE = "not compared: uninformative"
+_EULER = 0.5772156649015329
 
-    memelite gives, for every query and target, the p-value of the best alignment (both
-    strands when ``reverse_complement``). q-values are Benjamini-Hochberg over the database
-    for each query; E-values are p times the number of targets.
+
+def trim_uninformative(pwm, min_ic=TRIM_IC):
+    """The 0-based column range ``(lo, hi)`` left after trimming end columns with less than
+    ``min_ic`` bits of information (uniform background); ``(0, 0)`` when none is left."""
+    ic = information_content(pwm)
+    keep = np.flatnonzero(ic >= min_ic)
+    return (0, 0) if keep.size == 0 else (int(keep[0]), int(keep[-1]) + 1)
+
+
+def make_decoys(pwm, n, rng) -> list:
+    """``n`` decoys of a PWM (m, 4): the first half permute its columns, the second half also
+    permute the letters within every column (random PWMs with the query's per-column
+    information content). Arrays of shape (m, 4)."""
+    pwm = np.asarray(pwm, dtype=np.float64)
+    m = len(pwm)
+    out = []
+    for d in range(n):
+        decoy = pwm[rng.permutation(m)]
+        if d >= n // 2:
+            decoy = np.take_along_axis(decoy, np.argsort(rng.random((m, 4)), axis=1), axis=1)
+        out.append(decoy)
+    return out
+
+
+def gumbel_sf(x, sample) -> np.ndarray:
+    """Upper tail of a Gumbel (maximum) distribution fitted to ``sample`` by its moments
+    (scale = sd * sqrt(6) / pi, location = mean - Euler's constant * scale)."""
+    sample = np.asarray(sample, dtype=np.float64)
+    scale = max(float(np.std(sample)) * np.sqrt(6.0) / np.pi, 1e-6)
+    loc = float(np.mean(sample)) - _EULER * scale
+    return -np.expm1(-np.exp(-(np.asarray(x, dtype=np.float64) - loc) / scale))
+
+
+def _tomtom(queries, targets, reverse_complement):
+    """memelite's TOMTOM on PWMs of shape (m, 4): p, offset, overlap, strand (n_q, n_t)."""
+    from memelite import tomtom
+
+    # (4, m) float64, C order: one layout, so memelite compiles its kernel once
+    q = [np.ascontiguousarray(np.asarray(x).T, dtype=np.float64) for x in queries]
+    t = [np.ascontiguousarray(np.asarray(x).T, dtype=np.float64) for x in targets]
+    p, _score, offset, overlap, strand = tomtom(q, t, reverse_complement=reverse_complement, n_jobs=1)
+    return p, offset, overlap, strand
+
+
+def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=True, threshold=0.05,
+                   trim_ic=TRIM_IC, min_ic=MIN_IC, n_decoys=N_DECOYS, random_state=None) -> pd.DataFrame:
+    """Compare motifs with a database: TOMTOM p- and q-values plus a decoy-calibrated verdict.
+
+    1. **Trimming**: end columns of a query with less than ``trim_ic`` bits are cut off; the
+       columns compared are ``query_from..query_to`` (1-based).
+    2. **Information floor**: a trimmed query with less than ``min_ic`` bits in total is not
+       compared (one row, ``target_description`` = ``"not compared: uninformative"``).
+    3. **TOMTOM** (``memelite.tomtom``, Pearson column score, complete scores, both strands):
+       the p-value of every target's best alignment; ``q_value`` is Benjamini-Hochberg over the
+       database for each query, ``e_value`` = p x number of targets.
+    4. **Decoys**: ``n_decoys`` decoys per query (half column-shuffled, half also with the
+       letters of every column permuted: random PWMs with the query's column information) are
+       compared with the same database. Their best-match scores ``-log10 p`` form the
+       query's own null: ``calibrated_p`` of a match is the upper tail of a Gumbel
+       distribution fitted to them (the chance that a motif as informative as the query, but
+       not it, matches some target this well); ``calibrated_q`` is Benjamini-Hochberg of the
+       best matches' ``calibrated_p`` over the queries compared.
+    5. **Verdict**: a match is ``significant`` when ``q_value <= threshold`` and
+       ``calibrated_q <= threshold``. A compared query without one gets a first row with
+       ``target_description`` = ``"no significant match"`` (numbers NaN) before its best
+       candidates.
 
     Parameters
     ----------
@@ -39,47 +112,128 @@ def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=Tru
     top : int, default=5
         Best matches kept per query (by p-value).
     max_q : float, default=1.0
-        Keep only matches with q-value at most this.
+        Keep only matches with TOMTOM q-value at most this.
     reverse_complement : bool, default=True
+    threshold : float, default=0.05
+        Significance level for ``q_value`` and ``calibrated_q``.
+    trim_ic : float, default=0.2
+        Bits; end columns below it are trimmed.
+    min_ic : float, default=4.0
+        Bits; queries with less information after trimming are not compared (4 bits: two
+        fully conserved letters, or about a 6-mer of 2/3-pure columns).
+    n_decoys : int, default=100
+        Decoys per query (0: no calibration; ``calibrated_p``/``calibrated_q`` are NaN and the
+        verdict uses ``q_value`` alone).
+    random_state : int, Generator or None, default=None (seed 0)
+        For the decoys.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``query, target, target_description, p_value, q_value, e_value, offset,
-        overlap, strand`` (``+`` or ``-``), sorted by query then p-value.
+        Columns ``query, target, target_description, p_value, q_value, e_value, calibrated_p,
+        calibrated_q, significant, offset, overlap, strand, query_from, query_to``, by query
+        (input order) then p-value. ``offset``: the target column (0-based, on ``strand``)
+        aligned with the first compared query column (``query_from``); negative when the
+        query overhangs the target on the left. ``strand``: ``+`` or ``-`` (the target's
+        reverse complement was aligned).
     """
-    from memelite import tomtom
-
     motifs, database = list(motifs), list(database)
     if not database:
         raise SeqimpError("the motif database is empty: nothing to compare with")
     if not motifs:
         raise SeqimpError("no motifs to compare")
-    # (4, m) float64, C order: one layout, so memelite compiles its kernel once
-    queries = [np.ascontiguousarray(m.pwm.T, dtype=np.float64) for m in motifs]
-    targets = [np.ascontiguousarray(m.pwm.T, dtype=np.float64) for m in database]
-    p, _score, offset, overlap, strand = tomtom(queries, targets, reverse_complement=reverse_complement,
-                                                n_jobs=1)
-    q = bh_qvalues(p)
-    cols = {k: [] for k in ("query", "target", "target_description", "p_value", "q_value", "e_value",
-                            "offset", "overlap", "strand")}
+    top = check_int(top, "top", minimum=1)
+    n_decoys = check_int(n_decoys, "n_decoys", minimum=0)
+    threshold = check_number(threshold, "threshold", low=0.0, high=1.0)
+    rng = check_random_state(random_state)
+    spans = [trim_uninformative(m.pwm, trim_ic) for m in motifs]
+    compared = [i for i, (m, (lo, hi)) in enumerate(zip(motifs, spans))
+                if hi > lo and information_content(m.pwm[lo:hi]).sum() >= min_ic]
+    queries = [motifs[i].pwm[spans[i][0]:spans[i][1]] for i in compared]
+    # each query's decoys come from its own stream (the seed and the matrix): the same motif gets
+    # the same decoys whatever else is compared with it
+    base = int(rng.integers(2**32))
+    decoys = [d for q in queries for d in make_decoys(q, n_decoys, np.random.default_rng(
+        [base, zlib.crc32(np.ascontiguousarray(q).tobytes())]))]
+    targets = [m.pwm for m in database]
+    if queries:
+        p, offset, overlap, strand = _tomtom(queries + decoys, targets, reverse_complement)
+        p, decoy_best = p[:len(queries)], p[len(queries):].min(axis=1).reshape(len(queries), n_decoys)
+        offset, overlap, strand = offset[:len(queries)], overlap[:len(queries)], strand[:len(queries)]
+        q = bh_qvalues(p)
+    rows = []
+    position = {i: k for k, i in enumerate(compared)}
+    best_cal = np.full(len(compared), np.nan)
+    for k, i in enumerate(compared):
+        if n_decoys:
+            null = -np.log10(np.maximum(decoy_best[k], 1e-300))
+            best_cal[k] = gumbel_sf(-np.log10(max(p[k].min(), 1e-300)), null)
     for i, m in enumerate(motifs):
-        best = np.argsort(p[i], kind="stable")[: int(top)]
-        for t in best:
-            if q[i, t] > max_q:
+        lo, hi = spans[i]
+        if i not in position:
+            rows.append(_row(m.name, "", UNINFORMATIVE, lo, hi))
+            continue
+        k = position[i]
+        kept = []
+        for t in np.argsort(p[k], kind="stable")[:top]:
+            if q[k, t] > max_q:
                 continue
-            cols["query"].append(m.name)
-            cols["target"].append(database[t].name)
-            cols["target_description"].append(database[t].description)
-            cols["p_value"].append(p[i, t])
-            cols["q_value"].append(q[i, t])
-            cols["e_value"].append(p[i, t] * len(database))
-            cols["offset"].append(int(offset[i, t]))
-            cols["overlap"].append(int(overlap[i, t]))
-            cols["strand"].append("-" if strand[i, t] else "+")
-    return pd.DataFrame({k: (np.asarray(v, dtype=np.float64) if k in ("p_value", "q_value", "e_value")
-                      else np.asarray(v, dtype=np.int64) if k in ("offset", "overlap")
-                      else np.asarray(v, dtype=object)) for k, v in cols.items()})
+            cal_p = cal_q = np.nan
+            if n_decoys:
+                null = -np.log10(np.maximum(decoy_best[k], 1e-300))
+                cal_p = float(gumbel_sf(-np.log10(max(p[k, t], 1e-300)), null))
+                family = best_cal.copy()
+                family[k] = cal_p
+                cal_q = float(bh_qvalues(family)[k])
+            significant = bool(q[k, t] <= threshold and (not n_decoys or cal_q <= threshold))
+            kept.append(_row(m.name, database[t].name, database[t].description, lo, hi, p=p[k, t], q=q[k, t],
+                             e=p[k, t] * len(database), cal_p=cal_p, cal_q=cal_q, significant=significant,
+                             offset=offset[k, t], overlap=overlap[k, t], strand="-" if strand[k, t] else "+"))
+        if not any(r["significant"] for r in kept):
+            rows.append(_row(m.name, "", NO_MATCH, lo, hi))
+        rows += kept
+    return _match_frame(rows)
+
+
+_COLUMNS = ("query", "target", "target_description", "p_value", "q_value", "e_value", "calibrated_p",
+            "calibrated_q", "significant", "offset", "overlap", "strand", "query_from", "query_to")
+
+
+def _row(query, target, description, lo, hi, *, p=np.nan, q=np.nan, e=np.nan, cal_p=np.nan, cal_q=np.nan,
+         significant=False, offset=0, overlap=0, strand=""):
+    return dict(zip(_COLUMNS, (query, target, description, float(p), float(q), float(e), float(cal_p),
+                               float(cal_q), bool(significant), int(offset), int(overlap), strand,
+                               int(lo) + 1, int(hi))))
+
+
+def _match_frame(rows) -> pd.DataFrame:
+    frame = pd.DataFrame(rows, columns=list(_COLUMNS))
+    for c in ("p_value", "q_value", "e_value", "calibrated_p", "calibrated_q"):
+        frame[c] = frame[c].astype(np.float64)
+    for c in ("offset", "overlap", "query_from", "query_to"):
+        frame[c] = frame[c].astype(np.int64)
+    frame["significant"] = frame["significant"].astype(bool)
+    return frame
+
+
+def best_matches(matches) -> dict:
+    """Per query (in table order), its verdict row: the best significant match, or the
+    "no significant match" / "not compared: uninformative" row."""
+    out = {}
+    for row in matches.to_dict("records"):
+        if row["query"] not in out or (row["significant"] and not out[row["query"]]["significant"]):
+            out[row["query"]] = row
+    return out
+
+
+def match_line(row) -> str:
+    """One line for a person: ``best match TARGET DESCRIPTION (p = .., q = .., calibrated q = ..)``
+    or ``no significant match`` / ``not compared: uninformative``."""
+    if not row["significant"]:
+        return row["target_description"]
+    cal = "" if np.isnan(row["calibrated_q"]) else f", calibrated q = {row['calibrated_q']:.2g}"
+    return (f"best match {row['target']} {row['target_description']} (p = {row['p_value']:.2g}, "
+            f"q = {row['q_value']:.2g}{cal})").replace("  ", " ")
 
 
 def tomtom_compiled() -> bool:

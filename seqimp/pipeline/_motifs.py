@@ -181,6 +181,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     """
     from ..errors import check_choice
     from ..motifs import discover_motifs, read_motifs, refine_motifs, same_motif
+    from ._matches import write_match_logos
 
     check_choice(strand, "strand", ("given", "both"))
     random_state = 0 if random_state is None else random_state
@@ -235,6 +236,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     run = MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
                    parameters=parameters)
     run.files = _write_motif_files(Path(out), run, measure=measure, fmt=fmt, with_poim=trained)
+    run.files += write_match_logos(matches, motifs, database or [], Path(out) / "logos", fmt)
     if report:
         update_report(out)
     return run

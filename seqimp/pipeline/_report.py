@@ -191,13 +191,42 @@ def _motif_section(folder: Path, base: Path, embed: bool) -> str:
             f'<a href="{html.escape(os.path.relpath(folder / n, base))}">{n}</a>' for n in links) + "</p>")
     if (folder / "matches.tsv").exists():
         mh, mr = _read_tsv(folder / "matches.tsv")
-        parts += ["<h3>Matches to known motifs</h3>", _html_table(mh, mr, limit=50)]
+        parts += ["<h3>Matches to known motifs</h3>", _verdicts(mh, mr), _html_table(mh, mr, limit=50)]
+        parts += [_figure(p, base, f"{p.stem.replace('_match', '')}: compared columns (top) aligned with the "
+                          "matched motif (bottom) at the reported offset and strand", embed)
+                  for ext in (".png", ".svg") for p in sorted((folder / "logos").glob(f"*_match{ext}"))]
     logos = sorted(p for ext in (".png", ".svg") for p in folder.glob(f"*{ext}")
                    if "logo" in p.stem.lower() or "motif" in p.stem.lower())
-    logos += sorted(p for ext in (".png", ".svg") for p in (folder / "logos").glob(f"*{ext}")) \
+    logos += sorted(p for ext in (".png", ".svg") for p in (folder / "logos").glob(f"*{ext}")
+                    if not p.stem.endswith("_match")) \
         if (folder / "logos").is_dir() else []
     parts += [_figure(p, base, p.stem.replace("_", " "), embed) for p in logos]
     return "".join(parts)
+
+
+def _verdicts(header, rows) -> str:
+    """One line per motif: its best significant match, or "no significant match" /
+    "not compared: uninformative" (matches.tsv of :func:`seqimp.motifs.compare_motifs`)."""
+    if "significant" not in header:
+        return ""
+    col = {h: i for i, h in enumerate(header)}
+    verdict = {}
+    for row in rows:
+        significant = row[col["significant"]] == "True"
+        name = row[col["query"]]
+        if name not in verdict or (significant and not verdict[name][0]):
+            verdict[name] = (significant, row)
+    items = []
+    for name, (significant, row) in verdict.items():
+        if significant:
+            text = (f"best match {row[col['target']]} {row[col['target_description']]} "
+                    f"(q = {row[col['q_value']]}, calibrated q = {row[col['calibrated_q']]}, "
+                    f"strand {row[col['strand']]}, offset {row[col['offset']]})")
+        else:
+            text = row[col["target_description"]]
+        items.append(f"<li><b>{html.escape(name)}</b>: {html.escape(text)}</li>")
+    return ('<p class="note">A match is significant when its TOMTOM q-value and its decoy-calibrated q-value '
+            "are both at most 0.05.</p><ul>" + "".join(items) + "</ul>")
 
 
 def build_report(directory, *, title=None, embed=True, motifs_dir=None) -> str:

@@ -225,3 +225,46 @@ def site_positions(sites, motif, length, ax=None):
     ax.set_title(f"{motif.name} {motif.consensus}: {len(rows)} sites")
     ax.legend(fontsize="small", frameon=False)
     return ax
+
+
+def match_logo(query, target, *, offset, strand="+", ax=None, title=None):
+    """The query's logo above the matched motif's, aligned as TOMTOM aligned them.
+
+    Parameters
+    ----------
+    query, target : Motif
+        The matrices that were compared (the query's trimmed columns, the database motif).
+    offset : int
+        The target column (0-based, on ``strand``) under the query's first column, as in
+        :func:`seqimp.motifs.compare_motifs`; negative when the query starts to its left.
+    strand : {"+", "-"}
+        ``-``: the target's reverse complement is drawn (what was aligned).
+    ax : pair of matplotlib Axes, optional
+        Two stacked Axes (query, target); a new figure when None.
+    title : str, optional
+
+    Returns
+    -------
+    ndarray of two matplotlib Axes
+        Both on one x axis: aligned columns 1.. from the leftmost column of either motif.
+    """
+    from ..motifs._motif import Motif
+
+    tpwm = target.pwm[::-1, ::-1] if strand == "-" else target.pwm
+    q_first, t_first = (1 + offset, 1) if offset >= 0 else (1, 1 - offset)
+    q = Motif(query.name, query.pwm, start=q_first)
+    t = Motif(target.name, tpwm, start=t_first)
+    width = max(q_first + q.length, t_first + t.length) - 1
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(2, 1, figsize=(min(max(1.0 + 0.45 * width, 3.5), 16), 4.2), sharex=True,
+                             layout="constrained")
+    ax = np.asarray(ax)
+    logo(q, ax=ax[0], ymax=2.0, title=title or f"{query.name}: {query.consensus}")
+    logo(t, ax=ax[1], ymax=2.0, title=f"{target.name} {target.description} ({strand} strand)".replace("  ", " "))
+    for a in ax:
+        _ticks(a, 1, width)
+    ax[0].set_xlabel("")
+    ax[1].set_xlabel("aligned column")
+    return ax
