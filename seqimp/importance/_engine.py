@@ -20,13 +20,11 @@ _DUMMY2 = np.zeros((1, 1))
 
 def available_memory() -> int:
     """Bytes of available RAM (MemAvailable from /proc/meminfo, else sysconf)."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
+    from ..kernels._memory import available_memory as meminfo
+
+    found = meminfo()
+    if found is not None:
+        return found
     try:
         return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
     except (ValueError, OSError, AttributeError):
