@@ -23,9 +23,13 @@ motif from its sites:
    whose best window scores above the threshold has a site; the threshold lets at most a
    share ``fpr`` of the negatives have one (where even the best possible score occurs in more
    negatives, as for a short position-free motif, the windows reaching that score are sites
-   and the negatives' real share is reported). The written PWM is the site letters' counts plus
-   the pseudocount (no exact zeros), and the sites are scored again with it. A site is never
-   claimed by two motifs: places overlapping a site of a stronger motif are not counted.
+   and the negatives' real share is reported). The written PWM is the EM's: the
+   posterior-weighted letter counts plus the pseudocount (no exact zeros), the maximum-likelihood
+   PWM of the ZOOPS model. Counting the letters of the sites above the threshold instead would
+   select for the consensus (a window passes because it matches it) and sharpen the PWM -- to a
+   one-hot where only exact matches pass, as for a short motif anywhere in long sequences. A
+   site is never claimed by two motifs: places overlapping a site of a stronger motif are not
+   counted.
 """
 
 from __future__ import annotations
@@ -166,18 +170,6 @@ def _best(pwm, codes, starts, strands, background, claimed):
     return flat[np.arange(len(codes)), k], starts[k // len(strands)], k % len(strands)
 
 
-def _site_counts(codes, has, at, on, m, strands):
-    """Letter counts (m, 4) of the sites, read on their strand."""
-    counts = np.zeros((m, 4))
-    for s, name in enumerate(strands):
-        sel = has & (on == s)
-        if sel.any():
-            win = codes[sel][np.arange(sel.sum())[:, None], at[sel][:, None] + np.arange(m)[None, :]]
-            x = 3 - win[:, ::-1] if name == "-" else win
-            counts += np.stack([(x == c).sum(axis=0) for c in range(4)], axis=1)
-    return counts
-
-
 def _window(motif, m, L, pad, flank):
     if motif.position_free:
         return np.arange(0, L - m + 1)
@@ -276,21 +268,13 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         pwm, starts = pwm[a:b], starts + a
         if motif.position_free:
             starts = np.arange(0, L - pwm.shape[0] + 1)
-        for step in range(2):  # sites with the EM PWM; the PWM counted from them; its sites
-            m = pwm.shape[0]
-            neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
-            threshold, inclusive = _threshold(neg_best, fpr)
-            best, at, on = _best(pwm, pos, starts, strands, background, claimed)
-            has = best >= threshold if inclusive else best > threshold
-            if step == 1:
-                break
-            if depleted:  # the PWM is counted from the negatives' sites
-                nb, n_at, n_on = _best(pwm, neg, starts, strands, background, None)
-                counts = _site_counts(neg, nb >= threshold if inclusive else nb > threshold, n_at, n_on, m, strands)
-            else:
-                counts = _site_counts(pos, has, at, on, m, strands)
-            if counts.sum() > 0:
-                pwm = (counts + pseudocount * background) / (counts.sum(axis=1, keepdims=True) + pseudocount)
+        # the written PWM is the EM's (posterior-weighted letter counts plus the pseudocount):
+        # recounting only the sites above the threshold would select for the consensus and
+        # sharpen the PWM (to a one-hot where only exact matches pass)
+        neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
+        threshold, inclusive = _threshold(neg_best, fpr)
+        best, at, on = _best(pwm, pos, starts, strands, background, claimed)
+        has = best >= threshold if inclusive else best > threshold
         n_sites = int(has.sum())
         minus = int((has & (on == 1)).sum())
         if strand == "both" and minus * 2 > n_sites:  # write the orientation most sites have
