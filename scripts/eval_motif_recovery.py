@@ -97,9 +97,25 @@ def load_planted():
 
 def load_splice(kind):
     pos = _fasta(BENCH / f"splice_{kind}.fa")
-    truth = (iupac_motif("donor", "AGGTRAGT", 29) if kind == "EI" else iupac_motif("acceptor", "TYYYYCTGCAG", 20))
-    return dict(pos=pos, neg=_fasta(BENCH / "splice_N.fa"), truths=[(truth, len(pos), 0)],
-                streme=BENCH / f"streme_{kind}.txt")
+    if kind == "EI":
+        truths = [iupac_motif("donor", "AGGTRAGT", 29)]
+    else:  # STREME's consensus (its G at 27 is a sub-population: over all acceptors column 27 is
+        # uniform), and the textbook one: a pyrimidine tract, any letter, CAG, G (AG at 29-30)
+        truths = [iupac_motif("acceptor", "TYYYYCTGCAG", 20), iupac_motif("acceptor_YnNCAGG", "YYYYYYYYYNCAGG", 18)]
+    population = [_population(pos, t) for t in truths]  # reference rows
+    return dict(pos=pos, neg=_fasta(BENCH / "splice_N.fa"), truths=[(t, len(pos), 0) for t in truths],
+                streme=BENCH / f"streme_{kind}.txt", population=population)
+
+
+def _population(pos, truth):
+    """The letter frequencies (+1 pseudocount) of all positives over a truth's columns: the PWM
+    an exact estimate of the real population would give (a reference row)."""
+    from seqimp.motifs import Motif
+
+    counts = np.stack([np.bincount(pos[:, truth.start - 1 + c], minlength=4)[:4] for c in range(truth.length)])
+    counts = counts + 1.0
+    return Motif(f"population_{truth.name}", counts / counts.sum(axis=1, keepdims=True), start=truth.start,
+                 sites=len(pos))
 
 
 def load_promoters():
@@ -285,6 +301,10 @@ def main(argv=None) -> int:
                 spur.append(spurious)
                 secs.append(seconds)
             summary[label] = _print_rows(name, label, data, per_seed, tops, spur, secs)
+        if data.get("population"):  # the column frequencies of all positives at the truth's span
+            rows, spurious = evaluate(data["population"], data["truths"], database)
+            _print_rows(name, "all positives' PWM (reference)", data, [rows], [data["population"][0].consensus],
+                        [spurious], [float("nan")])
         streme, seconds = streme_answer(data.get("streme"))
         if streme is not None:
             rows, spurious = evaluate(streme, data["truths"], database)

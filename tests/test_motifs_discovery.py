@@ -251,3 +251,25 @@ def test_written_pwm_is_not_sharpened_by_the_site_threshold():
     # matches would put 0.95+ on the consensus letter of the 0.6 / 0.3 column)
     assert np.abs(est - truth).max() < 0.08, np.round(est, 2)
     assert (m.pwm > 0).all()
+
+
+def test_informative_columns_are_a_g_test_against_the_background():
+    """A column is informative when it has min_ic bits over the background and its letters
+    differ from the background at level alpha: scipy's G-test of the expected site counts."""
+    from scipy.stats import power_divergence
+
+    from seqimp.motifs._refine import _informative
+
+    rng = np.random.default_rng(9)
+    bg = np.array([0.3, 0.2, 0.2, 0.3])
+    pwm = np.vstack([rng.dirichlet(np.full(4, a), 6) for a in (0.5, 5.0, 50.0, 500.0)])
+    for n_sites in (15.0, 60.0, 400.0):
+        fast = _informative(pwm, n_sites, bg, 0.25, 1e-3)
+        for col, flag in zip(pwm, fast):
+            g, p = power_divergence(n_sites * col, n_sites * bg, lambda_="log-likelihood")
+            bits = float(np.sum(col * np.log2(col / bg)))
+            assert flag == (bits >= 0.25 and p <= 1e-3), (col, n_sites, p, bits)
+    # the same 0.4-bit column: noise from 15 sites, a motif column from 400
+    col = np.array([[0.55, 0.15, 0.15, 0.15]])
+    assert not _informative(col, 15.0, np.full(4, 0.25), 0.25, 1e-3)[0]
+    assert _informative(col, 400.0, np.full(4, 0.25), 0.25, 1e-3)[0]

@@ -15,9 +15,12 @@ motif from its sites:
    (the negatives' letter frequencies), and gamma to the mean posterior mass. Iterated to
    convergence; the log-likelihood never decreases. For a depleted motif the roles of the
    positives and the negatives are swapped (its sites are in the negatives).
-2. **Grow and trim.** While an end column still carries ``min_ic`` bits, ``pad`` more columns
-   are added on that side and the EM runs again; then end columns below ``min_ic`` bits are
-   trimmed.
+2. **Grow and trim.** While an end column is informative, ``pad`` more columns are added on
+   that side and the EM runs again; then end columns that are not are trimmed. A column is
+   informative when it carries ``min_ic`` bits relative to the background and its letters
+   differ from the background significantly for the EM's expected number of sites (G-test,
+   ``G = 2 n ln 2 IC``, 3 degrees of freedom, level ``alpha``): with a few dozen sites the EM
+   finds a fraction of a bit in noise columns next to the motif.
 3. **Sites.** A sequence's motif score is its best log-odds window (``log2 PWM / background``
    summed over the columns, both strands with ``strand="both"``) in the window. A positive
    whose best window scores above the threshold has a site; the threshold lets at most a
@@ -143,7 +146,7 @@ def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
         if loglik - prev < tol * abs(loglik):
             break
         prev = loglik
-    return pwm
+    return pwm, float(post.sum())
 
 
 def _threshold(neg_best, fpr):
@@ -181,16 +184,27 @@ def _window(motif, m, L, pad, flank):
     return np.arange(lo, hi + 1)
 
 
-def _trim(pwm, min_ic):
-    ic = information_content(pwm)
-    keep = np.flatnonzero(ic >= min_ic)
+def _informative(pwm, n_sites, background, min_ic, alpha):
+    """Columns that carry a motif: at least ``min_ic`` bits relative to the background, and
+    letter frequencies that differ from it significantly for ``n_sites`` sites (G-test,
+    ``G = 2 n ln 2 IC`` against chi-square with 3 degrees of freedom, level ``alpha``). The
+    second condition matters for few sites: the EM places a few dozen windows where they fit
+    best, so noise columns reach a fraction of a bit."""
+    from scipy.stats import chi2
+
+    ic = information_content(pwm, background)
+    return (ic >= min_ic) & (2.0 * n_sites * np.log(2.0) * ic >= chi2.isf(alpha, 3))
+
+
+def _trim(pwm, informative):
+    keep = np.flatnonzero(informative)
     if keep.size == 0:
-        keep = np.array([int(np.argmax(ic))])
+        keep = np.array([int(np.argmax(information_content(pwm)))])
     return int(keep[0]), int(keep[-1]) + 1
 
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
-                  seed_ic=1.0, min_ic=0.25, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
+                  seed_ic=1.0, min_ic=0.25, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
                   ids=None) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
@@ -212,7 +226,12 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     seed_ic : float, default=1.0
         Mean information content (bits) the starting PWM is sharpened to.
     min_ic : float, default=0.25
-        End columns below this information content are trimmed.
+        Bits relative to the background (the negatives' letter frequencies); an end column is
+        informative (kept, and grown from) with at least this much information ...
+    alpha : float, default=1e-3
+        ... and letter frequencies that differ from the background at this level for the EM's
+        expected number of sites (G-test, 3 degrees of freedom): 0.25 bit is clear from 2,000
+        sites, noise from 20.
     max_grow, max_length : int, default=5, 30
         While an end column of the EM's PWM is still informative, ``pad`` columns are added on
         that side and the EM runs again, at most ``max_grow`` times and up to ``max_length``
@@ -254,17 +273,17 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         p = min(pad, (L - motif.length) // 2)
         seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, seed_ic), np.full((p, 4), 0.25)])
         starts = _window(motif, seed.shape[0], L, p, flank)
-        pwm = _em(seed, train, starts, strands, background, pseudocount, max_iter, tol)
+        pwm, n_eff = _em(seed, train, starts, strands, background, pseudocount, max_iter, tol)
         for _ in range(max_grow):  # an informative end column: room to grow on that side
-            a, b = _trim(pwm, min_ic)
+            a, b = _trim(pwm, _informative(pwm, n_eff, background, min_ic, alpha))
             left = pad if a == 0 and starts[0] >= pad else 0
             right = pad if b == pwm.shape[0] and starts[-1] + pwm.shape[0] + pad <= L else 0
             if not (left or right) or pwm.shape[0] + left + right > max_length:
                 break
             pwm = np.vstack([np.tile(background, (left, 1)), pwm, np.tile(background, (right, 1))])
             starts = starts - left
-            pwm = _em(pwm, train, starts, strands, background, pseudocount, max_iter, tol)
-        a, b = _trim(pwm, min_ic)
+            pwm, n_eff = _em(pwm, train, starts, strands, background, pseudocount, max_iter, tol)
+        a, b = _trim(pwm, _informative(pwm, n_eff, background, min_ic, alpha))
         pwm, starts = pwm[a:b], starts + a
         if motif.position_free:
             starts = np.arange(0, L - pwm.shape[0] + 1)
