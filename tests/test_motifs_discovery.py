@@ -273,3 +273,44 @@ def test_informative_columns_are_a_g_test_against_the_background():
     col = np.array([[0.55, 0.15, 0.15, 0.15]])
     assert not _informative(col, 15.0, np.full(4, 0.25), 0.25, 1e-3)[0]
     assert _informative(col, 400.0, np.full(4, 0.25), 0.25, 1e-3)[0]
+
+
+def test_merged_copies_give_the_group_placement():
+    """Copies of one motif at other starts (either strand, other lengths): the kept motif's
+    start and spread are the mean and sd of where each copy puts its first column."""
+    from seqimp.motifs import merge_similar
+
+    word = "GGATTACACCT"
+    rc = word.translate(COMP)[::-1]
+    a = Motif.from_consensus("a", word, purity=0.9, start=31, spread=1.0, score=0.4)
+    b = Motif.from_consensus("b", word[2:9], purity=0.9, start=40, spread=0.0, score=0.2)  # a at 38
+    c = Motif.from_consensus("c", rc[1:10], purity=0.9, start=22, spread=2.0, score=0.2)  # rc: a at 22 + 9 - 11 + 1
+    other = Motif.from_consensus("d", "CCCCGGGG", purity=0.9, start=10, score=0.1)
+    out = merge_similar([a, b, c, other], strands="both", max_shift=20)
+    assert [m.name for m in out] == ["a", "d"]
+    starts, w = np.array([31, 38, 21]), np.array([0.5, 0.25, 0.25])
+    mean = w @ starts
+    sd = np.sqrt(w @ (np.array([1.0, 0.0, 2.0]) ** 2 + (starts - mean) ** 2))
+    assert out[0].start == round(mean) and out[0].spread == pytest.approx(sd, rel=1e-12)
+    assert out[1].start == 10 and out[1].spread == 0.0
+
+
+def test_window_grows_to_the_sites_of_a_jittered_motif():
+    """Sites start anywhere in 11..31 but the motif comes with start 21, spread 1 (a POIM whose
+    placement saw the middle only): the window grows until its edges hold no enriched sites,
+    so nearly every site is found and the start is the median planted start."""
+    rng = np.random.default_rng(10)
+    n, L, word = 800, 60, "GGATTACAT"
+    pos, neg = rng.integers(0, 4, (n, L)).astype(np.uint8), rng.integers(0, 4, (n, L)).astype(np.uint8)
+    planted = rng.integers(10, 31, n)
+    for i, s in enumerate(planted):
+        pos[i, s:s + len(word)] = _codes(word)
+    seed = Motif.from_consensus("m", word, purity=0.8, start=21, spread=1.0)
+    res = refine_motifs([seed], pos, neg)
+    m, sites = res.motifs[0], res.sites
+    assert m.consensus.find(word) >= 0 and m.sites >= 0.95 * n
+    col = m.consensus.find(word)
+    true_start = dict(zip(range(n), planted + 1 - col))
+    assert (sites["position"] == sites["sequence"].map(true_start)).mean() > 0.98
+    assert m.start == np.sort(planted)[(n - 1) // 2] + 1 - col
+    assert res.stats["fraction_negative"][0] <= 0.01

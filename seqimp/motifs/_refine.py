@@ -21,7 +21,11 @@ motif from its sites:
    differ from the background significantly for the EM's expected number of sites (G-test,
    ``G = 2 n ln 2 IC``, 3 degrees of freedom, level ``alpha``): with a few dozen sites the EM
    finds a fraction of a bit in noise columns next to the motif.
-3. **Sites.** A sequence's motif score is its best log-odds window (``log2 PWM / background``
+3. **Window.** While the sites at the outermost ``flank`` starts on a side of the window are
+   enriched over the negatives' sites there (one-sided binomial test, level ``alpha``), the
+   window grows by ``flank`` on that side (a motif whose start varies more than the POIM's
+   placement said); when it grew, the EM runs once more on the wider window.
+4. **Sites.** A sequence's motif score is its best log-odds window (``log2 PWM / background``
    summed over the columns, both strands with ``strand="both"``) in the window. A positive
    whose best window scores above the threshold has a site; the threshold lets at most a
    share ``fpr`` of the negatives have one (where even the best possible score occurs in more
@@ -196,6 +200,34 @@ def _informative(pwm, n_sites, background, min_ic, alpha):
     return (ic >= min_ic) & (2.0 * n_sites * np.log(2.0) * ic >= chi2.isf(alpha, 3))
 
 
+def _widen(pwm, pos, neg, starts, strands, background, fpr, flank, alpha):
+    """The window grown by ``flank`` starts on a side while the sites at its outermost ``flank``
+    starts on that side are enriched over the negatives' sites there (one-sided binomial test
+    at level ``alpha``): a motif whose start varies more than the POIM's placement said."""
+    from scipy.stats import binom
+
+    L, m = pos.shape[1], pwm.shape[0]
+    step = max(int(flank), 1)
+    while True:
+        neg_best, neg_at, _ = _best(pwm, neg, starts, strands, background, None)
+        threshold, inclusive = _threshold(neg_best, fpr)
+        best, at, _ = _best(pwm, pos, starts, strands, background, None)
+        has = best >= threshold if inclusive else best > threshold
+        neg_has = neg_best >= threshold if inclusive else neg_best > threshold
+        lo, hi = int(starts[0]), int(starts[-1])
+        grow = [0, 0]
+        for side, edge, room in ((0, starts[:step], lo > 0), (1, starts[-step:], hi < L - m)):
+            if not room:
+                continue
+            k = int(np.isin(at[has], edge).sum())
+            rate = (np.isin(neg_at[neg_has], edge).sum() + 1.0) / (len(neg) + 1.0)
+            if k > 0 and binom.sf(k - 1, len(pos), rate) <= alpha:
+                grow[side] = step
+        if not any(grow):
+            return starts
+        starts = np.arange(max(lo - grow[0], 0), min(hi + grow[1], L - m) + 1)
+
+
 def _trim(pwm, informative):
     keep = np.flatnonzero(informative)
     if keep.size == 0:
@@ -287,6 +319,11 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         pwm, starts = pwm[a:b], starts + a
         if motif.position_free:
             starts = np.arange(0, L - pwm.shape[0] + 1)
+        elif not depleted:
+            wider = _widen(pwm, pos, neg, starts, strands, background, fpr, flank, alpha)
+            if wider.size > starts.size:  # sites beyond the window: the EM again on all of them
+                pwm, _n = _em(pwm, train, wider, strands, background, pseudocount, max_iter, tol)
+                starts = wider
         # the written PWM is the EM's (posterior-weighted letter counts plus the pseudocount):
         # recounting only the sites above the threshold would select for the consensus and
         # sharpen the PWM (to a one-hot where only exact matches pass)
