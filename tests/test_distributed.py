@@ -4,8 +4,10 @@ Tolerance: both stop at liblinear's criterion with tol=1e-2; objectives agree to
 relative and decision values correlate > 0.999 (20,000 sequences, L=30, degree 4).
 """
 
+import functools
 from types import SimpleNamespace
 
+import joblib
 import numpy as np
 import pytest
 
@@ -17,6 +19,9 @@ from seqimp import SeqimpError, WDClassifier  # noqa: E402
 from seqimp.io import write_codes_store  # noqa: E402
 from seqimp.kernels import _distributed, connect, dcd_svm, dcd_svm_distributed, fit_distributed, wd_scores  # noqa: E402
 from seqimp.kernels._implicit import svm_primal_objective  # noqa: E402
+from seqimp.background import MarkovBackground  # noqa: E402
+from seqimp.importance import ism, poim_sampled  # noqa: E402
+from seqimp.tabular import permutation_importance  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -128,3 +133,63 @@ def test_unreachable_scheduler_is_one_clear_line():
         connect()
     with pytest.raises(SeqimpError, match="n_workers must be a positive integer"):
         connect(n_workers=0)
+
+
+# --------------------------------------------------------------------------- importance on the cluster
+
+_WHERE = []   # an in-process cluster shares this module with its workers
+
+
+class _WhereScorer:
+    """A fitted model's decision function that notes where each batch ran."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def __call__(self, X):
+        try:
+            _WHERE.append(distributed.get_worker().address)
+        except ValueError:   # not inside a Dask task
+            _WHERE.append("client")
+        return self.model.decision_function(X)
+
+
+def _wd_on_columns(model, F):
+    """Permutation importance hands the model float columns; the WD model wants codes."""
+    return model.decision_function(F.astype(np.uint8))
+
+
+def test_importance_batches_on_the_cluster_equal_the_sequential_run(client, data):
+    X, y = data[0][:1500, :12], data[1][:1500]
+    model = WDClassifier(degree=3, C=0.1).fit(X, y)
+    scorer = _WhereScorer(model)
+    bg = MarkovBackground.from_arrays(np.full(4, 0.25), np.random.default_rng(2).dirichlet(np.ones(4), size=4))
+    seq = poim_sampled(scorer, bg, 2, length=12, n_samples=20, batch_size=200, random_state=4)
+    seq_ism = ism(model.decision_function, X[:9], batch_size=50)
+    on_columns = functools.partial(_wd_on_columns, model)
+    seq_perm = permutation_importance(on_columns, X[:300], y[:300], loss="1-auc", n_repeats=3, random_state=2)
+    _WHERE.clear()
+    with joblib.parallel_config(backend="dask"):   # n_jobs=None: the cluster's threads
+        par = poim_sampled(scorer, bg, 2, length=12, n_samples=20, batch_size=200, random_state=4)
+        par_ism = ism(model.decision_function, X[:9], batch_size=50)
+        par_perm = permutation_importance(on_columns, X[:300], y[:300], loss="1-auc", n_repeats=3,
+                                          random_state=2)
+    assert set(_WHERE) & set(client.scheduler_info()["workers"])   # the batches ran on the workers
+    for name in ("poim", "firm", "poim_se", "firm_se"):   # bit-identical: same draws, merged in batch order
+        for a, b in zip(getattr(seq, name), getattr(par, name)):
+            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(par_ism, seq_ism)
+    np.testing.assert_array_equal(par_perm.importances, seq_perm.importances)
+    assert np.abs(seq_perm.importances_mean).max() > 0   # the comparison is not between empty results
+
+    class Unsendable:
+        def __reduce__(self):
+            raise TypeError("holds a live session")
+
+        def __call__(self, X):
+            return model.decision_function(X)
+
+    with joblib.parallel_config(backend="dask"), \
+            pytest.raises(SeqimpError, match=r"^score_fn \(Unsendable\) cannot be sent to parallel workers "
+                                             r"\(TypeError: holds a live session\)"):
+        ism(Unsendable(), X[:2])
