@@ -5,6 +5,8 @@ relative and decision values correlate > 0.999 (20,000 sequences, L=30, degree 4
 """
 
 import functools
+import os
+import signal
 from types import SimpleNamespace
 
 import joblib
@@ -109,6 +111,41 @@ def test_a_lost_worker_retries_the_round_and_gives_the_same_model(client, data, 
     with pytest.raises(SeqimpError, match="Dask training failed in round 1"):
         model.fit(X, y)
     assert not hasattr(model, "coef_")  # never a silently different model
+
+
+def test_a_killed_worker_process_is_survived_exactly_or_fails_in_one_line(data, monkeypatch):
+    """A real lost worker: SIGKILL to a worker process once round 2 is submitted (a hook, no sleeps).
+
+    Its scattered rows die with it, so round 2 fails; the round is retried with the rows sent
+    again and the model is bit-identical to the undisturbed fit, or with no retries left the
+    fit fails in one line.
+    """
+    X, y = data[0][:2000], data[1][:2000]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as c:
+        clean = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1)
+        killed = []
+
+        def kill_a_worker_in_round_2(rounds, attempt, futures):
+            if rounds == 2 and attempt == 0:
+                pids = c.run(os.getpid)
+                victim = sorted(pids)[0]   # the worker holding partition 0's scattered rows
+                os.kill(pids[victim], signal.SIGKILL)
+                killed.append(victim)
+
+        monkeypatch.setattr(_distributed, "_ROUND_HOOK", kill_a_worker_in_round_2)
+        survived = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1)
+        assert len(killed) == 1 and killed[0] not in c.scheduler_info()["workers"]
+        assert survived.n_iter == clean.n_iter >= 3
+        np.testing.assert_array_equal(survived.coef, clean.coef)   # bit-identical, as the design promises
+        np.testing.assert_array_equal(survived.dual_coef, clean.dual_coef)
+
+        # no retries left: one line naming the round, never a model
+        c.wait_for_workers(2, timeout=60)
+        with pytest.raises(SeqimpError, match=r"^Dask training failed in round 2: a worker was lost or did not "
+                                              r"answer \(.*\); gave up after 0 retries, no model was fitted$") as err:
+            dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1, retries=0)
+        assert len(killed) == 2 and "\n" not in str(err.value)
 
 
 def test_scheduler_address_as_client_param(client, data):

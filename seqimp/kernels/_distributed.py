@@ -183,6 +183,18 @@ def _parts(client, X, bounds, workers):
             for k, (a, b) in enumerate(bounds)]
 
 
+def _release(parts):
+    """Release scattered rows (a no-op for memory-mapped partitions)."""
+    for f in parts or ():
+        if hasattr(f, "release"):
+            f.release()
+
+
+#: Test hook: called as ``_ROUND_HOOK(round, attempt, futures)`` once a round's tasks are
+#: submitted, before waiting for them (e.g. to kill a worker at a known point of a fit).
+_ROUND_HOOK = None
+
+
 def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000,
                         random_state=None, alphabet="dna", local_passes=1, n_partitions=None, retries=2,
                         round_timeout=None, shrinking=True, verbose=False) -> SVMSolution:
@@ -255,12 +267,17 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
         for attempt in range(retries + 1):
             futures = []
             try:
+                if parts is None:   # after a lost worker: the rows again, to the workers there are now
+                    workers = _workers(client)
+                    parts = _parts(client, X, bounds, workers)
                 w_f = client.scatter(w, broadcast=True, hash=False)
                 futures = [client.submit(_local_round, parts[k], sign[a:b], alpha[a:b], upper[a:b], w_f, degree,
                                          base, offsets, sqb, qd, sigma, int(seeds[k]), local_passes, orders[k],
                                          actives[k] if shrinking else b - a, pg_max_old, pg_min_old, pure=False,
                                          workers=[workers[k % len(workers)]], allow_other_workers=True)
                            for k, (a, b) in enumerate(bounds)]
+                if _ROUND_HOOK is not None:
+                    _ROUND_HOOK(rounds, attempt, futures)
                 distributed.wait(futures, timeout=round_timeout)
                 results = client.gather(futures)
                 break
@@ -274,8 +291,8 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
                 if verbose:
                     print(f"CoCoA+ round {rounds}: {_one_line(exc)}; retrying the round ({attempt + 1}/{retries})",
                           file=sys.stderr, flush=True)
-                workers = _workers(client)
-                parts = _parts(client, X, bounds, workers)
+                _release(parts)
+                parts = None
         pg_max, pg_min = -np.inf, np.inf
         for k, ((a, b), (new_alpha, dw, hi, lo, order, active)) in enumerate(zip(bounds, results)):
             alpha[a:b] = new_alpha
@@ -297,9 +314,7 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
         if shrinking:
             pg_max_old = pg_max if pg_max > 0 else np.inf
             pg_min_old = pg_min if pg_min < 0 else -np.inf
-    for f in parts:  # release scattered rows (a no-op for memory-mapped partitions)
-        if hasattr(f, "release"):
-            f.release()
+    _release(parts)
     if not converged:
         import warnings
 
