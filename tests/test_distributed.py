@@ -121,8 +121,8 @@ def test_a_killed_worker_process_is_survived_exactly_or_fails_in_one_line(data, 
     fit fails in one line.
     """
     X, y = data[0][:2000], data[1][:2000]
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as c:
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    with cluster, distributed.Client(cluster) as c:
         clean = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1)
         killed = []
 
