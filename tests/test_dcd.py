@@ -168,3 +168,79 @@ def test_bad_arguments():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         dcd_svm(X, y, degree=2)  # converges: no warning
+
+
+def _one_at_a_time(F, sign, upper, order, passes):
+    """Plain dual coordinate descent on the explicit features, no shrinking: the slow reference."""
+    F = F.tocsr()
+    qd = np.asarray(F.multiply(F).sum(axis=1)).ravel() + 1.0
+    w = np.zeros(F.shape[1])
+    b = 0.0
+    alpha = np.zeros(F.shape[0])
+    for _ in range(passes):
+        for i in order:
+            row = F.getrow(i)
+            g = sign[i] * (row.dot(w)[0] + b) - 1.0
+            new = min(max(alpha[i] - g / qd[i], 0.0), upper[i])
+            d = (new - alpha[i]) * sign[i]
+            alpha[i] = new
+            w[row.indices] += d * row.data
+            b += d
+    return alpha, w, b
+
+
+@pytest.mark.parametrize("nthreads", [1, 2])
+def test_block_steps_equal_one_coordinate_at_a_time(nthreads):
+    """The block kernel (gather, exact in-block corrections, scatter) gives the iterates of plain DCD."""
+    from seqimp.kernels._implicit import (_svm_steps, _svm_steps_parallel, cumulative_beta, implicit_layout,
+                                          row_norm2)
+
+    rng = np.random.default_rng(3)
+    n, length, degree = 157, 12, 5            # 157: blocks end inside a chunk and at its end
+    X = rng.integers(0, 2, (n, length)).astype(np.uint8)   # two letters: long shared runs, big corrections
+    y = (X[:, 4] == 1) ^ (rng.random(n) < 0.2)
+    sign = np.where(y, 1.0, -1.0)
+    upper = np.full(n, 0.5)
+    order = rng.permutation(n)
+    ref_alpha, ref_w, ref_b = _one_at_a_time(wd_features(X, degree=degree), sign, upper, order, passes=3)
+
+    offsets, sqb, base = implicit_layout(length, degree)
+    w = np.zeros(int(offsets[-1]) + 1)
+    alpha = np.zeros(n)
+    pg = np.array([-np.inf, np.inf])
+    qd = row_norm2(length, degree) + 1.0
+    for _ in range(3):
+        o = order.copy()
+        for s in range(0, n, 40):                 # chunks of 40, as the driver's progress chunks
+            args = (X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, 1.0, o, s, s + 40, n, np.inf, -np.inf,
+                    pg, cumulative_beta(degree))
+            s_new, active = (_svm_steps(*args) if nthreads == 1 else _svm_steps_parallel(*args, nthreads))
+            assert (s_new, active) == (min(s + 40, n), n)
+        np.testing.assert_array_equal(o, order)   # without shrinking the order is untouched
+    np.testing.assert_allclose(alpha, ref_alpha, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(w[:-1], ref_w, rtol=0, atol=1e-12)
+    assert w[-1] == pytest.approx(ref_b, abs=1e-12)
+    assert 0 < np.count_nonzero(alpha) and np.any(alpha == 0.5)   # free and bounded coordinates both occur
+
+
+def test_shrinking_keeps_a_permutation_and_threads_do_not_change_the_model():
+    X, y = noisy_data(3_000, 20, seed=4, noise=0.15)
+    one = dcd_svm(X, y, degree=4, C=0.5, tol=1e-3)
+    two = dcd_svm(X, y, degree=4, C=0.5, tol=1e-3, n_jobs=2)
+    # each weight is summed by one thread in block order, so the threads cannot change the rounding
+    np.testing.assert_array_equal(one.dual_coef, two.dual_coef)
+    np.testing.assert_array_equal(one.coef, two.coef)
+    assert one.n_iter == two.n_iter and one.converged
+    # the kept model is the one of its dual variables: w = sum_i y_i a_i phi_i (nothing lost in shrinking)
+    sign = np.where(y == 1, 1.0, -1.0)
+    F = wd_features(X, degree=4)
+    np.testing.assert_allclose(one.coef, F.T @ (sign * one.dual_coef), rtol=0, atol=1e-9)
+    assert one.intercept == pytest.approx(np.dot(sign, one.dual_coef), abs=1e-9)
+
+
+def test_n_jobs_is_checked():
+    X, y = noisy_data(50, 10)
+    with pytest.raises(SeqimpError, match="n_jobs must be a positive number of threads"):
+        dcd_svm(X, y, degree=3, n_jobs=0)
+    with pytest.raises(SeqimpError, match="n_jobs"):
+        WDClassifier(degree=3, n_jobs=-2).fit(X, y)

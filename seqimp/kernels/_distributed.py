@@ -43,8 +43,8 @@ import numpy as np
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
-from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_codes, implicit_layout, row_norm2,
-                        svm_dual_objective)
+from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_codes, cumulative_beta, implicit_layout,
+                        row_norm2, svm_dual_objective)
 from ._params import check_degree_shifts
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
@@ -146,7 +146,7 @@ def _local_round(part, sign, alpha, upper, w, degree, base, offsets, sqb, qd, si
     for _ in range(passes):
         rng.shuffle(order[:active])
         _, active = _svm_steps(X, sign, alpha, upper, u, offsets, sqb, degree, base, qd, sigma, order, 0, active,
-                               active, pg_max_old, pg_min_old, pg)
+                               active, pg_max_old, pg_min_old, pg, cumulative_beta(degree))
     u -= w
     u /= sigma
     return alpha, u, float(pg[0]), float(pg[1]), order, int(active)

@@ -199,6 +199,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
         for the fit and closed after it, and keeps the model clonable and picklable; with a
         Client object prefer :func:`seqimp.kernels.fit_distributed`, which leaves no client
         in the model.
+    n_jobs : int or None, default=None
+        Implicit route: threads for gathering and scattering each block of coordinate
+        steps (None: 1, -1: all numba threads). The solution is the same for any value.
 
     Attributes
     ----------
@@ -231,7 +234,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
 
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
                  max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
-                 client=None):
+                 client=None, n_jobs=None):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -244,6 +247,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.verbose = verbose
         self.memory_budget = memory_budget
         self.client = client
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -287,7 +291,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
                 sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
                               tol=self.tol, max_iter=self.max_iter, random_state=self.random_state,
-                              alphabet=self.alphabet_, verbose=self.verbose)
+                              alphabet=self.alphabet_, n_jobs=self.n_jobs, verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
