@@ -219,6 +219,12 @@ class WDClassifier(ClassifierMixin, _WDModel):
     dual_coef_ : ndarray of shape (n_support,)
         Kernel route: signed dual coefficients y_j a_j.
     intercept_ : float
+    n_iter_ : int
+        Iterations of the solver: passes over the data on the implicit route (rounds on a
+        Dask cluster), liblinear's or libsvm's count on the others.
+    dual_objective_ : float
+        Implicit route: the SVM dual objective at the solution, a lower bound of the
+        primal optimum (``primal - dual_objective_`` is the duality gap).
 
     Notes
     -----
@@ -287,6 +293,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
+            self.dual_objective_ = sol.dual_objective
         elif method == "implicit":
             with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
                 sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
@@ -295,6 +302,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
+            self.dual_objective_ = sol.dual_objective
         elif method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):
