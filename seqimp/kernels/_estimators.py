@@ -200,8 +200,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Client object prefer :func:`seqimp.kernels.fit_distributed`, which leaves no client
         in the model.
     n_jobs : int or None, default=None
-        Implicit route: threads for gathering and scattering each block of coordinate
-        steps (None: 1, -1: all numba threads). The solution is the same for any value.
+        Implicit route: threads for gathering and scattering blocks of coordinate steps
+        (None: 1, -1: all numba threads); the solution is the same up to rounding. Helps
+        only on otherwise idle cores (see ``docs/training-at-scale.md``).
 
     Attributes
     ----------

@@ -122,8 +122,9 @@ def _add_buf(buf, w, sqb, degree, length, c):
         start = stop
 
 
-# Block size of the coordinate steps: the rows of a block are gathered (w.phi) in parallel,
-# stepped one after the other with exact corrections, and scattered (w += d phi) in parallel.
+# Block size of the threaded coordinate steps: the rows of a block are gathered (w.phi) in
+# parallel, stepped one after the other with exact corrections, and scattered (w += d phi) in
+# parallel. One thread steps one row at a time (block 1: no corrections to pay for).
 _BLOCK = 16
 
 
@@ -143,22 +144,22 @@ def _pair_kernel(x, z, cumbeta, degree):
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
-                pg_max_old, pg_min_old, pg, cumbeta, nthreads):
+                pg_max_old, pg_min_old, pg, cumbeta, nthreads, block):
     p = w.shape[0] - 1
     length = codes.shape[1]
     nnz = 0
     for k in range(1, degree + 1):
         nnz += length - k + 1
-    bufs = np.empty((_BLOCK, nnz), dtype=np.int64)
-    dots = np.empty(_BLOCK)
-    coeffs = np.zeros(_BLOCK)
-    rows = np.empty(_BLOCK, dtype=np.int64)
-    kept = np.empty(_BLOCK, dtype=np.int64)
-    shrunk = np.empty(_BLOCK, dtype=np.int64)
-    moved = np.empty(_BLOCK, dtype=np.int64)
+    bufs = np.empty((block, nnz), dtype=np.int64)
+    dots = np.empty(block)
+    coeffs = np.zeros(block)
+    rows = np.empty(block, dtype=np.int64)
+    kept = np.empty(block, dtype=np.int64)
+    shrunk = np.empty(block, dtype=np.int64)
+    moved = np.empty(block, dtype=np.int64)
     span = (length + nthreads - 1) // nthreads
     while s < stop and s < active:
-        m = min(_BLOCK, active - s, stop - s)
+        m = min(block, active - s, stop - s)
         for j in range(m):
             rows[j] = order[s + j]
         # gather: w.phi for the block's rows from the same w (reads only)
@@ -254,24 +255,25 @@ def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sig
     end of ``order[:active]``). ``cumbeta[m] = beta_1 + ... + beta_m``. Returns the next
     position and the active size.
 
-    The steps run in blocks of ``_BLOCK`` rows: each row's gradient is its w.phi from the
-    block's start plus the exact effect of the block's earlier steps (their WD kernel values,
-    computed from the codes), so the iterates are those of one coordinate at a time.
+    One row at a time: gather w.phi, step, scatter the update.
     """
     return _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop,
-                       active, pg_max_old, pg_min_old, pg, cumbeta, 1)
+                       active, pg_max_old, pg_min_old, pg, cumbeta, 1, 1)
 
 
 @numba.njit(cache=True, parallel=True)
 def _svm_steps_parallel(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
                         pg_max_old, pg_min_old, pg, cumbeta, nthreads):
-    """:func:`_svm_steps` with each block's gather and scatter spread over numba's threads.
+    """:func:`_svm_steps` in blocks of ``_BLOCK`` rows, gather and scatter spread over ``nthreads``.
 
-    Every w.phi is computed by one thread and every weight is updated by one thread (the
-    one owning its position) in block order, so the result does not depend on the thread count.
+    Each row's gradient is its w.phi from the block's start plus the exact effect of the
+    block's earlier steps (their WD kernel values, computed from the codes), so the iterates
+    are those of one coordinate at a time, up to rounding. Every w.phi is computed by one
+    thread and every weight is updated by one thread (the one owning its position) in block
+    order, so the result does not depend on ``nthreads``.
     """
     return _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop,
-                       active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
+                       active, pg_max_old, pg_min_old, pg, cumbeta, nthreads, _BLOCK)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -468,11 +470,12 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     shrinking : bool, default=True
         liblinear's shrinking of the active set.
     n_jobs : int or None, default=None
-        Threads for the memory-bound part of each block of steps (gathering w.phi of the
-        block's rows, scattering their updates); None is 1, -1 is every numba thread
-        (``NUMBA_NUM_THREADS``). The steps themselves stay sequential, and every weight is
-        summed in the same order whatever the thread count, so the solution does not
-        depend on it (bit for bit).
+        Threads; None is 1, -1 is every numba thread (``NUMBA_NUM_THREADS``). One thread
+        steps one row at a time. More run the steps in blocks of 16 rows: the memory-bound
+        gather of w.phi and scatter of the updates are split over the threads, the steps
+        stay sequential with exact in-block corrections, so the iterates are the same up to
+        rounding (and bit for bit the same for every thread count above 1). Helps only on
+        otherwise idle cores.
     verbose : bool, default=False
         Per pass on stderr: active set, projected-gradient range, dual objective, time;
         progress with ETA inside a pass when it takes more than a second.
