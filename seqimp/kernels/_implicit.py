@@ -426,6 +426,23 @@ def check_codes(codes, name="X", alphabet="dna"):
     return check_sequences(codes, name, alpha)
 
 
+def check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet):
+    """The checked ``(X, y as int64 0/1, degree, C, tol, max_iter, Alphabet)`` of an SVM fit on the codes."""
+    alpha_ = get_alphabet(alphabet)
+    X = check_codes(codes, "X", alpha_)
+    n, length = X.shape
+    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
+    yb = np.asarray(y).ravel()
+    if yb.shape[0] != n:
+        raise SeqimpError(f"X has {n} sequences but y has {yb.shape[0]} labels")
+    if not np.all((yb == 0) | (yb == 1)):
+        raise SeqimpError("y must hold labels 0 and 1 for the SVM solver")
+    C = check_number(C, "C", low=0, low_open=True)
+    tol = check_number(tol, "tol", low=0, low_open=True)
+    max_iter = check_int(max_iter, "max_iter")
+    return X, yb.astype(np.int64), degree, C, tol, max_iter, alpha_
+
+
 def _pass_bar(verbose, total, desc):
     """A tqdm bar on stderr for one pass (shown only when the pass takes over a second), or a no-op."""
     from tqdm import tqdm
@@ -484,19 +501,8 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     -------
     SVMSolution
     """
-    alpha_ = get_alphabet(alphabet)
-    X = check_codes(codes, "X", alpha_)
+    X, yb, degree, C, tol, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet)
     n, length = X.shape
-    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
-    yb = np.asarray(y).ravel()
-    if yb.shape[0] != n:
-        raise SeqimpError(f"X has {n} sequences but y has {yb.shape[0]} labels")
-    if not np.all((yb == 0) | (yb == 1)):
-        raise SeqimpError("y must hold labels 0 and 1 for dcd_svm")
-    yb = yb.astype(np.int64)
-    C = check_number(C, "C", low=0, low_open=True)
-    tol = check_number(tol, "tol", low=0, low_open=True)
-    max_iter = check_int(max_iter, "max_iter")
     rng = check_random_state(random_state)
     nthreads = check_n_jobs(n_jobs)
     offsets, sqb, base = implicit_layout(length, degree, alpha_)
