@@ -34,8 +34,8 @@ def _uses_threads() -> bool:
     return bool(getattr(get_active_backend()[0], "uses_threads", False))
 
 
-def check_sendable(obj, name):
-    """Raise one SeqimpError line when ``obj`` cannot be pickled for worker processes."""
+def check_sendable(obj, name) -> int:
+    """The pickled size of ``obj`` in bytes, or one SeqimpError line when it cannot be pickled for workers."""
     try:  # what loky and dask pickle with (plain pickle where cloudpickle is absent)
         import cloudpickle as pickler
     except ImportError:
@@ -44,7 +44,7 @@ def check_sendable(obj, name):
         except ImportError:
             import pickle as pickler
     try:
-        pickler.dumps(obj)
+        return len(pickler.dumps(obj))
     except Exception as exc:  # noqa: BLE001 - any pickling failure is the same problem for the user
         text = re.sub(r"\s+", " ", str(exc)).strip()
         raise SeqimpError(
@@ -53,8 +53,32 @@ def check_sendable(obj, name):
             "model's decision_function, seqimp.scorers.ModelScorer)") from None
 
 
-def run_batches(fn, batches, *, n_jobs=None, bar=None, send=None):
-    """Yield ``fn(*args)`` for each ``(args, size)`` in ``batches``, in order.
+class _Shared:
+    """An argument every batch uses (the scorer, the data), as it travels to worker processes.
+
+    Its ``__sizeof__`` is its pickled size: joblib's Dask backend scatters an argument larger
+    than 1 kB to the cluster once per call and hands the workers a reference, instead of
+    sending it with every batch.
+    """
+
+    def __init__(self, obj, nbytes):
+        self.obj, self.nbytes = obj, int(nbytes)
+
+    def __sizeof__(self) -> int:
+        return self.nbytes
+
+
+def _call(fn, names, args, *shared):
+    """Run one batch on a worker: ``fn(*args, **dict(zip(names, shared)))``, the shared arguments unwrapped.
+
+    The shared arguments come last and one by one: joblib's Dask backend scatters only
+    top-level arguments (ones it can hold a weak reference to: not tuples or dicts).
+    """
+    return fn(*args, **{name: value.obj for name, value in zip(names, shared)})
+
+
+def run_batches(fn, batches, *, shared=None, n_jobs=None, bar=None, labels=None):
+    """Yield ``fn(*args, **shared)`` for each ``(args, size)`` in ``batches``, in order.
 
     Parameters
     ----------
@@ -63,34 +87,40 @@ def run_batches(fn, batches, *, n_jobs=None, bar=None, send=None):
     batches : iterable of (tuple, int)
         The arguments of each call and the number of steps it adds to ``bar``; consumed
         lazily (joblib dispatches a few batches ahead of the results).
+    shared : dict of name -> object, optional
+        Keyword arguments of every call (the scorer, the data). For worker processes each is
+        checked once to pickle (an unpicklable one fails in one line naming it, not in a
+        worker) and is sent as one object per call of this function, which joblib's Dask
+        backend scatters to the cluster once rather than with every batch.
     n_jobs : int or None, default=None
         Passed to :class:`joblib.Parallel`; None uses the active joblib configuration
         (1 outside ``parallel_config``/``parallel_backend``). One job runs a plain loop.
     bar : tqdm, optional
         Advanced by each batch's size as its result arrives.
-    send : dict of name -> object, optional
-        Objects every batch carries (the scorer): checked once to pickle when the batches
-        go to worker processes, so an unpicklable one fails in one line, not in a worker.
+    labels : dict of name -> str, optional
+        What to call a shared argument in the error line (default: its name).
     """
+    shared = dict(shared or {})
+    labels = dict(labels or {})
     jobs = check_n_jobs(n_jobs)
     if jobs == 1:
         for args, size in batches:
-            out = fn(*args)
+            out = fn(*args, **shared)
             if bar is not None:
                 bar.update(size)
             yield out
         return
     from joblib import Parallel, delayed
 
-    if not _uses_threads():
-        for name, obj in (send or {}).items():
-            check_sendable(obj, name)
+    threads = _uses_threads()
+    names = tuple(shared)
+    sent = [_Shared(obj, 0 if threads else check_sendable(obj, labels.get(name, name))) for name, obj in shared.items()]
     sizes = []
 
     def calls():
         for args, size in batches:
             sizes.append(size)
-            yield delayed(fn)(*args)
+            yield delayed(_call)(fn, names, args, *sent)
 
     for i, out in enumerate(Parallel(n_jobs=n_jobs, return_as="generator")(calls())):
         if bar is not None:

@@ -177,11 +177,18 @@ def test_unreachable_scheduler_is_one_clear_line():
 _WHERE = []   # an in-process cluster shares this module with its workers
 
 
+_PICKLED = []
+
+
 class _WhereScorer:
-    """A fitted model's decision function that notes where each batch ran."""
+    """A fitted model's decision function that notes where each batch ran, and counts its picklings."""
 
     def __init__(self, model):
         self.model = model
+
+    def __reduce__(self):
+        _PICKLED.append(1)
+        return _WhereScorer, (self.model,)
 
     def __call__(self, X):
         try:
@@ -207,11 +214,16 @@ def test_importance_batches_on_the_cluster_equal_the_sequential_run(client, data
     seq_perm = permutation_importance(on_columns, X[:300], y[:300], loss="1-auc", n_repeats=3, random_state=2)
     _WHERE.clear()
     with joblib.parallel_config(backend="dask"):   # n_jobs=None: the cluster's threads
+        _PICKLED.clear()
         par = poim_sampled(scorer, bg, 2, length=12, n_samples=20, batch_size=200, random_state=4)
+        pickled = len(_PICKLED)
         par_ism = ism(model.decision_function, X[:9], batch_size=50)
         par_perm = permutation_importance(on_columns, X[:300], y[:300], loss="1-auc", n_repeats=3,
                                           random_state=2)
     assert set(_WHERE) & set(client.scheduler_info()["workers"])   # the batches ran on the workers
+    # the scorer was pickled a few times per order (the check, the scatter), not once per batch
+    # (22 times for 29 batches when it travels with the batches)
+    assert len(_WHERE) >= 20 and pickled <= 4
     for name in ("poim", "firm", "poim_se", "firm_se"):   # bit-identical: same draws, merged in batch order
         for a, b in zip(getattr(seq, name), getattr(par, name)):
             np.testing.assert_array_equal(a, b)

@@ -30,7 +30,7 @@ def _alt(symbols, shift, a):
     return (symbols.astype(np.intp) + shift + 1) % a
 
 
-def _score_rows(score_fn, codes, first, g0, g1, per, a):
+def _score_rows(codes, first, g0, g1, per, a, *, score_fn):
     """One batch: the scores of rows g0..g1-1, ``codes`` holding sequences ``first``.. (a pure function)."""
     seq, mut, pos, shift = _mutants(g0, g1, per, a)
     Y = codes[seq - first]
@@ -83,10 +83,10 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=
     def batches():
         for g0, g1 in spans:
             first, last = g0 // per, (g1 - 1) // per
-            yield (score_fn, codes[first:last + 1], first, g0, g1, per, a), g1 - g0
+            yield (codes[first:last + 1], first, g0, g1, per, a), g1 - g0
 
     with progress_bar(total, "ism", enabled=progress) as bar:
-        results = run_batches(_score_rows, batches(), n_jobs=n_jobs, bar=bar, send={"score_fn": score_fn})
+        results = run_batches(_score_rows, batches(), shared={"score_fn": score_fn}, n_jobs=n_jobs, bar=bar)
         for (g0, g1), scores in zip(spans, results):
             seq, mut, pos, shift = _mutants(g0, g1, per, a)
             alt = _alt(codes[seq[mut], pos], shift, a)

@@ -70,7 +70,7 @@ def _per_sample_values(S, pi):
     return v
 
 
-def _block_moments(score_fn, sampler, draws, k, group, pi, zc):
+def _block_moments(draws, k, group, pi, zc, *, score_fn, sampler):
     """One batch: the scores of samples ``draws`` conditioned on every k-mer at the starts ``group``.
 
     ``draws`` = (U, W, forward, backward) of a block of nb samples. Returns the mean over the
@@ -113,12 +113,12 @@ def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar, n_job
             group, pi = js[g0:g0 + jg], pis[g0:g0 + jg]
             for blk in blocks:
                 nb = blk.stop - blk.start
-                yield (score_fn, sampler, (U[blk], W[blk], forward[blk], backward[blk]), k, group, pi, zc), \
-                    len(group) * nz * nb
+                yield ((U[blk], W[blk], forward[blk], backward[blk]), k, group, pi, zc), len(group) * nz * nb
 
     means = np.empty((len(js), nz))
     ses = np.empty((len(js), nz))
-    results = run_batches(_block_moments, batches(), n_jobs=n_jobs, bar=bar, send={"score_fn": score_fn})
+    results = run_batches(_block_moments, batches(), shared={"score_fn": score_fn, "sampler": sampler},
+                          n_jobs=n_jobs, bar=bar)
     for g0 in groups:
         count, mean, m2 = 0, 0.0, 0.0
         for _ in blocks:

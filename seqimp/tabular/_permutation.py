@@ -149,10 +149,11 @@ def permutation_importance(
     if strategy == "half_swap" and m % 2:  # the odd row out is not scored
         base_rep = None
 
-    args = (X, y, lossfn, strategy, rows, batch_rows)
+    args = (strategy, rows, batch_rows)
     with progress_bar(len(units), f"permutation importance ({strategy})", enabled=progress) as bar:
         perm = list(run_batches(_unit_losses, (((cols, s) + args, 1) for cols, s in zip(units, streams)),
-                                n_jobs=n_jobs, bar=bar, send={"estimator": estimator}))
+                                shared={"X": X, "y": y, "lossfn": lossfn}, labels={"lossfn": "estimator"},
+                                n_jobs=n_jobs, bar=bar))
     permuted = np.array([p[0] for p in perm])
     if base_rep is None:
         base_rep = np.array([p[1] for p in perm])
@@ -253,7 +254,7 @@ class _Accumulator:
         return self.lossfn(np.concatenate(self.labels[key]), np.concatenate(self.preds[key]))
 
 
-def _unit_losses(cols, rng, X, y, lossfn, strategy, rows, batch_rows):
+def _unit_losses(cols, rng, strategy, rows, batch_rows, *, X, y, lossfn):
     """Permuted losses of one feature group for every repeat, and (for half_swap) the paired baselines."""
     acc = _Accumulator(lossfn, batch_rows)
     baselines = []
