@@ -46,6 +46,7 @@ from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
 from ..io._check import check_sequences
 from ._params import check_degree_shifts, wd_beta
+from ._wd import row_feature_indices as _indices
 
 __all__ = ["dcd_svm", "cg_ridge", "wd_scores", "SVMSolution", "implicit_layout", "svm_dual_objective",
            "svm_primal_objective"]
@@ -74,27 +75,6 @@ def _dot(x, w, offsets, sqb, degree, base):
             acc += w[off + i * width + idx]
         total += sqb[k - 1] * acc
     return total
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _indices(x, offsets, degree, base, buf):
-    """Columns of the non-zeros of phi(x) into ``buf`` (block k, then position), as in ``wd_features``.
-
-    Position-major: the k-mers starting at one position extend each other, so the chain of
-    index arithmetic is short and independent across positions.
-    """
-    length = x.shape[0]
-    for i in range(length):
-        idx = 0
-        start = 0
-        width = 1
-        for k in range(1, degree + 1):
-            if i + k > length:
-                break
-            idx = idx * base + x[i + k - 1]
-            width *= base
-            buf[start + i] = offsets[k - 1] + i * width + idx
-            start += length - k + 1
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
