@@ -1,4 +1,5 @@
-"""``seqimp encode`` and ``seqimp train --dask-*`` (issue 16), in-process through main()."""
+"""``seqimp encode``, ``seqimp train --dask-*`` and the sampled ``seqimp poim --dask-*/--n-jobs`` (issue 16),
+in-process through main()."""
 
 from pathlib import Path
 
@@ -58,3 +59,22 @@ def test_train_on_two_local_dask_workers_matches_one_process(tmp_path, capsys):
     # CoCoA+ converges to the same optimum within the solver tolerance (docs/training-at-scale.md)
     assert np.corrcoef(a, b)[0, 1] > 0.999
     assert np.mean(np.sign(a) == np.sign(b)) > 0.98
+
+
+def test_sampled_poim_on_two_local_dask_workers_writes_the_same_files(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    scorer = tmp_path / "motif_scorer.py"   # imported by the worker processes from its path
+    scorer.write_text("import numpy as np\nMOTIF = np.array([2, 0, 3, 3, 0, 1, 0])\n"
+                      "def score(X):\n    return (X[:, 10:17] == MOTIF).sum(axis=1).astype(float)\n")
+    common = ["poim", "--scorer", f"{scorer}:score", "--positive", POS, "--negative", NEG, "--max-order", "2",
+              "--n-samples", "30", "-q", "--format", "svg"]
+    assert main(common + ["--out", str(tmp_path / "one")]) == 0
+    assert main(common + ["--out", str(tmp_path / "dask"), "--dask-workers", "2"]) == 0
+    assert main(common + ["--out", str(tmp_path / "loky"), "--n-jobs", "2"]) == 0
+    for name in ("poim.npz", "top_oligomers.tsv"):
+        one = (tmp_path / "one" / name).read_bytes()
+        assert (tmp_path / "dask" / name).read_bytes() == one and (tmp_path / "loky" / name).read_bytes() == one
+    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(tmp_path / "x"), "--n-jobs", "2"]) == 2
+    assert "--n-jobs/--dask-workers/--dask-scheduler spread the batches of the sampled route" in \
+        capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

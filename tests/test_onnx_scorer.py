@@ -86,6 +86,21 @@ def test_onnx_scores_equal_the_linear_model(tmp_path, layout):
     assert np.array_equal(ism(scorer, X[:5]), ism(w.score, X[:5]))
 
 
+def test_onnx_scorer_pickles_for_worker_processes(tmp_path):
+    """The session cannot be pickled: a worker rebuilds it from the file path or the model bytes."""
+    import pickle
+
+    w = exact_weights(seed=3)
+    onnx.save(linear_onnx(w, layout="NLC"), tmp_path / "m.onnx")
+    X = np.random.default_rng(2).integers(0, 4, size=(9, L)).astype(np.uint8)
+    for scorer in (OnnxScorer(tmp_path / "m.onnx", layout="NLC", batch_size=4),
+                   OnnxScorer(linear_onnx(w).SerializeToString(), output_index=0)):
+        clone = pickle.loads(pickle.dumps(scorer))
+        assert clone is not scorer and clone.layout == scorer.layout and clone.batch_size == scorer.batch_size
+        assert np.array_equal(clone(X), w.score(X))
+    assert np.array_equal(ism(scorer, X[:4], batch_size=10, n_jobs=2), ism(w.score, X[:4]))
+
+
 def test_sampled_poim_of_onnx_model_agrees_with_exact_poim():
     """Tolerance: |sampled - exact| <= 5 standard errors + 1e-9 for every k-mer and start."""
     w = exact_weights(seed=2)

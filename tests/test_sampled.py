@@ -425,3 +425,71 @@ def test_sklearn_scorer_strings_and_codes():
                                codes_model.predict(X))
     with pytest.raises(SeqimpError, match="the model has no method 'decision_function'"):
         sklearn_scorer(object(), method="decision_function")
+
+
+# ------------------------------------------------------------------ batches on parallel workers
+
+def _gc_score(X):
+    """A module-level scorer: sent to worker processes by reference."""
+    return np.isin(X, (1, 2)).sum(axis=1) + 0.5 * (X[:, 0] == 3)
+
+
+def assert_same_result(a, b):
+    for name in ("poim", "firm", "poim_se", "firm_se"):
+        for ta, tb in zip(getattr(a, name), getattr(b, name)):
+            np.testing.assert_array_equal(ta, tb)   # bit-identical: the same numbers, merged in the same order
+    assert a.expected_score == b.expected_score and a.meta == b.meta
+
+
+@pytest.mark.parametrize("backend", ["loky", "threading"])
+def test_parallel_batches_give_the_sequential_numbers(backend):
+    rng = np.random.default_rng(8)
+    length = 9
+    w = random_weights(rng, length, 2)
+    bg = random_background(rng, 1, length=length)
+    X = rng.integers(0, 4, size=(7, length)).astype(np.uint8)
+    seq = poim_sampled(w.score, bg, 3, n_samples=40, batch_size=64, random_state=5)
+    seq_ism = ism(_gc_score, X, batch_size=10)
+    with joblib.parallel_config(backend=backend):
+        par = poim_sampled(w.score, bg, 3, n_samples=40, batch_size=64, random_state=5, n_jobs=2)
+        par_ism = ism(_gc_score, X, batch_size=10, n_jobs=2)
+    assert_same_result(seq, par)
+    np.testing.assert_array_equal(par_ism, seq_ism)
+    # n_jobs=None follows the joblib configuration
+    with joblib.parallel_config(backend=backend, n_jobs=2):
+        np.testing.assert_array_equal(ism(_gc_score, X, batch_size=10), seq_ism)
+
+
+def test_unpicklable_scorer_is_refused_in_one_line_for_processes_only():
+    import threading
+
+    lock = threading.Lock()
+
+    def score(X):   # a closure over a lock: cannot be pickled
+        with lock:
+            return _gc_score(X)
+
+    X = encode(["ACGTAC", "GGCCTA"])
+    with pytest.raises(SeqimpError, match=r"^score_fn \(function\) cannot be sent to parallel workers \(TypeError: "
+                                          r".*lock.*\); use n_jobs=1, joblib's threading backend"):
+        ism(score, X, batch_size=5, n_jobs=2)
+    with joblib.parallel_config(backend="threading"):   # threads share the scorer: nothing is pickled
+        np.testing.assert_array_equal(ism(score, X, batch_size=5, n_jobs=2), ism(_gc_score, X))
+    with pytest.raises(SeqimpError, match="n_jobs must be None or a non-zero integer"):
+        ism(_gc_score, X, n_jobs=0)
+    with pytest.raises(SeqimpError, match="n_jobs must be None or a non-zero integer"):
+        poim_sampled(_gc_score, MarkovBackground.uniform(), 1, length=6, n_jobs=1.5)
+
+
+def test_loaded_scorer_travels_as_its_spec(tmp_path):
+    import pickle
+
+    (tmp_path / "far_scorers.py").write_text("import numpy as np\n"
+                                              "def gc(X):\n    return np.isin(X, (1, 2)).sum(axis=1).astype(float)\n")
+    scorer = load_scorer(f"{tmp_path / 'far_scorers.py'}:gc")
+    clone = pickle.loads(pickle.dumps(scorer))
+    assert clone.spec == scorer.spec == f"{tmp_path.resolve() / 'far_scorers.py'}:gc"
+    X = encode(["ACGTAC", "GGCCTA", "TTTTAA"])
+    np.testing.assert_array_equal(clone(X), [3, 4, 0])
+    # worker processes import the file themselves (it is not importable by module name)
+    np.testing.assert_array_equal(ism(scorer, X, batch_size=8, n_jobs=2), ism(scorer, X))

@@ -323,6 +323,30 @@ def add_quiet(p) -> None:
                    help="show full tracebacks on errors")
 
 
+def add_dask_options(p, what) -> None:
+    """``--dask-workers N`` / ``--dask-scheduler ADDRESS`` (one of them); ``what`` runs on the cluster."""
+    d = p.add_argument_group("Dask (optional extra 'dask')").add_mutually_exclusive_group()
+    d.add_argument("--dask-workers", type=positive_int, metavar="N",
+                   help=f"start a local Dask cluster of N worker processes and {what} on it")
+    d.add_argument("--dask-scheduler", metavar="ADDRESS", help=f"{what} on the Dask cluster at ADDRESS "
+                                                               "(tcp://host:8786)")
+
+
+@contextlib.contextmanager
+def dask_client(args):
+    """The Client of ``--dask-workers``/``--dask-scheduler`` (closed, with its local cluster, at the end), or None."""
+    if args.dask_workers is None and args.dask_scheduler is None:
+        yield None
+        return
+    from ..kernels import connect
+
+    client = connect(args.dask_scheduler, n_workers=args.dask_workers)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
 def add_data_options(p, *, required=True) -> None:
     """``--positive``, ``--negative`` and ``--skip-invalid``."""
     p.add_argument("--positive", metavar="POS.fa", required=required, help="positive sequences (FASTA, plain or gzip)")

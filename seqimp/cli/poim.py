@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 from ..pipeline import BACKGROUNDS
-from .common import (UserError, add_data_options, add_input_options, add_model_options, add_quiet, check_degree,
-                     check_output_path, memory_size, nonneg_int, output_dir, positive_int, print_outcome,
-                     progress_enabled, read_inputs)
+from .common import (UserError, add_dask_options, add_data_options, add_input_options, add_model_options, add_quiet,
+                     check_degree, check_output_path, dask_client, memory_size, nonneg_int, output_dir, positive_int,
+                     print_outcome, progress_enabled, read_inputs)
 
 HELP = """\
 Find the positional oligomers a sequence classifier relies on.
@@ -41,6 +42,9 @@ Other routes:
   --onnx-model M.onnx       sampled POIM/FIRM of a deep-learning model exported to ONNX:
                             input one-hot float32 (n, 4, L) (--onnx-layout NLC: (n, L, 4)),
                             output (n,) or (n, m) (column --output-index)
+  The sampled routes score their batches on --n-jobs N local processes or on a
+  Dask cluster (--dask-workers N, --dask-scheduler ADDRESS; pip install
+  "seqimp[dask]"); the results do not depend on either.
 
 examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results
@@ -54,6 +58,8 @@ examples:
   seqimp poim --table mpra.tsv --sequence-column seq --value-column activity --out results
   seqimp poim --positive prot.fa --negative prot_bg.fa --alphabet protein --degree 2 --out results
   seqimp poim --onnx-model cnn.onnx --positive pos.fa --negative neg.fa --max-order 3 --out results
+  seqimp poim --onnx-model cnn.onnx --background-fasta neg.fa --max-order 4 --out results \
+              --dask-scheduler tcp://host:8786
 """
 
 def register(sub) -> None:
@@ -100,6 +106,9 @@ def register(sub) -> None:
                    help="what the scikit-learn model was trained on (default onehot)")
     other.add_argument("--n-samples", type=positive_int, default=1000,
                    help="background samples of the sampled route (default 1000)")
+    other.add_argument("--n-jobs", type=positive_int, default=None, metavar="N",
+                   help="sampled route: score the batches on N local worker processes (same results)")
+    add_dask_options(p, "score the sampled route's batches")
     add_quiet(p)
     p.set_defaults(func=run)
 
@@ -130,6 +139,9 @@ def _check_route(args, inputs, external) -> None:
         raise UserError("--output-index selects an output column of --onnx-model; give the model")
     if inputs.table is not None and (args.model or external):
         raise UserError("--table trains a model; analyse a saved or external model with FASTA or BED input")
+    if not external and (args.n_jobs or args.dask_workers or args.dask_scheduler):
+        raise UserError("--n-jobs/--dask-workers/--dask-scheduler spread the batches of the sampled route; "
+                        "give --scorer, --sklearn-model or --onnx-model (train on a cluster with 'seqimp train')")
     if external and args.alphabet != "dna":
         from ..io import require_dna
 
@@ -170,16 +182,19 @@ def run(args) -> int:
     if external:
         score_fn, source = _scorer(args)  # a model that cannot be loaded fails before the output folder
     extras = dict(inputs.extras(), **_common(args))
-    with output_dir(args.out, "poim") as tmp:
+    with dask_client(args) as client, output_dir(args.out, "poim") as tmp:
         if args.model:
             weights, metadata = load_model(args.model)
             run = run_model(weights, tmp, metadata=metadata, background_fasta=background_fasta,
                             max_order=args.max_order, max_memory=args.max_memory,
                             positive=pos, negative=neg, full_tables=args.full_tables, **extras)
         elif external:
-            run = run_sampled(score_fn, tmp, source=source, background_fasta=background_fasta,
-                              max_order=args.max_order or 3, n_samples=args.n_samples, random_state=args.seed,
-                              positive=pos, negative=neg, **extras)
+            import joblib
+
+            with joblib.parallel_config(backend="dask") if client else contextlib.nullcontext():
+                run = run_sampled(score_fn, tmp, source=source, background_fasta=background_fasta,
+                                  max_order=args.max_order or 3, n_samples=args.n_samples, random_state=args.seed,
+                                  positive=pos, negative=neg, n_jobs=args.n_jobs, **extras)
         elif inputs.regression:
             extras.pop("windows")
             run = run_regression(inputs.table, inputs.table.values, tmp, degree=args.degree, shifts=args.shifts,

@@ -7,8 +7,8 @@ import errno
 import os
 from pathlib import Path
 
-from .common import (UserError, add_data_options, add_input_options, add_model_options, add_quiet, check_degree,
-                     positive_int, progress_enabled, read_inputs)
+from .common import (UserError, add_dask_options, add_data_options, add_input_options, add_model_options, add_quiet,
+                     check_degree, dask_client, progress_enabled, read_inputs)
 
 HELP = """\
 Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs
@@ -36,10 +36,7 @@ def register(sub) -> None:
     add_input_options(p, regression=False)
     add_model_options(p)
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
-    d = p.add_argument_group("Dask (optional extra 'dask')").add_mutually_exclusive_group()
-    d.add_argument("--dask-workers", type=positive_int, metavar="N",
-                   help="start a local Dask cluster of N worker processes and train on it")
-    d.add_argument("--dask-scheduler", metavar="ADDRESS", help="train on the Dask cluster at ADDRESS (tcp://host:8786)")
+    add_dask_options(p, "train")
     add_quiet(p)
     p.set_defaults(func=run)
 
@@ -68,18 +65,10 @@ def run(args) -> int:
     dask = args.dask_workers is not None or args.dask_scheduler is not None
     if dask and args.shifts:
         raise UserError("--dask-workers/--dask-scheduler train WD models with --shifts 0 only")
-    client = None
-    if dask:
-        from ..kernels import connect
-
-        client = connect(args.dask_scheduler, n_workers=args.dask_workers)
-    try:
+    with dask_client(args) as client:
         weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
                                     test_fraction=args.test_fraction, random_state=args.seed,
                                     progress=progress_enabled(), client=client, alphabet=inputs.alphabet)
-    finally:
-        if client is not None:
-            client.close()
     source = {"table": str(args.table)} if inputs.table is not None else {
         "positive": str(args.positive_bed or args.positive),
         "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._parallel import check_n_jobs, run_batches
 from .._progress import progress_bar
 from ..errors import check_int
 from ..io._alphabet import get_alphabet
@@ -13,7 +14,31 @@ from ._scorers import call_scorer
 __all__ = ["ism"]
 
 
-def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False) -> np.ndarray:
+def _mutants(g0, g1, per, a):
+    """Which substitution rows g0..g1-1 are: (sequence, mutant mask, position, shift) of each.
+
+    Row r of a sequence: r = 0 the reference, r >= 1 position (r-1)//(a-1) with the symbol
+    shifted by (r-1)%(a-1)+1 (mod a); pos and shift are given for the mutant rows only.
+    """
+    seq, r = np.divmod(np.arange(g0, g1), per)
+    mut = r > 0
+    pos, shift = np.divmod(r[mut] - 1, a - 1)
+    return seq, mut, pos, shift
+
+
+def _alt(symbols, shift, a):
+    return (symbols.astype(np.intp) + shift + 1) % a
+
+
+def _score_rows(codes, first, g0, g1, per, a, *, score_fn):
+    """One batch: the scores of rows g0..g1-1, ``codes`` holding sequences ``first``.. (a pure function)."""
+    seq, mut, pos, shift = _mutants(g0, g1, per, a)
+    Y = codes[seq - first]
+    Y[mut, pos] = _alt(Y[mut, pos], shift, a)
+    return call_scorer(score_fn, Y)
+
+
+def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=None) -> np.ndarray:
     """In-silico mutagenesis: the score change of every single-symbol substitution.
 
     Each sequence costs exactly ``(A-1)*L + 1`` rows of ``score_fn`` (A = alphabet size:
@@ -27,7 +52,16 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False) -> np.n
     X : list of str, SequenceSet or ndarray of shape (n, L)
     alphabet : str or Alphabet, default="dna"
     batch_size : int, default=8192
+        Rows per call of ``score_fn``; one call is one batch.
     progress : bool, default=False
+        Report scored rows on stderr.
+    n_jobs : int or None, default=None
+        Score the batches on this many :class:`joblib.Parallel` workers; None follows the
+        active joblib configuration (one job unless inside ``joblib.parallel_config``; with
+        ``backend="dask"`` and a ``distributed.Client`` open the batches go to the Dask
+        cluster). Each batch carries only the rows of the sequences it mutates; the scores
+        are placed in batch order, so the result is bit-identical for every ``n_jobs``.
+        Worker processes need a picklable ``score_fn`` (see :func:`poim_sampled`).
 
     Returns
     -------
@@ -37,27 +71,28 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False) -> np.n
     alpha = get_alphabet(alphabet)
     codes = check_sequences(X, "X", alpha)
     batch_size = check_int(batch_size, "batch_size")
+    check_n_jobs(n_jobs)
     n, length = codes.shape
     a = alpha.size
     per = (a - 1) * length + 1
     out = np.zeros((n, length, a))
     total = n * per
     ref = np.empty(n)
-    # row r of a sequence: r = 0 reference, r >= 1 -> position (r-1)//(a-1), shift (r-1)%(a-1)+1
+    spans = [(g0, min(g0 + batch_size, total)) for g0 in range(0, total, batch_size)]
+
+    def batches():
+        for g0, g1 in spans:
+            first, last = g0 // per, (g1 - 1) // per
+            yield (codes[first:last + 1], first, g0, g1, per, a), g1 - g0
+
     with progress_bar(total, "ism", enabled=progress) as bar:
-        for g0 in range(0, total, batch_size):
-            g = np.arange(g0, min(g0 + batch_size, total))
-            seq, r = np.divmod(g, per)
-            Y = codes[seq]
-            mut = np.flatnonzero(r > 0)
-            pos, shift = np.divmod(r[mut] - 1, a - 1)
-            alt = (codes[seq[mut], pos].astype(np.intp) + shift + 1) % a
-            Y[mut, pos] = alt
-            scores = call_scorer(score_fn, Y)
+        results = run_batches(_score_rows, batches(), shared={"score_fn": score_fn}, n_jobs=n_jobs, bar=bar)
+        for (g0, g1), scores in zip(spans, results):
+            seq, mut, pos, shift = _mutants(g0, g1, per, a)
+            alt = _alt(codes[seq[mut], pos], shift, a)
             # the reference row of a sequence precedes its mutants, so it was scored in this
-            # call or an earlier one: keep the references in a (n,) array as they come
-            ref_rows = np.flatnonzero(r == 0)
+            # batch or an earlier one: keep the references in a (n,) array as they come
+            ref_rows = ~mut
             ref[seq[ref_rows]] = scores[ref_rows]
             out[seq[mut], pos, alt] = scores[mut] - ref[seq[mut]]
-            bar.update(g.size)
     return out

@@ -124,8 +124,12 @@ class OnnxScorer:
             path = os.fspath(model)
             if not os.path.isfile(path):
                 raise SeqimpError(f"--onnx-model {path}: no such file")
-            source, payload = str(path), path
+            source, payload = str(path), os.path.abspath(path)
         self.source = source
+        # what a worker process rebuilds the session from (see __reduce__)
+        self._init = (payload,
+                      dict(layout=layout, output_index=output_index, batch_size=batch_size, providers=providers,
+                           alphabet=alphabet, input_name=input_name, session_options=session_options))
         if providers is None:
             available = ort.get_available_providers()
             providers = [p for p in ("CUDAExecutionProvider", "CPUExecutionProvider") if p in available]
@@ -175,6 +179,15 @@ class OnnxScorer:
         """The model input for codes (n, L): the one-hot tensor in this scorer's layout and dtype."""
         return onehot_layout(codes, self.alphabet.size, self.layout, self.dtype)
 
+    def __reduce__(self):
+        """Pickled as the model (its bytes, or its path: readable on the workers) and the arguments.
+
+        The ONNX Runtime session itself cannot be pickled; a worker process (joblib, Dask)
+        loads its own. A ``session_options`` object must be picklable too.
+        """
+        payload, kwargs = self._init
+        return _rebuild, (payload, kwargs)
+
     def __call__(self, X) -> np.ndarray:
         codes = check_codes(X, self.alphabet.size, self.source)
         n, length = codes.shape
@@ -199,6 +212,10 @@ class OnnxScorer:
 
     def _shape_for(self, length):
         return (self.alphabet.size, length) if self.layout == "NCL" else (length, self.alphabet.size)
+
+
+def _rebuild(model, kwargs):
+    return OnnxScorer(model, **kwargs)
 
 
 def _shape(shape) -> str:

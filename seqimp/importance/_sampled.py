@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._parallel import check_n_jobs, run_batches
 from .._progress import progress_bar
 from ..background._conditional import ChainSampler
 from ..errors import SeqimpError, check_int
@@ -69,33 +70,60 @@ def _per_sample_values(S, pi):
     return v
 
 
-def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar):
-    """Mean and standard error of the per-sample values for order k at starts js, each (len(js), 4**k)."""
+def _block_moments(draws, k, group, pi, zc, *, score_fn, sampler):
+    """One batch: the scores of samples ``draws`` conditioned on every k-mer at the starts ``group``.
+
+    ``draws`` = (U, W, forward, backward) of a block of nb samples. Returns the mean over the
+    block of the per-sample values and their sum of squared deviations, each
+    (len(group), 4**k), and nb. A pure function of its arguments: the batches of
+    :func:`_estimate_order` may run anywhere, in any order.
+    """
+    U, W, forward, backward = draws
+    nb, length = U.shape
+    nz = _DNA ** k
+    kmers = _kmer_codes(k)
+    S = np.empty((len(group), nz, nb))
+    for z0 in range(0, nz, zc):
+        z1 = min(nz, z0 + zc)
+        Y = sampler.conditional_rows(U, W, forward, backward, group, k, kmers[z0:z1])
+        S[:, z0:z1] = call_scorer(score_fn, Y.reshape(-1, length)).reshape(len(group), z1 - z0, nb)
+    v = _per_sample_values(S, pi)
+    bmean = v.mean(axis=2)
+    return bmean, ((v - bmean[:, :, None]) ** 2).sum(axis=2), nb
+
+
+def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar, n_jobs):
+    """Mean and standard error of the per-sample values for order k at starts js, each (len(js), 4**k).
+
+    The batches (a group of starts x a block of samples) are independent: they run through
+    :func:`seqimp._parallel.run_batches` and their moments are merged in batch order, so the
+    numbers do not depend on ``n_jobs``.
+    """
     U, W, forward, backward = draws
     n, length = U.shape
     nz = _DNA ** k
-    kmers = _kmer_codes(k)
     zc = min(nz, batch_size)                        # k-mers per call
     m = min(n, max(1, batch_size // zc))            # samples per call
     jg = max(1, batch_size // (zc * m)) if zc == nz else 1   # start positions per call
+    groups = range(0, len(js), jg)
+    blocks = [slice(i0, min(n, i0 + m)) for i0 in range(0, n, m)]
+
+    def batches():
+        for g0 in groups:
+            group, pi = js[g0:g0 + jg], pis[g0:g0 + jg]
+            for blk in blocks:
+                nb = blk.stop - blk.start
+                yield ((U[blk], W[blk], forward[blk], backward[blk]), k, group, pi, zc), len(group) * nz * nb
+
     means = np.empty((len(js), nz))
     ses = np.empty((len(js), nz))
-    for g0 in range(0, len(js), jg):
-        group, pi = js[g0:g0 + jg], pis[g0:g0 + jg]
+    results = run_batches(_block_moments, batches(), shared={"score_fn": score_fn, "sampler": sampler},
+                          n_jobs=n_jobs, bar=bar)
+    for g0 in groups:
         count, mean, m2 = 0, 0.0, 0.0
-        for i0 in range(0, n, m):
-            blk = slice(i0, min(n, i0 + m))
-            nb = blk.stop - blk.start
-            S = np.empty((len(group), nz, nb))
-            for z0 in range(0, nz, zc):
-                z1 = min(nz, z0 + zc)
-                Y = sampler.conditional_rows(U[blk], W[blk], forward[blk], backward[blk], group, k, kmers[z0:z1])
-                S[:, z0:z1] = call_scorer(score_fn, Y.reshape(-1, length)).reshape(len(group), z1 - z0, nb)
-                bar.update(Y.size // length)
-            v = _per_sample_values(S, pi)
+        for _ in blocks:
             # merge this block's mean and sum of squared deviations (Chan et al.)
-            bmean = v.mean(axis=2)
-            bm2 = ((v - bmean[:, :, None]) ** 2).sum(axis=2)
+            bmean, bm2, nb = next(results)
             delta = bmean - mean
             tot = count + nb
             mean = mean + delta * (nb / tot)
@@ -107,7 +135,7 @@ def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar):
 
 
 def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000, batch_size=8192,
-                 random_state=None, positions=None, progress=False):
+                 random_state=None, positions=None, progress=False, n_jobs=None):
     """Monte-Carlo POIM and FIRM for any score function.
 
     Every k-mer z (k = 1..max_order) is planted at every start j into the same
@@ -143,6 +171,17 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         0-based starts to analyse (every order k with ``j <= L-k``); other rows are NaN.
     progress : bool, default=False
         Report scored sequences on stderr.
+    n_jobs : int or None, default=None
+        Run the batches (a group of starts x a block of samples, scored in calls of at most
+        ``batch_size`` rows) on this many :class:`joblib.Parallel` workers. None follows the
+        active joblib configuration: one job (a plain loop), unless inside
+        ``joblib.parallel_config(n_jobs=...)``, or ``joblib.parallel_config(backend="dask")``
+        with a ``distributed.Client`` open, which spreads the batches over the Dask cluster.
+        The random numbers are drawn once, before any batch, and the batches' moments are
+        merged in batch order: the result is bit-identical for every ``n_jobs`` and backend.
+        Process and Dask workers need a picklable ``score_fn`` (a module-level function, a
+        fitted model's bound method, :class:`ModelScorer`, :class:`OnnxScorer`); an
+        unpicklable one is refused in one line before any batch runs.
 
     Returns
     -------
@@ -167,6 +206,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
     if n < 2:
         raise SeqimpError("n_samples must be at least 2 (standard errors need two samples)")
     batch_size = check_int(batch_size, "batch_size")
+    check_n_jobs(n_jobs)
     starts = _positions(positions, length)
     U, W = sampler.uniforms(n, random_state)
     forward, backward = sampler.base(U, W)
@@ -183,7 +223,8 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
             if js.size == 0:
                 continue
             pis = sampler.marginals(k)[js]
-            mean, se = _estimate_order(score_fn, sampler, (U, W, forward, backward), k, js, pis, batch_size, bar)
+            mean, se = _estimate_order(score_fn, sampler, (U, W, forward, backward), k, js, pis, batch_size, bar,
+                                       n_jobs)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ratio = np.where(pis >= CERTAIN, 0.0, np.sqrt(pis / (1 - pis)))   # as the exact engine
             ratio[pis <= 0] = 0.0   # impossible k-mer: POIM undefined (NaN), FIRM 0, as the exact engine

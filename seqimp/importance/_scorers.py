@@ -8,7 +8,6 @@ check every batch of scores passes (:func:`call_scorer`).
 
 from __future__ import annotations
 
-import functools
 import importlib
 import importlib.util
 import sys
@@ -184,18 +183,42 @@ def load_scorer(spec: str):
         obj = getattr(obj, part)
     if not callable(obj):
         raise SeqimpError(f"--scorer {spec!r}: {attr} is not callable")
-    return _reporting_failures(obj, f"--scorer {spec!r}")
+    where = str(Path(target).resolve()) + ":" + attr if target.endswith(".py") else spec
+    return ImportedScorer(obj, f"--scorer {spec!r}", where)
 
 
-def _reporting_failures(fn, name):
-    """``fn`` whose exceptions (other than SeqimpError) become one SeqimpError line naming ``name``."""
-    @functools.wraps(fn)
-    def score(X):
+_IMPORTED = {}
+
+
+def _imported(spec):
+    """Unpickling an ImportedScorer: import it once per worker process, not once per batch."""
+    if spec not in _IMPORTED:
+        _IMPORTED[spec] = load_scorer(spec)
+    return _IMPORTED[spec]
+
+
+class ImportedScorer:
+    """A score function loaded by :func:`load_scorer`; its exceptions (other than SeqimpError)
+    become one SeqimpError line naming the ``--scorer`` spec.
+
+    Pickled as its spec (a module name, or an absolute file path, which must then be readable
+    on the workers), so joblib and Dask worker processes import the function themselves.
+    """
+
+    def __init__(self, fn, name, spec):
+        self.fn, self.name, self.spec = fn, name, spec
+
+    def __repr__(self) -> str:
+        return f"ImportedScorer({self.spec!r})"
+
+    def __reduce__(self):
+        return _imported, (self.spec,)
+
+    def __call__(self, X):
         try:
-            return fn(X)
+            return self.fn(X)
         except SeqimpError:
             raise
         except Exception as exc:  # noqa: BLE001 - the user's code: any failure, reported in one line
             detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            raise SeqimpError(f"{name} raised {type(exc).__name__}" + (f": {detail}" if detail else "")) from exc
-    return score
+            raise SeqimpError(f"{self.name} raised {type(exc).__name__}" + (f": {detail}" if detail else "")) from exc

@@ -42,10 +42,8 @@ from concurrent.futures import CancelledError
 import numpy as np
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ..io._alphabet import get_alphabet
-from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_codes, implicit_layout, row_norm2,
-                        svm_dual_objective)
-from ._params import check_degree_shifts
+from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_svm_problem, cumulative_beta,
+                        implicit_layout, row_norm2, svm_dual_objective)
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
 
@@ -146,7 +144,7 @@ def _local_round(part, sign, alpha, upper, w, degree, base, offsets, sqb, qd, si
     for _ in range(passes):
         rng.shuffle(order[:active])
         _, active = _svm_steps(X, sign, alpha, upper, u, offsets, sqb, degree, base, qd, sigma, order, 0, active,
-                               active, pg_max_old, pg_min_old, pg)
+                               active, pg_max_old, pg_min_old, pg, cumulative_beta(degree))
     u -= w
     u /= sigma
     return alpha, u, float(pg[0]), float(pg[1]), order, int(active)
@@ -183,6 +181,18 @@ def _parts(client, X, bounds, workers):
             for k, (a, b) in enumerate(bounds)]
 
 
+def _release(parts):
+    """Release scattered rows (a no-op for memory-mapped partitions)."""
+    for f in parts or ():
+        if hasattr(f, "release"):
+            f.release()
+
+
+#: Test hook: called as ``_ROUND_HOOK(round, attempt, futures)`` once a round's tasks are
+#: submitted, before waiting for them (e.g. to kill a worker at a known point of a fit).
+_ROUND_HOOK = None
+
+
 def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000,
                         random_state=None, alphabet="dna", local_passes=1, n_partitions=None, retries=2,
                         round_timeout=None, shrinking=True, verbose=False) -> SVMSolution:
@@ -212,19 +222,8 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
         One line per round on stderr: projected-gradient range, dual objective, time.
     """
     distributed = _import_distributed()
-    alpha_ = get_alphabet(alphabet)
-    X = check_codes(codes, "X", alpha_)
+    X, yb, degree, C, tol, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet)
     n, length = X.shape
-    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
-    yb = np.asarray(y).ravel()
-    if yb.shape[0] != n:
-        raise SeqimpError(f"X has {n} sequences but y has {yb.shape[0]} labels")
-    if not np.all((yb == 0) | (yb == 1)):
-        raise SeqimpError("y must hold labels 0 and 1")
-    yb = yb.astype(np.int64)
-    C = check_number(C, "C", low=0, low_open=True)
-    tol = check_number(tol, "tol", low=0, low_open=True)
-    max_iter = check_int(max_iter, "max_iter")
     local_passes = check_int(local_passes, "local_passes")
     retries = check_int(retries, "retries", minimum=0)
     if round_timeout is not None:
@@ -249,57 +248,62 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
     lost = (distributed.KilledWorker, CancelledError, OSError, TimeoutError)
     converged = False
     rounds = 0
-    for rounds in range(1, max_iter + 1):
-        start = time.perf_counter()
-        seeds = rng.integers(0, 2 ** 63 - 1, size=K)
-        for attempt in range(retries + 1):
-            futures = []
-            try:
-                w_f = client.scatter(w, broadcast=True, hash=False)
-                futures = [client.submit(_local_round, parts[k], sign[a:b], alpha[a:b], upper[a:b], w_f, degree,
-                                         base, offsets, sqb, qd, sigma, int(seeds[k]), local_passes, orders[k],
-                                         actives[k] if shrinking else b - a, pg_max_old, pg_min_old, pure=False,
-                                         workers=[workers[k % len(workers)]], allow_other_workers=True)
-                           for k, (a, b) in enumerate(bounds)]
-                distributed.wait(futures, timeout=round_timeout)
-                results = client.gather(futures)
-                break
-            except lost as exc:
-                for f in futures:
-                    f.cancel()
-                if attempt == retries:
-                    raise SeqimpError(f"Dask training failed in round {rounds}: a worker was lost or did not answer "
-                                      f"({_one_line(exc)}); gave up after {retries} retries, no model was "
-                                      "fitted") from None
-                if verbose:
-                    print(f"CoCoA+ round {rounds}: {_one_line(exc)}; retrying the round ({attempt + 1}/{retries})",
-                          file=sys.stderr, flush=True)
-                workers = _workers(client)
-                parts = _parts(client, X, bounds, workers)
-        pg_max, pg_min = -np.inf, np.inf
-        for k, ((a, b), (new_alpha, dw, hi, lo, order, active)) in enumerate(zip(bounds, results)):
-            alpha[a:b] = new_alpha
-            w += dw
-            orders[k], actives[k] = order, active
-            pg_max, pg_min = max(pg_max, hi), min(pg_min, lo)
-        gap = pg_max - pg_min
-        if verbose:
-            print(f"CoCoA+ round {rounds}: {K} partitions, active {sum(actives):,}/{n:,}, projected-gradient "
-                  f"range {gap:.3g} (tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
-                  f"{time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
-        if gap <= tol:
-            if not shrinking or all(act == b - a for act, (a, b) in zip(actives, bounds)):
-                converged = True
-                break
-            actives = [b - a for a, b in bounds]  # converged on the active rows: check all of them
-            pg_max_old, pg_min_old = np.inf, -np.inf
-            continue
-        if shrinking:
-            pg_max_old = pg_max if pg_max > 0 else np.inf
-            pg_min_old = pg_min if pg_min < 0 else -np.inf
-    for f in parts:  # release scattered rows (a no-op for memory-mapped partitions)
-        if hasattr(f, "release"):
-            f.release()
+    try:
+        for rounds in range(1, max_iter + 1):
+            start = time.perf_counter()
+            seeds = rng.integers(0, 2 ** 63 - 1, size=K)
+            for attempt in range(retries + 1):
+                futures = []
+                try:
+                    if parts is None:   # after a lost worker: the rows again, to the workers there are now
+                        workers = _workers(client)
+                        parts = _parts(client, X, bounds, workers)
+                    w_f = client.scatter(w, broadcast=True, hash=False)
+                    futures = [client.submit(_local_round, parts[k], sign[a:b], alpha[a:b], upper[a:b], w_f, degree,
+                                             base, offsets, sqb, qd, sigma, int(seeds[k]), local_passes, orders[k],
+                                             actives[k] if shrinking else b - a, pg_max_old, pg_min_old, pure=False,
+                                             workers=[workers[k % len(workers)]], allow_other_workers=True)
+                               for k, (a, b) in enumerate(bounds)]
+                    if _ROUND_HOOK is not None:
+                        _ROUND_HOOK(rounds, attempt, futures)
+                    distributed.wait(futures, timeout=round_timeout)
+                    results = client.gather(futures)
+                    break
+                except lost as exc:
+                    for f in futures:
+                        f.cancel()
+                    if attempt == retries:
+                        raise SeqimpError(f"Dask training failed in round {rounds}: a worker was lost or did not "
+                                          f"answer ({_one_line(exc)}); gave up after {retries} retries, no model "
+                                          "was fitted") from None
+                    if verbose:
+                        print(f"CoCoA+ round {rounds}: {_one_line(exc)}; retrying the round ({attempt + 1}/{retries})",
+                              file=sys.stderr, flush=True)
+                    _release(parts)
+                    parts = None
+            pg_max, pg_min = -np.inf, np.inf
+            for k, ((a, b), (new_alpha, dw, hi, lo, order, active)) in enumerate(zip(bounds, results)):
+                alpha[a:b] = new_alpha
+                w += dw
+                orders[k], actives[k] = order, active
+                pg_max, pg_min = max(pg_max, hi), min(pg_min, lo)
+            gap = pg_max - pg_min
+            if verbose:
+                print(f"CoCoA+ round {rounds}: {K} partitions, active {sum(actives):,}/{n:,}, projected-gradient "
+                      f"range {gap:.3g} (tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
+                      f"{time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
+            if gap <= tol:
+                if not shrinking or all(act == b - a for act, (a, b) in zip(actives, bounds)):
+                    converged = True
+                    break
+                actives = [b - a for a, b in bounds]  # converged on the active rows: check all of them
+                pg_max_old, pg_min_old = np.inf, -np.inf
+                continue
+            if shrinking:
+                pg_max_old = pg_max if pg_max > 0 else np.inf
+                pg_min_old = pg_min if pg_min < 0 else -np.inf
+    finally:
+        _release(parts)
     if not converged:
         import warnings
 

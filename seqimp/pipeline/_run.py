@@ -457,13 +457,16 @@ def run_model(weights, out, *, metadata=None, positive=None, negative=None, back
 def run_sampled(score_fn, out, *, source="score function", positive=None, negative=None, background="negative",
                 background_fasta=None, background_order=0, positional_background=False, length=None, max_order=3,
                 n_samples=1000, random_state=None, fmt="png", top=50, position_labels=None, title=None,
-                progress=False, motifs_dir=None, position_origin=None, windows=None, dropped=None) -> PipelineRun:
+                progress=False, motifs_dir=None, position_origin=None, windows=None, dropped=None,
+                n_jobs=None) -> PipelineRun:
     """Sampled POIM/FIRM (:func:`seqimp.importance.poim_sampled`) of any scorer, with the same outputs.
 
     There are no model weights, so ``weights_vs_firm`` and ``model.npz`` are not written.
     ``positive``/``negative`` (optional) give auROC of the scorer on them (not held out)
     and may provide the background and the length. DNA only (the sampled POIM plants
-    the 4**k DNA k-mers).
+    the 4**k DNA k-mers). ``n_jobs`` is passed to :func:`~seqimp.importance.poim_sampled`
+    (None: joblib's active configuration, e.g. a Dask backend); the outputs do not depend
+    on it, so it is not recorded.
 
     Returns
     -------
@@ -495,7 +498,7 @@ def run_sampled(score_fn, out, *, source="score function", positive=None, negati
                        metrics, bg_info)
     return _explain_and_write(
         lambda: poim_sampled(score_fn, bg, int(max_order), length=length, n_samples=n_samples,
-                             random_state=random_state, progress=progress),
+                             random_state=random_state, progress=progress, n_jobs=n_jobs),
         f"sampling POIM and FIRM up to order {max_order} for L = {length} with {n_samples} background samples",
         out, summary=summary, timings={}, fmt=fmt, top=top, position_labels=position_labels,
         motifs_dir=motifs_dir, position_origin=position_origin, windows=windows, dropped=dropped)

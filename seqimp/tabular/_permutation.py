@@ -28,6 +28,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from ..errors import SeqimpError
+from .._parallel import check_n_jobs, run_batches
 from .._progress import progress_bar
 from ._losses import make_loss
 from ..errors import check_choice, check_int, check_number, check_random_state
@@ -86,7 +87,11 @@ def permutation_importance(
         Rows drawn without replacement for each repeat (the same rows for all
         features in a repeat); ``e_orig`` of a repeat uses the same rows.
     n_jobs : int or None
-        Features are spread over ``n_jobs`` joblib workers.
+        Features are spread over ``n_jobs`` :class:`joblib.Parallel` workers. None follows
+        the active joblib configuration: one job unless inside
+        ``joblib.parallel_config(n_jobs=...)``, or ``joblib.parallel_config(backend="dask")``
+        with a ``distributed.Client`` open (the features then go to the Dask cluster).
+        Results do not depend on it (each feature has its own random stream).
     random_state : None, int or numpy Generator
         Each feature (group) gets its own stream, spawned from this seed with
         :meth:`numpy.random.Generator.spawn`; row subsamples get another
@@ -126,6 +131,7 @@ def permutation_importance(
     strategy = check_choice(strategy, "strategy", _STRATEGIES)
     compare = check_choice(compare, "compare", _COMPARE)
     n_repeats = check_int(n_repeats, "n_repeats")
+    check_n_jobs(n_jobs)
     batch_rows = check_int(batch_rows, "batch_rows")
     confidence_level = check_number(confidence_level, "confidence_level", low=0, high=1, low_open=True,
                                     high_open=True)
@@ -143,20 +149,11 @@ def permutation_importance(
     if strategy == "half_swap" and m % 2:  # the odd row out is not scored
         base_rep = None
 
-    args = (X, y, lossfn, strategy, rows, batch_rows)
+    args = (strategy, rows, batch_rows)
     with progress_bar(len(units), f"permutation importance ({strategy})", enabled=progress) as bar:
-        if n_jobs is None or n_jobs == 1 or len(units) == 1:
-            perm = []
-            for cols, s in zip(units, streams):
-                perm.append(_unit_losses(cols, s, *args))
-                bar.update()
-        else:
-            from joblib import Parallel, delayed
-
-            perm = Parallel(n_jobs=n_jobs)(
-                delayed(_unit_losses)(cols, s, *args) for cols, s in zip(units, streams)
-            )
-            bar.update(len(units))
+        perm = list(run_batches(_unit_losses, (((cols, s) + args, 1) for cols, s in zip(units, streams)),
+                                shared={"X": X, "y": y, "lossfn": lossfn}, labels={"lossfn": "estimator"},
+                                n_jobs=n_jobs, bar=bar))
     permuted = np.array([p[0] for p in perm])
     if base_rep is None:
         base_rep = np.array([p[1] for p in perm])
@@ -257,7 +254,7 @@ class _Accumulator:
         return self.lossfn(np.concatenate(self.labels[key]), np.concatenate(self.preds[key]))
 
 
-def _unit_losses(cols, rng, X, y, lossfn, strategy, rows, batch_rows):
+def _unit_losses(cols, rng, strategy, rows, batch_rows, *, X, y, lossfn):
     """Permuted losses of one feature group for every repeat, and (for half_swap) the paired baselines."""
     acc = _Accumulator(lossfn, batch_rows)
     baselines = []
