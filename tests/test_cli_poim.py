@@ -303,3 +303,18 @@ def test_poim_without_motifs_and_motif_option_errors(tmp_path, capsys, monkeypat
              r"--strand both is for the motifs of the training route .*'seqimp motifs --poim OUT/poim\.npz'"),
             (["--positive", POS, "--negative", NEG, "--db", "missing.meme"], r"missing\.meme")):
         _error(capsys, ["poim", "--out", "X"] + argv, tmp_path / "X", message)
+
+
+def test_poim_of_random_sequences_has_no_motifs_and_succeeds(tmp_path, capsys):
+    """No peak in the differential POIM: the POIM outputs stand, no motif files, one line says so."""
+    for name, seed in (("p.fa", 0), ("n.fa", 1)):  # 20 random 12-mers each: no positive peak at order 2
+        rng = np.random.default_rng(seed)
+        (tmp_path / name).write_text("".join(f">s{i}\n{''.join(rng.choice(list('ACGT'), 12))}\n" for i in range(20)))
+    out = tmp_path / "out"
+    assert main(["poim", "--positive", str(tmp_path / "p.fa"), "--negative", str(tmp_path / "n.fa"), "--out", str(out),
+                 "--degree", "2", "--test-fraction", "0", "--format", "svg"]) == 0
+    captured = capsys.readouterr()
+    assert "motifs: none (the differential POIM has no positive peak)" in captured.out
+    assert "no motifs: the differential POIM has no positive peak" in captured.err
+    assert not (out / "motifs.tsv").exists() and (out / "poim.npz").exists()
+    assert "best_motif" not in json.loads((out / "summary.json").read_text())

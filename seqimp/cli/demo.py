@@ -62,6 +62,9 @@ def run(args) -> int:
         motifs = add_motifs(tmp, result.result, pos, neg, database=database,
                             random_state=DEMO_SETTINGS["random_state"])
     print_outcome(result, args.out, note=" -- planted: TGACTCA at 21-23")
+    if motifs is None:
+        print("motifs: none (the differential POIM has no positive peak)")
+        return 0
     print("motifs (strongest first):")
     for line in motifs.lines():
         print(f"  {line}")

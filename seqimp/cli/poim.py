@@ -208,6 +208,7 @@ def run(args) -> int:
     if external:
         score_fn, source = _scorer(args)  # a model that cannot be loaded fails before the output folder
     extras = dict(inputs.extras(), **_common(args))
+    found = None
     with output_dir(args.out, "poim") as tmp:
         if args.model:
             weights, metadata = load_model(args.model)
@@ -232,6 +233,8 @@ def run(args) -> int:
             found = add_motifs(tmp, run.result, pos, neg, database=database, strand=args.strand,
                                fmt=args.format, random_state=args.seed) if motifs else None
     print_outcome(run, args.out)
-    if motifs:
+    if found is not None:
         print_motifs(found, args.out)
+    elif motifs:
+        print("motifs: none (the differential POIM has no positive peak)")
     return 0

@@ -314,7 +314,17 @@ def add_motifs(out, result, positive, negative, *, database=None, strand="given"
 
     ``random_state`` is the seed the POIM's model was trained with (recorded in
     ``motifs.json``); the motif step itself draws nothing at random.
+
+    Returns None, writing nothing, when the POIM holds no motif (e.g. a model of random
+    sequences: no peak of the differential POIM); one log line gives the reason. The POIM's
+    own outputs stand either way.
     """
+    from ..motifs import motif_candidates
+
+    result = _with_full_tables(result)
+    if len(motif_candidates(result, 1)) == 0:
+        logger.warning("no motifs: the differential POIM has no positive peak (no motif candidates)")
+        return None
     run = find_motifs(result, positive, negative, database=database, strand=strand, top_matches=top_matches)
     run.parameters.update(seed=0 if random_state is None else random_state, trained=False,
                           poim="poim.npz of seqimp poim")
