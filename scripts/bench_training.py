@@ -71,7 +71,7 @@ def make_store(folder, n, length, seed, block=200_000):
     return store
 
 
-def child(route, store_path, test_path, degree, max_iter, verbose=False):
+def child(route, store_path, test_path, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1):
     from seqimp import WDClassifier
     from seqimp.kernels._implicit import svm_primal_objective
 
@@ -81,8 +81,8 @@ def child(route, store_path, test_path, degree, max_iter, verbose=False):
     WDClassifier(degree=2).fit(Xt[:50], yt[:50])                       # load the numba cache
     WDClassifier(degree=2, method="linear").fit(Xt[:50], yt[:50])
     y = np.asarray(store.labels)
-    model = WDClassifier(degree=degree, C=1.0, tol=1e-4, max_iter=max_iter, random_state=0, verbose=verbose,
-                         memory_budget="1TB" if route == "linear" else None)
+    model = WDClassifier(degree=degree, C=1.0, tol=tol, max_iter=max_iter, random_state=0, verbose=verbose,
+                         memory_budget="1TB" if route == "linear" else None, n_jobs=n_jobs)
     client = None
     if route == "linear":
         model.set_params(method="linear")
@@ -102,11 +102,12 @@ def child(route, store_path, test_path, degree, max_iter, verbose=False):
         client.close()
     acc = float(np.mean(model.predict(Xt) == yt))
     primal = svm_primal_objective(X, y, model.coef_, model.intercept_, degree=degree, C=1.0)
+    dual = getattr(model, "dual_objective_", float("nan"))
     print(json.dumps(dict(route=route, fit_s=fit_s, passes=int(model.n_iter_), per_pass_s=fit_s / model.n_iter_,
-                          accuracy=acc, peak_rss=peak, primal=primal)))
+                          accuracy=acc, peak_rss=peak, primal=primal, gap=(primal - dual) / primal)))
 
 
-def child_passes(route, store_path, passes, degree):
+def child_passes(route, store_path, passes, degree, n_jobs=1):
     """Seconds per full pass (no shrinking, fixed number of passes/rounds): single process vs 2 Dask workers."""
     import warnings
 
@@ -119,7 +120,7 @@ def child_passes(route, store_path, passes, degree):
     kwargs = dict(degree=degree, C=1.0, tol=1e-4, max_iter=passes, shrinking=False)
     start = time.perf_counter()
     if route == "implicit-pass":
-        dcd_svm(store.codes, y, **kwargs)
+        dcd_svm(store.codes, y, n_jobs=n_jobs, **kwargs)
     else:
         client = connect(n_workers=2, threads_per_worker=1, processes=False)
         start = time.perf_counter()
@@ -128,11 +129,12 @@ def child_passes(route, store_path, passes, degree):
     print(json.dumps(dict(route=route, per_pass_s=elapsed / passes)))
 
 
-def run_route(route, store, test, degree, max_iter, verbose=False):
+def run_route(route, store, test, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1):
     """Run one route in a child process; its last stdout line is a JSON record (stderr passes through)."""
     cmd = [sys.executable, __file__, "--child", route, str(store.path), str(test.path), str(degree), str(max_iter)]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               SEQIMP_BENCH_VERBOSE="1" if verbose else "")
+               SEQIMP_BENCH_VERBOSE="1" if verbose else "", SEQIMP_BENCH_TOL=repr(tol),
+               SEQIMP_BENCH_JOBS=str(n_jobs))
     out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=None if verbose else subprocess.DEVNULL,
                          text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -153,6 +155,10 @@ def main(argv=None):
     p.add_argument("--full-passes", type=int, default=5,
                    help="full passes (no shrinking) timed for the per-pass comparison of the single-process "
                         "and Dask routes (0: skip); with --routes and no route, only this comparison")
+    p.add_argument("--tol", type=float, default=1e-4,
+                   help="stopping tolerance of every route (liblinear's eps: max - min projected gradient of a pass)")
+    p.add_argument("--n-jobs", type=int, nargs="+", default=[1],
+                   help="threads of the implicit route; one fit per value (the model is the same for all)")
     p.add_argument("--linear-max", type=int, default=100_000, help="largest n for the explicit route")
     p.add_argument("--verbose", action="store_true", help="the fits report each pass on stderr")
     p.add_argument("--workdir", default=None, help="where the codes stores go (default: a temporary folder)")
@@ -160,10 +166,12 @@ def main(argv=None):
     args = p.parse_args(argv)
     if args.child:
         route, store, test, degree, max_iter = args.child
+        n_jobs = int(os.environ.get("SEQIMP_BENCH_JOBS", "1"))
         if route.endswith("-pass"):
-            child_passes(route, store, int(max_iter), int(degree))
+            child_passes(route, store, int(max_iter), int(degree), n_jobs=n_jobs)
         else:
-            child(route, store, test, int(degree), int(max_iter), verbose=bool(os.environ.get("SEQIMP_BENCH_VERBOSE")))
+            child(route, store, test, int(degree), int(max_iter), verbose=bool(os.environ.get("SEQIMP_BENCH_VERBOSE")),
+                  tol=float(os.environ.get("SEQIMP_BENCH_TOL", "1e-4")), n_jobs=n_jobs)
         return
     sizes = list(args.n) + ([10_000_000] if args.huge else [])
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
@@ -180,25 +188,35 @@ def main(argv=None):
                     nnz = n * sum(args.length - k + 1 for k in range(1, args.degree + 1))
                     print(f"  {route:8s}: skipped (needs ~{30 * nnz / 1e9:.0f} GB)", flush=True)
                     continue
-                r = res[route] = run_route(route, store, test, args.degree,
-                                           args.dask_max_iter if route == "dask" else args.max_iter, args.verbose)
-                print(f"  {route:8s}: fit {r['fit_s']:7.1f} s, {r['passes']:4d} passes ({r['per_pass_s']:.2f} s/pass), "
-                      f"peak RSS {r['peak_rss'] / 2 ** 30:5.2f} GiB, held-out accuracy {r['accuracy']:.3f}, "
-                      f"primal objective {r['primal']:.6g}", flush=True)
-            if "linear" in res and "implicit" in res:
-                a, b = res["linear"], res["implicit"]
-                print(f"  linear / implicit: fit time {a['fit_s'] / b['fit_s']:.2f}x, peak RSS "
+                for jobs in (args.n_jobs if route == "implicit" else [1]):
+                    label = f"implicit, {jobs} thread{'s' * (jobs > 1)}" if route == "implicit" else route
+                    r = res[label] = run_route(route, store, test, args.degree,
+                                               args.dask_max_iter if route == "dask" else args.max_iter,
+                                               args.verbose, tol=args.tol, n_jobs=jobs)
+                    gap = "" if r["gap"] != r["gap"] else f", relative duality gap {r['gap']:.1e}"
+                    print(f"  {label:19s}: fit {r['fit_s']:7.1f} s, {r['passes']:4d} passes ({r['per_pass_s']:.2f} s/pass), "
+                          f"peak RSS {r['peak_rss'] / 2 ** 30:5.2f} GiB, held-out accuracy {r['accuracy']:.3f}, "
+                          f"primal objective {r['primal']:.6g}{gap}", flush=True)
+            base = next((k for k in res if k.startswith("implicit, 1 ")), next((k for k in res if k.startswith("implicit")), None))
+            for label in res:
+                if label.startswith("implicit") and label != base:
+                    a, b = res[base], res[label]
+                    print(f"  {base} / {label}: fit time {a['fit_s'] / b['fit_s']:.2f}x, time per pass "
+                          f"{a['per_pass_s'] / b['per_pass_s']:.2f}x (same model)", flush=True)
+            if "linear" in res and base:
+                a, b = res["linear"], res[base]
+                print(f"  linear / {base}: fit time {a['fit_s'] / b['fit_s']:.2f}x, peak RSS "
                       f"{a['peak_rss'] / b['peak_rss']:.2f}x; primal objective, implicit vs linear: relative "
                       f"difference {(b['primal'] - a['primal']) / a['primal']:+.2e}")
-            if "dask" in res and "implicit" in res:
-                a, b = res["dask"], res["implicit"]
+            if "dask" in res and base:
+                a, b = res["dask"], res[base]
                 ratio = a['per_pass_s'] / b['per_pass_s']
-                print(f"  dask / implicit: mean time per round/pass of the fits {ratio:.2f}x "
+                print(f"  dask / {base}: mean time per round/pass of the fits {ratio:.2f}x "
                       f"(both shrink), fit time {a['fit_s'] / b['fit_s']:.2f}x, {a['passes']} rounds vs "
                       f"{b['passes']} passes; primal objective, dask vs implicit: relative difference "
                       f"{(a['primal'] - b['primal']) / b['primal']:+.2e}", flush=True)
             if args.full_passes:
-                one = run_route("implicit-pass", store, test, args.degree, args.full_passes)["per_pass_s"]
+                one = run_route("implicit-pass", store, test, args.degree, args.full_passes, n_jobs=1)["per_pass_s"]
                 two = run_route("dask-pass", store, test, args.degree, args.full_passes)["per_pass_s"]
                 print(f"  full passes (no shrinking, {args.full_passes} each): single process {one:.2f} s/pass, "
                       f"Dask 2 workers {two:.2f} s/pass: ratio {two / one:.2f}x (target <= 1.3x)", flush=True)

@@ -168,3 +168,89 @@ def test_bad_arguments():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         dcd_svm(X, y, degree=2)  # converges: no warning
+
+
+def _one_at_a_time(F, sign, upper, order, passes):
+    """Plain dual coordinate descent on the explicit features, no shrinking: the slow reference."""
+    F = F.tocsr()
+    qd = np.asarray(F.multiply(F).sum(axis=1)).ravel() + 1.0
+    w = np.zeros(F.shape[1])
+    b = 0.0
+    alpha = np.zeros(F.shape[0])
+    for _ in range(passes):
+        for i in order:
+            row = F.getrow(i)
+            g = sign[i] * (row.dot(w)[0] + b) - 1.0
+            new = min(max(alpha[i] - g / qd[i], 0.0), upper[i])
+            d = (new - alpha[i]) * sign[i]
+            alpha[i] = new
+            w[row.indices] += d * row.data
+            b += d
+    return alpha, w, b
+
+
+def _kernel_passes(X, sign, upper, order, degree, nthreads, passes=3):
+    """``passes`` passes of the solver's kernel without shrinking, in chunks of 40 rows (0: one row at a time)."""
+    from seqimp.kernels._implicit import (_svm_steps, _svm_steps_parallel, cumulative_beta, implicit_layout,
+                                          row_norm2)
+
+    n, length = X.shape
+    offsets, sqb, base = implicit_layout(length, degree)
+    w = np.zeros(int(offsets[-1]) + 1)
+    alpha = np.zeros(n)
+    pg = np.array([-np.inf, np.inf])
+    qd = row_norm2(length, degree) + 1.0
+    for _ in range(passes):
+        o = order.copy()
+        for s in range(0, n, 40):
+            args = (X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, 1.0, o, s, s + 40, n, np.inf, -np.inf,
+                    pg, cumulative_beta(degree))
+            s_new, active = (_svm_steps(*args) if nthreads == 0 else _svm_steps_parallel(*args, nthreads))
+            assert (s_new, active) == (min(s + 40, n), n)
+        np.testing.assert_array_equal(o, order)   # without shrinking the order is untouched
+    return alpha, w
+
+
+def test_block_steps_equal_one_coordinate_at_a_time():
+    """The block kernel (gather, exact in-block corrections, scatter) gives the iterates of plain DCD."""
+    rng = np.random.default_rng(3)
+    n, length, degree = 157, 12, 5            # 157: blocks end inside a chunk and at its end
+    X = rng.integers(0, 2, (n, length)).astype(np.uint8)   # two letters: long shared runs, big corrections
+    y = (X[:, 4] == 1) ^ (rng.random(n) < 0.2)
+    sign = np.where(y, 1.0, -1.0)
+    upper = np.full(n, 0.5)
+    order = rng.permutation(n)
+    ref_alpha, ref_w, ref_b = _one_at_a_time(wd_features(X, degree=degree), sign, upper, order, passes=3)
+    runs = {nthreads: _kernel_passes(X, sign, upper, order, degree, nthreads) for nthreads in (0, 1, 2)}
+    for alpha, w in runs.values():
+        np.testing.assert_allclose(alpha, ref_alpha, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(w[:-1], ref_w, rtol=0, atol=1e-12)
+        assert w[-1] == pytest.approx(ref_b, abs=1e-12)
+    assert 0 < np.count_nonzero(ref_alpha) and np.any(ref_alpha == 0.5)   # free and bounded coordinates both occur
+    # in blocks each weight is summed by one thread in block order: the thread count cannot change the rounding
+    np.testing.assert_array_equal(runs[1][0], runs[2][0])
+    np.testing.assert_array_equal(runs[1][1], runs[2][1])
+
+
+def test_threads_and_shrinking_keep_the_model():
+    X, y = noisy_data(3_000, 20, seed=4, noise=0.15)
+    one = dcd_svm(X, y, degree=4, C=0.5, tol=1e-3)
+    two = dcd_svm(X, y, degree=4, C=0.5, tol=1e-3, n_jobs=2)
+    assert one.converged and two.converged
+    # rows one at a time (n_jobs=1) and in blocks (n_jobs=2) take the same steps up to rounding
+    assert two.dual_objective == pytest.approx(one.dual_objective, rel=1e-6)
+    assert np.corrcoef(one.coef, two.coef)[0, 1] > 0.99999
+    # the kept model is the one of its dual variables: w = sum_i y_i a_i phi_i (nothing lost in shrinking)
+    sign = np.where(y == 1, 1.0, -1.0)
+    F = wd_features(X, degree=4)
+    for sol in (one, two):
+        np.testing.assert_allclose(sol.coef, F.T @ (sign * sol.dual_coef), rtol=0, atol=1e-9)
+        assert sol.intercept == pytest.approx(np.dot(sign, sol.dual_coef), abs=1e-9)
+
+
+def test_n_jobs_is_checked():
+    X, y = noisy_data(50, 10)
+    with pytest.raises(SeqimpError, match="n_jobs must be a positive number of threads"):
+        dcd_svm(X, y, degree=3, n_jobs=0)
+    with pytest.raises(SeqimpError, match="n_jobs"):
+        WDClassifier(degree=3, n_jobs=-2).fit(X, y)

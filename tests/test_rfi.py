@@ -215,14 +215,15 @@ def test_table1_ranks_several_seeds():
     """Holz & Loew Table 1 (600 samples per cluster): ranks [1, 3, 2, 0].
 
     At this sample size the kNN error separates {1,2,3} from {2,3} only
-    narrowly (docs/reproductions.md gives the success rate over 20 seeds),
-    so the exact ranks are required on 2 of 3 seeds and the ordering that
-    the paper's ranks imply on all of them. Seeds 1-3: with the Generator stream
-    (issue 13) seeds 0-19 give the exact ranks on 13/20 (0 and 2 miss) and the
-    ordering on 20/20; the old RandomState stream gave 15/20 and 20/20.
+    narrowly: over seeds 0-19 the exact ranks come out on 13/20 and the
+    ordering that the paper's ranks imply (noise out, feature 2 on top,
+    feature 1 below 3) on 20/20 (measured when the random stream changed, issue 13). So the first four
+    seeds, taken as they come, must all give the ordering, and at least one
+    the exact ranks (were the exact ranks a 65% event, missing them on all
+    four would happen 1.5% of the time).
     """
     exact = 0
-    for seed in (1, 2, 3):
+    for seed in range(4):
         X, y = table1_problem(600, random_state=seed)
         res = relative_feature_importance(X, y, random_state=seed)
         r = res.ranks
@@ -231,7 +232,7 @@ def test_table1_ranks_several_seeds():
         assert res.optimal_subset.tolist() in ([0, 1, 2], [1, 2])
         assert res.subset_table["optimal"].sum() == 1
         exact += r.tolist() == [1, 3, 2, 0]
-    assert exact >= 2
+    assert exact >= 1
 
 
 @pytest.fixture(scope="module")

@@ -41,6 +41,32 @@ def _as_weights(model_or_weights):
     return obj
 
 
+def check_poim_inputs(model_or_weights, background, max_order):
+    """``(PositionalWeights, fitted MarkovBackground, max_order)`` of a POIM job, checked (both engines)."""
+    from ..background._markov import MarkovBackground
+    from ._engine import check_lengths
+
+    weights = _as_weights(model_or_weights)
+    if background is None:
+        background = MarkovBackground.uniform(alphabet=weights.alphabet)
+    if not isinstance(background, MarkovBackground):
+        raise SeqimpError(f"poim: background must be a MarkovBackground, got {type(background).__name__}")
+    background._check_fitted()
+    if background.alphabet.name != weights.alphabet.name:
+        raise SeqimpError(f"poim: background alphabet {background.alphabet.name} differs from the weights' "
+                          f"{weights.alphabet.name}")
+    max_order = weights.degree if max_order is None else max_order
+    try:
+        ok = not isinstance(max_order, bool) and int(max_order) == max_order
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise SeqimpError(f"max_order must be a positive integer, got {max_order!r}")
+    max_order = int(max_order)
+    check_lengths(weights.length, background, max_order)
+    return weights, background, max_order
+
+
 def poim(model_or_weights, background=None, max_order=None, *, standardize=False, max_memory=None,
          progress=False) -> POIMResult:
     """Exact POIM and FIRM of a linear positional scoring system under a Markov background.
@@ -76,32 +102,14 @@ def poim(model_or_weights, background=None, max_order=None, *, standardize=False
     Oligomers of probability 0 get NaN POIM and 0 FIRM; FIRM is 0 where the probability is 1
     (to within 1e-12).
     """
-    from ._engine import check_lengths, check_memory, exact_conditional, n_levels
-    from ..background._markov import MarkovBackground
+    from ._engine import check_memory, exact_conditional, n_levels
     from .._progress import progress_bar
 
-    weights = _as_weights(model_or_weights)
+    weights, background, max_order = check_poim_inputs(model_or_weights, background, max_order)
     length, degree = weights.length, weights.degree
-    if background is None:
-        background = MarkovBackground.uniform(alphabet=weights.alphabet)
-    if not isinstance(background, MarkovBackground):
-        raise SeqimpError(f"poim: background must be a MarkovBackground, got {type(background).__name__}")
-    background._check_fitted()
-    if background.alphabet.name != weights.alphabet.name:
-        raise SeqimpError(f"poim: background alphabet {background.alphabet.name} differs from the weights' "
-                          f"{weights.alphabet.name}")
-    max_order = degree if max_order is None else max_order
-    try:
-        ok = not isinstance(max_order, bool) and int(max_order) == max_order
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise SeqimpError(f"max_order must be a positive integer, got {max_order!r}")
-    max_order = int(max_order)
     if max_memory is not None and (isinstance(max_memory, bool) or not isinstance(max_memory, (int, float, np.number))
                                    or not max_memory > 0):
         raise SeqimpError(f"max_memory must be a positive number of bytes, got {max_memory!r}")
-    check_lengths(length, background, max_order)
     check_memory(weights.alphabet.size, length, degree, background.order, max_order, max_memory)
     with progress_bar(n_levels(degree, background.order, max_order), "poim levels", enabled=progress) as bar:
         poims, firms, es, var = exact_conditional(weights.tables, weights.bias, background, max_order,

@@ -132,32 +132,6 @@ def _top_down(tables, a, d, length, ntd, pb, pf):
     return lam, rho, cc
 
 
-def _check_inputs(model_or_weights, background, max_order):
-    from ..background._markov import MarkovBackground
-    from ._engine import check_lengths
-    from ._exact import _as_weights
-
-    weights = _as_weights(model_or_weights)
-    if background is None:
-        background = MarkovBackground.uniform(alphabet=weights.alphabet)
-    if not isinstance(background, MarkovBackground):
-        raise SeqimpError(f"poim: background must be a MarkovBackground, got {type(background).__name__}")
-    background._check_fitted()
-    if background.alphabet.name != weights.alphabet.name:
-        raise SeqimpError(f"poim: background alphabet {background.alphabet.name} differs from the weights' "
-                          f"{weights.alphabet.name}")
-    max_order = weights.degree if max_order is None else max_order
-    try:
-        ok = not isinstance(max_order, bool) and int(max_order) == max_order
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise SeqimpError(f"max_order must be a positive integer, got {max_order!r}")
-    max_order = int(max_order)
-    check_lengths(weights.length, background, max_order)
-    return weights, background, max_order
-
-
 def poim_streamed(model_or_weights, background=None, max_order=None, *, max_memory=None, top_n=1000,
                   full_tables=None, full_tables_dtype="float32", block=None, progress=False) -> StreamedPOIM:
     """Exact POIM/FIRM summaries in bounded memory (streaming over blocks of start positions).
@@ -193,10 +167,11 @@ def poim_streamed(model_or_weights, background=None, max_order=None, *, max_memo
     from .._progress import progress_bar
     from ._dp_kernels import row_abs_max
     from ._engine import _base_level, _finish, _short_levels, chain_tables
+    from ._exact import check_poim_inputs
     from ._plan import dfs_tile, plan_poim
     from ._stream_kernels import extend_block, level_block
 
-    weights, background, K = _check_inputs(model_or_weights, background, max_order)
+    weights, background, K = check_poim_inputs(model_or_weights, background, max_order)
     top_n = int(top_n) if isinstance(top_n, (int, np.integer)) and not isinstance(top_n, bool) else top_n
     if not isinstance(top_n, int) or top_n < 0:
         raise SeqimpError(f"top_n must be an integer >= 0, got {top_n!r}")

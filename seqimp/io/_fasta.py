@@ -136,8 +136,13 @@ def _check_path(path) -> Path:
     return path
 
 
-def _parse(path: Path):
-    ids, seqs = [], []
+def iter_fasta(path: Path):
+    """(id, sequence) of each record of a FASTA file (plain or gzip), streamed.
+
+    The first word of the title is the id (``record<r>`` for an empty title). An empty
+    file, a first non-empty line that is not a header and unreadable compressed data are
+    one-line SeqimpErrors naming the file.
+    """
     try:
         with _open_text(path) as handle:
             first = ""
@@ -148,15 +153,19 @@ def _parse(path: Path):
             if not first:
                 raise SeqimpError(f"{path}: file is empty (no FASTA records)")
             if not first.startswith(">"):
-                raise SeqimpError(
-                    f"{path}: not FASTA: the first non-empty line does not start with '>'"
-                )
+                raise SeqimpError(f"{path}: not FASTA: the first non-empty line does not start with '>'")
             # SimpleFastaParser wants to see the header line itself; feed it back.
-            for t, s in SimpleFastaParser(itertools.chain([first], handle)):
-                ids.append(t.split(None, 1)[0] if t.strip() else f"record{len(ids) + 1}")
-                seqs.append(s)
+            for r, (title, seq) in enumerate(SimpleFastaParser(itertools.chain([first], handle))):
+                yield (title.split(None, 1)[0] if title.strip() else f"record{r + 1}"), seq
     except (EOFError, OSError, zlib.error) as exc:
         raise SeqimpError(f"{path}: cannot read compressed/raw data ({exc})") from None
+
+
+def _parse(path: Path):
+    ids, seqs = [], []
+    for name, seq in iter_fasta(path):
+        ids.append(name)
+        seqs.append(seq)
     return ids, seqs
 
 

@@ -23,16 +23,14 @@ import os
 import shutil
 import sys
 import tempfile
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from Bio.SeqIO.FastaIO import SimpleFastaParser
 
 from ..errors import SeqimpError, check_int
 from ._alphabet import INVALID, encode, get_alphabet
-from ._fasta import _check_path, _open_text
+from ._fasta import _check_path, iter_fasta
 
 __all__ = ["CodesStore", "encode_fasta_to_store", "write_codes_store", "open_codes_store"]
 
@@ -76,25 +74,6 @@ class CodesStore:
     def __repr__(self) -> str:
         return (f"CodesStore({str(self.path)!r}, n={len(self)}, length={self.length}, "
                 f"alphabet={self.alphabet.name!r}, labels={self.labels is not None})")
-
-
-def _records(path: Path):
-    """(id, sequence) of a FASTA file, streamed; the checks of :func:`seqimp.read_fasta`."""
-    try:
-        with _open_text(path) as handle:
-            first = ""
-            for line in handle:
-                if line.strip():
-                    first = line
-                    break
-            if not first:
-                raise SeqimpError(f"{path}: file is empty (no FASTA records)")
-            if not first.startswith(">"):
-                raise SeqimpError(f"{path}: not FASTA: the first non-empty line does not start with '>'")
-            for r, (title, seq) in enumerate(SimpleFastaParser(itertools.chain([first], handle))):
-                yield (title.split(None, 1)[0] if title.strip() else f"record{r + 1}"), seq
-    except (EOFError, OSError, zlib.error) as exc:
-        raise SeqimpError(f"{path}: cannot read compressed/raw data ({exc})") from None
 
 
 def _valid(seq, alpha) -> bool:
@@ -179,7 +158,7 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
     # pass 1: count, check lengths (and which records are dropped)
     n, length, first, dropped, total = 0, None, None, 0, 0
     for path in paths:
-        for rid, seq in _records(path):
+        for rid, seq in iter_fasta(path):
             total += 1
             if length is None:
                 length, first = len(seq), (path, rid)
@@ -208,7 +187,7 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
                 tqdm(total=n, desc="encoding", unit="seq", file=sys.stderr, disable=not verbose,
                      mininterval=1.0) as bar:
             for f, path in enumerate(paths):
-                records = _records(path)
+                records = iter_fasta(path)
                 while True:
                     block = list(itertools.islice(records, chunk_size))
                     if not block:

@@ -42,10 +42,8 @@ from concurrent.futures import CancelledError
 import numpy as np
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ..io._alphabet import get_alphabet
-from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_codes, implicit_layout, row_norm2,
-                        svm_dual_objective)
-from ._params import check_degree_shifts
+from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_svm_problem, cumulative_beta,
+                        implicit_layout, row_norm2, svm_dual_objective)
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
 
@@ -146,7 +144,7 @@ def _local_round(part, sign, alpha, upper, w, degree, base, offsets, sqb, qd, si
     for _ in range(passes):
         rng.shuffle(order[:active])
         _, active = _svm_steps(X, sign, alpha, upper, u, offsets, sqb, degree, base, qd, sigma, order, 0, active,
-                               active, pg_max_old, pg_min_old, pg)
+                               active, pg_max_old, pg_min_old, pg, cumulative_beta(degree))
     u -= w
     u /= sigma
     return alpha, u, float(pg[0]), float(pg[1]), order, int(active)
@@ -212,19 +210,8 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
         One line per round on stderr: projected-gradient range, dual objective, time.
     """
     distributed = _import_distributed()
-    alpha_ = get_alphabet(alphabet)
-    X = check_codes(codes, "X", alpha_)
+    X, yb, degree, C, tol, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet)
     n, length = X.shape
-    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
-    yb = np.asarray(y).ravel()
-    if yb.shape[0] != n:
-        raise SeqimpError(f"X has {n} sequences but y has {yb.shape[0]} labels")
-    if not np.all((yb == 0) | (yb == 1)):
-        raise SeqimpError("y must hold labels 0 and 1")
-    yb = yb.astype(np.int64)
-    C = check_number(C, "C", low=0, low_open=True)
-    tol = check_number(tol, "tol", low=0, low_open=True)
-    max_iter = check_int(max_iter, "max_iter")
     local_passes = check_int(local_passes, "local_passes")
     retries = check_int(retries, "retries", minimum=0)
     if round_timeout is not None:

@@ -199,6 +199,10 @@ class WDClassifier(ClassifierMixin, _WDModel):
         for the fit and closed after it, and keeps the model clonable and picklable; with a
         Client object prefer :func:`seqimp.kernels.fit_distributed`, which leaves no client
         in the model.
+    n_jobs : int or None, default=None
+        Implicit route: threads for gathering and scattering blocks of coordinate steps
+        (None: 1, -1: all numba threads); the solution is the same up to rounding. Helps
+        only on otherwise idle cores (see ``docs/training-at-scale.md``).
 
     Attributes
     ----------
@@ -216,6 +220,12 @@ class WDClassifier(ClassifierMixin, _WDModel):
     dual_coef_ : ndarray of shape (n_support,)
         Kernel route: signed dual coefficients y_j a_j.
     intercept_ : float
+    n_iter_ : int
+        Iterations of the solver: passes over the data on the implicit route (rounds on a
+        Dask cluster), liblinear's or libsvm's count on the others.
+    dual_objective_ : float
+        Implicit route: the SVM dual objective at the solution, a lower bound of the
+        primal optimum (``primal - dual_objective_`` is the duality gap).
 
     Notes
     -----
@@ -231,7 +241,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
 
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
                  max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
-                 client=None):
+                 client=None, n_jobs=None):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -244,6 +254,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.verbose = verbose
         self.memory_budget = memory_budget
         self.client = client
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -283,14 +294,16 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
+            self.dual_objective_ = sol.dual_objective
         elif method == "implicit":
             with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
                 sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
                               tol=self.tol, max_iter=self.max_iter, random_state=self.random_state,
-                              alphabet=self.alphabet_, verbose=self.verbose)
+                              alphabet=self.alphabet_, n_jobs=self.n_jobs, verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
+            self.dual_objective_ = sol.dual_objective
         elif method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):

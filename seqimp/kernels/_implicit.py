@@ -46,6 +46,7 @@ from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
 from ..io._check import check_sequences
 from ._params import check_degree_shifts, wd_beta
+from ._wd import row_feature_indices as _indices
 
 __all__ = ["dcd_svm", "cg_ridge", "wd_scores", "SVMSolution", "implicit_layout", "svm_dual_objective",
            "svm_primal_objective"]
@@ -77,27 +78,6 @@ def _dot(x, w, offsets, sqb, degree, base):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _indices(x, offsets, degree, base, buf):
-    """Columns of the non-zeros of phi(x) into ``buf`` (block k, then position), as in ``wd_features``.
-
-    Position-major: the k-mers starting at one position extend each other, so the chain of
-    index arithmetic is short and independent across positions.
-    """
-    length = x.shape[0]
-    for i in range(length):
-        idx = 0
-        start = 0
-        width = 1
-        for k in range(1, degree + 1):
-            if i + k > length:
-                break
-            idx = idx * base + x[i + k - 1]
-            width *= base
-            buf[start + i] = offsets[k - 1] + i * width + idx
-            start += length - k + 1
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
 def _dot_buf(buf, w, sqb, degree, length):
     total = 0.0
     start = 0
@@ -122,64 +102,158 @@ def _add_buf(buf, w, sqb, degree, length, c):
         start = stop
 
 
-@numba.njit(cache=True, nogil=True)
-def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
-               pg_max_old, pg_min_old, pg):
-    """Coordinate steps of liblinear's L1-loss SVM dual on ``order[s:min(stop, active)]``.
+# Block size of the threaded coordinate steps: the rows of a block are gathered (w.phi) in
+# parallel, stepped one after the other with exact corrections, and scattered (w += d phi) in
+# parallel. One thread steps one row at a time (block 1: no corrections to pay for).
+_BLOCK = 16
 
-    ``w`` has p + 1 entries, the last being the bias (constant feature 1). ``sigma`` scales
-    the curvature and the update of w (1: plain DCD; K: CoCoA+ local subproblem, where w is
-    the local view). ``pg`` holds the running (max, min) projected gradient of this pass.
-    Shrinking as in liblinear: a coordinate at a bound whose gradient points out of the box
-    by more than last pass's extreme projected gradient leaves the active set (swapped to
-    the end of ``order[:active]``). Returns the next position and the active size.
-    """
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pair_kernel(x, z, cumbeta, degree):
+    """phi(x).phi(z) = sum_k beta_k #{i: x[i:i+k] == z[i:i+k]}, from the runs of matching symbols."""
+    run = 0
+    total = 0.0
+    for i in range(x.shape[0] - 1, -1, -1):
+        if x[i] == z[i]:
+            run += 1
+            total += cumbeta[min(run, degree)]
+        else:
+            run = 0
+    return total
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
+                pg_max_old, pg_min_old, pg, cumbeta, nthreads, block):
     p = w.shape[0] - 1
     length = codes.shape[1]
     nnz = 0
     for k in range(1, degree + 1):
         nnz += length - k + 1
-    buf = np.empty(nnz, dtype=np.int64)
+    bufs = np.empty((block, nnz), dtype=np.int64)
+    dots = np.empty(block)
+    coeffs = np.zeros(block)
+    rows = np.empty(block, dtype=np.int64)
+    kept = np.empty(block, dtype=np.int64)
+    shrunk = np.empty(block, dtype=np.int64)
+    moved = np.empty(block, dtype=np.int64)
+    span = (length + nthreads - 1) // nthreads
     while s < stop and s < active:
-        i = order[s]
-        _indices(codes[i], offsets, degree, base, buf)
-        yi = sign[i]
-        g = yi * (_dot_buf(buf, w, sqb, degree, length) + w[p]) - 1.0
-        c = upper[i]
-        a = alpha[i]
-        proj = 0.0
-        if a == 0.0:
-            if g > pg_max_old:
-                active -= 1
-                tmp = order[s]
-                order[s] = order[active]
-                order[active] = tmp
-                continue
-            elif g < 0.0:
+        m = min(block, active - s, stop - s)
+        for j in range(m):
+            rows[j] = order[s + j]
+        # gather: w.phi for the block's rows from the same w (reads only)
+        for j in numba.prange(m):
+            _indices(codes[rows[j]], offsets, degree, base, bufs[j])
+            dots[j] = _dot_buf(bufs[j], w, sqb, degree, length)
+        # the coordinate steps in order; the rows stepped before j in this block changed w by
+        # coeffs[q] (phi_q, 1), which enters g_j through phi_q.phi_j + 1: exact, as if one at a time
+        bias = w[p]
+        n_kept = 0
+        n_shrunk = 0
+        for j in range(m):
+            i = rows[j]
+            coeffs[j] = 0.0
+            corr = 0.0
+            for q in range(j):
+                if coeffs[q] != 0.0:
+                    corr += coeffs[q] * _pair_kernel(codes[rows[q]], codes[i], cumbeta, degree)
+            yi = sign[i]
+            g = yi * (dots[j] + corr + bias) - 1.0
+            c = upper[i]
+            a = alpha[i]
+            proj = 0.0
+            if a == 0.0:
+                if g > pg_max_old:
+                    shrunk[n_shrunk] = i
+                    n_shrunk += 1
+                    continue
+                elif g < 0.0:
+                    proj = g
+            elif a == c:
+                if g < pg_min_old:
+                    shrunk[n_shrunk] = i
+                    n_shrunk += 1
+                    continue
+                elif g > 0.0:
+                    proj = g
+            else:
                 proj = g
-        elif a == c:
-            if g < pg_min_old:
-                active -= 1
-                tmp = order[s]
-                order[s] = order[active]
-                order[active] = tmp
-                continue
-            elif g > 0.0:
-                proj = g
-        else:
-            proj = g
-        if proj > pg[0]:
-            pg[0] = proj
-        if proj < pg[1]:
-            pg[1] = proj
-        if abs(proj) > 1.0e-12:
-            new = min(max(a - g / (sigma * qd), 0.0), c)
-            alpha[i] = new
-            d = sigma * (new - a) * yi
-            _add_buf(buf, w, sqb, degree, length, d)
-            w[p] += d
-        s += 1
+            kept[n_kept] = i
+            n_kept += 1
+            if proj > pg[0]:
+                pg[0] = proj
+            if proj < pg[1]:
+                pg[1] = proj
+            if abs(proj) > 1.0e-12:
+                new = min(max(a - g / (sigma * qd), 0.0), c)
+                alpha[i] = new
+                d = sigma * (new - a) * yi
+                coeffs[j] = d
+                bias += d
+        # scatter: w += coeffs[j] phi_j, split by position (disjoint columns), rows in block order
+        for t in numba.prange(nthreads):
+            lo = t * span
+            start = 0
+            for k in range(1, degree + 1):
+                hi = min((t + 1) * span, length - k + 1)
+                for j in range(m):
+                    d = coeffs[j]
+                    if d != 0.0:
+                        ck = d * sqb[k - 1]
+                        buf = bufs[j]
+                        for pos in range(start + lo, start + hi):
+                            w[buf[pos]] += ck
+                start += length - k + 1
+        w[p] = bias
+        # order[s:active]: the kept rows, then the unvisited ones, and the shrunk rows move to the end
+        tail = active - (s + m)
+        n_move = min(n_shrunk, tail)
+        for q in range(n_move):
+            moved[q] = order[active - n_move + q]
+        for q in range(n_kept):
+            order[s + q] = kept[q]
+        for q in range(n_move):
+            order[s + n_kept + q] = moved[q]
+        for q in range(n_shrunk):
+            order[active - n_shrunk + q] = shrunk[q]
+        active -= n_shrunk
+        s += n_kept
     return s, active
+
+
+@numba.njit(cache=True, nogil=True)
+def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
+               pg_max_old, pg_min_old, pg, cumbeta):
+    """Coordinate steps of liblinear's L1-loss SVM dual on ``order[s:min(stop, active)]``, one thread.
+
+    ``w`` has p + 1 entries, the last being the bias (constant feature 1). ``sigma`` scales
+    the curvature and the update of w (1: plain DCD; K: CoCoA+ local subproblem, where w is
+    the local view). ``pg`` holds the running (max, min) projected gradient of this pass.
+    Shrinking as in liblinear: a coordinate at a bound whose gradient points out of the box
+    by more than last pass's extreme projected gradient leaves the active set (moved to the
+    end of ``order[:active]``). ``cumbeta[m] = beta_1 + ... + beta_m``. Returns the next
+    position and the active size.
+
+    One row at a time: gather w.phi, step, scatter the update.
+    """
+    return _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop,
+                       active, pg_max_old, pg_min_old, pg, cumbeta, 1, 1)
+
+
+@numba.njit(cache=True, parallel=True)
+def _svm_steps_parallel(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
+                        pg_max_old, pg_min_old, pg, cumbeta, nthreads):
+    """:func:`_svm_steps` in blocks of ``_BLOCK`` rows, gather and scatter spread over ``nthreads``.
+
+    Each row's gradient is its w.phi from the block's start plus the exact effect of the
+    block's earlier steps (their WD kernel values, computed from the codes), so the iterates
+    are those of one coordinate at a time, up to rounding. Every w.phi is computed by one
+    thread and every weight is updated by one thread (the one owning its position) in block
+    order, so the result does not depend on ``nthreads``.
+    """
+    return _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop,
+                       active, pg_max_old, pg_min_old, pg, cumbeta, nthreads, _BLOCK)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -259,6 +333,37 @@ def row_norm2(length, degree) -> float:
     return float(np.dot(wd_beta(degree), length - np.arange(degree)))
 
 
+def check_n_jobs(n_jobs) -> int:
+    """Threads for ``n_jobs`` (None: 1; -1: every numba thread; at most ``NUMBA_NUM_THREADS``)."""
+    if n_jobs is None:
+        return 1
+    most = numba.config.NUMBA_NUM_THREADS
+    n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
+    if n_jobs == 0:
+        raise SeqimpError("n_jobs must be a positive number of threads, -1 (all) or None (1), got 0")
+    return most if n_jobs == -1 else min(n_jobs, most)
+
+
+def _steps(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, order, s, stop, active, pg_max_old, pg_min_old,
+           pg, cumbeta, nthreads):
+    """One chunk of DCD steps (sigma = 1) on ``nthreads`` threads; the serial kernel for one."""
+    if nthreads == 1:
+        return _svm_steps(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, 1.0, order, s, stop, active,
+                          pg_max_old, pg_min_old, pg, cumbeta)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(nthreads)
+    try:
+        return _svm_steps_parallel(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, 1.0, order, s, stop,
+                                   active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
+    finally:
+        numba.set_num_threads(previous)
+
+
+def cumulative_beta(degree) -> np.ndarray:
+    """``c[m] = beta_1 + ... + beta_m`` (c[0] = 0), shape (degree + 1,): the WD kernel of a run of m matches."""
+    return np.concatenate([[0.0], np.cumsum(wd_beta(degree))])
+
+
 def svm_dual_objective(w_full, alpha) -> float:
     """Dual objective ``sum(a) - ||w_full||^2 / 2`` (w_full includes the bias)."""
     return float(np.sum(alpha) - 0.5 * np.dot(w_full, w_full))
@@ -301,6 +406,23 @@ def check_codes(codes, name="X", alphabet="dna"):
     return check_sequences(codes, name, alpha)
 
 
+def check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet):
+    """The checked ``(X, y as int64 0/1, degree, C, tol, max_iter, Alphabet)`` of an SVM fit on the codes."""
+    alpha_ = get_alphabet(alphabet)
+    X = check_codes(codes, "X", alpha_)
+    n, length = X.shape
+    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
+    yb = np.asarray(y).ravel()
+    if yb.shape[0] != n:
+        raise SeqimpError(f"X has {n} sequences but y has {yb.shape[0]} labels")
+    if not np.all((yb == 0) | (yb == 1)):
+        raise SeqimpError("y must hold labels 0 and 1 for the SVM solver")
+    C = check_number(C, "C", low=0, low_open=True)
+    tol = check_number(tol, "tol", low=0, low_open=True)
+    max_iter = check_int(max_iter, "max_iter")
+    return X, yb.astype(np.int64), degree, C, tol, max_iter, alpha_
+
+
 def _pass_bar(verbose, total, desc):
     """A tqdm bar on stderr for one pass (shown only when the pass takes over a second), or a no-op."""
     from tqdm import tqdm
@@ -318,7 +440,7 @@ def _log(verbose, msg):
 
 
 def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000, random_state=None,
-            alphabet="dna", shrinking=True, verbose=False) -> SVMSolution:
+            alphabet="dna", shrinking=True, n_jobs=None, verbose=False) -> SVMSolution:
     """Hinge-loss linear SVM on WD features by dual coordinate descent, without a feature matrix.
 
     Solves liblinear's L1-loss SVM dual with the bias as a constant feature (the problem of
@@ -344,6 +466,13 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     alphabet : str or Alphabet, default="dna"
     shrinking : bool, default=True
         liblinear's shrinking of the active set.
+    n_jobs : int or None, default=None
+        Threads; None is 1, -1 is every numba thread (``NUMBA_NUM_THREADS``). One thread
+        steps one row at a time. More run the steps in blocks of 16 rows: the memory-bound
+        gather of w.phi and scatter of the updates are split over the threads, the steps
+        stay sequential with exact in-block corrections, so the iterates are the same up to
+        rounding (and bit for bit the same for every thread count above 1). Helps only on
+        otherwise idle cores.
     verbose : bool, default=False
         Per pass on stderr: active set, projected-gradient range, dual objective, time;
         progress with ETA inside a pass when it takes more than a second.
@@ -352,24 +481,15 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     -------
     SVMSolution
     """
-    alpha_ = get_alphabet(alphabet)
-    X = check_codes(codes, "X", alpha_)
+    X, yb, degree, C, tol, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet)
     n, length = X.shape
-    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
-    yb = np.asarray(y).ravel()
-    if yb.shape[0] != n:
-        raise SeqimpError(f"X has {n} sequences but y has {yb.shape[0]} labels")
-    if not np.all((yb == 0) | (yb == 1)):
-        raise SeqimpError("y must hold labels 0 and 1 for dcd_svm")
-    yb = yb.astype(np.int64)
-    C = check_number(C, "C", low=0, low_open=True)
-    tol = check_number(tol, "tol", low=0, low_open=True)
-    max_iter = check_int(max_iter, "max_iter")
     rng = check_random_state(random_state)
+    nthreads = check_n_jobs(n_jobs)
     offsets, sqb, base = implicit_layout(length, degree, alpha_)
     sign = np.where(yb == 1, 1.0, -1.0)
     upper = _upper_bounds(yb, C, class_weight)
     qd = row_norm2(length, degree) + 1.0
+    cumbeta = cumulative_beta(degree)
     w = np.zeros(int(offsets[-1]) + 1)
     alpha = np.zeros(n)
     order = np.arange(n, dtype=np.int64)
@@ -386,8 +506,8 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
         s = 0
         with _pass_bar(verbose, active, f"DCD pass {it + 1}") as bar:
             while s < active:
-                s_new, active = _svm_steps(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, 1.0,
-                                           order, s, s + chunk, active, pg_max_old, pg_min_old, pg)
+                s_new, active = _steps(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, order, s,
+                                       s + chunk, active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
                 bar.update(s_new - s)
                 s = s_new
         it += 1

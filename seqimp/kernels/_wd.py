@@ -142,23 +142,31 @@ def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -
     return gram
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def row_feature_indices(x, offsets, degree, base, buf):
+    """Columns of the non-zeros of phi(x) into ``buf`` (block k, then position), as in ``wd_features``.
+
+    Position-major: the k-mers starting at one position extend each other, so the chain of
+    index arithmetic is short and independent across positions.
+    """
+    length = x.shape[0]
+    for i in range(length):
+        idx = 0
+        start = 0
+        width = 1
+        for k in range(1, degree + 1):
+            if i + k > length:
+                break
+            idx = idx * base + x[i + k - 1]
+            width *= base
+            buf[start + i] = offsets[k - 1] + i * width + idx
+            start += length - k + 1
+
+
 @numba.njit(cache=True, parallel=True)
 def _feature_indices(X, degree, base, offsets, nnz_row, indices):
-    n, length = X.shape
-    for r in numba.prange(n):
-        x = X[r]
-        start = r * nnz_row
-        for i in range(length):
-            idx = 0
-            block_pos = 0  # position of block k inside the row
-            width = 1
-            for k in range(1, degree + 1):
-                if i + k > length:
-                    break
-                idx = idx * base + x[i + k - 1]
-                width *= base
-                indices[start + block_pos + i] = offsets[k - 1] + i * width + idx
-                block_pos += length - k + 1
+    for r in numba.prange(X.shape[0]):
+        row_feature_indices(X[r], offsets, degree, base, indices[r * nnz_row:(r + 1) * nnz_row])
 
 
 def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:
