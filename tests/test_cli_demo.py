@@ -31,3 +31,26 @@ def test_demo_runs_the_pipeline_and_finds_the_planted_site(tmp_path, capsys):
     assert best7["oligomer"] == "TGACTCA" and 21 <= best7["position"] <= 23
     assert f"k=7:  TGACTCA at {best7['position']}" in stdout
     assert load_poim(out / "poim.npz").max_order == 8
+
+
+def test_demo_names_its_motif_with_a_database(tmp_path, capsys, monkeypatch):
+    """--db: the demo ends with the motif's verdict against a database the user has (a small
+    one here, and a lighter model than the demo's, to keep the test short)."""
+    from pathlib import Path
+
+    from seqimp.cli import demo
+    from seqimp.motifs import Motif, read_motifs, write_meme
+
+    monkeypatch.setitem(demo.DEMO_SETTINGS, "degree", 3)
+    monkeypatch.setitem(demo.DEMO_SETTINGS, "max_order", 4)
+    toy = read_motifs(Path(__file__).resolve().parent / "data" / "toy_motifs.meme")
+    db = tmp_path / "db.meme"
+    write_meme([Motif.from_consensus("AP1", "TGACTCA", purity=0.9, description="AP-1")] + toy, db)
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out), "--db", str(db), "-q"]) == 0
+    stdout = capsys.readouterr().out
+    assert stdout.splitlines()[-1].startswith("motif1: ")  # the last line: the motif's verdict
+    assert "--db JASPAR.meme" not in stdout
+    header = (out / "matches.tsv").read_text().splitlines()[0].split("\t")
+    assert header[:5] == ["query", "target", "target_description", "p_value", "q_value"]
+    assert json.loads((out / ".seqimp-poim.json").read_text())["files"].count("matches.tsv") == 1

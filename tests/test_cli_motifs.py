@@ -60,7 +60,7 @@ def test_motifs_from_fasta(planted, tmp_path, capsys):
 def test_motifs_into_a_poim_report(planted, tmp_path):
     out = tmp_path / "results"
     assert main(["poim", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"),
-                 "--out", str(out), "--degree", "4", "--seed", "0", "-q"]) == 0
+                 "--out", str(out), "--degree", "4", "--seed", "0", "--no-motifs", "-q"]) == 0
     assert 'id="motifs"' not in (out / "report.html").read_text()
     assert main(["motifs", "--poim", str(out / "poim.npz"), "--out", str(out), "--db",
                  str(DATA / "toy_motifs.transfac"), "-q"]) == 0

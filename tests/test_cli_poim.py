@@ -21,6 +21,9 @@ POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")
 FAST = ["--degree", "2", "--max-order", "3", "--seed", "0"]
 EXACT_FILES = {"top_oligomers.tsv", "differential_poim.png", "maximal_poim.png", "poim_order1.png", "poim_order2.png", "poim_order3.png",
                "weights_vs_firm.png", "poim.npz", "model.npz", "summary.json", "report.html"}
+# what the training route adds: the motifs of its POIM with sites on its sequences (issue 18)
+MOTIF_FILES = {"motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.tsv", "motifs.json", "motif_candidates.tsv",
+               "motif_sites.tsv", "motif_sites.bed", "logos"}
 
 
 def _error(capsys, argv, out_dir, message):
@@ -41,7 +44,10 @@ def test_poim_writes_all_outputs(tmp_path, capsys):
     captured = capsys.readouterr()
     assert f"report: {out}/report.html" in captured.out
     assert "held-out accuracy" in captured.err and "poim levels" in captured.err
-    assert {p.name for p in out.iterdir() if not p.name.startswith(".")} == EXACT_FILES
+    assert {p.name for p in out.iterdir() if not p.name.startswith(".")} == EXACT_FILES | MOTIF_FILES
+    assert "motif1\tGATTACA\tstart 11" in captured.out and f"motifs: {out}/motifs.tsv" in captured.out
+    owned = json.loads((out / ".seqimp-poim.json").read_text())["files"]
+    assert set(owned) == EXACT_FILES | MOTIF_FILES  # one command, one manifest
     with open(out / "top_oligomers.tsv") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
     assert list(rows[0]) == ["rank", "oligomer", "order", "position", "poim", "firm"]
@@ -55,8 +61,15 @@ def test_poim_writes_all_outputs(tmp_path, capsys):
     assert summary["parameters"]["degree"] == 2 and summary["parameters"]["background"] == "negative"
     assert summary["metrics"]["n_test"] == 40 and summary["metrics"]["auroc"] > 0.9
     assert {"seqimp", "numpy", "sklearn"} <= set(summary["versions"])
+    assert summary["best_motif"]["consensus"] == "GATTACA" and summary["best_motif"]["start"] == 11
     report = (out / "report.html").read_text()
-    assert report.count("data:image/png;base64,") == 6  # differential, maximal, 3 orders, weights vs FIRM
+    # differential, maximal, 3 orders, weights vs FIRM; then the motif logo, its site positions, importance logo
+    assert report.count("data:image/png;base64,") == 9
+    assert 'id="motifs"' in report and "Best motif: GATTACA</b> at 11" in report
+    motifs = (out / "motifs.tsv").read_text().splitlines()
+    assert motifs[0].split("\t")[:6] == ["name", "consensus", "start", "length", "direction", "position_free"]
+    sites = (out / "motif_sites.tsv").read_text().splitlines()
+    assert len(sites) == 1 + 100 and sites[1].split("\t")[2:4] == ["11", "+"]  # every positive, at GATTACA
 
 
 @pytest.mark.parametrize("where", ["before", "after"])
@@ -252,3 +265,56 @@ def test_default_run_on_251_nt_writes_at_most_20_mb(tmp_path):
     assert total <= 20e6, total
     top = (out / "top_oligomers.tsv").read_text().splitlines()
     assert {int(line.split("\t")[2]) for line in top[1:]} == set(range(1, 9))
+
+
+def test_poim_motifs_on_both_strands_with_a_database(tmp_path, capsys):
+    """Issue 18: the training route refines its motifs on its own sequences; --strand both and
+    --db as in 'seqimp motifs' (matches.tsv, one verdict line per motif)."""
+    out = tmp_path / "res"
+    db = DATA / "toy_motifs.meme"
+    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--strand", "both",
+                 "--db", str(db), "-q"] + FAST) == 0
+    printed = capsys.readouterr().out
+    assert {p.name for p in out.iterdir() if not p.name.startswith(".")} >= MOTIF_FILES | {"matches.tsv"}
+    with open(out / "matches.tsv") as fh:
+        matches = list(csv.DictReader(fh, delimiter="\t"))
+    assert {"query", "target", "target_description", "p_value", "q_value"} <= set(matches[0])
+    assert re.search(r"^motif1: (best match|no significant match)", printed, re.M)
+    parameters = json.loads((out / "motifs.json").read_text())["parameters"]
+    assert parameters["strand"] == "both" and parameters["seed"] == 0 and parameters["trained"] is False
+    with open(out / "motifs.tsv") as fh:
+        best = next(csv.DictReader(fh, delimiter="\t"))
+    # GATTACA is planted on the given strand: with both strands searched its sites stay there
+    assert best["consensus"] in ("GATTACA", "TGTAATC") and float(best["plus_strand"]) in (0.0, 1.0)
+
+
+def test_poim_without_motifs_and_motif_option_errors(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "res"
+    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--no-motifs", "-q"] + FAST) == 0
+    assert {p.name for p in out.iterdir() if not p.name.startswith(".")} == EXACT_FILES
+    assert "best_motif" not in json.loads((out / "summary.json").read_text())
+    assert "motifs:" not in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)
+    db = str(DATA / "toy_motifs.meme")
+    for argv, message in (
+            (["--positive", POS, "--negative", NEG, "--no-motifs", "--db", db], r"--db is for the motifs, which "
+                                                                               r"--no-motifs skips"),
+            (["--model", "m.npz", "--background-fasta", NEG, "--strand", "both"],
+             r"--strand both is for the motifs of the training route .*'seqimp motifs --poim OUT/poim\.npz'"),
+            (["--positive", POS, "--negative", NEG, "--db", "missing.meme"], r"missing\.meme")):
+        _error(capsys, ["poim", "--out", "X"] + argv, tmp_path / "X", message)
+
+
+def test_poim_of_random_sequences_has_no_motifs_and_succeeds(tmp_path, capsys):
+    """No peak in the differential POIM: the POIM outputs stand, no motif files, one line says so."""
+    for name, seed in (("p.fa", 0), ("n.fa", 1)):  # 20 random 12-mers each: no positive peak at order 2
+        rng = np.random.default_rng(seed)
+        (tmp_path / name).write_text("".join(f">s{i}\n{''.join(rng.choice(list('ACGT'), 12))}\n" for i in range(20)))
+    out = tmp_path / "out"
+    assert main(["poim", "--positive", str(tmp_path / "p.fa"), "--negative", str(tmp_path / "n.fa"), "--out", str(out),
+                 "--degree", "2", "--test-fraction", "0", "--format", "svg"]) == 0
+    captured = capsys.readouterr()
+    assert "motifs: none (the differential POIM has no positive peak)" in captured.out
+    assert "no motifs: the differential POIM has no positive peak" in captured.err
+    assert not (out / "motifs.tsv").exists() and (out / "poim.npz").exists()
+    assert "best_motif" not in json.loads((out / "summary.json").read_text())

@@ -100,10 +100,16 @@ def test_motifs_never_replaces_the_poim_of_seqimp_poim(tmp_path, capsys):
     assert (out / "motifs_poim.npz").exists() and (out / "motifs.tsv").exists()
     assert 'id="motifs"' in (out / "report.html").read_text()
     assert _hidden(out) == [".seqimp-motifs.json", ".seqimp-poim.json"]
-    # a new 'seqimp poim' does not show the earlier run's motifs in its new report
-    assert _poim(out, "--max-order", "2") == 0
+    # a new 'seqimp poim --no-motifs' does not show the earlier run's motifs in its new report
+    assert _poim(out, "--max-order", "2", "--no-motifs") == 0
     assert 'id="motifs"' not in (out / "report.html").read_text()
     assert (out / "motifs.tsv").exists()  # the motifs command's files are its own
+    # 'seqimp poim' with its motifs makes motifs.tsv again: the file changes owner, motifs_poim.npz does not
+    assert _poim(out) == 0
+    poim_files = json.loads((out / ".seqimp-poim.json").read_text())["files"]
+    motif_files = json.loads((out / ".seqimp-motifs.json").read_text())["files"]
+    assert "motifs.tsv" in poim_files and "motifs.tsv" not in motif_files and motif_files == ["motifs_poim.npz"]
+    assert 'id="motifs"' in (out / "report.html").read_text() and (out / "motifs_poim.npz").exists()
 
 
 def test_a_second_run_into_a_locked_folder_is_refused(tmp_path, capsys):

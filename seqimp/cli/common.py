@@ -297,7 +297,7 @@ def positive_float(text: str) -> float:
 # ----- options and helpers shared by several subcommands -----------------------------------------
 
 __all__ += ["add_quiet", "add_data_options", "add_model_options", "read_pair", "check_degree", "memory_size",
-            "print_outcome"]
+            "print_outcome", "print_motifs"]
 
 
 _positive_float = positive_float  # the name cli.train used
@@ -411,6 +411,19 @@ def print_outcome(run, out, *, note="") -> None:
             print(f"  k={row['order']}: {row['oligomer']:>{rows[-1]['order']}s} at {where}"
                   f"  FIRM {row['firm']:+.4g}  POIM {row['poim']:+.4g}")
     print(f"report: {out}/report.html")
+
+
+def print_motifs(run, out) -> None:
+    """The motifs of a :class:`seqimp.pipeline.MotifRun` (stdout): one line each, strongest first,
+    each one's database verdict, and where ``motifs.tsv`` is."""
+    from ..motifs import best_matches, match_line
+
+    for line in run.lines():
+        print(line)
+    if run.matches is not None and len(run.matches):
+        for q, row in best_matches(run.matches).items():
+            print(f"{q}: {match_line(row)}")
+    print(f"motifs: {Path(out)}/motifs.tsv")
 
 
 # ----- where the sequences come from: FASTA, BED on a genome, tables (seqimp/cli/_inputs.py) -------

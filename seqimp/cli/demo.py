@@ -18,16 +18,16 @@ then find the motif ('seqimp motifs' on the same POIM and sequences): motifs.tsv
 motifs.meme, motif_sites.tsv/.bed, logos/, and a motif section in the report.
 
 seqimp ships no motif database (JASPAR's files are not redistributed here). To
-name the motif, match it against one you download, e.g. JASPAR CORE in MEME
-format:
-  seqimp motifs --poim OUT/poim.npz --positive data/demo_positive.fa \
-                --negative data/demo_negative.fa --out OUT --db JASPAR.meme
+name the motif, give one you have, e.g. JASPAR CORE in MEME format, with --db:
+the demo then ends with the motif's best match (TOMTOM p and q, decoy-calibrated
+q) or "no significant match", and writes matches.tsv.
 
 The demo uses a WD kernel of degree 6 and analyses oligomers up to length 8,
 longer than the kernel's k-mers, which is how FIRM recovers a whole 7-mer.
 
 examples:
   seqimp demo --out demo-results
+  seqimp demo --out demo-results --db JASPAR2024_CORE_vertebrates_non-redundant.meme
 """
 
 #: Settings of the demo run (fast enough for < 1 minute on two cores).
@@ -39,6 +39,7 @@ def register(sub) -> None:
     p = sub.add_parser("demo", help="run the pipeline on the embedded demo data", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
+    p.add_argument("--db", metavar="MOTIFS", help="known motifs (MEME, JASPAR or TRANSFAC) to name the motif with")
     add_quiet(p)
     p.set_defaults(func=run)
 
@@ -47,22 +48,30 @@ def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..pipeline import run_motifs, run_poim, update_report
+    from ..motifs import best_matches, match_line, read_motifs
+    from ..pipeline import add_motifs, run_poim
 
     check_output_path(args.out)
+    database = read_motifs(args.db) if args.db else None
     pos_path, neg_path = demo_paths()
     pos, neg = read_fasta(pos_path), read_fasta(neg_path)
     log(f"demo: {len(pos)} positive and {len(neg)} negative sequences of length {pos.length}")
-    with output_dir(args.out, "poim", finish=lambda: update_report(args.out)) as tmp:  # the report gains the motif
+    with output_dir(args.out, "poim") as tmp:  # the files of 'seqimp poim', its motifs included
         result = run_poim(pos, neg, tmp, title="seqimp demo: AP-1 site TGACTCA planted at positions 21-23",
                           progress=progress_enabled(), **DEMO_SETTINGS)
-        motifs = run_motifs(tmp, poim=result.result, positive=pos, negative=neg, report=False,
+        motifs = add_motifs(tmp, result.result, pos, neg, database=database,
                             random_state=DEMO_SETTINGS["random_state"])
     print_outcome(result, args.out, note=" -- planted: TGACTCA at 21-23")
+    if motifs is None:
+        print("motifs: none (the differential POIM has no positive peak)")
+        return 0
     print("motifs (strongest first):")
     for line in motifs.lines():
         print(f"  {line}")
-    print(f"to name it, match it against a motif database (none is shipped), e.g. JASPAR in MEME format:\n"
-          f"  seqimp motifs --poim {args.out}/poim.npz --positive {pos_path} --negative {neg_path} "
-          f"--out {args.out} --db JASPAR.meme")
+    if motifs.matches is not None:
+        for name, row in best_matches(motifs.matches).items():
+            print(f"{name}: {match_line(row)}")
+        return 0
+    print(f"to name it, match it against a motif database you have (none is shipped), e.g. JASPAR in MEME format:\n"
+          f"  seqimp demo --out {args.out} --db JASPAR.meme")
     return 0

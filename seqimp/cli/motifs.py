@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from .common import (UserError, add_data_options, add_model_options, add_quiet, check_degree, check_output_path,
-                     output_dir, positive_int, progress_enabled, read_pair, share)
+                     output_dir, positive_int, print_motifs, progress_enabled, read_pair, share)
 
 HELP = """\
 Find the motifs a sequence model relies on: candidates from the peaks of the
@@ -108,7 +108,6 @@ def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..motifs import best_matches, match_line
     from ..pipeline import run_motifs, update_report
 
     database, pos, neg, result = _inputs(args)
@@ -120,10 +119,5 @@ def run(args) -> int:
                          shifts=args.shifts, C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
                          max_order=args.max_order, background=args.background, progress=progress_enabled(),
                          report=False, strand=args.strand)
-    for line in run.lines():
-        print(line)
-    if run.matches is not None and len(run.matches):
-        for q, row in best_matches(run.matches).items():
-            print(f"{q}: {match_line(row)}")
-    print(f"motifs: {Path(args.out)}/motifs.tsv")
+    print_motifs(run, args.out)
     return 0

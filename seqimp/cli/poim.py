@@ -8,6 +8,7 @@ import contextlib
 from ..pipeline import BACKGROUNDS
 from .common import (UserError, add_dask_options, add_data_options, add_input_options, add_model_options, add_quiet,
                      check_degree, check_output_path, dask_client, memory_size, nonneg_int, output_dir, positive_int,
+                     print_motifs,
                      print_outcome, progress_enabled, read_inputs)
 
 HELP = """\
@@ -20,6 +21,13 @@ OUT: top_oligomers.tsv, differential_poim.FMT, maximal_poim.FMT,
 poim_order<k>.FMT (k <= 4), weights_vs_firm.FMT, poim.npz (summaries: maximal
 and differential POIM, the top 1000 oligomers per order, full tables for k <= 4),
 model.npz, summary.json and report.html; with --full-tables also poim_tables.h5.
+When it trains on DNA --positive/--negative sequences (FASTA or BED windows) it
+also finds the motifs of that POIM and refines their sites on the same
+sequences, as 'seqimp motifs' does (no second model): motifs.tsv, motifs.meme,
+motifs.jaspar, motifs.transfac, motifs.json, motif_candidates.tsv,
+motif_sites.tsv, motif_sites.bed and logos/, the best motif in summary.json and
+a motif section in the report; --db adds matches.tsv (TOMTOM), --strand both
+sites on either strand, --no-motifs skips the step.
 Long sequences and high orders that do not fit --max-memory in memory are
 computed exactly by the streaming engine. Nothing is written to OUT when a step
 fails. Positions in all outputs are 1-based.
@@ -48,6 +56,8 @@ Other routes:
 
 examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results
+  seqimp poim --positive pos.fa --negative neg.fa --out results --strand both --db JASPAR2024.meme
+  seqimp poim --positive pos.fa --negative neg.fa --out results --no-motifs
   seqimp poim --positive pos.fa --negative neg.fa --out results --degree 6 --max-order 10
   seqimp poim --positive pos.fa --negative neg.fa --out results --max-order 12 --max-memory 4G
   seqimp train --positive pos.fa --negative neg.fa --model-out model.npz
@@ -86,6 +96,13 @@ def register(sub) -> None:
     g.add_argument("--full-tables", action="store_true",
                    help="also write every order's full POIM/FIRM tables to OUT/poim_tables.h5 (HDF5, "
                         "float32; large: 4**k x L per order); poim.npz always holds the summaries")
+    m = p.add_argument_group("motifs (when training on DNA --positive/--negative)")
+    m.add_argument("--no-motifs", action="store_true", help="skip the motifs (POIM outputs only)")
+    m.add_argument("--strand", choices=["given", "both"], default="given",
+                   help="motif sites on the given strand only, or on both (a motif and its reverse complement "
+                        "are one motif; default given)")
+    m.add_argument("--db", metavar="MOTIFS", help="known motifs (MEME, JASPAR or TRANSFAC) to match with TOMTOM "
+                   "(matches.tsv)")
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="figure format (default png)")
     o.add_argument("--top", type=positive_int, default=50, help="rows per order in top_oligomers.tsv (default 50)")
@@ -148,9 +165,25 @@ def _check_route(args, inputs, external) -> None:
         require_dna(args.alphabet, "the sampled POIM (--scorer, --sklearn-model, --onnx-model)")
 
 
+def _motif_route(args, inputs, external) -> bool:
+    """Whether this run finds motifs (training on DNA positives and negatives, no --no-motifs);
+    UserError for motif options on routes without them."""
+    trains = not (args.model or external or inputs.regression)
+    wanted = trains and not args.no_motifs and args.alphabet == "dna"
+    if not wanted and (args.db or args.strand != "given"):
+        given = "--db" if args.db else "--strand both"
+        if args.no_motifs:
+            raise UserError(f"{given} is for the motifs, which --no-motifs skips")
+        if trains:
+            raise UserError(f"{given}: motifs are found on DNA sequences only (--alphabet {args.alphabet})")
+        raise UserError(f"{given} is for the motifs of the training route (--positive/--negative); for this "
+                        "model run 'seqimp motifs --poim OUT/poim.npz' afterwards")
+    return wanted
+
+
 def run(args) -> int:
     from ..io._fasta import read_fasta
-    from ..pipeline import load_model, run_model, run_poim, run_regression, run_sampled
+    from ..pipeline import add_motifs, load_model, run_model, run_poim, run_regression, run_sampled
 
     check_output_path(args.out)
     external = args.scorer or args.sklearn_model or args.onnx_model
@@ -178,10 +211,17 @@ def run(args) -> int:
                                        or args.background == "all" and pos is None and neg is None):
         raise UserError(f"--background {args.background} needs --negative (or --positive) sequences; "
                         "give them, --background-fasta FA or --background uniform")
+    motifs = _motif_route(args, inputs, external)
+    database = None
+    if motifs and args.db:
+        from ..motifs import read_motifs
+
+        database = read_motifs(args.db)  # a bad database fails before any work
     score_fn = source = None
     if external:
         score_fn, source = _scorer(args)  # a model that cannot be loaded fails before the output folder
     extras = dict(inputs.extras(), **_common(args))
+    found = None
     with dask_client(args) as client, output_dir(args.out, "poim") as tmp:
         if args.model:
             weights, metadata = load_model(args.model)
@@ -206,5 +246,11 @@ def run(args) -> int:
                            C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
                            max_memory=args.max_memory, full_tables=args.full_tables,
                            **extras)
+            found = add_motifs(tmp, run.result, pos, neg, database=database, strand=args.strand,
+                               fmt=args.format, random_state=args.seed) if motifs else None
     print_outcome(run, args.out)
+    if found is not None:
+        print_motifs(found, args.out)
+    elif motifs:
+        print("motifs: none (the differential POIM has no positive peak)")
     return 0

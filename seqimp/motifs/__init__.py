@@ -21,7 +21,7 @@
 from ._candidates import assemble_motif, motif_candidates, noise_level
 from ._free import position_free_candidates
 from ._similar import merge_similar, pwm_similarity, same_motif
-from ._compare import best_matches, bh_qvalues, compare_motifs, match_line, trim_uninformative
+from ._compare import best_matches, bh_qvalues, compare_motifs, match_line, meme_pseudocount, trim_uninformative
 from ._discover import MotifDiscovery, discover_motifs, motif_table
 from ._fit import MotifFit, fit_motifs, simplex_lstsq, trim_motif
 from ._formats import (read_jaspar, read_meme, read_motifs, read_transfac, write_jaspar, write_meme, write_motifs,
@@ -34,6 +34,6 @@ from ._sites import count_sites
 __all__ = ["Motif", "information_content", "motif_candidates", "assemble_motif", "implied_poim", "placement_weights",
            "fit_motifs", "MotifFit", "simplex_lstsq", "trim_motif", "discover_motifs", "MotifDiscovery",
            "motif_table", "read_motifs", "write_motifs", "read_meme", "write_meme", "read_jaspar", "write_jaspar",
-           "read_transfac", "write_transfac", "compare_motifs", "bh_qvalues", "best_matches", "match_line", "trim_uninformative", "count_sites", "noise_level",
+           "read_transfac", "write_transfac", "compare_motifs", "bh_qvalues", "best_matches", "match_line", "trim_uninformative", "meme_pseudocount", "count_sites", "noise_level",
            "position_free_candidates", "pwm_similarity", "same_motif", "merge_similar", "refine_motifs",
            "MotifSites", "site_scores"]

@@ -12,7 +12,8 @@ from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ._motif import information_content
 
 __all__ = ["compare_motifs", "bh_qvalues", "best_matches", "match_line", "trim_uninformative", "make_decoys",
-           "NO_MATCH", "UNINFORMATIVE"]
+           "NO_MATCH", "UNINFORMATIVE",
+           "meme_pseudocount"]
 
 
 def bh_qvalues(p) -> np.ndarray:
@@ -33,6 +34,9 @@ MIN_IC = 4.0         # bits: trimmed motifs with less information in total are n
 N_DECOYS = 100       # decoys per query for the calibrated significance
 NO_MATCH = "no significant match"
 UNINFORMATIVE = "not compared: uninformative"
+TOMTOM_PSEUDOCOUNT = 0.1  # MEME tomtom's default -motif-pseudo
+MEME_DEFAULT_SITES = 20   # sites MEME assumes for a motif file without nsites
+MEDIAN_BINS = 100_000     # memelite n_median_bins: medians resolved to 1e-5 of the score range
 _EULER = 0.5772156649015329
 
 
@@ -68,27 +72,55 @@ def gumbel_sf(x, sample) -> np.ndarray:
     return -np.expm1(-np.exp(-(np.asarray(x, dtype=np.float64) - loc) / scale))
 
 
-def _tomtom(queries, targets, reverse_complement):
-    """memelite's TOMTOM on PWMs of shape (m, 4): p, offset, overlap, strand (n_q, n_t)."""
+def meme_pseudocount(pwm, sites=0, pseudocount=TOMTOM_PSEUDOCOUNT) -> np.ndarray:
+    """MEME's motif pseudocount (tomtom ``-motif-pseudo``, default 0.1): every column becomes
+    ``(p * n + pseudocount / 4) / (n + pseudocount)`` with ``n`` = ``sites`` (whole sites), or
+    MEME's default of 20 sites when ``sites`` is 0 (unknown). Shape (m, 4) in and out."""
+    n = int(sites) if sites and sites > 0 else MEME_DEFAULT_SITES
+    pwm = np.asarray(pwm, dtype=np.float64)
+    return (pwm * n + pseudocount / pwm.shape[1]) / (n + pseudocount)
+
+
+def _tomtom(queries, targets, reverse_complement, *, query_sites=None, target_sites=None,
+            pseudocount=TOMTOM_PSEUDOCOUNT):
+    """TOMTOM as MEME's tomtom computes it, on PWMs of shape (m, 4): p, offset, overlap, strand
+    (n_q, n_t).
+
+    memelite's kernel with MEME's inputs and resolution: MEME's pseudocount on queries and
+    targets (``*_sites``: sites per motif, default unknown = 20), every target column kept
+    (``n_target_bins=None``: no merging of similar columns) and each query column's median over
+    the target columns resolved to 1e-5 of its range (``n_median_bins``): memelite's defaults
+    (columns merged on a 1/99 grid, medians on 1000 bins) move single score bins, which is
+    invisible near p = 0.01 but changes p by orders of magnitude below 1e-10, where a p-value is
+    a product of a few top-bin probabilities (docs/motifs.md, "Matches to known motifs").
+    """
     from memelite import tomtom
 
-    # (4, m) float64, C order: one layout, so memelite compiles its kernel once
-    q = [np.ascontiguousarray(np.asarray(x).T, dtype=np.float64) for x in queries]
-    t = [np.ascontiguousarray(np.asarray(x).T, dtype=np.float64) for x in targets]
-    p, _score, offset, overlap, strand = tomtom(q, t, reverse_complement=reverse_complement, n_jobs=1)
+    def prepared(pwms, sites):
+        sites = [0] * len(pwms) if sites is None else list(sites)
+        # (4, m) float64, C order: one layout, so memelite compiles its kernel once
+        return [np.ascontiguousarray(meme_pseudocount(x, n, pseudocount).T) if pseudocount
+                else np.ascontiguousarray(np.asarray(x, dtype=np.float64).T) for x, n in zip(pwms, sites)]
+
+    p, _score, offset, overlap, strand = tomtom(
+        prepared(queries, query_sites), prepared(targets, target_sites), reverse_complement=reverse_complement,
+        n_target_bins=None, n_median_bins=MEDIAN_BINS, n_jobs=1)
     return p, offset, overlap, strand
 
 
 def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=True, threshold=0.05,
-                   trim_ic=TRIM_IC, min_ic=MIN_IC, n_decoys=N_DECOYS, random_state=None) -> pd.DataFrame:
+                   trim_ic=TRIM_IC, min_ic=MIN_IC, n_decoys=N_DECOYS, pseudocount=TOMTOM_PSEUDOCOUNT,
+                   random_state=None) -> pd.DataFrame:
     """Compare motifs with a database: TOMTOM p- and q-values plus a decoy-calibrated verdict.
 
     1. **Trimming**: end columns of a query with less than ``trim_ic`` bits are cut off; the
        columns compared are ``query_from..query_to`` (1-based).
     2. **Information floor**: a trimmed query with less than ``min_ic`` bits in total is not
        compared (one row, ``target_description`` = ``"not compared: uninformative"``).
-    3. **TOMTOM** (``memelite.tomtom``, Pearson column score, complete scores, both strands):
-       the p-value of every target's best alignment; ``q_value`` is Benjamini-Hochberg over the
+    3. **TOMTOM** as MEME's tomtom 5.5.8 computes it by default (Euclidean column distance,
+       complete scores, both strands, MEME's pseudocount ``pseudocount`` on queries and
+       targets; memelite's kernel with every target column and exact-resolution medians): the
+       p-value of every target's best alignment; ``q_value`` is Benjamini-Hochberg over the
        database for each query, ``e_value`` = p x number of targets.
     4. **Decoys**: ``n_decoys`` decoys per query (half column-shuffled, half also with the
        letters of every column permuted: random PWMs with the query's column information) are
@@ -124,6 +156,10 @@ def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=Tru
     n_decoys : int, default=100
         Decoys per query (0: no calibration; ``calibrated_p``/``calibrated_q`` are NaN and the
         verdict uses ``q_value`` alone).
+    pseudocount : float, default=0.1
+        MEME's motif pseudocount (tomtom ``-motif-pseudo``), added to every query, decoy and
+        target as ``pseudocount`` sites spread evenly over the letters (a motif's ``sites``, or
+        20 when unknown, are its real sites; :func:`meme_pseudocount`). 0: the PWMs as given.
     random_state : int, Generator or None, default=None (seed 0)
         For the decoys.
 
@@ -145,6 +181,7 @@ def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=Tru
     top = check_int(top, "top", minimum=1)
     n_decoys = check_int(n_decoys, "n_decoys", minimum=0)
     threshold = check_number(threshold, "threshold", low=0.0, high=1.0)
+    pseudocount = check_number(pseudocount, "pseudocount", low=0.0)
     rng = check_random_state(random_state)
     spans = [trim_uninformative(m.pwm, trim_ic) for m in motifs]
     compared = [i for i, (m, (lo, hi)) in enumerate(zip(motifs, spans))
@@ -157,7 +194,10 @@ def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=Tru
         [base, zlib.crc32(np.ascontiguousarray(q).tobytes())]))]
     targets = [m.pwm for m in database]
     if queries:
-        p, offset, overlap, strand = _tomtom(queries + decoys, targets, reverse_complement)
+        sites = [motifs[i].sites for i in compared]
+        p, offset, overlap, strand = _tomtom(
+            queries + decoys, targets, reverse_complement, query_sites=sites + [n for n in sites for _ in range(n_decoys)],
+            target_sites=[m.sites for m in database], pseudocount=pseudocount)
         p, decoy_best = p[:len(queries)], p[len(queries):].min(axis=1).reshape(len(queries), n_decoys)
         offset, overlap, strand = offset[:len(queries)], overlap[:len(queries)], strand[:len(queries)]
         q = bh_qvalues(p)

@@ -2,11 +2,12 @@
 functions (what the command line calls), the result files and the HTML report.
 
 :func:`run_poim` (and :func:`run_model`, :func:`run_sampled`, :func:`run_regression`) make the files of
-``seqimp poim``; :func:`run_motifs` those of ``seqimp motifs``. Progress lines go to the
+``seqimp poim``; :func:`run_motifs` those of ``seqimp motifs``; :func:`add_motifs` adds the motifs of its
+own POIM and sequences to a ``seqimp poim`` folder (the shared step is :func:`find_motifs`). Progress lines go to the
 ``seqimp`` :mod:`logging` logger (level INFO); the library installs no handler.
 """
 
-from ._motifs import MotifRun, load_poim, run_motifs, update_report
+from ._motifs import MotifRun, add_motifs, find_motifs, load_poim, run_motifs, update_report, write_motif_run
 from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures, write_outputs,
                        write_result_files, write_summary, write_top_bed)
 from ._regression import run_regression, train_regressor
@@ -16,6 +17,7 @@ from ._run import (BACKGROUNDS, PipelineRun, check_job, compute_importance, eval
 
 __all__ = ["PipelineRun", "run_poim", "run_regression", "train_regressor", "run_model", "run_sampled", "train_model",
            "evaluate", "make_background", "write_top_bed",
-           "check_job", "compute_importance", "BACKGROUNDS", "MotifRun", "run_motifs", "load_poim", "update_report",
+           "check_job", "compute_importance", "BACKGROUNDS", "MotifRun", "run_motifs", "find_motifs", "add_motifs",
+           "write_motif_run", "load_poim", "update_report",
            "top_oligomers", "write_figures", "write_outputs", "write_result_files", "write_summary", "save_model", "load_model",
            "versions", "write_report", "build_report"]

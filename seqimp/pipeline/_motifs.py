@@ -18,7 +18,7 @@ from ..errors import SeqimpError
 from ._outputs import save_figure
 from ._run import _encode, _labels, _train, check_job, compute_importance, make_background
 
-__all__ = ["MotifRun", "run_motifs", "load_poim"]
+__all__ = ["MotifRun", "run_motifs", "find_motifs", "write_motif_run", "add_motifs", "load_poim"]
 
 logger = logging.getLogger(__name__)
 
@@ -180,8 +180,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
     from ..errors import check_choice
-    from ..motifs import discover_motifs, read_motifs, refine_motifs, same_motif
-    from ._matches import write_match_logos
+    from ..motifs import read_motifs
 
     check_choice(strand, "strand", ("given", "both"))
     random_state = 0 if random_state is None else random_state
@@ -195,15 +194,58 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     trained = poim is None
     if not trained:
         result = load_poim(poim) if isinstance(poim, (str, os.PathLike)) else poim
-        if pos is not None and pos.shape[1] != result.length:
-            raise SeqimpError(f"positive sequences have length {pos.shape[1]}, but the POIM describes sequences "
-                              f"of length {result.length}")
     elif pos is None:
         raise SeqimpError("positive and negative sequences are required (or start from a POIM)")
     else:
         result = _train_and_explain(pos, neg, degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
                                     random_state=random_state, max_order=max_order, background=background,
                                     max_memory=max_memory, progress=progress)
+    run = find_motifs(result, pos, neg, database=database, max_motifs=max_motifs, measure=measure,
+                      fit_order=fit_order, min_score=min_score, top_matches=top_matches, strand=strand, fpr=fpr,
+                      max_pvalue=max_pvalue, ids=ids)
+    run.parameters.update(seed=random_state, trained=trained)
+    if trained:
+        run.parameters.update(degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
+                              metrics=result.meta.get("metrics"))
+    run.files = write_motif_run(out, run, database=database, measure=measure, fmt=fmt, with_poim=trained)
+    if report:
+        update_report(out)
+    return run
+
+
+def find_motifs(result, positive=None, negative=None, *, database=None, max_motifs=None, measure="poim",
+                fit_order=3, min_score=0.0, top_matches=5, strand="given", fpr=0.01, max_pvalue=1e-3,
+                ids=None) -> MotifRun:
+    """The motif step shared by :func:`run_motifs` and ``seqimp poim``, on a POIM already
+    computed: no training, nothing written.
+
+    :func:`seqimp.motifs.discover_motifs` on ``result``; with sequences, refinement and sites
+    on them (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched --
+    Fisher p-value above ``max_pvalue`` or fewer than 5 sites -- are dropped unless none is,
+    and a refined motif that copies a stronger one, :func:`seqimp.motifs.same_motif`, is
+    merged into it); TOMTOM matches against ``database``. The parameters are those of
+    :func:`run_motifs` (``positive``/``negative`` both or neither, of the POIM's length).
+
+    Returns
+    -------
+    MotifRun
+        Without ``files``; ``parameters`` hold the motif options (the caller adds the seed).
+    """
+    from ..errors import check_choice
+    from ..motifs import discover_motifs, read_motifs, refine_motifs, same_motif
+
+    check_choice(strand, "strand", ("given", "both"))
+    if ids is None and positive is not None and hasattr(positive, "ids"):
+        ids = list(positive.ids)
+    if database is not None and isinstance(database, (str, os.PathLike)):
+        database = read_motifs(database)
+    pos, neg = _encode(positive, negative)
+    if (pos is None) != (neg is None):
+        raise SeqimpError("give both positive and negative sequences (or neither, with a POIM)")
+    if pos is not None and pos.shape[1] != result.length:
+        raise SeqimpError(f"positive sequences have length {pos.shape[1]}, but the POIM describes sequences "
+                          f"of length {result.length}")
+    result = _with_full_tables(result)
     fit_order = min(fit_order, result.max_order)
     logger.info(f"finding motifs in a POIM of length {result.length}, orders 1..{result.max_order}")
     found = discover_motifs(result, max_motifs=max_motifs, measure=measure, orders=range(1, fit_order + 1),
@@ -227,18 +269,67 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     matches = None
     if database is not None:
         matches = _compare(motifs, list(database), top_matches)
-    parameters = {"seed": random_state, "strand": strand, "fpr": fpr, "max_pvalue": max_pvalue, "measure": measure,
+    parameters = {"strand": strand, "fpr": fpr, "max_pvalue": max_pvalue, "measure": measure,
                   "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
-                  "noise_level": found.noise, "trained": trained}
-    if trained:
-        parameters.update(degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
-                          metrics=result.meta.get("metrics"))
-    run = MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
-                   parameters=parameters)
-    run.files = _write_motif_files(Path(out), run, measure=measure, fmt=fmt, with_poim=trained)
-    run.files += write_match_logos(matches, motifs, database or [], Path(out) / "logos", fmt)
-    if report:
-        update_report(out)
+                  "noise_level": found.noise}
+    return MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
+                    parameters=parameters)
+
+
+def _with_full_tables(result):
+    """``result`` restricted to the orders whose full tables it holds: a streamed POIM (and the
+    summaries in ``poim.npz``) keeps them for k <= 4 only, and motif candidates read whole rows.
+    One log line says when orders are left out."""
+    from ..importance import POIMResult
+
+    full = 0
+    while full < result.max_order and result.poim[full] is not None and result.firm[full] is not None:
+        full += 1
+    if full == result.max_order:
+        return result
+    if full == 0:
+        raise SeqimpError("the POIM holds no full tables (only summaries): motifs need the tables of order 1 at least")
+    logger.info(f"motifs from POIM orders 1..{full}: the higher orders are kept as summaries only "
+                "(streaming engine or poim.npz)")
+    return POIMResult(list(result.poim[:full]), list(result.firm[:full]), expected_score=result.expected_score,
+                      score_std=result.score_std, alphabet=result.alphabet, method=result.method, meta=result.meta)
+
+
+def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_poim=False) -> list:
+    """Write a :class:`MotifRun` into the folder ``out`` (the files of :func:`run_motifs`:
+    motif files, tables, ``motifs.json``, logos, ``matches.tsv`` and match logos with a
+    database, ``motifs_poim.npz`` when ``with_poim``); return the paths written."""
+    from ._matches import write_match_logos
+
+    files = _write_motif_files(Path(out), run, measure=measure, fmt=fmt, with_poim=with_poim)
+    return files + write_match_logos(run.matches, run.motifs, database or [], Path(out) / "logos", fmt)
+
+
+def add_motifs(out, result, positive, negative, *, database=None, strand="given", top_matches=5, fmt="png",
+               random_state=None) -> MotifRun:
+    """``seqimp poim``'s motifs: :func:`find_motifs` on the POIM it computed and the sequences it
+    trained on (no retraining), the files of :func:`run_motifs` (no ``motifs_poim.npz``: the
+    folder's ``poim.npz`` is the POIM) written into ``out``, a ``seqimp poim`` folder, whose
+    ``report.html`` gets the motif section and ``summary.json`` the best motif.
+
+    ``random_state`` is the seed the POIM's model was trained with (recorded in
+    ``motifs.json``); the motif step itself draws nothing at random.
+
+    Returns None, writing nothing, when the POIM holds no motif (e.g. a model of random
+    sequences: no peak of the differential POIM); one log line gives the reason. The POIM's
+    own outputs stand either way.
+    """
+    from ..motifs import motif_candidates
+
+    result = _with_full_tables(result)
+    if len(motif_candidates(result, 1)) == 0:
+        logger.warning("no motifs: the differential POIM has no positive peak (no motif candidates)")
+        return None
+    run = find_motifs(result, positive, negative, database=database, strand=strand, top_matches=top_matches)
+    run.parameters.update(seed=0 if random_state is None else random_state, trained=False,
+                          poim="poim.npz of seqimp poim")
+    run.files = write_motif_run(out, run, database=database, fmt=fmt)
+    update_report(out, announce=False)
     return run
 
 
@@ -354,10 +445,11 @@ def _write_json(run, path):
     Path(path).write_text(text + "\n")
 
 
-def update_report(folder):
+def update_report(folder, *, announce=True):
     """Rewrite ``report.html`` of a ``seqimp poim`` folder (one with ``summary.json``) with its
     motif section, and add the best motif (``best_motif``) to its ``summary.json``; return the
-    report's path, or None for other folders."""
+    report's path, or None for other folders. ``announce``: log where the report is (off for a
+    staging folder, whose name the user never sees)."""
     from ._report import write_report
 
     import json
@@ -372,5 +464,6 @@ def update_report(folder):
         summary["best_motif"] = json.loads((folder / "motifs.json").read_text()).get("best_motif")
         write_summary(folder / "summary.json", summary)
     path = write_report(folder, motifs_dir=folder)
-    logger.info(f"report updated: {folder}/report.html")
+    if announce:
+        logger.info(f"report updated: {folder}/report.html")
     return path
