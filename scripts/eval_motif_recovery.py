@@ -15,10 +15,16 @@ Data sets (``../shared/data`` beside the repository; sets whose files are missin
 
 Per set and method: for every true motif the best reported motif by TOMTOM p-value against
 the true PWM (p of ``memelite.tomtom`` with the JASPAR 2024 file plus the truths as targets),
-``rec`` = recovered (p <= 1e-4) on how many seeds, the offset error (where the reported PWM
-places the true motif minus its true start; seqimp only, STREME gives no positions), sites
-found / planted, spurious motifs (reported, matching no truth at p <= 1e-4), the seeds on which
-the top motif had the same consensus as on the first seed, and seconds per run.
+``rec`` = recovered (p <= 1e-6, the issue's target; ``p <= 1e-4`` beside it) on how many seeds,
+the median of that p, the offset error (where the reported PWM places the true motif minus its
+true start; STREME and MoDISco give no positions), the rank of that motif among those reported
+(how many seeds it was motif 1), its columns (all / >= 0.5 bit), sites found / planted,
+spurious motifs (reported, matching no truth at p <= 1e-4), the seeds on which the top motif
+had the same consensus as on the first seed, and seconds per run. After each set a verdict:
+is seqimp at least as good as the better of STREME and MoDISco on every true motif --
+recovered (p <= 1e-6) on at least the same share of seeds, and a median p no more than 10
+times the other's (memelite's p-values below 1e-10 are discretised coarsely, see
+docs/motifs.md)?
 
     python scripts/eval_motif_recovery.py --quick          # three sets, one seed (a few minutes)
     python scripts/eval_motif_recovery.py --quick --data /work/shared/data
@@ -49,7 +55,9 @@ def _paths(shared):
 
 
 _paths(SHARED)
-RECOVERED_P = 1e-4
+RECOVERED_P = 1e-6  # the issue's target
+LOOSE_P = 1e-4  # beside it; also what counts a reported motif as not spurious
+P_TOLERANCE = 10.0  # "as good": median p within this factor of the other method's
 IUPAC = {"A": "A", "C": "C", "G": "G", "T": "T", "R": "AG", "Y": "CT", "S": "CG", "W": "AT", "K": "GT", "M": "AC",
          "N": "ACGT"}
 
@@ -89,9 +97,25 @@ def load_planted():
 
 def load_splice(kind):
     pos = _fasta(BENCH / f"splice_{kind}.fa")
-    truth = (iupac_motif("donor", "AGGTRAGT", 29) if kind == "EI" else iupac_motif("acceptor", "TYYYYCTGCAG", 20))
-    return dict(pos=pos, neg=_fasta(BENCH / "splice_N.fa"), truths=[(truth, len(pos), 0)],
-                streme=BENCH / f"streme_{kind}.txt")
+    if kind == "EI":
+        truths = [iupac_motif("donor", "AGGTRAGT", 29)]
+    else:  # STREME's consensus (its G at 27 is a sub-population: over all acceptors column 27 is
+        # uniform), and the textbook one: a pyrimidine tract, any letter, CAG, G (AG at 29-30)
+        truths = [iupac_motif("acceptor", "TYYYYCTGCAG", 20), iupac_motif("acceptor_YnNCAGG", "YYYYYYYYYNCAGG", 18)]
+    population = [_population(pos, t) for t in truths]  # reference rows
+    return dict(pos=pos, neg=_fasta(BENCH / "splice_N.fa"), truths=[(t, len(pos), 0) for t in truths],
+                streme=BENCH / f"streme_{kind}.txt", population=population)
+
+
+def _population(pos, truth):
+    """The letter frequencies (+1 pseudocount) of all positives over a truth's columns: the PWM
+    an exact estimate of the real population would give (a reference row)."""
+    from seqimp.motifs import Motif
+
+    counts = np.stack([np.bincount(pos[:, truth.start - 1 + c], minlength=4)[:4] for c in range(truth.length)])
+    counts = counts + 1.0
+    return Motif(f"population_{truth.name}", counts / counts.sum(axis=1, keepdims=True), start=truth.start,
+                 sites=len(pos))
 
 
 def load_promoters():
@@ -150,18 +174,25 @@ def found_vs_true(found, truths, database):
 
 
 def evaluate(found, truths, database):
-    """One row per truth: (p, offset error, sites) of the best found motif; and the spurious count."""
+    """One dict per truth (p, offset error, sites, rank, columns of the best found motif) and
+    the spurious count (found motifs matching no truth at p <= LOOSE_P)."""
+    from seqimp.motifs import information_content
+
     if not found:
-        return [(1.0, None, 0) for _ in truths], 0
+        return [dict(p=1.0, err=None, sites=0, rank=None, columns=(0, 0)) for _ in truths], 0
     p, offset, _strand = found_vs_true(found, truths, database)
     rows = []
     for j, (truth, _n, _jit) in enumerate(truths):
         i = int(np.argmin(p[:, j]))
         err = None
-        if found[i].start is not None and truth.start is not None:
+        if found[i].start is not None and truth.start is not None and not found[i].position_free:
+            # memelite: column ``offset`` of the truth (of its reverse complement on strand -)
+            # lies under the found motif's first column; either way the truth starts there
             err = int(found[i].start - offset[i, j] - truth.start)
-        rows.append((float(p[i, j]), err, found[i].sites))
-    spurious = int(np.sum(p.min(axis=1) > RECOVERED_P))
+        ic = information_content(found[i].pwm)
+        rows.append(dict(p=float(p[i, j]), err=err, sites=found[i].sites, rank=i + 1,
+                         columns=(found[i].length, int(np.sum(ic >= 0.5)))))
+    spurious = int(np.sum(p.min(axis=1) > LOOSE_P))
     return rows, spurious
 
 
@@ -244,11 +275,12 @@ def main(argv=None) -> int:
     except ImportError:
         with_modisco = False
     sets = [s for s in SETS if (s[2] or not args.quick) and args.only in s[0]]
-    print(f"seeds {seeds}; recovered = TOMTOM p of found vs true PWM <= {RECOVERED_P:g} "
-          f"(JASPAR 2024 + truths as targets); MoDISco {'on' if with_modisco else 'off'}\n")
-    print("| set | true motif | method | recovered (seeds) | best p (median) | offset error | sites found / planted "
-          "| spurious (mean) | same top motif | seconds |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(f"seeds {seeds}; recovered = TOMTOM p of found vs true PWM <= {RECOVERED_P:g} (<= {LOOSE_P:g} beside it; "
+          f"JASPAR 2024 + truths as targets); MoDISco {'on' if with_modisco else 'off'}\n")
+    print("| set | true motif | method | recovered p<=1e-6 (p<=1e-4) | best p (median) | offset error | rank (rank 1) "
+          "| columns (>=0.5 bit) | sites found / planted | spurious (mean) | same top motif | seconds |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    verdicts = []
     for name, load, _quick in sets:
         try:
             data = load()
@@ -258,6 +290,7 @@ def main(argv=None) -> int:
         methods = [("seqimp", run_seqimp, seeds)]
         if with_modisco:
             methods.append(("MoDISco-lite", run_modisco, min(seeds, args.modisco_seeds)))
+        summary = {}
         for label, runner, n_seeds in methods:
             per_seed, tops, spur, secs = [], [], [], []
             for seed in range(n_seeds):
@@ -267,26 +300,63 @@ def main(argv=None) -> int:
                 tops.append(found[0].consensus if found else "-")
                 spur.append(spurious)
                 secs.append(seconds)
-            _print_rows(name, label, data, per_seed, tops, spur, secs)
+            summary[label] = _print_rows(name, label, data, per_seed, tops, spur, secs)
+        if data.get("population"):  # the column frequencies of all positives at the truth's span
+            rows, spurious = evaluate(data["population"], data["truths"], database)
+            _print_rows(name, "all positives' PWM (reference)", data, [rows], [data["population"][0].consensus],
+                        [spurious], [float("nan")])
         streme, seconds = streme_answer(data.get("streme"))
         if streme is not None:
             rows, spurious = evaluate(streme, data["truths"], database)
-            _print_rows(name, "STREME 5.5.8 (stored)", data, [rows], [streme[0].consensus], [spurious], [seconds])
+            summary["STREME"] = _print_rows(name, "STREME 5.5.8 (stored)", data, [rows], [streme[0].consensus],
+                                            [spurious], [seconds])
+        verdicts.append((name, _verdict(summary, data["truths"])))
+    print("\n| set | seqimp at least as good as the better of STREME and MoDISco? |")
+    print("|---|---|")
+    for name, text in verdicts:
+        print(f"| {name} | {text} |")
     return 0
 
 
 def _print_rows(name, label, data, per_seed, tops, spur, secs):
+    """Print one row per truth; return per truth (share recovered at RECOVERED_P, median p)."""
     n = len(per_seed)
     same = sum(t == tops[0] for t in tops)
+    out = []
     for j, (truth, planted, _jitter) in enumerate(data["truths"]):
-        ps = [rows[j][0] for rows in per_seed]
-        errs = sorted({rows[j][1] for rows in per_seed if rows[j][1] is not None})
-        sites = [rows[j][2] for rows in per_seed]
-        rec = sum(p <= RECOVERED_P for p in ps)
+        rows = [r[j] for r in per_seed]
+        ps = [r["p"] for r in rows]
+        errs = sorted({r["err"] for r in rows if r["err"] is not None})
+        ranks = [r["rank"] for r in rows if r["rank"] is not None]
+        rank = f"{int(np.median(ranks))} ({sum(k == 1 for k in ranks)}/{n})" if ranks else "-"
+        cols = f"{int(np.median([r['columns'][0] for r in rows]))} ({int(np.median([r['columns'][1] for r in rows]))})"
+        sites = int(np.median([r["sites"] for r in rows]))
+        rec, loose = sum(p <= RECOVERED_P for p in ps), sum(p <= LOOSE_P for p in ps)
         err = ", ".join(f"{e:+d}" for e in errs) if errs else "-"
-        print(f"| {name} | {truth.description or truth.name} | {label} | {rec}/{n} | {_fmt_p(float(np.median(ps)))} | "
-              f"{err} | {int(np.median(sites))} / {planted} | {np.mean(spur):.1f} | {same}/{n} {tops[0]} | "
-              f"{np.mean(secs):.1f} |", flush=True)
+        print(f"| {name} | {truth.description or truth.name} | {label} | {rec}/{n} ({loose}/{n}) | "
+              f"{_fmt_p(float(np.median(ps)))} | {err} | {rank} | {cols} | {sites} / {planted} | "
+              f"{np.mean(spur):.1f} | {same}/{n} {tops[0]} | {np.mean(secs):.1f} |", flush=True)
+        out.append((rec / n, float(np.median(ps))))
+    return out
+
+
+def _verdict(summary, truths):
+    """'yes' when seqimp recovers every truth on at least the share of seeds of the better other
+    method and its median p is within P_TOLERANCE of that method's; else what falls short."""
+    others = {k: v for k, v in summary.items() if k != "seqimp"}
+    if not others:
+        return "no STREME or MoDISco answer on this set"
+    short = []
+    for j, (truth, _n, _jit) in enumerate(truths):
+        rec, p = summary["seqimp"][j]
+        best_rec = max(v[j][0] for v in others.values())
+        best_p = min(v[j][1] for v in others.values())
+        label = truth.description or truth.name
+        if rec < best_rec:
+            short.append(f"{label}: recovered on {rec:.0%} of seeds, the better other {best_rec:.0%}")
+        elif p > P_TOLERANCE * best_p:
+            short.append(f"{label}: median p {p:.1e} against {best_p:.1e}")
+    return "yes" if not short else "no -- " + "; ".join(short)
 
 
 if __name__ == "__main__":

@@ -225,3 +225,92 @@ def test_planted_ctcf_both_strands(tmp_path):
     assert (best.information_content() >= 0.5).sum() >= 12 and best.sites >= 0.9 * len(pos)
     assert 27 <= best.start <= 36
     assert any(m.position_free for m in run.motifs)
+
+
+def test_written_pwm_is_not_sharpened_by_the_site_threshold():
+    """Sites sampled from a degenerate PWM anywhere in long sequences (a short motif whose best
+    score occurs by chance in more than 1 % of the negatives, so only near-exact matches pass
+    the threshold): the written PWM keeps the planted letter frequencies (the EM estimate),
+    not a one-hot of the exact matches."""
+    rng = np.random.default_rng(8)
+    truth = np.array([[0.05, 0.85, 0.05, 0.05], [0.05, 0.05, 0.05, 0.85], [0.6, 0.05, 0.05, 0.3],
+                      [0.85, 0.05, 0.05, 0.05], [0.05, 0.05, 0.05, 0.85], [0.05, 0.85, 0.05, 0.05]])
+    n, L = 1500, 100
+    pos, neg = rng.integers(0, 4, (n, L)).astype(np.uint8), rng.integers(0, 4, (n, L)).astype(np.uint8)
+    for i in range(n):
+        site = (rng.random((6, 1)) > np.cumsum(truth, axis=1)).sum(axis=1)
+        s = int(rng.integers(0, L - 6 + 1))
+        pos[i, s:s + 6] = site
+    seed = Motif.from_consensus("m", "CTAATC", purity=0.7, start=1, position_free=True, spread=25)
+    res = refine_motifs([seed], pos, neg, strand="given")
+    m = res.motifs[0]
+    col = m.consensus.find("CTAATC")
+    assert col >= 0, m.consensus
+    est = m.pwm[col:col + 6]
+    # 1,500 sites: the EM frequencies lie within 0.08 of the planted ones (a one-hot of exact
+    # matches would put 0.95+ on the consensus letter of the 0.6 / 0.3 column)
+    assert np.abs(est - truth).max() < 0.08, np.round(est, 2)
+    assert (m.pwm > 0).all()
+
+
+def test_informative_columns_are_a_g_test_against_the_background():
+    """A column is informative when it has min_ic bits over the background and its letters
+    differ from the background at level alpha: scipy's G-test of the expected site counts."""
+    from scipy.stats import power_divergence
+
+    from seqimp.motifs._refine import _informative
+
+    rng = np.random.default_rng(9)
+    bg = np.array([0.3, 0.2, 0.2, 0.3])
+    pwm = np.vstack([rng.dirichlet(np.full(4, a), 6) for a in (0.5, 5.0, 50.0, 500.0)])
+    for n_sites in (15.0, 60.0, 400.0):
+        fast = _informative(pwm, n_sites, bg, 0.25, 1e-3)
+        for col, flag in zip(pwm, fast):
+            g, p = power_divergence(n_sites * col, n_sites * bg, lambda_="log-likelihood")
+            bits = float(np.sum(col * np.log2(col / bg)))
+            assert flag == (bits >= 0.25 and p <= 1e-3), (col, n_sites, p, bits)
+    # the same 0.4-bit column: noise from 15 sites, a motif column from 400
+    col = np.array([[0.55, 0.15, 0.15, 0.15]])
+    assert not _informative(col, 15.0, np.full(4, 0.25), 0.25, 1e-3)[0]
+    assert _informative(col, 400.0, np.full(4, 0.25), 0.25, 1e-3)[0]
+
+
+def test_merged_copies_give_the_group_placement():
+    """Copies of one motif at other starts (either strand, other lengths): the kept motif's
+    start and spread are the mean and sd of where each copy puts its first column."""
+    from seqimp.motifs import merge_similar
+
+    word = "GGATTACACCT"
+    rc = word.translate(COMP)[::-1]
+    a = Motif.from_consensus("a", word, purity=0.9, start=31, spread=1.0, score=0.4)
+    b = Motif.from_consensus("b", word[2:9], purity=0.9, start=40, spread=0.0, score=0.2)  # a at 38
+    c = Motif.from_consensus("c", rc[1:10], purity=0.9, start=22, spread=2.0, score=0.2)  # rc: a at 22 + 9 - 11 + 1
+    other = Motif.from_consensus("d", "CCCCGGGG", purity=0.9, start=10, score=0.1)
+    out = merge_similar([a, b, c, other], strands="both", max_shift=20)
+    assert [m.name for m in out] == ["a", "d"]
+    starts, w = np.array([31, 38, 21]), np.array([0.5, 0.25, 0.25])
+    mean = w @ starts
+    sd = np.sqrt(w @ (np.array([1.0, 0.0, 2.0]) ** 2 + (starts - mean) ** 2))
+    assert out[0].start == round(mean) and out[0].spread == pytest.approx(sd, rel=1e-12)
+    assert out[1].start == 10 and out[1].spread == 0.0
+
+
+def test_window_grows_to_the_sites_of_a_jittered_motif():
+    """Sites start anywhere in 11..31 but the motif comes with start 21, spread 1 (a POIM whose
+    placement saw the middle only): the window grows until its edges hold no enriched sites,
+    so nearly every site is found and the start is the median planted start."""
+    rng = np.random.default_rng(10)
+    n, L, word = 800, 60, "GGATTACAT"
+    pos, neg = rng.integers(0, 4, (n, L)).astype(np.uint8), rng.integers(0, 4, (n, L)).astype(np.uint8)
+    planted = rng.integers(10, 31, n)
+    for i, s in enumerate(planted):
+        pos[i, s:s + len(word)] = _codes(word)
+    seed = Motif.from_consensus("m", word, purity=0.8, start=21, spread=1.0)
+    res = refine_motifs([seed], pos, neg)
+    m, sites = res.motifs[0], res.sites
+    assert m.consensus.find(word) >= 0 and m.sites >= 0.95 * n
+    col = m.consensus.find(word)
+    true_start = dict(zip(range(n), planted + 1 - col))
+    assert (sites["position"] == sites["sequence"].map(true_start)).mean() > 0.98
+    assert m.start == np.sort(planted)[(n - 1) // 2] + 1 - col
+    assert res.stats["fraction_negative"][0] <= 0.01

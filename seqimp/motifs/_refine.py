@@ -15,17 +15,28 @@ motif from its sites:
    (the negatives' letter frequencies), and gamma to the mean posterior mass. Iterated to
    convergence; the log-likelihood never decreases. For a depleted motif the roles of the
    positives and the negatives are swapped (its sites are in the negatives).
-2. **Grow and trim.** While an end column still carries ``min_ic`` bits, ``pad`` more columns
-   are added on that side and the EM runs again; then end columns below ``min_ic`` bits are
-   trimmed.
-3. **Sites.** A sequence's motif score is its best log-odds window (``log2 PWM / background``
+2. **Grow and trim.** While an end column is informative, ``pad`` more columns are added on
+   that side and the EM runs again; then end columns that are not are trimmed. A column is
+   informative when it carries ``min_ic`` bits relative to the background and its letters
+   differ from the background significantly for the EM's expected number of sites (G-test,
+   ``G = 2 n ln 2 IC``, 3 degrees of freedom, level ``alpha``): with a few dozen sites the EM
+   finds a fraction of a bit in noise columns next to the motif.
+3. **Window.** While the sites at the outermost ``flank`` starts on a side of the window are
+   enriched over the negatives' sites there (one-sided binomial test, level ``alpha``), the
+   window grows by ``flank`` on that side (a motif whose start varies more than the POIM's
+   placement said); when it grew, the EM runs once more on the wider window.
+4. **Sites.** A sequence's motif score is its best log-odds window (``log2 PWM / background``
    summed over the columns, both strands with ``strand="both"``) in the window. A positive
    whose best window scores above the threshold has a site; the threshold lets at most a
    share ``fpr`` of the negatives have one (where even the best possible score occurs in more
    negatives, as for a short position-free motif, the windows reaching that score are sites
-   and the negatives' real share is reported). The written PWM is the site letters' counts plus
-   the pseudocount (no exact zeros), and the sites are scored again with it. A site is never
-   claimed by two motifs: places overlapping a site of a stronger motif are not counted.
+   and the negatives' real share is reported). The written PWM is the EM's: the
+   posterior-weighted letter counts plus the pseudocount (no exact zeros), the maximum-likelihood
+   PWM of the ZOOPS model. Counting the letters of the sites above the threshold instead would
+   select for the consensus (a window passes because it matches it) and sharpen the PWM -- to a
+   one-hot where only exact matches pass, as for a short motif anywhere in long sequences. A
+   site is never claimed by two motifs: places overlapping a site of a stronger motif are not
+   counted.
 """
 
 from __future__ import annotations
@@ -139,7 +150,7 @@ def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
         if loglik - prev < tol * abs(loglik):
             break
         prev = loglik
-    return pwm
+    return pwm, float(post.sum())
 
 
 def _threshold(neg_best, fpr):
@@ -166,18 +177,6 @@ def _best(pwm, codes, starts, strands, background, claimed):
     return flat[np.arange(len(codes)), k], starts[k // len(strands)], k % len(strands)
 
 
-def _site_counts(codes, has, at, on, m, strands):
-    """Letter counts (m, 4) of the sites, read on their strand."""
-    counts = np.zeros((m, 4))
-    for s, name in enumerate(strands):
-        sel = has & (on == s)
-        if sel.any():
-            win = codes[sel][np.arange(sel.sum())[:, None], at[sel][:, None] + np.arange(m)[None, :]]
-            x = 3 - win[:, ::-1] if name == "-" else win
-            counts += np.stack([(x == c).sum(axis=0) for c in range(4)], axis=1)
-    return counts
-
-
 def _window(motif, m, L, pad, flank):
     if motif.position_free:
         return np.arange(0, L - m + 1)
@@ -189,16 +188,55 @@ def _window(motif, m, L, pad, flank):
     return np.arange(lo, hi + 1)
 
 
-def _trim(pwm, min_ic):
-    ic = information_content(pwm)
-    keep = np.flatnonzero(ic >= min_ic)
+def _informative(pwm, n_sites, background, min_ic, alpha):
+    """Columns that carry a motif: at least ``min_ic`` bits relative to the background, and
+    letter frequencies that differ from it significantly for ``n_sites`` sites (G-test,
+    ``G = 2 n ln 2 IC`` against chi-square with 3 degrees of freedom, level ``alpha``). The
+    second condition matters for few sites: the EM places a few dozen windows where they fit
+    best, so noise columns reach a fraction of a bit."""
+    from scipy.stats import chi2
+
+    ic = information_content(pwm, background)
+    return (ic >= min_ic) & (2.0 * n_sites * np.log(2.0) * ic >= chi2.isf(alpha, 3))
+
+
+def _widen(pwm, pos, neg, starts, strands, background, fpr, flank, alpha):
+    """The window grown by ``flank`` starts on a side while the sites at its outermost ``flank``
+    starts on that side are enriched over the negatives' sites there (one-sided binomial test
+    at level ``alpha``): a motif whose start varies more than the POIM's placement said."""
+    from scipy.stats import binom
+
+    L, m = pos.shape[1], pwm.shape[0]
+    step = max(int(flank), 1)
+    while True:
+        neg_best, neg_at, _ = _best(pwm, neg, starts, strands, background, None)
+        threshold, inclusive = _threshold(neg_best, fpr)
+        best, at, _ = _best(pwm, pos, starts, strands, background, None)
+        has = best >= threshold if inclusive else best > threshold
+        neg_has = neg_best >= threshold if inclusive else neg_best > threshold
+        lo, hi = int(starts[0]), int(starts[-1])
+        grow = [0, 0]
+        for side, edge, room in ((0, starts[:step], lo > 0), (1, starts[-step:], hi < L - m)):
+            if not room:
+                continue
+            k = int(np.isin(at[has], edge).sum())
+            rate = (np.isin(neg_at[neg_has], edge).sum() + 1.0) / (len(neg) + 1.0)
+            if k > 0 and binom.sf(k - 1, len(pos), rate) <= alpha:
+                grow[side] = step
+        if not any(grow):
+            return starts
+        starts = np.arange(max(lo - grow[0], 0), min(hi + grow[1], L - m) + 1)
+
+
+def _trim(pwm, informative):
+    keep = np.flatnonzero(informative)
     if keep.size == 0:
-        keep = np.array([int(np.argmax(ic))])
+        keep = np.array([int(np.argmax(information_content(pwm)))])
     return int(keep[0]), int(keep[-1]) + 1
 
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
-                  seed_ic=1.0, min_ic=0.25, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
+                  seed_ic=1.0, min_ic=0.25, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
                   ids=None) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
@@ -220,7 +258,12 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     seed_ic : float, default=1.0
         Mean information content (bits) the starting PWM is sharpened to.
     min_ic : float, default=0.25
-        End columns below this information content are trimmed.
+        Bits relative to the background (the negatives' letter frequencies); an end column is
+        informative (kept, and grown from) with at least this much information ...
+    alpha : float, default=1e-3
+        ... and letter frequencies that differ from the background at this level for the EM's
+        expected number of sites (G-test, 3 degrees of freedom): 0.25 bit is clear from 2,000
+        sites, noise from 20.
     max_grow, max_length : int, default=5, 30
         While an end column of the EM's PWM is still informative, ``pad`` columns are added on
         that side and the EM runs again, at most ``max_grow`` times and up to ``max_length``
@@ -262,35 +305,32 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         p = min(pad, (L - motif.length) // 2)
         seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, seed_ic), np.full((p, 4), 0.25)])
         starts = _window(motif, seed.shape[0], L, p, flank)
-        pwm = _em(seed, train, starts, strands, background, pseudocount, max_iter, tol)
+        pwm, n_eff = _em(seed, train, starts, strands, background, pseudocount, max_iter, tol)
         for _ in range(max_grow):  # an informative end column: room to grow on that side
-            a, b = _trim(pwm, min_ic)
+            a, b = _trim(pwm, _informative(pwm, n_eff, background, min_ic, alpha))
             left = pad if a == 0 and starts[0] >= pad else 0
             right = pad if b == pwm.shape[0] and starts[-1] + pwm.shape[0] + pad <= L else 0
             if not (left or right) or pwm.shape[0] + left + right > max_length:
                 break
             pwm = np.vstack([np.tile(background, (left, 1)), pwm, np.tile(background, (right, 1))])
             starts = starts - left
-            pwm = _em(pwm, train, starts, strands, background, pseudocount, max_iter, tol)
-        a, b = _trim(pwm, min_ic)
+            pwm, n_eff = _em(pwm, train, starts, strands, background, pseudocount, max_iter, tol)
+        a, b = _trim(pwm, _informative(pwm, n_eff, background, min_ic, alpha))
         pwm, starts = pwm[a:b], starts + a
         if motif.position_free:
             starts = np.arange(0, L - pwm.shape[0] + 1)
-        for step in range(2):  # sites with the EM PWM; the PWM counted from them; its sites
-            m = pwm.shape[0]
-            neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
-            threshold, inclusive = _threshold(neg_best, fpr)
-            best, at, on = _best(pwm, pos, starts, strands, background, claimed)
-            has = best >= threshold if inclusive else best > threshold
-            if step == 1:
-                break
-            if depleted:  # the PWM is counted from the negatives' sites
-                nb, n_at, n_on = _best(pwm, neg, starts, strands, background, None)
-                counts = _site_counts(neg, nb >= threshold if inclusive else nb > threshold, n_at, n_on, m, strands)
-            else:
-                counts = _site_counts(pos, has, at, on, m, strands)
-            if counts.sum() > 0:
-                pwm = (counts + pseudocount * background) / (counts.sum(axis=1, keepdims=True) + pseudocount)
+        elif not depleted:
+            wider = _widen(pwm, pos, neg, starts, strands, background, fpr, flank, alpha)
+            if wider.size > starts.size:  # sites beyond the window: the EM again on all of them
+                pwm, _n = _em(pwm, train, wider, strands, background, pseudocount, max_iter, tol)
+                starts = wider
+        # the written PWM is the EM's (posterior-weighted letter counts plus the pseudocount):
+        # recounting only the sites above the threshold would select for the consensus and
+        # sharpen the PWM (to a one-hot where only exact matches pass)
+        neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
+        threshold, inclusive = _threshold(neg_best, fpr)
+        best, at, on = _best(pwm, pos, starts, strands, background, claimed)
+        has = best >= threshold if inclusive else best > threshold
         n_sites = int(has.sum())
         minus = int((has & (on == 1)).sum())
         if strand == "both" and minus * 2 > n_sites:  # write the orientation most sites have

@@ -73,9 +73,51 @@ def same_motif(a, b, *, min_similarity=0.5, max_shift=3, strands="both") -> bool
 
 def merge_similar(motifs, **kwargs) -> list:
     """Keep the first motif of every group of copies (:func:`same_motif`); order is kept, so
-    sort strongest first before calling."""
-    kept = []
+    sort strongest first before calling.
+
+    Copies of a positional motif at other starts are evidence of where its sites lie (a motif
+    whose start varies by more than the fit's window gives peaks, and fitted copies, at several
+    starts): the kept motif takes the placement of the whole group -- ``start`` the rounded
+    mean and ``spread`` the standard deviation of the mixture of the members' placements
+    (each member's start moved to where it puts the kept motif's first column, weighted by its
+    score). Position-free members leave the placement as it is.
+    """
+    from dataclasses import replace
+
+    kept, groups = [], []
     for m in motifs:
-        if not any(same_motif(k, m, **kwargs) for k in kept):
+        for g, k in enumerate(kept):
+            if same_motif(k, m, **kwargs):
+                groups[g].append(m)
+                break
+        else:
             kept.append(m)
-    return kept
+            groups.append([m])
+    out = []
+    for k, group in zip(kept, groups):
+        if len(group) > 1 and not any(m.position_free or m.start is None for m in group):
+            start, spread = _group_placement(group, kwargs.get("strands", "both"))
+            k = replace(k, start=start, spread=spread)
+        out.append(k)
+    return out
+
+
+def _group_placement(group, strands):
+    """Rounded mean start (1-based) and standard deviation of a group of copies' placements,
+    in the frame of the first member's PWM."""
+    first = group[0]
+    starts, spreads, weights = [], [], []
+    for m in group:
+        _sim, offset, strand = pwm_similarity(first.pwm, m.pwm, strands=strands)
+        # where m puts first's column 0: m's column 0 is first's column `offset`; on "-" m's
+        # reverse complement is, and first's reverse complement then starts
+        # m.length - first.length + offset after m (the same positions on the other strand)
+        starts.append(m.start - offset if strand == "+" else m.start + m.length - first.length + offset)
+        spreads.append(m.spread)
+        weights.append(m.score if np.isfinite(m.score) and m.score > 0 else 0.0)
+    w = np.asarray(weights, dtype=np.float64)
+    w = w / w.sum() if w.sum() > 0 else np.full(len(group), 1.0 / len(group))
+    t, sd = np.asarray(starts, dtype=np.float64), np.asarray(spreads, dtype=np.float64)
+    mean = float(w @ t)
+    spread = float(np.sqrt(w @ (sd ** 2 + (t - mean) ** 2)))
+    return int(np.clip(round(mean), 1, None)), spread
