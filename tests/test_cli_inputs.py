@@ -117,7 +117,7 @@ def test_bed_route_with_shuffled_negatives(genome, tmp_path, capsys):
 def test_bed_route_with_genomic_and_bed_negatives(genome, tmp_path, capsys):
     d, fa, bed, _ = genome
     out = tmp_path / "gen"
-    assert main(["poim", "--positive-bed", str(bed), "--genome", str(fa), "--width", str(WIDTH),
+    assert main(["poim", "--no-motifs", "--positive-bed", str(bed), "--genome", str(fa), "--width", str(WIDTH),
                  "--negatives", "genome", "--out", str(out)] + FAST) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["dropped"]) == {"unknown_chromosome", "off_chromosome", "ambiguous_base",
@@ -126,7 +126,7 @@ def test_bed_route_with_genomic_and_bed_negatives(genome, tmp_path, capsys):
     neg_bed = d / "background.bed"
     neg_bed.write_text("".join(f"chr1\t{s}\t{s + 40}\n" for s in range(290, 6000, 200)) + "chr1\t7990\t8000\n")
     out2 = tmp_path / "bedneg"
-    assert main(["poim", "--positive-bed", str(bed), "--genome", str(fa), "--width", str(WIDTH),
+    assert main(["poim", "--no-motifs", "--positive-bed", str(bed), "--genome", str(fa), "--width", str(WIDTH),
                  "--negative-bed", str(neg_bed), "--out", str(out2), "--position-origin", "1"] + FAST) == 0
     summary = json.loads((out2 / "summary.json").read_text())
     assert summary["dropped"]["negative_off_chromosome"] == 1 and summary["data"]["n_negative"] == 29
@@ -192,7 +192,7 @@ def _table(path, n=240, length=16, seed=0, label=False, sep="\t"):
 def test_table_route_regression(tmp_path, capsys):
     table = _table(tmp_path / "mpra.tsv")
     out = tmp_path / "reg"
-    assert main(["poim", "--table", str(table), "--sequence-column", "seq", "--value-column", "activity",
+    assert main(["poim", "--no-motifs", "--table", str(table), "--sequence-column", "seq", "--value-column", "activity",
                  "--out", str(out), "--top", "5", "--degree", "3", "--seed", "0", "--format", "svg"]) == 0
     captured = capsys.readouterr()
     assert f"--table {table}: 240 sequences of length 16 with measured values" in captured.err
@@ -213,7 +213,7 @@ def test_table_route_regression(tmp_path, capsys):
 def test_table_route_binary_labels_and_gzip_csv(tmp_path, capsys):
     table = _table(tmp_path / "labels.csv.gz", n=120, label=True, sep=",")
     out = tmp_path / "cls"
-    assert main(["poim", "--table", str(table), "--sequence-column", "seq", "--value-column", "activity",
+    assert main(["poim", "--no-motifs", "--table", str(table), "--sequence-column", "seq", "--value-column", "activity",
                  "--out", str(out)] + FAST) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["command"] == "poim" and summary["metrics"]["auroc"] > 0.9
@@ -267,7 +267,8 @@ def test_protein_route(tmp_path, capsys):
     pos = _protein_fasta(tmp_path / "pos.fa", 40, True, 0)
     neg = _protein_fasta(tmp_path / "neg.fa", 40, False, 1)
     out = tmp_path / "prot"
-    assert main(["poim", "--positive", str(pos), "--negative", str(neg), "--alphabet", "protein", "--degree", "2",
+    assert main(["poim", "--no-motifs",
+                 "--positive", str(pos), "--negative", str(neg), "--alphabet", "protein", "--degree", "2",
                  "--out", str(out), "--seed", "0", "--format", "svg", "-q"]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["metrics"]["auroc"] > 0.9
@@ -342,7 +343,7 @@ def test_onnx_route(tmp_path, capsys):
 def test_position_origin_with_fasta(tmp_path, capsys):
     pos, neg = _dna_fasta(tmp_path / "p.fa", 20, 0), _dna_fasta(tmp_path / "n.fa", 20, 1)
     out = tmp_path / "origin"
-    assert main(["poim", "--positive", str(pos), "--negative", str(neg), "--position-origin", "7",
+    assert main(["poim", "--no-motifs", "--positive", str(pos), "--negative", str(neg), "--position-origin", "7",
                  "--degree", "2", "--test-fraction", "0", "--out", str(out), "--format", "svg", "-q"]) == 0
     rows = _rows(out / "top_oligomers.tsv")
     table = {int(r["position"]): r["position_label"] for r in rows}
@@ -352,7 +353,8 @@ def test_position_origin_with_fasta(tmp_path, capsys):
     assert table == {p: f"{p - 7:+d}" if p < 7 else f"{p - 6:+d}" for p in table}
     assert "position_label" in (out / "report.html").read_text()
     out2 = tmp_path / "plain"                      # FASTA without an origin: no label column
-    assert main(["poim", "--positive", str(pos), "--negative", str(neg), "--degree", "2", "--test-fraction", "0",
+    assert main(["poim", "--no-motifs",
+                 "--positive", str(pos), "--negative", str(neg), "--degree", "2", "--test-fraction", "0",
                  "--out", str(out2), "--format", "svg", "-q"]) == 0
     assert list(_rows(out2 / "top_oligomers.tsv")[0]) == ["rank"] + CONTRACT
 
@@ -360,7 +362,8 @@ def test_position_origin_with_fasta(tmp_path, capsys):
 def test_shuffled_negatives_of_fasta_positives(tmp_path, capsys):
     pos = _dna_fasta(tmp_path / "p.fa", 20, 0)
     out = tmp_path / "shuf"
-    assert main(["poim", "--positive", str(pos), "--negatives", "shuffle", "--degree", "2", "--test-fraction", "0",
+    assert main(["poim", "--no-motifs",
+                 "--positive", str(pos), "--negatives", "shuffle", "--degree", "2", "--test-fraction", "0",
                  "--out", str(out), "--format", "svg"]) == 0
     assert f"negatives: 20 dinucleotide-preserving shuffles of --positive {pos}" in capsys.readouterr().err
     assert json.loads((out / "summary.json").read_text())["data"]["n_negative"] == 20

@@ -97,7 +97,7 @@ def test_train_then_poim_with_the_saved_model(tmp_path, capsys):
     assert summary["metrics"]["auroc"] == pytest.approx(meta["auroc"])
     # the same as training inside `seqimp poim` with the same seed and split
     direct = tmp_path / "direct"
-    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(direct), "-q"] + FAST) == 0
+    assert main(["poim", "--no-motifs", "--positive", POS, "--negative", NEG, "--out", str(direct), "-q"] + FAST) == 0
     a, b = load_poim(out / "poim.npz"), load_poim(direct / "poim.npz")
     np.testing.assert_allclose(a.poim[2], b.poim[2], rtol=1e-10, atol=1e-12)
 
@@ -173,7 +173,8 @@ def test_one_class_only(tmp_path, capsys):
 def test_poim_streams_when_the_tables_exceed_the_budget(tmp_path, capsys):
     """Issue 17: a job whose full tables exceed --max-memory runs on the streaming engine (one
     log line says so) and writes the same top table as the in-memory engine."""
-    base = ["poim", "--positive", POS, "--negative", NEG, "--degree", "2", "--max-order", "8", "--seed", "0"]
+    base = ["poim", "--no-motifs", "--positive", POS, "--negative", NEG, "--degree", "2", "--max-order", "8",
+            "--seed", "0"]
     assert main(base + ["--out", str(tmp_path / "memory")]) == 0
     assert "streaming" not in capsys.readouterr().err
     assert main(base + ["--out", str(tmp_path / "stream"), "--max-memory", "30M"]) == 0
@@ -197,7 +198,7 @@ def test_too_large_jobs_fail_before_training(tmp_path, capsys):
                             r"even one position per block needs about .*, more than max_memory=1\.02 KB")):
         _error(capsys, ["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2"] + extra,
                out, message)
-    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
+    assert main(["poim", "--no-motifs", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
                  "--max-order", "31"]) == 2
     assert "training" not in capsys.readouterr().err
 
@@ -212,7 +213,7 @@ def test_existing_output_is_untouched_on_failure(tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("old")
-    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
+    assert main(["poim", "--no-motifs", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
                  "--max-order", "12", "--max-memory", "1K"]) == 2
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
 
@@ -238,7 +239,8 @@ def test_full_tables_writes_every_order_to_hdf5(tmp_path, capsys):
     import h5py
 
     out = tmp_path / "out"
-    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--full-tables", "-q"] + FAST) == 0
+    assert main(["poim", "--no-motifs", "--positive", POS, "--negative", NEG, "--out", str(out), "--full-tables",
+                 "-q"] + FAST) == 0
     summaries = load_poim(out / "poim.npz")
     with h5py.File(out / "poim_tables.h5", "r") as f:
         for k in (1, 2, 3):
@@ -250,7 +252,8 @@ def test_full_tables_writes_every_order_to_hdf5(tmp_path, capsys):
 
 def test_default_run_on_251_nt_writes_at_most_20_mb(tmp_path):
     """Issue 17: outputs sized for people. Default options (degree 8, max order 8) on 251-nt
-    sequences: poim.npz holds summaries, model.npz the non-zero weights."""
+    sequences: poim.npz holds summaries, model.npz the non-zero weights. (Without the motif
+    step, which adds a few small tables and one logo per motif and ~30 s to this test.)"""
     rng = np.random.default_rng(0)
     letters = np.array(list("ACGT"))
     pos = ["".join(letters[rng.integers(0, 4, 251)]) for _ in range(300)]
@@ -259,7 +262,7 @@ def test_default_run_on_251_nt_writes_at_most_20_mb(tmp_path):
     write_fasta(tmp_path / "p.fa", pos)
     write_fasta(tmp_path / "n.fa", neg)
     out = tmp_path / "out"
-    assert main(["poim", "--positive", str(tmp_path / "p.fa"), "--negative", str(tmp_path / "n.fa"),
+    assert main(["poim", "--no-motifs", "--positive", str(tmp_path / "p.fa"), "--negative", str(tmp_path / "n.fa"),
                  "--out", str(out), "-q"]) == 0
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     assert total <= 20e6, total
