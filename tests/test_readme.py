@@ -32,4 +32,4 @@ def test_readme_quick_start_has_exactly_two_commands():
     block = re.findall(r"```bash\n(.*?)```", section, flags=re.S)[0]
     lines = [ln for ln in block.splitlines() if ln.strip()]
     assert lines == ['python -m pip install . && seqimp demo --out demo-results',
-                     'python -m pip install ".[test,dask]" && python -m pytest']
+                     'python -m pip install ".[test,dask]" && python -m pytest -n 2']
