@@ -57,7 +57,7 @@ def _paths(shared):
 _paths(SHARED)
 RECOVERED_P = 1e-6  # the issue's target
 LOOSE_P = 1e-4  # beside it; also what counts a reported motif as not spurious
-P_TOLERANCE = 10.0  # "as good": median p within this factor of the other method's
+P_TOLERANCE = 10.0  # where neither recovers a truth: "as close" = median p within this factor of the other's
 IUPAC = {"A": "A", "C": "C", "G": "G", "T": "T", "R": "AG", "Y": "CT", "S": "CG", "W": "AT", "K": "GT", "M": "AC",
          "N": "ACGT"}
 
@@ -254,8 +254,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="three sets, one seed, no MoDISco")
     parser.add_argument("--seeds", type=int, default=5, help="seeds per set for seqimp and MoDISco (default 5)")
-    parser.add_argument("--only", default="", metavar="TEXT", help="sets whose name contains TEXT")
+    parser.add_argument("--only", nargs="+", default=[""], metavar="TEXT",
+                        help="sets whose name contains one of the TEXTs")
     parser.add_argument("--no-modisco", action="store_true", help="skip TF-MoDISco-lite")
+    parser.add_argument("--modisco-skip", nargs="+", default=[], metavar="TEXT",
+                        help="no MoDISco on sets whose name contains one of the TEXTs (its runs take minutes)")
     parser.add_argument("--modisco-seeds", type=int, default=1, metavar="N",
                         help="seeds for MoDISco (default 1: it takes minutes per run)")
     parser.add_argument("--data", default=str(SHARED), metavar="DIR", help="the shared data folder "
@@ -274,7 +277,7 @@ def main(argv=None) -> int:
         with_modisco = not (args.quick or args.no_modisco)
     except ImportError:
         with_modisco = False
-    sets = [s for s in SETS if (s[2] or not args.quick) and args.only in s[0]]
+    sets = [s for s in SETS if (s[2] or not args.quick) and any(text in s[0] for text in args.only)]
     print(f"seeds {seeds}; recovered = TOMTOM p of found vs true PWM <= {RECOVERED_P:g} (<= {LOOSE_P:g} beside it; "
           f"JASPAR 2024 + truths as targets); MoDISco {'on' if with_modisco else 'off'}\n")
     print("| set | true motif | method | recovered p<=1e-6 (p<=1e-4) | best p (median) | offset error | rank (rank 1) "
@@ -288,7 +291,7 @@ def main(argv=None) -> int:
             print(f"| {name} | skipped: {exc} |")
             continue
         methods = [("seqimp", run_seqimp, seeds)]
-        if with_modisco:
+        if with_modisco and not any(text in name for text in args.modisco_skip):
             methods.append(("MoDISco-lite", run_modisco, min(seeds, args.modisco_seeds)))
         summary = {}
         for label, runner, n_seeds in methods:
@@ -319,7 +322,7 @@ def main(argv=None) -> int:
 
 
 def _print_rows(name, label, data, per_seed, tops, spur, secs):
-    """Print one row per truth; return per truth (share recovered at RECOVERED_P, median p)."""
+    """Print one row per truth; return per truth (share recovered at RECOVERED_P, median p, mean spurious)."""
     n = len(per_seed)
     same = sum(t == tops[0] for t in tops)
     out = []
@@ -336,26 +339,35 @@ def _print_rows(name, label, data, per_seed, tops, spur, secs):
         print(f"| {name} | {truth.description or truth.name} | {label} | {rec}/{n} ({loose}/{n}) | "
               f"{_fmt_p(float(np.median(ps)))} | {err} | {rank} | {cols} | {sites} / {planted} | "
               f"{np.mean(spur):.1f} | {same}/{n} {tops[0]} | {np.mean(secs):.1f} |", flush=True)
-        out.append((rec / n, float(np.median(ps))))
+        out.append((rec / n, float(np.median(ps)), float(np.mean(spur))))
     return out
 
 
 def _verdict(summary, truths):
-    """'yes' when seqimp recovers every truth on at least the share of seeds of the better other
-    method and its median p is within P_TOLERANCE of that method's; else what falls short."""
+    """'yes' when, for every truth, seqimp is at least as good as the better other method.
+
+    As good: recovered (p <= RECOVERED_P) on at least the same share of seeds; where neither
+    recovers it, a median p within P_TOLERANCE of the other's; and no more spurious motifs
+    than the other reports. Where both recover a truth their p-values are not ranked: TOMTOM
+    corrects a p-value for the query's offsets, so a longer, complete motif (a whole
+    polypyrimidine tract) scores a worse p against a short truth than a fragment does.
+    """
     others = {k: v for k, v in summary.items() if k != "seqimp"}
     if not others:
         return "no STREME or MoDISco answer on this set"
     short = []
     for j, (truth, _n, _jit) in enumerate(truths):
-        rec, p = summary["seqimp"][j]
+        rec, p, spurious = summary["seqimp"][j]
         best_rec = max(v[j][0] for v in others.values())
         best_p = min(v[j][1] for v in others.values())
+        fewest = min(v[j][2] for v in others.values())
         label = truth.description or truth.name
         if rec < best_rec:
             short.append(f"{label}: recovered on {rec:.0%} of seeds, the better other {best_rec:.0%}")
-        elif p > P_TOLERANCE * best_p:
-            short.append(f"{label}: median p {p:.1e} against {best_p:.1e}")
+        elif best_rec == 0 and p > P_TOLERANCE * best_p:
+            short.append(f"{label}: not recovered by either, median p {p:.1e} against {best_p:.1e}")
+        if j == 0 and spurious > fewest:
+            short.append(f"spurious motifs {spurious:.1f} against {fewest:.1f}")
     return "yes" if not short else "no -- " + "; ".join(short)
 
 
