@@ -22,20 +22,24 @@ true start; STREME and MoDISco give no positions), the rank of that motif among 
 spurious motifs (reported, matching no truth at p <= 1e-4), the seeds on which the top motif
 had the same consensus as on the first seed, and seconds per run. After each set a verdict:
 is seqimp at least as good as the better of STREME and MoDISco on every true motif --
-recovered (p <= 1e-6) on at least the same share of seeds, and a median p no more than 10
-times the other's (memelite's p-values below 1e-10 are discretised coarsely, see
-docs/motifs.md)?
+recovered (p <= 1e-6) on at least the same share of seeds; where neither recovers it, a
+median p no more than 10 times the other's; and no more spurious motifs?
+
+MoDISco takes minutes to an hour per set: ``--modisco-cache FILE`` keeps its motifs (JSON,
+per set and seed) and reuses them on the next run with the same file.
 
     python scripts/eval_motif_recovery.py --quick          # three sets, one seed (a few minutes)
     python scripts/eval_motif_recovery.py --quick --data /work/shared/data
     python scripts/eval_motif_recovery.py --seeds 5        # everything, 5 seeds
     python scripts/eval_motif_recovery.py --only splice --no-modisco
+    python scripts/eval_motif_recovery.py --seeds 5 --modisco-cache modisco.json --modisco-skip CTCF
 """
 
 from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import os
 import sys
 import tempfile
@@ -259,6 +263,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-modisco", action="store_true", help="skip TF-MoDISco-lite")
     parser.add_argument("--modisco-skip", nargs="+", default=[], metavar="TEXT",
                         help="no MoDISco on sets whose name contains one of the TEXTs (its runs take minutes)")
+    parser.add_argument("--modisco-cache", metavar="FILE", default=None,
+                        help="JSON file of MoDISco's motifs per set and seed: read if present, extended after "
+                             "every new run")
     parser.add_argument("--modisco-seeds", type=int, default=1, metavar="N",
                         help="seeds for MoDISco (default 1: it takes minutes per run)")
     parser.add_argument("--data", default=str(SHARED), metavar="DIR", help="the shared data folder "
@@ -297,7 +304,10 @@ def main(argv=None) -> int:
         for label, runner, n_seeds in methods:
             per_seed, tops, spur, secs = [], [], [], []
             for seed in range(n_seeds):
-                found, seconds = runner(data, seed)
+                if label == "MoDISco-lite":
+                    found, seconds = _cached(args.modisco_cache, f"{name} | seed {seed}", runner, data, seed)
+                else:
+                    found, seconds = runner(data, seed)
                 rows, spurious = evaluate(found, data["truths"], database)
                 per_seed.append(rows)
                 tops.append(found[0].consensus if found else "-")
@@ -319,6 +329,22 @@ def main(argv=None) -> int:
     for name, text in verdicts:
         print(f"| {name} | {text} |")
     return 0
+
+
+def _cached(path, key, runner, data, seed):
+    """``runner(data, seed)``, or its motifs from the JSON cache ``path`` (None: no cache)."""
+    from seqimp.motifs import Motif
+
+    cache = json.loads(Path(path).read_text()) if path and Path(path).exists() else {}
+    if key in cache:
+        entry = cache[key]
+        return [Motif(m["name"], np.asarray(m["pwm"]), sites=m["sites"]) for m in entry["motifs"]], entry["seconds"]
+    found, seconds = runner(data, seed)
+    if path:
+        cache[key] = {"seconds": seconds, "motifs": [{"name": m.name, "pwm": m.pwm.tolist(), "sites": m.sites}
+                                                     for m in found]}
+        Path(path).write_text(json.dumps(cache, indent=1, sort_keys=True))
+    return found, seconds
 
 
 def _print_rows(name, label, data, per_seed, tops, spur, secs):
