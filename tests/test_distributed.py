@@ -113,6 +113,21 @@ def test_a_lost_worker_retries_the_round_and_gives_the_same_model(client, data, 
     assert not hasattr(model, "coef_")  # never a silently different model
 
 
+def _kill_a_worker_in_round_2(c, monkeypatch):
+    """SIGKILL the first worker (by address) once round 2 of a fit is submitted; returns the victims."""
+    killed = []
+
+    def hook(rounds, attempt, futures):
+        if rounds == 2 and attempt == 0:
+            pids = c.run(os.getpid)
+            victim = sorted(pids)[0]
+            os.kill(pids[victim], signal.SIGKILL)
+            killed.append(victim)
+
+    monkeypatch.setattr(_distributed, "_ROUND_HOOK", hook)
+    return killed
+
+
 def test_a_killed_worker_process_is_survived_exactly_or_fails_in_one_line(data, monkeypatch):
     """A real lost worker: SIGKILL to a worker process once round 2 is submitted (a hook, no sleeps).
 
@@ -124,16 +139,7 @@ def test_a_killed_worker_process_is_survived_exactly_or_fails_in_one_line(data, 
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     with cluster, distributed.Client(cluster) as c:
         clean = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1)
-        killed = []
-
-        def kill_a_worker_in_round_2(rounds, attempt, futures):
-            if rounds == 2 and attempt == 0:
-                pids = c.run(os.getpid)
-                victim = sorted(pids)[0]   # the worker holding partition 0's scattered rows
-                os.kill(pids[victim], signal.SIGKILL)
-                killed.append(victim)
-
-        monkeypatch.setattr(_distributed, "_ROUND_HOOK", kill_a_worker_in_round_2)
+        killed = _kill_a_worker_in_round_2(c, monkeypatch)  # the worker holding partition 0's scattered rows
         survived = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1)
         assert len(killed) == 1 and killed[0] not in c.scheduler_info()["workers"]
         assert survived.n_iter == clean.n_iter >= 3
@@ -160,16 +166,7 @@ def test_a_killed_worker_is_survived_exactly_when_the_rows_come_from_a_codes_sto
         clean = dcd_svm_distributed(codes, y, client=c, degree=3, C=0.1, tol=1e-1)
         assert all(isinstance(part, tuple) for part in _distributed._parts(c, codes, [(0, 1000), (1000, 2000)],
                                                                             ["a", "b"]))  # paths, not scattered rows
-        killed = []
-
-        def kill_a_worker_in_round_2(rounds, attempt, futures):
-            if rounds == 2 and attempt == 0:
-                pids = c.run(os.getpid)
-                victim = sorted(pids)[0]
-                os.kill(pids[victim], signal.SIGKILL)
-                killed.append(victim)
-
-        monkeypatch.setattr(_distributed, "_ROUND_HOOK", kill_a_worker_in_round_2)
+        killed = _kill_a_worker_in_round_2(c, monkeypatch)
         survived = dcd_svm_distributed(codes, y, client=c, degree=3, C=0.1, tol=1e-1)
         assert len(killed) == 1 and killed[0] not in c.scheduler_info()["workers"]
         assert survived.n_iter == clean.n_iter >= 3
