@@ -10,6 +10,7 @@ own TRANSFAC files (name = matrix ID such as ``MA0099.4``, description = the fac
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 
@@ -116,6 +117,25 @@ def jaspar_motifs(release=DEFAULT_RELEASE, *, collection="CORE", tax_group="vert
     collection = str(collection).upper()
     tax_group = None if tax_group is None or str(tax_group).lower() == "all" else str(tax_group).lower()
     db = pyjaspar.jaspardb(release=release)
+    with warnings.catch_warnings():  # pyjaspar warns of what is missing; the errors below say it
+        from Bio import BiopythonWarning
+
+        warnings.simplefilter("ignore", BiopythonWarning)
+        found = _fetch(db, release, collection, tax_group, ids)
+    motifs = [_motif(record) for record in found]
+    info = {"release": release, "collection": None if ids is not None else collection,
+            "tax_group": None if ids is not None else (tax_group or "all"), "motifs": len(motifs),
+            "source": f"pyjaspar {getattr(pyjaspar, '__version__', '')}".strip(), "attribution": attribution(release)}
+    if ids is not None:
+        info["ids"] = [str(i) for i in ids]
+    annotations = {m.name: {"tf_class": _joined(r.tf_class), "tf_family": _joined(r.tf_family)}
+                   for m, r in zip(motifs, found)}
+    return MotifDatabase(motifs, info=info, annotations=annotations)
+
+
+def _fetch(db, release, collection, tax_group, ids) -> list:
+    """pyjaspar's records: the matrices ``ids``, or the latest version of every matrix of a
+    collection and tax group, sorted by matrix ID."""
     if ids is not None:
         found = []
         for matrix_id in ids:
@@ -131,15 +151,7 @@ def jaspar_motifs(release=DEFAULT_RELEASE, *, collection="CORE", tax_group="vert
             groups = _distinct(db.conn, "select distinct VAL from MATRIX_ANNOTATION where TAG = 'tax_group'")
             raise SeqimpError(f"{release} has no motifs in collection {collection!r} for tax group {tax_group!r} "
                               f"(collections: {', '.join(collections)}; tax groups: {', '.join(groups)})")
-    motifs = [_motif(record) for record in found]
-    info = {"release": release, "collection": None if ids is not None else collection,
-            "tax_group": None if ids is not None else (tax_group or "all"), "motifs": len(motifs),
-            "source": f"pyjaspar {getattr(pyjaspar, '__version__', '')}".strip(), "attribution": attribution(release)}
-    if ids is not None:
-        info["ids"] = [str(i) for i in ids]
-    annotations = {m.name: {"tf_class": _joined(r.tf_class), "tf_family": _joined(r.tf_family)}
-                   for m, r in zip(motifs, found)}
-    return MotifDatabase(motifs, info=info, annotations=annotations)
+    return found
 
 
 def _joined(value) -> str:
