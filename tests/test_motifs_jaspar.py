@@ -118,7 +118,7 @@ def test_unknown_release_and_empty_selection_say_what_exists():
 
 def test_missing_pyjaspar_is_one_line_with_the_install_command(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyjaspar", None)  # import pyjaspar now raises ImportError
-    message = r"^JASPAR releases as motif databases need the pyjaspar package: pip install 'seqimp\[jaspar\]'$"
+    message = r"^reading a JASPAR release needs the pyjaspar package: pip install 'seqimp\[jaspar\]'$"
     with pytest.raises(SeqimpError, match=message):
         jaspar_motifs()
     with pytest.raises(SeqimpError, match=message):

@@ -42,7 +42,7 @@ def _pyjaspar():
     try:
         import pyjaspar
     except ImportError:
-        raise SeqimpError(f"JASPAR releases as motif databases need the pyjaspar package: {INSTALL_HINT}") from None
+        raise SeqimpError(f"reading a JASPAR release needs the pyjaspar package: {INSTALL_HINT}") from None
     return pyjaspar
 
 
