@@ -88,7 +88,9 @@ def test_motifs_with_a_jaspar_release_by_name(planted, tmp_path, capsys):
     database = json.loads((out / "motifs.json").read_text())["parameters"]["database"]
     assert (database["release"], database["collection"], database["tax_group"], database["motifs"]) == \
         ("JASPAR2024", "CORE", "vertebrates", 879)
-    assert "\nmotif1: " in capsys.readouterr().out
+    stdout = capsys.readouterr().out
+    assert "\nmotif1: " in stdout
+    assert "\nknown motifs: JASPAR2024 CORE vertebrates (879 motifs) -- JASPAR 2024 (Rauluseviciute" in stdout
     assert main(args + ["--out", str(tmp_path / "never"), "--db", "JASPAR1999"]) == 2
     assert "unknown JASPAR release 'JASPAR1999'; pyjaspar has JASPAR2014" in capsys.readouterr().err
     assert not (tmp_path / "never").exists()

@@ -428,19 +428,24 @@ def print_motifs(run, out) -> None:
     for line in run.lines():
         print(line)
     if run.matches is not None and len(run.matches):
-        for line in match_lines(run.matches):
+        for line in match_lines(run.matches, database=run.parameters.get("database")):
             print(line)
     print(f"motifs: {Path(out)}/motifs.tsv")
 
 
-def match_lines(matches, consensus=None) -> list:
-    """Per query of ``matches`` (:func:`seqimp.motifs.compare_motifs`): ``NAME: verdict``
-    (``NAME CONSENSUS:`` when ``consensus`` maps names to consensi) and, when the table has
-    JASPAR classes (``target_class``), one indented line grouping its significant matches by
-    class, the largest group first."""
-    from ..motifs import best_matches, match_line
+def match_lines(matches, consensus=None, database=None) -> list:
+    """Lines for the terminal: ``known motifs: LABEL -- CREDIT`` when ``database`` (the
+    ``database`` of ``motifs.json``) is given, then per query of ``matches``
+    (:func:`seqimp.motifs.compare_motifs`) ``NAME: verdict`` (``NAME CONSENSUS:`` when
+    ``consensus`` maps names to consensi) and, when the table has JASPAR classes
+    (``target_class``), one indented line grouping its significant matches by class, the
+    largest group first."""
+    from ..motifs import best_matches, database_label, match_line
 
     lines = []
+    if database:
+        credit = database.get("attribution")
+        lines.append(f"known motifs: {database_label(database)}" + (f" -- {credit}" if credit else ""))
     for query, row in best_matches(matches).items():
         name = f"{query} {consensus[query]}" if consensus and query in consensus else query
         lines.append(f"{name}: {match_line(row)}")

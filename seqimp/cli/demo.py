@@ -90,9 +90,7 @@ def run(args) -> int:
     for line in motifs.lines():
         print(f"  {line}")
     if motifs.matches is not None:
-        credit = database.info.get("attribution")
-        print(f"known motifs: {database.label}" + (f" -- {credit}" if credit else ""))
-        for line in match_lines(motifs.matches, {m.name: m.consensus for m in motifs.motifs}):
+        for line in match_lines(motifs.matches, {m.name: m.consensus for m in motifs.motifs}, database.info):
             print(line)
     elif not args.no_db:
         print(f"to name it, install the JASPAR matrices ({INSTALL_HINT}) or give a motif database you have "
