@@ -304,7 +304,10 @@ def test_poim_without_motifs_and_motif_option_errors(tmp_path, capsys, monkeypat
                                                                                r"--no-motifs skips"),
             (["--model", "m.npz", "--background-fasta", NEG, "--strand", "both"],
              r"--strand both is for the motifs of the training route .*'seqimp motifs --poim OUT/poim\.npz'"),
-            (["--positive", POS, "--negative", NEG, "--db", "missing.meme"], r"missing\.meme")):
+            (["--positive", POS, "--negative", NEG, "--db", "missing.meme"], r"missing\.meme: no such motif file"),
+            # a JASPAR release by name: this one does not exist (or pyjaspar is missing)
+            (["--positive", POS, "--negative", NEG, "--db", "JASPAR1999"],
+             r"unknown JASPAR release 'JASPAR1999'|needs the pyjaspar package")):
         _error(capsys, ["poim", "--out", "X"] + argv, tmp_path / "X", message)
 
 
