@@ -12,6 +12,8 @@ Data sets (``../shared/data`` beside the repository; sets whose files are missin
   0-10, 500-5,000 sequences of 80 nt against uniform negatives.
 * ``UCI promoters`` -- ``seqimp.datasets.load_uci_promoters``; truth: -35 box TTGACA at 16 and
   -10 box TATAAT at 39 (nominal; real promoters vary by a few positions).
+* ``E. coli promoters (Umarov)`` -- ``umarov_promoters/Ecoli_prom.fa`` vs ``Ecoli_non_prom.fa``
+  (839 vs 3,000 x 81 nt); truth: -35 box TTGACA at 25 and -10 box TATAAT at 49 (nominal).
 
 Per set and method: for every true motif the best reported motif by TOMTOM p-value against
 the true PWM (p of ``memelite.tomtom`` with the JASPAR 2024 file plus the truths as targets),
@@ -132,6 +134,19 @@ def load_promoters():
                                           (iupac_motif("-10 box", "TATAAT", 39), len(pos), 3)], streme=None)
 
 
+def load_ecoli_promoters():
+    """Umarov & Solovyev's E. coli sigma70 promoters (839 x 81 nt, -60..+20 around the TSS at 61)
+    against their 3,000 non-promoters; truths at the POIM's peaks: -35 box TTGACA at 25 (-36..-31)
+    and -10 box TATAAT at 49 (-12..-7), nominal (real promoters vary by a few positions)."""
+    from seqimp.io import read_fasta
+
+    folder = SHARED / "umarov_promoters"
+    pos = read_fasta(folder / "Ecoli_prom.fa").codes
+    neg = read_fasta(folder / "Ecoli_non_prom.fa").codes
+    return dict(pos=pos, neg=neg, truths=[(iupac_motif("-35 box", "TTGACA", 25), len(pos), 3),
+                                          (iupac_motif("-10 box", "TATAAT", 49), len(pos), 3)], streme=None)
+
+
 def load_synthetic(jaspar_id, *, n, both, jitter, length=80, start=31, seed=7):
     """n positives with one site each sampled from the JASPAR PWM (reverse strand in half of them
     when ``both``) at ``start`` +- ``jitter`` (1-based); n uniform negatives."""
@@ -164,6 +179,7 @@ SETS = [
     ("syn MAX palindrome, both strands, jitter 2, n=2000",
      lambda: load_synthetic("MA0058", n=2000, both=True, jitter=2), False),
     ("UCI promoters", load_promoters, False),
+    ("E. coli promoters (Umarov)", load_ecoli_promoters, False),
 ]
 
 
