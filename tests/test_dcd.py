@@ -189,26 +189,31 @@ def _one_at_a_time(F, sign, upper, order, passes):
     return alpha, w, b
 
 
-def _kernel_passes(X, sign, upper, order, degree, nthreads, passes=3):
-    """``passes`` passes of the solver's kernel without shrinking, in chunks of 40 rows (0: one row at a time)."""
+def _kernel_passes(X, sign, upper, order, degree, nthreads, passes=3, paired=True):
+    """``passes`` passes of the solver's kernel without shrinking, in chunks of 40 rows (0: one row at a time).
+
+    Returns the dual variables, the weights in the standard layout, the bias and the solver's own vector."""
     from seqimp.kernels._implicit import (_svm_steps, _svm_steps_parallel, cumulative_beta, implicit_layout,
                                           row_norm2)
+    from seqimp.kernels._layout import aligned_zeros, solver_layout, to_standard
 
     n, length = X.shape
-    offsets, sqb, base = implicit_layout(length, degree)
-    w = np.zeros(int(offsets[-1]) + 1)
+    _, sqb, base = implicit_layout(length, degree)
+    layout = solver_layout(length, degree, base, paired=paired)
+    w = aligned_zeros(layout.size + 1)
     alpha = np.zeros(n)
     pg = np.array([-np.inf, np.inf])
     qd = row_norm2(length, degree) + 1.0
     for _ in range(passes):
         o = order.copy()
         for s in range(0, n, 40):
-            args = (X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, 1.0, o, s, s + 40, n, np.inf, -np.inf,
-                    pg, cumulative_beta(degree))
+            args = (X, sign, alpha, upper, w, layout.table, sqb, degree, base, qd, 1.0, o, s, s + 40, n, np.inf,
+                    -np.inf, pg, cumulative_beta(degree))
             s_new, active = (_svm_steps(*args) if nthreads == 0 else _svm_steps_parallel(*args, nthreads))
             assert (s_new, active) == (min(s + 40, n), n)
         np.testing.assert_array_equal(o, order)   # without shrinking the order is untouched
-    return alpha, w
+    coef, bias = to_standard(w, layout)
+    return alpha, coef, bias, w
 
 
 def test_block_steps_equal_one_coordinate_at_a_time():
@@ -222,14 +227,55 @@ def test_block_steps_equal_one_coordinate_at_a_time():
     order = rng.permutation(n)
     ref_alpha, ref_w, ref_b = _one_at_a_time(wd_features(X, degree=degree), sign, upper, order, passes=3)
     runs = {nthreads: _kernel_passes(X, sign, upper, order, degree, nthreads) for nthreads in (0, 1, 2)}
-    for alpha, w in runs.values():
+    for alpha, w, b, _ in runs.values():
         np.testing.assert_allclose(alpha, ref_alpha, rtol=0, atol=1e-12)
-        np.testing.assert_allclose(w[:-1], ref_w, rtol=0, atol=1e-12)
-        assert w[-1] == pytest.approx(ref_b, abs=1e-12)
+        np.testing.assert_allclose(w, ref_w, rtol=0, atol=1e-12)
+        assert b == pytest.approx(ref_b, abs=1e-12)
     assert 0 < np.count_nonzero(ref_alpha) and np.any(ref_alpha == 0.5)   # free and bounded coordinates both occur
     # in blocks each weight is summed by one thread in block order: the thread count cannot change the rounding
-    np.testing.assert_array_equal(runs[1][0], runs[2][0])
-    np.testing.assert_array_equal(runs[1][1], runs[2][1])
+    for a, b in zip(runs[1][:3], runs[2][:3]):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("degree", [4, 5], ids=["even degree", "odd degree"])
+def test_paired_layout_takes_the_same_steps_as_the_standard_layout(degree):
+    """Same additions in the same order at other addresses: bit for bit the iterates of the standard layout,
+    for one row at a time and in blocks; the padding slots are never touched (||w|| is the standard one)."""
+    from seqimp.kernels._implicit import svm_dual_objective
+
+    rng = np.random.default_rng(6)
+    n, length = 203, 11
+    X = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    y = (X[:, 3] == 2) ^ (rng.random(n) < 0.2)
+    sign = np.where(y, 1.0, -1.0)
+    upper = np.full(n, 0.3)
+    order = rng.permutation(n)
+    for nthreads in (0, 2):
+        a1, w1, b1, full1 = _kernel_passes(X, sign, upper, order, degree, nthreads, paired=False)
+        a2, w2, b2, full2 = _kernel_passes(X, sign, upper, order, degree, nthreads, paired=True)
+        assert full2.size > full1.size and np.count_nonzero(w1) > 0
+        np.testing.assert_array_equal(a1, a2)
+        np.testing.assert_array_equal(w1, w2)
+        assert b1 == b2
+        # every non-zero of the paired vector is a weight of the standard one: padding stays 0
+        assert np.count_nonzero(full2) == np.count_nonzero(full1)
+        assert svm_dual_objective(full2, a2) == pytest.approx(svm_dual_objective(full1, a1), rel=1e-14)
+
+
+def test_dcd_svm_is_bit_identical_on_both_layouts(monkeypatch):
+    from seqimp.kernels import _layout
+
+    X, y = noisy_data(1500, 15, seed=9, noise=0.15)
+    for n_jobs in (None, 2):
+        paired = dcd_svm(X, y, degree=5, C=0.2, tol=1e-3, n_jobs=n_jobs)
+        monkeypatch.setattr(_layout, "PAIRING", False)
+        standard = dcd_svm(X, y, degree=5, C=0.2, tol=1e-3, n_jobs=n_jobs)
+        monkeypatch.setattr(_layout, "PAIRING", True)
+        assert paired.n_iter == standard.n_iter > 2
+        np.testing.assert_array_equal(paired.coef, standard.coef)
+        np.testing.assert_array_equal(paired.dual_coef, standard.dual_coef)
+        assert paired.intercept == standard.intercept
+        assert paired.dual_objective == pytest.approx(standard.dual_objective, rel=1e-13)
 
 
 def test_threads_and_shrinking_keep_the_model():

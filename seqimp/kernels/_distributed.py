@@ -44,6 +44,7 @@ import numpy as np
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_svm_problem, cumulative_beta,
                         implicit_layout, row_norm2, svm_dual_objective)
+from ._layout import aligned_zeros, solver_layout, to_standard
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
 
@@ -128,7 +129,7 @@ def _rows(part):
     return part
 
 
-def _local_round(part, sign, alpha, upper, w, degree, base, offsets, sqb, qd, sigma, seed, passes, order, active,
+def _local_round(part, sign, alpha, upper, w, degree, base, lay, sqb, qd, sigma, seed, passes, order, active,
                  pg_max_old, pg_min_old):
     """``passes`` passes of DCD on the CoCoA+ local subproblem over the active rows ``order[:active]``.
 
@@ -138,12 +139,13 @@ def _local_round(part, sign, alpha, upper, w, degree, base, offsets, sqb, qd, si
     X = _rows(part)
     alpha = alpha.copy()
     order = order.copy()
-    u = w.copy()
+    u = aligned_zeros(w.shape[0])   # w in the solver's layout (lay); a record per cache line again
+    u[:] = w
     rng = np.random.default_rng(seed)
     pg = np.array([-np.inf, np.inf])
     for _ in range(passes):
         rng.shuffle(order[:active])
-        _, active = _svm_steps(X, sign, alpha, upper, u, offsets, sqb, degree, base, qd, sigma, order, 0, active,
+        _, active = _svm_steps(X, sign, alpha, upper, u, lay, sqb, degree, base, qd, sigma, order, 0, active,
                                active, pg_max_old, pg_min_old, pg, cumulative_beta(degree))
     u -= w
     u /= sigma
@@ -234,12 +236,13 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
     K = min(K, n)
     cuts = np.linspace(0, n, K + 1).astype(np.int64)
     bounds = [(int(cuts[k]), int(cuts[k + 1])) for k in range(K)]
-    offsets, sqb, base = implicit_layout(length, degree, alpha_)
+    _, sqb, base = implicit_layout(length, degree, alpha_)
     sign = np.where(yb == 1, 1.0, -1.0)
     upper = _upper_bounds(yb, C, class_weight)
     qd = row_norm2(length, degree) + 1.0
     sigma = float(K)
-    w = np.zeros(int(offsets[-1]) + 1)
+    layout = solver_layout(length, degree, base)
+    w = aligned_zeros(layout.size + 1)      # the solver's layout, as on the workers; the bias last
     alpha = np.zeros(n)
     parts = _parts(client, X, bounds, workers)
     orders = [np.arange(b - a, dtype=np.int64) for a, b in bounds]
@@ -260,7 +263,7 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
                         parts = _parts(client, X, bounds, workers)
                     w_f = client.scatter(w, broadcast=True, hash=False)
                     futures = [client.submit(_local_round, parts[k], sign[a:b], alpha[a:b], upper[a:b], w_f, degree,
-                                             base, offsets, sqb, qd, sigma, int(seeds[k]), local_passes, orders[k],
+                                             base, layout.table, sqb, qd, sigma, int(seeds[k]), local_passes, orders[k],
                                              actives[k] if shrinking else b - a, pg_max_old, pg_min_old, pure=False,
                                              workers=[workers[k % len(workers)]], allow_other_workers=True)
                                for k, (a, b) in enumerate(bounds)]
@@ -311,7 +314,8 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
 
         warnings.warn(f"distributed dual coordinate descent did not reach tol={tol:g} in max_iter={max_iter} "
                       "rounds; increase max_iter", ConvergenceWarning, stacklevel=2)
-    return SVMSolution(coef=w[:-1], intercept=float(w[-1]), dual_coef=alpha, n_iter=rounds,
+    coef, bias = to_standard(w, layout)
+    return SVMSolution(coef=coef, intercept=bias, dual_coef=alpha, n_iter=rounds,
                        dual_objective=svm_dual_objective(w, alpha), converged=converged)
 
 

@@ -5,9 +5,13 @@ sqrt(beta_k) in column ``feature_offsets(L, K)[k-1] + i * A**k + y`` for each k-
 index y at position i (exactly the layout of :func:`~seqimp.wd_features`). These
 column indices are base-A numbers of x's k-mers, so the numba kernels below compute
 them on demand from the (n, L) uint8 codes: a dot product w.phi(x) and an update
-w += c phi(x) each touch sum_k (L-k+1) weights and read one row of codes. Training
-memory is the codes (which may be a read-only memory map), the weight vector
-(``feature_offsets[-1] + 1`` floats) and a few arrays of length n.
+w += c phi(x) each touch sum_k (L-k+1) weights and read one row of codes. Inside the
+SVM solver the weights live in the layout of :mod:`._layout` (orders k and k+1 of a
+position in one cache line for DNA/RNA); the solution is returned in the standard
+layout. Training memory is the codes (which may be a read-only memory map), the
+solver's weight vector (``solver_layout(...).size + 1`` floats, about 1.6 times the
+``feature_offsets[-1]`` columns at degree 8), the returned coefficients and a few
+arrays of length n.
 
 Solvers
 -------
@@ -46,7 +50,7 @@ from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
 from ..io._check import check_sequences
 from ._params import check_degree_shifts, wd_beta
-from ._wd import row_feature_indices as _indices
+from ._layout import aligned_zeros, row_addresses, solver_layout, to_standard
 
 __all__ = ["dcd_svm", "cg_ridge", "wd_scores", "SVMSolution", "implicit_layout", "svm_dual_objective",
            "svm_primal_objective"]
@@ -110,7 +114,7 @@ def _pair_kernel(x, z, cumbeta, degree):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
+def _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop, active,
                 pg_max_old, pg_min_old, pg, cumbeta, nthreads, block):
     p = w.shape[0] - 1
     length = codes.shape[1]
@@ -131,7 +135,7 @@ def _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, si
             rows[j] = order[s + j]
         # gather: w.phi for the block's rows from the same w (reads only)
         for j in numba.prange(m):
-            _indices(codes[rows[j]], offsets, degree, base, bufs[j])
+            row_addresses(codes[rows[j]], lay, degree, base, bufs[j])
             dots[j] = _dot_buf(bufs[j], w, sqb, degree, length)
         # the coordinate steps in order; the rows stepped before j in this block changed w by
         # coeffs[q] (phi_q, 1), which enters g_j through phi_q.phi_j + 1: exact, as if one at a time
@@ -210,11 +214,12 @@ def _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, si
 
 
 @numba.njit(cache=True, nogil=True)
-def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
+def _svm_steps(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop, active,
                pg_max_old, pg_min_old, pg, cumbeta):
     """Coordinate steps of liblinear's L1-loss SVM dual on ``order[s:min(stop, active)]``, one thread.
 
-    ``w`` has p + 1 entries, the last being the bias (constant feature 1). ``sigma`` scales
+    ``w`` holds the weights at the addresses of the layout table ``lay`` (:mod:`._layout`),
+    then the bias (constant feature 1) as its last entry. ``sigma`` scales
     the curvature and the update of w (1: plain DCD; K: CoCoA+ local subproblem, where w is
     the local view). ``pg`` holds the running (max, min) projected gradient of this pass.
     Shrinking as in liblinear: a coordinate at a bound whose gradient points out of the box
@@ -224,12 +229,12 @@ def _svm_steps(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sig
 
     One row at a time: gather w.phi, step, scatter the update.
     """
-    return _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop,
+    return _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop,
                        active, pg_max_old, pg_min_old, pg, cumbeta, 1, 1)
 
 
 @numba.njit(cache=True, parallel=True)
-def _svm_steps_parallel(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop, active,
+def _svm_steps_parallel(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop, active,
                         pg_max_old, pg_min_old, pg, cumbeta, nthreads):
     """:func:`_svm_steps` in blocks of ``_BLOCK`` rows, gather and scatter spread over ``nthreads``.
 
@@ -239,7 +244,7 @@ def _svm_steps_parallel(codes, sign, alpha, upper, w, offsets, sqb, degree, base
     thread and every weight is updated by one thread (the one owning its position) in block
     order, so the result does not depend on ``nthreads``.
     """
-    return _steps_body(codes, sign, alpha, upper, w, offsets, sqb, degree, base, qd, sigma, order, s, stop,
+    return _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop,
                        active, pg_max_old, pg_min_old, pg, cumbeta, nthreads, _BLOCK)
 
 
@@ -331,16 +336,16 @@ def check_threads(n_jobs) -> int:
     return most if n_jobs == -1 else min(n_jobs, most)
 
 
-def _steps(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, order, s, stop, active, pg_max_old, pg_min_old,
+def _steps(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, order, s, stop, active, pg_max_old, pg_min_old,
            pg, cumbeta, nthreads):
     """One chunk of DCD steps (sigma = 1) on ``nthreads`` threads; the serial kernel for one."""
     if nthreads == 1:
-        return _svm_steps(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, 1.0, order, s, stop, active,
+        return _svm_steps(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, 1.0, order, s, stop, active,
                           pg_max_old, pg_min_old, pg, cumbeta)
     previous = numba.get_num_threads()
     numba.set_num_threads(nthreads)
     try:
-        return _svm_steps_parallel(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, 1.0, order, s, stop,
+        return _svm_steps_parallel(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, 1.0, order, s, stop,
                                    active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
     finally:
         numba.set_num_threads(previous)
@@ -472,12 +477,13 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     n, length = X.shape
     rng = check_random_state(random_state)
     nthreads = check_threads(n_jobs)
-    offsets, sqb, base = implicit_layout(length, degree, alpha_)
+    _, sqb, base = implicit_layout(length, degree, alpha_)
     sign = np.where(yb == 1, 1.0, -1.0)
     upper = _upper_bounds(yb, C, class_weight)
     qd = row_norm2(length, degree) + 1.0
     cumbeta = cumulative_beta(degree)
-    w = np.zeros(int(offsets[-1]) + 1)
+    layout = solver_layout(length, degree, base)
+    w = aligned_zeros(layout.size + 1)      # the solver's layout (module _layout), the bias last
     alpha = np.zeros(n)
     order = np.arange(n, dtype=np.int64)
     pg = np.empty(2)
@@ -493,7 +499,7 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
         s = 0
         with _pass_bar(verbose, active, f"DCD pass {it + 1}") as bar:
             while s < active:
-                s_new, active = _steps(X, sign, alpha, upper, w, offsets, sqb, degree, base, qd, order, s,
+                s_new, active = _steps(X, sign, alpha, upper, w, layout.table, sqb, degree, base, qd, order, s,
                                        s + chunk, active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
                 bar.update(s_new - s)
                 s = s_new
@@ -517,7 +523,8 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     if not converged:
         warnings.warn(f"dual coordinate descent did not reach tol={tol:g} in max_iter={max_iter} passes; "
                       "increase max_iter", ConvergenceWarning, stacklevel=2)
-    return SVMSolution(coef=w[:-1], intercept=float(w[-1]), dual_coef=alpha, n_iter=it,
+    coef, bias = to_standard(w, layout)
+    return SVMSolution(coef=coef, intercept=bias, dual_coef=alpha, n_iter=it,
                        dual_objective=svm_dual_objective(w, alpha), converged=converged)
 
 

@@ -1,0 +1,147 @@
+"""Where the implicit SVM solver keeps each WD weight: orders paired in 64-byte records.
+
+A coordinate step of :mod:`._implicit` reads and writes one weight per positional k-mer
+of a sequence, k = 1..K. At degree 8 the weights (94 MB at L = 141) do not fit in any
+cache, and in the standard layout of :func:`~seqimp.wd_features` (block k, position i,
+k-mer y at ``offsets[k-1] + i A^k + y``) every order k >= 5 costs a cache miss per
+position.
+
+The (k+1)-mer ``y A + c`` at position i extends the k-mer ``y`` there. For an alphabet
+of A letters with 1 + A <= 8 (DNA and RNA: A = 4), the solver stores orders k and k+1
+(k = 1, 3, 5, ...) in one record per (i, y) of 8 floats, a 64-byte cache line::
+
+    [w_k(i, y), w_k+1(i, yA + 0), ..., w_k+1(i, yA + A - 1), 0 ...]
+
+records ordered by (i, y), with the weight vector aligned to 64 bytes: the k-mer and the
+(k+1)-mer of a sequence at a position share one line, so orders 5..8 miss half as often.
+For an odd degree the last order has no partner and keeps stride 1. Padding slots (and
+the slots of the (k+1)-mers at i = L - k, which do not exist) are never addressed, so
+they stay 0 and ``||w||`` is that of the standard layout. A larger alphabet (protein,
+A = 20) keeps the standard layout: a record of 1 + A floats spans three lines whatever
+the padding, so pairing would only grow the vector.
+
+The layout is a table ``lay`` of shape (3, K), int64: for order k, ``lay[0, k-1]`` is
+the start of its block of records, ``lay[1, k-1]`` the record stride, ``lay[2, k-1]`` 1
+when order k is the partner (slots 1..A) of order k-1 and 0 when it leads (slot 0).
+The standard layout is the table (offsets, 1, 0): one kernel serves both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from ._params import feature_offsets
+
+__all__ = ["SolverLayout", "solver_layout", "row_addresses", "feature_address", "to_standard", "aligned_zeros"]
+
+#: Record stride of paired orders, in float64 slots: one 64-byte cache line.
+RECORD = 8
+_LINE = 64
+
+#: Pair orders where the alphabet allows it. Benchmarks and tests set it to False to run
+#: the solver on the standard layout (the same numbers at other addresses).
+PAIRING = True
+
+
+@dataclass(frozen=True)
+class SolverLayout:
+    """Addresses of the WD weights inside the solver (see the module docstring)."""
+
+    table: np.ndarray       # (3, degree) int64: block start, record stride, partner flag per order
+    size: int               # slots, padding included (the bias goes at index ``size``)
+    offsets: np.ndarray     # the standard layout, feature_offsets(length, degree, base)
+    length: int
+    degree: int
+    base: int
+
+    @property
+    def paired(self) -> bool:
+        return bool(self.table[2].any())
+
+
+def solver_layout(length, degree, base, paired=None) -> SolverLayout:
+    """The layout of the solver's weights for sequences of ``length``; ``paired`` None is :data:`PAIRING`
+    where a record of 1 + ``base`` floats fits in a cache line, else the standard layout."""
+    offsets = feature_offsets(length, degree, base)
+    if paired is None:
+        paired = PAIRING and 1 + base <= RECORD
+    if not paired:
+        table = np.stack([offsets[:-1], np.ones(degree, np.int64), np.zeros(degree, np.int64)])
+        return SolverLayout(table.astype(np.int64), int(offsets[-1]), offsets, length, degree, base)
+    table = np.zeros((3, degree), dtype=np.int64)
+    start = 0
+    for k in range(1, degree + 1, 2):
+        records = (length - k + 1) * base ** k
+        if k < degree:
+            table[:, k - 1] = start, RECORD, 0
+            table[:, k] = start, RECORD, 1
+            start += RECORD * records
+        else:                    # odd degree: the last order alone, stride 1
+            table[:, k - 1] = start, 1, 0
+            start += records
+    return SolverLayout(table, start, offsets, length, degree, base)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def row_addresses(x, lay, degree, base, buf):
+    """Solver addresses of the non-zeros of phi(x) into ``buf`` (order k, then position).
+
+    The entries are in the order of :func:`~seqimp.kernels._wd.row_feature_indices`; for
+    the standard table they are its columns. Position-major: the k-mers starting at one
+    position extend each other, so the index arithmetic is a short chain per position.
+    """
+    length = x.shape[0]
+    for i in range(length):
+        idx = 0
+        start = 0
+        width = 1
+        for k in range(1, degree + 1):
+            if i + k > length:
+                break
+            c = x[i + k - 1]
+            lead = i * width + idx          # record of the (k-1)-mer at i: a partner's record
+            idx = idx * base + c
+            width *= base
+            if lay[2, k - 1]:
+                buf[start + i] = lay[0, k - 1] + lead * lay[1, k - 1] + 1 + c
+            else:
+                buf[start + i] = lay[0, k - 1] + (i * width + idx) * lay[1, k - 1]
+            start += length - k + 1
+
+
+@numba.njit(cache=True, nogil=True)
+def feature_address(lay, base, k, i, y):
+    """Solver address of the weight of k-mer index ``y`` at 0-based position ``i`` (order ``k``)."""
+    if lay[2, k - 1]:
+        return lay[0, k - 1] + (i * base ** (k - 1) + y // base) * lay[1, k - 1] + 1 + y % base
+    return lay[0, k - 1] + (i * base ** k + y) * lay[1, k - 1]
+
+
+@numba.njit(cache=True, parallel=True)
+def _gather_standard(w, lay, offsets, degree, base, length, out):
+    for k in range(1, degree + 1):
+        width = base ** k
+        for i in numba.prange(length - k + 1):
+            col = offsets[k - 1] + i * width
+            for y in range(width):
+                out[col + y] = w[feature_address(lay, base, k, i, y)]
+
+
+def to_standard(w, layout: SolverLayout):
+    """``(coef, bias)``: the solver's weights ``w`` (bias last) in the :func:`~seqimp.wd_features` layout.
+
+    Gathers feature by feature into a new array of p floats (no index array is built).
+    """
+    coef = np.empty(int(layout.offsets[-1]))
+    _gather_standard(w, layout.table, layout.offsets, layout.degree, layout.base, layout.length, coef)
+    return coef, float(w[layout.size])
+
+
+def aligned_zeros(n) -> np.ndarray:
+    """``np.zeros(n)`` starting on a 64-byte boundary (a record is then one cache line)."""
+    raw = np.zeros(n + _LINE // 8)
+    skip = (-raw.ctypes.data % _LINE) // 8
+    return raw[skip:skip + n]
