@@ -134,6 +134,11 @@ def test_memory_budget_refuses_before_allocating():
     X, y = noisy_data(1000, 30)
     need = training_memory(1000, 30, 4, 4, "linear")
     assert need == 30 * 1000 * (30 + 29 + 28 + 27)
+    # implicit: the solver's vector (records of 8 slots per position and 1-mer / 3-mer, bias) + coef + 40 n
+    p = 30 * 4 + 29 * 4 ** 2 + 28 * 4 ** 3 + 27 * 4 ** 4
+    assert training_memory(1000, 30, 4, 4, "implicit") == 8 * (8 * (30 * 4 + 28 * 4 ** 3) + 1) + 8 * p + 40 * 1000
+    assert training_memory(1000, 30, 3, 4, "implicit") == (8 * (8 * 30 * 4 + 28 * 4 ** 3 + 1)
+                                                            + 8 * (30 * 4 + 29 * 4 ** 2 + 28 * 4 ** 3) + 40 * 1000)
     with pytest.raises(SeqimpError, match=r"method='linear' on 1,000 sequences of length 30 at degree 4 needs "
                                           r"about 3\.4 MB .* more than memory_budget \(1\.0 MB\); use "
                                           r"method='implicit' .*encode_fasta_to_store"):

@@ -6,9 +6,11 @@ For n sequences of length L at degree K over an alphabet of A symbols
 * ``"linear"`` (explicit features + liblinear / sparse CG): about 30 bytes per
   non-zero, 30 n z (the CSR matrix, 12 bytes per non-zero, plus liblinear's own
   copy, 16 bytes per non-zero, and the row pointers);
-* ``"implicit"`` (features on demand): the weight vector, 8 (p + 1) bytes, plus
-  about 40 bytes per sequence (dual variables, bounds, signs, order, scores), plus
-  the codes n L bytes when they are not a memory map;
+* ``"implicit"`` (features on demand): the solver's weight vector, 8 (q + 1) bytes
+  (q slots of :func:`._layout.solver_layout`: p plus the padding of the paired records,
+  q = 1.6 p at K = 8, L = 141 for DNA; q = p for protein), the returned coefficients,
+  8 p bytes, plus about 40 bytes per sequence (dual variables, bounds, signs, order,
+  scores), plus the codes n L bytes when they are not a memory map;
 * ``"kernel"``: the n x n Gram matrix, 8 n^2 bytes (twice while it is centred or
   handed to libsvm).
 """
@@ -20,6 +22,7 @@ import re
 import numpy as np
 
 from ..errors import SeqimpError
+from ._layout import solver_layout
 from ._params import feature_offsets
 
 __all__ = ["training_memory", "check_training_memory", "parse_bytes", "available_memory", "format_bytes"]
@@ -73,7 +76,8 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     if method == "linear":
         return 30 * nnz
     p = int(feature_offsets(length, degree, base)[-1])
-    return 8 * (p + 1) + 40 * n + (n * length if codes_in_memory else 0)
+    q = solver_layout(length, degree, base).size
+    return 8 * (q + 1) + 8 * p + 40 * n + (n * length if codes_in_memory else 0)
 
 
 def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0) -> int:
@@ -102,5 +106,5 @@ def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0)
             f"Gram matrix, more than {where} ({have}); use shifts=0 (the implicit route) or fewer sequences")
     raise SeqimpError(
         f"the implicit route on {n:,} sequences of length {length} at degree {degree} needs about "
-        f"{format_bytes(need)} (weight vector and dual variables), more than {where} ({have}); use a smaller "
+        f"{format_bytes(need)} (weight vectors and dual variables), more than {where} ({have}); use a smaller "
         f"degree, or keep the codes on disk (seqimp.io.encode_fasta_to_store) and train on a Dask cluster")
