@@ -20,6 +20,12 @@ Usage::
     python scripts/bench_training.py                   # n = 10^5 and 10^6
     python scripts/bench_training.py --n 100000        # one size
     python scripts/bench_training.py --huge            # adds 10^7 (about 1.4 GB of codes on disk)
+    # seconds per full pass of the solver's two weight layouts, alternated (A B A B A B)
+    python scripts/bench_training.py --n 100000 --routes --layouts standard paired --repeat 3 --skip-dask-pass
+
+``--layouts`` picks the solver's weight layout (seqimp/kernels/_layout.py): ``paired``
+(orders k, k+1 of a position in one 64-byte record, the default for DNA) or
+``standard`` (the wd_features layout); the iterates are the same numbers either way.
 """
 
 from __future__ import annotations
@@ -69,6 +75,13 @@ def make_store(folder, n, length, seed, block=200_000):
     del codes
     os.remove(folder / "codes.tmp.npy")
     return store
+
+
+def set_layout():
+    """The solver's weight layout named by the parent (SEQIMP_BENCH_LAYOUT: paired or standard)."""
+    from seqimp.kernels import _layout
+
+    _layout.PAIRING = os.environ.get("SEQIMP_BENCH_LAYOUT", "paired") == "paired"
 
 
 def child(route, store_path, test_path, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1):
@@ -126,18 +139,37 @@ def child_passes(route, store_path, passes, degree, n_jobs=1):
         start = time.perf_counter()
         dcd_svm_distributed(store.codes, y, client=client, **kwargs)
     elapsed = time.perf_counter() - start
-    print(json.dumps(dict(route=route, per_pass_s=elapsed / passes)))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps(dict(route=route, per_pass_s=elapsed / passes, peak_rss=peak)))
 
 
-def run_route(route, store, test, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1):
+def run_route(route, store, test, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1, layout="paired"):
     """Run one route in a child process; its last stdout line is a JSON record (stderr passes through)."""
     cmd = [sys.executable, __file__, "--child", route, str(store.path), str(test.path), str(degree), str(max_iter)]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                SEQIMP_BENCH_VERBOSE="1" if verbose else "", SEQIMP_BENCH_TOL=repr(tol),
-               SEQIMP_BENCH_JOBS=str(n_jobs))
+               SEQIMP_BENCH_JOBS=str(n_jobs), SEQIMP_BENCH_LAYOUT=layout)
     out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=None if verbose else subprocess.DEVNULL,
                          text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def full_passes(store, test, args):
+    """Seconds per full pass of the single-process solver for each layout, alternated ``--repeat`` times;
+    prints every run, the medians and their ratio; returns the median of the first layout."""
+    times = {layout: [] for layout in args.layouts}
+    for rep in range(args.repeat):
+        for layout in args.layouts:
+            r = run_route("implicit-pass", store, test, args.degree, args.full_passes, layout=layout)
+            times[layout].append(r["per_pass_s"])
+            print(f"  full passes ({args.full_passes}, no shrinking), {layout:8s} layout, run {rep + 1}: "
+                  f"{r['per_pass_s']:.3f} s/pass, peak RSS {r['peak_rss'] / 2 ** 30:.2f} GiB", flush=True)
+    med = {layout: float(np.median(t)) for layout, t in times.items()}
+    if len(med) > 1:
+        print("  median s/pass: " + ", ".join(f"{k} {v:.3f}" for k, v in med.items())
+              + f"; {args.layouts[0]} / {args.layouts[1]}: {med[args.layouts[0]] / med[args.layouts[1]]:.3f}x",
+              flush=True)
+    return med[args.layouts[0]]
 
 
 def main(argv=None):
@@ -159,6 +191,11 @@ def main(argv=None):
                    help="stopping tolerance of every route (liblinear's eps: max - min projected gradient of a pass)")
     p.add_argument("--n-jobs", type=int, nargs="+", default=[1],
                    help="threads of the implicit route; one fit per value (the model is the same for all)")
+    p.add_argument("--layouts", nargs="+", default=["paired"], choices=["paired", "standard"],
+                   help="the solver's weight layout(s): the fits use the first; the full passes run each, "
+                        "alternating --repeat times")
+    p.add_argument("--repeat", type=int, default=1, help="rounds of full passes over the layouts (A B A B ...)")
+    p.add_argument("--skip-dask-pass", action="store_true", help="no Dask route in the full-pass comparison")
     p.add_argument("--linear-max", type=int, default=100_000, help="largest n for the explicit route")
     p.add_argument("--verbose", action="store_true", help="the fits report each pass on stderr")
     p.add_argument("--workdir", default=None, help="where the codes stores go (default: a temporary folder)")
@@ -167,6 +204,7 @@ def main(argv=None):
     if args.child:
         route, store, test, degree, max_iter = args.child
         n_jobs = int(os.environ.get("SEQIMP_BENCH_JOBS", "1"))
+        set_layout()
         if route.endswith("-pass"):
             child_passes(route, store, int(max_iter), int(degree), n_jobs=n_jobs)
         else:
@@ -192,7 +230,7 @@ def main(argv=None):
                     label = f"implicit, {jobs} thread{'s' * (jobs > 1)}" if route == "implicit" else route
                     r = res[label] = run_route(route, store, test, args.degree,
                                                args.dask_max_iter if route == "dask" else args.max_iter,
-                                               args.verbose, tol=args.tol, n_jobs=jobs)
+                                               args.verbose, tol=args.tol, n_jobs=jobs, layout=args.layouts[0])
                     gap = "" if r["gap"] != r["gap"] else f", relative duality gap {r['gap']:.1e}"
                     print(f"  {label:19s}: fit {r['fit_s']:7.1f} s, {r['passes']:4d} passes ({r['per_pass_s']:.2f} s/pass), "
                           f"peak RSS {r['peak_rss'] / 2 ** 30:5.2f} GiB, held-out accuracy {r['accuracy']:.3f}, "
@@ -216,10 +254,12 @@ def main(argv=None):
                       f"{b['passes']} passes; primal objective, dask vs implicit: relative difference "
                       f"{(a['primal'] - b['primal']) / b['primal']:+.2e}", flush=True)
             if args.full_passes:
-                one = run_route("implicit-pass", store, test, args.degree, args.full_passes, n_jobs=1)["per_pass_s"]
-                two = run_route("dask-pass", store, test, args.degree, args.full_passes)["per_pass_s"]
-                print(f"  full passes (no shrinking, {args.full_passes} each): single process {one:.2f} s/pass, "
-                      f"Dask 2 workers {two:.2f} s/pass: ratio {two / one:.2f}x (target <= 1.3x)", flush=True)
+                one = full_passes(store, test, args)
+                if not args.skip_dask_pass:
+                    two = run_route("dask-pass", store, test, args.degree, args.full_passes,
+                                    layout=args.layouts[0])["per_pass_s"]
+                    print(f"  full passes (no shrinking, {args.full_passes} each): single process {one:.2f} s/pass, "
+                          f"Dask 2 workers {two:.2f} s/pass: ratio {two / one:.2f}x (target <= 1.3x)", flush=True)
             store = None
 
 
