@@ -9,17 +9,16 @@ k-mer of the odd order), [w_k, w_k+1 for its A extensions, padding]; records ord
 import numpy as np
 import pytest
 
-from seqimp import wd_features
 from seqimp.kernels._layout import (aligned_zeros, feature_address, row_addresses, solver_layout,
                                     to_standard)
 from seqimp.kernels._params import feature_offsets
-from seqimp.kernels._wd import row_feature_indices
 
 
-def reference_addresses(length, degree, base):
-    """{(k, i, y): address} and the number of slots, by the design's rule (pairing for base <= 7)."""
+def reference_addresses(length, degree, base, paired=True):
+    """{(k, i, y): address} and the number of slots, by the design's rule (pairing for base <= 7);
+    unpaired: the wd_features columns, order by order, position by position."""
     where, start = {}, 0
-    if base > 7:
+    if base > 7 or not paired:
         for k in range(1, degree + 1):
             for i in range(length - k + 1):
                 for y in range(base ** k):
@@ -60,13 +59,13 @@ def test_addresses_are_a_bijection_onto_the_used_slots(length, degree, base):
         assert all(a % 8 == 0 for (k, _, _), a in got.items() if k % 2 == 1 and k < degree)
 
 
+@pytest.mark.parametrize("paired", [True, False], ids=["paired", "standard"])
 @pytest.mark.parametrize("length,degree,base", CASES)
-def test_row_addresses_are_those_of_the_row_features(length, degree, base):
+def test_row_addresses_are_those_of_the_row_kmers(length, degree, base, paired):
     rng = np.random.default_rng(length * degree + base)
-    layout = solver_layout(length, degree, base)
-    ref, _ = reference_addresses(length, degree, base)
-    offsets = feature_offsets(length, degree, base)
-    standard = solver_layout(length, degree, base, paired=False)
+    layout = solver_layout(length, degree, base, paired=paired)
+    ref, size = reference_addresses(length, degree, base, paired)
+    assert layout.size == size
     nnz = sum(length - k + 1 for k in range(1, degree + 1))
     for x in rng.integers(0, base, (20, length)).astype(np.uint8):
         buf = np.empty(nnz, dtype=np.int64)
@@ -74,23 +73,6 @@ def test_row_addresses_are_those_of_the_row_features(length, degree, base):
         want = [ref[k, i, sum(int(c) * base ** (k - 1 - t) for t, c in enumerate(x[i:i + k]))]
                 for k in range(1, degree + 1) for i in range(length - k + 1)]
         np.testing.assert_array_equal(buf, want)
-        # the standard table gives the columns of wd_features
-        cols = np.empty(nnz, dtype=np.int64)
-        row_feature_indices(x, offsets, degree, base, cols)
-        row_addresses(x, standard.table, degree, base, buf)
-        np.testing.assert_array_equal(buf, cols)
-
-
-def test_row_addresses_follow_wd_features_columns_for_dna():
-    """Gathering a standard-layout vector at the row's standard addresses is phi(x).w by the CSR matrix."""
-    rng = np.random.default_rng(2)
-    X = rng.integers(0, 4, (5, 13)).astype(np.uint8)
-    F = wd_features(X, degree=6)
-    layout = solver_layout(13, 6, 4, paired=False)
-    for r, x in enumerate(X):
-        buf = np.empty(F[r].nnz, dtype=np.int64)
-        row_addresses(x, layout.table, 6, 4, buf)
-        np.testing.assert_array_equal(np.sort(buf), F[r].indices)
 
 
 @pytest.mark.parametrize("length,degree,base", CASES)

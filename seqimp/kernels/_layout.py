@@ -63,12 +63,10 @@ class SolverLayout:
 
 
 def solver_layout(length, degree, base, paired=None) -> SolverLayout:
-    """The layout of the solver's weights for sequences of ``length``; ``paired`` None is :data:`PAIRING`
-    where a record of 1 + ``base`` floats fits in a cache line, else the standard layout."""
+    """The layout of the solver's weights for sequences of ``length``: paired where ``paired`` (None:
+    :data:`PAIRING`) and a record of 1 + ``base`` floats fits in a cache line, else the standard layout."""
     offsets = feature_offsets(length, degree, base)
-    if paired is None:
-        paired = PAIRING and 1 + base <= RECORD
-    if not paired:
+    if not ((PAIRING if paired is None else paired) and 1 + base <= RECORD):
         table = np.stack([offsets[:-1], np.ones(degree, np.int64), np.zeros(degree, np.int64)])
         return SolverLayout(table.astype(np.int64), int(offsets[-1]), offsets, length, degree, base)
     table = np.zeros((3, degree), dtype=np.int64)
@@ -87,11 +85,12 @@ def solver_layout(length, degree, base, paired=None) -> SolverLayout:
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def row_addresses(x, lay, degree, base, buf):
-    """Solver addresses of the non-zeros of phi(x) into ``buf`` (order k, then position).
+    """Addresses of the non-zeros of phi(x) into ``buf`` (order k, then position).
 
-    The entries are in the order of :func:`~seqimp.kernels._wd.row_feature_indices`; for
-    the standard table they are its columns. Position-major: the k-mers starting at one
-    position extend each other, so the index arithmetic is a short chain per position.
+    The one column-of-a-k-mer rule: with the standard table these are the columns of
+    :func:`~seqimp.wd_features`; with the paired table, the solver's addresses.
+    Position-major: the k-mers starting at one position extend each other, so the index
+    arithmetic is a short chain per position.
     """
     length = x.shape[0]
     for i in range(length):

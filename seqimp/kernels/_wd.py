@@ -26,6 +26,7 @@ import scipy.sparse as sp
 from ..errors import SeqimpError
 from ..io._alphabet import get_alphabet
 from ..io._check import check_sequences
+from ._layout import row_addresses, solver_layout
 from ._params import check_degree_shifts, feature_offsets, shift_weights, wd_beta
 
 __all__ = ["wd_kernel", "wd_features"]
@@ -142,31 +143,10 @@ def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -
     return gram
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def row_feature_indices(x, offsets, degree, base, buf):
-    """Columns of the non-zeros of phi(x) into ``buf`` (block k, then position), as in ``wd_features``.
-
-    Position-major: the k-mers starting at one position extend each other, so the chain of
-    index arithmetic is short and independent across positions.
-    """
-    length = x.shape[0]
-    for i in range(length):
-        idx = 0
-        start = 0
-        width = 1
-        for k in range(1, degree + 1):
-            if i + k > length:
-                break
-            idx = idx * base + x[i + k - 1]
-            width *= base
-            buf[start + i] = offsets[k - 1] + i * width + idx
-            start += length - k + 1
-
-
 @numba.njit(cache=True, parallel=True)
-def _feature_indices(X, degree, base, offsets, nnz_row, indices):
+def _feature_indices(X, degree, base, lay, nnz_row, indices):
     for r in numba.prange(X.shape[0]):
-        row_feature_indices(X[r], offsets, degree, base, indices[r * nnz_row:(r + 1) * nnz_row])
+        row_addresses(X[r], lay, degree, base, indices[r * nnz_row:(r + 1) * nnz_row])
 
 
 def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:
@@ -201,7 +181,8 @@ def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:
     nnz_row = int(sum(length - k + 1 for k in range(1, degree + 1)))
     idx_dtype = np.int32 if n_cols < np.iinfo(np.int32).max else np.int64
     indices = np.empty(n * nnz_row, dtype=idx_dtype)
-    _feature_indices(Xc, degree, base, offsets.astype(idx_dtype), nnz_row, indices)
+    # the columns of a row: the solver's address rule on the standard layout (one rule for both)
+    _feature_indices(Xc, degree, base, solver_layout(length, degree, base, paired=False).table, nnz_row, indices)
     row_data = np.repeat(np.sqrt(wd_beta(degree)), length - np.arange(degree))
     data = np.tile(row_data, n)
     indptr = np.arange(n + 1, dtype=np.int64 if n * nnz_row >= np.iinfo(np.int32).max else idx_dtype) * nnz_row
