@@ -57,6 +57,21 @@ def test_two_workers_match_the_single_machine_solution(client, data):
     assert np.corrcoef(d1, d2)[0, 1] > 0.999
 
 
+def test_workers_step_in_the_paired_layout_with_the_numbers_of_the_standard_one(client, data, monkeypatch):
+    """The workers get w in the solver's paired layout and the client converts at the end: the same
+    model, bit for bit, as CoCoA+ on the standard layout."""
+    from seqimp.kernels import _layout
+
+    X, y = data[0][:3000], data[1][:3000]
+    paired = dcd_svm_distributed(X, y, client=client, degree=5, C=0.1, tol=1e-1)
+    monkeypatch.setattr(_layout, "PAIRING", False)
+    standard = dcd_svm_distributed(X, y, client=client, degree=5, C=0.1, tol=1e-1)
+    assert paired.n_iter == standard.n_iter >= 3
+    np.testing.assert_array_equal(paired.coef, standard.coef)
+    np.testing.assert_array_equal(paired.dual_coef, standard.dual_coef)
+    assert paired.intercept == standard.intercept
+
+
 def test_estimator_route_memmap_partitions_and_fit_distributed(client, data, tmp_path):
     X, y = data[0][:3000], data[1][:3000]
     model = WDClassifier(degree=4, C=0.01, tol=1e-2, client=client).fit(X, y)
