@@ -192,16 +192,6 @@ def _motif_route(args, inputs, external) -> bool:
     return wanted
 
 
-def _dna_model(args, weights) -> bool:
-    """Whether a --model of this alphabet can have motifs (DNA only); UserError for motif options when not."""
-    if weights.alphabet.name == "dna":
-        return True
-    if args.db or args.strand != "given":
-        raise UserError(f"{'--db' if args.db else '--strand both'}: motifs are found on DNA sequences only "
-                        f"(--model {args.model} is a {weights.alphabet.name} model)")
-    return False
-
-
 def run(args) -> int:
     from ..io._fasta import read_fasta
     from ..pipeline import add_motifs, load_model, run_model, run_poim, run_regression, run_sampled
@@ -233,9 +223,6 @@ def run(args) -> int:
         raise UserError(f"--background {args.background} needs --negative (or --positive) sequences; "
                         "give them, --background-fasta FA or --background uniform")
     motifs = _motif_route(args, inputs, external)
-    if args.model:  # a model that cannot be loaded fails before the output folder
-        weights, metadata = load_model(args.model)
-        motifs = motifs and _dna_model(args, weights)
     database = None
     if motifs and args.db:
         from ..motifs import read_motifs
@@ -248,6 +235,7 @@ def run(args) -> int:
     found = None
     with dask_client(args) as client, output_dir(args.out, "poim") as tmp:
         if args.model:
+            weights, metadata = load_model(args.model)
             run = run_model(weights, tmp, metadata=metadata, background_fasta=background_fasta,
                             max_order=args.max_order, max_memory=args.max_memory,
                             positive=pos, negative=neg, full_tables=args.full_tables, **extras)
