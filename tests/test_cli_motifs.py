@@ -140,6 +140,29 @@ def test_motifs_into_a_poim_report(planted, tmp_path):
     assert "<b>motif1</b>: not compared: uninformative" in report
 
 
+def test_motifs_with_a_jaspar_release_by_name(planted, tmp_path, capsys):
+    """--db JASPAR2024 (any case): JASPAR 2024 CORE vertebrates through pyjaspar, recorded in
+    motifs.json; a release that does not exist fails before any work."""
+    pytest.importorskip("pyjaspar")
+    import json
+
+    out = tmp_path / "motifs"
+    args = ["motifs", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"), "--degree", "4"]
+    assert main(args + ["--out", str(out), "--db", "jaspar2024", "-q"]) == 0
+    matches = _tsv(out / "matches.tsv")
+    assert list(matches[0])[:5] == ["query", "target", "target_description", "target_class", "p_value"]
+    assert {r["query"] for r in matches} == {r["name"] for r in _tsv(out / "motifs.tsv")}
+    database = json.loads((out / "motifs.json").read_text())["parameters"]["database"]
+    assert (database["release"], database["collection"], database["tax_group"], database["motifs"]) == \
+        ("JASPAR2024", "CORE", "vertebrates", 879)
+    stdout = capsys.readouterr().out
+    assert "\nmotif1: " in stdout
+    assert "\nknown motifs: JASPAR2024 CORE vertebrates (879 motifs) -- JASPAR 2024 (Rauluseviciute" in stdout
+    assert main(args + ["--out", str(tmp_path / "never"), "--db", "JASPAR1999"]) == 2
+    assert "unknown JASPAR release 'JASPAR1999'; pyjaspar has JASPAR2014" in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()
+
+
 def test_motifs_from_synthetic_poim(tmp_path):
     truth = [Motif.from_consensus("a", "TTGACA", purity=0.9, start=8),
              Motif.from_consensus("b", "TATAAT", purity=0.9, start=25)]

@@ -317,7 +317,10 @@ def test_poim_without_motifs_and_motif_option_errors(tmp_path, capsys, monkeypat
             (["--model", "m.npz", "--background-fasta", NEG, "--strand", "both"],
              r"--strand both is for the motifs, which are refined on the sequences: give both --positive and "
              r"--negative .*'seqimp motifs --poim OUT/poim\.npz --positive P --negative N' afterwards$"),
-            (["--positive", POS, "--negative", NEG, "--db", "missing.meme"], r"missing\.meme")):
+            (["--positive", POS, "--negative", NEG, "--db", "missing.meme"], r"missing\.meme: no such motif file"),
+            # a JASPAR release by name: this one does not exist (or pyjaspar is missing)
+            (["--positive", POS, "--negative", NEG, "--db", "JASPAR1999"],
+             r"unknown JASPAR release 'JASPAR1999'|needs the pyjaspar package")):
         _error(capsys, ["poim", "--out", "X"] + argv, tmp_path / "X", message)
 
 

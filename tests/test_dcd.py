@@ -254,3 +254,19 @@ def test_n_jobs_is_checked():
         dcd_svm(X, y, degree=3, n_jobs=0)
     with pytest.raises(SeqimpError, match="n_jobs"):
         WDClassifier(degree=3, n_jobs=-2).fit(X, y)
+
+
+def test_in_block_correction_kernel_is_the_dot_product_of_wd_features():
+    """_pair_kernel (runs of matching letters, branch-free) against phi(x).phi(z) from explicit features."""
+    from seqimp.kernels._implicit import _pair_kernel, cumulative_beta
+
+    rng = np.random.default_rng(5)
+    for degree, length in [(1, 7), (3, 12), (6, 25)]:
+        X = rng.integers(0, 4, (12, length)).astype(np.uint8)
+        X[1] = X[0]                      # identical rows: every k-mer shared
+        X[2, :length // 2] = X[0, :length // 2]   # a long shared prefix
+        F = wd_features(X, degree=degree).toarray()
+        cb = cumulative_beta(degree)
+        for a in range(len(X)):
+            for b in range(len(X)):
+                np.testing.assert_allclose(_pair_kernel(X[a], X[b], cb, degree), F[a] @ F[b], rtol=1e-12, atol=1e-12)

@@ -113,6 +113,21 @@ def test_a_lost_worker_retries_the_round_and_gives_the_same_model(client, data, 
     assert not hasattr(model, "coef_")  # never a silently different model
 
 
+def _kill_a_worker_in_round_2(c, monkeypatch):
+    """SIGKILL the first worker (by address) once round 2 of a fit is submitted; returns the victims."""
+    killed = []
+
+    def hook(rounds, attempt, futures):
+        if rounds == 2 and attempt == 0:
+            pids = c.run(os.getpid)
+            victim = sorted(pids)[0]
+            os.kill(pids[victim], signal.SIGKILL)
+            killed.append(victim)
+
+    monkeypatch.setattr(_distributed, "_ROUND_HOOK", hook)
+    return killed
+
+
 def test_a_killed_worker_process_is_survived_exactly_or_fails_in_one_line(data, monkeypatch):
     """A real lost worker: SIGKILL to a worker process once round 2 is submitted (a hook, no sleeps).
 
@@ -124,16 +139,7 @@ def test_a_killed_worker_process_is_survived_exactly_or_fails_in_one_line(data, 
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     with cluster, distributed.Client(cluster) as c:
         clean = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1)
-        killed = []
-
-        def kill_a_worker_in_round_2(rounds, attempt, futures):
-            if rounds == 2 and attempt == 0:
-                pids = c.run(os.getpid)
-                victim = sorted(pids)[0]   # the worker holding partition 0's scattered rows
-                os.kill(pids[victim], signal.SIGKILL)
-                killed.append(victim)
-
-        monkeypatch.setattr(_distributed, "_ROUND_HOOK", kill_a_worker_in_round_2)
+        killed = _kill_a_worker_in_round_2(c, monkeypatch)  # the worker holding partition 0's scattered rows
         survived = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1)
         assert len(killed) == 1 and killed[0] not in c.scheduler_info()["workers"]
         assert survived.n_iter == clean.n_iter >= 3
@@ -146,6 +152,26 @@ def test_a_killed_worker_process_is_survived_exactly_or_fails_in_one_line(data, 
                                               r"answer \(.*\); gave up after 0 retries, no model was fitted$") as err:
             dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1, retries=0)
         assert len(killed) == 2 and "\n" not in str(err.value)
+
+
+def test_a_killed_worker_is_survived_exactly_when_the_rows_come_from_a_codes_store(data, tmp_path, monkeypatch):
+    """The codes-store route: every worker opens its partition's rows from the store's path, so
+    a worker killed once round 2 is submitted loses no data. Dask runs the lost task again on
+    the other worker (or the round is retried) and the model is bit-identical to the undisturbed fit."""
+    X, y = data[0][:2000], data[1][:2000]
+    codes = write_codes_store(tmp_path / "train", X, y).codes
+    assert isinstance(codes, np.memmap)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    with cluster, distributed.Client(cluster) as c:
+        clean = dcd_svm_distributed(codes, y, client=c, degree=3, C=0.1, tol=1e-1)
+        assert all(isinstance(part, tuple) for part in _distributed._parts(c, codes, [(0, 1000), (1000, 2000)],
+                                                                            ["a", "b"]))  # paths, not scattered rows
+        killed = _kill_a_worker_in_round_2(c, monkeypatch)
+        survived = dcd_svm_distributed(codes, y, client=c, degree=3, C=0.1, tol=1e-1)
+        assert len(killed) == 1 and killed[0] not in c.scheduler_info()["workers"]
+        assert survived.n_iter == clean.n_iter >= 3
+        np.testing.assert_array_equal(survived.coef, clean.coef)
+        np.testing.assert_array_equal(survived.dual_coef, clean.dual_coef)
 
 
 def test_scheduler_address_as_client_param(client, data):

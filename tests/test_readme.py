@@ -31,5 +31,14 @@ def test_readme_quick_start_has_exactly_two_commands():
     section = text.split("## Quick start", 1)[1].split("##", 1)[0]
     block = re.findall(r"```bash\n(.*?)```", section, flags=re.S)[0]
     lines = [ln for ln in block.splitlines() if ln.strip()]
-    assert lines == ['python -m pip install . && seqimp demo --out demo-results',
-                     'python -m pip install ".[test,dask]" && python -m pytest -n 2']
+    assert lines == ['python -m pip install ".[jaspar]" && seqimp demo --out demo-results',
+                     'python -m pip install ".[test,dask,jaspar]" && python -m pytest -n 2']
+
+
+def test_ci_runs_the_quick_start_as_written():
+    """.ci/run installs and runs exactly the README's two quick-start commands."""
+    text = README.read_text()
+    section = text.split("## Quick start", 1)[1].split("##", 1)[0]
+    commands = [ln for ln in re.findall(r"```bash\n(.*?)```", section, flags=re.S)[0].splitlines() if ln.strip()]
+    ci = (README.parent / ".ci" / "run").read_text().splitlines()
+    assert all(command in ci for command in commands)

@@ -296,8 +296,8 @@ def positive_float(text: str) -> float:
 
 # ----- options and helpers shared by several subcommands -----------------------------------------
 
-__all__ += ["add_quiet", "add_data_options", "add_model_options", "read_pair", "check_degree", "memory_size",
-            "print_outcome", "print_motifs"]
+__all__ += ["add_quiet", "add_db_option", "add_data_options", "add_model_options", "read_pair", "check_degree", "memory_size",
+            "print_outcome", "print_motifs", "match_lines"]
 
 
 _positive_float = positive_float  # the name cli.train used
@@ -313,6 +313,15 @@ def memory_size(text: str) -> int:
     if not m or float(m.group(1)) <= 0:
         raise argparse.ArgumentTypeError(f"expected a size such as 2G, 500M or 1000000, got {text!r}")
     return int(float(m.group(1)) * _UNITS[m.group(2)])
+
+
+def add_db_option(group, what="to match with TOMTOM (matches.tsv)") -> None:
+    """``--db MOTIFS``: a motif file or a JASPAR release name (:func:`seqimp.motifs.load_database`)."""
+    group.add_argument("--db", metavar="MOTIFS",
+                       help=f"known motifs {what}: a MEME, JASPAR or TRANSFAC file, or a JASPAR release read "
+                            "through pyjaspar (JASPAR2024 = CORE vertebrates; RELEASE:COLLECTION:TAX_GROUP, e.g. "
+                            "JASPAR2022:CORE:plants; pip install 'seqimp[jaspar]'); an existing file of that "
+                            "name wins")
 
 
 def add_quiet(p) -> None:
@@ -415,15 +424,42 @@ def print_outcome(run, out, *, note="") -> None:
 
 def print_motifs(run, out) -> None:
     """The motifs of a :class:`seqimp.pipeline.MotifRun` (stdout): one line each, strongest first,
-    each one's database verdict, and where ``motifs.tsv`` is."""
-    from ..motifs import best_matches, match_line
-
+    each one's database verdict (:func:`match_lines`), and where ``motifs.tsv`` is."""
     for line in run.lines():
         print(line)
     if run.matches is not None and len(run.matches):
-        for q, row in best_matches(run.matches).items():
-            print(f"{q}: {match_line(row)}")
+        for line in match_lines(run.matches, database=run.parameters.get("database")):
+            print(line)
     print(f"motifs: {Path(out)}/motifs.tsv")
+
+
+def match_lines(matches, consensus=None, database=None) -> list:
+    """Lines for the terminal: ``known motifs: LABEL -- CREDIT`` when ``database`` (the
+    ``database`` of ``motifs.json``) is given, then per query of ``matches``
+    (:func:`seqimp.motifs.compare_motifs`) ``NAME: verdict`` (``NAME CONSENSUS:`` when
+    ``consensus`` maps names to consensi) and, when the table has JASPAR classes
+    (``target_class``), one indented line grouping its significant matches by class, the
+    largest group first."""
+    from ..motifs import best_matches, database_label, match_line
+
+    lines = []
+    if database:
+        credit = database.get("attribution")
+        lines.append(f"known motifs: {database_label(database)}" + (f" -- {credit}" if credit else ""))
+    for query, row in best_matches(matches).items():
+        name = f"{query} {consensus[query]}" if consensus and query in consensus else query
+        lines.append(f"{name}: {match_line(row)}")
+        if "target_class" not in matches:
+            continue
+        groups = {}
+        mine = matches[(matches["query"] == query) & matches["significant"].astype(bool)]
+        for target, factor, tf_class in zip(mine["target"], mine["target_description"], mine["target_class"]):
+            groups.setdefault(tf_class or "no class given", []).append(factor or target)
+        if groups:
+            ranked = sorted(groups.items(), key=lambda item: -len(item[1]))
+            lines.append("  its significant matches by JASPAR class: "
+                         + "; ".join(f"{tf_class}: {', '.join(names)}" for tf_class, names in ranked))
+    return lines
 
 
 # ----- where the sequences come from: FASTA, BED on a genome, tables (seqimp/cli/_inputs.py) -------

@@ -6,7 +6,8 @@ import argparse
 
 from ..datasets import demo_paths
 from ..io._fasta import read_fasta
-from .common import add_quiet, check_output_path, log, output_dir, print_outcome, progress_enabled
+from .common import (add_db_option, add_quiet, check_output_path, log, match_lines, output_dir, print_outcome,
+                     progress_enabled)
 
 HELP = """\
 Run the complete POIM/FIRM pipeline on the embedded demo data
@@ -17,10 +18,13 @@ top_oligomers.tsv, heatmaps, poim.npz, model.npz, summary.json, report.html --
 then find the motif ('seqimp motifs' on the same POIM and sequences): motifs.tsv,
 motifs.meme, motif_sites.tsv/.bed, logos/, and a motif section in the report.
 
-seqimp ships no motif database (JASPAR's files are not redistributed here). To
-name the motif, give one you have, e.g. JASPAR CORE in MEME format, with --db:
-the demo then ends with the motif's best match (TOMTOM p and q, decoy-calibrated
-q) or "no significant match", and writes matches.tsv.
+It then names the motif: TOMTOM (p and q, a decoy-calibrated q) against the
+JASPAR 2024 CORE vertebrates matrices (879), read from the pyjaspar package
+when it is installed (pip install 'seqimp[jaspar]'; seqimp itself ships no
+JASPAR files), and writes matches.tsv; the run ends with the motif's best
+match or "no significant match". --db names another database (a motif file or
+a JASPAR release such as JASPAR2022), --no-db skips the match. Without pyjaspar
+and --db the demo prints how to get the match.
 
 The demo uses a WD kernel of degree 6 and analyses oligomers up to length 8,
 longer than the kernel's k-mers, which is how FIRM recovers a whole 7-mer.
@@ -28,6 +32,8 @@ longer than the kernel's k-mers, which is how FIRM recovers a whole 7-mer.
 examples:
   seqimp demo --out demo-results
   seqimp demo --out demo-results --db JASPAR2024_CORE_vertebrates_non-redundant.meme
+  seqimp demo --out demo-results --db JASPAR2022:CORE:vertebrates
+  seqimp demo --out demo-results --no-db
 """
 
 #: Settings of the demo run (fast enough for < 1 minute on two cores).
@@ -39,20 +45,35 @@ def register(sub) -> None:
     p = sub.add_parser("demo", help="run the pipeline on the embedded demo data", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
-    p.add_argument("--db", metavar="MOTIFS", help="known motifs (MEME, JASPAR or TRANSFAC) to name the motif with")
+    g = p.add_mutually_exclusive_group()
+    add_db_option(g, "to name the motif with (default: JASPAR2024 when pyjaspar is installed)")
+    g.add_argument("--no-db", action="store_true", help="do not match the motif against known motifs")
     add_quiet(p)
     p.set_defaults(func=run)
+
+
+def _database(args):
+    """The demo's known motifs: --db, else JASPAR 2024 CORE vertebrates when pyjaspar is
+    installed; None with --no-db or without either."""
+    from ..motifs import jaspar_motifs, load_database
+    from ..motifs._jaspar import pyjaspar_available
+
+    if args.no_db:
+        return None
+    if args.db:
+        return load_database(args.db)
+    return jaspar_motifs() if pyjaspar_available() else None
 
 
 def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..motifs import best_matches, match_line, read_motifs
+    from ..motifs._jaspar import INSTALL_HINT
     from ..pipeline import add_motifs, run_poim
 
     check_output_path(args.out)
-    database = read_motifs(args.db) if args.db else None
+    database = _database(args)
     pos_path, neg_path = demo_paths()
     pos, neg = read_fasta(pos_path), read_fasta(neg_path)
     log(f"demo: {len(pos)} positive and {len(neg)} negative sequences of length {pos.length}")
@@ -69,9 +90,9 @@ def run(args) -> int:
     for line in motifs.lines():
         print(f"  {line}")
     if motifs.matches is not None:
-        for name, row in best_matches(motifs.matches).items():
-            print(f"{name}: {match_line(row)}")
-        return 0
-    print(f"to name it, match it against a motif database you have (none is shipped), e.g. JASPAR in MEME format:\n"
-          f"  seqimp demo --out {args.out} --db JASPAR.meme")
+        for line in match_lines(motifs.matches, {m.name: m.consensus for m in motifs.motifs}, database.info):
+            print(line)
+    elif not args.no_db:
+        print(f"to name it, install the JASPAR matrices ({INSTALL_HINT}) or give a motif database you have "
+              f"(MEME, JASPAR or TRANSFAC file):\n  seqimp demo --out {args.out} --db JASPAR.meme")
     return 0

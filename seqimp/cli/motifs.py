@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .common import (UserError, add_data_options, add_input_options, add_model_options, add_quiet, check_degree,
-                     check_output_path, output_dir, positive_int, print_motifs, progress_enabled, read_inputs, share)
+from .common import (UserError, add_data_options, add_db_option, add_input_options, add_model_options, add_quiet,
+                     check_degree, check_output_path, output_dir, positive_int, print_motifs, progress_enabled,
+                     read_inputs, share)
 
 HELP = """\
 Find the motifs a sequence model relies on: candidates from the peaks of the
@@ -27,8 +28,10 @@ sequences), logos/ (one logo and one site-position plot per motif and a
 letter-importance logo),
 motifs_poim.npz (the POIM, when trained here; a poim.npz of 'seqimp poim'
 in DIR is left alone), and matches.tsv (TOMTOM p- and q-values, a decoy-calibrated q,
-"no significant match" rows) when
---db is given. If DIR holds a 'seqimp poim' report, it is rewritten with a
+"no significant match" rows; with a JASPAR release also each target's TF class) when
+--db is given: a motif file, or a JASPAR release by name (JASPAR2024 = CORE
+vertebrates, 879 matrices; RELEASE:COLLECTION:TAX_GROUP for others) read from
+the pyjaspar package (pip install 'seqimp[jaspar]'; JASPAR is CC BY 4.0). If DIR holds a 'seqimp poim' report, it is rewritten with a
 motif section.
 
 A POIM fixes a motif's consensus and position but not how sharp its PWM is
@@ -49,6 +52,8 @@ examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results
   seqimp motifs --poim results/poim.npz --out results --db JASPAR2024_CORE.txt \
                 --positive pos.fa --negative neg.fa
+  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2024
+  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2022:CORE:plants
 """
 
 
@@ -77,7 +82,7 @@ def register(sub) -> None:
                    help="fit POIM orders 1..N (default 3; at most the POIM's max order)")
     m.add_argument("--min-score", type=share, default=0.0,
                    help="drop motifs explaining less than this share of the POIM (default 0: keep all)")
-    m.add_argument("--db", metavar="MOTIFS", help="known motifs (MEME, JASPAR or TRANSFAC) to match with TOMTOM")
+    add_db_option(m)
     m.add_argument("--db-format", choices=["meme", "jaspar", "transfac"], default=None,
                    help="format of --db (default: recognised from the file)")
     m.add_argument("--matches", type=positive_int, default=5, help="best matches listed per motif (default 5)")
@@ -88,11 +93,11 @@ def register(sub) -> None:
 
 def _inputs(args):
     """The checked inputs before any work: the database, the sequences and the --poim result."""
-    from ..motifs import read_motifs
+    from ..motifs import load_database
     from ..pipeline import load_poim
 
     check_output_path(args.out)
-    database = read_motifs(args.db, args.db_format) if args.db else None
+    database = load_database(args.db, args.db_format) if args.db else None
     inputs = read_inputs(args)  # FASTA, or BED windows cut from --genome, as in 'seqimp poim'
     pos, neg = inputs.positive, inputs.negative
     if (pos is None) != (neg is None):

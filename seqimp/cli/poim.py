@@ -6,10 +6,9 @@ import argparse
 import contextlib
 
 from ..pipeline import BACKGROUNDS
-from .common import (UserError, add_dask_options, add_data_options, add_input_options, add_model_options, add_quiet,
-                     check_degree, check_output_path, dask_client, memory_size, nonneg_int, output_dir, positive_int,
-                     print_motifs,
-                     print_outcome, progress_enabled, read_inputs)
+from .common import (UserError, add_dask_options, add_data_options, add_db_option, add_input_options, add_model_options,
+                     add_quiet, check_degree, check_output_path, dask_client, memory_size, nonneg_int, output_dir,
+                     positive_int, print_motifs, print_outcome, progress_enabled, read_inputs)
 
 HELP = """\
 Find the positional oligomers a sequence classifier relies on.
@@ -27,7 +26,8 @@ both) it also finds the motifs of its POIM and refines their sites on those
 sequences, as 'seqimp motifs' does (no second model): motifs.tsv, motifs.meme,
 motifs.jaspar, motifs.transfac, motifs.json, motif_candidates.tsv,
 motif_sites.tsv, motif_sites.bed and logos/, the best motif in summary.json and
-a motif section in the report; --db adds matches.tsv (TOMTOM), --strand both
+a motif section in the report; --db adds matches.tsv (TOMTOM; a motif file or
+a JASPAR release such as JASPAR2024 through pyjaspar), --strand both
 sites on either strand, --no-motifs skips the step. Runs without both classes
 of DNA sequences (--table with measured values, only --background-fasta or one
 of --positive/--negative, --alphabet rna/protein) write no motifs and refuse
@@ -61,6 +61,7 @@ Other routes:
 examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results
   seqimp poim --positive pos.fa --negative neg.fa --out results --strand both --db JASPAR2024.meme
+  seqimp poim --positive pos.fa --negative neg.fa --out results --db JASPAR2024
   seqimp poim --positive pos.fa --negative neg.fa --out results --no-motifs
   seqimp poim --positive pos.fa --negative neg.fa --out results --degree 6 --max-order 10
   seqimp poim --positive pos.fa --negative neg.fa --out results --max-order 12 --max-memory 4G
@@ -106,8 +107,7 @@ def register(sub) -> None:
     m.add_argument("--strand", choices=["given", "both"], default="given",
                    help="motif sites on the given strand only, or on both (a motif and its reverse complement "
                         "are one motif; default given)")
-    m.add_argument("--db", metavar="MOTIFS", help="known motifs (MEME, JASPAR or TRANSFAC) to match with TOMTOM "
-                   "(matches.tsv)")
+    add_db_option(m)
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="figure format (default png)")
     o.add_argument("--top", type=positive_int, default=50, help="rows per order in top_oligomers.tsv (default 50)")
@@ -225,9 +225,9 @@ def run(args) -> int:
     motifs = _motif_route(args, inputs, external)
     database = None
     if motifs and args.db:
-        from ..motifs import read_motifs
+        from ..motifs import load_database
 
-        database = read_motifs(args.db)  # a bad database fails before any work
+        database = load_database(args.db)  # a bad database fails before any work
     score_fn = source = None
     if external:
         score_fn, source = _scorer(args)  # a model that cannot be loaded fails before the output folder

@@ -103,11 +103,9 @@ def _pair_kernel(x, z, cumbeta, degree):
     run = 0
     total = 0.0
     for i in range(x.shape[0] - 1, -1, -1):
-        if x[i] == z[i]:
-            run += 1
-            total += cumbeta[min(run, degree)]
-        else:
-            run = 0
+        # branch-free: matches and mismatches are unpredictable, a branch would mispredict often
+        run = (run + 1) * (x[i] == z[i])
+        total += cumbeta[min(run, degree)]
     return total
 
 
@@ -322,7 +320,7 @@ def row_norm2(length, degree) -> float:
     return float(np.dot(wd_beta(degree), length - np.arange(degree)))
 
 
-def check_n_jobs(n_jobs) -> int:
+def check_threads(n_jobs) -> int:
     """Threads for ``n_jobs`` (None: 1; -1: every numba thread; at most ``NUMBA_NUM_THREADS``)."""
     if n_jobs is None:
         return 1
@@ -473,7 +471,7 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     X, yb, degree, C, tol, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet)
     n, length = X.shape
     rng = check_random_state(random_state)
-    nthreads = check_n_jobs(n_jobs)
+    nthreads = check_threads(n_jobs)
     offsets, sqb, base = implicit_layout(length, degree, alpha_)
     sign = np.where(yb == 1, 1.0, -1.0)
     upper = _upper_bounds(yb, C, class_weight)

@@ -14,6 +14,8 @@
   -- MEME minimal, JASPAR and TRANSFAC files;
 * :func:`refine_motifs` -- EM (ZOOPS) refinement on the sequences, calibrated sites, enrichment;
 * :func:`count_sites` -- site counts in the positive sequences (a calibrated PWM);
+* :class:`MotifDatabase`, :func:`load_database` -- known motifs from a file or a JASPAR release
+  (:func:`jaspar_motifs`, :func:`jaspar_releases`: through the optional pyjaspar package);
 * :func:`compare_motifs` -- TOMTOM matches against a database (memelite), p- and q-values,
   uninformative columns trimmed, a decoy-calibrated verdict ("no significant match").
 """
@@ -21,6 +23,8 @@
 from ._candidates import assemble_motif, motif_candidates, noise_level
 from ._free import position_free_candidates
 from ._similar import merge_similar, pwm_similarity, same_motif
+from ._database import MotifDatabase, database_info, database_label, load_database
+from ._jaspar import jaspar_motifs, jaspar_releases
 from ._compare import best_matches, bh_qvalues, compare_motifs, match_line, meme_pseudocount, trim_uninformative
 from ._discover import MotifDiscovery, discover_motifs, motif_table
 from ._fit import MotifFit, fit_motifs, simplex_lstsq, trim_motif
@@ -36,4 +40,5 @@ __all__ = ["Motif", "information_content", "motif_candidates", "assemble_motif",
            "motif_table", "read_motifs", "write_motifs", "read_meme", "write_meme", "read_jaspar", "write_jaspar",
            "read_transfac", "write_transfac", "compare_motifs", "bh_qvalues", "best_matches", "match_line", "trim_uninformative", "meme_pseudocount", "count_sites", "noise_level",
            "position_free_candidates", "pwm_similarity", "same_motif", "merge_similar", "refine_motifs",
-           "MotifSites", "site_scores"]
+           "MotifSites", "site_scores", "MotifDatabase", "load_database", "database_info", "database_label", "jaspar_motifs",
+           "jaspar_releases"]

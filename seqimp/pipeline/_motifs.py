@@ -148,8 +148,11 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     positive, negative : list of str, SequenceSet or ndarray of shape (n, L), optional
         Both or neither. Without ``poim`` they train the model; with it they only
         calibrate the PWMs by counting sites.
-    database : sequence of Motif or path-like, optional
-        Known motifs (a MEME, JASPAR or TRANSFAC file, format ``db_format`` or recognised).
+    database : sequence of Motif, path-like or str, optional
+        Known motifs: a MEME, JASPAR or TRANSFAC file (format ``db_format`` or recognised), or
+        a JASPAR release name such as ``"JASPAR2024"`` (through pyjaspar;
+        :func:`seqimp.motifs.load_database`). Recorded in ``motifs.json`` (``database``).
+        With JASPAR's class annotations, ``matches.tsv`` gets a ``target_class`` column.
     max_motifs, measure, fit_order, min_score :
         Of :func:`seqimp.motifs.discover_motifs`; POIM orders ``1..min(fit_order, max_order)``
         are fitted. ``max_motifs`` None: every peak above the noise.
@@ -181,14 +184,14 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
     from ..errors import check_choice
-    from ..motifs import read_motifs
+    from ..motifs import load_database
 
     check_choice(strand, "strand", ("given", "both"))
     random_state = 0 if random_state is None else random_state
     if ids is None and positive is not None and hasattr(positive, "ids"):
         ids = list(positive.ids)
-    if database is not None and isinstance(database, (str, os.PathLike)):
-        database = read_motifs(database, db_format)
+    if database is not None:
+        database = load_database(database, db_format)
     pos, neg = _encode(positive, negative)
     if (pos is None) != (neg is None):
         raise SeqimpError("give both positive and negative sequences (or neither, with a POIM)")
@@ -233,13 +236,13 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
         Without ``files``; ``parameters`` hold the motif options (the caller adds the seed).
     """
     from ..errors import check_choice
-    from ..motifs import discover_motifs, read_motifs, refine_motifs, same_motif
+    from ..motifs import database_info, discover_motifs, load_database, refine_motifs, same_motif
 
     check_choice(strand, "strand", ("given", "both"))
     if ids is None and positive is not None and hasattr(positive, "ids"):
         ids = list(positive.ids)
-    if database is not None and isinstance(database, (str, os.PathLike)):
-        database = read_motifs(database)
+    if database is not None:
+        database = load_database(database)
     pos, neg = _encode(positive, negative)
     if (pos is None) != (neg is None):
         raise SeqimpError("give both positive and negative sequences (or neither, with a POIM)")
@@ -269,12 +272,24 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
         motifs, stats, sites = _renamed(refined, keep)
     matches = None
     if database is not None:
-        matches = _compare(motifs, list(database), top_matches)
+        matches = _with_classes(_compare(motifs, list(database), top_matches), database)
     parameters = {"strand": strand, "fpr": fpr, "max_pvalue": max_pvalue, "measure": measure,
                   "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
-                  "noise_level": found.noise}
+                  "noise_level": found.noise, "database": database_info(database)}
     return MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
                     parameters=parameters)
+
+
+def _with_classes(matches, database):
+    """``matches`` with a ``target_class`` column after ``target_description`` (the target's
+    JASPAR ``tf_class``, empty for verdict rows) when the database annotates classes."""
+    classes = {name: fields.get("tf_class", "") for name, fields in database.annotations.items()}
+    if not any(classes.values()):
+        return matches
+    matches = matches.copy()
+    matches.insert(list(matches.columns).index("target_description") + 1, "target_class",
+                   [classes.get(t, "") for t in matches["target"]])
+    return matches
 
 
 def _with_full_tables(result, *, announce=True):
@@ -477,7 +492,11 @@ def update_report(folder, *, announce=True):
         return None
     if (folder / "motifs.json").exists():  # the headline: the best motif beside the top oligomers
         summary = json.loads((folder / "summary.json").read_text())
-        summary["best_motif"] = json.loads((folder / "motifs.json").read_text()).get("best_motif")
+        motifs = json.loads((folder / "motifs.json").read_text())
+        summary["best_motif"] = motifs.get("best_motif")
+        database = motifs.get("parameters", {}).get("database")
+        if database:
+            summary["motif_database"] = database
         write_summary(folder / "summary.json", summary)
     path = write_report(folder, motifs_dir=folder)
     if announce:

@@ -191,7 +191,8 @@ def _motif_section(folder: Path, base: Path, embed: bool) -> str:
             f'<a href="{html.escape(os.path.relpath(folder / n, base))}">{n}</a>' for n in links) + "</p>")
     if (folder / "matches.tsv").exists():
         mh, mr = _read_tsv(folder / "matches.tsv")
-        parts += ["<h3>Matches to known motifs</h3>", _verdicts(mh, mr), _html_table(mh, mr, limit=50)]
+        parts += ["<h3>Matches to known motifs</h3>", _database_line(folder), _verdicts(mh, mr),
+                  _html_table(mh, mr, limit=50)]
         parts += [_figure(p, base, f"{p.stem.replace('_match', '')}: compared columns (top) aligned with the "
                           "matched motif (bottom) at the reported offset and strand", embed)
                   for ext in (".png", ".svg") for p in sorted((folder / "logos").glob(f"*_match{ext}"))]
@@ -202,6 +203,20 @@ def _motif_section(folder: Path, base: Path, embed: bool) -> str:
         if (folder / "logos").is_dir() else []
     parts += [_figure(p, base, p.stem.replace("_", " "), embed) for p in logos]
     return "".join(parts)
+
+
+def _database_line(folder: Path) -> str:
+    """Which database the motifs were matched against (``motifs.json``), with its credit line."""
+    from ..motifs import database_label
+
+    try:
+        info = json.loads((folder / "motifs.json").read_text())["parameters"]["database"] or {}
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+    if not info:
+        return ""
+    credit = f" &middot; {html.escape(info['attribution'])}" if info.get("attribution") else ""
+    return f"<p>Database: {html.escape(database_label(info))}{credit}</p>"
 
 
 def _verdicts(header, rows) -> str:
