@@ -317,8 +317,8 @@ def test_onnx_route(tmp_path, capsys):
     pos, neg = _dna_fasta(tmp_path / "pos.fa", 30, 0, L), _dna_fasta(tmp_path / "neg.fa", 30, 1, L)
     for index, (letter, position, sign) in enumerate((("G", "4", 1), ("A", "9", -1))):
         out = tmp_path / f"onnx{index}"
-        argv = ["poim", "--onnx-model", str(model), "--positive", str(pos), "--negative", str(neg), "--out", str(out),
-                "--max-order", "2", "--n-samples", "200", "--seed", "0", "--format", "svg", "-q"]
+        argv = ["poim", "--no-motifs", "--onnx-model", str(model), "--positive", str(pos), "--negative", str(neg),
+                "--out", str(out), "--max-order", "2", "--n-samples", "200", "--seed", "0", "--format", "svg", "-q"]
         assert main(argv + (["--output-index", "1"] if index else [])) == 0
         rows = _rows(out / "top_oligomers.tsv")
         assert list(rows[0]) == ["rank"] + CONTRACT

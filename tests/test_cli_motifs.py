@@ -1,5 +1,9 @@
 """``seqimp motifs`` in-process: from FASTA, from a saved POIM into a 'seqimp poim' folder, bad input."""
 
+import contextlib
+import io
+import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -7,7 +11,7 @@ import pytest
 
 from seqimp.importance import load_poim
 from seqimp.cli import main
-from seqimp.io import write_fasta
+from seqimp.io import read_fasta, write_fasta
 from seqimp.motifs import Motif, implied_poim, read_motifs
 from seqimp.importance import POIMResult
 
@@ -29,17 +33,41 @@ def planted(tmp_path_factory):
     return folder
 
 
+@pytest.fixture(scope="module")
+def from_fasta(planted, tmp_path_factory):
+    """``seqimp motifs`` trained on the planted FASTA pair: its folder and what it printed."""
+    out = tmp_path_factory.mktemp("from_fasta") / "motifs"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["motifs", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"),
+                     "--out", str(out), "--degree", "4", "--seed", "0", "-q"]) == 0
+    return out, printed.getvalue()
+
+
+@pytest.fixture(scope="module")
+def genome(planted):
+    """The planted FASTA pair as a genome: the positives end to end on chr1, the negatives on chr2,
+    and BED3 files of one 30-nt region per record (with a region off chr1's end, dropped)."""
+    folder = planted / "genome"
+    folder.mkdir()
+    pos, neg = read_fasta(planted / "pos.fa"), read_fasta(planted / "neg.fa")
+    chroms = {"chr1": "".join(pos.sequences()), "chr2": "".join(neg.sequences())}
+    (folder / "genome.fa").write_text("".join(f">{c}\n{seq}\n" for c, seq in chroms.items()))
+    for name, chrom, n in (("pos.bed", "chr1", len(pos)), ("neg.bed", "chr2", len(neg))):
+        (folder / name).write_text("".join(f"{chrom}\t{30 * i}\t{30 * i + 30}\n" for i in range(n)))
+    with open(folder / "pos.bed", "a") as fh:
+        fh.write(f"chr1\t{30 * len(pos) - 10}\t{30 * len(pos) + 10}\n")
+    return folder
+
+
 def _tsv(path):
     lines = path.read_text().splitlines()
     header = lines[0].split("\t")
     return [dict(zip(header, line.split("\t"))) for line in lines[1:]]
 
 
-def test_motifs_from_fasta(planted, tmp_path, capsys):
-    out = tmp_path / "motifs"
-    code = main(["motifs", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"),
-                 "--out", str(out), "--degree", "4", "--seed", "0", "-q"])
-    assert code == 0
+def test_motifs_from_fasta(from_fasta):
+    out, printed = from_fasta
     rows = _tsv(out / "motifs.tsv")
     assert list(rows[0]) == ["name", "consensus", "start", "length", "direction", "position_free", "spread", "score",
                              "sites", "fraction_positive", "fraction_negative", "p_value", "plus_strand"]
@@ -54,7 +82,46 @@ def test_motifs_from_fasta(planted, tmp_path, capsys):
     assert load_poim(out / "motifs_poim.npz").max_order == 4
     assert not (out / "poim.npz").exists()
     assert not (out / "matches.tsv").exists()
-    assert "motif1\tGATTACA\tstart 11" in capsys.readouterr().out
+    assert "motif1\tGATTACA\tstart 11" in printed
+
+
+def test_motifs_from_bed_windows_equal_the_fasta_run(genome, from_fasta, tmp_path, capsys):
+    """The same sequences as BED windows cut from a genome (read_inputs, as in 'seqimp poim'):
+    the same motifs, byte for byte; the sites named by their genome coordinates."""
+    out = tmp_path / "bed"
+    assert main(["motifs", "--positive-bed", str(genome / "pos.bed"), "--negative-bed", str(genome / "neg.bed"),
+                 "--genome", str(genome / "genome.fa"), "--width", "30", "--out", str(out), "--degree", "4",
+                 "--seed", "0"]) == 0
+    captured = capsys.readouterr()
+    assert "motif1\tGATTACA\tstart 11" in captured.out
+    assert re.search(r"300 windows of 30 nt \(dropped 1: .*off_chromosome 1", captured.err)
+    fasta = from_fasta[0]
+    for name in ("motifs.tsv", "motifs.meme", "motifs.jaspar", "motif_candidates.tsv"):
+        assert (out / name).read_bytes() == (fasta / name).read_bytes(), name
+    bed_sites, fasta_sites = _tsv(out / "motif_sites.tsv"), _tsv(fasta / "motif_sites.tsv")
+    assert len(bed_sites) == len(fasta_sites) > 200
+    for b, f in zip(bed_sites, fasta_sites):  # record seq<i> of the FASTA is region chr1:30(i-1)-30i
+        i = int(f["id"].removeprefix("seq"))
+        assert b["id"] == f"chr1:{30 * i - 30}-{30 * i}(+)"
+        assert (b["position"], b["strand"], b["score"]) == (f["position"], f["strand"], f["score"])
+
+
+def test_motifs_from_bed_windows_with_shuffled_negatives_and_a_poim(genome, from_fasta, tmp_path, capsys):
+    """--negatives shuffle with --poim: the saved POIM's motifs refined on BED windows against
+    dinucleotide shuffles drawn with --seed (recorded in motifs.json)."""
+    out = tmp_path / "shuf"
+    argv = ["motifs", "--poim", str(from_fasta[0] / "motifs_poim.npz"), "--positive-bed", str(genome / "pos.bed"),
+            "--genome", str(genome / "genome.fa"), "--width", "30", "--negatives", "shuffle", "--seed", "3",
+            "--out", str(out), "-q"]
+    assert main(argv) == 0
+    best = _tsv(out / "motifs.tsv")[0]
+    assert best["consensus"] == "GATTACA" and best["start"] == "11" and float(best["p_value"]) < 1e-10
+    assert json.loads((out / "motifs.json").read_text())["parameters"]["seed"] == 3
+    short = argv[:argv.index("--width") + 1] + ["20"] + argv[argv.index("--width") + 2:]
+    assert main(short) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        f"--positive-bed {genome / 'pos.bed'} has length 20, but --poim {from_fasta[0] / 'motifs_poim.npz'} "
+        "describes sequences of length 30")
 
 
 def test_motifs_into_a_poim_report(planted, tmp_path):
@@ -123,6 +190,17 @@ def test_bad_input(planted, tmp_path, capsys):
     assert "alphabet 'ACGU' is not supported" in capsys.readouterr().err
     assert main(["motifs", "--positive", str(planted / "pos.fa"), "--out", str(out)]) == 2
     assert "give both --positive and --negative" in capsys.readouterr().err
+    # BED windows: the checks of 'seqimp poim' (read_inputs), before any work
+    bed = tmp_path / "p.bed"
+    bed.write_text("seq1\t0\t30\n")  # the first record of pos.fa as a chromosome
+    for extra, message in ((["--width", "30"], "seqimp: error: --positive-bed needs --genome GENOME.fa\n"),
+                           (["--genome", str(bed), "--width", "30", "--positive", str(planted / "pos.fa")],
+                            "seqimp: error: --positive and --positive-bed both give the sequences; use one\n"),
+                           (["--genome", str(planted / "pos.fa"), "--width", "30"],
+                            "give both --positive and --negative (or --positive-bed with --negative-bed or "
+                            "--negatives; or neither, with --poim)\n")):
+        assert main(["motifs", "--positive-bed", str(bed), "--out", str(out)] + extra) == 2
+        assert capsys.readouterr().err.endswith(message)
     assert main(["motifs", "--poim", str(tmp_path / "missing.npz"), "--out", str(out)]) == 2
     assert "missing.npz: no such file" in capsys.readouterr().err
     not_npz = tmp_path / "not.npz"

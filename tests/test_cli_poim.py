@@ -115,15 +115,27 @@ def test_scorer_route(tmp_path, capsys):
     scorer = tmp_path / "my_scorer.py"
     scorer.write_text("import numpy as np\nMOTIF = np.array([2, 0, 3, 3, 0, 1, 0])\n"
                       "def score(X):\n    return (X[:, 10:17] == MOTIF).sum(axis=1).astype(float)\n")
+    argv = ["poim", "--scorer", f"{scorer}:score", "--positive", POS, "--negative", NEG, "--max-order", "2",
+            "--n-samples", "30", "--seed", "1", "-q"]
     out = tmp_path / "sampled"
-    assert main(["poim", "--scorer", f"{scorer}:score", "--positive", POS, "--negative", NEG, "--out", str(out),
-                 "--max-order", "2", "--n-samples", "30", "--seed", "1", "-q"]) == 0
+    assert main(argv + ["--out", str(out)]) == 0
     names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
-    assert names == EXACT_FILES - {"model.npz", "weights_vs_firm.png", "poim_order3.png"}
+    # with both classes of sequences the sampled POIM's motifs are refined on them (issue 18)
+    assert names == EXACT_FILES - {"model.npz", "weights_vs_firm.png", "poim_order3.png"} | MOTIF_FILES
     result = load_poim(out / "poim.npz")
     assert result.method == "sampled" and result.max_order == 2
     summary = json.loads((out / "summary.json").read_text())
     assert summary["command"] == "poim (sampled)" and summary["parameters"]["n_samples"] == 30
+    assert summary["best_motif"]["consensus"] == "GATTACA" and summary["best_motif"]["start"] == 11
+    assert json.loads((out / "motifs.json").read_text())["parameters"]["seed"] == 1
+    # the same command again: byte-identical motif files, logos included
+    again = tmp_path / "again"
+    assert main(argv + ["--out", str(again)]) == 0
+    written = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file() and p.name.startswith("motif")
+                     or p.parent.name == "logos")
+    assert len(written) == 11  # 8 motif files; logo, site positions and importance logo of its 1 motif
+    for name in written:
+        assert (out / name).read_bytes() == (again / name).read_bytes(), name
 
 
 def test_sklearn_model_route(tmp_path, capsys):
@@ -303,7 +315,8 @@ def test_poim_without_motifs_and_motif_option_errors(tmp_path, capsys, monkeypat
             (["--positive", POS, "--negative", NEG, "--no-motifs", "--db", db], r"--db is for the motifs, which "
                                                                                r"--no-motifs skips"),
             (["--model", "m.npz", "--background-fasta", NEG, "--strand", "both"],
-             r"--strand both is for the motifs of the training route .*'seqimp motifs --poim OUT/poim\.npz'"),
+             r"--strand both is for the motifs, which are refined on the sequences: give both --positive and "
+             r"--negative .*'seqimp motifs --poim OUT/poim\.npz --positive P --negative N' afterwards$"),
             (["--positive", POS, "--negative", NEG, "--db", "missing.meme"], r"missing\.meme: no such motif file"),
             # a JASPAR release by name: this one does not exist (or pyjaspar is missing)
             (["--positive", POS, "--negative", NEG, "--db", "JASPAR1999"],

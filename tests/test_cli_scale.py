@@ -66,8 +66,8 @@ def test_sampled_poim_on_two_local_dask_workers_writes_the_same_files(tmp_path, 
     scorer = tmp_path / "motif_scorer.py"   # imported by the worker processes from its path
     scorer.write_text("import numpy as np\nMOTIF = np.array([2, 0, 3, 3, 0, 1, 0])\n"
                       "def score(X):\n    return (X[:, 10:17] == MOTIF).sum(axis=1).astype(float)\n")
-    common = ["poim", "--scorer", f"{scorer}:score", "--positive", POS, "--negative", NEG, "--max-order", "2",
-              "--n-samples", "30", "-q", "--format", "svg"]
+    common = ["poim", "--no-motifs", "--scorer", f"{scorer}:score", "--positive", POS, "--negative", NEG,
+              "--max-order", "2", "--n-samples", "30", "-q", "--format", "svg"]
     assert main(common + ["--out", str(tmp_path / "one")]) == 0
     assert main(common + ["--out", str(tmp_path / "dask"), "--dask-workers", "2"]) == 0
     assert main(common + ["--out", str(tmp_path / "loky"), "--n-jobs", "2"]) == 0

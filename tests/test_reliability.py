@@ -178,8 +178,8 @@ def test_signal_mid_run_removes_staging_keeps_results_and_a_rerun_works(tmp_path
     out, marker = tmp_path / "res", tmp_path / "scoring.flag"
     scorer = tmp_path / "scorers.py"
     scorer.write_text(SLOW_SCORER.format(marker=str(marker)))
-    args = [sys.executable, "-m", "seqimp", "poim", "--positive", POS, "--negative", NEG, "--out", str(out),
-            "--max-order", "2", "--n-samples", "50", "-q"]
+    args = [sys.executable, "-m", "seqimp", "poim", "--no-motifs", "--positive", POS, "--negative", NEG,
+            "--out", str(out), "--max-order", "2", "--n-samples", "50", "-q"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     first = subprocess.run(args + ["--scorer", f"{scorer}:fast"], env=env, capture_output=True, text=True)
     assert first.returncode == 0, first.stderr

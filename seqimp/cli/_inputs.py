@@ -45,9 +45,12 @@ class Inputs:
         return dict(position_origin=self.origin, windows=self.windows, dropped=self.dropped)
 
 
-def add_input_options(p, *, table=True, regression=True) -> None:
-    """``--alphabet``, the BED options, (``table``) the table options and (``regression``) ``--alpha``."""
-    g = p.add_argument_group("input: regions on a genome, alphabet, positions")
+def add_input_options(p, *, table=True, regression=True, alphabet=True, origin=True) -> None:
+    """The BED options, (``alphabet``) ``--alphabet``, (``origin``) ``--position-origin``, (``table``)
+    the table options and (``regression``) ``--alpha``. :func:`read_inputs` takes the defaults
+    (DNA, positions 1..L or the window centre) for the options left out."""
+    g = p.add_argument_group("input: regions on a genome" + (", alphabet" if alphabet else "")
+                             + (", positions" if origin else ""))
     g.add_argument("--positive-bed", metavar="PEAKS.bed",
                    help="positive regions (BED3/BED6/narrowPeak, plain or gzip) cut from --genome: windows of "
                         "--width nt centred on the summit (narrowPeak column 10) or the region centre, "
@@ -58,12 +61,14 @@ def add_input_options(p, *, table=True, regression=True) -> None:
     g.add_argument("--negatives", choices=["shuffle", "genome"],
                    help="generate negatives: dinucleotide-preserving shuffles of the positives, or random "
                         "GC-matched windows of --genome on the positives' chromosomes, away from the regions")
-    g.add_argument("--position-origin", type=int, metavar="N",
-                   help="1-based position shown as +1 in tables, figures and the report (the one before it is "
-                        "-1; there is no 0); default: the window centre for BED input, plain 1..L otherwise")
-    g.add_argument("--alphabet", choices=ALPHABETS, default="dna",
-                   help="sequence alphabet of FASTA and table input (default dna); BED input, the sampled "
-                        "routes and reverse complements need DNA")
+    if origin:
+        g.add_argument("--position-origin", type=int, metavar="N",
+                       help="1-based position shown as +1 in tables, figures and the report (the one before it "
+                            "is -1; there is no 0); default: the window centre for BED input, plain 1..L otherwise")
+    if alphabet:
+        g.add_argument("--alphabet", choices=ALPHABETS, default="dna",
+                       help="sequence alphabet of FASTA and table input (default dna); BED input, the sampled "
+                            "routes and reverse complements need DNA")
     if table:
         t = p.add_argument_group("input: sequences with measured values")
         t.add_argument("--table", metavar="DATA.tsv",

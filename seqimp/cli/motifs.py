@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .common import (UserError, add_data_options, add_db_option, add_model_options, add_quiet, check_degree,
-                     check_output_path, output_dir, positive_int, print_motifs, progress_enabled, read_pair, share)
+from .common import (UserError, add_data_options, add_db_option, add_input_options, add_model_options, add_quiet,
+                     check_degree, check_output_path, output_dir, positive_int, print_motifs, progress_enabled,
+                     read_inputs, share)
 
 HELP = """\
 Find the motifs a sequence model relies on: candidates from the peaks of the
@@ -14,6 +15,10 @@ differential POIM, a greedy PWM from overlapping top positional oligomers, and
 a least-squares fit of PWMs, start positions and spreads whose implied POIM
 matches the observed one. Either train a WD classifier on --positive vs
 --negative first, or start from a saved POIM (poim.npz of 'seqimp poim').
+The sequences may also be windows cut from a genome, as in 'seqimp poim':
+--positive-bed PEAKS --genome G --width W with --negative-bed BG, --negatives
+shuffle (dinucleotide-preserving shuffles of the positives) or --negatives
+genome (GC-matched genomic windows); site ids are then chrom:start-end(strand).
 
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac, motifs.tsv
 (one row per motif, strongest first: name, consensus, 1-based start, length,
@@ -36,11 +41,14 @@ sequences (EM within the motif's window, --strand both for either strand),
 with a site threshold that 1% of the negatives pass; from --poim alone they
 are the fitted PWMs, flatter than the sites. The model whose importance gives
 the motifs is trained on all sequences (the held-out split only reports
-accuracy), so the motifs do not depend on --seed.
+accuracy), so the motifs do not depend on --seed (except through negatives
+that --negatives draws).
 
 examples:
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs --strand both
+  seqimp motifs --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 \
+                --negatives shuffle --out motifs --strand both
   seqimp poim --positive pos.fa --negative neg.fa --out results
   seqimp motifs --poim results/poim.npz --out results --db JASPAR2024_CORE.txt \
                 --positive pos.fa --negative neg.fa
@@ -53,6 +61,7 @@ def register(sub) -> None:
     p = sub.add_parser("motifs", help="motifs (PWMs, logos, files, database matches) from a POIM",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_data_options(p, required=False)
+    add_input_options(p, table=False, regression=False, alphabet=False, origin=False)
     p.add_argument("--poim", metavar="POIM.npz", help="a saved POIM result instead of training")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_model_options(p)
@@ -89,18 +98,22 @@ def _inputs(args):
 
     check_output_path(args.out)
     database = load_database(args.db, args.db_format) if args.db else None
-    pos, neg = read_pair(args)
+    inputs = read_inputs(args)  # FASTA, or BED windows cut from --genome, as in 'seqimp poim'
+    pos, neg = inputs.positive, inputs.negative
     if (pos is None) != (neg is None):
-        raise UserError("give both --positive and --negative (or neither, with --poim)")
+        raise UserError("give both --positive and --negative (or --positive-bed with --negative-bed or "
+                        "--negatives; or neither, with --poim)")
     if args.poim:
         path = Path(args.poim)
         result = load_poim(path, name=f"--poim {path}")
         if pos is not None and pos.length != result.length:
-            raise UserError(f"--positive {args.positive} has length {pos.length}, but --poim {path} "
+            given = f"--positive {args.positive}" if args.positive else f"--positive-bed {args.positive_bed}"
+            raise UserError(f"{given} has length {pos.length}, but --poim {path} "
                             f"describes sequences of length {result.length}")
         return database, pos, neg, result
     if pos is None:
-        raise UserError("--positive and --negative are required (or start from a saved --poim poim.npz)")
+        raise UserError("--positive and --negative are required (or --positive-bed with negatives, or start "
+                        "from a saved --poim poim.npz)")
     check_degree(args, pos.length)
     max_order = args.max_order or args.degree
     if max_order > pos.length:

@@ -20,14 +20,18 @@ OUT: top_oligomers.tsv, differential_poim.FMT, maximal_poim.FMT,
 poim_order<k>.FMT (k <= 4), weights_vs_firm.FMT, poim.npz (summaries: maximal
 and differential POIM, the top 1000 oligomers per order, full tables for k <= 4),
 model.npz, summary.json and report.html; with --full-tables also poim_tables.h5.
-When it trains on DNA --positive/--negative sequences (FASTA or BED windows) it
-also finds the motifs of that POIM and refines their sites on the same
+Whenever a run has DNA --positive and --negative sequences (FASTA or BED
+windows: training, and --model, --scorer, --sklearn-model or --onnx-model given
+both) it also finds the motifs of its POIM and refines their sites on those
 sequences, as 'seqimp motifs' does (no second model): motifs.tsv, motifs.meme,
 motifs.jaspar, motifs.transfac, motifs.json, motif_candidates.tsv,
 motif_sites.tsv, motif_sites.bed and logos/, the best motif in summary.json and
 a motif section in the report; --db adds matches.tsv (TOMTOM; a motif file or
 a JASPAR release such as JASPAR2024 through pyjaspar), --strand both
-sites on either strand, --no-motifs skips the step.
+sites on either strand, --no-motifs skips the step. Runs without both classes
+of DNA sequences (--table with measured values, only --background-fasta or one
+of --positive/--negative, --alphabet rna/protein) write no motifs and refuse
+--db and --strand both.
 Long sequences and high orders that do not fit --max-memory in memory are
 computed exactly by the streaming engine. Nothing is written to OUT when a step
 fails. Positions in all outputs are 1-based.
@@ -63,6 +67,7 @@ examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results --max-order 12 --max-memory 4G
   seqimp train --positive pos.fa --negative neg.fa --model-out model.npz
   seqimp poim --model model.npz --background-fasta neg.fa --out results
+  seqimp poim --model model.npz --positive pos.fa --negative neg.fa --out results --strand both
   seqimp poim --sklearn-model gb.joblib --background-fasta neg.fa --max-order 3 --out results
   seqimp poim --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 \
               --negatives shuffle --degree 6 --out results
@@ -97,7 +102,7 @@ def register(sub) -> None:
     g.add_argument("--full-tables", action="store_true",
                    help="also write every order's full POIM/FIRM tables to OUT/poim_tables.h5 (HDF5, "
                         "float32; large: 4**k x L per order); poim.npz always holds the summaries")
-    m = p.add_argument_group("motifs (when training on DNA --positive/--negative)")
+    m = p.add_argument_group("motifs (runs with DNA --positive and --negative sequences)")
     m.add_argument("--no-motifs", action="store_true", help="skip the motifs (POIM outputs only)")
     m.add_argument("--strand", choices=["given", "both"], default="given",
                    help="motif sites on the given strand only, or on both (a motif and its reverse complement "
@@ -166,18 +171,24 @@ def _check_route(args, inputs, external) -> None:
 
 
 def _motif_route(args, inputs, external) -> bool:
-    """Whether this run finds motifs (training on DNA positives and negatives, no --no-motifs);
-    UserError for motif options on routes without them."""
-    trains = not (args.model or external or inputs.regression)
-    wanted = trains and not args.no_motifs and args.alphabet == "dna"
+    """Whether this run finds motifs: DNA --positive and --negative sequences (FASTA or BED
+    windows) on any classifier route -- training, --model or a sampled one -- and no
+    --no-motifs; one UserError, saying why, for motif options on a run without them."""
+    dna = args.alphabet == "dna"
+    both = inputs.positive is not None and inputs.negative is not None and not inputs.regression
+    wanted = both and dna and not args.no_motifs
     if not wanted and (args.db or args.strand != "given"):
         given = "--db" if args.db else "--strand both"
         if args.no_motifs:
             raise UserError(f"{given} is for the motifs, which --no-motifs skips")
-        if trains:
+        if not dna:
             raise UserError(f"{given}: motifs are found on DNA sequences only (--alphabet {args.alphabet})")
-        raise UserError(f"{given} is for the motifs of the training route (--positive/--negative); for this "
-                        "model run 'seqimp motifs --poim OUT/poim.npz' afterwards")
+        if inputs.regression:
+            raise UserError(f"{given} is for the motifs, which are refined on positive and negative sequences; "
+                            "--table with measured values (the regression route) has none")
+        raise UserError(f"{given} is for the motifs, which are refined on the sequences: give both --positive "
+                        "and --negative (or --positive-bed with --negative-bed or --negatives), or run 'seqimp "
+                        "motifs --poim OUT/poim.npz --positive P --negative N' afterwards")
     return wanted
 
 
@@ -246,11 +257,14 @@ def run(args) -> int:
                            C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
                            max_memory=args.max_memory, full_tables=args.full_tables,
                            **extras)
+        if motifs:  # the POIM just computed, refined on the sequences at hand (no second model)
             found = add_motifs(tmp, run.result, pos, neg, database=database, strand=args.strand,
-                               fmt=args.format, random_state=args.seed) if motifs else None
+                               fmt=args.format, random_state=args.seed)
     print_outcome(run, args.out)
     if found is not None:
         print_motifs(found, args.out)
     elif motifs:
-        print("motifs: none (the differential POIM has no positive peak)")
+        from ..pipeline import no_motifs_reason
+
+        print(f"motifs: none ({no_motifs_reason(run.result)})")
     return 0

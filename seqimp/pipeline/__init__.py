@@ -7,7 +7,8 @@ own POIM and sequences to a ``seqimp poim`` folder (the shared step is :func:`fi
 ``seqimp`` :mod:`logging` logger (level INFO); the library installs no handler.
 """
 
-from ._motifs import MotifRun, add_motifs, find_motifs, load_poim, run_motifs, update_report, write_motif_run
+from ._motifs import (MotifRun, add_motifs, find_motifs, load_poim, no_motifs_reason, run_motifs, update_report,
+                      write_motif_run)
 from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures, write_outputs,
                        write_result_files, write_summary, write_top_bed)
 from ._regression import run_regression, train_regressor
@@ -18,6 +19,6 @@ from ._run import (BACKGROUNDS, PipelineRun, check_job, compute_importance, eval
 __all__ = ["PipelineRun", "run_poim", "run_regression", "train_regressor", "run_model", "run_sampled", "train_model",
            "evaluate", "make_background", "write_top_bed",
            "check_job", "compute_importance", "BACKGROUNDS", "MotifRun", "run_motifs", "find_motifs", "add_motifs",
-           "write_motif_run", "load_poim", "update_report",
+           "write_motif_run", "load_poim", "update_report", "no_motifs_reason",
            "top_oligomers", "write_figures", "write_outputs", "write_result_files", "write_summary", "save_model", "load_model",
            "versions", "write_report", "build_report"]

@@ -18,7 +18,8 @@ from ..errors import SeqimpError
 from ._outputs import save_figure
 from ._run import _encode, _labels, _train, check_job, compute_importance, make_background
 
-__all__ = ["MotifRun", "run_motifs", "find_motifs", "write_motif_run", "add_motifs", "load_poim"]
+__all__ = ["MotifRun", "run_motifs", "find_motifs", "write_motif_run", "add_motifs", "load_poim",
+           "no_motifs_reason"]
 
 logger = logging.getLogger(__name__)
 
@@ -291,10 +292,10 @@ def _with_classes(matches, database):
     return matches
 
 
-def _with_full_tables(result):
+def _with_full_tables(result, *, announce=True):
     """``result`` restricted to the orders whose full tables it holds: a streamed POIM (and the
     summaries in ``poim.npz``) keeps them for k <= 4 only, and motif candidates read whole rows.
-    One log line says when orders are left out."""
+    One log line (``announce``) says when orders are left out."""
     from ..importance import POIMResult
 
     full = 0
@@ -304,8 +305,9 @@ def _with_full_tables(result):
         return result
     if full == 0:
         raise SeqimpError("the POIM holds no full tables (only summaries): motifs need the tables of order 1 at least")
-    logger.info(f"motifs from POIM orders 1..{full}: the higher orders are kept as summaries only "
-                "(streaming engine or poim.npz)")
+    if announce:
+        logger.info(f"motifs from POIM orders 1..{full}: the higher orders are kept as summaries only "
+                    "(streaming engine or poim.npz)")
     return POIMResult(list(result.poim[:full]), list(result.firm[:full]), expected_score=result.expected_score,
                       score_std=result.score_std, alphabet=result.alphabet, method=result.method, meta=result.meta)
 
@@ -322,23 +324,24 @@ def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_
 
 def add_motifs(out, result, positive, negative, *, database=None, strand="given", top_matches=5, fmt="png",
                random_state=None) -> MotifRun:
-    """``seqimp poim``'s motifs: :func:`find_motifs` on the POIM it computed and the sequences it
-    trained on (no retraining), the files of :func:`run_motifs` (no ``motifs_poim.npz``: the
-    folder's ``poim.npz`` is the POIM) written into ``out``, a ``seqimp poim`` folder, whose
-    ``report.html`` gets the motif section and ``summary.json`` the best motif.
+    """``seqimp poim``'s motifs: :func:`find_motifs` on the POIM it computed (any route: a model
+    trained there, a saved ``--model``, a sampled POIM of an external scorer) and the DNA
+    sequences of the run (no retraining), the files of :func:`run_motifs` (no
+    ``motifs_poim.npz``: the folder's ``poim.npz`` is the POIM) written into ``out``, a
+    ``seqimp poim`` folder, whose ``report.html`` gets the motif section and ``summary.json``
+    the best motif.
 
-    ``random_state`` is the seed the POIM's model was trained with (recorded in
-    ``motifs.json``); the motif step itself draws nothing at random.
+    ``random_state`` is the run's seed (recorded in ``motifs.json``); the motif step itself
+    draws nothing at random.
 
     Returns None, writing nothing, when the POIM holds no motif (e.g. a model of random
-    sequences: no peak of the differential POIM); one log line gives the reason. The POIM's
-    own outputs stand either way.
+    sequences: no peak of the differential POIM; a POIM of order 1 only): one log line gives
+    the reason (:func:`no_motifs_reason`). The POIM's own outputs stand either way.
     """
-    from ..motifs import motif_candidates
-
     result = _with_full_tables(result)
-    if len(motif_candidates(result, 1)) == 0:
-        logger.warning("no motifs: the differential POIM has no positive peak (no motif candidates)")
+    reason = no_motifs_reason(result)
+    if reason is not None:
+        logger.warning(f"no motifs: {reason}")
         return None
     run = find_motifs(result, positive, negative, database=database, strand=strand, top_matches=top_matches)
     run.parameters.update(seed=0 if random_state is None else random_state, trained=False,
@@ -346,6 +349,19 @@ def add_motifs(out, result, positive, negative, *, database=None, strand="given"
     run.files = write_motif_run(out, run, database=database, fmt=fmt)
     update_report(out, announce=False)
     return run
+
+
+def no_motifs_reason(result):
+    """Why ``result`` holds no motif candidates (peaks of the differential POIM at orders 2 and
+    up), as a phrase for the terminal, or None when it holds some."""
+    from ..motifs import motif_candidates
+
+    result = _with_full_tables(result, announce=False)
+    if result.max_order < 2:
+        return "a POIM of order 1 only; motif candidates are peaks at orders 2 and up (--max-order 2 or more)"
+    if len(motif_candidates(result, 1)) == 0:
+        return "the differential POIM has no positive peak"
+    return None
 
 
 def _train_and_explain(pos, neg, *, degree, shifts, C, test_fraction, random_state, max_order, background,
