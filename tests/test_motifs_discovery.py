@@ -314,3 +314,21 @@ def test_window_grows_to_the_sites_of_a_jittered_motif():
     assert (sites["position"] == sites["sequence"].map(true_start)).mean() > 0.98
     assert m.start == np.sort(planted)[(n - 1) // 2] + 1 - col
     assert res.stats["fraction_negative"][0] <= 0.01
+
+
+def test_refinement_does_not_grow_into_the_composition_of_the_positives():
+    """CACGTG planted at 16 in A/T-rich positives (A, T 0.4; C, G 0.1) against uniform negatives:
+    the flanks carry 0.28 bit against the negatives, but nothing against the positives' own
+    letters, so the refined motif stays the planted 6 columns at its place."""
+    rng = np.random.default_rng(11)
+    n, L, word = 600, 40, "CACGTG"
+    pos = rng.choice(4, size=(n, L), p=[0.4, 0.1, 0.1, 0.4]).astype(np.uint8)
+    neg = rng.integers(0, 4, (n, L)).astype(np.uint8)
+    pos[:, 15:21] = _codes(word)
+    seed = Motif.from_consensus("m", word, purity=0.8, start=16, spread=0.0)
+    m = refine_motifs([seed], pos, neg, strand="given").motifs[0]
+    assert (m.consensus, m.start) == (word, 16), (m.consensus, m.start)
+    # a column that stands out in both respects (T after every site) is the motif's and is kept
+    pos[:, 21] = 3
+    m = refine_motifs([seed], pos, neg, strand="given").motifs[0]
+    assert (m.consensus, m.start) == (word + "T", 16), (m.consensus, m.start)

@@ -20,7 +20,10 @@ motif from its sites:
    informative when it carries ``min_ic`` bits relative to the background and its letters
    differ from the background significantly for the EM's expected number of sites (G-test,
    ``G = 2 n ln 2 IC``, 3 degrees of freedom, level ``alpha``): with a few dozen sites the EM
-   finds a fraction of a bit in noise columns next to the motif.
+   finds a fraction of a bit in noise columns next to the motif. It must be so against both
+   backgrounds: the negatives' letter frequencies (else it does not discriminate) and those
+   of the sequences the sites sit in (else it is their composition, not the motif: the
+   A/T-rich flanks of a bacterial -10 box against G/C-richer negatives).
 3. **Window.** While the sites at the outermost ``flank`` starts on a side of the window are
    enriched over the negatives' sites there (one-sided binomial test, level ``alpha``), the
    window grows by ``flank`` on that side (a motif whose start varies more than the POIM's
@@ -258,8 +261,10 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     seed_ic : float, default=1.0
         Mean information content (bits) the starting PWM is sharpened to.
     min_ic : float, default=0.15
-        Bits relative to the background (the negatives' letter frequencies); an end column is
-        informative (kept, and grown from) with at least this much information ...
+        Bits relative to the background; an end column is informative (kept, and grown from)
+        with at least this much information relative to the negatives' letter frequencies and
+        to those of the sequences that hold the sites (the positives; the negatives for a
+        depleted motif) ...
     alpha : float, default=1e-3
         ... and letter frequencies that differ from the background at this level for the EM's
         expected number of sites (G-test, 3 degrees of freedom): the G-test alone needs
@@ -304,12 +309,19 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             raise SeqimpError(f"motif {motif.name} (length {motif.length}) is longer than the sequences ({L})")
         depleted = motif.direction == "depleted"
         train = neg if depleted else pos  # where the motif's sites are
+        own = np.bincount(train.ravel(), minlength=4)[:4] + 1.0  # the letters the sites sit in
+        own = own / own.sum()
+
+        def motif_columns(pwm, n_eff):  # stand out from the negatives AND from their own sequences
+            return (_informative(pwm, n_eff, background, min_ic, alpha)
+                    & _informative(pwm, n_eff, own, min_ic, alpha))
+
         p = min(pad, (L - motif.length) // 2)
         seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, seed_ic), np.full((p, 4), 0.25)])
         starts = _window(motif, seed.shape[0], L, p, flank)
         pwm, n_eff = _em(seed, train, starts, strands, background, pseudocount, max_iter, tol)
         for _ in range(max_grow):  # an informative end column: room to grow on that side
-            a, b = _trim(pwm, _informative(pwm, n_eff, background, min_ic, alpha))
+            a, b = _trim(pwm, motif_columns(pwm, n_eff))
             left = pad if a == 0 and starts[0] >= pad else 0
             right = pad if b == pwm.shape[0] and starts[-1] + pwm.shape[0] + pad <= L else 0
             if not (left or right) or pwm.shape[0] + left + right > max_length:
@@ -317,7 +329,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             pwm = np.vstack([np.tile(background, (left, 1)), pwm, np.tile(background, (right, 1))])
             starts = starts - left
             pwm, n_eff = _em(pwm, train, starts, strands, background, pseudocount, max_iter, tol)
-        a, b = _trim(pwm, _informative(pwm, n_eff, background, min_ic, alpha))
+        a, b = _trim(pwm, motif_columns(pwm, n_eff))
         pwm, starts = pwm[a:b], starts + a
         if motif.position_free:
             starts = np.arange(0, L - pwm.shape[0] + 1)
