@@ -185,7 +185,13 @@ def test_signal_mid_run_removes_staging_keeps_results_and_a_rerun_works(tmp_path
     first = subprocess.run(args + ["--scorer", f"{scorer}:fast"], env=env, capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
     before = _snapshot(out)
-    proc = subprocess.Popen(args + ["--scorer", f"{scorer}:slow"], env=env, stderr=subprocess.PIPE, text=True)
+    # a shell's background job runs with SIGINT ignored, and a child inherits that: give the
+    # run the default disposition, so that Python installs its KeyboardInterrupt handler
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(args + ["--scorer", f"{scorer}:slow"], env=env, stderr=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 120
     while not marker.exists():  # the run is inside its output folder, scoring
         assert proc.poll() is None and time.monotonic() < deadline, "the run ended before scoring"
