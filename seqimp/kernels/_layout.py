@@ -104,19 +104,24 @@ def row_addresses(x, lay, degree, base, buf):
             lead = i * width + idx          # record of the (k-1)-mer at i: a partner's record
             idx = idx * base + c
             width *= base
-            if lay[2, k - 1]:
-                buf[start + i] = lay[0, k - 1] + lead * lay[1, k - 1] + 1 + c
-            else:
-                buf[start + i] = lay[0, k - 1] + (i * width + idx) * lay[1, k - 1]
+            buf[start + i] = _address(lay, k, lead, i * width + idx, c)
             start += length - k + 1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _address(lay, k, lead, own, c):
+    """The address rule: a partner order's weight sits in slot 1 + ``c`` of the record ``lead``
+    of the (k-1)-mer it extends; a leading order's in slot 0 of its own record ``own``
+    (``own`` = i A^k + y, ``lead`` = i A^(k-1) + y // A, ``c`` = y % A)."""
+    if lay[2, k - 1]:
+        return lay[0, k - 1] + lead * lay[1, k - 1] + 1 + c
+    return lay[0, k - 1] + own * lay[1, k - 1]
 
 
 @numba.njit(cache=True, nogil=True)
 def feature_address(lay, base, k, i, y):
     """Solver address of the weight of k-mer index ``y`` at 0-based position ``i`` (order ``k``)."""
-    if lay[2, k - 1]:
-        return lay[0, k - 1] + (i * base ** (k - 1) + y // base) * lay[1, k - 1] + 1 + y % base
-    return lay[0, k - 1] + (i * base ** k + y) * lay[1, k - 1]
+    return _address(lay, k, i * base ** (k - 1) + y // base, i * base ** k + y, y % base)
 
 
 @numba.njit(cache=True, parallel=True)
