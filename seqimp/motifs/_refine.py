@@ -238,6 +238,20 @@ def _trim(pwm, informative):
     return int(keep[0]), int(keep[-1]) + 1
 
 
+def _motif_columns(pwm, n_sites, backgrounds, min_ic, alpha):
+    """Columns informative (:func:`_informative`) against every one of ``backgrounds``."""
+    keep = np.ones(pwm.shape[0], dtype=bool)
+    for bg in backgrounds:
+        keep &= _informative(pwm, n_sites, bg, min_ic, alpha)
+    return keep
+
+
+def _letters_of(codes):
+    """Letter frequencies of ``codes`` (one pseudocount per letter)."""
+    counts = np.bincount(codes.ravel(), minlength=4)[:4] + 1.0
+    return counts / counts.sum()
+
+
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
                   ids=None) -> MotifSites:
@@ -297,8 +311,8 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     if neg.shape[1] != L:
         raise SeqimpError(f"positive sequences have length {L}, negative {neg.shape[1]}")
     ids = [f"pos{i + 1}" for i in range(len(pos))] if ids is None else list(ids)
-    background = np.bincount(neg.ravel(), minlength=4)[:4] + 1.0
-    background = background / background.sum()
+    background = _letters_of(neg)
+    positive_letters = _letters_of(pos)  # what a (non-depleted) motif's sites sit in
     strands = ("+", "-") if strand == "both" else ("+",)
     claimed = np.zeros(pos.shape, dtype=bool)  # positions of sites of stronger motifs
     out, rows, site_rows = [], [], []
@@ -309,19 +323,14 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             raise SeqimpError(f"motif {motif.name} (length {motif.length}) is longer than the sequences ({L})")
         depleted = motif.direction == "depleted"
         train = neg if depleted else pos  # where the motif's sites are
-        own = np.bincount(train.ravel(), minlength=4)[:4] + 1.0  # the letters the sites sit in
-        own = own / own.sum()
-
-        def motif_columns(pwm, n_eff):  # stand out from the negatives AND from their own sequences
-            return (_informative(pwm, n_eff, background, min_ic, alpha)
-                    & _informative(pwm, n_eff, own, min_ic, alpha))
-
+        # a motif's column stands out from the negatives AND from the letters its sites sit in
+        backgrounds = (background, background if depleted else positive_letters)
         p = min(pad, (L - motif.length) // 2)
         seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, seed_ic), np.full((p, 4), 0.25)])
         starts = _window(motif, seed.shape[0], L, p, flank)
         pwm, n_eff = _em(seed, train, starts, strands, background, pseudocount, max_iter, tol)
         for _ in range(max_grow):  # an informative end column: room to grow on that side
-            a, b = _trim(pwm, motif_columns(pwm, n_eff))
+            a, b = _trim(pwm, _motif_columns(pwm, n_eff, backgrounds, min_ic, alpha))
             left = pad if a == 0 and starts[0] >= pad else 0
             right = pad if b == pwm.shape[0] and starts[-1] + pwm.shape[0] + pad <= L else 0
             if not (left or right) or pwm.shape[0] + left + right > max_length:
@@ -329,7 +338,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             pwm = np.vstack([np.tile(background, (left, 1)), pwm, np.tile(background, (right, 1))])
             starts = starts - left
             pwm, n_eff = _em(pwm, train, starts, strands, background, pseudocount, max_iter, tol)
-        a, b = _trim(pwm, motif_columns(pwm, n_eff))
+        a, b = _trim(pwm, _motif_columns(pwm, n_eff, backgrounds, min_ic, alpha))
         pwm, starts = pwm[a:b], starts + a
         if motif.position_free:
             starts = np.arange(0, L - pwm.shape[0] + 1)
