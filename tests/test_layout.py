@@ -69,7 +69,8 @@ def test_row_addresses_are_those_of_the_row_kmers(length, degree, base, paired):
     nnz = sum(length - k + 1 for k in range(1, degree + 1))
     for x in rng.integers(0, base, (20, length)).astype(np.uint8):
         buf = np.empty(nnz, dtype=np.int64)
-        row_addresses(x, layout.table, degree, base, buf)
+        scratch = np.full(length + 3, 7, dtype=np.int64)   # left-over values must not leak in
+        row_addresses(x, layout.table, degree, base, buf, scratch)
         want = [ref[k, i, sum(int(c) * base ** (k - 1 - t) for t, c in enumerate(x[i:i + k]))]
                 for k in range(1, degree + 1) for i in range(length - k + 1)]
         np.testing.assert_array_equal(buf, want)

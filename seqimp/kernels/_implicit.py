@@ -122,6 +122,7 @@ def _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma,
     for k in range(1, degree + 1):
         nnz += length - k + 1
     bufs = np.empty((block, nnz), dtype=np.int64)
+    kmers = np.empty((block, length), dtype=np.int64)
     dots = np.empty(block)
     coeffs = np.zeros(block)
     rows = np.empty(block, dtype=np.int64)
@@ -135,7 +136,7 @@ def _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma,
             rows[j] = order[s + j]
         # gather: w.phi for the block's rows from the same w (reads only)
         for j in numba.prange(m):
-            row_addresses(codes[rows[j]], lay, degree, base, bufs[j])
+            row_addresses(codes[rows[j]], lay, degree, base, bufs[j], kmers[j])
             dots[j] = _dot_buf(bufs[j], w, sqb, degree, length)
         # the coordinate steps in order; the rows stepped before j in this block changed w by
         # coeffs[q] (phi_q, 1), which enters g_j through phi_q.phi_j + 1: exact, as if one at a time

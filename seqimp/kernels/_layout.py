@@ -84,28 +84,50 @@ def solver_layout(length, degree, base, paired=None) -> SolverLayout:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def row_addresses(x, lay, degree, base, buf):
+def row_addresses(x, lay, degree, base, buf, kmer):
     """Addresses of the non-zeros of phi(x) into ``buf`` (order k, then position).
 
     The one column-of-a-k-mer rule: with the standard table these are the columns of
     :func:`~seqimp.wd_features`; with the paired table, the solver's addresses.
-    Position-major: the k-mers starting at one position extend each other, so the index
-    arithmetic is a short chain per position.
+    Order by order: ``kmer`` (int64 scratch of at least ``len(x)``) holds the index of the
+    (k-1)-mer at every position and becomes that of the k-mer, ``y_k(i) = A y_(k-1)(i) + x[i+k-1]``,
+    so the positions of one order are independent of each other and the loop vectorises
+    (DNA: shifts instead of products). An address is :func:`_address`'s rule, with a
+    partner's record ``i A^(k-1) + y_(k-1)(i)`` and slot ``1 + x[i+k-1]``.
     """
     length = x.shape[0]
-    for i in range(length):
-        idx = 0
-        start = 0
-        width = 1
-        for k in range(1, degree + 1):
-            if i + k > length:
-                break
-            c = x[i + k - 1]
-            lead = i * width + idx          # record of the (k-1)-mer at i: a partner's record
-            idx = idx * base + c
-            width *= base
-            buf[start + i] = _address(lay, k, lead, i * width + idx, c)
-            start += length - k + 1
+    kmer[:length] = 0
+    start = 0
+    width = 1                      # A^(k-1)
+    for k in range(1, degree + 1):
+        block, stride, partner = lay[0, k - 1], lay[1, k - 1], lay[2, k - 1]
+        n_k = length - k + 1
+        if base == 4 and (stride == 1 or stride == RECORD):
+            shift = 0 if stride == 1 else 3      # RECORD = 2**3 slots
+            if partner:
+                for i in range(n_k):
+                    c = np.int64(x[i + k - 1])
+                    prev = kmer[i]
+                    kmer[i] = (prev << 2) | c
+                    buf[start + i] = block + (((np.int64(i) << (2 * k - 2)) | prev) << shift) + 1 + c
+            else:
+                for i in range(n_k):
+                    y = (kmer[i] << 2) | np.int64(x[i + k - 1])
+                    kmer[i] = y
+                    buf[start + i] = block + (((np.int64(i) << (2 * k)) | y) << shift)
+        elif partner:
+            for i in range(n_k):
+                c = np.int64(x[i + k - 1])
+                prev = kmer[i]
+                kmer[i] = prev * base + c
+                buf[start + i] = block + (i * width + prev) * stride + 1 + c
+        else:
+            for i in range(n_k):
+                y = kmer[i] * base + np.int64(x[i + k - 1])
+                kmer[i] = y
+                buf[start + i] = block + (i * width * base + y) * stride
+        width *= base
+        start += n_k
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

@@ -146,7 +146,8 @@ def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -
 @numba.njit(cache=True, parallel=True)
 def _feature_indices(X, degree, base, lay, nnz_row, indices):
     for r in numba.prange(X.shape[0]):
-        row_addresses(X[r], lay, degree, base, indices[r * nnz_row:(r + 1) * nnz_row])
+        row_addresses(X[r], lay, degree, base, indices[r * nnz_row:(r + 1) * nnz_row],
+                      np.empty(X.shape[1], dtype=np.int64))
 
 
 def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:
