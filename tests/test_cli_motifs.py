@@ -70,7 +70,8 @@ def test_motifs_from_fasta(from_fasta):
     out, printed = from_fasta
     rows = _tsv(out / "motifs.tsv")
     assert list(rows[0]) == ["name", "consensus", "start", "length", "direction", "position_free", "spread", "score",
-                             "sites", "fraction_positive", "fraction_negative", "p_value", "plus_strand"]
+                             "sites", "fraction_positive", "fraction_negative", "p_value", "plus_strand",
+                             "held_out_p_value"]
     best = rows[0]
     assert best["consensus"] == "GATTACA" and best["start"] == "11" and best["length"] == "7"
     assert int(best["sites"]) > 200

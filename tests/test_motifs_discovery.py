@@ -332,3 +332,19 @@ def test_refinement_does_not_grow_into_the_composition_of_the_positives():
     pos[:, 21] = 3
     m = refine_motifs([seed], pos, neg, strand="given").motifs[0]
     assert (m.consensus, m.start) == (word + "T", 16), (m.consensus, m.start)
+
+
+def test_held_out_sites_are_counted_with_the_pwm_fitted_on_the_other_half():
+    """Positives and negatives in identical pairs (sequence 2i == 2i + 1): each half is then
+    the other's copy, so the held-out counts are twice the sites that refining on one half
+    finds in that half -- a separate call of the whole refinement."""
+    rng = np.random.default_rng(12)
+    half_pos, half_neg = _plant(rng, 80, 40, "TGACTCA", start=12, rate=0.6), _plant(rng, 80, 40, "A", rate=0)
+    pos, neg = np.repeat(half_pos, 2, axis=0), np.repeat(half_neg, 2, axis=0)
+    seed = Motif.from_consensus("m", "TGACTCA", purity=0.7, start=13)
+    one = refine_motifs([seed], half_pos, half_neg, held_out=False).stats.iloc[0]
+    assert "held_out_p_value" not in one
+    row = refine_motifs([seed], pos, neg).stats.iloc[0]
+    assert (row["held_out_sites"], row["held_out_negative_sites"]) == (2 * one["sites"], 2 * one["negative_sites"])
+    assert 80 < row["held_out_sites"] < 110 and row["held_out_p_value"] < 1e-20
+

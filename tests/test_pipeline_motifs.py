@@ -140,3 +140,27 @@ def test_compile_notice_only_on_an_empty_cache(tmp_path, synthetic, monkeypatch,
         assert messages.index(COMPILE_NOTICE) == messages.index(
             "comparing 2 motif(s) with 8 known motifs (TOMTOM)") + 1
     assert len(run.matches) > 0
+
+
+def test_motifs_not_enriched_held_out_are_dropped(synthetic, caplog):
+    """The POIM shows TTGACA at 8 and TATAAT at 25; the sequences carry only TATAAT. TTGACA's
+    refinement fits something to the positives, which is not enriched held out (at 1e-3: by
+    chance with probability about 1e-3) and dropped. Where no motif passes (a level of 0),
+    the one best enriched held out is reported and the log says that none is."""
+    from seqimp.pipeline._motifs import find_motifs
+
+    rng = np.random.default_rng(3)
+    neg = rng.integers(0, 4, (120, 40)).astype(np.uint8)
+    pos = rng.integers(0, 4, (120, 40)).astype(np.uint8)
+    pos[:80, 24:30] = [3, 0, 3, 0, 0, 3]                      # TATAAT at 25 in 2/3 of them
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        run = find_motifs(synthetic, pos, neg, max_held_out_pvalue=1e-3)
+    assert [m.consensus for m in run.motifs] == ["TATAAT"]
+    stats = run.table().iloc[0]
+    assert stats["held_out_p_value"] < 1e-10 and run.parameters["max_held_out_pvalue"] == 1e-3
+    assert any("held out (p = " in m and m.endswith("; dropped") for m in _messages(caplog))
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        run = find_motifs(synthetic, pos, neg, max_held_out_pvalue=0.0)
+    assert [m.consensus for m in run.motifs] == ["TATAAT"]      # the better of the two held out
+    assert any(m.startswith("no motif's sites are enriched") for m in _messages(caplog))

@@ -66,12 +66,12 @@ class MotifRun:
         written PWM aligns on the given strand; for sites on the other strand its reverse
         complement aligns there), ``length, direction, position_free, spread, score`` (share
         of the POIM explained, 0..1), ``sites`` (positives with a site) and, with sequences,
-        ``fraction_positive, fraction_negative, p_value, plus_strand``."""
+        ``fraction_positive, fraction_negative, p_value, plus_strand, held_out_p_value``."""
         from ..motifs import motif_table
 
         table = motif_table(self.motifs)
         if self.stats is not None and len(table):
-            cols = ["fraction_positive", "fraction_negative", "p_value", "plus_strand"]
+            cols = ["fraction_positive", "fraction_negative", "p_value", "plus_strand", "held_out_p_value"]
             table = table.merge(self.stats[["name"] + cols], on="name", how="left")
         return table
 
@@ -86,7 +86,8 @@ class MotifRun:
                     f"score {row['score']:.3f}")
             if "fraction_positive" in row:
                 text += (f"\tsites {row['sites']} ({100 * row['fraction_positive']:.1f}% of positives, "
-                         f"{100 * row['fraction_negative']:.1f}% of negatives, p = {row['p_value']:.2g})")
+                         f"{100 * row['fraction_negative']:.1f}% of negatives, p = {row['p_value']:.2g}, "
+                         f"held out p = {row['held_out_p_value']:.2g})")
             lines.append(text)
         return lines
 
@@ -120,7 +121,8 @@ def load_poim(path, *, name=None):
 def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, db_format=None, max_motifs=None,
                measure="poim", fit_order=3, min_score=0.0, top_matches=5, fmt="png", degree=8, shifts=0, C=1.0,
                test_fraction=0.2, random_state=None, max_order=None, background="negative", max_memory=None,
-               progress=False, report=True, strand="given", fpr=0.01, max_pvalue=1e-3, ids=None) -> MotifRun:
+               progress=False, report=True, strand="given", fpr=0.01, max_pvalue=1e-3, max_held_out_pvalue=0.05,
+               ids=None) -> MotifRun:
     """Find the motifs a model relies on and write them into the folder ``out``.
 
     Starts from a POIM (``poim``) or trains a WD classifier on ``positive`` vs ``negative``
@@ -130,10 +132,10 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     Every random choice uses ``random_state`` (default 0, recorded in ``motifs.json``).
     Then :func:`seqimp.motifs.discover_motifs`, refinement and sites on the sequences
     (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched -- Fisher
-    p-value above ``max_pvalue`` or fewer than 5 sites -- are dropped unless none is, and a
-    refined motif that copies a stronger one, :func:`seqimp.motifs.same_motif`, is merged into
-    it) and
-    TOMTOM matches against ``database``.
+    p-value above ``max_pvalue``, held-out p-value above ``max_held_out_pvalue`` or fewer
+    than 5 sites -- are dropped; where none is enriched, the one best enriched held out is
+    reported; a refined motif that copies a stronger one, :func:`seqimp.motifs.same_motif`,
+    is merged into it) and TOMTOM matches against ``database``.
 
     Parameters
     ----------
@@ -161,6 +163,13 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     fpr : float, default=0.01
         Share of the negatives allowed a site (the site threshold).
     max_pvalue : float, default=1e-3
+        Largest Fisher p-value of a motif's sites (positives against negatives).
+    max_held_out_pvalue : float, default=0.05
+        Largest Fisher p-value of its sites held out: each half of the sequences scored
+        with the PWM and threshold fitted on the other half (``held_out_*`` columns of
+        :func:`seqimp.motifs.refine_motifs`). The EM fits a motif to the positives it is
+        given, so its sites there are enriched even for a composition or a chance pattern
+        of a few dozen sequences; held out, they are not.
     ids : sequence of str, optional
         Positive sequence ids for ``motif_sites.tsv``/``.bed`` (default: the FASTA ids of a
         SequenceSet, else ``pos1, pos2, ...``).
@@ -206,7 +215,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
                                     max_memory=max_memory, progress=progress)
     run = find_motifs(result, pos, neg, database=database, max_motifs=max_motifs, measure=measure,
                       fit_order=fit_order, min_score=min_score, top_matches=top_matches, strand=strand, fpr=fpr,
-                      max_pvalue=max_pvalue, ids=ids)
+                      max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue, ids=ids)
     run.parameters.update(seed=random_state, trained=trained)
     if trained:
         run.parameters.update(degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
@@ -219,15 +228,14 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
 
 def find_motifs(result, positive=None, negative=None, *, database=None, max_motifs=None, measure="poim",
                 fit_order=3, min_score=0.0, top_matches=5, strand="given", fpr=0.01, max_pvalue=1e-3,
-                ids=None) -> MotifRun:
+                max_held_out_pvalue=0.05, ids=None) -> MotifRun:
     """The motif step shared by :func:`run_motifs` and ``seqimp poim``, on a POIM already
     computed: no training, nothing written.
 
     :func:`seqimp.motifs.discover_motifs` on ``result``; with sequences, refinement and sites
-    on them (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched --
-    Fisher p-value above ``max_pvalue`` or fewer than 5 sites -- are dropped unless none is,
-    and a refined motif that copies a stronger one, :func:`seqimp.motifs.same_motif`, is
-    merged into it); TOMTOM matches against ``database``. The parameters are those of
+    on them (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched are
+    dropped, as in :func:`run_motifs`, and a refined motif that copies a stronger one,
+    :func:`seqimp.motifs.same_motif`, is merged into it); TOMTOM matches against ``database``. The parameters are those of
     :func:`run_motifs` (``positive``/``negative`` both or neither, of the POIM's length).
 
     Returns
@@ -258,22 +266,31 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
     if pos is not None:
         logger.info(f"refining {len(motifs)} motif(s) on the sequences (EM, strand {strand}) and finding sites")
         refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids)
-        ok = [bool(r["sites"] >= 5 and r["p_value"] <= max_pvalue) for r in refined.stats.to_dict("records")]
+        records = refined.stats.to_dict("records")
+        ok = [bool(r["sites"] >= 5 and r["p_value"] <= max_pvalue and r["held_out_p_value"] <= max_held_out_pvalue)
+              for r in records]
         for i, m in enumerate(refined.motifs):  # refinement can turn two candidates into one motif
             if ok[i] and any(ok[j] and same_motif(refined.motifs[j], m, strands="both" if strand == "both"
                                                   else "given") for j in range(i)):
                 logger.info(f"{m.name} ({m.consensus} at {m.start}) is a copy of a stronger motif; merged")
                 ok[i] = None
-        for m, good in zip(refined.motifs, ok):
+        for m, r, good in zip(refined.motifs, records, ok):
             if good is False:
-                logger.info(f"{m.name} ({m.consensus} at {m.start}) has no sites enriched in the positives"
+                logger.info(f"{m.name} ({m.consensus} at {m.start}): sites in {r['sites']} positives "
+                            f"(p = {r['p_value']:.2g}), {r['held_out_sites']} positives against "
+                            f"{r['held_out_negative_sites']} negatives held out (p = {r['held_out_p_value']:.2g})"
                             + ("; dropped" if any(ok) else ""))
-        keep = [i for i, good in enumerate(ok) if good] or [i for i, good in enumerate(ok) if good is not None]
+        keep = [i for i, good in enumerate(ok) if good]
+        if not keep and records:  # report the best-supported motif, and say that it is not significant
+            keep = [min(range(len(records)), key=lambda i: (records[i]["held_out_p_value"], records[i]["p_value"]))]
+            logger.info(f"no motif's sites are enriched (p <= {max_pvalue:g}, held out p <= {max_held_out_pvalue:g}); "
+                        f"reporting the one best enriched held out, {refined.motifs[keep[0]].name}")
         motifs, stats, sites = _renamed(refined, keep)
     matches = None
     if database is not None:
         matches = _with_classes(_compare(motifs, list(database), top_matches), database)
-    parameters = {"strand": strand, "fpr": fpr, "max_pvalue": max_pvalue, "measure": measure,
+    parameters = {"strand": strand, "fpr": fpr, "max_pvalue": max_pvalue,
+                  "max_held_out_pvalue": max_held_out_pvalue, "measure": measure,
                   "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
                   "noise_level": found.noise, "database": database_info(database)}
     return MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
