@@ -112,6 +112,13 @@ def test_bed_route_with_shuffled_negatives(genome, tmp_path, capsys):
         expected.add((c, s + off, s + off + 3, st) if st == "+" else (c, e - off - 3, e - off, st))
     assert expected <= hits
     assert sum(st == "-" for *_, st in expected) == 15
+    # motif_sites.bed: genome coordinates too; the sites lie on the planted motifs, on their strand
+    sites = [ln.split("\t") for ln in (out / "motif_sites.bed").read_text().splitlines()]
+    top = _rows(out / "motifs.tsv")[0]["name"]
+    on_top = [(c, int(s), int(e), st) for c, s, e, name, _, st in sites if name == top]
+    assert len(on_top) >= 20
+    for c, s, e, st in on_top:
+        assert any(c == pc and s < pe and ps < e and st == pst for pc, ps, pe, pst in planted), (c, s, e, st)
 
 
 def test_bed_route_with_genomic_and_bed_negatives(genome, tmp_path, capsys):

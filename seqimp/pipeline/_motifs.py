@@ -49,6 +49,9 @@ class MotifRun:
         The site table (``motif_sites.tsv``); None without sequences.
     parameters : dict
         Seed and options (``motifs.json``).
+    coords : DataFrame or None
+        The genome coordinates of the positives when they are genomic windows
+        (:class:`seqimp.io.GenomicWindows`): ``motif_sites.bed`` is then in genome coordinates.
     """
 
     motifs: list
@@ -59,6 +62,7 @@ class MotifRun:
     stats: object = None
     sites: object = None
     parameters: dict = field(default_factory=dict)
+    coords: object = None
 
     def table(self):
         """``motifs.tsv``: one row per motif, strongest (largest ``score``) first: ``name,
@@ -216,6 +220,8 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
     run = find_motifs(result, pos, neg, database=database, max_motifs=max_motifs, measure=measure,
                       fit_order=fit_order, min_score=min_score, top_matches=top_matches, strand=strand, fpr=fpr,
                       max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue, ids=ids)
+    if run.sites is not None:  # the positives were encoded above; genomic windows keep their coordinates
+        run.coords = getattr(positive, "coords", None)
     run.parameters.update(seed=random_state, trained=trained)
     if trained:
         run.parameters.update(degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
@@ -294,6 +300,7 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
                   "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
                   "noise_level": found.noise, "database": database_info(database)}
     return MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
+                    coords=getattr(positive, "coords", None) if sites is not None else None,
                     parameters=parameters)
 
 
@@ -449,7 +456,7 @@ def _write_motif_files(out: Path, run: MotifRun, *, measure, fmt, with_poim) -> 
     if run.sites is not None:
         files += [out / "motif_sites.tsv", out / "motif_sites.bed"]
         write_tsv(run.sites[["motif", "id", "position", "strand", "score"]], files[-2])
-        _write_bed(run.sites, dict((m.name, m.length) for m in motifs), files[-1])
+        _write_bed(run.sites, dict((m.name, m.length) for m in motifs), files[-1], run.coords)
     files.append(out / "motifs.json")
     _write_json(run, files[-1])
     if with_poim:
@@ -474,10 +481,21 @@ def _write_motif_files(out: Path, run: MotifRun, *, measure, fmt, with_poim) -> 
     return files
 
 
-def _write_bed(sites, lengths, path):
-    """BED6-like sites: sequence id as chrom, 0-based start, end, motif, score, strand."""
-    lines = [f"{r['id']}\t{r['position'] - 1}\t{r['position'] - 1 + lengths[r['motif']]}\t{r['motif']}\t"
-             f"{r['score']:.4f}\t{r['strand']}" for r in sites.to_dict("records")]
+def _write_bed(sites, lengths, path, coords=None):
+    """BED6 sites: chrom, 0-based start, end, motif, score, strand. In genome coordinates when
+    the positives are genomic windows (``coords``, :func:`seqimp.io.hits_to_bed`: a site on a
+    '-' window lies on the other genome strand), else with the sequence id as chrom and the
+    position along the sequence."""
+    from ..io import hits_to_bed
+
+    if coords is not None:
+        rows = hits_to_bed(coords, sites["sequence"], sites["position"], sites["motif"].map(lengths),
+                           strand=sites["strand"], name=sites["motif"], score=sites["score"])
+        lines = [f"{r['chrom']}\t{r['start']}\t{r['end']}\t{r['name']}\t{r['score']:.4f}\t{r['strand']}"
+                 for r in rows.to_dict("records")]
+    else:
+        lines = [f"{r['id']}\t{r['position'] - 1}\t{r['position'] - 1 + lengths[r['motif']]}\t{r['motif']}\t"
+                 f"{r['score']:.4f}\t{r['strand']}" for r in sites.to_dict("records")]
     Path(path).write_text("".join(line + "\n" for line in lines))
 
 
