@@ -347,4 +347,7 @@ def test_held_out_sites_are_counted_with_the_pwm_fitted_on_the_other_half():
     row = refine_motifs([seed], pos, neg).stats.iloc[0]
     assert (row["held_out_sites"], row["held_out_negative_sites"]) == (2 * one["sites"], 2 * one["negative_sites"])
     assert 80 < row["held_out_sites"] < 110 and row["held_out_p_value"] < 1e-20
+    # one positive: no half to fit on, so no held-out test (NaN), not a made-up p-value
+    tiny = refine_motifs([seed], pos[:1], neg[:3]).stats.iloc[0]
+    assert np.isnan(tiny["held_out_p_value"]) and np.isnan(tiny["held_out_sites"])
 

@@ -81,7 +81,8 @@ class MotifSites:
         of the 1 - fpr quantile of the negatives) and, with ``held_out``, ``held_out_sites,
         held_out_negative_sites`` (positives and negatives with a site under the PWM and
         threshold fitted on the other half, step 5) and ``held_out_p_value`` (their Fisher
-        test, one-sided in the motif's direction).
+        test, one-sided in the motif's direction); NaN with fewer than 2 positives or
+        negatives.
     sites : pandas.DataFrame
         One row per site in the positives: ``motif, sequence`` (0-based index), ``id``,
         ``position`` (1-based start of the written PWM's window), ``strand`` (``+``/``-``),
@@ -425,7 +426,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         table = [[n_sites, len(pos) - n_sites], [neg_sites, len(neg) - neg_sites]]
         side = "less" if depleted else "greater"
         pvalue = float(fisher_exact(table, alternative=side)[1])
-        if held_out:
+        if held_out and min(len(pos), len(neg)) < 2:  # a half without positives or negatives
+            held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan}
+        elif held_out:
             kept_pos, kept_neg = _held_out(motif, pos, neg, strands, opts)
             table = [[kept_pos, len(pos) - kept_pos], [kept_neg, len(neg) - kept_neg]]
             held = {"held_out_sites": kept_pos, "held_out_negative_sites": kept_neg,

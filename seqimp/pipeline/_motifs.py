@@ -13,6 +13,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from .._tables import write_tsv
 from ..errors import SeqimpError
 from ._outputs import save_figure
@@ -288,7 +290,8 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
                             + ("; dropped" if any(ok) else ""))
         keep = [i for i, good in enumerate(ok) if good]
         if not keep and records:  # report the best-supported motif, and say that it is not significant
-            keep = [min(range(len(records)), key=lambda i: (records[i]["held_out_p_value"], records[i]["p_value"]))]
+            keep = [min(range(len(records)), key=lambda i: (np.nan_to_num(records[i]["held_out_p_value"], nan=2.0),
+                                                             records[i]["p_value"]))]
             logger.info(f"no motif's sites are enriched (p <= {max_pvalue:g}, held out p <= {max_held_out_pvalue:g}); "
                         f"reporting the one best enriched held out, {refined.motifs[keep[0]].name}")
         motifs, stats, sites = _renamed(refined, keep)
