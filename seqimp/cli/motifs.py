@@ -24,7 +24,8 @@ Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac, motifs.tsv
 (one row per motif, strongest first: name, consensus, 1-based start, length,
 direction, position_free, spread, score, sites, ...), motifs.json (seed and
 options), motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with
-sequences), logos/ (one logo and one site-position plot per motif and a
+sequences; BED in genome coordinates for genomic windows), logos/ (one logo
+and one site-position plot per motif and a
 letter-importance logo),
 motifs_poim.npz (the POIM, when trained here; a poim.npz of 'seqimp poim'
 in DIR is left alone), and matches.tsv (TOMTOM p- and q-values, a decoy-calibrated q,
@@ -39,7 +40,10 @@ A POIM fixes a motif's consensus and position but not how sharp its PWM is
 are therefore the letter frequencies of the motif's sites in the positive
 sequences (EM within the motif's window, --strand both for either strand),
 with a site threshold that 1% of the negatives pass; from --poim alone they
-are the fitted PWMs, flatter than the sites. The model whose importance gives
+are the fitted PWMs, flatter than the sites. A motif is kept when its sites
+are enriched in the positives (p <= 1e-3) and also held out: refitted on one
+half of the sequences, counted in the other (p <= 0.05, held_out_p_value in
+motifs.tsv); where none is, the best held out is reported and the log says so. The model whose importance gives
 the motifs is trained on all sequences (the held-out split only reports
 accuracy), so the motifs do not depend on --seed (except through negatives
 that --negatives draws).
