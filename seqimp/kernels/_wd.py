@@ -145,9 +145,12 @@ def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -
 
 @numba.njit(cache=True, parallel=True)
 def _feature_indices(X, degree, base, lay, nnz_row, indices):
-    for r in numba.prange(X.shape[0]):
-        row_addresses(X[r], lay, degree, base, indices[r * nnz_row:(r + 1) * nnz_row],
-                      np.empty(X.shape[1], dtype=np.int64))
+    n = X.shape[0]
+    rows = 256                        # per chunk of rows one scratch array, not one per row
+    for c in numba.prange((n + rows - 1) // rows):
+        kmer = np.empty(X.shape[1], dtype=np.int64)
+        for r in range(c * rows, min((c + 1) * rows, n)):
+            row_addresses(X[r], lay, degree, base, indices[r * nnz_row:(r + 1) * nnz_row], kmer)
 
 
 def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:

@@ -179,6 +179,11 @@ def _threshold(neg_best, fpr):
     return threshold, bool(threshold >= vals[-1])
 
 
+def _has_site(best, threshold, inclusive):
+    """Which best-window scores make a site under :func:`_threshold`'s ``(threshold, inclusive)``."""
+    return best >= threshold if inclusive else best > threshold
+
+
 def _best(pwm, codes, starts, strands, background, claimed):
     """Best window of every sequence: score, 0-based start, strand index (places overlapping
     ``claimed`` positions are skipped)."""
@@ -226,8 +231,8 @@ def _widen(pwm, pos, neg, starts, strands, background, fpr, flank, alpha):
         neg_best, neg_at, _ = _best(pwm, neg, starts, strands, background, None)
         threshold, inclusive = _threshold(neg_best, fpr)
         best, at, _ = _best(pwm, pos, starts, strands, background, None)
-        has = best >= threshold if inclusive else best > threshold
-        neg_has = neg_best >= threshold if inclusive else neg_best > threshold
+        has = _has_site(best, threshold, inclusive)
+        neg_has = _has_site(neg_best, threshold, inclusive)
         lo, hi = int(starts[0]), int(starts[-1])
         grow = [0, 0]
         for side, edge, room in ((0, starts[:step], lo > 0), (1, starts[-step:], hi < L - m)):
@@ -280,15 +285,16 @@ class _Options:
     max_length: int
 
 
-def _fit(motif, pos, neg, strands, background, o):
+def _fit(motif, pos, neg, strands, background, positive_letters, o):
     """Steps 1-3 of the module docstring for one motif: ``(pwm, starts)``, the EM's PWM and the
     0-based starts of its window, fitted on the positives ``pos`` (the negatives ``neg`` for a
-    depleted motif) against the letter frequencies ``background``."""
+    depleted motif) against the letter frequencies ``background`` (the negatives'), its end
+    columns also against ``positive_letters`` (:func:`_letters_of` ``pos``)."""
     L = pos.shape[1]
     depleted = motif.direction == "depleted"
     train = neg if depleted else pos  # where the motif's sites are
     # a motif's column stands out from the negatives AND from the letters its sites sit in
-    backgrounds = (background, background if depleted else _letters_of(pos))
+    backgrounds = (background, background if depleted else positive_letters)
     p = min(o.pad, (L - motif.length) // 2)
     seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, o.seed_ic), np.full((p, 4), 0.25)])
     starts = _window(motif, seed.shape[0], L, p, o.flank)
@@ -326,12 +332,12 @@ def _held_out(motif, pos, neg, strands, o, folds=2):
     for f in range(folds):
         p_fit, n_fit = pos[fold_pos != f], neg[fold_neg != f]
         background = _letters_of(n_fit)
-        pwm, starts = _fit(motif, p_fit, n_fit, strands, background, o)
+        pwm, starts = _fit(motif, p_fit, n_fit, strands, background, _letters_of(p_fit), o)
         neg_best = site_scores(pwm, n_fit, starts, strands, background).max(axis=(1, 2))
         threshold, inclusive = _threshold(neg_best, o.fpr)
         for j, test in enumerate((pos[fold_pos == f], neg[fold_neg == f])):
             best = site_scores(pwm, test, starts, strands, background).max(axis=(1, 2))
-            hits[j] += int((best >= threshold).sum() if inclusive else (best > threshold).sum())
+            hits[j] += int(_has_site(best, threshold, inclusive).sum())
     return hits
 
 
@@ -398,6 +404,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         raise SeqimpError(f"positive sequences have length {L}, negative {neg.shape[1]}")
     ids = [f"pos{i + 1}" for i in range(len(pos))] if ids is None else list(ids)
     background = _letters_of(neg)
+    positive_letters = _letters_of(pos)  # what a (non-depleted) motif's sites sit in
     opts = _Options(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length)
     strands = ("+", "-") if strand == "both" else ("+",)
     claimed = np.zeros(pos.shape, dtype=bool)  # positions of sites of stronger motifs
@@ -408,21 +415,21 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         if motif.length > L:
             raise SeqimpError(f"motif {motif.name} (length {motif.length}) is longer than the sequences ({L})")
         depleted = motif.direction == "depleted"
-        pwm, starts = _fit(motif, pos, neg, strands, background, opts)
+        pwm, starts = _fit(motif, pos, neg, strands, background, positive_letters, opts)
         # the written PWM is the EM's (posterior-weighted letter counts plus the pseudocount):
         # recounting only the sites above the threshold would select for the consensus and
         # sharpen the PWM (to a one-hot where only exact matches pass)
         neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
         threshold, inclusive = _threshold(neg_best, fpr)
         best, at, on = _best(pwm, pos, starts, strands, background, claimed)
-        has = best >= threshold if inclusive else best > threshold
+        has = _has_site(best, threshold, inclusive)
         n_sites = int(has.sum())
         minus = int((has & (on == 1)).sum())
         if strand == "both" and minus * 2 > n_sites:  # write the orientation most sites have
             pwm = pwm[::-1, ::-1].copy()
             on = 1 - on
             minus = n_sites - minus
-        neg_sites = int((neg_best >= threshold).sum() if inclusive else (neg_best > threshold).sum())
+        neg_sites = int(_has_site(neg_best, threshold, inclusive).sum())
         table = [[n_sites, len(pos) - n_sites], [neg_sites, len(neg) - neg_sites]]
         side = "less" if depleted else "greater"
         pvalue = float(fisher_exact(table, alternative=side)[1])

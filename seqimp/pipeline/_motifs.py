@@ -489,17 +489,20 @@ def _write_bed(sites, lengths, path, coords=None):
     the positives are genomic windows (``coords``, :func:`seqimp.io.hits_to_bed`: a site on a
     '-' window lies on the other genome strand), else with the sequence id as chrom and the
     position along the sequence."""
+    import pandas as pd
+
     from ..io import hits_to_bed
 
+    length = sites["motif"].map(lengths)
     if coords is not None:
-        rows = hits_to_bed(coords, sites["sequence"], sites["position"], sites["motif"].map(lengths),
-                           strand=sites["strand"], name=sites["motif"], score=sites["score"])
-        lines = [f"{r['chrom']}\t{r['start']}\t{r['end']}\t{r['name']}\t{r['score']:.4f}\t{r['strand']}"
-                 for r in rows.to_dict("records")]
+        rows = hits_to_bed(coords, sites["sequence"], sites["position"], length, strand=sites["strand"],
+                           name=sites["motif"], score=sites["score"])
     else:
-        lines = [f"{r['id']}\t{r['position'] - 1}\t{r['position'] - 1 + lengths[r['motif']]}\t{r['motif']}\t"
-                 f"{r['score']:.4f}\t{r['strand']}" for r in sites.to_dict("records")]
-    Path(path).write_text("".join(line + "\n" for line in lines))
+        rows = pd.DataFrame({"chrom": sites["id"], "start": sites["position"] - 1,
+                             "end": sites["position"] - 1 + length, "name": sites["motif"],
+                             "score": sites["score"], "strand": sites["strand"]})
+    Path(path).write_text("".join(f"{r['chrom']}\t{r['start']}\t{r['end']}\t{r['name']}\t{r['score']:.4f}\t"
+                                  f"{r['strand']}\n" for r in rows.to_dict("records")))
 
 
 def _write_json(run, path):
