@@ -130,6 +130,39 @@ def test_ridge_matches_sklearn():
     np.testing.assert_allclose(model.positional_weights().score(test), want, rtol=1e-7, atol=1e-8)
 
 
+@pytest.mark.parametrize("problem", ["svm", "ridge"])
+def test_memory_estimate_matches_the_traced_peak_of_each_solver(problem):
+    # tracemalloc sees every numpy allocation of a fit; the estimate must be that peak within
+    # [0.9, 1.5]. Degree 5 leaves order 5 unpaired, so the SVM's paired-layout formula
+    # under-estimates ridge's three standard-layout vectors by a quarter (and fails here).
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    n, length, degree = 800, 60, 5
+    X = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    y = rng.normal(size=n)
+    fit = ((lambda: cg_ridge(X, y, degree=degree, max_iter=5)) if problem == "ridge" else
+           (lambda: dcd_svm(X, (y > 0).astype(int), degree=degree, max_iter=3)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit()                                   # compile outside the trace
+        tracemalloc.start()
+        try:
+            fit()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    est = training_memory(n, length, degree, 4, "implicit", problem=problem)
+    assert 0.9 * peak <= est <= 1.5 * peak, (est, peak)
+
+
+def test_ridge_memory_estimate_and_problem_check():
+    p = 30 * 4 + 29 * 4 ** 2 + 28 * 4 ** 3
+    assert training_memory(1000, 30, 3, 4, "implicit", problem="ridge") == 24 * p + 80 * 1000
+    with pytest.raises(SeqimpError, match="problem must be 'svm' or 'ridge', got 'lasso'"):
+        training_memory(1000, 30, 3, 4, "implicit", problem="lasso")
+
+
 def test_memory_budget_refuses_before_allocating():
     X, y = noisy_data(1000, 30)
     need = training_memory(1000, 30, 4, 4, "linear")

@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_regressor
 from sklearn.linear_model import Ridge
 from sklearn.svm import SVC, LinearSVC
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
@@ -79,7 +79,7 @@ class _WDModel(BaseEstimator):
     def _check_memory(self, codes, method):
         """Refuse, before allocating, a fit whose working memory exceeds ``memory_budget``."""
         check_training_memory(codes, self.degree_, get_alphabet(self.alphabet).size, method, self.memory_budget,
-                              shifts=self.shifts_)
+                              shifts=self.shifts_, problem="ridge" if is_regressor(self) else "svm")
 
     @contextlib.contextmanager
     def _step(self, what):

@@ -6,11 +6,17 @@ For n sequences of length L at degree K over an alphabet of A symbols
 * ``"linear"`` (explicit features + liblinear / sparse CG): about 30 bytes per
   non-zero, 30 n z (the CSR matrix, 12 bytes per non-zero, plus liblinear's own
   copy, 16 bytes per non-zero, and the row pointers);
-* ``"implicit"`` (features on demand): the solver's weight vector, 8 (q + 1) bytes
-  (q slots of :func:`._layout.solver_layout`: p plus the padding of the paired records,
-  q = 1.6 p at K = 8, L = 141 for DNA; q = p for protein), the returned coefficients,
-  8 p bytes, plus about 40 bytes per sequence (dual variables, bounds, signs, order,
-  scores), plus the codes n L bytes when they are not a memory map;
+* ``"implicit"`` (features on demand), plus the codes n L bytes when they are not a
+  memory map:
+
+  - the SVM (``problem="svm"``, dual coordinate descent): the solver's weight vector,
+    8 (q + 1) bytes (q slots of :func:`._layout.solver_layout`: p plus the padding of the
+    paired records, q = 1.6 p at K = 8, L = 141 for DNA; q = p for protein), the returned
+    coefficients, 8 p bytes, plus about 40 bytes per sequence (dual variables, bounds,
+    signs, order, scores);
+  - ridge (``problem="ridge"``, conjugate gradients in the standard layout): three
+    vectors of p floats (the feature means, a product Phi_c^T a and its temporary),
+    24 p bytes, plus about 80 bytes per sequence (the CG vectors);
 * ``"kernel"``: the n x n Gram matrix, 8 n^2 bytes (twice while it is centred or
   handed to libsvm).
 """
@@ -67,8 +73,13 @@ def available_memory() -> int | None:
     return None
 
 
-def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_memory=False) -> int:
-    """Estimated working memory in bytes of one fit (see the module docstring)."""
+def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_memory=False,
+                    problem="svm") -> int:
+    """Estimated working memory in bytes of one fit (see the module docstring).
+
+    ``problem`` ("svm" or "ridge") picks the implicit route's solver: the classifier's dual
+    coordinate descent or the regressor's conjugate gradients.
+    """
     n, length, degree = int(n), int(length), int(degree)
     if method == "kernel":
         return 16 * n * n
@@ -76,11 +87,16 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     if method == "linear":
         return 30 * nnz
     p = int(feature_offsets(length, degree, base)[-1])
+    codes = n * length if codes_in_memory else 0
+    if problem == "ridge":
+        return 24 * p + 80 * n + codes
+    if problem != "svm":
+        raise SeqimpError(f"problem must be 'svm' or 'ridge', got {problem!r}")
     q = solver_layout(length, degree, base).size
-    return 8 * (q + 1) + 8 * p + 40 * n + (n * length if codes_in_memory else 0)
+    return 8 * (q + 1) + 8 * p + 40 * n + codes
 
 
-def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0) -> int:
+def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0, problem="svm") -> int:
     """Raise a SeqimpError when a fit would need more than ``budget`` bytes; return the estimate.
 
     ``budget`` None is the memory available now; where that cannot be read nothing is checked.
@@ -88,13 +104,13 @@ def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0)
     """
     limit = available_memory() if budget is None else parse_bytes(budget)
     n, length = codes.shape
-    need = training_memory(n, length, degree, base, method)
+    need = training_memory(n, length, degree, base, method, problem=problem)
     if limit is None or need <= limit:
         return need
     where = "memory_budget" if budget is not None else "the available memory"
     have = format_bytes(limit)
     if method == "linear":
-        alt = training_memory(n, length, degree, base, "implicit")
+        alt = training_memory(n, length, degree, base, "implicit", problem=problem)
         raise SeqimpError(
             f"method='linear' on {n:,} sequences of length {length} at degree {degree} needs about "
             f"{format_bytes(need)} (30 bytes per feature non-zero), more than {where} ({have}); use "
