@@ -221,9 +221,8 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
                                     max_memory=max_memory, progress=progress)
     run = find_motifs(result, pos, neg, database=database, max_motifs=max_motifs, measure=measure,
                       fit_order=fit_order, min_score=min_score, top_matches=top_matches, strand=strand, fpr=fpr,
-                      max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue, ids=ids)
-    if run.sites is not None:  # the positives were encoded above; genomic windows keep their coordinates
-        run.coords = getattr(positive, "coords", None)
+                      max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue, ids=ids,
+                      coords=getattr(positive, "coords", None))
     run.parameters.update(seed=random_state, trained=trained)
     if trained:
         run.parameters.update(degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
@@ -236,7 +235,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, database=None, d
 
 def find_motifs(result, positive=None, negative=None, *, database=None, max_motifs=None, measure="poim",
                 fit_order=3, min_score=0.0, top_matches=5, strand="given", fpr=0.01, max_pvalue=1e-3,
-                max_held_out_pvalue=0.05, ids=None) -> MotifRun:
+                max_held_out_pvalue=0.05, ids=None, coords=None) -> MotifRun:
     """The motif step shared by :func:`run_motifs` and ``seqimp poim``, on a POIM already
     computed: no training, nothing written.
 
@@ -244,7 +243,9 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
     on them (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched are
     dropped, as in :func:`run_motifs`, and a refined motif that copies a stronger one,
     :func:`seqimp.motifs.same_motif`, is merged into it); TOMTOM matches against ``database``. The parameters are those of
-    :func:`run_motifs` (``positive``/``negative`` both or neither, of the POIM's length).
+    :func:`run_motifs` (``positive``/``negative`` both or neither, of the POIM's length);
+    ``coords`` (default: ``positive.coords`` where the positives are genomic windows) places
+    the sites in genome coordinates in ``motif_sites.bed``.
 
     Returns
     -------
@@ -257,6 +258,8 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
     check_choice(strand, "strand", ("given", "both"))
     if ids is None and positive is not None and hasattr(positive, "ids"):
         ids = list(positive.ids)
+    if coords is None:
+        coords = getattr(positive, "coords", None)
     if database is not None:
         database = load_database(database)
     pos, neg = _encode(positive, negative)
@@ -303,7 +306,7 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
                   "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
                   "noise_level": found.noise, "database": database_info(database)}
     return MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
-                    coords=getattr(positive, "coords", None) if sites is not None else None,
+                    coords=coords if sites is not None else None,
                     parameters=parameters)
 
 
