@@ -86,7 +86,7 @@ def set_layout():
 
 def child(route, store_path, test_path, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1):
     from seqimp import WDClassifier
-    from seqimp.kernels._implicit import svm_primal_objective
+    from seqimp.kernels._dcd import svm_primal_objective
 
     store = open_codes_store(store_path)
     test = open_codes_store(test_path)

@@ -1,4 +1,4 @@
-"""The implicit route (features computed from the codes) against liblinear and sklearn Ridge.
+"""The implicit SVM route (features computed from the codes) against liblinear; memory estimates.
 
 Tolerances: on 20,000 sequences (L=30, degree 4) both solvers stop at the same liblinear
 criterion (tol=1e-2), so their objectives agree to 1e-3 relative and their decision values
@@ -10,12 +10,11 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import Ridge
 from sklearn.svm import LinearSVC
 
 from seqimp import SeqimpError, WDClassifier, WDRegressor, wd_features
 from seqimp.kernels import cg_ridge, dcd_svm, training_memory, wd_scores
-from seqimp.kernels._implicit import svm_primal_objective
+from seqimp.kernels._dcd import svm_primal_objective
 from seqimp.kernels._memory import parse_bytes
 
 
@@ -111,23 +110,6 @@ def test_max_iter_warns_and_verbose_reports_passes(capsys):
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("DCD pass 1: active 500/500, projected-gradient range ")
     assert "dual objective" in err[1]
-
-
-def test_ridge_matches_sklearn():
-    rng = np.random.default_rng(8)
-    X = rng.integers(0, 4, (300, 12)).astype(np.uint8)
-    y = (X[:, 4] == 3) * 1.5 + (X[:, 5] == 1) * 0.5 + rng.normal(scale=0.3, size=300)
-    F = wd_features(X, degree=3)
-    ref = Ridge(alpha=0.7).fit(F.toarray(), y)  # dense closed form (cholesky)
-    coef, intercept, n_iter = cg_ridge(X, y, degree=3, alpha=0.7, tol=1e-12)
-    np.testing.assert_allclose(coef, ref.coef_, rtol=1e-7, atol=1e-9)
-    assert intercept == pytest.approx(ref.intercept_, abs=1e-9)
-    model = WDRegressor(degree=3, alpha=0.7, tol=1e-12).fit(X, y)
-    assert model.method_ == "implicit"
-    test = rng.integers(0, 4, (50, 12)).astype(np.uint8)
-    want = ref.predict(wd_features(test, degree=3).toarray())
-    np.testing.assert_allclose(model.predict(test), want, rtol=1e-7, atol=1e-8)
-    np.testing.assert_allclose(model.positional_weights().score(test), want, rtol=1e-7, atol=1e-8)
 
 
 @pytest.mark.parametrize("problem", ["svm", "ridge"])
@@ -231,8 +213,8 @@ def _kernel_passes(X, sign, upper, order, degree, nthreads, passes=3, paired=Tru
     """``passes`` passes of the solver's kernel without shrinking, in chunks of 40 rows (0: one row at a time).
 
     Returns the dual variables, the weights in the standard layout, the bias and the solver's own vector."""
-    from seqimp.kernels._implicit import (_svm_steps, _svm_steps_parallel, cumulative_beta, implicit_layout,
-                                          row_norm2)
+    from seqimp.kernels._dcd import _svm_steps, _svm_steps_parallel, cumulative_beta
+    from seqimp.kernels._implicit import implicit_layout, row_norm2
     from seqimp.kernels._layout import aligned_zeros, solver_layout, to_standard
 
     n, length = X.shape
@@ -279,7 +261,7 @@ def test_block_steps_equal_one_coordinate_at_a_time():
 def test_paired_layout_takes_the_same_steps_as_the_standard_layout(degree):
     """Same additions in the same order at other addresses: bit for bit the iterates of the standard layout,
     for one row at a time and in blocks; the padding slots are never touched (||w|| is the standard one)."""
-    from seqimp.kernels._implicit import svm_dual_objective
+    from seqimp.kernels._dcd import svm_dual_objective
 
     rng = np.random.default_rng(6)
     n, length = 203, 11
@@ -342,7 +324,7 @@ def test_n_jobs_is_checked():
 
 def test_in_block_correction_kernel_is_the_dot_product_of_wd_features():
     """_pair_kernel (runs of matching letters, branch-free) against phi(x).phi(z) from explicit features."""
-    from seqimp.kernels._implicit import _pair_kernel, cumulative_beta
+    from seqimp.kernels._dcd import _pair_kernel, cumulative_beta
 
     rng = np.random.default_rng(5)
     for degree, length in [(1, 7), (3, 12), (6, 25)]:

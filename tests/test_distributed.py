@@ -20,7 +20,7 @@ from distributed.comm.core import CommClosedError  # noqa: E402
 from seqimp import SeqimpError, WDClassifier  # noqa: E402
 from seqimp.io import write_codes_store  # noqa: E402
 from seqimp.kernels import _distributed, connect, dcd_svm, dcd_svm_distributed, fit_distributed, wd_scores  # noqa: E402
-from seqimp.kernels._implicit import svm_primal_objective  # noqa: E402
+from seqimp.kernels._dcd import svm_primal_objective  # noqa: E402
 from seqimp.background import MarkovBackground  # noqa: E402
 from seqimp.importance import ism, poim_sampled  # noqa: E402
 from seqimp.tabular import permutation_importance  # noqa: E402

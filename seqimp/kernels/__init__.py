@@ -4,7 +4,9 @@ estimators, and the exact unfolding of a trained model into positional k-mer wei
 
 from ._estimators import WDClassifier, WDRegressor
 from ._distributed import connect, dcd_svm_distributed, fit_distributed  # imports dask only when called
-from ._implicit import cg_ridge, dcd_svm, wd_scores
+from ._dcd import dcd_svm
+from ._implicit import wd_scores
+from ._ridge import cg_ridge
 from ._memory import training_memory
 from ._metrics import holdout_regression_metrics, regression_metrics
 from ._weights import PositionalWeights

@@ -15,7 +15,7 @@ are split into K contiguous partitions, one per worker. Each round
 
 With sigma' = K adding the updates is safe (the sum of the local subproblems bounds the
 dual objective), so every round increases the dual objective and the iterates converge
-to the same optimum as :func:`~seqimp.kernels._implicit.dcd_svm`, i.e. liblinear's. The
+to the same optimum as :func:`~seqimp.kernels._dcd.dcd_svm`, i.e. liblinear's. The
 stopping rule is liblinear's, over all partitions: max - min projected gradient of a
 round <= ``tol``, confirmed by a round over all rows. Shrinking as in liblinear, per
 partition, with the previous round's thresholds over all partitions (the active sets
@@ -42,8 +42,8 @@ from concurrent.futures import CancelledError
 import numpy as np
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ._implicit import (SVMSolution, _svm_steps, _upper_bounds, check_svm_problem, cumulative_beta,
-                        implicit_layout, row_norm2, svm_dual_objective)
+from ._dcd import SVMSolution, _svm_steps, _upper_bounds, check_svm_problem, cumulative_beta, svm_dual_objective
+from ._implicit import implicit_layout, row_norm2
 from ._layout import aligned_zeros, solver_layout, to_standard
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
@@ -198,12 +198,12 @@ _ROUND_HOOK = None
 def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000,
                         random_state=None, alphabet="dna", local_passes=1, n_partitions=None, retries=2,
                         round_timeout=None, shrinking=True, verbose=False) -> SVMSolution:
-    """:func:`~seqimp.kernels._implicit.dcd_svm` on a Dask cluster (CoCoA+, see the module docstring).
+    """:func:`~seqimp.kernels._dcd.dcd_svm` on a Dask cluster (CoCoA+, see the module docstring).
 
     Parameters
     ----------
     codes, y, degree, C, class_weight, tol, alphabet
-        As in :func:`~seqimp.kernels._implicit.dcd_svm` (y: labels 0/1).
+        As in :func:`~seqimp.kernels._dcd.dcd_svm` (y: labels 0/1).
     client : distributed.Client
     max_iter : int, default=1000
         Largest number of rounds.

@@ -4,7 +4,7 @@ Three training routes, all unfolding exactly into :class:`~seqimp.PositionalWeig
 
 * ``shifts == 0`` (``method="auto"`` picks ``"implicit"``): a linear model on the WD
   features computed on demand from the codes inside numba kernels
-  (:mod:`seqimp.kernels._implicit`: dual coordinate descent for the SVM, conjugate
+  (:mod:`seqimp.kernels._dcd`: dual coordinate descent for the SVM, :mod:`~seqimp.kernels._ridge`: conjugate
   gradients for ridge); memory is the codes, the weight vector and O(n) dual
   variables, nothing per non-zero. With ``client=`` it runs on a Dask cluster.
 * ``method="linear"`` (shifts 0): the same linear model on the
@@ -41,7 +41,9 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
-from ._implicit import cg_ridge, check_codes, dcd_svm, wd_scores
+from ._dcd import dcd_svm
+from ._implicit import check_codes, wd_scores
+from ._ridge import cg_ridge
 from ._memory import check_training_memory
 from ._params import check_degree_shifts
 from ._wd import wd_features, wd_kernel

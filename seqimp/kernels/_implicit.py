@@ -1,62 +1,34 @@
-"""Matrix-free training on weighted-degree features: nothing is stored per non-zero.
+"""WD features computed on demand: what the matrix-free solvers and scoring share.
 
 The WD feature vector of a sequence x of length L (degree K) has the value
 sqrt(beta_k) in column ``feature_offsets(L, K)[k-1] + i * A**k + y`` for each k-mer
 index y at position i (exactly the layout of :func:`~seqimp.wd_features`). These
-column indices are base-A numbers of x's k-mers, so the numba kernels below compute
-them on demand from the (n, L) uint8 codes: a dot product w.phi(x) and an update
-w += c phi(x) each touch sum_k (L-k+1) weights and read one row of codes. Inside the
-SVM solver the weights live in the layout of :mod:`._layout` (orders k and k+1 of a
-position in one cache line for DNA/RNA); the solution is returned in the standard
-layout. Training memory is the codes (which may be a read-only memory map), the
-solver's weight vector (``solver_layout(...).size + 1`` floats, about 1.6 times the
-``feature_offsets[-1]`` columns at degree 8), the returned coefficients and a few
-arrays of length n.
+column indices are base-A numbers of x's k-mers, so numba kernels compute them on
+demand from the (n, L) uint8 codes: a dot product w.phi(x) and an update
+w += c phi(x) each touch sum_k (L-k+1) weights and read one row of codes; nothing is
+stored per non-zero. The codes may be a read-only memory map.
 
-Solvers
--------
-* :func:`dcd_svm`: the hinge-loss (L1-loss) linear SVM in its dual, by dual coordinate
-  descent with shrinking (Hsieh et al., ICML 2008) -- the algorithm and stopping rule
-  of liblinear's ``solve_l2r_l1l2_svc``, which :class:`sklearn.svm.LinearSVC`
-  (``loss="hinge"``, ``dual=True``) runs. As there, the bias is an extra constant
-  feature of value 1 (``intercept_scaling=1``), so it is regularised like the weights,
-  and the problem, its optimum and the meaning of ``C``, ``tol`` and ``max_iter`` are
-  liblinear's::
+* :func:`wd_scores`: ``phi(x).w + b`` for many sequences, in parallel over rows;
+* :func:`check_codes`, :func:`implicit_layout`, :func:`row_norm2`: the checks and
+  constants of a fit.
 
-      min_a  1/2 a^T Q a - sum_i a_i,   0 <= a_i <= C_i,   Q_ij = y_i y_j (phi_i.phi_j + 1)
-
-  ``w = sum_i y_i a_i (phi_i, 1)``. One pass visits the active coordinates in a random
-  order (a fresh permutation per pass from ``random_state``).
-* :func:`cg_ridge`: ridge regression with an unpenalised intercept, the problem of
-  :class:`sklearn.linear_model.Ridge`, by conjugate gradients on its dual
-  ``(Xc Xc^T + alpha I) a = y - mean(y)`` with matrix-free products (Xc: centred
-  features), then ``w = Xc^T a`` and ``b = mean(y) - mean(phi).w``.
-* :func:`wd_scores`: ``phi(x).w + b`` for many sequences, in parallel over rows.
+The solvers: :mod:`._dcd` (the hinge-loss SVM by dual coordinate descent) and
+:mod:`._ridge` (ridge regression by conjugate gradients).
 """
 
 from __future__ import annotations
 
 import sys
-import time
-import warnings
-from dataclasses import dataclass
 
 import numba
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.class_weight import compute_class_weight
 
-from ..errors import SeqimpError, check_int, check_number, check_random_state
+from ..errors import SeqimpError
 from ..io._alphabet import get_alphabet
 from ..io._check import check_sequences
 from ._params import check_degree_shifts, wd_beta
-from ._layout import aligned_zeros, row_addresses, solver_layout, to_standard
 
-__all__ = ["dcd_svm", "cg_ridge", "wd_scores", "SVMSolution", "implicit_layout", "svm_dual_objective",
-           "svm_primal_objective"]
-
-
-# --------------------------------------------------------------------------- numba kernels
+__all__ = ["wd_scores", "check_codes", "implicit_layout", "row_norm2"]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -81,235 +53,10 @@ def _dot(x, w, offsets, sqb, degree, base):
     return total
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _dot_buf(buf, w, sqb, degree, length):
-    total = 0.0
-    start = 0
-    for k in range(1, degree + 1):
-        acc = 0.0
-        stop = start + length - k + 1
-        for j in range(start, stop):
-            acc += w[buf[j]]
-        total += sqb[k - 1] * acc
-        start = stop
-    return total
-
-
-# Block size of the threaded coordinate steps: the rows of a block are gathered (w.phi) in
-# parallel, stepped one after the other with exact corrections, and scattered (w += d phi) in
-# parallel. One thread steps one row at a time (block 1: no corrections to pay for).
-_BLOCK = 16
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _pair_kernel(x, z, cumbeta, degree):
-    """phi(x).phi(z) = sum_k beta_k #{i: x[i:i+k] == z[i:i+k]}, from the runs of matching symbols."""
-    run = 0
-    total = 0.0
-    for i in range(x.shape[0] - 1, -1, -1):
-        # branch-free: matches and mismatches are unpredictable, a branch would mispredict often
-        run = (run + 1) * (x[i] == z[i])
-        total += cumbeta[min(run, degree)]
-    return total
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop, active,
-                pg_max_old, pg_min_old, pg, cumbeta, nthreads, block):
-    p = w.shape[0] - 1
-    length = codes.shape[1]
-    nnz = 0
-    for k in range(1, degree + 1):
-        nnz += length - k + 1
-    bufs = np.empty((block, nnz), dtype=np.int64)
-    kmers = np.empty((block, length), dtype=np.int64)
-    dots = np.empty(block)
-    coeffs = np.zeros(block)
-    rows = np.empty(block, dtype=np.int64)
-    kept = np.empty(block, dtype=np.int64)
-    shrunk = np.empty(block, dtype=np.int64)
-    moved = np.empty(block, dtype=np.int64)
-    span = (length + nthreads - 1) // nthreads
-    while s < stop and s < active:
-        m = min(block, active - s, stop - s)
-        for j in range(m):
-            rows[j] = order[s + j]
-        # gather: w.phi for the block's rows from the same w (reads only)
-        for j in numba.prange(m):
-            row_addresses(codes[rows[j]], lay, degree, base, bufs[j], kmers[j])
-            dots[j] = _dot_buf(bufs[j], w, sqb, degree, length)
-        # the coordinate steps in order; the rows stepped before j in this block changed w by
-        # coeffs[q] (phi_q, 1), which enters g_j through phi_q.phi_j + 1: exact, as if one at a time
-        bias = w[p]
-        n_kept = 0
-        n_shrunk = 0
-        for j in range(m):
-            i = rows[j]
-            coeffs[j] = 0.0
-            corr = 0.0
-            for q in range(j):
-                if coeffs[q] != 0.0:
-                    corr += coeffs[q] * _pair_kernel(codes[rows[q]], codes[i], cumbeta, degree)
-            yi = sign[i]
-            g = yi * (dots[j] + corr + bias) - 1.0
-            c = upper[i]
-            a = alpha[i]
-            proj = 0.0
-            if a == 0.0:
-                if g > pg_max_old:
-                    shrunk[n_shrunk] = i
-                    n_shrunk += 1
-                    continue
-                elif g < 0.0:
-                    proj = g
-            elif a == c:
-                if g < pg_min_old:
-                    shrunk[n_shrunk] = i
-                    n_shrunk += 1
-                    continue
-                elif g > 0.0:
-                    proj = g
-            else:
-                proj = g
-            kept[n_kept] = i
-            n_kept += 1
-            if proj > pg[0]:
-                pg[0] = proj
-            if proj < pg[1]:
-                pg[1] = proj
-            if abs(proj) > 1.0e-12:
-                new = min(max(a - g / (sigma * qd), 0.0), c)
-                alpha[i] = new
-                d = sigma * (new - a) * yi
-                coeffs[j] = d
-                bias += d
-        # scatter: w += coeffs[j] phi_j, split by position (disjoint columns), rows in block order
-        for t in numba.prange(nthreads):
-            lo = t * span
-            start = 0
-            for k in range(1, degree + 1):
-                hi = min((t + 1) * span, length - k + 1)
-                for j in range(m):
-                    d = coeffs[j]
-                    if d != 0.0:
-                        ck = d * sqb[k - 1]
-                        buf = bufs[j]
-                        for pos in range(start + lo, start + hi):
-                            w[buf[pos]] += ck
-                start += length - k + 1
-        w[p] = bias
-        # order[s:active]: the kept rows, then the unvisited ones, and the shrunk rows move to the end
-        tail = active - (s + m)
-        n_move = min(n_shrunk, tail)
-        for q in range(n_move):
-            moved[q] = order[active - n_move + q]
-        for q in range(n_kept):
-            order[s + q] = kept[q]
-        for q in range(n_move):
-            order[s + n_kept + q] = moved[q]
-        for q in range(n_shrunk):
-            order[active - n_shrunk + q] = shrunk[q]
-        active -= n_shrunk
-        s += n_kept
-    return s, active
-
-
-@numba.njit(cache=True, nogil=True)
-def _svm_steps(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop, active,
-               pg_max_old, pg_min_old, pg, cumbeta):
-    """Coordinate steps of liblinear's L1-loss SVM dual on ``order[s:min(stop, active)]``, one thread.
-
-    ``w`` holds the weights at the addresses of the layout table ``lay`` (:mod:`._layout`),
-    then the bias (constant feature 1) as its last entry. ``sigma`` scales
-    the curvature and the update of w (1: plain DCD; K: CoCoA+ local subproblem, where w is
-    the local view). ``pg`` holds the running (max, min) projected gradient of this pass.
-    Shrinking as in liblinear: a coordinate at a bound whose gradient points out of the box
-    by more than last pass's extreme projected gradient leaves the active set (moved to the
-    end of ``order[:active]``). ``cumbeta[m] = beta_1 + ... + beta_m``. Returns the next
-    position and the active size.
-
-    One row at a time: gather w.phi, step, scatter the update.
-    """
-    return _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop,
-                       active, pg_max_old, pg_min_old, pg, cumbeta, 1, 1)
-
-
-@numba.njit(cache=True, parallel=True)
-def _svm_steps_parallel(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop, active,
-                        pg_max_old, pg_min_old, pg, cumbeta, nthreads):
-    """:func:`_svm_steps` in blocks of ``_BLOCK`` rows, gather and scatter spread over ``nthreads``.
-
-    Each row's gradient is its w.phi from the block's start plus the exact effect of the
-    block's earlier steps (their WD kernel values, computed from the codes), so the iterates
-    are those of one coordinate at a time, up to rounding. Every w.phi is computed by one
-    thread and every weight is updated by one thread (the one owning its position) in block
-    order, so the result does not depend on ``nthreads``.
-    """
-    return _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop,
-                       active, pg_max_old, pg_min_old, pg, cumbeta, nthreads, _BLOCK)
-
-
 @numba.njit(cache=True, parallel=True)
 def _scores(codes, w, offsets, sqb, degree, base, out):
     for r in numba.prange(codes.shape[0]):
         out[r] = _dot(codes[r], w, offsets, sqb, degree, base)
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _add_order(x, out, off, width, base, k, length, c):
-    top = width // base
-    idx = 0
-    for t in range(k):
-        idx = idx * base + x[t]
-    out[off + idx] += c
-    for i in range(1, length - k + 1):
-        idx = (idx - x[i - 1] * top) * base + x[i + k - 1]
-        out[off + i * width + idx] += c
-
-
-@numba.njit(cache=True, parallel=True)
-def _rmatvec(codes, u, offsets, sqb, degree, base, out):
-    """out[:p] += sum_r u[r] phi(codes[r]); parallel over orders k (each owns its block)."""
-    n, length = codes.shape
-    for kk in numba.prange(degree):
-        k = kk + 1
-        width = base ** k
-        off = offsets[kk]
-        for r in range(n):
-            c = u[r] * sqb[kk]
-            if c == 0.0:
-                continue
-            _add_order(codes[r], out, off, width, base, k, length, c)
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-@dataclass
-class SVMSolution:
-    """Result of :func:`dcd_svm` (and of the distributed solver).
-
-    Attributes
-    ----------
-    coef : ndarray of shape (p,)
-        Weights in the :func:`~seqimp.wd_features` column layout.
-    intercept : float
-        The bias (weight of the constant feature 1).
-    dual_coef : ndarray of shape (n,)
-        The dual variables a_i in [0, C_i].
-    n_iter : int
-        Passes over the data (rounds for the distributed solver).
-    dual_objective : float
-        ``sum(a) - ||(w, b)||^2 / 2`` (maximised; equals the primal optimum at convergence).
-    converged : bool
-    """
-
-    coef: np.ndarray
-    intercept: float
-    dual_coef: np.ndarray
-    n_iter: int
-    dual_objective: float
-    converged: bool
 
 
 def implicit_layout(length, degree, alphabet="dna"):
@@ -324,60 +71,6 @@ def implicit_layout(length, degree, alphabet="dna"):
 def row_norm2(length, degree) -> float:
     """||phi(x)||^2 = sum_k beta_k (L-k+1), the same for every sequence."""
     return float(np.dot(wd_beta(degree), length - np.arange(degree)))
-
-
-def check_threads(n_jobs) -> int:
-    """Threads for ``n_jobs`` (None: 1; -1: every numba thread; at most ``NUMBA_NUM_THREADS``)."""
-    if n_jobs is None:
-        return 1
-    most = numba.config.NUMBA_NUM_THREADS
-    n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
-    if n_jobs == 0:
-        raise SeqimpError("n_jobs must be a positive number of threads, -1 (all) or None (1), got 0")
-    return most if n_jobs == -1 else min(n_jobs, most)
-
-
-def _steps(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, order, s, stop, active, pg_max_old, pg_min_old,
-           pg, cumbeta, nthreads):
-    """One chunk of DCD steps (sigma = 1) on ``nthreads`` threads; the serial kernel for one."""
-    if nthreads == 1:
-        return _svm_steps(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, 1.0, order, s, stop, active,
-                          pg_max_old, pg_min_old, pg, cumbeta)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(nthreads)
-    try:
-        return _svm_steps_parallel(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, 1.0, order, s, stop,
-                                   active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
-    finally:
-        numba.set_num_threads(previous)
-
-
-def cumulative_beta(degree) -> np.ndarray:
-    """``c[m] = beta_1 + ... + beta_m`` (c[0] = 0), shape (degree + 1,): the WD kernel of a run of m matches."""
-    return np.concatenate([[0.0], np.cumsum(wd_beta(degree))])
-
-
-def svm_dual_objective(w_full, alpha) -> float:
-    """Dual objective ``sum(a) - ||w_full||^2 / 2`` (w_full includes the bias)."""
-    return float(np.sum(alpha) - 0.5 * np.dot(w_full, w_full))
-
-
-def svm_primal_objective(codes, yb, coef, intercept, *, degree, C=1.0, class_weight=None, alphabet="dna"):
-    """liblinear's primal ``||(w, b)||^2 / 2 + sum_i C_i max(0, 1 - y_i (w.phi_i + b))``.
-
-    ``yb`` are 0/1 labels (1 is the positive class); used to compare solvers.
-    """
-    scores = wd_scores(codes, coef, intercept, degree=degree, alphabet=alphabet)
-    sign = np.where(np.asarray(yb) == 1, 1.0, -1.0)
-    upper = _upper_bounds(np.asarray(yb), C, class_weight)
-    hinge = np.maximum(0.0, 1.0 - sign * scores)
-    return float(0.5 * (np.dot(coef, coef) + intercept ** 2) + np.dot(upper, hinge))
-
-
-def _upper_bounds(yb, C, class_weight):
-    """C_i = C * class_weight[y_i], as LinearSVC computes them for labels 0/1."""
-    cw = compute_class_weight(class_weight, classes=np.array([0, 1]), y=yb)
-    return (C * cw[yb.astype(np.intp)]).astype(np.float64)
 
 
 def check_codes(codes, name="X", alphabet="dna"):
@@ -399,221 +92,9 @@ def check_codes(codes, name="X", alphabet="dna"):
     return check_sequences(codes, name, alpha)
 
 
-def check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet):
-    """The checked ``(X, y as int64 0/1, degree, C, tol, max_iter, Alphabet)`` of an SVM fit on the codes."""
-    alpha_ = get_alphabet(alphabet)
-    X = check_codes(codes, "X", alpha_)
-    n, length = X.shape
-    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
-    yb = np.asarray(y).ravel()
-    if yb.shape[0] != n:
-        raise SeqimpError(f"X has {n} sequences but y has {yb.shape[0]} labels")
-    if not np.all((yb == 0) | (yb == 1)):
-        raise SeqimpError("y must hold labels 0 and 1 for the SVM solver")
-    C = check_number(C, "C", low=0, low_open=True)
-    tol = check_number(tol, "tol", low=0, low_open=True)
-    max_iter = check_int(max_iter, "max_iter")
-    return X, yb.astype(np.int64), degree, C, tol, max_iter, alpha_
-
-
-def _pass_bar(verbose, total, desc):
-    """A tqdm bar on stderr for one pass (shown only when the pass takes over a second), or a no-op."""
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="seq", file=sys.stderr, leave=False, delay=1.0,
-                mininterval=1.0, disable=not verbose)
-
-
 def _log(verbose, msg):
     if verbose:
         print(msg, file=sys.stderr, flush=True)
-
-
-# --------------------------------------------------------------------------- SVM
-
-
-def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000, random_state=None,
-            alphabet="dna", shrinking=True, n_jobs=None, verbose=False) -> SVMSolution:
-    """Hinge-loss linear SVM on WD features by dual coordinate descent, without a feature matrix.
-
-    Solves liblinear's L1-loss SVM dual with the bias as a constant feature (the problem of
-    ``LinearSVC(loss="hinge", dual=True, intercept_scaling=1)`` on
-    ``wd_features(codes, degree=degree)``), with liblinear's shrinking and stopping rule.
-
-    Parameters
-    ----------
-    codes : ndarray of shape (n, L), uint8 (or a read-only memory map), or sequences
-        The training sequences; a memory map is read row by row and never copied.
-    y : array-like of shape (n,)
-        Labels 0/1 (1: positive class, ``decision > 0``).
-    degree : int
-    C : float, default=1.0
-    class_weight : dict {0: w0, 1: w1}, "balanced" or None
-        As in LinearSVC on labels 0/1: C_i = C * class_weight[y_i].
-    tol : float, default=1e-4
-        Stop when max - min of the projected gradient over a pass is <= tol (liblinear's eps).
-    max_iter : int, default=1000
-        Largest number of passes; a ConvergenceWarning is raised when it is reached.
-    random_state : None, int or numpy Generator
-        Seeds the coordinate order (a permutation of the active set per pass); None is seed 0.
-    alphabet : str or Alphabet, default="dna"
-    shrinking : bool, default=True
-        liblinear's shrinking of the active set.
-    n_jobs : int or None, default=None
-        Threads; None is 1, -1 is every numba thread (``NUMBA_NUM_THREADS``). One thread
-        steps one row at a time. More run the steps in blocks of 16 rows: the memory-bound
-        gather of w.phi and scatter of the updates are split over the threads, the steps
-        stay sequential with exact in-block corrections, so the iterates are the same up to
-        rounding (and bit for bit the same for every thread count above 1). Helps only on
-        otherwise idle cores.
-    verbose : bool, default=False
-        Per pass on stderr: active set, projected-gradient range, dual objective, time;
-        progress with ETA inside a pass when it takes more than a second.
-
-    Returns
-    -------
-    SVMSolution
-    """
-    X, yb, degree, C, tol, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet)
-    n, length = X.shape
-    rng = check_random_state(random_state)
-    nthreads = check_threads(n_jobs)
-    _, sqb, base = implicit_layout(length, degree, alpha_)
-    sign = np.where(yb == 1, 1.0, -1.0)
-    upper = _upper_bounds(yb, C, class_weight)
-    qd = row_norm2(length, degree) + 1.0
-    cumbeta = cumulative_beta(degree)
-    layout = solver_layout(length, degree, base)
-    w = aligned_zeros(layout.size + 1)      # the solver's layout (module _layout), the bias last
-    alpha = np.zeros(n)
-    order = np.arange(n, dtype=np.int64)
-    pg = np.empty(2)
-    active = n
-    pg_max_old, pg_min_old = np.inf, -np.inf
-    chunk = max(4096, n // 50)
-    converged = False
-    it = 0
-    while it < max_iter:
-        start = time.perf_counter()
-        rng.shuffle(order[:active])
-        pg[0], pg[1] = -np.inf, np.inf
-        s = 0
-        with _pass_bar(verbose, active, f"DCD pass {it + 1}") as bar:
-            while s < active:
-                s_new, active = _steps(X, sign, alpha, upper, w, layout.table, sqb, degree, base, qd, order, s,
-                                       s + chunk, active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
-                bar.update(s_new - s)
-                s = s_new
-        it += 1
-        gap = pg[0] - pg[1]
-        if verbose:
-            _log(True, f"DCD pass {it}: active {active:,}/{n:,}, projected-gradient range {gap:.3g} "
-                       f"(tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
-                       f"{time.perf_counter() - start:.2f} s")
-        if gap <= tol:
-            if active == n or not shrinking:
-                converged = True
-                break
-            active = n
-            pg_max_old, pg_min_old = np.inf, -np.inf
-            _log(verbose, "DCD: converged on the active set; one more pass over all sequences")
-            continue
-        if shrinking:
-            pg_max_old = pg[0] if pg[0] > 0 else np.inf
-            pg_min_old = pg[1] if pg[1] < 0 else -np.inf
-    if not converged:
-        warnings.warn(f"dual coordinate descent did not reach tol={tol:g} in max_iter={max_iter} passes; "
-                      "increase max_iter", ConvergenceWarning, stacklevel=2)
-    coef, bias = to_standard(w, layout)
-    return SVMSolution(coef=coef, intercept=bias, dual_coef=alpha, n_iter=it,
-                       dual_objective=svm_dual_objective(w, alpha), converged=converged)
-
-
-# --------------------------------------------------------------------------- ridge
-
-
-def cg_ridge(codes, y, *, degree, alpha=1.0, tol=1e-4, max_iter=None, alphabet="dna", verbose=False):
-    """Ridge regression with an unpenalised intercept on WD features, matrix-free.
-
-    Minimises ``||y - Phi w - b||^2 + alpha ||w||^2`` (the problem of
-    :class:`sklearn.linear_model.Ridge`) by conjugate gradients on the dual system
-    ``(Phi_c Phi_c^T + alpha I) a = y - mean(y)`` (Phi_c: features minus their means),
-    each iteration one product with Phi_c^T and one with Phi_c computed from the codes.
-
-    Parameters
-    ----------
-    codes : ndarray of shape (n, L), uint8 (or a memory map), or sequences
-    y : array-like of shape (n,), float
-    degree : int
-    alpha : float, default=1.0
-    tol : float, default=1e-4
-        Stop when ||residual|| <= tol * ||y - mean(y)|| (scipy's ``cg`` rtol, as
-        Ridge's ``sparse_cg`` solver uses ``tol``).
-    max_iter : int, optional
-        Largest number of CG iterations; default 10 n.
-    alphabet : str or Alphabet, default="dna"
-    verbose : bool, default=False
-        The relative residual per iteration on stderr.
-
-    Returns
-    -------
-    coef : ndarray of shape (p,)
-    intercept : float
-    n_iter : int
-    """
-    alpha_ = get_alphabet(alphabet)
-    X = check_codes(codes, "X", alpha_)
-    n, length = X.shape
-    degree, _ = check_degree_shifts(degree, 0, length, what="training sequences")
-    y = np.asarray(y, dtype=np.float64).ravel()
-    if y.shape[0] != n:
-        raise SeqimpError(f"X has {n} sequences but y has {y.shape[0]} labels")
-    lam = check_number(alpha, "alpha", low=0, low_open=True)
-    tol = check_number(tol, "tol", low=0, low_open=True)
-    max_iter = 10 * n if max_iter is None else check_int(max_iter, "max_iter")
-    offsets, sqb, base = implicit_layout(length, degree, alpha_)
-    p = int(offsets[-1])
-    mu = np.zeros(p)
-    _rmatvec(X, np.full(n, 1.0 / n), offsets, sqb, degree, base, mu)
-
-    def xt(a):  # Phi_c^T a
-        out = np.zeros(p)
-        _rmatvec(X, a, offsets, sqb, degree, base, out)
-        out -= mu * a.sum()
-        return out
-
-    def xv(v):  # Phi_c v
-        out = np.empty(n)
-        _scores(X, v, offsets, sqb, degree, base, out)
-        return out - np.dot(mu, v)
-
-    y_mean = y.mean()
-    rhs = y - y_mean
-    a = np.zeros(n)
-    r = rhs.copy()
-    d = r.copy()
-    rr = np.dot(r, r)
-    stop = tol * np.sqrt(np.dot(rhs, rhs))
-    it = 0
-    while np.sqrt(rr) > stop and it < max_iter:
-        q = xv(xt(d)) + lam * d
-        step = rr / np.dot(d, q)
-        a += step * d
-        r -= step * q
-        rr_new = np.dot(r, r)
-        d = r + (rr_new / rr) * d
-        rr = rr_new
-        it += 1
-        _log(verbose, f"CG iteration {it}: relative residual {np.sqrt(rr) / max(stop / tol, 1e-300):.3g} "
-                      f"(tol {tol:g})")
-    if np.sqrt(rr) > stop:
-        warnings.warn(f"conjugate gradients did not reach tol={tol:g} in {max_iter} iterations",
-                      ConvergenceWarning, stacklevel=2)
-    coef = xt(a)
-    return coef, float(y_mean - np.dot(mu, coef)), it
-
-
-# --------------------------------------------------------------------------- scoring
 
 
 def wd_scores(codes, coef, intercept=0.0, *, degree, alphabet="dna") -> np.ndarray:
@@ -642,4 +123,3 @@ def wd_scores(codes, coef, intercept=0.0, *, degree, alphabet="dna") -> np.ndarr
     out = np.empty(X.shape[0])
     _scores(X, coef, offsets, sqb, degree, base, out)
     return out + float(intercept)
-

@@ -1,6 +1,6 @@
 """Where the implicit SVM solver keeps each WD weight: orders paired in 64-byte records.
 
-A coordinate step of :mod:`._implicit` reads and writes one weight per positional k-mer
+A coordinate step of :mod:`._dcd` reads and writes one weight per positional k-mer
 of a sequence, k = 1..K. At degree 8 the weights (94 MB at L = 141) do not fit in any
 cache, and in the standard layout of :func:`~seqimp.wd_features` (block k, position i,
 k-mer y at ``offsets[k-1] + i A^k + y``) every order k >= 5 costs a cache miss per
