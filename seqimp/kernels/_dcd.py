@@ -39,7 +39,7 @@ from ._layout import aligned_zeros, row_addresses, solver_layout, to_standard
 from ._params import check_degree_shifts, wd_beta
 
 __all__ = ["dcd_svm", "SVMSolution", "svm_dual_objective", "svm_primal_objective", "check_svm_problem",
-           "check_threads", "cumulative_beta"]
+           "check_threads", "cumulative_beta", "svm_start"]
 
 
 # --------------------------------------------------------------------------- numba kernels
@@ -315,6 +315,20 @@ def check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet):
     return X, yb.astype(np.int64), degree, C, tol, max_iter, alpha_
 
 
+def svm_start(yb, C, class_weight, length, degree, alphabet):
+    """The constants and the zero start of an SVM fit (single machine or Dask).
+
+    Returns ``(sqb, base, sign, upper, qd, layout, w, alpha)``: sqrt(beta_k), the alphabet
+    size, the labels as +-1, the bounds C_i, the diagonal ||phi_i||^2 + 1 (the same for every
+    row), the solver's :class:`._layout.SolverLayout`, its zero weight vector (64-byte
+    aligned, the bias last) and the zero dual variables.
+    """
+    _, sqb, base = implicit_layout(length, degree, alphabet)
+    layout = solver_layout(length, degree, base)
+    return (sqb, base, np.where(yb == 1, 1.0, -1.0), _upper_bounds(yb, C, class_weight),
+            row_norm2(length, degree) + 1.0, layout, aligned_zeros(layout.size + 1), np.zeros(yb.shape[0]))
+
+
 def _pass_bar(verbose, total, desc):
     """A tqdm bar on stderr for one pass (shown only when the pass takes over a second), or a no-op."""
     from tqdm import tqdm
@@ -372,14 +386,8 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     n, length = X.shape
     rng = check_random_state(random_state)
     nthreads = check_threads(n_jobs)
-    _, sqb, base = implicit_layout(length, degree, alpha_)
-    sign = np.where(yb == 1, 1.0, -1.0)
-    upper = _upper_bounds(yb, C, class_weight)
-    qd = row_norm2(length, degree) + 1.0
+    sqb, base, sign, upper, qd, layout, w, alpha = svm_start(yb, C, class_weight, length, degree, alpha_)
     cumbeta = cumulative_beta(degree)
-    layout = solver_layout(length, degree, base)
-    w = aligned_zeros(layout.size + 1)      # the solver's layout (module _layout), the bias last
-    alpha = np.zeros(n)
     order = np.arange(n, dtype=np.int64)
     pg = np.empty(2)
     active = n

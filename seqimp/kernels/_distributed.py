@@ -42,9 +42,8 @@ from concurrent.futures import CancelledError
 import numpy as np
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ._dcd import SVMSolution, _svm_steps, _upper_bounds, check_svm_problem, cumulative_beta, svm_dual_objective
-from ._implicit import implicit_layout, row_norm2
-from ._layout import aligned_zeros, solver_layout, to_standard
+from ._dcd import SVMSolution, _svm_steps, check_svm_problem, cumulative_beta, svm_dual_objective, svm_start
+from ._layout import aligned_zeros, to_standard
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
 
@@ -236,14 +235,8 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
     K = min(K, n)
     cuts = np.linspace(0, n, K + 1).astype(np.int64)
     bounds = [(int(cuts[k]), int(cuts[k + 1])) for k in range(K)]
-    _, sqb, base = implicit_layout(length, degree, alpha_)
-    sign = np.where(yb == 1, 1.0, -1.0)
-    upper = _upper_bounds(yb, C, class_weight)
-    qd = row_norm2(length, degree) + 1.0
+    sqb, base, sign, upper, qd, layout, w, alpha = svm_start(yb, C, class_weight, length, degree, alpha_)
     sigma = float(K)
-    layout = solver_layout(length, degree, base)
-    w = aligned_zeros(layout.size + 1)      # the solver's layout, as on the workers; the bias last
-    alpha = np.zeros(n)
     parts = _parts(client, X, bounds, workers)
     orders = [np.arange(b - a, dtype=np.int64) for a, b in bounds]
     actives = [b - a for a, b in bounds]
