@@ -1,8 +1,8 @@
 """Where a run's sequences come from: a FASTA pair, regions of a BED file cut from a genome
 (with given, shuffled or genomic negatives), or a table of sequences with measured values.
 
-Used through :mod:`seqimp.cli.common` (``add_input_options``, ``read_inputs``), which
-imports this module at its end (this module uses the helpers defined above that import).
+The subcommands add its options (``add_input_options``) and read their sequences with
+``read_inputs``; it uses the argument helpers of :mod:`seqimp.cli.common`.
 """
 
 from __future__ import annotations

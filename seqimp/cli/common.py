@@ -461,9 +461,3 @@ def match_lines(matches, consensus=None, database=None) -> list:
                          + "; ".join(f"{tf_class}: {', '.join(names)}" for tf_class, names in ranked))
     return lines
 
-
-# ----- where the sequences come from: FASTA, BED on a genome, tables (seqimp/cli/_inputs.py) -------
-
-from ._inputs import ALPHABETS, Inputs, add_input_options, read_inputs  # noqa: E402 (uses the helpers above)
-
-__all__ += ["ALPHABETS", "Inputs", "add_input_options", "read_inputs"]

@@ -6,9 +6,10 @@ import argparse
 import contextlib
 
 from ..pipeline import BACKGROUNDS
-from .common import (UserError, add_dask_options, add_data_options, add_db_option, add_input_options, add_model_options,
-                     add_quiet, check_degree, check_output_path, dask_client, memory_size, nonneg_int, output_dir,
-                     positive_int, print_motifs, print_outcome, progress_enabled, read_inputs)
+from .common import (UserError, add_dask_options, add_data_options, add_db_option, add_model_options, add_quiet,
+                     check_degree, check_output_path, dask_client, memory_size, nonneg_int, output_dir, positive_int,
+                     print_motifs, print_outcome, progress_enabled)
+from ._inputs import add_input_options, read_inputs
 
 HELP = """\
 Find the positional oligomers a sequence classifier relies on.

@@ -7,8 +7,9 @@ import errno
 import os
 from pathlib import Path
 
-from .common import (UserError, add_dask_options, add_data_options, add_input_options, add_model_options, add_quiet,
-                     check_degree, dask_client, progress_enabled, read_inputs)
+from .common import (UserError, add_dask_options, add_data_options, add_model_options, add_quiet, check_degree,
+                     dask_client, progress_enabled)
+from ._inputs import add_input_options, read_inputs
 
 HELP = """\
 Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs

@@ -23,7 +23,8 @@
 from ._candidates import assemble_motif, motif_candidates, noise_level
 from ._free import position_free_candidates
 from ._similar import merge_similar, pwm_similarity, same_motif
-from ._database import MotifDatabase, database_info, database_label, load_database
+from ._database import MotifDatabase, database_info, database_label
+from ._load import load_database
 from ._jaspar import jaspar_motifs, jaspar_releases
 from ._compare import best_matches, bh_qvalues, compare_motifs, match_line, meme_pseudocount, trim_uninformative
 from ._discover import MotifDiscovery, discover_motifs, motif_table

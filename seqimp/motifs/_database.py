@@ -1,13 +1,9 @@
-"""Databases of known motifs: a motif file or a JASPAR release, with a record of which."""
+"""Databases of known motifs: a list of motifs with a record of where they came from
+(:func:`._load.load_database` reads a motif file or a JASPAR release into one)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-from ..errors import SeqimpError
-
-__all__ = ["MotifDatabase", "load_database", "database_info", "database_label"]
+__all__ = ["MotifDatabase", "database_info", "database_label"]
 
 
 class MotifDatabase(list):
@@ -55,38 +51,3 @@ def database_info(database) -> dict | None:
     if isinstance(database, MotifDatabase):
         return dict(database.info)
     return {"motifs": len(database)}
-
-
-def load_database(spec, format=None) -> MotifDatabase:
-    """Known motifs from a motif file or a JASPAR release name.
-
-    Parameters
-    ----------
-    spec : path-like, str or sequence of Motif
-        A MEME, JASPAR or TRANSFAC file; or ``RELEASE[:COLLECTION[:TAX_GROUP]]`` such as
-        ``JASPAR2024`` (any case; CORE vertebrates by default) or ``JASPAR2022:CORE:plants``,
-        read through pyjaspar (:func:`seqimp.motifs.jaspar_motifs`). A file that exists wins
-        over a release of the same name. Motifs already in hand are wrapped as they are.
-    format : {"meme", "jaspar", "transfac"}, optional
-        Format of a file (recognised from its content when omitted); not for a release.
-
-    Returns
-    -------
-    MotifDatabase
-    """
-    from ._formats import read_motifs
-    from ._jaspar import jaspar_motifs, parse_jaspar_name
-
-    if isinstance(spec, MotifDatabase):
-        return spec
-    if not isinstance(spec, (str, os.PathLike)):
-        return MotifDatabase(spec)
-    path = Path(os.fspath(spec))
-    if not path.exists():
-        release = parse_jaspar_name(os.fspath(spec))
-        if release is not None:
-            if format is not None:
-                raise SeqimpError(f"{spec} is a JASPAR release, not a file: it takes no motif format ({format})")
-            return jaspar_motifs(**release)
-        raise SeqimpError(f"{path}: no such motif file (nor a JASPAR release such as JASPAR2024)")
-    return MotifDatabase(read_motifs(path, format), info={"file": str(path)})
