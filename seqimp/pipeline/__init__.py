@@ -13,8 +13,9 @@ from ._outputs import (load_model, save_model, top_oligomers, versions, write_fi
                        write_result_files, write_summary, write_top_bed)
 from ._regression import run_regression, train_regressor
 from ._report import build_report, write_report
-from ._run import (BACKGROUNDS, PipelineRun, check_job, compute_importance, evaluate, make_background, run_model,
-                   run_poim, run_sampled, train_model)
+from ._run import (BACKGROUNDS, PipelineRun, check_job, compute_importance, make_background, run_model, run_poim,
+                   run_sampled)
+from ._train import evaluate, train_model
 
 __all__ = ["PipelineRun", "run_poim", "run_regression", "train_regressor", "run_model", "run_sampled", "train_model",
            "evaluate", "make_background", "write_top_bed",

@@ -18,7 +18,8 @@ import numpy as np
 from .._tables import write_tsv
 from ..errors import SeqimpError
 from ._outputs import save_figure
-from ._run import _encode, _labels, _train, check_job, compute_importance, make_background
+from ._run import check_job, compute_importance, make_background
+from ._train import _encode, _labels, _train
 
 __all__ = ["MotifRun", "run_motifs", "find_motifs", "write_motif_run", "add_motifs", "load_poim",
            "no_motifs_reason"]

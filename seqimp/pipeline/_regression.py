@@ -12,8 +12,9 @@ import numpy as np
 from .. import __version__
 from ..errors import SeqimpError, check_number, check_random_state
 from ..io import get_alphabet
-from ._run import (PipelineRun, _alphabet_of, _background_for, _codes, _describe, _explain_and_write, _summary,
-                   _tables_path, check_job, compute_importance, recorded_seed)
+from ._run import (PipelineRun, _background_for, _describe, _explain_and_write, _summary, _tables_path, check_job,
+                   compute_importance)
+from ._train import _alphabet_of, _codes, recorded_seed
 
 __all__ = ["run_regression", "train_regressor"]
 

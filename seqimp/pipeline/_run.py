@@ -1,6 +1,7 @@
 """The ``seqimp poim`` pipeline as library functions: train, evaluate, explain, write.
 
-The command line (``seqimp train``, ``seqimp poim``, ``seqimp demo``) only parses
+Training and held-out evaluation are :mod:`._train`'s; this module adds the background,
+the job checks, the importance computation and the files. The command line (``seqimp train``, ``seqimp poim``, ``seqimp demo``) only parses
 options and calls these functions, so every step is usable from Python:
 
 >>> from seqimp.pipeline import run_poim                          # doctest: +SKIP
@@ -11,30 +12,25 @@ options and calls these functions, so every step is usable from Python:
 from __future__ import annotations
 
 import logging
-import numbers
 import time
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .. import __version__
-from ..errors import DEFAULT_SEED, SeqimpError, check_random_state
-from ..io import SequenceSet, check_sequences, get_alphabet, require_dna
+from ..errors import SeqimpError
+from ..io import SequenceSet, get_alphabet, require_dna
 from ..kernels import PositionalWeights
 from ._outputs import top_oligomers, versions, write_result_files, write_summary
+from ._train import _alphabet_of, _codes, _encode, _flag_chance, _labels, _train, evaluate, recorded_seed
 
-__all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "train_model", "evaluate", "make_background",
-           "check_job", "compute_importance"]
+__all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "make_background", "check_job",
+           "compute_importance"]
 
 logger = logging.getLogger(__name__)
 
 BACKGROUNDS = ("uniform", "negative", "all")
-
-#: Held-out auROC below which :func:`train_model` warns that the model is close to chance.
-CHANCE_AUROC = 0.6
-
 
 @dataclass
 class PipelineRun:
@@ -56,163 +52,6 @@ class PipelineRun:
     result: object
     summary: dict
     files: list = field(default_factory=list)
-
-
-def _codes(X, name, alphabet="dna") -> np.ndarray:
-    return check_sequences(X, name, alphabet)
-
-
-def _alphabet_of(alphabet, *data):
-    """``alphabet`` as a name, or (None) the alphabet of the first SequenceSet among ``data``, else DNA."""
-    if alphabet is not None:
-        return get_alphabet(alphabet).name
-    return next((x.alphabet.name for x in data if isinstance(x, SequenceSet)), "dna")
-
-
-def _encode(positive, negative, alphabet="dna"):
-    """Encode the sequences once: ``(pos, neg)`` code arrays of one length (None where not given)."""
-    pos = None if positive is None else _codes(positive, "positive", alphabet)
-    neg = None if negative is None else _codes(negative, "negative", alphabet)
-    if pos is not None and neg is not None and pos.shape[1] != neg.shape[1]:
-        raise SeqimpError(f"positive sequences have length {pos.shape[1]} but negative ones {neg.shape[1]}; "
-                          "positional methods need one common length")
-    return pos, neg
-
-
-def _labels(pos, neg):
-    """One (n, L) array of encoded positives then negatives, and their 0/1 labels."""
-    X = np.concatenate([pos, neg])
-    y = np.concatenate([np.ones(len(pos), dtype=np.int64), np.zeros(len(neg), dtype=np.int64)])
-    return X, y
-
-
-def evaluate(scores, y) -> dict:
-    """Accuracy (threshold 0) and auROC of scores against 0/1 labels."""
-    from sklearn.metrics import roc_auc_score
-
-    scores, y = np.asarray(scores, dtype=np.float64), np.asarray(y)
-    out = {"n_test": int(len(y)), "accuracy": float(np.mean((scores > 0) == (y == 1)))}
-    out["auroc"] = float(roc_auc_score(y, scores)) if len(np.unique(y)) == 2 else None
-    return out
-
-
-def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
-                progress=False, alphabet=None, client=None):
-    """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
-
-    Parameters
-    ----------
-    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
-    degree, shifts, C : WDClassifier parameters
-    test_fraction : float in [0, 1), default=0.2
-        Stratified held-out share for accuracy/auROC; 0 trains on everything and
-        reports no metrics. The returned model is the one trained on the rest.
-    random_state : int or None
-    progress : bool, default=False
-        Report each training step (feature map or Gram matrix, solver) with its time on
-        stderr (``WDClassifier(verbose=True)``).
-    alphabet : {"dna", "rna", "protein"}, optional
-        Default: the alphabet of a SequenceSet given, else DNA.
-    client : distributed.Client or str, optional
-        Train on a Dask cluster (``WDClassifier(client=...)``, shifts 0 only; docs/training-at-scale.md).
-
-    Returns
-    -------
-    weights : PositionalWeights
-        Tables of shape (L-k+1, 4**k), k = 1..degree; scores exactly like the model.
-    info : dict
-        ``n_train``, ``n_test``, ``accuracy``, ``auroc`` (None without a test split),
-        ``train_seconds``.
-
-    Notes
-    -----
-    Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
-    """
-    alphabet = _alphabet_of(alphabet, positive, negative)
-    return _train(*_labels(*_encode(positive, negative, alphabet)), degree=degree, shifts=shifts, C=C,
-                  test_fraction=test_fraction, random_state=random_state, progress=progress, client=client,
-                  alphabet=alphabet)
-
-
-def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, client=None, alphabet="dna"):
-    """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``)."""
-    from sklearn.model_selection import train_test_split
-
-    from ..kernels._estimators import WDClassifier
-
-    n_pos, n_neg = int(y.sum()), int(len(y) - y.sum())
-    if not 0.0 <= test_fraction < 1.0:
-        raise SeqimpError(f"test_fraction must lie in [0, 1), got {test_fraction}")
-    info = {"n_positive": n_pos, "n_negative": n_neg, "n_test": 0, "accuracy": None, "auroc": None}
-    identical = _same_sequences(X[y == 1], X[y == 0])
-    if identical:
-        info["warning"] = (f"the two classes are identical (the same {n_pos} sequences); no model can tell them "
-                           "apart, so its POIM, top oligomers and motifs are noise")
-        warnings.warn(info["warning"], stacklevel=3)
-    if test_fraction > 0:
-        n_test = int(np.ceil(test_fraction * len(y)))
-        if min(n_pos, n_neg) < 2 or n_test < 2 or len(y) - n_test < 2:
-            raise SeqimpError(f"too few sequences ({n_pos} positive, {n_neg} negative) for a held-out split "
-                              f"of {test_fraction:g}; add data or use test_fraction=0")
-        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_fraction, stratify=y,
-                                                            random_state=_split_seed(random_state))
-    else:
-        X_train, y_train, X_test, y_test = X, y, None, None
-    logger.info(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
-                f"on {len(y_train)} sequences of length {X.shape[1]}")
-    start = time.perf_counter()
-    model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state, alphabet=alphabet,
-                         verbose=progress, **({"client": client} if client is not None else {})).fit(X_train, y_train)
-    info["train_seconds"] = time.perf_counter() - start
-    info["n_train"] = int(len(y_train))
-    if X_test is not None:
-        info.update(evaluate(model.decision_function(X_test), y_test))
-        logger.info(f"held-out accuracy {info['accuracy']:.3f}, auROC {info['auroc']:.3f} "
-                    f"on {info['n_test']} sequences")
-        if info["auroc"] is not None and info["auroc"] < CHANCE_AUROC and not identical:
-            info["warning"] = (f"the model is close to chance (held-out auROC {info['auroc']:.3f} < "
-                               f"{CHANCE_AUROC}); its POIM, top oligomers and motifs are likely noise")
-            warnings.warn(info["warning"], stacklevel=3)
-    info["chance_level"] = "warning" in info
-    return model.positional_weights(), info
-
-
-def _flag_chance(metrics) -> None:
-    """``chance_level`` and a warning in ``metrics`` when its auROC is below :data:`CHANCE_AUROC`."""
-    auroc = metrics.get("auroc")
-    metrics["chance_level"] = auroc is not None and auroc < CHANCE_AUROC
-    if metrics["chance_level"]:
-        metrics["warning"] = (f"the model is close to chance (auROC {auroc:.3f} < {CHANCE_AUROC}, "
-                              f"{metrics.get('evaluated_on', 'held-out')}); its POIM and top oligomers are likely noise")
-        warnings.warn(metrics["warning"], stacklevel=3)
-
-
-def _same_sequences(a, b) -> bool:
-    """Whether two code arrays hold the same rows, as multisets."""
-    if a.shape != b.shape:
-        return False
-    (rows_a, counts_a), (rows_b, counts_b) = (np.unique(x, axis=0, return_counts=True) for x in (a, b))
-    return rows_a.shape == rows_b.shape and bool(np.array_equal(rows_a, rows_b) and np.array_equal(counts_a, counts_b))
-
-
-def _split_seed(random_state) -> int:
-    """The seed of the held-out split (scikit-learn takes ints below 2**32): the seed itself
-    (None: :data:`~seqimp.errors.DEFAULT_SEED`), or one drawn from larger seeds and Generators."""
-    if random_state is None:
-        return DEFAULT_SEED
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) \
-            and 0 <= int(random_state) < 2**32:
-        return int(random_state)
-    return int(check_random_state(random_state).integers(2**32))
-
-
-def recorded_seed(random_state):
-    """What summaries record as the seed: the int (None is the default seed 0), or a description."""
-    if random_state is None:
-        return DEFAULT_SEED
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        return int(random_state)
-    return f"a {type(random_state).__name__} object"
 
 
 def make_background(kind="negative", *, positive=None, negative=None, fasta=None, length=None, order=0,
