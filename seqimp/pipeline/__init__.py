@@ -7,8 +7,8 @@ own POIM and sequences to a ``seqimp poim`` folder (the shared step is :func:`fi
 ``seqimp`` :mod:`logging` logger (level INFO); the library installs no handler.
 """
 
-from ._motifs import (MotifRun, add_motifs, find_motifs, load_poim, no_motifs_reason, run_motifs, update_report,
-                      write_motif_run)
+from ._motif_files import update_report, write_motif_run
+from ._motifs import MotifRun, add_motifs, find_motifs, load_poim, no_motifs_reason, run_motifs
 from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures, write_outputs,
                        write_result_files, write_summary, write_top_bed)
 from ._regression import run_regression, train_regressor

@@ -1,0 +1,132 @@
+"""The files of a motif run: motif files in three formats, tables, ``motifs.json``, logos,
+sites as BED, match logos; and the motif section of a ``seqimp poim`` folder's report."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from .._tables import write_tsv
+from ._outputs import save_figure
+
+__all__ = ["write_motif_run", "update_report"]
+
+logger = logging.getLogger(__name__)
+
+
+def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_poim=False) -> list:
+    """Write a :class:`~seqimp.pipeline.MotifRun` into the folder ``out`` (the files of :func:`run_motifs`:
+    motif files, tables, ``motifs.json``, logos, ``matches.tsv`` and match logos with a
+    database, ``motifs_poim.npz`` when ``with_poim``); return the paths written."""
+    from ._matches import write_match_logos
+
+    files = _write_motif_files(Path(out), run, measure=measure, fmt=fmt, with_poim=with_poim)
+    return files + write_match_logos(run.matches, run.motifs, database or [], Path(out) / "logos", fmt)
+
+
+def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
+    """Motif files, tables, ``motifs_poim.npz`` (``with_poim``) and logos into ``out``; the paths written."""
+    import matplotlib.pyplot as plt
+
+    from ..motifs import write_jaspar, write_meme, write_transfac
+    from ..plot._logos import importance_logo, logo
+
+    motifs, result = run.motifs, run.result
+    out.mkdir(exist_ok=True)
+    files = [out / "motifs.meme", out / "motifs.jaspar", out / "motifs.transfac", out / "motifs.tsv",
+             out / "motif_candidates.tsv"]
+    write_meme(motifs, files[0])
+    write_jaspar(motifs, files[1])
+    write_transfac(motifs, files[2])
+    write_tsv(run.table(), files[3])
+    write_tsv(run.candidates, files[4])
+    if run.matches is not None:
+        write_tsv(run.matches, out / "matches.tsv")
+        files.append(out / "matches.tsv")
+    if run.sites is not None:
+        files += [out / "motif_sites.tsv", out / "motif_sites.bed"]
+        write_tsv(run.sites[["motif", "id", "position", "strand", "score"]], files[-2])
+        _write_bed(run.sites, dict((m.name, m.length) for m in motifs), files[-1], run.coords)
+    files.append(out / "motifs.json")
+    _write_json(run, files[-1])
+    if with_poim:
+        result.save(out / "motifs_poim.npz")
+        files.append(out / "motifs_poim.npz")
+    (out / "logos").mkdir(exist_ok=True)
+    figures = [(logo(m), f"{m.name}_logo") for m in motifs]
+    lo = max(min(m.start for m in motifs) - 5, 1)
+    hi = min(max(m.start + m.length - 1 for m in motifs) + 5, result.length)
+    if hi - lo + 1 > 120:  # motifs far apart: show the strongest one's neighbourhood only
+        centre = motifs[0].start + motifs[0].length // 2
+        lo, hi = max(centre - 60, 1), min(centre + 59, result.length)
+    figures.append((importance_logo(result, measure=measure, positions=(lo, hi)), "importance_logo"))
+    if run.sites is not None:
+        from ..plot._logos import site_positions
+
+        figures += [(site_positions(run.sites, m, result.length), f"{m.name}_positions") for m in motifs]
+    for ax, name in figures:
+        files.append(out / "logos" / f"{name}.{fmt}")
+        save_figure(ax.figure, files[-1], dpi=130)
+        plt.close(ax.figure)
+    return files
+
+
+def _write_bed(sites, lengths, path, coords=None):
+    """BED6 sites: chrom, 0-based start, end, motif, score, strand. In genome coordinates when
+    the positives are genomic windows (``coords``, :func:`seqimp.io.hits_to_bed`: a site on a
+    '-' window lies on the other genome strand), else with the sequence id as chrom and the
+    position along the sequence."""
+    import pandas as pd
+
+    from ..io import hits_to_bed
+
+    length = sites["motif"].map(lengths)
+    if coords is not None:
+        rows = hits_to_bed(coords, sites["sequence"], sites["position"], length, strand=sites["strand"],
+                           name=sites["motif"], score=sites["score"])
+    else:
+        rows = pd.DataFrame({"chrom": sites["id"], "start": sites["position"] - 1,
+                             "end": sites["position"] - 1 + length, "name": sites["motif"],
+                             "score": sites["score"], "strand": sites["strand"]})
+    Path(path).write_text("".join(f"{r['chrom']}\t{r['start']}\t{r['end']}\t{r['name']}\t{r['score']:.4f}\t"
+                                  f"{r['strand']}\n" for r in rows.to_dict("records")))
+
+
+def _write_json(run, path):
+    """``motifs.json``: the parameters (seed included) and the headline motif."""
+    import json
+
+    table = run.table()
+    best = table.iloc[0].to_dict() if len(table) else None
+    if best is not None:
+        best = {k: (v.item() if hasattr(v, "item") else v) for k, v in best.items()}
+    text = json.dumps({"parameters": run.parameters, "best_motif": best}, indent=2, sort_keys=True, default=str)
+    Path(path).write_text(text + "\n")
+
+
+def update_report(folder, *, announce=True):
+    """Rewrite ``report.html`` of a ``seqimp poim`` folder (one with ``summary.json``) with its
+    motif section, and add the best motif (``best_motif``) to its ``summary.json``; return the
+    report's path, or None for other folders. ``announce``: log where the report is (off for a
+    staging folder, whose name the user never sees)."""
+    from ._report import write_report
+
+    import json
+
+    from ._outputs import write_summary
+
+    folder = Path(folder)
+    if not (folder / "summary.json").exists():
+        return None
+    if (folder / "motifs.json").exists():  # the headline: the best motif beside the top oligomers
+        summary = json.loads((folder / "summary.json").read_text())
+        motifs = json.loads((folder / "motifs.json").read_text())
+        summary["best_motif"] = motifs.get("best_motif")
+        database = motifs.get("parameters", {}).get("database")
+        if database:
+            summary["motif_database"] = database
+        write_summary(folder / "summary.json", summary)
+    path = write_report(folder, motifs_dir=folder)
+    if announce:
+        logger.info(f"report updated: {folder}/report.html")
+    return path
