@@ -32,6 +32,27 @@ def test_encode_bad_labels_is_one_line(tmp_path, capsys):
     assert not out.exists()
 
 
+def test_encode_refuses_a_store_another_run_is_writing(tmp_path, capsys):
+    import subprocess
+    import sys
+
+    out = tmp_path / "train.codes"
+    lock = tmp_path / ".train.codes.seqimp.lock"
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        lock.write_text(f"{other.pid}\n")
+        assert main(["encode", "--fasta", POS, NEG, "--labels", "1", "0", "--out", str(out), "-q"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"seqimp: error: --out {out}: another seqimp run (pid {other.pid})")
+        assert not out.exists() and lock.exists()
+    finally:
+        other.kill()
+        other.wait()
+    # the other run is gone: its lock is taken over, the store written, the lock removed
+    assert main(["encode", "--fasta", POS, NEG, "--labels", "1", "0", "--out", str(out), "-q"]) == 0
+    assert open_codes_store(out).codes.shape == (200, 30) and not lock.exists()
+
+
 def test_train_with_shifts_refuses_dask(tmp_path, capsys):
     assert main(["train", "--positive", POS, "--negative", NEG, "--model-out", str(tmp_path / "m.npz"),
                  "--degree", "2", "--shifts", "1", "--dask-workers", "2"]) == 2

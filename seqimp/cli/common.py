@@ -108,9 +108,10 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _take_lock(out: Path) -> Path:
-    """Create ``OUT/.seqimp.lock`` (O_EXCL) holding our pid; take over a lock whose process is gone."""
-    lock = out / LOCK_NAME
+def _take_lock(out: Path, lock: Path | None = None) -> Path:
+    """Create ``lock`` (default ``OUT/.seqimp.lock``; O_EXCL) holding our pid; take over a lock whose
+    process is gone."""
+    lock = out / LOCK_NAME if lock is None else lock
     for _attempt in range(2):
         try:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
@@ -183,6 +184,19 @@ def _user_paths(exc: BaseException, staging: Path, out: Path) -> BaseException:
         text = text.replace(str(staging), str(out))
         return UserError(text) if isinstance(exc, (OSError, SeqimpError)) else exc
     return exc
+
+
+@contextlib.contextmanager
+def store_lock(out):
+    """Hold ``PARENT/.<name>.seqimp.lock`` beside the store folder ``out`` that a command writes
+    as a whole (``seqimp encode``: it writes a temporary folder and renames it): a second run
+    writing the same store is refused instead of silently replacing the first one's."""
+    out = check_output_path(out)
+    lock = _take_lock(out, out.parent / f".{out.name}{LOCK_NAME}")
+    try:
+        yield out
+    finally:
+        lock.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager

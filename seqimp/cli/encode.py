@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import UserError, add_quiet, positive_int, progress_enabled
+from .common import UserError, add_quiet, positive_int, progress_enabled, store_lock
 
 HELP = """\
 Encode FASTA files (plain or gzip) chunk by chunk into a codes store: a folder with
@@ -48,8 +48,10 @@ def _labels(values):
 def run(args) -> int:
     from ..io import encode_fasta_to_store
 
-    store = encode_fasta_to_store(args.fasta, args.out, labels=_labels(args.labels), alphabet=args.alphabet,
-                                  on_invalid="skip" if args.skip_invalid else "error", chunk_size=args.chunk_size,
-                                  overwrite=args.overwrite, verbose=progress_enabled())
+    labels = _labels(args.labels)
+    with store_lock(args.out):  # one run per store: a second one is refused, not silently replaced
+        store = encode_fasta_to_store(args.fasta, args.out, labels=labels, alphabet=args.alphabet,
+                                      on_invalid="skip" if args.skip_invalid else "error",
+                                      chunk_size=args.chunk_size, overwrite=args.overwrite, verbose=progress_enabled())
     print(f"{len(store):,} sequences of length {store.length} written to {store.path}")
     return 0
