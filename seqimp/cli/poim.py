@@ -99,7 +99,8 @@ def register(sub) -> None:
     g.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
                    help="memory budget (e.g. 4G; default: half the available RAM): POIM jobs whose full "
                         "tables need more are computed by the streaming engine (one log line says so); "
-                        "jobs that do not fit even streaming are refused before training")
+                        "jobs that do not fit even streaming are refused before training, and so is a training set "
+                        "whose fit would need more")
     g.add_argument("--full-tables", action="store_true",
                    help="also write every order's full POIM/FIRM tables to OUT/poim_tables.h5 (HDF5, "
                         "float32; large: 4**k x L per order); poim.npz always holds the summaries")

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from .common import (UserError, add_dask_options, add_data_options, add_model_options, add_quiet, check_degree,
-                     dask_client, progress_enabled)
+                     dask_client, memory_size, progress_enabled)
 from ._inputs import add_input_options, read_inputs
 
 HELP = """\
@@ -24,6 +24,14 @@ examples:
   seqimp train --table bound.tsv --sequence-column seq --value-column label --model-out m.npz
   seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-workers 2
   seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-scheduler tcp://host:8786
+  seqimp encode --fasta pos.fa.gz neg.fa.gz --labels 1 0 --out train.codes
+  seqimp train --codes train.codes --test-codes test.codes --model-out m.npz
+
+--codes trains on a store written by 'seqimp encode', read from disk row by row
+(sequences larger than memory); held-out figures then come from --test-codes, a
+second store, as a split would copy the training rows into memory. A fit whose
+working memory would exceed --max-memory (default: the memory available now) is
+refused before anything is allocated, naming the size it needs.
 
 --dask-workers/--dask-scheduler train the WD SVM (--shifts 0) on a Dask cluster
 (pip install "seqimp[dask]"; docs/training-at-scale.md).
@@ -36,6 +44,14 @@ def register(sub) -> None:
     add_data_options(p, required=False)
     add_input_options(p, regression=False)
     add_model_options(p)
+    p.set_defaults(test_fraction=None)  # 0.2, or 0 with --codes (resolved in run)
+    g = p.add_argument_group("training at scale (docs/training-at-scale.md)")
+    g.add_argument("--codes", metavar="STORE", help="train on a codes store written by 'seqimp encode' (0/1 labels), "
+                                                   "read from disk without loading it whole")
+    g.add_argument("--test-codes", metavar="STORE", help="held-out codes store for accuracy and auROC with --codes")
+    g.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
+                   help="refuse, before allocating, a fit whose working memory exceeds SIZE (e.g. 4G; default: "
+                        "the memory available now)")
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
     add_dask_options(p, "train")
     add_quiet(p)
@@ -43,7 +59,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..pipeline import save_model, train_model
+    from ..pipeline import train_model
 
     out = Path(args.model_out)
     if out.is_dir():
@@ -54,6 +70,11 @@ def run(args) -> int:
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} does not exist")
     if not os.access(out.resolve().parent, os.W_OK | os.X_OK):
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} is not writable")
+    if args.codes is not None:
+        return _run_store(args, out)
+    if args.test_codes is not None:
+        raise UserError("--test-codes goes with --codes (a store to train on)")
+    args.test_fraction = 0.2 if args.test_fraction is None else args.test_fraction
     inputs = read_inputs(args)
     if inputs.regression:
         raise UserError(f"--table {args.table}: column {args.value_column!r} holds measured values; 'seqimp train' "
@@ -69,13 +90,46 @@ def run(args) -> int:
     with dask_client(args) as client:
         weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
                                     test_fraction=args.test_fraction, random_state=args.seed,
-                                    progress=progress_enabled(), client=client, alphabet=inputs.alphabet)
+                                    progress=progress_enabled(), client=client, alphabet=inputs.alphabet,
+                                    max_memory=args.max_memory)
     source = {"table": str(args.table)} if inputs.table is not None else {
         "positive": str(args.positive_bed or args.positive),
         "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}
-    info.pop("train_seconds", None)  # no wall-clock in model files: the same run gives the same bytes
-    metadata = dict(info, degree=args.degree, shifts=args.shifts, C=args.C, length=pos.length,
-                    alphabet=inputs.alphabet, test_fraction=args.test_fraction, seed=args.seed, **source,
+    return _save(args, out, weights, info, source, pos.length, inputs.alphabet)
+
+
+def _run_store(args, out) -> int:
+    """``--codes STORE``: train on the store's memory map, evaluate on ``--test-codes``."""
+    from ..io import open_codes_store
+    from ..pipeline import train_on_store
+
+    given = [name for name, value in (("--positive", args.positive), ("--negative", args.negative),
+                                       ("--positive-bed", args.positive_bed), ("--negative-bed", args.negative_bed),
+                                       ("--negatives", args.negatives), ("--table", args.table)) if value]
+    if given:
+        raise UserError(f"--codes is the training data; it does not go with {', '.join(given)}")
+    if args.test_fraction:
+        raise UserError(f"--test-fraction {args.test_fraction:g} with --codes: a split would copy the store's rows "
+                        "into memory; give held-out sequences as a second store (--test-codes) or use "
+                        "--test-fraction 0")
+    args.test_fraction = 0.0
+    store = open_codes_store(args.codes)
+    check_degree(args, store.length)
+    with dask_client(args) as client:
+        weights, info = train_on_store(store, test_store=args.test_codes, degree=args.degree, shifts=args.shifts,
+                                       C=args.C, random_state=args.seed, progress=progress_enabled(), client=client,
+                                       max_memory=args.max_memory)
+    source = {"codes": str(args.codes), "test_codes": None if args.test_codes is None else str(args.test_codes)}
+    return _save(args, out, weights, info, source, store.length, store.alphabet.name)
+
+
+def _save(args, out, weights, info, source, length, alphabet) -> int:
+    """Write the model with its metadata (no wall-clock: the same run gives the same bytes); report."""
+    from ..pipeline import save_model
+
+    info.pop("train_seconds", None)
+    metadata = dict(info, degree=args.degree, shifts=args.shifts, C=args.C, length=length,
+                    alphabet=alphabet, test_fraction=args.test_fraction, seed=args.seed, **source,
                     dask_workers=args.dask_workers, dask_scheduler=args.dask_scheduler)
     try:
         save_model(out, weights, metadata)  # staged beside OUT and renamed: never half-written
@@ -84,6 +138,8 @@ def run(args) -> int:
         raise UserError(f"--model-out {out}: cannot write the model ({reason})") from None
     if info["n_test"]:
         print(f"accuracy {info['accuracy']:.4f}, auROC {info['auroc']:.4f} on {info['n_test']} held-out sequences")
+    elif args.codes is not None:
+        print("trained on every row of the store: no held-out accuracy or auROC without --test-codes")
     else:
         print("trained on all sequences (--test-fraction 0): no held-out accuracy or auROC")
     print(f"model written to {out}")

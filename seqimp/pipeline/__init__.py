@@ -15,9 +15,9 @@ from ._regression import run_regression, train_regressor
 from ._report import build_report, write_report
 from ._run import (BACKGROUNDS, PipelineRun, check_job, compute_importance, make_background, run_model, run_poim,
                    run_sampled)
-from ._train import evaluate, train_model
+from ._train import evaluate, train_model, train_on_store
 
-__all__ = ["PipelineRun", "run_poim", "run_regression", "train_regressor", "run_model", "run_sampled", "train_model",
+__all__ = ["PipelineRun", "run_poim", "run_regression", "train_regressor", "run_model", "run_sampled", "train_model", "train_on_store",
            "evaluate", "make_background", "write_top_bed",
            "check_job", "compute_importance", "BACKGROUNDS", "MotifRun", "run_motifs", "find_motifs", "add_motifs",
            "write_motif_run", "load_poim", "update_report", "no_motifs_reason",

@@ -393,9 +393,9 @@ def _train_and_explain(pos, neg, *, degree, shifts, C, test_fraction, random_sta
     info = None
     if test_fraction > 0:  # held-out accuracy only; the importance comes from all sequences
         _w, info = _train(X, y, degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
-                          random_state=random_state, progress=progress)
+                          random_state=random_state, progress=progress, max_memory=max_memory)
     weights, _all = _train(X, y, degree=degree, shifts=shifts, C=C, test_fraction=0.0, random_state=random_state,
-                           progress=progress)
+                           progress=progress, max_memory=max_memory)
     bg, text = make_background(background, positive=pos, negative=neg, length=length)
     logger.info(f"computing POIM and FIRM up to order {max_order} ({text})")
     result = compute_importance(weights, bg, max_order=max_order, max_memory=max_memory, progress=progress)

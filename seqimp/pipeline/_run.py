@@ -183,7 +183,8 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
     max_memory : int, optional
         Memory budget in bytes (None: half the available RAM). Jobs whose full POIM tables
         exceed it stream (:func:`compute_importance`); jobs that cannot fit even streaming
-        are refused before training.
+        are refused before training, and so is a training set whose fit would need more
+        (``WDClassifier(memory_budget=...)``; None there: the memory available now).
     full_tables : bool, default=False
         Also write every order's full POIM and FIRM tables to ``poim_tables.h5`` (HDF5,
         float32, chunked by positions); ``poim.npz`` always holds the summaries.
@@ -224,7 +225,7 @@ def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1
               alphabet_size=get_alphabet(alphabet).size)
     start = time.perf_counter()
     weights, info = _train(X, y, degree=degree, shifts=shifts, C=C, test_fraction=test_fraction,
-                           random_state=random_state, progress=progress, alphabet=alphabet)
+                           random_state=random_state, progress=progress, alphabet=alphabet, max_memory=max_memory)
     timings = {"train": time.perf_counter() - start}
     bg, bg_info = _background_for(background, positive=pos, negative=neg, fasta=None, length=length,
                                   order=background_order, positional=positional_background, alphabet=alphabet)

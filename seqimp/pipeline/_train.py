@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import DEFAULT_SEED, SeqimpError, check_random_state
 from ..io import SequenceSet, check_sequences, get_alphabet
 
-__all__ = ["train_model", "evaluate", "recorded_seed"]
+__all__ = ["train_model", "train_on_store", "evaluate", "recorded_seed"]
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def evaluate(scores, y) -> dict:
 
 
 def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
-                progress=False, alphabet=None, client=None):
+                progress=False, alphabet=None, client=None, max_memory=None):
     """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
 
     Parameters
@@ -82,6 +82,9 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
         Default: the alphabet of a SequenceSet given, else DNA.
     client : distributed.Client or str, optional
         Train on a Dask cluster (``WDClassifier(client=...)``, shifts 0 only; docs/training-at-scale.md).
+    max_memory : int or str, optional
+        Refuse, before allocating, a fit whose working memory exceeds this many bytes
+        (``WDClassifier(memory_budget=...)``; None: the memory available now).
 
     Returns
     -------
@@ -98,11 +101,67 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     alphabet = _alphabet_of(alphabet, positive, negative)
     return _train(*_labels(*_encode(positive, negative, alphabet)), degree=degree, shifts=shifts, C=C,
                   test_fraction=test_fraction, random_state=random_state, progress=progress, client=client,
-                  alphabet=alphabet)
+                  alphabet=alphabet, max_memory=max_memory)
 
 
-def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, client=None, alphabet="dna"):
-    """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``)."""
+def train_on_store(store, *, test_store=None, degree=8, shifts=0, C=1.0, random_state=None, progress=False,
+                   client=None, max_memory=None):
+    """Train a WD/WDS classifier on the rows of a codes store, read from disk, never loaded whole.
+
+    The sequences-larger-than-memory route (docs/training-at-scale.md): the store's codes
+    are a read-only memory map that the solver reads row by row, so there is no held-out
+    split here (a split would copy the training rows into memory); held-out figures come
+    from a second store.
+
+    Parameters
+    ----------
+    store : CodesStore or path
+        From :func:`seqimp.io.encode_fasta_to_store` (``seqimp encode``), with 0/1 labels
+        (1: positive).
+    test_store : CodesStore or path, optional
+        Held-out sequences of the same length and alphabet, with 0/1 labels: accuracy and
+        auROC of the model trained on ``store``.
+    degree, shifts, C, random_state, progress, client, max_memory
+        As in :func:`train_model`.
+
+    Returns
+    -------
+    weights : PositionalWeights
+    info : dict
+        As :func:`train_model`'s.
+    """
+    train = _labelled_store(store, "store")
+    X_test = y_test = None
+    if test_store is not None:
+        test = _labelled_store(test_store, "test_store")
+        if test.length != train.length or test.alphabet.name != train.alphabet.name:
+            raise SeqimpError(f"test_store {test.path}: sequences of length {test.length} ({test.alphabet.name}), "
+                              f"the training store {train.path} holds length {train.length} ({train.alphabet.name})")
+        X_test, y_test = test.codes, np.asarray(test.labels, dtype=np.int64)
+    return _train(train.codes, np.asarray(train.labels, dtype=np.int64), degree=degree, shifts=shifts, C=C,
+                  test_fraction=0.0, random_state=random_state, progress=progress, client=client,
+                  alphabet=train.alphabet.name, max_memory=max_memory, test=(X_test, y_test),
+                  check_identical=False)
+
+
+def _labelled_store(store, name):
+    """An opened store whose labels are 0/1 with both classes present."""
+    from ..io import CodesStore, open_codes_store
+
+    store = store if isinstance(store, CodesStore) else open_codes_store(store)
+    if store.labels is None:
+        raise SeqimpError(f"{name} {store.path}: the store has no labels (seqimp encode --labels 1 0)")
+    values = np.unique(np.asarray(store.labels))
+    if not np.isin(values, (0, 1)).all() or values.size < 2:
+        raise SeqimpError(f"{name} {store.path}: labels must be 0 and 1 (both present) to train a classifier, "
+                          f"found {', '.join(f'{v:g}' for v in values[:5])}")
+    return store
+
+
+def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, client=None, alphabet="dna",
+           max_memory=None, test=(None, None), check_identical=True):
+    """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``);
+    ``test``: a held-out ``(X_test, y_test)`` given instead of a split (``test_fraction`` 0)."""
     from sklearn.model_selection import train_test_split
 
     from ..kernels._estimators import WDClassifier
@@ -111,7 +170,7 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, cl
     if not 0.0 <= test_fraction < 1.0:
         raise SeqimpError(f"test_fraction must lie in [0, 1), got {test_fraction}")
     info = {"n_positive": n_pos, "n_negative": n_neg, "n_test": 0, "accuracy": None, "auroc": None}
-    identical = _same_sequences(X[y == 1], X[y == 0])
+    identical = check_identical and _same_sequences(X[y == 1], X[y == 0])
     if identical:
         info["warning"] = (f"the two classes are identical (the same {n_pos} sequences); no model can tell them "
                            "apart, so its POIM, top oligomers and motifs are noise")
@@ -124,12 +183,13 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, cl
         X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_fraction, stratify=y,
                                                             random_state=_split_seed(random_state))
     else:
-        X_train, y_train, X_test, y_test = X, y, None, None
+        X_train, y_train, (X_test, y_test) = X, y, test
     logger.info(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
                 f"on {len(y_train)} sequences of length {X.shape[1]}")
     start = time.perf_counter()
     model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state, alphabet=alphabet,
-                         verbose=progress, **({"client": client} if client is not None else {})).fit(X_train, y_train)
+                         verbose=progress, memory_budget=max_memory,
+                         **({"client": client} if client is not None else {})).fit(X_train, y_train)
     info["train_seconds"] = time.perf_counter() - start
     info["n_train"] = int(len(y_train))
     if X_test is not None:
