@@ -42,7 +42,8 @@ def _labels(values):
     except ValueError:
         if len(values) == 1:
             return values[0]  # a labels file
-        raise UserError(f"--labels: expected one number per FASTA file or one labels file, got {' '.join(values)}")
+        raise UserError(f"--labels: expected one number per FASTA file or one labels file, "
+                        f"got {' '.join(values)}") from None
 
 
 def run(args) -> int:

@@ -204,7 +204,7 @@ def compare_motifs(motifs, database, *, top=5, max_q=1.0, reverse_complement=Tru
     rows = []
     position = {i: k for k, i in enumerate(compared)}
     best_cal = np.full(len(compared), np.nan)
-    for k, i in enumerate(compared):
+    for k in range(len(compared)):
         if n_decoys:
             null = -np.log10(np.maximum(decoy_best[k], 1e-300))
             best_cal[k] = gumbel_sf(-np.log10(max(p[k].min(), 1e-300)), null)
