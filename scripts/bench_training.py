@@ -147,15 +147,40 @@ def child_passes(route, store_path, passes, degree, n_jobs=1):
                           peak_rss=used.ru_maxrss * 1024)))
 
 
-def run_route(route, store, test, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1, layout="paired"):
-    """Run one route in a child process; its last stdout line is a JSON record (stderr passes through)."""
+def run_route(route, store, test, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1, layout="paired",
+              time_limit=None):
+    """Run one route in a child process; its last stdout line is a JSON record (stderr passes through).
+
+    With ``time_limit`` (seconds) a child still running then is stopped: the record is
+    ``{"stopped_s": ..., "peak_rss": ...}`` (peak from /proc, read just before the stop); with
+    ``verbose`` its last pass line on stderr says how far it got.
+    """
     cmd = [sys.executable, __file__, "--child", route, str(store.path), str(test.path), str(degree), str(max_iter)]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                SEQIMP_BENCH_VERBOSE="1" if verbose else "", SEQIMP_BENCH_TOL=repr(tol),
                SEQIMP_BENCH_JOBS=str(n_jobs), SEQIMP_BENCH_LAYOUT=layout)
-    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=None if verbose else subprocess.DEVNULL,
-                         text=True, env=env)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    start = time.perf_counter()
+    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=None if verbose else subprocess.DEVNULL,
+                             text=True, env=env)
+    try:
+        out, _ = child.communicate(timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        peak = _peak_rss_of(child.pid)
+        child.kill()
+        child.communicate()
+        return {"stopped_s": time.perf_counter() - start, "peak_rss": peak}
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, cmd)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _peak_rss_of(pid):
+    """VmHWM of a running process in bytes (NaN where /proc cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return float("nan")
 
 
 def full_passes(store, test, args):
@@ -206,6 +231,9 @@ def main(argv=None):
     p.add_argument("--skip-dask-pass", action="store_true", help="no Dask route in the full-pass comparison")
     p.add_argument("--linear-max", type=int, default=100_000, help="largest n for the explicit route")
     p.add_argument("--verbose", action="store_true", help="the fits report each pass on stderr")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="stop a fit still running after SECONDS and report its peak memory (with --verbose its "
+                        "last pass line tells how far it got), e.g. 7200 for the 2-hour target at 10^7")
     p.add_argument("--workdir", default=None, help="where the codes stores go (default: a temporary folder)")
     p.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -236,9 +264,15 @@ def main(argv=None):
                     continue
                 for jobs in (args.n_jobs if route == "implicit" else [1]):
                     label = f"implicit, {jobs} thread{'s' * (jobs > 1)}" if route == "implicit" else route
-                    r = res[label] = run_route(route, store, test, args.degree,
-                                               args.dask_max_iter if route == "dask" else args.max_iter,
-                                               args.verbose, tol=args.tol, n_jobs=jobs, layout=args.layouts[0])
+                    r = run_route(route, store, test, args.degree,
+                                  args.dask_max_iter if route == "dask" else args.max_iter,
+                                  args.verbose, tol=args.tol, n_jobs=jobs, layout=args.layouts[0],
+                                  time_limit=args.time_limit)
+                    if "stopped_s" in r:
+                        print(f"  {label:19s}: stopped at the time limit after {r['stopped_s']:.1f} s, not converged; "
+                              f"peak RSS {r['peak_rss'] / 2 ** 30:5.2f} GiB", flush=True)
+                        continue
+                    res[label] = r
                     gap = "" if r["gap"] != r["gap"] else f", relative duality gap {r['gap']:.1e}"
                     print(f"  {label:19s}: fit {r['fit_s']:7.1f} s, {r['passes']:4d} passes ({r['per_pass_s']:.2f} s/pass), "
                           f"peak RSS {r['peak_rss'] / 2 ** 30:5.2f} GiB, held-out accuracy {r['accuracy']:.3f}, "
