@@ -39,7 +39,7 @@ from ._layout import aligned_zeros, row_addresses, solver_layout, to_standard
 from ._params import check_degree_shifts, wd_beta
 
 __all__ = ["dcd_svm", "SVMSolution", "svm_dual_objective", "svm_primal_objective", "check_svm_problem",
-           "check_threads", "cumulative_beta", "svm_start"]
+           "check_threads", "cumulative_beta", "svm_start", "svm_solution"]
 
 
 # --------------------------------------------------------------------------- numba kernels
@@ -329,6 +329,14 @@ def svm_start(yb, C, class_weight, length, degree, alphabet):
             row_norm2(length, degree) + 1.0, layout, aligned_zeros(layout.size + 1), np.zeros(yb.shape[0]))
 
 
+def svm_solution(w, layout, alpha, n_iter, converged) -> SVMSolution:
+    """The :class:`SVMSolution` of the solver's weights ``w`` (layout ``layout``, bias last) and
+    dual variables ``alpha``: the weights mapped back to the standard layout, the dual objective."""
+    coef, bias = to_standard(w, layout)
+    return SVMSolution(coef=coef, intercept=bias, dual_coef=alpha, n_iter=n_iter,
+                       dual_objective=svm_dual_objective(w, alpha), converged=converged)
+
+
 def _pass_bar(verbose, total, desc):
     """A tqdm bar on stderr for one pass (shown only when the pass takes over a second), or a no-op."""
     from tqdm import tqdm
@@ -426,6 +434,4 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     if not converged:
         warnings.warn(f"dual coordinate descent did not reach tol={tol:g} in max_iter={max_iter} passes; "
                       "increase max_iter", ConvergenceWarning, stacklevel=2)
-    coef, bias = to_standard(w, layout)
-    return SVMSolution(coef=coef, intercept=bias, dual_coef=alpha, n_iter=it,
-                       dual_objective=svm_dual_objective(w, alpha), converged=converged)
+    return svm_solution(w, layout, alpha, it, converged)

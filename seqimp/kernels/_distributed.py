@@ -42,8 +42,9 @@ from concurrent.futures import CancelledError
 import numpy as np
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ._dcd import SVMSolution, _svm_steps, check_svm_problem, cumulative_beta, svm_dual_objective, svm_start
-from ._layout import aligned_zeros, to_standard
+from ._dcd import (SVMSolution, _svm_steps, check_svm_problem, cumulative_beta, svm_dual_objective, svm_solution,
+                   svm_start)
+from ._layout import aligned_zeros
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
 
@@ -307,9 +308,7 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
 
         warnings.warn(f"distributed dual coordinate descent did not reach tol={tol:g} in max_iter={max_iter} "
                       "rounds; increase max_iter", ConvergenceWarning, stacklevel=2)
-    coef, bias = to_standard(w, layout)
-    return SVMSolution(coef=coef, intercept=bias, dual_coef=alpha, n_iter=rounds,
-                       dual_objective=svm_dual_objective(w, alpha), converged=converged)
+    return svm_solution(w, layout, alpha, rounds, converged)
 
 
 def fit_distributed(model, X, y, *, client):

@@ -120,11 +120,10 @@ def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0,
         raise SeqimpError(
             f"method='kernel' (shifts={shifts}) on {n:,} sequences needs about {format_bytes(need)} for the "
             f"Gram matrix, more than {where} ({have}); use shifts=0 (the implicit route) or fewer sequences")
-    per_row = training_memory(n, length, degree, base, method, problem=problem) - \
-        training_memory(0, length, degree, base, method, problem=problem)
+    weights = training_memory(0, length, degree, base, method, problem=problem)  # the part that does not grow with n
     raise SeqimpError(
         f"the implicit route on {n:,} sequences of length {length} at degree {degree} needs about "
-        f"{format_bytes(need)} (weight vectors {format_bytes(need - per_row)}, per-sequence solver variables "
-        f"{format_bytes(per_row)}), more than {where} ({have}); use a smaller degree (the weights grow about "
+        f"{format_bytes(need)} (weight vectors {format_bytes(weights)}, per-sequence solver variables "
+        f"{format_bytes(need - weights)}), more than {where} ({have}); use a smaller degree (the weights grow about "
         f"{base}-fold per degree), or a Dask cluster, where each worker holds the weights and its share of the "
         f"sequences, with the codes on disk (seqimp encode, seqimp.io.encode_fasta_to_store)")
