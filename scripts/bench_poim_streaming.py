@@ -96,10 +96,10 @@ def main():
         child(engine, int(k), int(mm) or None, int(length),
               os.path.join(folder, f"{engine}_{k}.npz") if folder else None)
         return
-    from seqimp.cli.poim import memory_size
+    from seqimp._sizes import parse_size
     from seqimp.importance._plan import plan_poim
 
-    max_memory = memory_size(args.max_memory)
+    max_memory = parse_size(args.max_memory, "--max-memory")
     folder = tempfile.mkdtemp(prefix="bench_poim_")
     os.environ["BENCH_SUMMARY_DIR"] = folder
     # compile and cache the kernels once, outside the timed children

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["SeqimpError", "check_int", "check_number", "check_choice", "check_file", "check_random_state",
-           "DEFAULT_SEED", "format_bytes"]
+           "DEFAULT_SEED"]
 
 #: The seed every random choice uses when the caller gives none.
 DEFAULT_SEED = 0
@@ -119,12 +119,3 @@ def check_random_state(random_state=DEFAULT_SEED) -> np.random.Generator:
         return np.random.default_rng(int(random_state))
     raise SeqimpError("random_state must be None, an integer >= 0 or a numpy.random.Generator, "
                       f"got {type(random_state).__name__}")
-
-
-def format_bytes(n_bytes) -> str:
-    """A size for people: ``'512 B'``, ``'2.0 MB'``, ``'10.3 GB'`` (powers of 1000; 3 significant digits)."""
-    n = float(n_bytes)
-    for unit in ("B", "KB", "MB", "GB", "TB"):
-        if abs(n) < 1000 or unit == "TB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.3g} {unit}"
-        n /= 1000

@@ -207,7 +207,7 @@ def test_too_large_jobs_fail_before_training(tmp_path, capsys):
     out = tmp_path / "out"
     for extra, message in ((["--max-order", "31"], r"max_order must lie in 1\.\.30 \(the sequence length\), got 31"),
                            (["--max-order", "12", "--max-memory", "1K"],
-                            r"even one position per block needs about .*, more than max_memory=1\.02 KB")):
+                            r"even one position per block needs about .*, more than max_memory=1 KiB \(1024 bytes\)")):
         _error(capsys, ["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2"] + extra,
                out, message)
     assert main(["poim", "--no-motifs", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",
@@ -238,7 +238,7 @@ def test_existing_output_is_untouched_on_failure(tmp_path, capsys):
      r"--background-fasta is for --model"),
     (["poim", "--model", "m.npz", "--out", "X"], r"--background negative needs --negative"),
     (["poim", "--positive", POS, "--negative", NEG, "--out", "X", "--max-memory", "lots"],
-     r"argument --max-memory: expected a size such as 2G"),
+     r"argument --max-memory: expected a size such as 4G, 500M, 1\.5GiB or a number of bytes, got"),
     (["poim", "--model", "m.npz", "--scorer", "a:b", "--out", "X"], r"not allowed with argument"),
     (["train", "--positive", POS, "--negative", NEG, "--model-out", "m.joblib"], r"must end in \.npz"),
 ])

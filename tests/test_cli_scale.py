@@ -133,8 +133,8 @@ def test_train_refuses_a_fit_over_max_memory_before_allocating(tmp_path, capsys)
     err = capsys.readouterr().err.strip().splitlines()
     # 160 training sequences (0.2 held out): weights 8 (q + 1) + 8 p bytes, 40 bytes per sequence
     assert len(err) == 1 and err[0].startswith("seqimp: error: the implicit route on 160 sequences of length 30 at "
-                                               "degree 3 needs about 47.4 kB (weight vectors 41.0 kB, per-sequence "
-                                               "solver variables 6.4 kB), more than memory_budget (10.2 kB); use a "
+                                               "degree 3 needs about 46.3 KiB (weight vectors 40.1 KiB, per-sequence "
+                                               "solver variables 6.25 KiB), more than memory_budget (10 KiB); use a "
                                                "smaller degree"), err
     assert "seqimp encode" in err[0] and not (tmp_path / "m.npz").exists()
     assert main(["train", "--positive", POS, "--negative", NEG, "--degree", "3", "--max-memory", "1G",

@@ -15,7 +15,7 @@ from sklearn.svm import LinearSVC
 from seqimp import SeqimpError, WDClassifier, WDRegressor, wd_features
 from seqimp.kernels import cg_ridge, dcd_svm, training_memory, wd_scores
 from seqimp.kernels._dcd import svm_primal_objective
-from seqimp.kernels._memory import parse_bytes
+from seqimp._sizes import parse_size as parse_bytes
 
 
 def noisy_data(n, length, seed=1, noise=0.1):
@@ -155,15 +155,16 @@ def test_memory_budget_refuses_before_allocating():
     assert training_memory(1000, 30, 3, 4, "implicit") == (8 * (8 * 30 * 4 + 28 * 4 ** 3 + 1)
                                                             + 8 * (30 * 4 + 29 * 4 ** 2 + 28 * 4 ** 3) + 40 * 1000)
     with pytest.raises(SeqimpError, match=r"method='linear' on 1,000 sequences of length 30 at degree 4 needs "
-                                          r"about 3\.4 MB .* more than memory_budget \(1\.0 MB\); use "
+                                          r"about 3\.26 MiB .* more than memory_budget \(1 MiB\); use "
                                           r"method='implicit' .*encode_fasta_to_store"):
         WDClassifier(degree=4, method="linear", memory_budget="1MB").fit(X, y)
     with pytest.raises(SeqimpError, match=r"the implicit route on 1,000 sequences .* needs about .* more than "
-                                          r"memory_budget \(10\.0 kB\); use a smaller degree"):
+                                          r"memory_budget \(9\.77 KiB\); use a smaller degree"):
         WDRegressor(degree=4, memory_budget=10_000).fit(X, y.astype(float))
-    with pytest.raises(SeqimpError, match="memory_budget must be a number of bytes or a size such as '4GB'"):
+    with pytest.raises(SeqimpError, match="memory_budget must be a size such as 4G, 500M, 1.5GiB or a number of bytes, got 'lots'"):
         WDClassifier(degree=4, memory_budget="lots").fit(X, y)
-    assert parse_bytes("1.5 GiB") == int(1.5 * 2 ** 30)
+    assert parse_bytes("1.5 GiB") == parse_bytes("1.5G") == parse_bytes("1.5gb") == int(1.5 * 2 ** 30)
+    assert parse_bytes("1000") == parse_bytes(1000.0) == 1000
     WDClassifier(degree=4, C=0.01, tol=1e-2, memory_budget="10MB").fit(X, y)  # fits in the budget
 
 

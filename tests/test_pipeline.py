@@ -105,7 +105,7 @@ def test_backgrounds(planted):
 
 def test_memory_refusal_is_passed_through(trained):
     weights, _ = trained
-    with pytest.raises(SeqimpError, match=r"even one position per block needs about .*, more than max_memory=1 KB \(1000 bytes\)"):
+    with pytest.raises(SeqimpError, match=r"even one position per block needs about .*, more than max_memory=1000 B \(1000 bytes\)"):
         compute_importance(weights, MarkovBackground.uniform(), max_order=6, max_memory=1000)
 
 
@@ -162,7 +162,7 @@ def test_check_job_refuses_before_training_with_the_engine_messages():
         check_job(30, degree=2, max_order=31)
     with pytest.raises(SeqimpError, match=r"background: order 30 needs sequences longer than 30"):
         check_job(30, degree=2, max_order=3, background_order=30)
-    with pytest.raises(SeqimpError, match=r"even one position per block needs about .*, more than max_memory=1 KB \(1000 bytes\)"):
+    with pytest.raises(SeqimpError, match=r"even one position per block needs about .*, more than max_memory=1000 B \(1000 bytes\)"):
         check_job(30, degree=2, max_order=3, max_memory=1000)
     with pytest.raises(SeqimpError,
                        match=r"position-specific background has length 20, but the weights have length 30"):

@@ -308,8 +308,10 @@ def test_errors_are_clear():
         poim(weights, None, 2.5)
     with pytest.raises(SeqimpError, match="max_order must be a positive integer, got 'x'"):
         poim(weights, None, "x")
-    with pytest.raises(SeqimpError, match="max_memory must be a positive number of bytes"):
-        poim(weights, None, 2, max_memory="8GB")
+    with pytest.raises(SeqimpError, match="max_memory must be a size such as 4G, 500M, 1.5GiB or a number of bytes"):
+        poim(weights, None, 2, max_memory="8 lots")
+    with pytest.raises(SeqimpError, match="max_memory must be a positive size of at least 1 byte, got -5"):
+        poim(weights, None, 2, max_memory=-5)
     with pytest.raises(SeqimpError, match="must be a PositionalWeights or have"):
         poim(object(), None, 1)
     with pytest.raises(SeqimpError, match="not fitted"):
@@ -325,7 +327,7 @@ def test_memory_refusal_names_estimate_and_largest_fitting_order():
     weights = random_weights(rng, 12, 2)
     limit = estimate_bytes(4, 12, 2, 0, 4) + 1
     assert estimate_bytes(4, 12, 2, 0, 5) > limit
-    with pytest.raises(SeqimpError, match=r"needs about [\d.]+ [KMG]?B.*largest max_order that fits is 4"):
+    with pytest.raises(SeqimpError, match=r"needs about [\d.]+ (?:B|[KMGT]iB).*largest max_order that fits is 4"):
         poim(weights, None, 6, max_memory=limit)
     assert poim(weights, None, 4, max_memory=limit).max_order == 4
 

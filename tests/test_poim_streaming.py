@@ -182,8 +182,8 @@ def test_budget_refusal_names_bytes_and_option():
     rng = np.random.default_rng(4)
     weights = random_weights(rng, 30, 3)
     fixed, per = streaming_bytes(30, 6, 1, 3, top_n=100)
-    with pytest.raises(SeqimpError, match=rf"even one position per block needs about [\d.]+ [KMG]?B \({fixed + per} bytes\), "
-                                          rf"more than max_memory=[\d.]+ [KMG]?B \({fixed + per - 1} bytes\); "
+    with pytest.raises(SeqimpError, match=rf"even one position per block needs about [\d.]+ (?:B|[KMGT]iB) \({fixed + per} bytes\), "
+                                          rf"more than max_memory=[\d.]+ (?:B|[KMGT]iB) \({fixed + per - 1} bytes\); "
                                           r"raise max_memory \(--max-memory\)"):
         poim_streamed(weights, MarkovBackground.uniform(order=1), 6, top_n=100, max_memory=fixed + per - 1)
     res = poim_streamed(weights, MarkovBackground.uniform(order=1), 6, top_n=100, max_memory=fixed + 3 * per)
@@ -198,8 +198,9 @@ def test_plan_switches_to_streaming_above_the_budget():
     big = plan_poim(1000, 12, 2, 4 << 30, degree=8)
     assert big.streaming and big.bytes_needed <= 4 << 30 and big.bytes_in_memory > 4 << 30
     assert "streaming" in big.describe()
-    with pytest.raises(SeqimpError, match="max_memory must be a positive number of bytes"):
-        plan_poim(100, 4, 0, "4G")
+    assert plan_poim(100, 4, 0, "4G").budget == 4 << 30  # sizes as the command line takes them
+    with pytest.raises(SeqimpError, match="max_memory must be a size such as 4G, 500M, 1.5GiB or a number of bytes"):
+        plan_poim(100, 4, 0, "4 lots")
 
 
 def test_save_load_and_loader_detects_both_kinds(tmp_path):

@@ -11,7 +11,6 @@ import errno
 import json
 import logging
 import os
-import re
 import shutil
 import signal
 import sys
@@ -317,16 +316,14 @@ __all__ += ["add_quiet", "add_db_option", "add_data_options", "add_model_options
 _positive_float = positive_float  # the name cli.train used
 
 
-_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "G": 1 << 30, "GB": 1 << 30,
-          "T": 1 << 40, "TB": 1 << 40}
-
-
 def memory_size(text: str) -> int:
-    """Bytes from '2G', '500MB', '1.5 GB' or a plain number of bytes."""
-    m = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?B?)\s*", text.upper())
-    if not m or float(m.group(1)) <= 0:
-        raise argparse.ArgumentTypeError(f"expected a size such as 2G, 500M or 1000000, got {text!r}")
-    return int(float(m.group(1)) * _UNITS[m.group(2)])
+    """Bytes from '2G', '500MB', '1.5GiB' or a plain number of bytes (binary units, :mod:`seqimp._sizes`)."""
+    from .._sizes import SIZE_HINT, parse_size
+
+    try:
+        return parse_size(text, "size")
+    except SeqimpError:
+        raise argparse.ArgumentTypeError(f"expected {SIZE_HINT}, got {text!r}") from None
 
 
 def add_db_option(group, what="to match with TOMTOM (matches.tsv)") -> None:

@@ -7,28 +7,15 @@ kernels, whose total work is O(sum_n A**n * L) over the levels n = 1..max(max_or
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
 from ._dp_kernels import CERTAIN, bottom_up_level, top_down_level
 from ..background._markov import inner_index
-from ..errors import SeqimpError, format_bytes
+from .._sizes import format_size, memory_budget
+from ..errors import SeqimpError
 
 _DUMMY2 = np.zeros((1, 1))
-
-
-def available_memory() -> int:
-    """Bytes of available RAM (MemAvailable from /proc/meminfo, else sysconf)."""
-    from ..kernels._memory import available_memory as meminfo
-
-    found = meminfo()
-    if found is not None:
-        return found
-    try:
-        return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return 8 * 1024 ** 3
 
 
 def _cells(a, n, length):
@@ -51,7 +38,7 @@ def estimate_bytes(a, length, degree, order, max_order) -> int:
 
 def check_memory(a, length, degree, order, max_order, max_memory) -> None:
     """Raise SeqimpError if the estimate exceeds ``max_memory`` bytes (None: half the available RAM)."""
-    limit = available_memory() // 2 if max_memory is None else int(max_memory)
+    limit = memory_budget(max_memory)
     need = estimate_bytes(a, length, degree, order, max_order)
     if need <= limit:
         return
@@ -64,11 +51,11 @@ def check_memory(a, length, degree, order, max_order, max_memory) -> None:
     if fit:
         hint = f"the largest max_order that fits is {fit}"
     elif smallest > limit:
-        hint = f"even the smallest POIM of length {length} needs {format_bytes(smallest)}; raise max_memory"
+        hint = f"even the smallest POIM of length {length} needs {format_size(smallest)}; raise max_memory"
     else:
         hint = "even max_order=1 does not fit (the weights' degree or the background order is too large)"
-    raise SeqimpError(f"poim with max_order={max_order} needs about {format_bytes(need)}, more than "
-                      f"max_memory={format_bytes(limit)}; {hint}")
+    raise SeqimpError(f"poim with max_order={max_order} needs about {format_size(need)}, more than "
+                      f"max_memory={format_size(limit)}; {hint}")
 
 
 def chain_tables(background, length):

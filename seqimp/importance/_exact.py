@@ -107,9 +107,6 @@ def poim(model_or_weights, background=None, max_order=None, *, standardize=False
 
     weights, background, max_order = check_poim_inputs(model_or_weights, background, max_order)
     length, degree = weights.length, weights.degree
-    if max_memory is not None and (isinstance(max_memory, bool) or not isinstance(max_memory, (int, float, np.number))
-                                   or not max_memory > 0):
-        raise SeqimpError(f"max_memory must be a positive number of bytes, got {max_memory!r}")
     check_memory(weights.alphabet.size, length, degree, background.order, max_order, max_memory)
     with progress_bar(n_levels(degree, background.order, max_order), "poim levels", enabled=progress) as bar:
         poims, firms, es, var = exact_conditional(weights.tables, weights.bias, background, max_order,

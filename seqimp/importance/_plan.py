@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import SeqimpError, check_int, format_bytes
+from .._sizes import format_size, memory_budget
+from ..errors import SeqimpError, check_int
 
 __all__ = ["Plan", "plan_poim", "streaming_bytes", "MAX_BLOCK"]
 
@@ -112,20 +113,8 @@ class Plan:
         """One line for logs."""
         route = "streaming" if self.streaming else "in memory"
         return (f"POIM up to order {self.max_order} for L = {self.length}: {route} (in-memory tables need about "
-                f"{format_bytes(self.bytes_in_memory)}, budget {format_bytes(self.budget)}; streaming blocks of {self.block} "
-                f"positions, about {format_bytes(self.bytes_needed)})")
-
-
-def budget_bytes(max_memory) -> int:
-    """``max_memory`` validated, or half the available RAM when None."""
-    from ._engine import available_memory
-
-    if max_memory is None:
-        return available_memory() // 2
-    if isinstance(max_memory, bool) or not isinstance(max_memory, (int, float)) and not hasattr(max_memory, "__index__") \
-            or not max_memory > 0:
-        raise SeqimpError(f"max_memory must be a positive number of bytes, got {max_memory!r}")
-    return int(max_memory)
+                f"{format_size(self.bytes_in_memory)}, budget {format_size(self.budget)}; streaming blocks of {self.block} "
+                f"positions, about {format_size(self.bytes_needed)})")
 
 
 def plan_poim(length, max_order, background_order=0, max_memory=None, *, degree=None, top_n=1000,
@@ -165,7 +154,7 @@ def plan_poim(length, max_order, background_order=0, max_memory=None, *, degree=
     background_order = check_int(background_order, "background_order", minimum=0)
     degree = max_order if degree is None else check_int(degree, "degree", minimum=1)
     top_n = check_int(top_n, "top_n", minimum=0)
-    budget = budget_bytes(max_memory)
+    budget = memory_budget(max_memory)
     a = int(alphabet_size)
     in_memory = estimate_bytes(a, length, degree, background_order, max_order)
     fixed, per = streaming_bytes(length, max_order, background_order, degree, alphabet_size=a, top_n=top_n,
@@ -175,13 +164,13 @@ def plan_poim(length, max_order, background_order=0, max_memory=None, *, degree=
         block = check_int(block, "block", minimum=1)
         need = fixed + block * per
         if need > budget:
-            raise SeqimpError(f"poim: a block of {block} positions needs about {format_bytes(need)}, more than "
-                              f"max_memory={format_bytes(budget)}; use a smaller block or raise max_memory (--max-memory)")
+            raise SeqimpError(f"poim: a block of {block} positions needs about {format_size(need)}, more than "
+                              f"max_memory={format_size(budget)}; use a smaller block or raise max_memory (--max-memory)")
     else:
         need1 = fixed + per
         if need1 > budget:
-            raise SeqimpError(f"poim: even one position per block needs about {format_bytes(need1)} ({need1} bytes), "
-                              f"more than max_memory={format_bytes(budget)} ({budget} bytes); raise max_memory "
+            raise SeqimpError(f"poim: even one position per block needs about {format_size(need1)} ({need1} bytes), "
+                              f"more than max_memory={format_size(budget)} ({budget} bytes); raise max_memory "
                               f"(--max-memory) or lower max_order (--max-order)")
         block = int(min(MAX_BLOCK, rows, (budget - fixed) // per))
     return Plan(length=length, max_order=max_order, background_order=background_order, degree=degree,
