@@ -11,6 +11,7 @@ of its fingerprint, so a record added on purpose does not hide a change elsewher
 
     python scripts/compare_outputs.py --save /tmp/before.json      # on the old code
     python scripts/compare_outputs.py --against /tmp/before.json   # on the new code
+    python scripts/compare_outputs.py --against /tmp/before.json --work /tmp/seqimp-compare-outputs
 """
 
 from __future__ import annotations
@@ -26,8 +27,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 
-#: summary.json keys that a later version adds on purpose (not part of the fingerprint).
-ADDED_SUMMARY_KEYS = ("files",)
+#: summary.json keys left out of its fingerprint: ones a later version adds on purpose, and the
+#: wall-clock seconds of each step (they differ from run to run).
+ADDED_SUMMARY_KEYS = ("files", "timings")
+
+#: The default scratch folder: fixed, because the files record the paths of their inputs and outputs
+#: (compare fingerprints made in the same folder; ``--work`` names another one).
+WORK = Path(tempfile.gettempdir()) / "seqimp-compare-outputs"
 
 _SCORER = textwrap.dedent('''
     import numpy as np
@@ -40,16 +46,21 @@ _SCORER = textwrap.dedent('''
 
 
 def _commands(work: Path) -> list[list[str]]:
-    pos, neg, db = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa"), str(DATA / "toy_motifs.meme")
+    """The commands, with paths relative to ``work`` (the inputs are copied there), so that what the
+    files record of their paths does not depend on where the checkout lies."""
+    import shutil
+
+    shutil.copytree(DATA, work / "data")
+    pos, neg, db = "data/planted_pos.fa", "data/planted_neg.fa", "data/toy_motifs.meme"
     table = work / "table.tsv"
     from seqimp.io import read_fasta
-    p, n = read_fasta(pos), read_fasta(neg)
+    p, n = read_fasta(work / pos), read_fasta(work / neg)
     lines = ["id\tseq\tvalue"] + [f"p{i}\t{s}\t{1.0 + 0.01 * i}" for i, s in enumerate(p.sequences()[:60])] + \
             [f"n{i}\t{s}\t{0.02 * i}" for i, s in enumerate(n.sequences()[:60])]
     table.write_text("\n".join(lines) + "\n")
     (work / "toy_scorer.py").write_text(_SCORER)
-    out = work / "out"
-    (out / "train").mkdir(parents=True)
+    out = Path("out")
+    (work / out / "train").mkdir(parents=True)
     return [
         ["poim", "--positive", pos, "--negative", neg, "--out", str(out / "poim"), "--db", db],
         ["poim", "--positive", pos, "--negative", neg, "--out", str(out / "stream"), "--max-order", "8",
@@ -62,7 +73,7 @@ def _commands(work: Path) -> list[list[str]]:
          "--degree", "4"],
         ["poim", "--model", str(out / "train" / "model.npz"), "--background-fasta", neg,
          "--out", str(out / "model"), "--max-order", "4"],
-        ["poim", "--table", str(table), "--sequence-column", "seq", "--value-column", "value",
+        ["poim", "--table", table.name, "--sequence-column", "seq", "--value-column", "value",
          "--out", str(out / "table"), "--max-order", "4"],
         ["poim", "--scorer", "toy_scorer:score", "--background-fasta", neg, "--out", str(out / "scorer"),
          "--max-order", "2", "--n-samples", "200"],
@@ -71,35 +82,45 @@ def _commands(work: Path) -> list[list[str]]:
 
 
 def _digest(path: Path) -> str:
+    """SHA-256 of a file; in text files the path of the installed demo data (it differs between two
+    checkouts) reads as ``<seqimp data>``."""
+    from seqimp.datasets import demo_paths
+
+    data_dir = str(Path(demo_paths()[0]).resolve().parent)
+    if path.suffix in (".json", ".html", ".tsv"):
+        text = path.read_text().replace(data_dir, "<seqimp data>")
     if path.name == "summary.json":
-        data = json.loads(path.read_text())
+        data = json.loads(text)
         for key in ADDED_SUMMARY_KEYS:
             data.pop(key, None)
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    if path.suffix in (".json", ".html", ".tsv"):
+        return hashlib.sha256(text.encode()).hexdigest()
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def fingerprints() -> dict[str, str]:
-    """Run every command in a scratch folder; {relative path: sha256} of the files written."""
+def fingerprints(work: Path = WORK) -> dict[str, str]:
+    """Run every command in the scratch folder ``work``; {relative path: sha256} of the files written."""
     import os
+    import shutil
 
     from seqimp.cli import main
 
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        cwd = os.getcwd()
-        os.chdir(work)
-        sys.path.insert(0, str(work))
-        try:
-            for argv in _commands(work):
-                rc = main(["--quiet", *argv])
-                if rc != 0:
-                    raise SystemExit(f"seqimp {' '.join(argv)} exited {rc}")
-        finally:
-            os.chdir(cwd)
-            sys.path.remove(str(work))
-        out = work / "out"
-        return {str(p.relative_to(out)): _digest(p) for p in sorted(out.rglob("*")) if p.is_file()}
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    cwd = os.getcwd()
+    os.chdir(work)
+    sys.path.insert(0, str(work))
+    try:
+        for argv in _commands(work):
+            rc = main(["--quiet", *argv])
+            if rc != 0:
+                raise SystemExit(f"seqimp {' '.join(argv)} exited {rc}")
+    finally:
+        os.chdir(cwd)
+        sys.path.remove(str(work))
+    out = work / "out"
+    return {str(p.relative_to(out)): _digest(p) for p in sorted(out.rglob("*")) if p.is_file()}
 
 
 def main(argv=None) -> int:
@@ -107,8 +128,10 @@ def main(argv=None) -> int:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--save", metavar="M.json", help="write the fingerprints here")
     group.add_argument("--against", metavar="M.json", help="compare with fingerprints saved before")
+    parser.add_argument("--work", metavar="DIR", type=Path, default=WORK,
+                        help=f"scratch folder, emptied first (default {WORK}); use the same one for both runs")
     args = parser.parse_args(argv)
-    prints = fingerprints()
+    prints = fingerprints(args.work.resolve())
     if args.save:
         Path(args.save).write_text(json.dumps(prints, indent=1, sort_keys=True) + "\n")
         print(f"{len(prints)} files fingerprinted into {args.save}")
