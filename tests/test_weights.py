@@ -136,3 +136,37 @@ def test_save_stores_sparse_tables_and_loads_them_exactly(tmp_path):
     for a, b in zip(back.tables, w.tables):
         np.testing.assert_array_equal(a, b)
     assert back.bias == 0.25
+
+
+def _entry_methods(path):
+    import zipfile
+
+    with zipfile.ZipFile(path) as zf:
+        return {info.filename: info.compress_type for info in zf.infolist()}
+
+
+def test_large_models_are_deflated_losslessly(tmp_path, monkeypatch):
+    """Above COMPRESS_ABOVE bytes the entries are deflated; the tables load back bit for bit."""
+    import zipfile
+
+    import seqimp.kernels._weights as weights_module
+
+    rng = np.random.default_rng(5)
+    table = np.zeros((40, 256))
+    table[rng.integers(0, 40, 300), rng.integers(0, 256, 300)] = rng.choice([0.5, -0.5, 0.25], 300)
+    w = PositionalWeights([rng.normal(size=(43, 4)), rng.normal(size=(42, 16)), rng.normal(size=(41, 64)), table])
+    w.save(tmp_path / "small.npz")  # far below 16 MiB: stored, as before
+    assert set(_entry_methods(tmp_path / "small.npz").values()) == {zipfile.ZIP_STORED}
+    monkeypatch.setattr(weights_module, "COMPRESS_ABOVE", 1000)
+    w.save(tmp_path / "large.npz")
+    assert set(_entry_methods(tmp_path / "large.npz").values()) == {zipfile.ZIP_DEFLATED}
+    assert (tmp_path / "large.npz").stat().st_size < (tmp_path / "small.npz").stat().st_size
+    w.save(tmp_path / "forced.npz", compress=False)
+    assert (tmp_path / "forced.npz").read_bytes() == (tmp_path / "small.npz").read_bytes()
+    for name in ("small.npz", "large.npz"):
+        back = PositionalWeights.load(tmp_path / name)
+        for a, b in zip(back.tables, w.tables):
+            np.testing.assert_array_equal(a, b)
+    first = (tmp_path / "large.npz").read_bytes()
+    w.save(tmp_path / "large.npz")
+    assert (tmp_path / "large.npz").read_bytes() == first  # deflated files are reproducible too

@@ -19,11 +19,14 @@ from ..io._check import check_sequences
 from .._npz import save_npz
 from .._tables import check_order_tables, oligomer_table
 
-__all__ = ["PositionalWeights", "FORMAT_VERSION"]
+__all__ = ["PositionalWeights", "FORMAT_VERSION", "COMPRESS_ABOVE"]
 
 #: Version of the ``.npz`` layout :meth:`PositionalWeights.save` writes: 2 may store tables as their
 #: non-zero entries (``sparse_<k>_*``); files without a version are 1 (dense ``table_<k>`` only).
 FORMAT_VERSION = 2
+
+#: Model files whose arrays take more bytes than this are deflated by default (:meth:`PositionalWeights.save`).
+COMPRESS_ABOVE = 16 << 20
 
 
 class PositionalWeights:
@@ -175,7 +178,7 @@ class PositionalWeights:
         return oligomer_table(self.tables, n, {"weight": self.tables},
                               partial(kmer_string, alphabet=self.alphabet))
 
-    def save(self, path, *, metadata=None) -> None:
+    def save(self, path, *, metadata=None, compress=None) -> None:
         """Save to ``.npz`` (tables, bias, alphabet, optional metadata).
 
         A table is stored as its non-zero entries (flat indices and values) when that is
@@ -189,6 +192,11 @@ class PositionalWeights:
         metadata : dict, optional
             JSON-serialisable provenance (model parameters, data source, ...),
             read back with :meth:`load_metadata`.
+        compress : bool, optional
+            Deflate the entries (lossless; :func:`numpy.load` reads either kind). None (default):
+            when the arrays take more than :data:`COMPRESS_ABOVE` bytes, as the high orders of a
+            model on long sequences do (a degree-8 model of 1,600 sequences of 1,000 nt: 64 MB
+            stored, 25 MB deflated, 1.7 s); small models stay uncompressed and quick to read.
         """
         arrays = {}
         for k, table in enumerate(self.tables, start=1):
@@ -205,8 +213,10 @@ class PositionalWeights:
                 arrays["metadata"] = np.array(json.dumps(metadata, sort_keys=True))
             except TypeError as exc:
                 raise SeqimpError(f"metadata must be JSON-serialisable: {exc}") from None
+        if compress is None:
+            compress = sum(np.asarray(a).nbytes for a in arrays.values()) > COMPRESS_ABOVE
         save_npz(path, dict(bias=self.bias, alphabet=self.alphabet.name, kind="PositionalWeights",
-                            format_version=FORMAT_VERSION, **arrays))
+                            format_version=FORMAT_VERSION, **arrays), compress=bool(compress))
 
     @classmethod
     def load(cls, path) -> "PositionalWeights":
