@@ -13,7 +13,7 @@ drawn *exactly* from ``P(X | X[j:j+k] = z)``: for an order-0 background this is 
 background sample x_i with z planted at j; for a Markov chain of order D >= 1 the flanks
 are redrawn from the chain conditioned on z (forward to the right, the reversed chain to
 the left) with the same uniforms, so they coincide with x_i a few symbols away from the
-window (:mod:`seqimp._sampled_chain`). With ``pi(z) = P(X[j:j+k] = z)`` the per-sample values
+window (:mod:`seqimp.background._conditional`). With ``pi(z) = P(X[j:j+k] = z)`` the per-sample values
 
     v_i(z) = s(y_i(z, j)) - sum_z' pi(z') s(y_i(z', j))
 
