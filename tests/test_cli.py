@@ -2,7 +2,7 @@ import pytest
 
 import seqimp
 from seqimp.cli import main
-from seqimp.cli.common import output_dir
+from seqimp.cli._output_folder import output_dir
 
 
 def test_version(capsys):
@@ -89,7 +89,7 @@ def test_debug_shows_traceback(tmp_path):
 
 
 def test_quiet_silences_log(capsys):
-    from seqimp.cli.common import configure, log
+    from seqimp.cli._logging import configure, log
 
     configure(quiet=True)
     try:

@@ -9,7 +9,7 @@ import pytest
 
 import seqimp.cli
 from seqimp.cli import main
-from seqimp.cli.common import _StderrHandler, configure, log
+from seqimp.cli._logging import _StderrHandler, configure, log
 
 CLI = Path(seqimp.cli.__file__).parent
 
@@ -48,12 +48,21 @@ def test_warnings_are_one_line_even_with_quiet(capsys, monkeypatch):
     assert capsys.readouterr().err == "seqimp: warning: something odd\n"
 
 
-def test_subcommands_import_only_the_shared_helpers_and_the_library():
-    # a subcommand may use common.py and the private helper modules (_inputs.py), never another subcommand
+def _cli_imports(path):
+    """The modules of seqimp.cli that ``path`` imports (``from .x import`` and ``from . import x``)."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            yield from ([node.module] if node.module else [alias.name for alias in node.names])
+
+
+def test_subcommands_import_only_the_private_helpers_and_the_library():
+    # a subcommand (poim.py, motifs.py, ...) may use the private helper modules (_logging, _options,
+    # _output_folder, _printing, _inputs) and the library, never another subcommand; a helper never
+    # imports a subcommand; only __init__.py loads the subcommands
+    helpers = {path.stem for path in CLI.glob("_*.py")} - {"__init__"}
+    assert {"_logging", "_options", "_output_folder", "_printing", "_inputs"} <= helpers
     for path in CLI.glob("*.py"):
-        if path.name in ("__init__.py", "common.py"):
+        if path.name == "__init__.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:  # from .x import ...
-                assert node.module == "common" or node.module.startswith("_"), \
-                    f"{path.name} imports from .{node.module}"
+        for module in _cli_imports(path):
+            assert module in helpers, f"{path.name} imports from .{module}"

@@ -1,10 +1,10 @@
-"""The argparse types of seqimp.cli.common: thin wrappers of seqimp.errors' checks."""
+"""The argparse types of seqimp.cli._options: thin wrappers of seqimp.errors' checks."""
 
 import argparse
 
 import pytest
 
-from seqimp.cli.common import fraction, nonneg_int, positive_float, positive_int
+from seqimp.cli._options import fraction, nonneg_int, positive_float, positive_int
 
 
 @pytest.mark.parametrize("kind, text, value", [

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from seqimp.cli import main
-from seqimp.cli import common
+from seqimp.cli import _output_folder
 from seqimp.errors import SeqimpError
 from seqimp.io._fasta import read_fasta, write_fasta
 from seqimp.pipeline import write_summary
@@ -55,7 +55,7 @@ def _hidden(folder):
 
 def test_staging_is_inside_the_output_folder_and_removed(tmp_path):
     out = tmp_path / "res"
-    with common.output_dir(out, "x") as stage:
+    with _output_folder.output_dir(out, "x") as stage:
         assert stage.parent == out and stage.name == f".seqimp-staging-x-{os.getpid()}"
         assert (out / ".seqimp.lock").read_text().strip() == str(os.getpid())
         (stage / "a.tsv").write_text("a")
@@ -73,7 +73,7 @@ def test_out_dot_works(tmp_path, monkeypatch):
 def test_unwritable_out_is_refused_before_any_work(tmp_path, capsys, monkeypatch):
     out = tmp_path / "ro"
     out.mkdir()
-    monkeypatch.setattr(common.os, "access", lambda path, mode: False)  # tests may run as root
+    monkeypatch.setattr(_output_folder.os, "access", lambda path, mode: False)  # tests may run as root
     assert _poim(out) == 2
     _one_error(capsys, rf"^seqimp: error: --out {out}: folder is not writable$")
     assert list(out.iterdir()) == []
@@ -150,7 +150,7 @@ def test_disk_full_names_the_users_folder_and_keeps_earlier_results(tmp_path, ca
 def test_errors_name_the_output_folder_not_the_staging_one(tmp_path):
     out = tmp_path / "res"
     with pytest.raises(SeqimpError, match=rf"^{out}/x\.tsv: cannot write$"):
-        with common.output_dir(out, "x") as stage:
+        with _output_folder.output_dir(out, "x") as stage:
             raise SeqimpError(f"{stage}/x.tsv: cannot write")
     assert not out.exists()  # created for this run, removed again
 

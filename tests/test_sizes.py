@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from seqimp._sizes import available_memory, format_size, memory_budget, parse_size
-from seqimp.cli.common import memory_size
+from seqimp.cli._options import memory_size
 from seqimp.errors import SeqimpError
 
 

@@ -16,7 +16,7 @@ from importlib import import_module
 
 from .. import __version__
 from ..errors import SeqimpError
-from .common import UserError, configure, log
+from ._logging import UserError, configure, log
 
 __all__ = ["main"]
 

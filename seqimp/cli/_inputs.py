@@ -2,14 +2,15 @@
 (with given, shuffled or genomic negatives), or a table of sequences with measured values.
 
 The subcommands add its options (``add_input_options``) and read their sequences with
-``read_inputs``; it uses the argument helpers of :mod:`seqimp.cli.common`.
+``read_inputs``; it uses the argument types of :mod:`seqimp.cli._options`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .common import UserError, log, positive_float, positive_int, read_pair
+from ._logging import UserError, log
+from ._options import positive_float, positive_int, read_pair
 
 __all__ = ["Inputs", "add_input_options", "read_inputs", "ALPHABETS"]
 

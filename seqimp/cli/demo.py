@@ -6,8 +6,10 @@ import argparse
 
 from ..datasets import demo_paths
 from ..io._fasta import read_fasta
-from .common import (add_db_option, add_quiet, check_output_path, log, match_lines, output_dir, print_outcome,
-                     progress_enabled)
+from ._logging import log, progress_enabled
+from ._options import add_db_option, add_quiet
+from ._output_folder import check_output_path, output_dir
+from ._printing import match_lines, print_outcome
 
 HELP = """\
 Run the complete POIM/FIRM pipeline on the embedded demo data

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from .common import UserError, add_quiet, positive_int, progress_enabled, store_lock
+from ._logging import UserError, progress_enabled
+from ._options import add_quiet, positive_int
+from ._output_folder import store_lock
 
 HELP = """\
 Encode FASTA files (plain or gzip) chunk by chunk into a codes store: a folder with

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..io._fasta import fasta_summary
-from .common import add_quiet
+from ._options import add_quiet
 
 HELP = """\
 Print the number of records, the sequence length (or the range of lengths when

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .common import (UserError, add_data_options, add_db_option, add_model_options, add_quiet, check_degree,
-                     check_output_path, output_dir, positive_int, print_motifs, progress_enabled, share)
 from ._inputs import add_input_options, read_inputs
+from ._logging import UserError, progress_enabled
+from ._options import (add_data_options, add_db_option, add_model_options, add_quiet, check_degree, positive_int,
+                       share)
+from ._output_folder import check_output_path, output_dir
+from ._printing import print_motifs
 
 HELP = """\
 Find the motifs a sequence model relies on: candidates from the peaks of the

@@ -6,10 +6,12 @@ import argparse
 import contextlib
 
 from ..pipeline import BACKGROUNDS
-from .common import (UserError, add_dask_options, add_data_options, add_db_option, add_model_options, add_quiet,
-                     check_degree, check_output_path, dask_client, memory_size, nonneg_int, output_dir, positive_int,
-                     print_motifs, print_outcome, progress_enabled)
 from ._inputs import add_input_options, read_inputs
+from ._logging import UserError, progress_enabled
+from ._options import (add_dask_options, add_data_options, add_db_option, add_model_options, add_quiet, check_degree,
+                       dask_client, memory_size, nonneg_int, positive_int)
+from ._output_folder import check_output_path, output_dir
+from ._printing import print_motifs, print_outcome
 
 HELP = """\
 Find the positional oligomers a sequence classifier relies on.

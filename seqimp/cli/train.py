@@ -7,9 +7,10 @@ import errno
 import os
 from pathlib import Path
 
-from .common import (UserError, add_dask_options, add_data_options, add_model_options, add_quiet, check_degree,
-                     dask_client, memory_size, progress_enabled)
 from ._inputs import add_input_options, read_inputs
+from ._logging import UserError, progress_enabled
+from ._options import (add_dask_options, add_data_options, add_model_options, add_quiet, check_degree, dask_client,
+                       memory_size)
 
 HELP = """\
 Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs

@@ -1,0 +1,160 @@
+"""Argument types (argparse ``type=`` functions built on :mod:`seqimp.errors`' checks), the
+options several subcommands share (``add_*``) and the readers of those options
+(``read_pair``, ``check_degree``, ``dask_client``)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from pathlib import Path
+
+from .._sizes import SIZE_HINT, parse_size
+from ..errors import SeqimpError, check_int, check_number
+from ._logging import UserError
+
+__all__ = ["positive_int", "nonneg_int", "seed", "share", "fraction", "positive_float", "memory_size",
+           "add_db_option", "add_quiet", "add_dask_options", "dask_client", "add_data_options", "add_model_options",
+           "read_pair", "check_degree"]
+
+
+def _arg_type(text: str, convert, check, **limits):
+    """``check(convert(text))`` for argparse: a SeqimpError becomes ArgumentTypeError.
+
+    argparse puts ``argument --option:`` in front, so the check's message is used
+    without the argument name ("must be a positive integer, got 0").
+    """
+    try:
+        value = convert(text)
+    except ValueError:
+        value = text  # the checks refuse strings and quote them
+    try:
+        return check(value, "", **limits)
+    except SeqimpError as exc:
+        raise argparse.ArgumentTypeError(str(exc).strip()) from None
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (``seqimp.errors.check_int``)."""
+    return _arg_type(text, int, check_int)
+
+
+def nonneg_int(text: str) -> int:
+    """An integer >= 0 (``seqimp.errors.check_int``)."""
+    return _arg_type(text, int, check_int, minimum=0)
+
+
+def seed(text: str) -> int:
+    """A random seed: an integer in [0, 2**63 - 1] (``seqimp.errors.check_random_state``)."""
+    return _arg_type(text, int, check_int, minimum=0, maximum=2**63 - 1)
+
+
+def share(text: str) -> float:
+    """A share in [0, 1] (NaN and infinities refused)."""
+    return _arg_type(text, float, check_number, low=0.0, high=1.0)
+
+
+def fraction(text: str) -> float:
+    """A share in [0, 1) (0 means: none) (``seqimp.errors.check_number``)."""
+    return _arg_type(text, float, check_number, low=0.0, high=1.0, high_open=True)
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (``seqimp.errors.check_number``)."""
+    return _arg_type(text, float, check_number, low=0.0, low_open=True)
+
+
+def memory_size(text: str) -> int:
+    """Bytes from '2G', '500MB', '1.5GiB' or a plain number of bytes (binary units, :mod:`seqimp._sizes`)."""
+    try:
+        return parse_size(text, "size")
+    except SeqimpError:
+        raise argparse.ArgumentTypeError(f"expected {SIZE_HINT}, got {text!r}") from None
+
+
+def add_db_option(group, what="to match with TOMTOM (matches.tsv)") -> None:
+    """``--db MOTIFS``: a motif file or a JASPAR release name (:func:`seqimp.motifs.load_database`)."""
+    group.add_argument("--db", metavar="MOTIFS",
+                       help=f"known motifs {what}: a MEME, JASPAR or TRANSFAC file, or a JASPAR release read "
+                            "through pyjaspar (JASPAR2024 = CORE vertebrates; RELEASE:COLLECTION:TAX_GROUP, e.g. "
+                            "JASPAR2022:CORE:plants; pip install 'seqimp[jaspar]'); an existing file of that "
+                            "name wins")
+
+
+def add_quiet(p) -> None:
+    """``-q/--quiet`` and ``--debug`` after the subcommand too (the global options also work)."""
+    p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                   help="no progress or log lines on stderr")
+    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="show full tracebacks on errors")
+
+
+def add_dask_options(p, what) -> None:
+    """``--dask-workers N`` / ``--dask-scheduler ADDRESS`` (one of them); ``what`` runs on the cluster."""
+    d = p.add_argument_group("Dask (optional extra 'dask')").add_mutually_exclusive_group()
+    d.add_argument("--dask-workers", type=positive_int, metavar="N",
+                   help=f"start a local Dask cluster of N worker processes and {what} on it")
+    d.add_argument("--dask-scheduler", metavar="ADDRESS", help=f"{what} on the Dask cluster at ADDRESS "
+                                                               "(tcp://host:8786)")
+
+
+@contextlib.contextmanager
+def dask_client(args):
+    """The Client of ``--dask-workers``/``--dask-scheduler`` (closed, with its local cluster, at the end), or None."""
+    if args.dask_workers is None and args.dask_scheduler is None:
+        yield None
+        return
+    from ..kernels import connect
+
+    client = connect(args.dask_scheduler, n_workers=args.dask_workers)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def add_data_options(p, *, required=True) -> None:
+    """``--positive``, ``--negative`` and ``--skip-invalid``."""
+    p.add_argument("--positive", metavar="POS.fa", required=required, help="positive sequences (FASTA, plain or gzip)")
+    p.add_argument("--negative", metavar="NEG.fa", required=required, help="negative sequences (FASTA)")
+    p.add_argument("--skip-invalid", action="store_true",
+                   help="drop records with symbols other than A, C, G, T (N, R, Y, ...) instead of failing")
+
+
+def add_model_options(p) -> None:
+    """The ``model`` group: ``--degree``, ``--shifts``, ``--C``, ``--test-fraction``, ``--seed``."""
+    g = p.add_argument_group("model")
+    g.add_argument("--degree", type=positive_int, default=8, help="largest k-mer length of the WD kernel (default 8)")
+    g.add_argument("--shifts", type=nonneg_int, default=0, help="maximal shift S of the WDS kernel (default 0: WD)")
+    g.add_argument("--C", type=positive_float, default=1.0, help="regularisation constant (default 1)")
+    g.add_argument("--test-fraction", type=fraction, default=0.2,
+                   help="held-out share for accuracy and auROC (default 0.2; 0 trains on all sequences "
+                        "and reports no held-out figures)")
+    g.add_argument("--seed", type=seed, default=0,
+                   help="random seed of every random choice: held-out split, solver order, sampling "
+                        "(default 0, recorded in summary.json)")
+
+
+def read_pair(args):
+    """Read --positive and --negative (either may be absent) as SequenceSets."""
+    from ..io._fasta import read_fasta
+
+    on_invalid = "skip" if getattr(args, "skip_invalid", False) else "error"
+    if args.positive and args.negative and Path(args.positive).is_file() and Path(args.negative).is_file() \
+            and Path(args.positive).samefile(args.negative):
+        raise UserError(f"--positive and --negative are the same file ({args.negative}); "
+                        "a classifier needs two different classes")
+    alphabet = getattr(args, "alphabet", "dna")
+    pos = read_fasta(args.positive, alphabet, on_invalid=on_invalid) if args.positive else None
+    neg = read_fasta(args.negative, alphabet, on_invalid=on_invalid) if args.negative else None
+    if pos is not None and neg is not None and pos.length != neg.length:
+        raise UserError(f"--positive {args.positive} has length {pos.length} but --negative {args.negative} "
+                        f"has length {neg.length}; positional methods need one common length")
+    return pos, neg
+
+
+def check_degree(args, length) -> None:
+    """UserError when ``--degree`` or ``--shifts`` does not fit sequences of ``length``."""
+    if args.degree > length:
+        raise UserError(f"--degree {args.degree} exceeds the sequence length {length}")
+    if args.shifts >= length:
+        raise UserError(f"--shifts {args.shifts} must be smaller than the sequence length {length}")
