@@ -1,5 +1,5 @@
 """Implied POIM (vs brute force and the POIM engine), simplex least squares, the motif fit,
-candidates, greedy assembly and site counting."""
+candidates and greedy assembly."""
 
 import itertools
 
@@ -8,8 +8,8 @@ import pytest
 from scipy.optimize import minimize
 
 from seqimp.errors import SeqimpError
-from seqimp.motifs import (Motif, assemble_motif, count_sites, discover_motifs, fit_motifs, implied_poim,
-                           motif_candidates, placement_weights, simplex_lstsq, trim_motif)
+from seqimp.motifs import (Motif, assemble_motif, discover_motifs, fit_motifs, implied_poim, motif_candidates,
+                           placement_weights, simplex_lstsq, trim_motif)
 from seqimp.importance import POIMResult
 
 
@@ -138,24 +138,8 @@ def test_motif_longer_than_the_sequences():
         fit_motifs(result, [long])
     with pytest.raises(SeqimpError, match="longer than the sequences"):
         implied_poim(long, 10, 2)
-    with pytest.raises(SeqimpError, match="longer than the sequences"):
-        count_sites(long, np.zeros((3, 10), np.uint8), np.zeros((3, 10), np.uint8))
     with pytest.raises(SeqimpError, match=r"orders must lie in 1..2"):
         fit_motifs(result, [Motif.from_consensus("a", "ACG", start=2)], orders=[1, 3])
-
-
-def test_count_sites_recovers_frequencies():
-    rng = np.random.default_rng(4)
-    n, L = 400, 30
-    pos = rng.integers(0, 4, (n, L)).astype(np.uint8)
-    neg = rng.integers(0, 4, (n, L)).astype(np.uint8)
-    site = np.array([2, 0, 3, 3, 0, 1, 0])
-    pos[:, 12:19] = site
-    pos[:100, 15] = 1  # a quarter of the sites carry C at the 4th position
-    flat = Motif.from_consensus("fit", "GATTACA", purity=0.7, start=13, spread=0.5)
-    counted = count_sites(flat, pos, neg)
-    assert counted.sites == n and counted.start == 13 and counted.consensus == "GATTACA"
-    np.testing.assert_allclose(counted.pwm[3], [0, .25, 0, .75])
 
 
 def test_shifted_copies_count_as_one_motif():

@@ -14,8 +14,8 @@ from seqimp.importance import POIMResult
 from seqimp.io import read_fasta
 from seqimp.motifs import Motif, implied_poim, read_motifs
 from seqimp.motifs import _compare
+from seqimp.motifs._compare import COMPILE_NOTICE
 from seqimp.pipeline import MotifRun, load_poim, run_motifs, run_poim, update_report
-from seqimp.pipeline._motifs import COMPILE_NOTICE
 
 DATA = Path(__file__).resolve().parent / "data"
 

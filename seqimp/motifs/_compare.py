@@ -1,8 +1,10 @@
 """Matches of motifs to a database of known motifs: TOMTOM (memelite) p- and q-values, trimming of
-uninformative columns, an information floor and a decoy-calibrated verdict."""
+uninformative columns, an information floor and a decoy-calibrated verdict; :func:`database_matches`,
+the matches a motif run reports (with the database's classes)."""
 
 from __future__ import annotations
 
+import logging
 import zlib
 
 import numpy as np
@@ -11,9 +13,13 @@ import pandas as pd
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ._motif import information_content
 
-__all__ = ["compare_motifs", "bh_qvalues", "best_matches", "match_line", "trim_uninformative", "make_decoys",
-           "NO_MATCH", "UNINFORMATIVE",
-           "meme_pseudocount"]
+__all__ = ["compare_motifs", "database_matches", "bh_qvalues", "best_matches", "match_line", "trim_uninformative",
+           "make_decoys", "NO_MATCH", "UNINFORMATIVE", "meme_pseudocount", "tomtom_compiled", "COMPILE_NOTICE"]
+
+logger = logging.getLogger(__name__)
+
+#: Logged before the first TOMTOM comparison on an empty numba cache.
+COMPILE_NOTICE = "compiling motif comparison (TOMTOM), once, ~2 min"
 
 
 def bh_qvalues(p) -> np.ndarray:
@@ -274,6 +280,40 @@ def match_line(row) -> str:
     cal = "" if np.isnan(row["calibrated_q"]) else f", calibrated q = {row['calibrated_q']:.2g}"
     return (f"best match {row['target']} {row['target_description']} (p = {row['p_value']:.2g}, "
             f"q = {row['q_value']:.2g}{cal})").replace("  ", " ")
+
+
+def database_matches(motifs, database, *, top=5) -> pd.DataFrame:
+    """The matches a motif run reports: :func:`compare_motifs` of ``motifs`` against
+    ``database`` (``top`` best per motif), with a ``target_class`` column after
+    ``target_description`` (the target's JASPAR ``tf_class``, empty for verdict rows) when the
+    database annotates classes.
+
+    Logs the comparison, and :data:`COMPILE_NOTICE` first when memelite's TOMTOM kernels are not
+    compiled yet (:func:`tomtom_compiled`).
+
+    Parameters
+    ----------
+    motifs : list of Motif
+    database : MotifDatabase
+        Known motifs (:func:`seqimp.motifs.load_database`).
+    top : int, default=5
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :func:`compare_motifs`, plus ``target_class`` with class annotations.
+    """
+    logger.info(f"comparing {len(motifs)} motif(s) with {len(database)} known motifs (TOMTOM)")
+    if database and motifs and not tomtom_compiled():
+        logger.info(COMPILE_NOTICE)
+    matches = compare_motifs(motifs, list(database), top=top)
+    classes = {name: fields.get("tf_class", "") for name, fields in database.annotations.items()}
+    if not any(classes.values()):
+        return matches
+    matches = matches.copy()
+    matches.insert(list(matches.columns).index("target_description") + 1, "target_class",
+                   [classes.get(t, "") for t in matches["target"]])
+    return matches
 
 
 def tomtom_compiled() -> bool:

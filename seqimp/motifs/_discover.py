@@ -1,4 +1,6 @@
-"""From a POIM to motifs: candidates, greedy starting PWMs, joint fit, trimming."""
+"""From a POIM to motifs in one call: candidates (:mod:`seqimp.motifs._candidates`), greedy
+starting PWMs, joint fit (:mod:`seqimp.motifs._fit`), trimming, copies merged
+(:mod:`seqimp.motifs._copies`)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,8 @@ import pandas as pd
 
 from ..errors import SeqimpError
 from ..importance._result import measure_tables
-from ._candidates import assemble_motif, motif_candidates, noise_level
-from ._free import position_free_candidates
-from ._similar import merge_similar, same_motif
+from ._candidates import assemble_motif, motif_candidates, noise_level, position_free_candidates
+from ._copies import merge_similar, same_motif
 from ._fit import MotifFit, fit_motifs, trim_motif
 from ._motif import Motif
 

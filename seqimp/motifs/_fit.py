@@ -1,6 +1,6 @@
 """Fit motifs to an observed POIM: PWMs, start positions and spreads (motifPOIM).
 
-The model is the implied POIM of :mod:`seqimp.motifs.implied`: motif i has a PWM ``r_i``,
+The model is the implied POIM of :mod:`seqimp.motifs._implied_poim`: motif i has a PWM ``r_i``,
 a placement distribution ``v_i`` over start positions and a non-negative scale
 ``alpha_{i,k}`` per order k, and
 
@@ -30,7 +30,7 @@ from scipy.optimize import nnls
 
 from ..errors import SeqimpError, check_choice
 from ..importance._result import MEASURES, measure_tables
-from ._implied import column_design, motif_contribution, per_start_contributions
+from ._implied_poim import column_design, motif_contribution, per_start_contributions
 from ._motif import Motif, information_content
 
 __all__ = ["simplex_lstsq", "fit_motifs", "MotifFit"]

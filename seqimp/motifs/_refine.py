@@ -28,14 +28,14 @@ motif from its sites:
    enriched over the negatives' sites there (one-sided binomial test, level ``alpha``), the
    window grows by ``flank`` on that side (a motif whose start varies more than the POIM's
    placement said); when it grew, the EM runs once more on the wider window.
-4. **Sites.** A sequence's motif score is its best log-odds window (``log2 PWM / background``
-   summed over the columns, both strands with ``strand="both"``) in the window. A positive
-   whose best window scores above the threshold has a site; the threshold lets at most a
-   share ``fpr`` of the negatives have one (where even the best possible score occurs in more
-   negatives, as for a short position-free motif, the windows reaching that score are sites
-   and the negatives' real share is reported). The written PWM is the EM's: the
-   posterior-weighted letter counts plus the pseudocount (no exact zeros), the maximum-likelihood
-   PWM of the ZOOPS model. Counting the letters of the sites above the threshold instead would
+4. **Sites** (:mod:`seqimp.motifs._sites`). A sequence's motif score is its best log-odds
+   window (``log2 PWM / background`` summed over the columns, both strands with
+   ``strand="both"``) in the window. A positive whose best window scores above the threshold
+   has a site; the threshold lets at most a share ``fpr`` of the negatives have one (where
+   even the best possible score occurs in more negatives, as for a short position-free motif,
+   the windows reaching that score are sites and the negatives' real share is reported). The
+   written PWM is the EM's: the posterior-weighted letter counts plus the pseudocount (no exact
+   zeros), the maximum-likelihood PWM of the ZOOPS model. Counting the letters of the sites above the threshold instead would
    select for the consensus (a window passes because it matches it) and sharpen the PWM -- to a
    one-hot where only exact matches pass, as for a short motif anywhere in long sequences. A
    site is never claimed by two motifs: places overlapping a site of a stronger motif are not
@@ -59,15 +59,17 @@ import pandas as pd
 from ..errors import SeqimpError, check_choice
 from ..io._check import check_sequences
 from ._motif import information_content
+from ._sites import best_windows, has_site, site_scores, site_threshold, window_letters
 
-__all__ = ["refine_motifs", "MotifSites", "site_scores"]
+__all__ = ["refine_motifs", "MotifSites"]
 
 STRANDS = ("given", "both")
 
 
 @dataclass
 class MotifSites:
-    """Result of :func:`refine_motifs`.
+    """Result of :func:`refine_motifs` (and of :func:`seqimp.motifs.select_motifs`, which keeps
+    the enriched motifs of one).
 
     Attributes
     ----------
@@ -118,33 +120,9 @@ def _sharpen(pwm, target):
     return q / q.sum(axis=1, keepdims=True)
 
 
-def _letters(codes, starts, m, strand):
-    """Letters of every window: shape (n, len(starts), m); reverse complement for ``-``."""
-    idx = starts[:, None] + np.arange(m)[None, :]
-    x = codes[:, idx]
-    return 3 - x[:, :, ::-1] if strand == "-" else x
-
-
-def site_scores(pwm, codes, starts, strands, background):
-    """log2-odds scores of every window and strand: shape (n, len(starts), len(strands)).
-
-    ``log2 P(window | PWM on that strand) - log2 P(window | background)``: on the ``-`` strand
-    the PWM's reverse complement reads the window; the background term is the same.
-    """
-    logp = np.log2(pwm)
-    m = pwm.shape[0]
-    # the background of the letters in the sequence (the same for both strands)
-    null = np.log2(background)[_letters(codes, starts, m, "+")].sum(axis=2)
-    out = np.empty((codes.shape[0], starts.size, len(strands)))
-    for s, strand in enumerate(strands):
-        x = _letters(codes, starts, m, strand)
-        out[:, :, s] = logp[np.arange(m)[None, None, :], x].sum(axis=2) - null
-    return out
-
-
 def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
     n, m = codes.shape[0], pwm.shape[0]
-    letters = [_letters(codes, starts, m, s) for s in strands]
+    letters = [window_letters(codes, starts, m, s) for s in strands]
     gamma, prev = 0.5, -np.inf
     places = starts.size * len(strands)
     for _ in range(max_iter):
@@ -165,35 +143,6 @@ def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
             break
         prev = loglik
     return pwm, float(post.sum())
-
-
-def _threshold(neg_best, fpr):
-    """The site threshold: a score above the (k+1)-th largest negative score (k = floor(fpr n)),
-    so that at most a share ``fpr`` of the negatives has a site -- ``(threshold, False)``, sites
-    score above it. Where that score is already the largest one (a short motif whose best
-    match occurs by chance in more than ``fpr`` of the negatives), sites are the windows
-    reaching it -- ``(threshold, True)`` -- and the negatives' real share is reported."""
-    vals = np.sort(neg_best)
-    k = int(np.floor(fpr * vals.size))
-    threshold = float(vals[vals.size - k - 1])
-    return threshold, bool(threshold >= vals[-1])
-
-
-def _has_site(best, threshold, inclusive):
-    """Which best-window scores make a site under :func:`_threshold`'s ``(threshold, inclusive)``."""
-    return best >= threshold if inclusive else best > threshold
-
-
-def _best(pwm, codes, starts, strands, background, claimed):
-    """Best window of every sequence: score, 0-based start, strand index (places overlapping
-    ``claimed`` positions are skipped)."""
-    scores = site_scores(pwm, codes, starts, strands, background)
-    if claimed is not None:
-        idx = starts[:, None] + np.arange(pwm.shape[0])[None, :]
-        scores[claimed[:, idx].any(axis=2)] = -np.inf
-    flat = scores.reshape(len(codes), -1)
-    k = flat.argmax(axis=1)
-    return flat[np.arange(len(codes)), k], starts[k // len(strands)], k % len(strands)
 
 
 def _window(motif, m, L, pad, flank):
@@ -228,11 +177,11 @@ def _widen(pwm, pos, neg, starts, strands, background, fpr, flank, alpha):
     L, m = pos.shape[1], pwm.shape[0]
     step = max(int(flank), 1)
     while True:
-        neg_best, neg_at, _ = _best(pwm, neg, starts, strands, background, None)
-        threshold, inclusive = _threshold(neg_best, fpr)
-        best, at, _ = _best(pwm, pos, starts, strands, background, None)
-        has = _has_site(best, threshold, inclusive)
-        neg_has = _has_site(neg_best, threshold, inclusive)
+        neg_best, neg_at, _ = best_windows(pwm, neg, starts, strands, background, None)
+        threshold, inclusive = site_threshold(neg_best, fpr)
+        best, at, _ = best_windows(pwm, pos, starts, strands, background, None)
+        has = has_site(best, threshold, inclusive)
+        neg_has = has_site(neg_best, threshold, inclusive)
         lo, hi = int(starts[0]), int(starts[-1])
         grow = [0, 0]
         for side, edge, room in ((0, starts[:step], lo > 0), (1, starts[-step:], hi < L - m)):
@@ -334,10 +283,10 @@ def _held_out(motif, pos, neg, strands, o, folds=2):
         background = _letters_of(n_fit)
         pwm, starts = _fit(motif, p_fit, n_fit, strands, background, _letters_of(p_fit), o)
         neg_best = site_scores(pwm, n_fit, starts, strands, background).max(axis=(1, 2))
-        threshold, inclusive = _threshold(neg_best, o.fpr)
+        threshold, inclusive = site_threshold(neg_best, o.fpr)
         for j, test in enumerate((pos[fold_pos == f], neg[fold_neg == f])):
             best = site_scores(pwm, test, starts, strands, background).max(axis=(1, 2))
-            hits[j] += int(_has_site(best, threshold, inclusive).sum())
+            hits[j] += int(has_site(best, threshold, inclusive).sum())
     return hits
 
 
@@ -420,16 +369,16 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         # recounting only the sites above the threshold would select for the consensus and
         # sharpen the PWM (to a one-hot where only exact matches pass)
         neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
-        threshold, inclusive = _threshold(neg_best, fpr)
-        best, at, on = _best(pwm, pos, starts, strands, background, claimed)
-        has = _has_site(best, threshold, inclusive)
+        threshold, inclusive = site_threshold(neg_best, fpr)
+        best, at, on = best_windows(pwm, pos, starts, strands, background, claimed)
+        has = has_site(best, threshold, inclusive)
         n_sites = int(has.sum())
         minus = int((has & (on == 1)).sum())
         if strand == "both" and minus * 2 > n_sites:  # write the orientation most sites have
             pwm = pwm[::-1, ::-1].copy()
             on = 1 - on
             minus = n_sites - minus
-        neg_sites = int(_has_site(neg_best, threshold, inclusive).sum())
+        neg_sites = int(has_site(neg_best, threshold, inclusive).sum())
         table = [[n_sites, len(pos) - n_sites], [neg_sites, len(neg) - neg_sites]]
         side = "less" if depleted else "greater"
         pvalue = float(fisher_exact(table, alternative=side)[1])

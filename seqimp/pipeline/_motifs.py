@@ -13,8 +13,6 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from ..errors import SeqimpError
 from ._motif_files import update_report, write_motif_run
 from ._run import check_job, compute_importance, make_background
@@ -23,9 +21,6 @@ from ._train import _encode, _labels, _train
 __all__ = ["MotifRun", "run_motifs", "find_motifs", "add_motifs", "load_poim", "no_motifs_reason"]
 
 logger = logging.getLogger(__name__)
-
-#: Logged before the first TOMTOM comparison on an empty numba cache.
-COMPILE_NOTICE = "compiling motif comparison (TOMTOM), once, ~2 min"
 
 
 @dataclass
@@ -239,12 +234,13 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
     computed: no training, nothing written.
 
     :func:`seqimp.motifs.discover_motifs` on ``result``; with sequences, refinement and sites
-    on them (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched are
-    dropped, as in :func:`run_motifs`, and a refined motif that copies a stronger one,
-    :func:`seqimp.motifs.same_motif`, is merged into it); TOMTOM matches against ``database``. The parameters are those of
-    :func:`run_motifs` (``positive``/``negative`` both or neither, of the POIM's length);
-    ``coords`` (default: ``positive.coords`` where the positives are genomic windows) places
-    the sites in genome coordinates in ``motif_sites.bed``.
+    on them (:func:`seqimp.motifs.refine_motifs`) and the motifs reported
+    (:func:`seqimp.motifs.select_motifs`: motifs whose sites are not enriched are dropped, as in
+    :func:`run_motifs`, and a refined motif that copies a stronger one is merged into it);
+    TOMTOM matches against ``database`` (:func:`seqimp.motifs.database_matches`). The
+    parameters are those of :func:`run_motifs` (``positive``/``negative`` both or neither, of
+    the POIM's length); ``coords`` (default: ``positive.coords`` where the positives are
+    genomic windows) places the sites in genome coordinates in ``motif_sites.bed``.
 
     Returns
     -------
@@ -252,7 +248,7 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
         Without ``files``; ``parameters`` hold the motif options (the caller adds the seed).
     """
     from ..errors import check_choice
-    from ..motifs import database_info, discover_motifs, load_database, refine_motifs, same_motif
+    from ..motifs import database_info, database_matches, discover_motifs, load_database, refine_motifs, select_motifs
 
     check_choice(strand, "strand", ("given", "both"))
     if ids is None and positive is not None and hasattr(positive, "ids"):
@@ -276,30 +272,12 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
     if pos is not None:
         logger.info(f"refining {len(motifs)} motif(s) on the sequences (EM, strand {strand}) and finding sites")
         refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids)
-        records = refined.stats.to_dict("records")
-        ok = [bool(r["sites"] >= 5 and r["p_value"] <= max_pvalue and r["held_out_p_value"] <= max_held_out_pvalue)
-              for r in records]
-        for i, m in enumerate(refined.motifs):  # refinement can turn two candidates into one motif
-            if ok[i] and any(ok[j] and same_motif(refined.motifs[j], m, strands="both" if strand == "both"
-                                                  else "given") for j in range(i)):
-                logger.info(f"{m.name} ({m.consensus} at {m.start}) is a copy of a stronger motif; merged")
-                ok[i] = None
-        for m, r, good in zip(refined.motifs, records, ok):
-            if good is False:
-                logger.info(f"{m.name} ({m.consensus} at {m.start}): sites in {r['sites']} positives "
-                            f"(p = {r['p_value']:.2g}), {r['held_out_sites']} positives against "
-                            f"{r['held_out_negative_sites']} negatives held out (p = {r['held_out_p_value']:.2g})"
-                            + ("; dropped" if any(ok) else ""))
-        keep = [i for i, good in enumerate(ok) if good]
-        if not keep and records:  # report the best-supported motif, and say that it is not significant
-            keep = [min(range(len(records)), key=lambda i: (np.nan_to_num(records[i]["held_out_p_value"], nan=2.0),
-                                                             records[i]["p_value"]))]
-            logger.info(f"no motif's sites are enriched (p <= {max_pvalue:g}, held out p <= {max_held_out_pvalue:g}); "
-                        f"reporting the one best enriched held out, {refined.motifs[keep[0]].name}")
-        motifs, stats, sites = _renamed(refined, keep)
+        selected = select_motifs(refined, max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue,
+                                 strands=strand)
+        motifs, stats, sites = selected.motifs, selected.stats, selected.sites
     matches = None
     if database is not None:
-        matches = _with_classes(_compare(motifs, list(database), top_matches), database)
+        matches = database_matches(motifs, database, top=top_matches)
     parameters = {"strand": strand, "fpr": fpr, "max_pvalue": max_pvalue,
                   "max_held_out_pvalue": max_held_out_pvalue, "measure": measure,
                   "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
@@ -307,18 +285,6 @@ def find_motifs(result, positive=None, negative=None, *, database=None, max_moti
     return MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
                     coords=coords if sites is not None else None,
                     parameters=parameters)
-
-
-def _with_classes(matches, database):
-    """``matches`` with a ``target_class`` column after ``target_description`` (the target's
-    JASPAR ``tf_class``, empty for verdict rows) when the database annotates classes."""
-    classes = {name: fields.get("tf_class", "") for name, fields in database.annotations.items()}
-    if not any(classes.values()):
-        return matches
-    matches = matches.copy()
-    matches.insert(list(matches.columns).index("target_description") + 1, "target_class",
-                   [classes.get(t, "") for t in matches["target"]])
-    return matches
 
 
 def _with_full_tables(result, *, announce=True):
@@ -403,27 +369,3 @@ def _train_and_explain(pos, neg, *, degree, shifts, C, test_fraction, random_sta
         result.meta = dict(result.meta or {}, metrics={k: info[k] for k in ("n_test", "accuracy", "auroc")})
     return result
 
-
-def _renamed(refined, keep):
-    """The kept motifs of a :class:`MotifSites`, renamed motif1.. in their order, with their
-    statistics and sites."""
-    from dataclasses import replace
-
-    names = {refined.motifs[i].name: f"motif{n}" for n, i in enumerate(keep, start=1)}
-    motifs = [replace(refined.motifs[i], name=names[refined.motifs[i].name]) for i in keep]
-    stats = refined.stats[refined.stats["name"].isin(names)].reset_index(drop=True)
-    stats["name"] = stats["name"].map(names)
-    sites = refined.sites[refined.sites["motif"].isin(names)].reset_index(drop=True)
-    sites["motif"] = sites["motif"].map(names)
-    return motifs, stats, sites
-
-
-def _compare(motifs, database, top):
-    """TOMTOM matches, announcing the one-off compilation of its kernels on an empty cache."""
-    from ..motifs import compare_motifs
-    from ..motifs._compare import tomtom_compiled
-
-    logger.info(f"comparing {len(motifs)} motif(s) with {len(database)} known motifs (TOMTOM)")
-    if database and motifs and not tomtom_compiled():
-        logger.info(COMPILE_NOTICE)
-    return compare_motifs(motifs, database, top=top)

@@ -1,8 +1,11 @@
-"""Are two motifs the same? PWMs compared over offsets and both strands.
+"""Copies of a motif: PWMs compared over offsets and both strands.
 
 A motif with a variable start gives POIM peaks at several starts, and a motif planted on
 both strands gives peaks for both orientations; :func:`pwm_similarity` recognises such
-copies and :func:`merge_similar` keeps one motif per group.
+copies, :func:`same_motif` tells whether one motif copies another and :func:`merge_similar`
+keeps one motif per group. Discovery merges the copies among the fitted motifs
+(:func:`seqimp.motifs.discover_motifs`), selection those among the refined ones
+(:func:`seqimp.motifs.select_motifs`).
 """
 
 from __future__ import annotations

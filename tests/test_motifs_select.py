@@ -1,0 +1,134 @@
+"""The motifs a run reports (seqimp.motifs.select_motifs): the enrichment thresholds, copies
+merged, the fallback when no motif is enriched and the names renumbered, on hand-built
+refinements."""
+
+import logging
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from seqimp.errors import SeqimpError
+from seqimp.motifs import Motif, MotifSites, select_motifs
+
+NAN = float("nan")
+
+
+def _refined(rows):
+    """A MotifSites of motifs given as ``(name, consensus, start, sites, p_value,
+    held_out_p_value)``, strongest first; every motif has one site row per site."""
+    motifs, stats, sites = [], [], []
+    for name, consensus, start, n, p, held in rows:
+        motifs.append(Motif.from_consensus(name, consensus, purity=0.9, start=start, sites=n))
+        stats.append({"name": name, "sites": n, "positives": 100, "fraction_positive": n / 100, "negative_sites": 1,
+                      "fraction_negative": 0.01, "p_value": p, "plus_strand": 1.0, "threshold": 3.0,
+                      "held_out_sites": n // 2, "held_out_negative_sites": 1, "held_out_p_value": held})
+        sites += [(name, i, f"pos{i + 1}", start, "+", 5.0) for i in range(n)]
+    return MotifSites(motifs, pd.DataFrame(stats),
+                      pd.DataFrame(sites, columns=["motif", "sequence", "id", "position", "strand", "score"]))
+
+
+def _messages(caplog):
+    return [r.getMessage() for r in caplog.records if r.name.startswith("seqimp")]
+
+
+def test_a_motif_needs_enough_sites_and_both_p_values_at_most_the_levels(caplog):
+    refined = _refined([("candidate1", "TTGACA", 10, 5, 1e-3, 0.05),     # every level reached exactly: kept
+                        ("candidate2", "GGGCCC", 30, 4, 1e-9, 1e-9),     # 4 sites
+                        ("candidate3", "TATAAT", 50, 40, 2e-3, 1e-9),    # p above 1e-3
+                        ("candidate4", "CACGTG", 70, 40, 1e-9, 0.06),    # held out p above 0.05
+                        ("candidate5", "GATAAG", 90, 40, 1e-9, NAN)])    # no held-out test
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        kept = select_motifs(refined)
+    assert [m.consensus for m in kept.motifs] == ["TTGACA"]
+    messages = _messages(caplog)
+    assert messages == [
+        ("candidate2 (GGGCCC at 30): sites in 4 positives (p = 1e-09), 2 positives against 1 negatives held out "
+         "(p = 1e-09); dropped"),
+        ("candidate3 (TATAAT at 50): sites in 40 positives (p = 0.002), 20 positives against 1 negatives held out "
+         "(p = 1e-09); dropped"),
+        ("candidate4 (CACGTG at 70): sites in 40 positives (p = 1e-09), 20 positives against 1 negatives held out "
+         "(p = 0.06); dropped"),
+        ("candidate5 (GATAAG at 90): sites in 40 positives (p = 1e-09), 20 positives against 1 negatives held out "
+         "(p = nan); dropped")]
+    looser = select_motifs(refined, max_pvalue=1e-2, max_held_out_pvalue=0.1, min_sites=4)
+    assert [m.consensus for m in looser.motifs] == ["TTGACA", "GGGCCC", "TATAAT", "CACGTG"]
+
+
+def test_kept_motifs_are_renamed_in_their_order_with_their_stats_and_sites():
+    refined = _refined([("candidate3", "TTGACA", 10, 6, 1e-9, 1e-9),
+                        ("candidate1", "GGGCCC", 30, 7, 1.0, 1.0),       # dropped
+                        ("candidate2", "TATAAT", 50, 8, 1e-9, 1e-9)])
+    kept = select_motifs(refined)
+    assert [(m.name, m.consensus, m.start, m.sites) for m in kept.motifs] == [("motif1", "TTGACA", 10, 6),
+                                                                              ("motif2", "TATAAT", 50, 8)]
+    np.testing.assert_array_equal(kept.motifs[1].pwm, refined.motifs[2].pwm)
+    assert list(kept.stats["name"]) == ["motif1", "motif2"] and list(kept.stats.index) == [0, 1]
+    assert list(kept.stats["sites"]) == [6, 8]
+    assert list(kept.sites["motif"]) == ["motif1"] * 6 + ["motif2"] * 8
+    assert list(kept.sites.index) == list(range(14)) and list(kept.sites["position"]) == [10] * 6 + [50] * 8
+    assert [m.name for m in refined.motifs] == ["candidate3", "candidate1", "candidate2"]  # not changed in place
+    assert list(refined.sites["motif"].unique()) == ["candidate3", "candidate1", "candidate2"]
+
+
+def test_a_copy_of_a_stronger_enriched_motif_is_merged(caplog):
+    refined = _refined([("candidate1", "ATGACTCAA", 20, 50, 1e-9, 1e-9),
+                        ("candidate2", "GACTCA", 24, 30, 1e-9, 1e-9),    # candidate1's GACTCA, in place
+                        ("candidate3", "TATAAT", 50, 20, 1e-9, 1e-9)])
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        kept = select_motifs(refined)
+    assert [(m.name, m.consensus) for m in kept.motifs] == [("motif1", "ATGACTCAA"), ("motif2", "TATAAT")]
+    assert list(kept.sites["motif"].unique()) == ["motif1", "motif2"] and len(kept.sites) == 70
+    assert _messages(caplog) == ["candidate2 (GACTCA at 24) is a copy of a stronger motif; merged"]
+
+
+def test_a_copy_of_a_dropped_motif_is_kept():
+    refined = _refined([("candidate1", "ATGACTCAA", 20, 50, 1e-9, 0.5),   # not enriched held out
+                        ("candidate2", "GACTCA", 24, 30, 1e-9, 1e-9)])
+    kept = select_motifs(refined)
+    assert [(m.name, m.consensus) for m in kept.motifs] == [("motif1", "GACTCA")]
+
+
+def test_a_reverse_complement_is_a_copy_with_both_strands_only():
+    refined = _refined([("candidate1", "TTGACGCA", 20, 50, 1e-9, 1e-9),
+                        ("candidate2", "TGCGTCAA", 20, 30, 1e-9, 1e-9)])  # its reverse complement
+    assert [m.consensus for m in select_motifs(refined).motifs] == ["TTGACGCA", "TGCGTCAA"]
+    assert [m.consensus for m in select_motifs(refined, strands="both").motifs] == ["TTGACGCA"]
+
+
+def test_without_an_enriched_motif_the_best_held_out_is_reported(caplog):
+    refined = _refined([("candidate1", "TTGACA", 10, 40, 1e-9, NAN),      # no held-out test: last
+                        ("candidate2", "GGGCCC", 30, 40, 0.2, 0.1),
+                        ("candidate3", "TATAAT", 50, 40, 0.1, 0.1),       # held out as good, better p
+                        ("candidate4", "CACGTG", 70, 3, 1e-9, 1e-9)])     # 3 sites
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        kept = select_motifs(refined)
+    assert [(m.name, m.consensus) for m in kept.motifs] == [("motif1", "CACGTG")]
+    messages = _messages(caplog)
+    assert len(messages) == 5 and not any(m.endswith("; dropped") for m in messages)  # nothing else is reported
+    assert messages[-1] == ("no motif's sites are enriched (p <= 0.001, held out p <= 0.05); reporting the one best "
+                            "enriched held out, candidate4")
+    refined.stats.loc[3, "held_out_p_value"] = 0.5
+    assert [m.consensus for m in select_motifs(refined).motifs] == ["TATAAT"]   # ties broken by p
+    refined.stats["held_out_p_value"] = NAN
+    assert [m.consensus for m in select_motifs(refined).motifs] == ["TTGACA"]   # NaN ties too: the first best p
+    refined.stats.loc[1:3, "held_out_p_value"] = [0.5, 0.6, 0.7]
+    assert [m.consensus for m in select_motifs(refined).motifs] == ["GGGCCC"]   # NaN after every number
+
+
+def test_no_motifs_select_none(caplog):
+    refined = _refined([])
+    refined = MotifSites([], pd.DataFrame(columns=["name", "sites", "p_value", "held_out_p_value"]), refined.sites)
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        kept = select_motifs(refined)
+    assert kept.motifs == [] and len(kept.stats) == 0 and len(kept.sites) == 0 and not _messages(caplog)
+
+
+def test_bad_input():
+    refined = _refined([("candidate1", "TTGACA", 10, 40, 1e-9, 1e-9)])
+    with pytest.raises(SeqimpError, match="strands must be one of 'given', 'both', got 'plus'"):
+        select_motifs(refined, strands="plus")
+    refined.stats = refined.stats.drop(columns="held_out_p_value")
+    with pytest.raises(SeqimpError, match=r"refined: no held-out p-values; refine with refine_motifs\(\.\.\., "
+                                          r"held_out=True\)"):
+        select_motifs(refined)
