@@ -57,9 +57,7 @@ _EXPORTS = {
     "poim_sampled": "importance",
     "ism": "importance",
     "position_summary": "importance",
-    "load_scorer": "importance",
-    "load_sklearn_model": "importance",
-    "sklearn_scorer": "importance",
+    # scorer adapters: seqimp.scorers only
 }
 
 _SUBPACKAGES = {"io", "kernels", "background", "importance", "motifs", "plot", "pipeline", "tabular", "cli",

@@ -14,7 +14,7 @@ from seqimp.importance import load_poim
 from seqimp.cli import main
 from seqimp.io import read_fasta, write_fasta
 from seqimp.pipeline import load_model
-from seqimp.importance import onehot
+from seqimp.scorers import onehot
 
 DATA = Path(__file__).resolve().parent / "data"
 POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")

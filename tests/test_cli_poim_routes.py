@@ -19,7 +19,7 @@ from sklearn.linear_model import LogisticRegression
 
 from seqimp.cli import main
 from seqimp.datasets import demo_paths
-from seqimp.importance import onehot
+from seqimp.scorers import onehot
 from seqimp.io import read_fasta
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -15,7 +15,7 @@ from seqimp.background import MarkovBackground
 from seqimp.importance import POIMResult
 from seqimp.importance import ism
 from seqimp.importance import poim_sampled, position_summary
-from seqimp.importance import load_scorer, load_sklearn_model, onehot, sklearn_scorer
+from seqimp.scorers import load_scorer, load_sklearn_model, onehot, sklearn_scorer
 from seqimp.kernels import PositionalWeights
 
 

@@ -53,7 +53,7 @@ Other routes:
   --model MODEL.npz         analyse a model saved by 'seqimp train'
   --scorer module:function  sampled POIM/FIRM of any score function taking an
   --sklearn-model M.joblib  encoded (n, L) array / a scikit-learn model trained on
-                            seqimp.importance.onehot(X) (no weights_vs_firm, no model.npz)
+                            seqimp.scorers.onehot(X) (no weights_vs_firm, no model.npz)
   --onnx-model M.onnx       sampled POIM/FIRM of a deep-learning model exported to ONNX:
                             input one-hot float32 (n, 4, L) (--onnx-layout NLC: (n, L, 4)),
                             output (n,) or (n, m) (column --output-index)
@@ -147,14 +147,12 @@ def _common(args):
 
 def _scorer(args):
     """The score function and its name for the sampled routes (--scorer, --sklearn-model, --onnx-model)."""
-    from ..importance._scorers import load_scorer, load_sklearn_model
+    from ..scorers import OnnxScorer, load_scorer, load_sklearn_model
 
     if args.scorer:
         return load_scorer(args.scorer), args.scorer
     if args.sklearn_model:
         return load_sklearn_model(args.sklearn_model, features=args.sklearn_features), args.sklearn_model
-    from ..scorers import OnnxScorer
-
     return OnnxScorer(args.onnx_model, layout=args.onnx_layout, output_index=args.output_index or 0,
                       alphabet=args.alphabet), args.onnx_model
 

@@ -111,7 +111,7 @@ class ModelScorer:
             raise SeqimpError(
                 f"{self.source}: the model expects {want} features, but {self.features} features of "
                 f"length-{X.shape[1]} sequences have {F.shape[1]}"
-                + (" (train it on seqimp.importance.onehot(X))" if self.features == "onehot" else ""))
+                + (" (train it on seqimp.scorers.onehot(X))" if self.features == "onehot" else ""))
         return F
 
     def __call__(self, X) -> np.ndarray:
@@ -155,7 +155,7 @@ def load_scorer(spec: str):
     The attribute may be dotted (``"pkg.mod:obj.method"``). The function must take an
     encoded ``(n, L)`` uint8 array and return ``n`` scores; a model that wants strings can
     be wrapped as ``lambda X: model(seqimp.decode(X))``, one wanting one-hot features as
-    ``lambda X: model(seqimp.importance.onehot(X))``.
+    ``lambda X: model(seqimp.scorers.onehot(X))``.
     """
     if not isinstance(spec, str) or spec.count(":") < 1 or spec.endswith(":") or spec.startswith(":"):
         raise SeqimpError(f"--scorer {spec!r}: expected 'module:function' or 'file.py:function'")
