@@ -245,6 +245,8 @@ def test_result_shapes(small_table1):
     X, y, res = small_table1
     assert res.ranks.shape == (4,) and res.ranks.dtype.kind == "i"
     assert res.waws_mean.shape == (4,)
+    assert res.importances.shape == (4, 6)  # the WAWS on each data set; mean and sd: tests/test_tabular_keys.py
+    assert res.importances_mean.shape == res.importances_std.shape == (4,)
     assert len(res.subset_table) == 15
     assert res.anova.subset.errors.shape == (6, 15)
     assert res.anova.subset.search == "exhaustive"

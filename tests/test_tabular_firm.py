@@ -247,18 +247,6 @@ def test_shrinkage_covariance_helps_with_more_features_than_samples():
     assert err_shrunk < 0.5 * err_sample
 
 
-def test_every_tabular_method_has_1d_importances_mean():
-    from seqimp.tabular import permutation_importance, sensitivity_importance
-
-    X = _gaussian(80, 3)
-    model = _linear_model(X)
-    res = firm(model, X, method="gaussian")
-    np.testing.assert_array_equal(res.importances_mean, res.importances)
-    y = model.predict(X)
-    for other in (permutation_importance(model, X, y, n_repeats=2), sensitivity_importance(model, X, y, n_repeats=2)):
-        assert other.importances_mean.shape == res.importances_mean.shape == (3,)
-
-
 def test_auto_uses_binned_for_nonlinear_models_and_taylor_warns():
     from sklearn.svm import SVC
 

@@ -116,8 +116,13 @@ def firm(
             FIRM ``Q_f`` of each requested feature (standardized if asked).
         importances_mean : ndarray of shape (n_selected,)
             The same vector, under the name every tabular method uses for its 1-D importances
-            (permutation and sensitivity importance have repeats: their ``importances`` is
-            (n_features, n_repeats)).
+            (permutation and sensitivity importance and RFI have repeats: their ``importances``
+            is (n_features, n_repeats)).
+        importances_std : ndarray of shape (n_selected,)
+            Zeros: FIRM is computed once from all rows of ``X``, with no random repeats to
+            vary over. The key is kept so that every tabular result has the
+            ``importances_mean`` / ``importances_std`` of
+            :func:`sklearn.inspection.permutation_importance`.
         feature_names : ndarray of shape (n_selected,)
         methods : ndarray of shape (n_selected,)
             The estimator used for each feature.
@@ -190,6 +195,7 @@ def firm(
     return Bunch(
         importances=importances,
         importances_mean=importances,  # the 1-D vector every tabular method returns under this name
+        importances_std=np.zeros(len(feats)),  # no repeats (the docstring says why)
         feature_names=np.array([f.name for f in feats], dtype=object),
         methods=np.array(methods, dtype=object),
         curves=curves,

@@ -107,9 +107,11 @@ def permutation_importance(
     -------
     result : sklearn.utils.Bunch
         importances : ndarray of shape (n_units, n_repeats)
-            ``n_units`` is n_features, or the number of groups.
+            ``e_perm - e_orig`` (or ``e_perm / e_orig``) of every repeat; ``n_units`` is
+            n_features, or the number of groups.
         importances_mean, importances_std : ndarray of shape (n_units,)
-            Mean and standard deviation (``ddof=0``, as scikit-learn) over repeats.
+            Mean and standard deviation (``ddof=0``, as scikit-learn) over repeats. These
+            three keys are those of :func:`sklearn.inspection.permutation_importance`.
         ci_low, ci_high : ndarray of shape (n_units,)
             Student-t interval ``mean -/+ t_{n_repeats-1} * sd(ddof=1) / sqrt(n_repeats)``;
             NaN when ``n_repeats == 1``.

@@ -105,6 +105,19 @@ def relative_feature_importance(
         waws_mean : ndarray of shape (n_features,)
             Mean WAWS over the data sets for features in the optimal subset
             (NaN outside it).
+        importances : ndarray of shape (n_features, n_blocks)
+            WAWS of every feature on every data set (block), the values the
+            ranking ANOVA compares (``anova.ranking.waws``, transposed); 0 for
+            a feature outside the optimal subset, whose weight in the
+            extraction is zero. The keys ``importances*`` are those of
+            :func:`sklearn.inspection.permutation_importance`, with the data
+            sets as repeats.
+        importances_mean : ndarray of shape (n_features,)
+            Mean of ``importances`` over the data sets: ``waws_mean`` inside
+            the optimal subset, 0 outside it.
+        importances_std : ndarray of shape (n_features,)
+            Standard deviation of ``importances`` over the data sets
+            (``ddof=0``, as scikit-learn); 0 outside the optimal subset.
         subset_table : :class:`pandas.DataFrame` with one row per evaluated subset
             ``features`` (1-based, comma-separated), ``n_features``,
             ``mean_error``, ``sd_error`` (over data sets),
@@ -187,7 +200,7 @@ def relative_feature_importance(
     chosen = int(champions[np.flatnonzero(~worse[champions])[0]])
     optimal = np.array(subsets[chosen], dtype=np.intp)
 
-    ranks, waws_mean, rank_anova = _rank_subset(evaluator, optimal, alpha, n_features)
+    ranks, waws_mean, importances, rank_anova = _rank_subset(evaluator, optimal, alpha, n_features)
 
     table = pd.DataFrame(
         {
@@ -208,13 +221,17 @@ def relative_feature_importance(
         ranks=ranks,
         optimal_subset=optimal,
         waws_mean=waws_mean,
+        importances=importances,
+        importances_mean=np.where(ranks > 0, waws_mean, 0.0),
+        importances_std=importances.std(axis=1),
         subset_table=table,
         anova=Bunch(subset=subset_anova, ranking=rank_anova),
     )
 
 
 def _rank_subset(evaluator, subset, alpha, n_features):
-    """Ranks, mean WAWS and ranking ANOVA of the features in ``subset`` (step 4)."""
+    """Ranks, mean WAWS, the WAWS of every feature per data set (0 outside ``subset``;
+    shape (n_features, n_blocks)) and the ranking ANOVA of the features in ``subset`` (step 4)."""
     subset = np.asarray(subset, dtype=np.intp)
     waws_blocks = evaluator.waws_of(tuple(subset))
     rank_anova = block_anova(waws_blocks, alpha)
@@ -224,9 +241,11 @@ def _rank_subset(evaluator, subset, alpha, n_features):
         ranks[subset[group]] = r
     waws_mean = np.full(n_features, np.nan)
     waws_mean[subset] = rank_anova.treatment_means
+    importances = np.zeros((n_features, len(waws_blocks)))
+    importances[subset] = waws_blocks.T
     rank_anova.waws = waws_blocks
     rank_anova.groups = [subset[g] for g in groups]
-    return ranks, waws_mean, rank_anova
+    return ranks, waws_mean, importances, rank_anova
 
 
 class _SubsetEvaluator:

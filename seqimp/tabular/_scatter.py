@@ -1,6 +1,6 @@
 """Scatter matrices, extraction and kNN error for Relative Feature Importance.
 
-Private building blocks of :mod:`seqimp.tabular.rfi` (Holz & Loew). Everything
+Private building blocks of :mod:`seqimp.tabular._rfi` (Holz & Loew). Everything
 here works on already validated arrays: ``X`` float64 of shape
 ``(n_samples, n_features)`` and ``y`` integer class codes ``0..n_classes-1``.
 """

@@ -66,8 +66,11 @@ def sensitivity_importance(
     -------
     result : sklearn.utils.Bunch
         importances : ndarray of shape (n_features, n_repeats)
+            ``Imp(X_j) = D_j / D_y`` of every repeat (``range``: one value, repeated).
         importances_mean, importances_std : ndarray of shape (n_features,)
-            Over repeats (``ddof=0``).
+            Mean and standard deviation over repeats (``ddof=0``, as scikit-learn; 0 for
+            ``range``). The keys ``importances*`` are those of
+            :func:`sklearn.inspection.permutation_importance`.
         d_y : float
             ``D_y`` (pairs) or ``max y - min y`` (range).
         d_features : ndarray of shape (n_features, n_repeats)
