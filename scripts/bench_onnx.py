@@ -50,7 +50,7 @@ def main(argv=None):
 
     from seqimp.background import MarkovBackground
     from seqimp.importance import poim_sampled
-    from seqimp.importance._onnx import onehot_layout
+    from seqimp.scorers import onehot_layout
     from seqimp.scorers import OnnxScorer
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

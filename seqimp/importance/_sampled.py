@@ -32,7 +32,7 @@ from .._parallel import check_n_jobs, run_batches
 from .._progress import progress_bar
 from ..background._conditional import ChainSampler
 from ..errors import SeqimpError, check_int
-from ._dp_kernels import CERTAIN
+from ._poim_kernels import CERTAIN
 from ._scorers import call_scorer
 
 __all__ = ["poim_sampled", "position_summary"]
@@ -152,7 +152,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
     score_fn : callable
         ``score_fn(codes)`` with codes of shape (m, L), uint8 (A=0, C=1, G=2, T=3), returns
         shape (m,). Wrap models that want strings or one-hot features: see
-        :func:`load_scorer`, :func:`sklearn_scorer`, :func:`onehot`.
+        :func:`seqimp.scorers.load_scorer`, :func:`seqimp.scorers.sklearn_scorer`, :func:`seqimp.scorers.onehot`.
     background : MarkovBackground
         Any order D >= 0, homogeneous or position-specific.
     max_order : int
@@ -193,7 +193,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         the ``n_samples`` background samples (one extra score call each); ``meta`` records ``n_samples``, ``score_calls``,
         ``expected_score_se``, ``positions`` and the background order.
     """
-    from ._exact import POIMResult
+    from ._result import POIMResult
 
     if length is not None:
         length = check_int(length, "length")
