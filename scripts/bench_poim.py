@@ -3,7 +3,8 @@
 Setting: random degree-8 positional weights, L = 200, max_order 8, order-0 position-specific
 background. Reported:
 
-1. time and peak memory (tracemalloc, numpy allocations) of ``seqimp.importance._exact``;
+1. time and peak memory (tracemalloc, numpy allocations) of the in-memory engine
+   (``seqimp.poim(..., engine="memory")``, :mod:`seqimp.importance._poim_memory`);
 2. ratio to the memory-bound floor: allocating and writing the same output arrays
    (POIM and FIRM, orders 1..8) once;
 3. ratio of a naive overlap-sum reference to the engine at max_order 6 (the naive one is
@@ -76,13 +77,13 @@ def main(argv=None):
                                        rng.dirichlet(np.full(A, 3.0), size=(length - d2, A ** d2)))
     small = PositionalWeights([w[:12 - k + 1] for k, w in enumerate(weights.tables[:3], start=1)])
     for bg in (MarkovBackground.uniform(12), MarkovBackground.uniform(12, order=2)):
-        poim(small, bg, 4)                                         # compile / load the numba cache
+        poim(small, bg, 4, engine="memory")                         # compile / load the numba cache
     naive_poim_order0(small, np.full((12, A), 0.25), 2, [3])
 
     print(f"# exact POIM engine: degree {degree} weights, L = {length}, max_order {K}")
-    t0 = best_time(lambda: poim(weights, bg0, K), args.repeat)
+    t0 = best_time(lambda: poim(weights, bg0, K, engine="memory"), args.repeat)
     tracemalloc.start()
-    res = poim(weights, bg0, K)
+    res = poim(weights, bg0, K, engine="memory")
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     out_bytes = sum(p.nbytes + f.nbytes for p, f in zip(res.poim, res.firm))
@@ -93,11 +94,11 @@ def main(argv=None):
     print(f"memory-bound floor (allocate + write the outputs once): {tf:.3f} s; "
           f"ratio engine/floor = {t0 / tf:.2f}  (target <= 10)")
 
-    t2 = best_time(lambda: poim(weights, bg2, K), args.repeat)
+    t2 = best_time(lambda: poim(weights, bg2, K, engine="memory"), args.repeat)
     print(f"Markov order 2 positional background: {t2:.3f} s; ratio order2/order0 = {t2 / t0:.2f}  (target <= 3)")
 
     kn = args.naive_order
-    te = best_time(lambda: poim(weights, bg0, kn), args.repeat)
+    te = best_time(lambda: poim(weights, bg0, kn, engine="memory"), args.repeat)
     positions = np.linspace(length // 4, 3 * length // 4, args.naive_positions).astype(np.int64)
     t_start = time.perf_counter()
     naive = naive_poim_order0(weights, probs, kn, positions)
@@ -105,7 +106,7 @@ def main(argv=None):
     pairs_all = sum(length - m + 1 for m in range(1, kn + 1))
     pairs_done = sum(int((positions <= length - m).sum()) for m in range(1, kn + 1))
     tn = tn_subset * pairs_all / pairs_done
-    check = poim(weights, bg0, kn)
+    check = poim(weights, bg0, kn, engine="memory")
     err = max(np.abs(check.poim[m - 1][positions] - naive[m - 1]).max() for m in range(1, kn + 1))
     print(f"naive overlap-sum reference at max_order {kn}: {tn_subset:.2f} s on {len(positions)} interior starts "
           f"({pairs_done} of {pairs_all} (order, start) pairs), scaled to all: {tn:.1f} s (estimate)")

@@ -2,8 +2,8 @@
 
 Setting: L = 1000, random degree-8 positional weights, homogeneous Markov order-2 background,
 max_order 8, 10 and 12. Each (engine, max_order) runs in its own subprocess; reported are
-the time of the POIM call (``seqimp.poim`` without ranking its tables; ``poim_streamed``
-including its top-N lists) and the child's peak RSS (``resource.getrusage(RUSAGE_CHILDREN)``,
+the time of the POIM call (``seqimp.poim(..., engine="memory")`` without ranking its tables;
+``engine="stream"`` including its top-N lists) and the child's peak RSS (``resource.getrusage(RUSAGE_CHILDREN)``,
 which includes the 0.7 GB of weights and the Python/numba runtime). The in-memory engine
 runs only where its estimate fits half the available RAM. Numba kernels are compiled (and
 cached) once in the parent before the children run. Asserts nothing.
@@ -30,7 +30,6 @@ def child(engine, max_order, max_memory, length, summary_path=None):
     import numpy as np
 
     from seqimp import MarkovBackground, PositionalWeights, poim
-    from seqimp.importance._streaming import poim_streamed
 
     rng = np.random.default_rng(0)
     tables = [rng.normal(size=(length - k + 1, 4 ** k)) for k in range(1, DEGREE + 1)]
@@ -40,16 +39,16 @@ def child(engine, max_order, max_memory, length, summary_path=None):
     bg = MarkovBackground.from_arrays(init, trans)
     t0 = time.perf_counter()
     if engine == "memory":
-        res = poim(weights, bg, max_order)
+        res = poim(weights, bg, max_order, engine="memory")
         seconds = time.perf_counter() - t0
         top = res.top(1, measure="firm")
         best = (str(top["oligomer"][0]), int(top["position"][0]), float(top["firm"][0]))
         if summary_path:
-            from seqimp.importance._streamed import StreamedPOIM
+            from seqimp.importance import StreamedPOIM
 
             StreamedPOIM.from_result(res).save(summary_path)
     else:
-        res = poim_streamed(weights, bg, max_order, max_memory=max_memory)
+        res = poim(weights, bg, max_order, engine="stream", max_memory=max_memory)
         seconds = time.perf_counter() - t0
         top = res.top(1, "firm")
         best = (str(top["oligomer"].iloc[0]), int(top["position"].iloc[0]), float(top["firm"].iloc[0]))
@@ -97,7 +96,7 @@ def main():
               os.path.join(folder, f"{engine}_{k}.npz") if folder else None)
         return
     from seqimp._sizes import parse_size
-    from seqimp.importance._plan import plan_poim
+    from seqimp.importance import plan_poim
 
     max_memory = parse_size(args.max_memory, "--max-memory")
     folder = tempfile.mkdtemp(prefix="bench_poim_")
@@ -134,9 +133,9 @@ def compare(folder, k):
     """Largest differences of the summaries (in-memory result summarised vs streamed)."""
     import numpy as np
 
-    from seqimp.importance._streamed import load_poim_file
+    from seqimp.importance import load_poim
 
-    m, s = (load_poim_file(os.path.join(folder, f"{e}_{k}.npz")) for e in ("memory", "stream"))
+    m, s = (load_poim(os.path.join(folder, f"{e}_{k}.npz")) for e in ("memory", "stream"))
     dmax = float(np.nanmax(np.abs(m.maximal - s.maximal)))
     ddiff = float(np.nanmax(np.abs(m.differential - s.differential)))
     same, dval = True, 0.0

@@ -6,7 +6,7 @@ Prints, in one run:
    costs almost nothing (it reads one column), against the floor of merely writing the
    same 10^6 sequences into memory once and calling the scorer on them; for order-0 and
    order-2 Markov backgrounds, and with a realistic cheap scorer (degree-3 PositionalWeights);
-2. the estimator's error against the exact engine (``seqimp.importance._exact``) as ``n_samples`` grows:
+2. the estimator's error against the exact engine (``seqimp.poim``) as ``n_samples`` grows:
    RMS error, mean reported standard error, and the share of entries within 2 and 4 SE;
 3. with ``--parallel N``: wall seconds of the same ``poim_sampled`` run with one job, with
    ``n_jobs=N`` loky processes and on a ``LocalCluster`` of N worker processes

@@ -53,6 +53,7 @@ _EXPORTS = {
     # importance
     "poim": "importance",
     "POIMResult": "importance",
+    "StreamedPOIM": "importance",
     "load_poim": "importance",
     "poim_sampled": "importance",
     "ism": "importance",

@@ -17,7 +17,7 @@ from seqimp.background import MarkovBackground
 from seqimp.errors import SeqimpError
 from seqimp._tables import write_tsv
 from seqimp.io import read_fasta
-from seqimp.importance._engine import check_poim_job
+from seqimp.importance._poim_plan import check_lengths
 from seqimp.pipeline import _outputs
 from seqimp.pipeline import (check_job, compute_importance, evaluate, load_model, make_background, run_model,
                                   run_poim, run_sampled, top_oligomers, train_model)
@@ -166,9 +166,9 @@ def test_check_job_refuses_before_training_with_the_engine_messages():
         check_job(30, degree=2, max_order=3, max_memory=1000)
     with pytest.raises(SeqimpError,
                        match=r"position-specific background has length 20, but the weights have length 30"):
-        check_poim_job(30, max_order=3, background_length=20)
+        check_lengths(30, max_order=3, background_length=20)
     check_job(30, degree=2, max_order=3)  # fits: no error
-    check_poim_job(30, max_order=30, degree=None, max_memory=1)  # no degree: lengths only, no memory check
+    check_lengths(30, max_order=30)  # lengths only, no memory check
 
 
 def test_run_poim_refuses_a_job_before_training(tmp_path, planted, caplog):

@@ -158,3 +158,22 @@ def test_maximal_heatmap_shows_the_maximal_poim_of_both_result_kinds():
         np.testing.assert_allclose(shown, res.maximal, rtol=0, atol=1e-12, equal_nan=True)
         assert ax.get_title() == "Maximal POIM"
         plt.close(ax.figure)
+
+
+def test_poim_heatmap_of_a_streamed_result_draws_kept_orders_and_refuses_higher_ones():
+    """A streamed result draws the same heatmap as the in-memory one for k <= 4 (its tables are
+    kept) and says in one line that higher orders are not kept (no IndexError)."""
+    rng = np.random.default_rng(6)
+    w = PositionalWeights([rng.normal(size=(12 - k + 1, 4**k)) for k in (1, 2, 3)])
+    bg = MarkovBackground.uniform(12, order=1)
+    ref = poim(w, bg, 6, engine="memory")
+    res = poim(w, bg, 6, engine="stream", top_n=50)
+    for k in (1, 4):
+        shown = poim_heatmap(res, k, measure="firm").images[0].get_array().filled(np.nan)
+        want = poim_heatmap(ref, k, measure="firm").images[0].get_array().filled(np.nan)
+        np.testing.assert_allclose(shown, want, rtol=0, atol=1e-10)
+    with pytest.raises(SeqimpError, match=r"^order 6 tables are not kept: a streamed POIM keeps full tables for k <= 4; "
+                                          r"rerun with full_tables=PATH \(--full-tables\)"):
+        poim_heatmap(res, 6)
+    with pytest.raises(SeqimpError, match=r"^order 5 tables are not kept"):
+        weights_vs_firm(PositionalWeights([rng.normal(size=(12 - k + 1, 4**k)) for k in range(1, 6)]), res)

@@ -1,4 +1,4 @@
-"""Exact POIM/FIRM engine against brute force over all 4**L sequences and Monte Carlo."""
+"""Exact POIM/FIRM (``seqimp.poim``, both engines) against brute force over all 4**L sequences and Monte Carlo."""
 
 import itertools
 import zlib
@@ -257,7 +257,7 @@ def test_model_with_positional_weights_and_defaults():
     assert poim_function(weights, None, 1).max_order == 1
 
 
-@pytest.mark.parametrize("first", ["import seqimp.importance._exact", "import seqimp.importance", "from seqimp import poim"])
+@pytest.mark.parametrize("first", ["import seqimp.importance._poim", "import seqimp.importance", "from seqimp import poim"])
 def test_seqimp_poim_is_the_function_whatever_the_import_order(first):
     import subprocess
     import sys
@@ -321,15 +321,94 @@ def test_errors_are_clear():
 
 
 def test_memory_refusal_names_estimate_and_largest_fitting_order():
-    from seqimp.importance._engine import estimate_bytes
+    from seqimp.importance._poim_plan import in_memory_bytes
 
     rng = np.random.default_rng(13)
     weights = random_weights(rng, 12, 2)
-    limit = estimate_bytes(4, 12, 2, 0, 4) + 1
-    assert estimate_bytes(4, 12, 2, 0, 5) > limit
+    limit = in_memory_bytes(4, 12, 2, 0, 4) + 1
+    assert in_memory_bytes(4, 12, 2, 0, 5) > limit
     with pytest.raises(SeqimpError, match=r"needs about [\d.]+ (?:B|[KMGT]iB).*largest max_order that fits is 4"):
-        poim(weights, None, 6, max_memory=limit)
-    assert poim(weights, None, 4, max_memory=limit).max_order == 4
+        poim(weights, None, 6, max_memory=limit, engine="memory")
+    assert poim(weights, None, 4, max_memory=limit, engine="memory").max_order == 4
+
+
+def test_auto_engine_streams_where_the_tables_exceed_max_memory():
+    """engine="auto" plans once: in memory where the tables fit, else streamed (same numbers)."""
+    from seqimp.importance import StreamedPOIM, plan_poim
+    from seqimp.importance._poim_plan import in_memory_bytes
+
+    rng = np.random.default_rng(16)
+    weights = random_weights(rng, 12, 2)
+    bg = MarkovBackground.uniform(order=1)
+    fits = poim(weights, bg, 3, max_memory=10 << 20)
+    assert isinstance(fits, POIMResult)
+    small = in_memory_bytes(4, 12, 2, 1, 6) - 1                  # just under the in-memory tables of order 6
+    assert plan_poim(12, 6, 1, small, degree=2, top_n=20).engine == "stream"
+    streamed = poim(weights, bg, 6, max_memory=small, top_n=20)
+    assert isinstance(streamed, StreamedPOIM)
+    assert streamed.meta["max_memory"] == small and streamed.meta["block"] >= 1   # what was given is recorded
+    ref = poim(weights, bg, 6, engine="memory")
+    np.testing.assert_allclose(streamed.maximal, ref.maximal, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(streamed.table(4, "firm"), ref.firm[3], rtol=0, atol=1e-10)
+
+
+ENGINE_CASES = [
+    # kind, background order, degree, max_order, length
+    ("uniform", 0, 2, 5, 9),
+    ("positional", 1, 3, 4, 10),
+    ("homogeneous", 2, 2, 6, 11),
+    ("sparse", 1, 2, 3, 8),
+    ("positional", 3, 2, 5, 10),
+]
+
+
+@pytest.mark.parametrize("kind, order, degree, max_order, length", ENGINE_CASES)
+def test_the_three_engine_choices_give_the_same_numbers(kind, order, degree, max_order, length):
+    """engine="memory", "stream" and "auto" (here in memory): maximal, differential, E[s], sd(s),
+    the kept tables and the top lists agree to 1e-10 absolute (the same recursions summed in
+    another order; the in-memory and "auto" results are identical)."""
+    rng = np.random.default_rng(zlib.crc32(repr((kind, order, degree, max_order, length)).encode()))
+    weights = random_weights(rng, length, degree)
+    bg = background_case(rng, kind, order, length)[0]
+    memory = poim(weights, bg, max_order, engine="memory")
+    auto = poim(weights, bg, max_order)
+    stream = poim(weights, bg, max_order, engine="stream", top_n=30)
+    assert type(auto) is POIMResult
+    for k in range(max_order):
+        np.testing.assert_array_equal(auto.poim[k], memory.poim[k])
+    for res in (memory, stream):
+        assert res.expected_score == pytest.approx(auto.expected_score, abs=1e-10)
+        assert res.score_std == pytest.approx(auto.score_std, abs=1e-10)
+        np.testing.assert_allclose(res.maximal, auto.maximal, rtol=0, atol=1e-10)
+        np.testing.assert_allclose(res.differential, auto.differential, rtol=0, atol=1e-10)
+        for k in range(1, min(4, max_order) + 1):
+            for measure in ("poim", "firm"):
+                np.testing.assert_allclose(res.table(k, measure), auto.table(k, measure), rtol=0, atol=1e-10)
+        top, want = res.top(10, "poim"), auto.top(10, "poim")
+        np.testing.assert_allclose(np.abs(top["poim"]), np.abs(want["poim"]), rtol=0, atol=1e-10)
+
+
+def test_engine_choice_errors_are_clear():
+    rng = np.random.default_rng(17)
+    weights = random_weights(rng, 8, 2)
+    with pytest.raises(SeqimpError, match=r"^engine must be one of 'auto', 'memory', 'stream', got 'gpu'$"):
+        poim(weights, None, 2, engine="gpu")
+    with pytest.raises(SeqimpError, match=r"^poim: full_tables needs the streaming engine \(engine='stream' or 'auto'\)"):
+        poim(weights, None, 2, engine="memory", full_tables="x.h5")
+    with pytest.raises(SeqimpError, match=r"^poim: block needs the streaming engine"):
+        poim(weights, None, 2, engine="memory", block=2)
+    with pytest.raises(SeqimpError, match=r"^top_n must be an integer >= 0, got -1$"):
+        poim(weights, None, 2, top_n=-1)
+
+
+def test_table_gives_every_order_of_an_in_memory_result():
+    rng = np.random.default_rng(18)
+    res = poim(random_weights(rng, 9, 2), None, 6)
+    assert res.table(6, "firm") is res.firm[5] and res.table(2) is res.poim[1]
+    with pytest.raises(SeqimpError, match=r"^order must lie in 1\.\.6 \(the result's max_order\), got 7$"):
+        res.table(7)
+    with pytest.raises(SeqimpError, match=r"^measure must be one of 'poim', 'firm', got 'w'$"):
+        res.table(1, "w")
 
 
 def test_result_top_save_load_roundtrip(tmp_path):

@@ -1,4 +1,5 @@
-"""Streaming exact POIM (issue 17) against the in-memory engine and brute-force enumeration.
+"""Streaming exact POIM (``seqimp.poim(..., engine="stream")``, issue 17) against the in-memory
+engine and brute-force enumeration, the one result interface, and reproducible files.
 
 Tolerances: 1e-10 absolute against the in-memory engine (same recursions, other summation
 order: differences are rounding, about 1e-15) and 1e-9 against enumeration over all 4**L
@@ -10,9 +11,8 @@ import pytest
 
 from seqimp import MarkovBackground, poim
 from seqimp.errors import SeqimpError
-from seqimp.importance._plan import plan_poim, streaming_bytes
-from seqimp.importance._streamed import StreamedPOIM, load_poim_file
-from seqimp.importance._streaming import poim_streamed
+from seqimp.importance import StreamedPOIM, load_poim, plan_poim
+from seqimp.importance._poim_plan import streaming_bytes
 
 from test_poim import background_case, brute_force, random_weights
 
@@ -98,7 +98,7 @@ def test_streaming_matches_in_memory_engine(kind, order, degree, max_order, leng
     weights = random_weights(rng, length, degree)
     bg = background_case(rng, kind, order, length)[0]
     ref = poim(weights, bg, max_order)
-    res = poim_streamed(weights, bg, max_order, top_n=40, block=block)
+    res = poim(weights, bg, max_order, engine="stream", top_n=40, block=block)
     assert_matches_in_memory(res, ref, 40, strict=kind != "degenerate")
     summary = StreamedPOIM.from_result(ref, top_n=40)      # the in-memory result summarised
     assert_matches_in_memory(summary, ref, 40)
@@ -113,7 +113,7 @@ def test_streaming_matches_enumeration(kind, order, degree, max_order, length):
     bg, initial, trans = background_case(rng, kind, order, length)
     poims, firms, maximal, differential, es, sd = brute_force(weights.tables, weights.bias, initial, trans, length,
                                                              max_order)
-    res = poim_streamed(weights, bg, max_order, top_n=25, block=2)
+    res = poim(weights, bg, max_order, engine="stream", top_n=25, block=2)
     np.testing.assert_allclose(res.maximal, maximal, rtol=0, atol=1e-9)
     np.testing.assert_allclose(res.differential, differential, rtol=0, atol=1e-9)
     assert res.expected_score == pytest.approx(es, abs=1e-9)
@@ -141,7 +141,7 @@ def test_block_size_does_not_change_results():
     rng = np.random.default_rng(3)
     weights = random_weights(rng, 20, 3)
     bg = background_case(rng, "positional", 2, 20)[0]
-    results = [poim_streamed(weights, bg, 7, top_n=30, block=b) for b in (1, 2, 5, 7, 18)]
+    results = [poim(weights, bg, 7, engine="stream", top_n=30, block=b) for b in (1, 2, 5, 7, 18)]
     first = results[0]
     for other in results[1:]:
         for k in range(7):
@@ -163,11 +163,11 @@ def test_thread_count_does_not_change_results():
     rng = np.random.default_rng(9)
     weights = random_weights(rng, 18, 3)
     bg = background_case(rng, "homogeneous", 1, 18)[0]
-    two = poim_streamed(weights, bg, 6, top_n=30, block=6)
+    two = poim(weights, bg, 6, engine="stream", top_n=30, block=6)
     before = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        one = poim_streamed(weights, bg, 6, top_n=30, block=6)
+        one = poim(weights, bg, 6, engine="stream", top_n=30, block=6)
     finally:
         numba.set_num_threads(before)
     for k in range(6):
@@ -185,8 +185,8 @@ def test_budget_refusal_names_bytes_and_option():
     with pytest.raises(SeqimpError, match=rf"even one position per block needs about [\d.]+ (?:B|[KMGT]iB) \({fixed + per} bytes\), "
                                           rf"more than max_memory=[\d.]+ (?:B|[KMGT]iB) \({fixed + per - 1} bytes\); "
                                           r"raise max_memory \(--max-memory\)"):
-        poim_streamed(weights, MarkovBackground.uniform(order=1), 6, top_n=100, max_memory=fixed + per - 1)
-    res = poim_streamed(weights, MarkovBackground.uniform(order=1), 6, top_n=100, max_memory=fixed + 3 * per)
+        poim(weights, MarkovBackground.uniform(order=1), 6, engine="stream", top_n=100, max_memory=fixed + per - 1)
+    res = poim(weights, MarkovBackground.uniform(order=1), 6, engine="stream", top_n=100, max_memory=fixed + 3 * per)
     assert res.meta["block"] == 3
     with pytest.raises(SeqimpError, match="a block of 9 positions needs about"):
         plan_poim(30, 6, 1, fixed + 3 * per, degree=3, top_n=100, block=9)
@@ -194,10 +194,16 @@ def test_budget_refusal_names_bytes_and_option():
 
 def test_plan_switches_to_streaming_above_the_budget():
     small = plan_poim(200, 6, 1, 8 << 30, degree=6)
-    assert not small.streaming and small.block >= 1
+    assert not small.streaming and small.engine == "memory" and small.block == 0
+    assert small.bytes_needed == small.bytes_in_memory and "in memory" in small.describe()
+    assert plan_poim(200, 6, 1, 8 << 30, degree=6, full_tables=True).streaming     # full tables are streamed
+    assert plan_poim(200, 6, 1, 8 << 30, degree=6, engine="stream").block == 128
     big = plan_poim(1000, 12, 2, 4 << 30, degree=8)
     assert big.streaming and big.bytes_needed <= 4 << 30 and big.bytes_in_memory > 4 << 30
-    assert "streaming" in big.describe()
+    assert "streaming blocks of 128 positions" in big.describe()
+    with pytest.raises(SeqimpError, match=r"poim with max_order=12 needs about [\d.]+ GiB, more than max_memory=4 GiB; "
+                                          r"the largest max_order that fits is \d+$"):
+        plan_poim(1000, 12, 2, 4 << 30, degree=8, engine="memory")
     assert plan_poim(100, 4, 0, "4G").budget == 4 << 30  # sizes as the command line takes them
     with pytest.raises(SeqimpError, match="max_memory must be a size such as 4G, 500M, 1.5GiB or a number of bytes"):
         plan_poim(100, 4, 0, "4 lots")
@@ -207,9 +213,9 @@ def test_save_load_and_loader_detects_both_kinds(tmp_path):
     rng = np.random.default_rng(5)
     weights = random_weights(rng, 12, 3)
     bg = background_case(rng, "homogeneous", 1, 12)[0]
-    res = poim_streamed(weights, bg, 6, top_n=20)
+    res = poim(weights, bg, 6, engine="stream", top_n=20)
     res.save(tmp_path / "s")
-    back = load_poim_file(tmp_path / "s")
+    back = load_poim(tmp_path / "s")
     assert isinstance(back, StreamedPOIM)
     assert back.max_order == 6 and back.length == 12 and back.alphabet.name == res.alphabet.name
     for k in range(6):
@@ -222,10 +228,10 @@ def test_save_load_and_loader_detects_both_kinds(tmp_path):
     assert back.maximal_oligomers(2)[0] == res.maximal_oligomers(2)[0]
     ref = poim(weights, bg, 3)
     ref.save(tmp_path / "full.npz")
-    assert type(load_poim_file(tmp_path / "full.npz")).__name__ == "POIMResult"
+    assert type(load_poim(tmp_path / "full.npz")).__name__ == "POIMResult"
     np.savez(tmp_path / "other.npz", x=np.zeros(2))
     with pytest.raises(SeqimpError, match="not a POIM result file"):
-        load_poim_file(tmp_path / "other.npz")
+        load_poim(tmp_path / "other.npz")
     with pytest.raises(SeqimpError, match="only the top 20 positional oligomers per order were kept"):
         res.top(21, order=2)
     with pytest.raises(SeqimpError, match=r"order must lie in 1\.\.6"):
@@ -239,7 +245,7 @@ def test_full_tables_written_to_hdf5(tmp_path, dtype):
     weights = random_weights(rng, 13, 3)
     bg = background_case(rng, "sparse", 1, 13)[0]
     ref = poim(weights, bg, 6)
-    res = poim_streamed(weights, bg, 6, top_n=10, block=4, full_tables=tmp_path / "t.h5", full_tables_dtype=dtype)
+    res = poim(weights, bg, 6, engine="stream", top_n=10, block=4, full_tables=tmp_path / "t.h5", full_tables_dtype=dtype)
     tol = 1e-6 if dtype == "float32" else TOL
     with h5py.File(tmp_path / "t.h5", "r") as fh:
         assert fh.attrs["max_order"] == 6
@@ -254,12 +260,12 @@ def test_input_errors():
     rng = np.random.default_rng(8)
     weights = random_weights(rng, 8, 2)
     with pytest.raises(SeqimpError, match="top_n must be an integer >= 0"):
-        poim_streamed(weights, None, 2, top_n=-1)
+        poim(weights, None, 2, engine="stream", top_n=-1)
     with pytest.raises(SeqimpError, match=r"max_order must lie in 1\.\.8"):
-        poim_streamed(weights, None, 9)
+        poim(weights, None, 9)
     with pytest.raises(SeqimpError, match="full_tables_dtype must be"):
-        poim_streamed(weights, None, 2, full_tables="x.h5", full_tables_dtype="int8")
-    res = poim_streamed(weights, None, 3, top_n=0)
+        poim(weights, None, 2, full_tables="x.h5", full_tables_dtype="int8")
+    res = poim(weights, None, 3, engine="stream", top_n=0)
     assert len(res.top(0)) == 0
 
 
@@ -268,7 +274,7 @@ def test_kmer_rows_pick_the_heatmap_kmers_and_fill_kept_entries():
     weights = random_weights(rng, 16, 3)
     bg = background_case(rng, "homogeneous", 1, 16)[0]
     ref = poim(weights, bg, 6)
-    res = poim_streamed(weights, bg, 6, top_n=60, block=4)
+    res = poim(weights, bg, 6, engine="stream", top_n=60, block=4)
     for k in (5, 6):
         kmers, values = res.kmer_rows(k, n=5)
         table = ref.poim[k - 1]
@@ -278,3 +284,51 @@ def test_kmer_rows_pick_the_heatmap_kmers_and_fill_kept_entries():
         known = np.isfinite(values)
         assert known.sum() >= 5
         np.testing.assert_allclose(values[known], table[:, kmers].T[known], rtol=0, atol=TOL)
+
+
+def test_streamed_result_offers_the_interface_of_poim_result():
+    """table(order, measure) where kept, one clear line where not; standardized() as POIMResult's."""
+    rng = np.random.default_rng(12)
+    weights = random_weights(rng, 12, 3)
+    bg = background_case(rng, "homogeneous", 1, 12)[0]
+    ref = poim(weights, bg, 6)
+    res = poim(weights, bg, 6, engine="stream", top_n=20)
+    for k in range(1, 5):
+        np.testing.assert_allclose(res.table(k, "firm"), ref.table(k, "firm"), rtol=0, atol=TOL)
+    with pytest.raises(SeqimpError, match=r"^order 5 tables are not kept: a streamed POIM keeps full tables for "
+                                          r"k <= 4; rerun with full_tables=PATH \(--full-tables\)"):
+        res.table(5)
+    with pytest.raises(SeqimpError, match=r"^order must lie in 1\.\.6 \(the result's max_order\), got 0$"):
+        res.table(0, "firm")
+    std, ref_std = poim(weights, bg, 6, engine="stream", top_n=20, standardize=True), ref.standardized()
+    assert std.standardized_ and not res.standardized_
+    np.testing.assert_allclose(std.maximal, ref_std.maximal, rtol=0, atol=TOL)
+    np.testing.assert_allclose(std.table(3), ref_std.table(3), rtol=0, atol=TOL)
+    np.testing.assert_allclose(std.top(5)["firm"], ref_std.top(5)["firm"], rtol=0, atol=TOL)
+
+
+def test_two_full_tables_runs_write_the_same_bytes(tmp_path, monkeypatch):
+    """The same command twice gives byte-identical poim.npz and poim_tables.h5, whatever RAM is
+    free at the time (the default budget is not recorded) and however late it runs (HDF5
+    datasets record no times)."""
+    import hashlib
+    import time
+    from pathlib import Path
+
+    from seqimp import _sizes
+    from seqimp.cli import main
+
+    data = Path(__file__).resolve().parent / "data"
+    digests = []
+    for run, free in enumerate((3 << 30, 5 << 30 | 12345)):
+        monkeypatch.setattr(_sizes, "available_memory", lambda free=free: free)
+        out = tmp_path / f"run{run}"
+        assert main(["poim", "--no-motifs", "--positive", str(data / "planted_pos.fa"), "--negative",
+                     str(data / "planted_neg.fa"), "--out", str(out), "--full-tables", "--degree", "2",
+                     "--max-order", "5", "--background-order", "1", "--seed", "0", "-q"]) == 0
+        digests.append({name: hashlib.sha256((out / name).read_bytes()).hexdigest()
+                        for name in ("poim.npz", "poim_tables.h5")})
+        time.sleep(1.1)                                          # HDF5 times have one-second resolution
+    assert digests[0] == digests[1]
+    meta = load_poim(tmp_path / "run0" / "poim.npz").meta
+    assert meta["max_memory"] is None and meta["block"] is None

@@ -7,8 +7,10 @@ the maximal and differential POIMs derived from its tables.
 * :meth:`POIMResult.top` -- the one ranking of positional oligomers (by |FIRM| or |POIM|) that
   ``top_oligomers.tsv``, the CLI and the summaries use.
 
-:class:`POIMResult` holds the tables whatever estimated them (the exact engine in
-:mod:`seqimp.importance._exact`, or the sampling estimator).
+:class:`POIMResult` holds the tables whatever estimated them (the in-memory exact engine in
+:mod:`seqimp.importance._poim_memory`, or the sampling estimator). :class:`BasePOIMResult` is
+the interface it shares with the streamed summaries
+(:class:`~seqimp.importance._poim_summary.StreamedPOIM`).
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ from ..io._alphabet import get_alphabet, kmer_string
 from ..errors import SeqimpError, check_choice, check_int
 from .._tables import check_order_tables, oligomer_table
 
-__all__ = ["POIMResult", "MEASURES", "measure_tables", "maximal_poim", "differential_poim"]
+__all__ = ["POIMResult", "BasePOIMResult", "MEASURES", "FULL_ORDERS", "measure_tables", "maximal_poim",
+           "differential_poim"]
 
 #: The importance measures a :class:`POIMResult` holds, by the name of its attribute.
 MEASURES = ("poim", "firm")
+#: Orders whose full tables a streamed result keeps.
+FULL_ORDERS = 4
 
 
 def measure_tables(result, measure) -> list:
@@ -57,7 +62,7 @@ def maximal_poim(tables, length=None) -> np.ndarray:
     ndarray of shape (len(tables), L), float64
         ``[k-1, j] = max_z |tables[k-1][j, z]|``; NaN where ``j > L-k`` or a row is all NaN.
     """
-    from ._dp_kernels import row_abs_max
+    from ._poim_kernels import row_abs_max
 
     length = tables[0].shape[0] if length is None else int(length)
     out = np.full((len(tables), length), np.nan)
@@ -92,8 +97,61 @@ def differential_poim(maximal) -> np.ndarray:
     return out
 
 
+class BasePOIMResult:
+    """What every POIM result offers, whether it holds every table (:class:`POIMResult`) or
+    summaries (:class:`~seqimp.importance.StreamedPOIM`).
+
+    * ``top(n=20, measure="firm", order=None)``: the one ranking, a DataFrame with columns
+      ``rank, oligomer, order, position`` (1-based), ``poim, firm``;
+    * ``maximal``, ``differential``: arrays of shape (max_order, L), NaN where j > L-k;
+    * ``max_order``, ``length``, ``alphabet``, ``expected_score``, ``score_std``, ``method``, ``meta``;
+    * :meth:`table`: the full table of one order and measure, or a clear error where it is not kept;
+    * ``standardized()``: a copy divided by ``score_std``; ``save(path)``
+      (:func:`seqimp.load_poim` reads either kind back).
+    """
+
+    def _order(self, order) -> int:
+        """``order`` as an int in 1..max_order, or a SeqimpError."""
+        try:
+            k = int(order)
+        except (TypeError, ValueError):
+            k = 0
+        if isinstance(order, bool) or k != order or not 1 <= k <= self.max_order:
+            raise SeqimpError(f"order must lie in 1..{self.max_order} (the result's max_order), got {order!r}")
+        return k
+
+    def table(self, order, measure="poim") -> np.ndarray:
+        """The full table of one order: ``poim[k-1]`` or ``firm[k-1]``, shape (L-k+1, A**k).
+
+        Raises
+        ------
+        SeqimpError
+            For an order outside 1..max_order, or one whose table a streamed result did not
+            keep (orders above :data:`FULL_ORDERS`).
+        """
+        tables = measure_tables(self, measure)
+        k = self._order(order)
+        if tables[k - 1] is None:
+            raise SeqimpError(f"order {k} tables are not kept: a streamed POIM keeps full tables for k <= "
+                              f"{FULL_ORDERS}; rerun with full_tables=PATH (--full-tables) to write every order to "
+                              "HDF5, or with engine='memory' where it fits")
+        return tables[k - 1]
+
+    @property
+    def standardized_(self) -> bool:
+        """Whether the values were divided by ``score_std`` (see ``standardized()``)."""
+        return bool(self.meta.get("standardized", False))
+
+    def _score_sd(self) -> float:
+        """``score_std``, checked to be a usable scale for ``standardized()``."""
+        sd = self.score_std
+        if not np.isfinite(sd) or sd <= 0:
+            raise SeqimpError(f"cannot standardize: the score's standard deviation is {sd:g} (constant score?)")
+        return sd
+
+
 @dataclass
-class POIMResult:
+class POIMResult(BasePOIMResult):
     """Positional oligomer importances for orders k = 1..max_order.
 
     Parameters
@@ -173,10 +231,6 @@ class POIMResult:
     def length(self) -> int:
         return self.poim[0].shape[0]
 
-    @property
-    def standardized_(self) -> bool:
-        return bool(self.meta.get("standardized", False))
-
     def __repr__(self) -> str:
         return (f"POIMResult(method={self.method!r}, max_order={self.max_order}, length={self.length}, "
                 f"expected_score={self.expected_score:.6g}, score_std={self.score_std:.6g}"
@@ -193,9 +247,7 @@ class POIMResult:
             return POIMResult(self.poim, self.firm, expected_score=self.expected_score,
                               score_std=self.score_std, alphabet=self.alphabet, poim_se=self.poim_se,
                               firm_se=self.firm_se, method=self.method, meta=self.meta)
-        sd = self.score_std
-        if not np.isfinite(sd) or sd <= 0:
-            raise SeqimpError(f"cannot standardize: the score's standard deviation is {sd:g} (constant score?)")
+        sd = self._score_sd()
 
         def scale(tables):
             return None if tables is None else [t / sd for t in tables]

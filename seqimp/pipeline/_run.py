@@ -120,39 +120,27 @@ def check_job(length, *, degree, max_order, background_order=0, max_memory=None,
     length cannot carry, or memory above ``max_memory`` bytes (None: half the available RAM)
     even for the streaming engine -- before any model is trained.
 
-    The length checks are :func:`seqimp.importance._engine.check_poim_job` (the checks
-    :func:`seqimp.poim` makes); the memory check is :func:`seqimp.importance.plan_poim`, which
-    refuses only when not even one block of positions fits.
+    The one check of :func:`seqimp.poim`, :func:`seqimp.importance.plan_poim`, on the job's sizes.
     """
     from ..importance import plan_poim
-    from ..importance._engine import check_poim_job
 
-    check_poim_job(int(length), max_order=int(max_order), background_order=int(background_order))
-    plan_poim(int(length), int(max_order), int(background_order), max_memory, degree=int(degree),
-              full_tables=full_tables is not None, alphabet_size=int(alphabet_size))
+    plan_poim(length, max_order, background_order, max_memory, degree=degree, full_tables=full_tables is not None,
+              alphabet_size=alphabet_size)
 
 
 def compute_importance(weights, background, *, max_order, max_memory=None, progress=False, full_tables=None):
-    """Exact POIM/FIRM of a positional model within ``max_memory`` bytes.
-
-    The in-memory engine (:func:`seqimp.poim`) when its tables fit the budget, otherwise the
-    streaming engine (:func:`seqimp.importance.poim_streamed`, the same values, summaries kept),
-    announced by one log line; ``full_tables`` (a path, ``.h5``) streams and writes every
-    order's full tables there.
+    """Exact POIM/FIRM of a positional model within ``max_memory`` bytes: :func:`seqimp.poim`
+    with ``engine="auto"``, in memory when its tables fit the budget, otherwise streamed (the
+    same values, summaries kept; one log line says so); ``full_tables`` (a path, ``.h5``)
+    streams and writes every order's full tables there.
 
     Returns
     -------
     POIMResult or StreamedPOIM
     """
-    from ..importance import plan_poim, poim, poim_streamed
+    from ..importance import poim
 
-    plan = plan_poim(weights.length, int(max_order), background.order, max_memory, degree=weights.degree,
-                     full_tables=full_tables is not None, alphabet_size=weights.alphabet.size)
-    if plan.streaming or full_tables is not None:
-        logger.info(plan.describe())
-        return poim_streamed(weights, background, max_order, max_memory=max_memory, full_tables=full_tables,
-                             progress=progress)
-    return poim(weights, background, max_order, max_memory=max_memory, progress=progress)
+    return poim(weights, background, max_order, max_memory=max_memory, full_tables=full_tables, progress=progress)
 
 
 def run_poim(positive, negative, out, *, degree=8, shifts=0, max_order=None, C=1.0, background="negative",

@@ -11,7 +11,6 @@ import numpy as np
 from ..io._alphabet import kmer_string
 from ..errors import SeqimpError
 from .._tables import top_n
-from ..importance._result import measure_tables
 
 __all__ = ["poim_heatmap", "differential_heatmap", "maximal_heatmap", "weights_vs_firm"]
 
@@ -88,8 +87,9 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
 
     Parameters
     ----------
-    result : POIMResult
-        ``result.poim[k-1]`` / ``result.firm[k-1]`` of shape (L-k+1, 4**k).
+    result : POIMResult or StreamedPOIM
+        ``result.table(k, measure)`` of shape (L-k+1, 4**k) is drawn; a streamed result keeps
+        the tables of k <= 4 and says so in one line for higher orders.
     order : int
         k, 1 <= k <= ``result.max_order``.
     ax : matplotlib Axes, optional
@@ -111,12 +111,9 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
     -------
     matplotlib.axes.Axes
     """
-    tables = measure_tables(result, measure)
+    table = np.asarray(result.table(order, measure), dtype=np.float64)  # (L-k+1, 4**k)
     order = int(order)
-    if not 1 <= order <= result.max_order:
-        raise SeqimpError(f"order must lie in 1..{result.max_order} (the result's max_order), got {order}")
     _check_labels(position_labels, result.length)
-    table = np.asarray(tables[order - 1], dtype=np.float64)  # (L-k+1, 4**k)
     alphabet = result.alphabet
     if kmers is not None:
         from ..io._alphabet import kmer_index
@@ -221,8 +218,8 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
     ----------
     weights : PositionalWeights
         ``weights.tables[k-1]`` of shape (L-k+1, 4**k).
-    result : POIMResult
-        ``result.firm[k-1]`` of the same shape; same sequence length.
+    result : POIMResult or StreamedPOIM
+        ``result.table(k, "firm")`` of the same shape; same sequence length.
     ax : matplotlib Axes, optional
     orders : sequence of int, optional
         Orders to show; default every k <= min(weights.degree, result.max_order).
@@ -253,7 +250,7 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
     labelled = []
     for color, k in reversed(list(zip(colors, orders))):  # low orders drawn last, on top
         w = np.asarray(weights.tables[k - 1], dtype=np.float64).ravel()
-        f = np.asarray(result.firm[k - 1], dtype=np.float64).ravel()
+        f = np.asarray(result.table(k, "firm"), dtype=np.float64).ravel()
         ok = np.isfinite(f)
         idx = np.flatnonzero(ok)
         wmax = max(np.abs(w[idx]).max(initial=0.0), 1e-300)

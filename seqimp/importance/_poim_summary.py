@@ -1,4 +1,4 @@
-"""The summary result of the streaming exact POIM, its file format, and a loader for both kinds.
+"""The summary result of the streaming exact POIM, its file format, and the loader of both kinds.
 
 :class:`StreamedPOIM` keeps what reports and plots read, never the 4**k x (L-k+1) tables of
 high orders: per order k and start j the maximal POIM and its arg-max oligomer, the
@@ -9,22 +9,81 @@ with both values), and the full POIM/FIRM tables of orders k <= 4.
 from __future__ import annotations
 
 import json
+import os
+import zipfile
 
 import numpy as np
 
+from .. import _tables
 from ..errors import SeqimpError, check_choice
 from ..io._alphabet import get_alphabet, kmer_string
-from ._result import MEASURES, POIMResult
+from ._result import FULL_ORDERS, MEASURES, BasePOIMResult, POIMResult, differential_poim
 
-__all__ = ["StreamedPOIM", "load_poim_file", "FULL_ORDERS"]
+__all__ = ["StreamedPOIM", "TopLists", "row_argmax", "load_poim"]
 
-#: Orders whose full tables a streamed result keeps.
-FULL_ORDERS = 4
 _FIELDS = ("position", "index", "poim", "firm")
 
 
-class StreamedPOIM:
-    """Summaries of exact POIM/FIRM for orders k = 1..max_order (from :func:`poim_streamed`).
+def row_argmax(table) -> np.ndarray:
+    """The first k-mer of largest |value| of each row of a (rows, A**k) table, ignoring NaN;
+    -1 where a row is all NaN. Shape (rows,), int64."""
+    absq = np.where(np.isnan(table), -np.inf, np.abs(table))
+    am = np.argmax(absq, axis=1)
+    return np.where(np.isfinite(absq.max(axis=1)), am, -1)
+
+
+class TopLists:
+    """The top N positional oligomers per (order, measure), ranked by |measure| (ties: smaller
+    position, then smaller k-mer index), merged from tables or row heaps as they come."""
+
+    def __init__(self, max_order, n):
+        self.n = n
+        empty = {"position": np.zeros(0, np.int64), "index": np.zeros(0, np.int64), "poim": np.zeros(0),
+                 "firm": np.zeros(0)}
+        self.lists = {s: [dict(empty) for _ in range(max_order)] for s in MEASURES}
+        self.thresholds = np.zeros((max_order, 2))
+
+    def merge(self, li, s, pos, idx, q, f):
+        """Merge entries (0-based positions, k-mer indices, POIM, FIRM) into the list of order
+        li+1 and measure ``MEASURES[s]``; ``thresholds[li, s]`` becomes the N-th key."""
+        cur = self.lists[MEASURES[s]][li]
+        pos = np.concatenate([cur["position"], np.asarray(pos, np.int64)])
+        idx = np.concatenate([cur["index"], np.asarray(idx, np.int64)])
+        q = np.concatenate([cur["poim"], q])
+        f = np.concatenate([cur["firm"], f])
+        key = np.abs(q if s == 0 else f)
+        sel = np.lexsort((idx, pos, -key))[: self.n]
+        self.lists[MEASURES[s]][li] = {"position": pos[sel], "index": idx[sel], "poim": q[sel], "firm": f[sel]}
+        if sel.size == self.n and self.n > 0:
+            self.thresholds[li, s] = key[sel[-1]]
+
+    def merge_table(self, li, q, f):
+        """Merge a full table (rows = starts) of order li+1."""
+        ncol = q.shape[1]
+        for s, table in enumerate((q, f)):
+            flat = np.abs(table).ravel()
+            ok = np.isfinite(flat)
+            flat = np.where(ok, flat, -np.inf)
+            best = _tables.top_n(flat, min(self.n, int(np.count_nonzero(ok))))
+            pos, idx = np.divmod(best, ncol)
+            self.merge(li, s, pos, idx, q.ravel()[best], f.ravel()[best])
+
+    def merge_heaps(self, li, j0, n_rows, hkey, hz, hq, hf, hcnt):
+        """Merge the row heaps of the streaming kernels (rows j0 .. j0+n_rows-1) of order li+1."""
+        cap = hkey.shape[-1]
+        for s in range(2):
+            cnt = hcnt[li, s, :n_rows]
+            mask = np.arange(cap)[None, :] < cnt[:, None]
+            rows = np.nonzero(mask)[0]
+            self.merge(li, s, j0 + rows, hz[li, s, :n_rows][mask], hq[li, s, :n_rows][mask],
+                       hf[li, s, :n_rows][mask])
+
+
+class StreamedPOIM(BasePOIMResult):
+    """Summaries of exact POIM/FIRM for orders k = 1..max_order (``seqimp.poim(..., engine="stream")``).
+
+    The interface of :class:`~seqimp.importance._result.BasePOIMResult` (``top``, ``maximal``,
+    ``differential``, ``table``), with tables of orders k <= 4 only.
 
     Attributes
     ----------
@@ -43,7 +102,8 @@ class StreamedPOIM:
         As :attr:`POIMResult.differential`: ``Omega(1, j) = q_max(1, j)``,
         ``Omega(k, j) = q_max(k, j) - max(q_max(k-1, j), q_max(k-1, j+1))``; NaN where j > L-k.
     poim, firm : list
-        ``poim[k-1]``, ``firm[k-1]``: full tables (L-k+1, A**k) for k <= 4, None above.
+        ``poim[k-1]``, ``firm[k-1]``: full tables (L-k+1, A**k) for k <= 4, None above
+        (:meth:`table` says so in one line).
     top_n : int
         Positional oligomers kept per order and measure.
     tops : dict
@@ -58,8 +118,6 @@ class StreamedPOIM:
 
     def __init__(self, *, maximal, maximal_argmax, tops, poim, firm, expected_score, score_std, top_n,
                  alphabet="dna", meta=None, method="exact-streamed"):
-        from . import differential_poim          # the package exports it wherever it is defined
-
         self.alphabet = get_alphabet(alphabet)
         self.maximal_rows = [np.ascontiguousarray(m, dtype=np.float64) for m in maximal]
         self.maximal_argmax = [np.ascontiguousarray(m, dtype=np.int64) for m in maximal_argmax]
@@ -87,27 +145,17 @@ class StreamedPOIM:
     @classmethod
     def from_result(cls, result, top_n=1000) -> "StreamedPOIM":
         """The summaries of an in-memory :class:`POIMResult` (what a pipeline writes instead of
-        every table): equal to :func:`poim_streamed` of the same job, up to rounding."""
-        from .._tables import top_n as select
-
+        every table): equal to ``seqimp.poim(..., engine="stream")`` of the same job, up to rounding."""
         top_n = int(top_n)
         if top_n < 0:
             raise SeqimpError(f"top_n must be >= 0, got {top_n}")
         K, L = result.max_order, result.length
-        tops = {s: [] for s in MEASURES}
-        maximal, argmax = [], []
+        lists = TopLists(K, top_n)
         for k in range(1, K + 1):
-            q, f = result.poim[k - 1], result.firm[k - 1]
-            absq = np.where(np.isnan(q), -np.inf, np.abs(q))
-            am = np.argmax(absq, axis=1)
-            argmax.append(np.where(np.isfinite(absq.max(axis=1)), am, -1))
-            maximal.append(result.maximal[k - 1, : L - k + 1])
-            for s, table in zip(MEASURES, (q, f)):
-                flat = np.abs(table).ravel()
-                ok = np.isfinite(flat)
-                best = select(np.where(ok, flat, -np.inf), min(top_n, int(np.count_nonzero(ok))))
-                pos, idx = np.divmod(best, table.shape[1])
-                tops[s].append({"position": pos, "index": idx, "poim": q.ravel()[best], "firm": f.ravel()[best]})
+            lists.merge_table(k - 1, result.poim[k - 1], result.firm[k - 1])
+        tops = {s: lists.lists[s] for s in MEASURES}
+        maximal = [result.maximal[k - 1, : L - k + 1] for k in range(1, K + 1)]
+        argmax = [row_argmax(q) for q in result.poim]
         keep = [k <= FULL_ORDERS for k in range(1, K + 1)]
         meta = dict(result.meta, top_n=top_n, summarized_from=result.method)
         return cls(maximal=maximal, maximal_argmax=argmax, tops=tops,
@@ -133,15 +181,6 @@ class StreamedPOIM:
     def __repr__(self) -> str:
         return (f"StreamedPOIM(max_order={self.max_order}, length={self.length}, top_n={self.top_n}, "
                 f"expected_score={self.expected_score:.6g}, score_std={self.score_std:.6g})")
-
-    def _order(self, order) -> int:
-        try:
-            k = int(order)
-        except (TypeError, ValueError):
-            k = 0
-        if isinstance(order, bool) or k != order or not 1 <= k <= self.max_order:
-            raise SeqimpError(f"order must lie in 1..{self.max_order}, got {order!r}")
-        return k
 
     def top(self, n=20, measure="firm", order=None):
         """The positional oligomers of largest |measure|, as ``POIMResult.top`` ranks them.
@@ -213,6 +252,20 @@ class StreamedPOIM:
                     values[i, pos] = v
         return kmers, values
 
+    def standardized(self) -> "StreamedPOIM":
+        """A copy with every POIM and FIRM value (maximal POIM, top lists, kept tables) divided
+        by ``score_std``, as :meth:`POIMResult.standardized`; ``meta["standardized"]`` is set."""
+        sd = 1.0 if self.standardized_ else self._score_sd()
+
+        def scale(tables):
+            return [None if t is None else t / sd for t in tables]
+
+        tops = {s: [dict(t, poim=t["poim"] / sd, firm=t["firm"] / sd) for t in self.tops[s]] for s in MEASURES}
+        return StreamedPOIM(maximal=[m / sd for m in self.maximal_rows], maximal_argmax=self.maximal_argmax,
+                            tops=tops, poim=scale(self.poim), firm=scale(self.firm),
+                            expected_score=self.expected_score, score_std=self.score_std, top_n=self.top_n,
+                            alphabet=self.alphabet, meta=dict(self.meta, standardized=True), method=self.method)
+
     # ------------------------------------------------------------------ files
     def save(self, path) -> None:
         """Write every summary to one ``.npz`` (``kind = "StreamedPOIM"``)."""
@@ -253,19 +306,41 @@ class StreamedPOIM:
                        meta=json.loads(str(data["meta"])))
 
 
-def load_poim_file(path):
+def load_poim(path, *, name=None):
     """Load a POIM result of either kind: a :class:`POIMResult` (full tables) or a
-    :class:`StreamedPOIM` (summaries), by the ``kind`` entry of the ``.npz``."""
+    :class:`StreamedPOIM` (summaries), by the ``kind`` entry of the ``.npz``.
+
+    Parameters
+    ----------
+    path : path-like
+        A file written by ``save`` of either kind (``poim.npz`` of ``seqimp poim``); the
+        ``.npz`` suffix may be left out.
+    name : str, optional
+        How messages name the file (default: the path), e.g. ``"--poim results/poim.npz"``.
+
+    Raises
+    ------
+    SeqimpError
+        One line naming the file: no such file, a directory, or not a POIM result file.
+    """
     from ..kernels._weights import npz_path
 
-    path = npz_path(path)
+    where = os.fspath(path) if name is None else name
+    if os.path.isdir(path):
+        raise SeqimpError(f"{where}: is a directory, expected a POIM result file (.npz)")
+    try:
+        path = npz_path(path)
+    except SeqimpError:
+        raise SeqimpError(f"{where}: no such file") from None
     try:
         with np.load(path, allow_pickle=False) as data:
             kind = str(data["kind"]) if "kind" in data.files else None
-    except (OSError, ValueError) as exc:
-        raise SeqimpError(f"{path}: not a POIM result file ({exc})") from None
-    if kind == StreamedPOIM.kind:
-        return StreamedPOIM.load(path)
-    if kind == "POIMResult":
-        return POIMResult.load(path)
-    raise SeqimpError(f"{path}: not a POIM result file (kind {kind!r})")
+        if kind == StreamedPOIM.kind:
+            return StreamedPOIM.load(path)
+        if kind == "POIMResult":
+            return POIMResult.load(path)
+    except SeqimpError:
+        raise
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
+        pass
+    raise SeqimpError(f"{where}: not a POIM result file (poim.npz of 'seqimp poim', or a saved POIMResult)")
