@@ -1,5 +1,5 @@
-"""The result type of every importance estimator: :class:`POIMResult`, its file format, and
-the maximal and differential POIMs derived from its tables.
+"""The result types' shared interface (:class:`BasePOIMResult`), the result that holds every
+table (:class:`POIMResult`) with its file format, and the maximal and differential POIMs.
 
 * maximal POIM ``q_max(k, j) = max_z |Q(z, j)|`` and differential POIM
   ``Omega(1, j) = q_max(1, j)``,
