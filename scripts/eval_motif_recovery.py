@@ -40,7 +40,6 @@ per set and seed) and reuses them on the next run with the same file.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import sys
@@ -217,13 +216,12 @@ def evaluate(found, truths, database):
 
 
 def run_seqimp(data, seed):
-    from seqimp.pipeline import run_motifs
+    from seqimp.pipeline import MotifOptions, run_motifs
 
-    extra = {"strand": "both"} if "strand" in inspect.signature(run_motifs).parameters else {}
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         run = run_motifs(Path(tmp) / "m", positive=data["pos"], negative=data["neg"], random_state=seed,
-                         report=False, **extra)
+                         motifs=MotifOptions(strand="both"))
         return run.motifs, time.perf_counter() - t0
 
 
@@ -233,10 +231,11 @@ def run_modisco(data, seed):
 
     from seqimp.importance import ism
     from seqimp.motifs import Motif, trim_uninformative
-    from seqimp.pipeline import train_model
+    from seqimp.pipeline import ModelOptions, train_model
 
     t0 = time.perf_counter()
-    weights, _ = train_model(data["pos"], data["neg"], degree=8, test_fraction=0, random_state=seed)
+    weights, _ = train_model(data["pos"], data["neg"], model=ModelOptions(degree=8, test_fraction=0),
+                             random_state=seed)
     delta = ism(weights.score, data["pos"])
     hyp = delta - delta.mean(axis=2, keepdims=True)
     onehot = np.eye(4)[data["pos"]]

@@ -23,7 +23,7 @@ import numpy as np
 
 from seqimp.io._fasta import read_fasta
 from seqimp.motifs import pwm_similarity, read_motifs
-from seqimp.pipeline import run_motifs
+from seqimp.pipeline import MotifOptions, run_motifs
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "motif_benchmark"
 
@@ -36,8 +36,8 @@ def letter_at(motif, position):
 
 def run(name, pos, neg, seed, out):
     start = time.perf_counter()
-    r = run_motifs(out / f"{name}_{seed}", positive=pos, negative=neg, random_state=seed, strand="both",
-                   report=False)
+    r = run_motifs(out / f"{name}_{seed}", positive=pos, negative=neg, random_state=seed,
+                   motifs=MotifOptions(strand="both"))
     return r, time.perf_counter() - start
 
 

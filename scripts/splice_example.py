@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 
 from seqimp.io import kmer_string  # noqa: E402
 from seqimp.datasets import load_uci_promoters, load_uci_splice, promoter_position  # noqa: E402
-from seqimp.pipeline import compute_importance, make_background, train_model  # noqa: E402
+from seqimp.pipeline import ModelOptions, compute_importance, make_background, train_model  # noqa: E402
 from seqimp.plot import differential_heatmap, poim_heatmap  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def analyse(pos, neg, *, degree, max_order, seed=0):
     start = time.perf_counter()
-    weights, info = train_model(pos, neg, degree=degree, random_state=seed)
+    weights, info = train_model(pos, neg, model=ModelOptions(degree=degree), random_state=seed)
     background, _ = make_background("negative", negative=neg)
     result = compute_importance(weights, background, max_order=max_order)
     info["seconds"] = time.perf_counter() - start

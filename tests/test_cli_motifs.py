@@ -208,7 +208,8 @@ def test_bad_input(planted, tmp_path, capsys):
     not_npz.write_text(">a\nACGT\n")
     assert main(["motifs", "--poim", str(not_npz), "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"seqimp: error: --poim {not_npz}: not a poim.npz written by 'seqimp poim'"]
+    assert err == [f"seqimp: error: --poim {not_npz}: not a POIM result file (poim.npz of 'seqimp poim', "
+                   "or a saved POIMResult)"]
     # too large a POIM is refused before any training
     assert main(args + ["--max-order", "31"]) == 2
     err = capsys.readouterr().err

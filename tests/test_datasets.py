@@ -108,12 +108,12 @@ def test_real_promoter_data():
 def test_real_splice_sites_top_the_2mer_poim(cls, expected, start):
     """Known biology: donors (EI) have GT at 31-32, acceptors (IE) AG at 29-30 (1-based)."""
     from seqimp.io import kmer_string
-    from seqimp.pipeline import compute_importance, make_background, train_model
+    from seqimp.pipeline import ModelOptions, compute_importance, make_background, train_model
 
     with pytest.warns(UserWarning, match="ambiguity codes"):
         data = load_uci_splice(_shared("uci_splice", "splice.data"))
     pos, neg = data.sequences.subset(data.target == cls), data.sequences.subset(data.target == "N")
-    weights, info = train_model(pos, neg, degree=3, random_state=0)
+    weights, info = train_model(pos, neg, model=ModelOptions(degree=3), random_state=0)
     assert info["auroc"] > 0.97
     result = compute_importance(weights, make_background("negative", negative=neg)[0], max_order=2)
     table = np.abs(result.poim[1])

@@ -11,7 +11,7 @@ from seqimp.errors import SeqimpError
 from seqimp.importance._result import POIMResult
 from seqimp.motifs import (Motif, discover_motifs, implied_poim, noise_level, pwm_similarity, read_motifs,
                            refine_motifs, same_motif, site_scores)
-from seqimp.pipeline import run_motifs
+from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
 
 DATA = Path(__file__).resolve().parent / "data"
 # ../shared beside the repository (CI); SEQIMP_SHARED_DATA points elsewhere (a worktree)
@@ -125,7 +125,8 @@ def test_palindrome_start_and_pwm_alignment(tmp_path):
     """A palindromic E-box CACGTG at 21..26: start 21 (not 2 positions early), sites at 21."""
     rng = np.random.default_rng(3)
     pos, neg = _plant(rng, 300, 50, "CACGTG", start=20), _plant(rng, 300, 50, "CACGTG", rate=0)
-    run = run_motifs(tmp_path / "m", positive=pos, negative=neg, degree=4, strand="both", report=False)
+    run = run_motifs(tmp_path / "m", positive=pos, negative=neg, model=ModelOptions(degree=4),
+                     motifs=MotifOptions(strand="both"))
     m = run.motifs[0]
     assert m.consensus == "CACGTG" and m.start == 21
     assert (run.sites.loc[run.sites["motif"] == m.name, "position"] == 21).mean() > 0.95
@@ -138,7 +139,7 @@ def test_sites_align_with_the_written_pwm(tmp_path):
     pos = _plant(rng, 300, 40, "GGATTACAT", start=9, both=True)
     neg = _plant(rng, 300, 40, "A", rate=0)
     out = tmp_path / "m"
-    run = run_motifs(out, positive=pos, negative=neg, degree=4, strand="both", report=False)
+    run = run_motifs(out, positive=pos, negative=neg, model=ModelOptions(degree=4), motifs=MotifOptions(strand="both"))
     written = {m.name: m for m in read_motifs(out / "motifs.meme")}
     table = run.table()
     bg = np.bincount(neg.ravel(), minlength=4) + 1.0
@@ -190,7 +191,8 @@ def test_position_free_motif_is_found(tmp_path):
     """A motif at random places: reported as position-free, with its spread, not dropped."""
     rng = np.random.default_rng(7)
     pos, neg = _plant(rng, 600, 40, "AGATAAGG", both=True), _plant(rng, 600, 40, "A", rate=0)
-    run = run_motifs(tmp_path / "m", positive=pos, negative=neg, degree=6, strand="both", report=False)
+    run = run_motifs(tmp_path / "m", positive=pos, negative=neg, model=ModelOptions(degree=6),
+                     motifs=MotifOptions(strand="both"))
     free = [m for m in run.motifs if m.position_free]
     assert free and free[0].consensus in ("AGATAAGG", "CCTTATCT") or \
         "GATAA" in free[0].consensus or "TTATC" in free[0].consensus
@@ -203,7 +205,7 @@ def test_same_command_twice_and_other_seed(tmp_path):
     from seqimp.io._fasta import read_fasta
 
     pos, neg = read_fasta(DATA / "planted_pos.fa"), read_fasta(DATA / "planted_neg.fa")
-    runs = [run_motifs(tmp_path / f"r{i}", positive=pos, negative=neg, degree=4, random_state=seed, report=False)
+    runs = [run_motifs(tmp_path / f"r{i}", positive=pos, negative=neg, model=ModelOptions(degree=4), random_state=seed)
             for i, seed in enumerate((0, 0, 5))]
     for name in ("motifs.tsv", "motifs.meme", "motif_sites.tsv", "motif_sites.bed"):
         assert (tmp_path / "r0" / name).read_bytes() == (tmp_path / "r1" / name).read_bytes()
@@ -218,7 +220,7 @@ def test_planted_ctcf_both_strands(tmp_path):
     from seqimp.io._fasta import read_fasta
 
     pos, neg = read_fasta(SHARED / "planted_pos.fa"), read_fasta(SHARED / "planted_neg.fa")
-    run = run_motifs(tmp_path / "m", positive=pos, negative=neg, strand="both", report=False)
+    run = run_motifs(tmp_path / "m", positive=pos, negative=neg, motifs=MotifOptions(strand="both"))
     streme = read_motifs(SHARED / "streme_planted.txt", "meme")[0]
     best = max(run.motifs, key=lambda m: pwm_similarity(m.pwm, streme.pwm)[0])
     assert best is run.motifs[0] and pwm_similarity(best.pwm, streme.pwm)[0] > 0.8

@@ -19,8 +19,9 @@ from seqimp._tables import write_tsv
 from seqimp.io import read_fasta
 from seqimp.importance._poim_plan import check_lengths
 from seqimp.pipeline import _outputs
-from seqimp.pipeline import (check_job, compute_importance, evaluate, load_model, make_background, run_model,
-                                  run_poim, run_sampled, top_oligomers, train_model)
+from seqimp.pipeline import (BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions, check_job,
+                             compute_importance, evaluate, load_model, make_background, run_model, run_poim,
+                             run_sampled, top_oligomers, train_model)
 from seqimp.importance import load_poim
 from seqimp.kernels import PositionalWeights
 
@@ -35,7 +36,7 @@ def planted():
 @pytest.fixture(scope="module")
 def trained(planted):
     pos, neg = planted
-    return train_model(pos, neg, degree=2, random_state=0)
+    return train_model(pos, neg, model=ModelOptions(degree=2), random_state=0)
 
 
 def test_evaluate_matches_pair_counting():
@@ -66,22 +67,22 @@ def test_train_model_warns_when_the_model_is_close_to_chance(planted):
     rng = np.random.default_rng(0)
     noise = rng.integers(0, 4, size=(200, 30)).astype(np.uint8)
     with pytest.warns(UserWarning, match=r"the model is close to chance \(held-out auROC 0\.\d+ < 0\.6\)"):
-        _, info = train_model(noise[:100], noise[100:], degree=2, random_state=0)
+        _, info = train_model(noise[:100], noise[100:], model=ModelOptions(degree=2), random_state=0)
     assert info["auroc"] < 0.6
     pos, neg = planted
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        train_model(pos, neg, degree=2, random_state=0)  # a good model: no warning
+        train_model(pos, neg, model=ModelOptions(degree=2), random_state=0)  # a good model: no warning
 
 
 def test_train_model_bad_input(planted):
     pos, neg = planted
     with pytest.raises(SeqimpError, match=r"positive sequences have length 30 but negative ones 20"):
-        train_model(pos, neg.codes[:, :20], degree=2)
+        train_model(pos, neg.codes[:, :20], model=ModelOptions(degree=2))
     with pytest.raises(SeqimpError, match=r"too few sequences \(2 positive, 1 negative\)"):
-        train_model(pos.codes[:2], neg.codes[:1], degree=2)
+        train_model(pos.codes[:2], neg.codes[:1], model=ModelOptions(degree=2))
     with pytest.raises(SeqimpError, match=r"negative: no sequences"):
-        train_model(pos, np.zeros((0, 30), dtype=np.uint8), degree=2)
+        train_model(pos, np.zeros((0, 30), dtype=np.uint8), model=ModelOptions(degree=2))
 
 
 def test_backgrounds(planted):
@@ -111,7 +112,8 @@ def test_memory_refusal_is_passed_through(trained):
 
 def test_run_poim_writes_everything_and_finds_the_motif(tmp_path, planted):
     pos, neg = planted
-    run = run_poim(pos, neg, tmp_path, degree=2, max_order=3, random_state=0, top=5)
+    run = run_poim(pos, neg, tmp_path, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
+                   output=OutputOptions(top=5), random_state=0)
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(["top_oligomers.tsv", "differential_poim.png", "maximal_poim.png", "poim_order1.png", "poim_order2.png",
                             "poim_order3.png", "weights_vs_firm.png", "poim.npz", "model.npz", "summary.json",
@@ -131,7 +133,7 @@ def test_run_poim_writes_everything_and_finds_the_motif(tmp_path, planted):
     weights, meta = load_model(tmp_path / "model.npz")
     assert meta["degree"] == 2 and meta["n_train"] == 160
     (tmp_path / "again").mkdir()
-    again = run_model(weights, tmp_path / "again", negative=neg, max_order=3)
+    again = run_model(weights, tmp_path / "again", negative=neg, importance=ImportanceOptions(max_order=3))
     np.testing.assert_allclose(again.result.poim[2], run.result.poim[2], rtol=1e-12, atol=1e-12)
     assert again.summary["metrics"]["evaluated_on"] == "held-out split at training time"
 
@@ -143,8 +145,8 @@ def test_run_sampled_outputs(tmp_path, planted):
     def score(X):
         return (X[:, 10:17] == motif).sum(axis=1).astype(float)
 
-    run = run_sampled(score, tmp_path, source="test scorer", positive=pos, negative=neg, max_order=1,
-                      n_samples=40, random_state=0)
+    run = run_sampled(score, tmp_path, source="test scorer", positive=pos, negative=neg,
+                      importance=ImportanceOptions(max_order=1, n_samples=40), random_state=0)
     names = {p.name for p in tmp_path.iterdir()}
     assert "weights_vs_firm.png" not in names and "model.npz" not in names
     assert {"top_oligomers.tsv", "poim.npz", "report.html", "poim_order1.png", "summary.json"} <= names
@@ -154,7 +156,7 @@ def test_run_sampled_outputs(tmp_path, planted):
     assert 11 <= best["position"] <= 17
     assert best["oligomer"] == "GATTACA"[best["position"] - 11]
     with pytest.raises(SeqimpError, match=r"sequence length is unknown"):
-        run_sampled(score, tmp_path, background="uniform")
+        run_sampled(score, tmp_path, background=BackgroundOptions(kind="uniform"))
 
 
 def test_check_job_refuses_before_training_with_the_engine_messages():
@@ -175,7 +177,7 @@ def test_run_poim_refuses_a_job_before_training(tmp_path, planted, caplog):
     pos, neg = planted
     with caplog.at_level(logging.INFO, logger="seqimp"):
         with pytest.raises(SeqimpError, match=r"max_order must lie in 1\.\.30"):
-            run_poim(pos, neg, tmp_path, degree=2, max_order=31)
+            run_poim(pos, neg, tmp_path, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=31))
     assert "training" not in caplog.text
     assert list(tmp_path.iterdir()) == []
 
@@ -184,10 +186,11 @@ def test_run_poim_logs_each_step_and_writes_the_summary_once(tmp_path, planted, 
     pos, neg = planted
     written = []
     real = _outputs.write_summary
-    monkeypatch.setattr("seqimp.pipeline._run.write_summary",
+    monkeypatch.setattr("seqimp.pipeline._poim_run.write_summary",
                         lambda path, summary: (written.append(path), real(path, summary)))
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = run_poim(pos.codes, neg.codes, tmp_path, degree=2, max_order=2, random_state=0, top=3)
+        run = run_poim(pos.codes, neg.codes, tmp_path, model=ModelOptions(degree=2),
+                       importance=ImportanceOptions(max_order=2), output=OutputOptions(top=3), random_state=0)
     assert written == [tmp_path / "summary.json"]
     messages = [r.getMessage() for r in caplog.records if r.name.startswith("seqimp")]
     assert messages[0] == "training a WD classifier (degree 2, shifts 0, C 1) on 160 sequences of length 30"
@@ -199,3 +202,52 @@ def test_run_poim_logs_each_step_and_writes_the_summary_once(tmp_path, planted, 
     assert on_disk["timings"] == pytest.approx(run.summary["timings"])
     assert on_disk["data"] == {"length": 30, "positive": "positive sequences", "n_positive": 100,
                                "negative": "negative sequences", "n_negative": 100}
+
+
+def test_options_are_checked_when_made_and_frozen():
+    import dataclasses
+
+    from seqimp.pipeline import MotifOptions
+
+    with pytest.raises(SeqimpError, match=r"^degree must be a positive integer, got 0$"):
+        ModelOptions(degree=0)
+    with pytest.raises(SeqimpError, match=r"^test_fraction must be a number in \[0, 1\), got 1$"):
+        ModelOptions(test_fraction=1)
+    with pytest.raises(SeqimpError, match=r"^C must be a number in \(0, inf\), got 0$"):
+        ModelOptions(C=0)
+    with pytest.raises(SeqimpError, match=r"^background must be one of uniform, negative, all, got 'x'$"):
+        BackgroundOptions(kind="x")
+    with pytest.raises(SeqimpError, match=r"^order must be an integer >= 0, got -1$"):
+        BackgroundOptions(order=-1)
+    with pytest.raises(SeqimpError, match=r"^max_memory must be a size such as 4G"):
+        ImportanceOptions(max_memory="4 lots")
+    with pytest.raises(SeqimpError, match=r"^strand must be one of 'given', 'both', got 'minus'$"):
+        MotifOptions(strand="minus")
+    with pytest.raises(SeqimpError, match=r"^fpr must lie in \(0, 1\), got 0$"):
+        MotifOptions(fpr=0)
+    with pytest.raises(SeqimpError, match=r"^figure format must be png, svg or pdf, got 'gif'$"):
+        OutputOptions(fmt="gif")
+    with pytest.raises(TypeError):
+        ModelOptions(6)  # keyword-only
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ModelOptions().degree = 3
+    assert ImportanceOptions(max_order=np.int64(4)).max_order == 4
+    assert type(ImportanceOptions(max_order=4.0).max_order) is int
+    assert ModelOptions() == ModelOptions(degree=8, shifts=0, C=1.0, alpha=1.0, test_fraction=0.2)
+
+
+def test_the_sequences_are_encoded_once_per_run(tmp_path, planted, monkeypatch):
+    """run_poim with motifs: training, background, summary and the motif step share one encoding."""
+    from seqimp.pipeline import MotifOptions, _sequences
+
+    pos, neg = planted
+    encoded = []
+    real = _sequences.check_sequences
+    monkeypatch.setattr(_sequences, "check_sequences", lambda X, name, *a: (encoded.append(name), real(X, name, *a))[1])
+    run = run_poim(pos, neg, tmp_path, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
+                   motifs=MotifOptions(), random_state=0)
+    assert encoded == ["positive", "negative"]
+    assert run.motifs is not None and run.summary["best_motif"]["consensus"] == run.motifs.table().iloc[0]["consensus"]
+    assert json.loads((tmp_path / "summary.json").read_text()) == run.summary
+    with pytest.raises(SeqimpError, match=r"^motifs are refined on positive and negative sequences: give both"):
+        run_model(run.weights, tmp_path, negative=neg, motifs=MotifOptions())

@@ -1,6 +1,7 @@
 """Tests of seqimp.pipeline.run_motifs (the library form of ``seqimp motifs``) and of the
 TOMTOM compile notice."""
 
+import json
 import logging
 from pathlib import Path
 
@@ -15,7 +16,9 @@ from seqimp.io import read_fasta
 from seqimp.motifs import Motif, implied_poim, read_motifs
 from seqimp.motifs import _compare
 from seqimp.motifs._compare import COMPILE_NOTICE
-from seqimp.pipeline import MotifRun, load_poim, run_motifs, run_poim, update_report
+from seqimp.importance import load_poim
+from seqimp.pipeline import (ImportanceOptions, ModelOptions, MotifOptions, MotifRun, OutputOptions,
+                             encode_sequences, find_motifs, run_motifs, run_poim, update_report)
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -42,7 +45,7 @@ def _messages(caplog):
 
 
 def test_run_motifs_from_a_poim_result(tmp_path, synthetic):
-    run = run_motifs(tmp_path / "m", poim=synthetic, fmt="svg", report=False)
+    run = run_motifs(tmp_path / "m", poim=synthetic, output=OutputOptions(fmt="svg"))
     assert isinstance(run, MotifRun) and run.result is synthetic and run.matches is None
     assert {m.consensus for m in run.motifs} == {"TTGACA", "TATAAT"}
     assert sorted(m.start for m in run.motifs) == [8, 25]
@@ -59,8 +62,8 @@ def test_run_motifs_from_a_poim_result(tmp_path, synthetic):
 def test_run_motifs_trains_computes_and_counts_sites(tmp_path, planted, caplog):
     pos, neg = planted
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = run_motifs(tmp_path, positive=pos, negative=neg, degree=3, random_state=0,
-                         database=DATA / "toy_motifs.transfac", top_matches=2)
+        run = run_motifs(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=3), random_state=0,
+                         motifs=MotifOptions(database=DATA / "toy_motifs.transfac", top_matches=2))
     best = run.motifs[0]
     assert best.consensus == "GATTACA" and best.start == 11 and best.sites > 50
     assert run.result.max_order == 3
@@ -78,13 +81,25 @@ def test_run_motifs_trains_computes_and_counts_sites(tmp_path, planted, caplog):
 
 
 def test_run_motifs_updates_a_poim_report(tmp_path, planted):
+    """Motifs found later in a 'seqimp poim' folder: its summary gains the best motif and the report
+    is rewritten from that summary, as 'seqimp poim' with motifs writes it in one go."""
     pos, neg = planted
-    poim_run = run_poim(pos, neg, tmp_path, degree=2, max_order=3, random_state=0, top=3)
+    poim_run = run_poim(pos, neg, tmp_path, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
+                        output=OutputOptions(top=3), random_state=0)
     assert 'id="motifs"' not in (tmp_path / "report.html").read_text()
     run = run_motifs(tmp_path, poim=tmp_path / "poim.npz", positive=pos, negative=neg)
     assert run.result.max_order == poim_run.result.max_order
     assert 'id="motifs"' in (tmp_path / "report.html").read_text()
-    assert update_report(tmp_path / "logos") is None  # not a 'seqimp poim' folder
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["best_motif"]["consensus"] == run.motifs[0].consensus
+    assert summary["timings"] == pytest.approx(poim_run.summary["timings"])  # the earlier run's record, kept
+    assert update_report(tmp_path / "logos", run) is None  # not a 'seqimp poim' folder
+    together = tmp_path / "together"
+    together.mkdir()
+    one_go = run_poim(pos, neg, together, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
+                      motifs=MotifOptions(), output=OutputOptions(top=3), random_state=0)
+    assert one_go.motifs.table().equals(run.table())
+    assert (together / "report.html").read_text() == (tmp_path / "report.html").read_text()
 
 
 def test_run_motifs_bad_input(tmp_path, planted, synthetic, caplog):
@@ -98,14 +113,16 @@ def test_run_motifs_bad_input(tmp_path, planted, synthetic, caplog):
         run_motifs(tmp_path, poim=synthetic, positive=pos, negative=neg)
     with pytest.raises(SeqimpError, match=r"missing\.npz: no such file"):
         run_motifs(tmp_path, poim=tmp_path / "missing.npz")
-    with pytest.raises(SeqimpError, match=r"is a directory, expected poim.npz"):
+    with pytest.raises(SeqimpError, match=r"^--poim DIR: is a directory, expected a POIM result file \(\.npz\)$"):
         load_poim(tmp_path, name="--poim DIR")
     (tmp_path / "not.npz").write_text(">a\nACGT\n")
-    with pytest.raises(SeqimpError, match=r"^--poim x: not a poim\.npz written by 'seqimp poim'$"):
+    with pytest.raises(SeqimpError, match=r"^--poim x: not a POIM result file \(poim\.npz of 'seqimp poim', or a "
+                                          r"saved POIMResult\)$"):
         load_poim(tmp_path / "not.npz", name="--poim x")
     with caplog.at_level(logging.INFO, logger="seqimp"):
         with pytest.raises(SeqimpError, match=r"max_order must lie in 1\.\.30"):
-            run_motifs(tmp_path, positive=pos, negative=neg, degree=3, max_order=31)
+            run_motifs(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=3),
+                       importance=ImportanceOptions(max_order=31))
     assert "training" not in caplog.text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["not.npz"]  # nothing written
 
@@ -132,7 +149,7 @@ def test_compile_notice_only_on_an_empty_cache(tmp_path, synthetic, monkeypatch,
         (tmp_path / "cache" / "tomtom._tomtom-1.py311.nbi").write_text("")
     monkeypatch.setattr(_compare, "_tomtom_cache_dir", lambda: tmp_path / "cache")
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = run_motifs(tmp_path / "m", poim=synthetic, database=DATA / "toy_motifs.transfac", report=False)
+        run = run_motifs(tmp_path / "m", poim=synthetic, motifs=MotifOptions(database=DATA / "toy_motifs.transfac"))
     messages = _messages(caplog)
     assert (COMPILE_NOTICE in messages) == empty
     if empty:
@@ -147,20 +164,18 @@ def test_motifs_not_enriched_held_out_are_dropped(synthetic, caplog):
     refinement fits something to the positives, which is not enriched held out (at 1e-3: by
     chance with probability about 1e-3) and dropped. Where no motif passes (a level of 0),
     the one best enriched held out is reported and the log says that none is."""
-    from seqimp.pipeline._motifs import find_motifs
-
     rng = np.random.default_rng(3)
     neg = rng.integers(0, 4, (120, 40)).astype(np.uint8)
     pos = rng.integers(0, 4, (120, 40)).astype(np.uint8)
     pos[:80, 24:30] = [3, 0, 3, 0, 0, 3]                      # TATAAT at 25 in 2/3 of them
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = find_motifs(synthetic, pos, neg, max_held_out_pvalue=1e-3)
+        run = find_motifs(synthetic, encode_sequences(pos, neg), options=MotifOptions(max_held_out_pvalue=1e-3))
     assert [m.consensus for m in run.motifs] == ["TATAAT"]
     stats = run.table().iloc[0]
     assert stats["held_out_p_value"] < 1e-10 and run.parameters["max_held_out_pvalue"] == 1e-3
     assert any("held out (p = " in m and m.endswith("; dropped") for m in _messages(caplog))
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = find_motifs(synthetic, pos, neg, max_held_out_pvalue=0.0)
+        run = find_motifs(synthetic, encode_sequences(pos, neg), options=MotifOptions(max_held_out_pvalue=0.0))
     assert [m.consensus for m in run.motifs] == ["TATAAT"]      # the better of the two held out
     assert any(m.startswith("no motif's sites are enriched") for m in _messages(caplog))

@@ -139,7 +139,7 @@ def test_disk_full_names_the_users_folder_and_keeps_earlier_results(tmp_path, ca
     def full(path, summary):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("seqimp.pipeline._run.write_summary", full)
+    monkeypatch.setattr("seqimp.pipeline._poim_run.write_summary", full)
     assert _poim(out, "--max-order", "2") == 2
     line = _one_error(capsys, rf"^seqimp: error: --out {out}: no space left on device while writing the results; "
                               rf"earlier results in {out} are unchanged$")

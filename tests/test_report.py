@@ -79,13 +79,25 @@ def test_motif_section_appears_when_motifs_exist(results):
     assert text.count(base64.b64encode(logo).decode()) == 1  # logos are not repeated among the figures
 
 
-def test_motifs_from_another_folder_and_linked_figures(results, tmp_path_factory):
+def test_linked_figures(results):
     folder, _ = results
-    other = tmp_path_factory.mktemp("final")
-    (other / "motifs.tsv").write_text("name\tconsensus\nm\tACGT\n")
-    text = build_report(folder, motifs_dir=other, embed=False)
-    assert "<td class=s>m</td>" in text
-    assert '<img src="differential_poim.png"' in text
+    text = build_report(folder, embed=False)
+    assert '<img src="differential_poim.png"' in text and "base64" not in text
+
+
+def test_the_summary_in_memory_is_the_one_shown(results):
+    """A run builds its report from the summary it holds (what summary.json holds), not from the file."""
+    folder, _ = results
+    summary = json.loads((folder / "summary.json").read_text())
+    assert build_report(folder, summary=summary) == build_report(folder)
+    (folder / "summary.json").unlink()
+    assert build_report(folder, summary=summary) == build_report(folder, summary=dict(summary))
+    assert "<title>test run</title>" in build_report(folder, summary=summary)
+    assert "Summary" not in build_report(folder)  # no summary.json and none given
+    summary["motif_database"] = {"file": "db.meme", "attribution": "credit <line>"}
+    (folder / "motifs.tsv").write_text("name\tconsensus\nm\tACGT\n")
+    (folder / "matches.tsv").write_text("query\ttarget\nm\tx\n")
+    assert "credit &lt;line&gt;" in build_report(folder, summary=summary)  # the database line of the motifs
 
 
 def test_missing_folder():

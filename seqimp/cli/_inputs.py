@@ -41,10 +41,6 @@ class Inputs:
         """A table whose value column is not a binary label: the WD regressor route."""
         return self.table is not None and not self.table.binary
 
-    def extras(self) -> dict:
-        """The keywords the pipeline's ``run_*`` functions take for positions, BED output and drops."""
-        return dict(position_origin=self.origin, windows=self.windows, dropped=self.dropped)
-
 
 def add_input_options(p, *, table=True, regression=True, alphabet=True, origin=True) -> None:
     """The BED options, (``alphabet``) ``--alphabet``, (``origin``) ``--position-origin``, (``table``)

@@ -72,18 +72,25 @@ def run(args) -> int:
 
     matplotlib.use("Agg")
     from ..motifs._jaspar import INSTALL_HINT
-    from ..pipeline import add_motifs, run_poim
+    from ..pipeline import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions, run_poim
 
     check_output_path(args.out)
     database = _database(args)
     pos_path, neg_path = demo_paths()
     pos, neg = read_fasta(pos_path), read_fasta(neg_path)
     log(f"demo: {len(pos)} positive and {len(neg)} negative sequences of length {pos.length}")
+    settings = DEMO_SETTINGS
     with output_dir(args.out, "poim") as tmp:  # the files of 'seqimp poim', its motifs included
-        result = run_poim(pos, neg, tmp, title="seqimp demo: AP-1 site TGACTCA planted at positions 21-23",
-                          progress=progress_enabled(), **DEMO_SETTINGS)
-        motifs = add_motifs(tmp, result.result, pos, neg, database=database,
-                            random_state=DEMO_SETTINGS["random_state"])
+        result = run_poim(
+            pos, neg, tmp,
+            model=ModelOptions(degree=settings["degree"], shifts=settings["shifts"], C=settings["C"],
+                               test_fraction=settings["test_fraction"]),
+            background=BackgroundOptions(kind=settings["background"]),
+            importance=ImportanceOptions(max_order=settings["max_order"]), motifs=MotifOptions(database=database),
+            output=OutputOptions(top=settings["top"], progress=progress_enabled(),
+                                 title="seqimp demo: AP-1 site TGACTCA planted at positions 21-23"),
+            random_state=settings["random_state"])
+    motifs = result.motifs
     print_outcome(result, args.out, note=" -- planted: TGACTCA at 21-23")
     if motifs is None:
         print("motifs: none (the differential POIM has no positive peak)")

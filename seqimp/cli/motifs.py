@@ -100,8 +100,8 @@ def register(sub) -> None:
 
 def _inputs(args):
     """The checked inputs before any work: the database, the sequences and the --poim result."""
+    from ..importance import load_poim
     from ..motifs import load_database
-    from ..pipeline import load_poim
 
     check_output_path(args.out)
     database = load_database(args.db, args.db_format) if args.db else None
@@ -132,16 +132,23 @@ def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..pipeline import run_motifs, update_report
+    from ..pipeline import (BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions,
+                            run_motifs, update_report)
 
     database, pos, neg, result = _inputs(args)
-    # a 'seqimp poim' folder: its report gets the motif section, still under the folder's lock
-    with output_dir(args.out, "motifs", finish=lambda: update_report(args.out)) as tmp:
-        run = run_motifs(tmp, poim=result, positive=pos, negative=neg, database=database,
-                         max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
-                         min_score=args.min_score, top_matches=args.matches, fmt=args.format, degree=args.degree,
-                         shifts=args.shifts, C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
-                         max_order=args.max_order, background=args.background, progress=progress_enabled(),
-                         report=False, strand=args.strand)
+    motifs = MotifOptions(strand=args.strand, database=database, top_matches=args.matches,
+                          max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
+                          min_score=args.min_score)
+    options = dict(model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
+                                      test_fraction=args.test_fraction),
+                   background=BackgroundOptions(kind=args.background),
+                   importance=ImportanceOptions(max_order=args.max_order), motifs=motifs,
+                   output=OutputOptions(fmt=args.format, progress=progress_enabled()), random_state=args.seed)
+
+    def finish():  # a 'seqimp poim' folder: its summary and report get the motifs, still under the folder's lock
+        update_report(args.out, run)
+
+    with output_dir(args.out, "motifs", finish=finish) as tmp:
+        run = run_motifs(tmp, poim=result, positive=pos, negative=neg, **options)
     print_motifs(run, args.out)
     return 0

@@ -139,10 +139,18 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _common(args):
-    return dict(background=args.background, background_order=args.background_order,
-                positional_background=args.positional_background, fmt=args.format, top=args.top,
-                progress=progress_enabled())
+def _options(args, inputs, background_fasta) -> dict:
+    """The pipeline options every route of this run takes: background, importance, output and the seed."""
+    from ..pipeline import BackgroundOptions, ImportanceOptions, OutputOptions
+
+    return dict(background=BackgroundOptions(kind=args.background, order=args.background_order,
+                                             positional=args.positional_background, fasta=background_fasta),
+                importance=ImportanceOptions(max_order=args.max_order, max_memory=args.max_memory,
+                                             full_tables=args.full_tables, n_samples=args.n_samples,
+                                             n_jobs=args.n_jobs),
+                output=OutputOptions(fmt=args.format, top=args.top, position_origin=inputs.origin,
+                                     windows=inputs.windows, dropped=inputs.dropped, progress=progress_enabled()),
+                random_state=args.seed)
 
 
 def _scorer(args):
@@ -196,7 +204,8 @@ def _motif_route(args, inputs, external) -> bool:
 
 def run(args) -> int:
     from ..io._fasta import read_fasta
-    from ..pipeline import add_motifs, load_model, run_model, run_poim, run_regression, run_sampled
+    from ..pipeline import (ModelOptions, MotifOptions, load_model, run_model, run_poim, run_regression,
+                            run_sampled)
 
     check_output_path(args.out)
     external = args.scorer or args.sklearn_model or args.onnx_model
@@ -233,38 +242,31 @@ def run(args) -> int:
     score_fn = source = None
     if external:
         score_fn, source = _scorer(args)  # a model that cannot be loaded fails before the output folder
-    extras = dict(inputs.extras(), **_common(args))
-    found = None
+    options = _options(args, inputs, background_fasta)
+    # motifs: the POIM just computed, refined on the sequences at hand (no second model)
+    motif_options = MotifOptions(strand=args.strand, database=database) if motifs else None
     with dask_client(args) as client, output_dir(args.out, "poim") as tmp:
         if args.model:
             weights, metadata = load_model(args.model)
-            run = run_model(weights, tmp, metadata=metadata, background_fasta=background_fasta,
-                            max_order=args.max_order, max_memory=args.max_memory,
-                            positive=pos, negative=neg, full_tables=args.full_tables, **extras)
+            run = run_model(weights, tmp, metadata=metadata, positive=pos, negative=neg, motifs=motif_options,
+                            **options)
         elif external:
             import joblib
 
             with joblib.parallel_config(backend="dask") if client else contextlib.nullcontext():
-                run = run_sampled(score_fn, tmp, source=source, background_fasta=background_fasta,
-                                  max_order=args.max_order or 3, n_samples=args.n_samples, random_state=args.seed,
-                                  positive=pos, negative=neg, n_jobs=args.n_jobs, **extras)
+                run = run_sampled(score_fn, tmp, source=source, positive=pos, negative=neg, motifs=motif_options,
+                                  **options)
         elif inputs.regression:
-            extras.pop("windows")
-            run = run_regression(inputs.table, inputs.table.values, tmp, degree=args.degree, shifts=args.shifts,
-                                 alpha=args.alpha, max_order=args.max_order, test_fraction=args.test_fraction,
-                                 random_state=args.seed, max_memory=args.max_memory,
-                                 full_tables=args.full_tables, **extras)
+            run = run_regression(inputs.table, inputs.table.values, tmp,
+                                 model=ModelOptions(degree=args.degree, shifts=args.shifts, alpha=args.alpha,
+                                                    test_fraction=args.test_fraction), **options)
         else:
-            run = run_poim(pos, neg, tmp, degree=args.degree, shifts=args.shifts, max_order=args.max_order,
-                           C=args.C, test_fraction=args.test_fraction, random_state=args.seed,
-                           max_memory=args.max_memory, full_tables=args.full_tables,
-                           **extras)
-        if motifs:  # the POIM just computed, refined on the sequences at hand (no second model)
-            found = add_motifs(tmp, run.result, pos, neg, database=database, strand=args.strand,
-                               fmt=args.format, random_state=args.seed)
+            run = run_poim(pos, neg, tmp, model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
+                                                             test_fraction=args.test_fraction),
+                           motifs=motif_options, **options)
     print_outcome(run, args.out)
-    if found is not None:
-        print_motifs(found, args.out)
+    if run.motifs is not None:
+        print_motifs(run.motifs, args.out)
     elif motifs:
         from ..pipeline import no_motifs_reason
 

@@ -60,7 +60,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..pipeline import train_model
+    from ..pipeline import ModelOptions, train_model
 
     out = Path(args.model_out)
     if out.is_dir():
@@ -89,10 +89,10 @@ def run(args) -> int:
     if dask and args.shifts:
         raise UserError("--dask-workers/--dask-scheduler train WD models with --shifts 0 only")
     with dask_client(args) as client:
-        weights, info = train_model(pos, neg, degree=args.degree, shifts=args.shifts, C=args.C,
-                                    test_fraction=args.test_fraction, random_state=args.seed,
-                                    progress=progress_enabled(), client=client, alphabet=inputs.alphabet,
-                                    max_memory=args.max_memory)
+        model = ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C, test_fraction=args.test_fraction,
+                             alphabet=inputs.alphabet)
+        weights, info = train_model(pos, neg, model=model, random_state=args.seed, progress=progress_enabled(),
+                                    client=client, max_memory=args.max_memory)
     source = {"table": str(args.table)} if inputs.table is not None else {
         "positive": str(args.positive_bed or args.positive),
         "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}

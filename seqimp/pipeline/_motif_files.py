@@ -7,9 +7,10 @@ import logging
 from pathlib import Path
 
 from .._tables import write_tsv
-from ._outputs import save_figure
+from ._outputs import json_ready, save_figure, write_summary
+from ._report import write_report
 
-__all__ = ["write_motif_run", "update_report"]
+__all__ = ["write_motif_run", "best_motif", "motif_summary", "update_report"]
 
 logger = logging.getLogger(__name__)
 
@@ -92,41 +93,51 @@ def _write_bed(sites, lengths, path, coords=None):
                                   f"{r['strand']}\n" for r in rows.to_dict("records")))
 
 
+def best_motif(run) -> dict | None:
+    """The strongest motif's row of ``motifs.tsv`` (:meth:`MotifRun.table`), keys sorted and
+    values plain Python, as ``motifs.json`` records it; None without motifs."""
+    table = run.table()
+    if not len(table):
+        return None
+    return {k: (v.item() if hasattr(v, "item") else v) for k, v in sorted(table.iloc[0].to_dict().items())}
+
+
 def _write_json(run, path):
     """``motifs.json``: the parameters (seed included) and the headline motif."""
     import json
 
-    table = run.table()
-    best = table.iloc[0].to_dict() if len(table) else None
-    if best is not None:
-        best = {k: (v.item() if hasattr(v, "item") else v) for k, v in best.items()}
-    text = json.dumps({"parameters": run.parameters, "best_motif": best}, indent=2, sort_keys=True, default=str)
+    text = json.dumps({"parameters": run.parameters, "best_motif": best_motif(run)}, indent=2, sort_keys=True,
+                      default=str)
     Path(path).write_text(text + "\n")
 
 
-def update_report(folder, *, announce=True):
-    """Rewrite ``report.html`` of a ``seqimp poim`` folder (one with ``summary.json``) with its
-    motif section, and add the best motif (``best_motif``) to its ``summary.json``; return the
-    report's path, or None for other folders. ``announce``: log where the report is (off for a
-    staging folder, whose name the user never sees)."""
-    from ._report import write_report
+def motif_summary(run) -> dict:
+    """What ``summary.json`` of a ``seqimp poim`` folder records of its motifs: ``best_motif``
+    and, with a database, ``motif_database`` (JSON values)."""
+    record = {"best_motif": json_ready(best_motif(run))}
+    database = run.parameters.get("database")
+    if database:
+        record["motif_database"] = json_ready(database)
+    return record
 
+
+def update_report(folder, run, *, announce=True):
+    """Add ``run``'s motifs to the ``seqimp poim`` folder ``folder`` (one with ``summary.json``,
+    from an earlier ``seqimp poim``; ``seqimp motifs --out`` into it): its best motif and
+    database (:func:`motif_summary`) into that summary, which is written back once, and the
+    report rewritten from it with the motif section. Returns the report's path, or None for
+    other folders. ``announce``: log where the report is (off for a staging folder, whose name
+    the user never sees)."""
     import json
-
-    from ._outputs import write_summary
 
     folder = Path(folder)
     if not (folder / "summary.json").exists():
         return None
-    if (folder / "motifs.json").exists():  # the headline: the best motif beside the top oligomers
-        summary = json.loads((folder / "summary.json").read_text())
-        motifs = json.loads((folder / "motifs.json").read_text())
-        summary["best_motif"] = motifs.get("best_motif")
-        database = motifs.get("parameters", {}).get("database")
-        if database:
-            summary["motif_database"] = database
-        write_summary(folder / "summary.json", summary)
-    path = write_report(folder, motifs_dir=folder)
+    summary = json.loads((folder / "summary.json").read_text())
+    summary.pop("motif_database", None)  # a database of earlier motifs
+    summary.update(motif_summary(run))
+    write_summary(folder / "summary.json", summary)
+    path = write_report(folder, summary=summary)
     if announce:
         logger.info(f"report updated: {folder}/report.html")
     return path

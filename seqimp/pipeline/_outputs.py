@@ -26,10 +26,10 @@ from ..io import position_labels as _position_labels
 from .._npz import save_npz
 from .._tables import write_tsv
 from ..kernels._weights import PositionalWeights
+from ._options import check_figure_format
 
 __all__ = ["top_oligomers", "write_top_bed", "write_figures", "save_figure", "write_outputs", "write_result_files",
-           "write_summary", "save_model", "load_model",
-           "versions"]
+           "write_summary", "json_ready", "save_model", "load_model", "versions"]
 
 
 def versions() -> dict:
@@ -104,8 +104,7 @@ def write_figures(out, result, weights=None, *, fmt="png", position_labels=None,
 
     from ..plot._heatmaps import differential_heatmap, maximal_heatmap, poim_heatmap, weights_vs_firm
 
-    if fmt not in ("png", "svg", "pdf"):
-        raise SeqimpError(f"figure format must be png, svg or pdf, got {fmt!r}")
+    check_figure_format(fmt)
     out = Path(out)
     jobs = [("differential_poim", lambda: differential_heatmap(result, position_labels=position_labels)),
             ("maximal_poim", lambda: maximal_heatmap(result, position_labels=position_labels))]
@@ -150,7 +149,7 @@ def save_model(path, weights, metadata=None) -> None:
     tmp = path.with_name(f".{path.stem}.partial.npz")
     try:
         weights.save(tmp)
-        text = json.dumps(_finite(metadata or {}), sort_keys=True, allow_nan=False, default=_json_default)
+        text = json.dumps(json_ready(metadata or {}), sort_keys=True, allow_nan=False)
         save_npz(tmp, {"metadata": np.array(text)}, append=True)
         os.replace(tmp, path)
     finally:
@@ -228,39 +227,37 @@ def write_result_files(out, result, *, weights=None, fmt="png", top=50, position
 
 
 def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50, position_labels=None,
-                  model_metadata=None, report=True, motifs_dir=None) -> list:
+                  model_metadata=None, report=True) -> list:
     """Write every result file of ``seqimp poim`` into the folder ``out``.
 
-    :func:`write_result_files`, then ``summary.json`` and ``report.html``. Returns the written paths.
+    :func:`write_result_files`, then ``summary.json`` and ``report.html`` (from ``summary``).
+    Returns the written paths.
     """
     from ._report import write_report
 
     out = Path(out)
     written = write_result_files(out, result, weights=weights, fmt=fmt, top=top, position_labels=position_labels,
                                  model_metadata=model_metadata)
-    write_summary(out / "summary.json", summary or {})
+    summary = json_ready(summary or {})
+    write_summary(out / "summary.json", summary)
     written.append(out / "summary.json")
     if report:
-        written.append(write_report(out, motifs_dir=motifs_dir))
+        written.append(write_report(out, summary=summary))
     return written
 
 
-def _json_default(value):
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, (Path, np.ndarray)):
-        return str(value) if isinstance(value, Path) else value.tolist()
-    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
-
-
-def _finite(value):
-    """``value`` (nested dicts, lists, numbers) with NaN and infinities as None: valid JSON."""
+def json_ready(value):
+    """``value`` (nested dicts, lists, tuples, arrays, NumPy and Python numbers, paths) as the
+    JSON data it is written as: lists, Python numbers, strings for paths, and None for NaN and
+    infinities. What ``summary.json`` holds is what a report built from it in memory shows."""
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: json_ready(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
+        return [json_ready(v) for v in value]
     if isinstance(value, np.ndarray):
-        return _finite(value.tolist())
+        return json_ready(value.tolist())
+    if isinstance(value, Path):
+        return str(value)
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
@@ -269,6 +266,6 @@ def _finite(value):
 
 
 def write_summary(path, summary) -> None:
-    """Write a summary dict as indented, valid JSON (NumPy values and paths converted; NaN and
-    infinities written as ``null``)."""
-    Path(path).write_text(json.dumps(_finite(summary), indent=2, allow_nan=False, default=_json_default) + "\n")
+    """Write a summary dict as indented, valid JSON (:func:`json_ready`: NumPy values and paths
+    converted, NaN and infinities written as ``null``)."""
+    Path(path).write_text(json.dumps(json_ready(summary), indent=2, allow_nan=False) + "\n")

@@ -1,8 +1,9 @@
 """A self-contained HTML report of a results folder.
 
-:func:`write_report` reads what ``seqimp poim`` (and optionally ``seqimp motifs``)
-wrote into a folder -- ``summary.json``, ``top_oligomers.tsv``, the figures,
-``motifs.tsv`` and motif logos -- and writes ``report.html`` beside them.
+:func:`write_report` shows a run's summary (the dict in memory that ``summary.json`` holds,
+or that file) and what ``seqimp poim`` (and optionally ``seqimp motifs``) wrote into a folder
+-- ``top_oligomers.tsv``, the figures, ``motifs.tsv`` and motif logos -- and writes
+``report.html`` beside them.
 PNG and SVG figures are embedded (base64), so the page reads offline even when
 moved on its own; PDF figures and data files are linked relatively.
 """
@@ -176,7 +177,9 @@ def _fmt(value):
     return None if value is None else f"{value:.4f}" if isinstance(value, float) else value
 
 
-def _motif_section(folder: Path, base: Path, embed: bool) -> str:
+def _motif_section(folder: Path, embed: bool, database=None) -> str:
+    """The motif section of the folder ``folder``: ``motifs.tsv``, links to the motif files,
+    matches (``database``: the summary's ``motif_database``) and logos."""
     header, rows = _read_tsv(folder / "motifs.tsv")
     parts = ["<h2>Motifs</h2>"]
     if rows:  # the headline: the best motif (motifs.tsv is ranked strongest first)
@@ -188,12 +191,12 @@ def _motif_section(folder: Path, base: Path, embed: bool) -> str:
     links = [name for name in _MOTIF_FILES if (folder / name).exists()]
     if links:
         parts.append("<p>Files: " + ", ".join(
-            f'<a href="{html.escape(os.path.relpath(folder / n, base))}">{n}</a>' for n in links) + "</p>")
+            f'<a href="{html.escape(n)}">{n}</a>' for n in links) + "</p>")
     if (folder / "matches.tsv").exists():
         mh, mr = _read_tsv(folder / "matches.tsv")
-        parts += ["<h3>Matches to known motifs</h3>", _database_line(folder), _verdicts(mh, mr),
+        parts += ["<h3>Matches to known motifs</h3>", _database_line(database), _verdicts(mh, mr),
                   _html_table(mh, mr, limit=50)]
-        parts += [_figure(p, base, f"{p.stem.replace('_match', '')}: compared columns (top) aligned with the "
+        parts += [_figure(p, folder, f"{p.stem.replace('_match', '')}: compared columns (top) aligned with the "
                           "matched motif (bottom) at the reported offset and strand", embed)
                   for ext in (".png", ".svg") for p in sorted((folder / "logos").glob(f"*_match{ext}"))]
     logos = sorted(p for ext in (".png", ".svg") for p in folder.glob(f"*{ext}")
@@ -201,18 +204,15 @@ def _motif_section(folder: Path, base: Path, embed: bool) -> str:
     logos += sorted(p for ext in (".png", ".svg") for p in (folder / "logos").glob(f"*{ext}")
                     if not p.stem.endswith("_match")) \
         if (folder / "logos").is_dir() else []
-    parts += [_figure(p, base, p.stem.replace("_", " "), embed) for p in logos]
+    parts += [_figure(p, folder, p.stem.replace("_", " "), embed) for p in logos]
     return "".join(parts)
 
 
-def _database_line(folder: Path) -> str:
-    """Which database the motifs were matched against (``motifs.json``), with its credit line."""
+def _database_line(info) -> str:
+    """Which database the motifs were matched against (``motif_database`` of the summary, as in
+    ``motifs.json``), with its credit line."""
     from ..motifs import database_label
 
-    try:
-        info = json.loads((folder / "motifs.json").read_text())["parameters"]["database"] or {}
-    except (OSError, ValueError, KeyError, TypeError):
-        return ""
     if not info:
         return ""
     credit = f" &middot; {html.escape(info['attribution'])}" if info.get("attribution") else ""
@@ -244,20 +244,21 @@ def _verdicts(header, rows) -> str:
             "are both at most 0.05.</p><ul>" + "".join(items) + "</ul>")
 
 
-def build_report(directory, *, title=None, embed=True, motifs_dir=None) -> str:
+def build_report(directory, *, summary=None, title=None, embed=True) -> str:
     """The HTML text of the report for a results folder.
 
     Parameters
     ----------
     directory : path-like
-        Folder with ``summary.json``, ``top_oligomers.tsv`` and figures (any of them may
-        be missing; the report shows what is there). Links are relative to it.
+        Folder with ``top_oligomers.tsv``, figures and, from ``seqimp motifs``, ``motifs.tsv``
+        and motif logos (any of them may be missing; the report shows what is there). Links
+        are relative to it.
+    summary : dict, optional
+        The run's summary, as written to ``summary.json`` (JSON values); default: the
+        folder's ``summary.json``, if any.
     title : str, optional
     embed : bool, default=True
         Embed PNG/SVG figures as base64 (offline and movable) instead of linking them.
-    motifs_dir : path-like, optional
-        Where to look for ``motifs.tsv`` (default: ``directory``); a motif section is
-        added when it exists.
 
     Returns
     -------
@@ -266,16 +267,14 @@ def build_report(directory, *, title=None, embed=True, motifs_dir=None) -> str:
     base = Path(directory)
     if not base.is_dir():
         raise SeqimpError(f"{base}: not a directory")
-    summary = {}
-    if (base / "summary.json").exists():
-        summary = json.loads((base / "summary.json").read_text())
+    if summary is None:
+        summary = json.loads((base / "summary.json").read_text()) if (base / "summary.json").exists() else {}
     title = title or summary.get("title") or "seqimp POIM report"
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}</title>"
              f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]
     if summary:
         parts += ["<h2>Summary</h2>", _summary_html(summary)]
-    motif_folder = Path(motifs_dir) if motifs_dir is not None else base
-    has_motifs = (motif_folder / "motifs.tsv").exists()
+    has_motifs = (base / "motifs.tsv").exists()
     if (base / "top_oligomers.tsv").exists():
         header, rows = _read_tsv(base / "top_oligomers.tsv")
         parts += ["<h2>Top positional oligomers</h2>",
@@ -292,8 +291,7 @@ def build_report(directory, *, title=None, embed=True, motifs_dir=None) -> str:
         parts.append("<h2>Figures</h2>")
         parts += [_figure(p, base, _caption(p.stem), embed) for p in figures]
     if has_motifs:
-        # links are relative to the motif folder: the report ends up beside motifs.tsv
-        parts.append('<div id="motifs">' + _motif_section(motif_folder, motif_folder, embed) + "</div>")
+        parts.append('<div id="motifs">' + _motif_section(base, embed, summary.get("motif_database")) + "</div>")
     files = [n for n in ("poim.npz", "model.npz", "summary.json", "top_oligomers.bed") if (base / n).exists()]
     if files:
         parts.append('<h2>Files</h2><p>' + ", ".join(f'<a href="{n}">{n}</a>' for n in files)
@@ -302,13 +300,13 @@ def build_report(directory, *, title=None, embed=True, motifs_dir=None) -> str:
     return "\n".join(parts)
 
 
-def write_report(directory, *, path=None, title=None, embed=True, motifs_dir=None) -> Path:
+def write_report(directory, *, summary=None, path=None, title=None, embed=True) -> Path:
     """Write ``report.html`` for a results folder (see :func:`build_report`); return its path.
 
     Run it again after ``seqimp motifs --out DIR`` has added ``motifs.tsv`` to the
     folder to include the motif section.
     """
-    text = build_report(directory, title=title, embed=embed, motifs_dir=motifs_dir)
+    text = build_report(directory, summary=summary, title=title, embed=embed)
     path = Path(directory) / "report.html" if path is None else Path(path)
     path.write_text(text, encoding="utf-8")
     return path

@@ -1,5 +1,5 @@
-"""Training and held-out evaluation of the pipeline: sequences encoded once, a WD/WDS
-classifier trained on a stratified split, unfolded into positional weights.
+"""Training and held-out evaluation of the pipeline: a WD/WDS classifier trained on a
+stratified split of sequences encoded once, unfolded into positional weights.
 
 :func:`train_model` is the step ``seqimp train`` and :func:`~seqimp.pipeline.run_poim`
 start with; :func:`evaluate` scores any classifier's held-out predictions.
@@ -15,42 +15,16 @@ import warnings
 import numpy as np
 
 from ..errors import DEFAULT_SEED, SeqimpError, check_random_state
-from ..io import SequenceSet, check_sequences, get_alphabet
+from ._options import ModelOptions
+from ._sequences import encode_sequences
 
-__all__ = ["train_model", "train_on_store", "evaluate", "recorded_seed"]
+__all__ = ["train_model", "train_on_store", "train_classifier", "evaluate", "flag_chance", "recorded_seed",
+           "CHANCE_AUROC"]
 
 logger = logging.getLogger(__name__)
 
 #: Held-out auROC below which :func:`train_model` warns that the model is close to chance.
 CHANCE_AUROC = 0.6
-
-
-def _codes(X, name, alphabet="dna") -> np.ndarray:
-    return check_sequences(X, name, alphabet)
-
-
-def _alphabet_of(alphabet, *data):
-    """``alphabet`` as a name, or (None) the alphabet of the first SequenceSet among ``data``, else DNA."""
-    if alphabet is not None:
-        return get_alphabet(alphabet).name
-    return next((x.alphabet.name for x in data if isinstance(x, SequenceSet)), "dna")
-
-
-def _encode(positive, negative, alphabet="dna"):
-    """Encode the sequences once: ``(pos, neg)`` code arrays of one length (None where not given)."""
-    pos = None if positive is None else _codes(positive, "positive", alphabet)
-    neg = None if negative is None else _codes(negative, "negative", alphabet)
-    if pos is not None and neg is not None and pos.shape[1] != neg.shape[1]:
-        raise SeqimpError(f"positive sequences have length {pos.shape[1]} but negative ones {neg.shape[1]}; "
-                          "positional methods need one common length")
-    return pos, neg
-
-
-def _labels(pos, neg):
-    """One (n, L) array of encoded positives then negatives, and their 0/1 labels."""
-    X = np.concatenate([pos, neg])
-    y = np.concatenate([np.ones(len(pos), dtype=np.int64), np.zeros(len(neg), dtype=np.int64)])
-    return X, y
 
 
 def evaluate(scores, y) -> dict:
@@ -63,23 +37,22 @@ def evaluate(scores, y) -> dict:
     return out
 
 
-def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=0.2, random_state=None,
-                progress=False, alphabet=None, client=None, max_memory=None):
+def train_model(positive, negative, *, model=ModelOptions(), random_state=None, progress=False, client=None,
+                max_memory=None):
     """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
 
     Parameters
     ----------
     positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
-    degree, shifts, C : WDClassifier parameters
-    test_fraction : float in [0, 1), default=0.2
-        Stratified held-out share for accuracy/auROC; 0 trains on everything and
-        reports no metrics. The returned model is the one trained on the rest.
+    model : ModelOptions
+        ``degree``, ``shifts``, ``C``, ``alphabet`` and ``test_fraction``: the stratified
+        held-out share for accuracy/auROC; 0 trains on everything and reports no metrics.
+        The returned model is the one trained on the rest.
     random_state : int or None
+        The split and the solver (None: the fixed seed 0).
     progress : bool, default=False
         Report each training step (feature map or Gram matrix, solver) with its time on
         stderr (``WDClassifier(verbose=True)``).
-    alphabet : {"dna", "rna", "protein"}, optional
-        Default: the alphabet of a SequenceSet given, else DNA.
     client : distributed.Client or str, optional
         Train on a Dask cluster (``WDClassifier(client=...)``, shifts 0 only; docs/training-at-scale.md).
     max_memory : int or str, optional
@@ -98,10 +71,9 @@ def train_model(positive, negative, *, degree=8, shifts=0, C=1.0, test_fraction=
     -----
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
-    alphabet = _alphabet_of(alphabet, positive, negative)
-    return _train(*_labels(*_encode(positive, negative, alphabet)), degree=degree, shifts=shifts, C=C,
-                  test_fraction=test_fraction, random_state=random_state, progress=progress, client=client,
-                  alphabet=alphabet, max_memory=max_memory)
+    data = encode_sequences(positive, negative, model.alphabet)
+    return train_classifier(*data.labelled(), model=model, random_state=random_state, progress=progress,
+                            client=client, alphabet=data.alphabet, max_memory=max_memory)
 
 
 def train_on_store(store, *, test_store=None, degree=8, shifts=0, C=1.0, random_state=None, progress=False,
@@ -121,7 +93,9 @@ def train_on_store(store, *, test_store=None, degree=8, shifts=0, C=1.0, random_
     test_store : CodesStore or path, optional
         Held-out sequences of the same length and alphabet, with 0/1 labels: accuracy and
         auROC of the model trained on ``store``.
-    degree, shifts, C, random_state, progress, client, max_memory
+    degree, shifts, C
+        As in :class:`ModelOptions` (there is no split: every row of ``store`` trains).
+    random_state, progress, client, max_memory
         As in :func:`train_model`.
 
     Returns
@@ -138,10 +112,11 @@ def train_on_store(store, *, test_store=None, degree=8, shifts=0, C=1.0, random_
             raise SeqimpError(f"test_store {test.path}: sequences of length {test.length} ({test.alphabet.name}), "
                               f"the training store {train.path} holds length {train.length} ({train.alphabet.name})")
         X_test, y_test = test.codes, np.asarray(test.labels, dtype=np.int64)
-    return _train(train.codes, np.asarray(train.labels, dtype=np.int64), degree=degree, shifts=shifts, C=C,
-                  test_fraction=0.0, random_state=random_state, progress=progress, client=client,
-                  alphabet=train.alphabet.name, max_memory=max_memory, test=(X_test, y_test),
-                  check_identical=False)
+    return train_classifier(train.codes, np.asarray(train.labels, dtype=np.int64),
+                            model=ModelOptions(degree=degree, shifts=shifts, C=C, test_fraction=0.0),
+                            random_state=random_state, progress=progress, client=client,
+                            alphabet=train.alphabet.name, max_memory=max_memory, test=(X_test, y_test),
+                            check_identical=False)
 
 
 def _labelled_store(store, name):
@@ -158,17 +133,17 @@ def _labelled_store(store, name):
     return store
 
 
-def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, client=None, alphabet="dna",
-           max_memory=None, test=(None, None), check_identical=True):
+def train_classifier(X, y, *, model, random_state, progress=False, client=None, alphabet="dna", max_memory=None,
+                     test=(None, None), check_identical=True):
     """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``);
-    ``test``: a held-out ``(X_test, y_test)`` given instead of a split (``test_fraction`` 0)."""
+    ``model``: :class:`ModelOptions` (its ``alphabet`` is ignored: ``alphabet`` is that of ``X``);
+    ``test``: a held-out ``(X_test, y_test)`` given instead of a split (``model.test_fraction`` 0)."""
     from sklearn.model_selection import train_test_split
 
     from ..kernels._estimators import WDClassifier
 
+    degree, shifts, C, test_fraction = model.degree, model.shifts, model.C, model.test_fraction
     n_pos, n_neg = int(y.sum()), int(len(y) - y.sum())
-    if not 0.0 <= test_fraction < 1.0:
-        raise SeqimpError(f"test_fraction must lie in [0, 1), got {test_fraction}")
     info = {"n_positive": n_pos, "n_negative": n_neg, "n_test": 0, "accuracy": None, "auroc": None}
     identical = check_identical and _same_sequences(X[y == 1], X[y == 0])
     if identical:
@@ -204,7 +179,7 @@ def _train(X, y, *, degree, shifts, C, test_fraction, random_state, progress, cl
     return model.positional_weights(), info
 
 
-def _flag_chance(metrics) -> None:
+def flag_chance(metrics) -> None:
     """``chance_level`` and a warning in ``metrics`` when its auROC is below :data:`CHANCE_AUROC`."""
     auroc = metrics.get("auroc")
     metrics["chance_level"] = auroc is not None and auroc < CHANCE_AUROC

@@ -1,0 +1,133 @@
+"""``seqimp motifs`` as a library function: POIM (given, loaded or trained here) -> motifs ->
+sites -> matches -> files.
+
+>>> from seqimp.pipeline import ModelOptions, run_motifs                          # doctest: +SKIP
+>>> run = run_motifs("motifs", positive=pos, negative=neg, model=ModelOptions(degree=6))  # doctest: +SKIP
+>>> run.table()                                                                  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import replace
+
+from ..errors import SeqimpError
+from ._motif_files import update_report, write_motif_run
+from ._motifs import MotifRun, find_motifs, with_database_loaded
+from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
+from ._run import check_job, compute_importance, make_background
+from ._sequences import encode_sequences
+from ._train import train_classifier
+
+__all__ = ["run_motifs"]
+
+logger = logging.getLogger(__name__)
+
+
+def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptions(),
+               background=BackgroundOptions(), importance=ImportanceOptions(), motifs=MotifOptions(),
+               output=OutputOptions(), random_state=None) -> MotifRun:
+    """Find the motifs a model relies on and write them into the folder ``out``.
+
+    Starts from a POIM (``poim``) or trains a WD classifier on ``positive`` vs ``negative``
+    and computes its POIM. The importance comes from a model trained on *all* sequences;
+    with ``model.test_fraction > 0`` a second model, trained on the rest of a stratified
+    split, only reports held-out accuracy and auROC, so the motifs do not depend on the split.
+    Then :func:`find_motifs`: :func:`seqimp.motifs.discover_motifs`, refinement and sites on
+    the sequences (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched --
+    Fisher p-value above ``motifs.max_pvalue``, held-out p-value above
+    ``motifs.max_held_out_pvalue`` or fewer than 5 sites -- are dropped; where none is
+    enriched, the one best enriched held out is reported; a refined motif that copies a
+    stronger one is merged into it) and TOMTOM matches against ``motifs.database``. When
+    ``out`` holds a ``seqimp poim`` result (``summary.json``), its summary records the best
+    motif and its ``report.html`` is rewritten with a motif section
+    (:func:`~seqimp.pipeline.update_report`).
+
+    Parameters
+    ----------
+    out : path-like
+        Folder to write into (created if missing; its parent must exist): ``motifs.meme``,
+        ``motifs.jaspar``, ``motifs.transfac``, ``motifs.tsv``, ``motif_candidates.tsv``,
+        ``logos/`` (one logo per motif and ``importance_logo``), ``matches.tsv`` (with a
+        database), ``motif_sites.tsv``/``.bed`` (with sequences: their ids are the FASTA ids
+        of a SequenceSet, else ``pos1, pos2, ...``) and ``motifs_poim.npz`` (the POIM, when
+        trained here; never ``poim.npz``, which is ``seqimp poim``'s).
+    poim : POIMResult, StreamedPOIM or path-like, optional
+        A POIM instead of training (a path is read by :func:`seqimp.load_poim`).
+    positive, negative : list of str, SequenceSet or ndarray of shape (n, L), optional
+        Both or neither. Without ``poim`` they train the model; with it they only
+        calibrate the PWMs by counting sites.
+    model : ModelOptions
+        ``degree``, ``shifts``, ``C``, ``test_fraction``; used only without ``poim``.
+    background : BackgroundOptions
+        The background of the POIM computed here.
+    importance : ImportanceOptions
+        ``max_order`` and ``max_memory`` of the POIM computed here (it is kept in
+        ``motifs_poim.npz``: ``full_tables`` is :func:`run_poim`'s).
+    motifs : MotifOptions
+        How motifs are found, refined and matched; the database is recorded in
+        ``motifs.json``. With JASPAR's class annotations, ``matches.tsv`` gets a
+        ``target_class`` column.
+    output : OutputOptions
+        ``fmt`` of the logos and ``progress``.
+    random_state : int or None
+        Every random choice (default 0, recorded in ``motifs.json``).
+
+    Returns
+    -------
+    MotifRun
+
+    Notes
+    -----
+    Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
+    """
+    from ..importance import load_poim
+
+    if importance.full_tables:
+        raise SeqimpError("full_tables: run_motifs keeps its POIM in motifs_poim.npz; full tables are run_poim's")
+    random_state = 0 if random_state is None else random_state
+    motifs = with_database_loaded(motifs)
+    data = encode_sequences(positive, negative, "dna")
+    if (data.positive is None) != (data.negative is None):
+        raise SeqimpError("give both positive and negative sequences (or neither, with a POIM)")
+    trained = poim is None
+    if not trained:
+        result = load_poim(poim) if isinstance(poim, (str, os.PathLike)) else poim
+    elif data.positive is None:
+        raise SeqimpError("positive and negative sequences are required (or start from a POIM)")
+    else:
+        result = _train_and_explain(data, model=model, background=background, importance=importance,
+                                    random_state=random_state, progress=output.progress)
+    run = find_motifs(result, data, options=motifs)
+    run.parameters.update(seed=random_state, trained=trained)
+    if trained:
+        run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
+                              metrics=result.meta.get("metrics"))
+    run.files = write_motif_run(out, run, database=motifs.database, measure=motifs.measure, fmt=output.fmt,
+                                with_poim=trained)
+    update_report(out, run)
+    return run
+
+
+def _train_and_explain(data, *, model, background, importance, random_state, progress):
+    """The POIM of a WD model trained on encoded positives vs negatives (``data``, job checked first)."""
+    length = data.length
+    max_order = model.degree if importance.max_order is None else importance.max_order
+    check_job(length, degree=model.degree, max_order=max_order, background_order=background.order,
+              max_memory=importance.max_memory)
+    X, y = data.labelled()
+    info = None
+    if model.test_fraction > 0:  # held-out accuracy only; the importance comes from all sequences
+        _w, info = train_classifier(X, y, model=model, random_state=random_state, progress=progress,
+                                    max_memory=importance.max_memory)
+    weights, _all = train_classifier(X, y, model=replace(model, test_fraction=0.0), random_state=random_state,
+                                     progress=progress, max_memory=importance.max_memory)
+    bg, text = make_background(background.kind, positive=data.positive, negative=data.negative,
+                               fasta=background.fasta, length=length, order=background.order,
+                               positional=background.positional)
+    logger.info(f"computing POIM and FIRM up to order {max_order} ({text})")
+    result = compute_importance(weights, bg, max_order=max_order, max_memory=importance.max_memory, progress=progress)
+    if info is not None:
+        result.meta = dict(result.meta or {}, metrics={k: info[k] for k in ("n_test", "accuracy", "auroc")})
+    return result
