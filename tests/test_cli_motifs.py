@@ -130,8 +130,15 @@ def test_motifs_into_a_poim_report(planted, tmp_path):
     assert main(["poim", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"),
                  "--out", str(out), "--degree", "4", "--seed", "0", "--no-motifs", "-q"]) == 0
     assert 'id="motifs"' not in (out / "report.html").read_text()
+    before = json.loads((out / "summary.json").read_text())["files"]["bytes"]
+    assert "motifs.meme" not in before and "model.npz" in before
     assert main(["motifs", "--poim", str(out / "poim.npz"), "--out", str(out), "--db",
                  str(DATA / "toy_motifs.transfac"), "-q"]) == 0
+    # the summary's record of what was written gains the motif files, measured on disk
+    files = json.loads((out / "summary.json").read_text())["files"]
+    assert set(before) < set(files["bytes"]) and {"motifs.meme", "matches.tsv", "logos/motif1_logo.png"} <= set(files["bytes"])
+    assert all(files["bytes"][name] == (out / name).stat().st_size for name in files["bytes"])
+    assert files["total"] == sum(files["bytes"].values())
     matches = _tsv(out / "matches.tsv")
     assert {"query", "target", "p_value", "q_value"} <= set(matches[0])
     # a PWM fitted to the POIM alone is flat (no sequences to count sites in): not compared, and said so

@@ -126,6 +126,11 @@ def test_run_poim_writes_everything_and_finds_the_motif(tmp_path, planted):
     summary = run.summary
     assert summary["metrics"]["n_test"] == 40 and summary["data"]["n_positive"] == 100
     assert set(summary["timings"]) == {"train", "poim", "outputs"}
+    # what was written and its size: every file but the summary and the report, measured on disk
+    recorded = summary["files"]["bytes"]
+    assert set(recorded) == set(names) - {"summary.json", "report.html"}
+    assert all(recorded[name] == (tmp_path / name).stat().st_size for name in recorded)
+    assert summary["files"]["total"] == sum(recorded.values())
     # the best 3-mer lies inside the planted GATTACA at 11-17
     best3 = next(r for r in summary["top_per_order"] if r["order"] == 3)
     assert best3["oligomer"] in "GATTACA" and 11 <= best3["position"] <= 15

@@ -146,7 +146,7 @@ def run(args) -> int:
                    output=OutputOptions(fmt=args.format, progress=progress_enabled()), random_state=args.seed)
 
     def finish():  # a 'seqimp poim' folder: its summary and report get the motifs, still under the folder's lock
-        update_report(args.out, run)
+        update_report(args.out, run, written_in=tmp)
 
     with output_dir(args.out, "motifs", finish=finish) as tmp:
         run = run_motifs(tmp, poim=result, positive=pos, negative=neg, **options)

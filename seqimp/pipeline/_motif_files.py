@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 
 from .._tables import write_tsv
-from ._outputs import json_ready, save_figure, write_summary
+from ._outputs import add_file_sizes, json_ready, save_figure, write_summary
 from ._report import write_report
 
 __all__ = ["write_motif_run", "best_motif", "motif_summary", "update_report"]
@@ -121,13 +121,15 @@ def motif_summary(run) -> dict:
     return record
 
 
-def update_report(folder, run, *, announce=True):
+def update_report(folder, run, *, announce=True, written_in=None):
     """Add ``run``'s motifs to the ``seqimp poim`` folder ``folder`` (one with ``summary.json``,
     from an earlier ``seqimp poim``; ``seqimp motifs --out`` into it): its best motif and
     database (:func:`motif_summary`) into that summary, which is written back once, and the
     report rewritten from it with the motif section. Returns the report's path, or None for
     other folders. ``announce``: log where the report is (off for a staging folder, whose name
-    the user never sees)."""
+    the user never sees). ``written_in``: the folder ``run.files`` were written into when it is
+    not ``folder`` (a staging folder published into ``folder`` since); the summary's record of
+    what was written (``files``) gains them under their names in ``folder``."""
     import json
 
     folder = Path(folder)
@@ -136,6 +138,9 @@ def update_report(folder, run, *, announce=True):
     summary = json.loads((folder / "summary.json").read_text())
     summary.pop("motif_database", None)  # a database of earlier motifs
     summary.update(motif_summary(run))
+    root = Path(written_in) if written_in is not None else folder
+    written = (folder / Path(p).relative_to(root) for p in run.files)
+    summary = add_file_sizes(summary, folder, [p for p in written if p.is_file()])
     write_summary(folder / "summary.json", summary)
     path = write_report(folder, summary=summary)
     if announce:

@@ -29,7 +29,7 @@ from ..kernels._weights import PositionalWeights
 from ._options import check_figure_format
 
 __all__ = ["top_oligomers", "write_top_bed", "write_figures", "save_figure", "write_outputs", "write_result_files",
-           "write_summary", "json_ready", "save_model", "load_model", "versions"]
+           "write_summary", "json_ready", "save_model", "load_model", "versions", "file_sizes", "add_file_sizes"]
 
 
 def versions() -> dict:
@@ -238,12 +238,43 @@ def write_outputs(out, result, *, weights=None, summary=None, fmt="png", top=50,
     out = Path(out)
     written = write_result_files(out, result, weights=weights, fmt=fmt, top=top, position_labels=position_labels,
                                  model_metadata=model_metadata)
-    summary = json_ready(summary or {})
+    summary = json_ready(add_file_sizes(summary or {}, out, written))
     write_summary(out / "summary.json", summary)
     written.append(out / "summary.json")
     if report:
         written.append(write_report(out, summary=summary))
     return written
+
+
+def file_sizes(folder, paths) -> dict:
+    """What a run wrote and its size, as ``summary.json`` records it (key ``files``).
+
+    Parameters
+    ----------
+    folder : path-like
+        The output folder; names are relative to it, with ``/`` between folders.
+    paths : iterable of path-like
+        Files written into ``folder`` (``summary.json`` and ``report.html`` themselves are not
+        among them: they are written after the record).
+
+    Returns
+    -------
+    dict
+        ``{"bytes": {name: size in bytes}, "total": sum of the sizes}``, names sorted.
+    """
+    folder = Path(folder)
+    sizes = {Path(p).relative_to(folder).as_posix(): Path(p).stat().st_size for p in paths}
+    sizes = dict(sorted(sizes.items()))
+    return {"bytes": sizes, "total": sum(sizes.values())}
+
+
+def add_file_sizes(summary: dict, folder, paths) -> dict:
+    """``summary`` with the files ``paths`` in ``folder`` added to its record of what was written
+    (:func:`file_sizes`; files already recorded are measured again)."""
+    record = file_sizes(folder, paths)
+    merged = dict(summary.get("files", {}).get("bytes", {}), **record["bytes"])
+    merged = dict(sorted(merged.items()))
+    return dict(summary, files={"bytes": merged, "total": sum(merged.values())})
 
 
 def json_ready(value):

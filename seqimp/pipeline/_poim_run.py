@@ -15,7 +15,7 @@ from ..io import require_dna
 from ..kernels import PositionalWeights
 from ._motif_files import motif_summary
 from ._motifs import add_motifs
-from ._outputs import json_ready, top_oligomers, versions, write_result_files, write_summary
+from ._outputs import add_file_sizes, json_ready, top_oligomers, versions, write_result_files, write_summary
 from ._report import write_report
 
 __all__ = ["PipelineRun", "explain_and_write", "run_summary", "check_motif_inputs"]
@@ -124,7 +124,7 @@ def explain_and_write(explain, what, out, *, summary, timings, output, weights=N
         if found is not None:
             files += found.files
             summary.update(motif_summary(found))
-    summary = json_ready(summary)
+    summary = json_ready(add_file_sizes(summary, out, files))
     write_summary(out / "summary.json", summary)
     files.append(out / "summary.json")
     files.append(write_report(out, summary=summary))
