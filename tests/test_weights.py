@@ -160,6 +160,13 @@ def test_large_models_are_deflated_losslessly(tmp_path, monkeypatch):
     monkeypatch.setattr(weights_module, "COMPRESS_ABOVE", 1000)
     w.save(tmp_path / "large.npz")
     assert set(_entry_methods(tmp_path / "large.npz").values()) == {zipfile.ZIP_DEFLATED}
+    with np.load(tmp_path / "small.npz") as small, np.load(tmp_path / "large.npz") as large:
+        assert int(small["format_version"]) == 2 and "sparse_4_index" in small.files
+        # deflated: the flat indices as the steps between them, in the narrowest unsigned type
+        assert int(large["format_version"]) == 3 and "sparse_4_index" not in large.files
+        steps = large["sparse_4_step"]
+        assert steps.dtype == np.min_scalar_type(int(steps.max()))
+        np.testing.assert_array_equal(np.cumsum(steps), small["sparse_4_index"])
     assert (tmp_path / "large.npz").stat().st_size < (tmp_path / "small.npz").stat().st_size
     w.save(tmp_path / "forced.npz", compress=False)
     assert (tmp_path / "forced.npz").read_bytes() == (tmp_path / "small.npz").read_bytes()
