@@ -84,15 +84,16 @@ def check_choice(value, name: str, choices) -> str:
     return value
 
 
-def check_file(path, name: str | None = None) -> Path:
+def check_file(path, name: str | None = None, *, expected="a file") -> Path:
     """``path`` as a :class:`~pathlib.Path` to an existing regular file (pipes and devices too).
 
-    The message names ``name`` (an option such as ``--poim``) when given, and the path.
+    The message names ``name`` (an option such as ``--poim``) when given, and the path; a
+    directory is refused as not ``expected`` (e.g. ``"a FASTA file"``).
     """
     p = Path(os.fspath(path))
     where = f"{name} {p}" if name else f"{p}"
     if p.is_dir():
-        raise SeqimpError(f"{where}: is a directory, expected a file")
+        raise SeqimpError(f"{where}: is a directory, expected {expected}")
     if not p.exists():
         raise SeqimpError(f"{where}: no such file")
     return p

@@ -99,7 +99,8 @@ def get_alphabet(alphabet="dna") -> Alphabet:
         ) from None
 
 
-def _describe_byte(b: int) -> str:
+def describe_byte(b: int) -> str:
+    """A byte of input as a message names it: ``'X'`` when printable ASCII, else ``byte 0x..``."""
     ch = chr(b)
     return repr(ch) if b < 0x80 and ch.isprintable() else f"byte 0x{b:02x}"
 
@@ -153,7 +154,7 @@ def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
         flat = int(wrong[0])
         r, pos = divmod(flat, length) if length else (0, 0)
         raise SeqimpError(
-            f"{label(r)}: invalid symbol {_describe_byte(raw[flat])} at position {pos + 1} "
+            f"{label(r)}: invalid symbol {describe_byte(raw[flat])} at position {pos + 1} "
             f"(alphabet {alpha.name}: {alpha.symbols})"
         )
     return codes.reshape(n, length)

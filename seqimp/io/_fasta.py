@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import io
 import itertools
-import os
 import warnings
 import zlib
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ import numpy as np
 from Bio.SeqIO.FastaIO import SimpleFastaParser
 
 from ._alphabet import INVALID, Alphabet, decode, encode, get_alphabet
-from ..errors import SeqimpError, check_choice
+from ..errors import SeqimpError, check_choice, check_file
 
 __all__ = ["SequenceSet", "read_fasta", "write_fasta"]
 
@@ -125,15 +124,6 @@ def _open_text(path: Path):
     if head == b"\x1f\x8b":
         stream = gzip.GzipFile(fileobj=stream, mode="rb")
     return io.TextIOWrapper(stream, encoding="latin-1")
-
-
-def _check_path(path) -> Path:
-    path = Path(os.fspath(path))
-    if not path.exists():
-        raise SeqimpError(f"{path}: no such file")
-    if path.is_dir():
-        raise SeqimpError(f"{path}: is a directory, expected a FASTA file")
-    return path
 
 
 def iter_fasta(path: Path):
@@ -276,7 +266,7 @@ def _read_records(path, alpha, on_invalid):
     ``on_invalid="skip"``; warns about duplicate record ids."""
     if on_invalid not in ("error", "skip"):
         raise SeqimpError(f"on_invalid must be 'error' or 'skip', got {on_invalid!r}")
-    path = _check_path(path)
+    path = check_file(path, expected="a FASTA file")
     ids, seqs = _parse(path)
     if not seqs:
         raise SeqimpError(f"{path}: no FASTA records")

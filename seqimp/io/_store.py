@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import SeqimpError, check_int
+from ..errors import SeqimpError, check_file, check_int
 from ._alphabet import INVALID, encode, get_alphabet
-from ._fasta import _check_path, iter_fasta
+from ._fasta import iter_fasta
 
 __all__ = ["CodesStore", "encode_fasta_to_store", "write_codes_store", "open_codes_store"]
 
@@ -147,7 +147,7 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
     paths = [fasta] if isinstance(fasta, (str, os.PathLike)) else list(fasta)
     if not paths:
         raise SeqimpError("fasta: no input files")
-    paths = [_check_path(p) for p in paths]
+    paths = [check_file(p, expected="a FASTA file") for p in paths]
     out = Path(os.fspath(out))
     if out.exists() and not overwrite:
         raise SeqimpError(f"out {out}: already exists (pass overwrite=True to replace it)")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._alphabet import INVALID, _describe_byte, get_alphabet
+from ._alphabet import INVALID, describe_byte, get_alphabet
 from ._fasta import SequenceSet
 from ..errors import SeqimpError, check_choice, check_file
 
@@ -197,7 +197,7 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
         wrong = np.flatnonzero(codes == INVALID)
         if wrong.size:
             p = int(wrong[0])
-            bad(i, "bad_symbol", f"invalid symbol {_describe_byte(s.encode('ascii', 'replace')[p])} at position "
+            bad(i, "bad_symbol", f"invalid symbol {describe_byte(s.encode('ascii', 'replace')[p])} at position "
                                  f"{p + 1} (alphabet {alpha.name}: {alpha.symbols})")
             continue
         if length is None:

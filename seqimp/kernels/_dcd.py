@@ -34,7 +34,7 @@ from sklearn.utils.class_weight import compute_class_weight
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
-from ._implicit import _log, check_codes, implicit_layout, row_norm2, wd_scores
+from ._implicit import check_codes, implicit_layout, row_norm2, solver_line, wd_scores
 from ._layout import aligned_zeros, row_addresses, solver_layout, to_standard
 from ._params import check_degree_shifts, wd_beta
 
@@ -417,7 +417,7 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
         it += 1
         gap = pg[0] - pg[1]
         if verbose:
-            _log(True, f"DCD pass {it}: active {active:,}/{n:,}, projected-gradient range {gap:.3g} "
+            solver_line(True, f"DCD pass {it}: active {active:,}/{n:,}, projected-gradient range {gap:.3g} "
                        f"(tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
                        f"{time.perf_counter() - start:.2f} s")
         if gap <= tol:
@@ -426,7 +426,7 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
                 break
             active = n
             pg_max_old, pg_min_old = np.inf, -np.inf
-            _log(verbose, "DCD: converged on the active set; one more pass over all sequences")
+            solver_line(verbose, "DCD: converged on the active set; one more pass over all sequences")
             continue
         if shrinking:
             pg_max_old = pg[0] if pg[0] > 0 else np.inf

@@ -92,7 +92,8 @@ def check_codes(codes, name="X", alphabet="dna"):
     return check_sequences(codes, name, alpha)
 
 
-def _log(verbose, msg):
+def solver_line(verbose, msg):
+    """A solver's progress line (one pass, one iteration) on stderr when ``verbose``."""
     if verbose:
         print(msg, file=sys.stderr, flush=True)
 

@@ -18,7 +18,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..errors import SeqimpError, check_int, check_number
 from ..io._alphabet import get_alphabet
-from ._implicit import _log, _scores, check_codes, implicit_layout
+from ._implicit import _scores, check_codes, implicit_layout, solver_line
 from ._params import check_degree_shifts
 
 __all__ = ["cg_ridge"]
@@ -123,7 +123,7 @@ def cg_ridge(codes, y, *, degree, alpha=1.0, tol=1e-4, max_iter=None, alphabet="
         d = r + (rr_new / rr) * d
         rr = rr_new
         it += 1
-        _log(verbose, f"CG iteration {it}: relative residual {np.sqrt(rr) / max(stop / tol, 1e-300):.3g} "
+        solver_line(verbose, f"CG iteration {it}: relative residual {np.sqrt(rr) / max(stop / tol, 1e-300):.3g} "
                       f"(tol {tol:g})")
     if np.sqrt(rr) > stop:
         warnings.warn(f"conjugate gradients did not reach tol={tol:g} in {max_iter} iterations",
