@@ -1,4 +1,4 @@
-"""Tests of seqimp.pipeline._run: training/evaluation, backgrounds, full runs.
+"""Tests of seqimp.pipeline._poim_routes: training/evaluation, backgrounds, full runs.
 
 Fixture: tests/data/planted_{pos,neg}.fa, 100 + 100 random 30-nt sequences; the positives
 carry GATTACA at 1-based positions 11-17 (one random base replaced in ~20% of them).

@@ -18,7 +18,7 @@ from ._outputs import (load_model, save_model, top_oligomers, versions, write_fi
 from ._poim_run import PipelineRun
 from ._regression import run_regression, train_regressor
 from ._report import build_report, write_report
-from ._run import check_job, compute_importance, make_background, run_model, run_poim, run_sampled
+from ._poim_routes import check_job, compute_importance, make_background, run_model, run_poim, run_sampled
 from ._sequences import Sequences, encode_sequences
 from ._train import evaluate, train_model, train_on_store
 

@@ -16,7 +16,7 @@ from ..errors import SeqimpError
 from ._motif_files import update_report, write_motif_run
 from ._motifs import MotifRun, find_motifs, with_database_loaded
 from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
-from ._run import check_job, compute_importance, make_background
+from ._poim_routes import check_job, compute_importance, make_background
 from ._sequences import encode_sequences
 from ._train import train_classifier
 

@@ -15,7 +15,7 @@ from ..errors import SeqimpError, check_random_state
 from ..io import check_sequences, get_alphabet
 from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions
 from ._poim_run import PipelineRun, explain_and_write, run_summary
-from ._run import check_job, compute_importance, fit_background, tables_path
+from ._poim_routes import check_job, compute_importance, fit_background, tables_path
 from ._sequences import alphabet_of, source_of
 from ._train import recorded_seed
 
