@@ -15,7 +15,7 @@ from sklearn.svm import LinearSVC
 from seqimp import SeqimpError, WDClassifier, WDRegressor, wd_features
 from seqimp.kernels import cg_ridge, dcd_svm, training_memory, wd_scores
 from seqimp.kernels._dcd import svm_primal_objective
-from seqimp._sizes import parse_size as parse_bytes
+from seqimp._sizes import parse_size
 
 
 def noisy_data(n, length, seed=1, noise=0.1):
@@ -163,8 +163,8 @@ def test_memory_budget_refuses_before_allocating():
         WDRegressor(degree=4, memory_budget=10_000).fit(X, y.astype(float))
     with pytest.raises(SeqimpError, match="memory_budget must be a size such as 4G, 500M, 1.5GiB or a number of bytes, got 'lots'"):
         WDClassifier(degree=4, memory_budget="lots").fit(X, y)
-    assert parse_bytes("1.5 GiB") == parse_bytes("1.5G") == parse_bytes("1.5gb") == int(1.5 * 2 ** 30)
-    assert parse_bytes("1000") == parse_bytes(1000.0) == 1000
+    assert parse_size("1.5 GiB") == parse_size("1.5G") == parse_size("1.5gb") == int(1.5 * 2 ** 30)
+    assert parse_size("1000") == parse_size(1000.0) == 1000
     WDClassifier(degree=4, C=0.01, tol=1e-2, memory_budget="10MB").fit(X, y)  # fits in the budget
 
 
