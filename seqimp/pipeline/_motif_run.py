@@ -113,7 +113,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
 def _train_and_explain(data, *, model, background, importance, random_state, progress):
     """The POIM of a WD model trained on encoded positives vs negatives (``data``, job checked first)."""
     length = data.length
-    max_order = model.degree if importance.max_order is None else importance.max_order
+    max_order = importance.order(model.degree)
     check_job(length, degree=model.degree, max_order=max_order, background_order=background.order,
               max_memory=importance.max_memory)
     X, y = data.labelled()

@@ -154,6 +154,10 @@ class ImportanceOptions:
         _set(self, "n_samples", check_int(self.n_samples, "n_samples"))
         check_n_jobs(self.n_jobs)
 
+    def order(self, default: int) -> int:
+        """``max_order``, or ``default`` (the model's degree; 3 on the sampled route) when unset."""
+        return default if self.max_order is None else self.max_order
+
 
 @dataclass(frozen=True, kw_only=True)
 class MotifOptions:

@@ -177,7 +177,7 @@ def run_poim(positive, negative, out, *, model=ModelOptions(), background=Backgr
     check_motif_inputs(motifs, data)
     X, y = data.labelled()
     length = X.shape[1]
-    max_order = model.degree if importance.max_order is None else importance.max_order
+    max_order = importance.order(model.degree)
     tables = tables_path(out, importance.full_tables)
     check_job(length, degree=model.degree, max_order=max_order, background_order=background.order,
               max_memory=importance.max_memory, full_tables=tables, alphabet_size=get_alphabet(data.alphabet).size)
@@ -225,7 +225,7 @@ def run_model(weights, out, *, metadata=None, positive=None, negative=None, back
     """
     metadata = dict(metadata or {})
     length = weights.length
-    max_order = weights.degree if importance.max_order is None else importance.max_order
+    max_order = importance.order(weights.degree)
     data = encode_sequences(positive, negative, weights.alphabet.name)
     check_motif_inputs(motifs, data)
     bg, bg_info = fit_background(background, positive=data.positive, negative=data.negative, length=length,
@@ -280,7 +280,7 @@ def run_sampled(score_fn, out, *, source="score function", positive=None, negati
     length = next((x.shape[1] for x in (fasta, data.positive, data.negative) if x is not None), None)
     if length is None:
         raise SeqimpError("the sequence length is unknown: give sequences (positive/negative or a background FASTA)")
-    max_order = 3 if importance.max_order is None else importance.max_order
+    max_order = importance.order(3)
     bg, bg_info = fit_background(replace(background, fasta=fasta), positive=data.positive, negative=data.negative,
                                  length=length)
     metrics = {"evaluated_on": "the given sequences (not held out)"}

@@ -116,7 +116,7 @@ def run_regression(sequences, values, out, *, model=ModelOptions(), background=B
         raise SeqimpError(f"values: {y.shape[0] if y.ndim == 1 else y.shape} values for {X.shape[0]} sequences")
     if not np.all(np.isfinite(y)):
         raise SeqimpError(f"values: value {int(np.flatnonzero(~np.isfinite(y))[0])} (0-based) is not finite")
-    max_order = model.degree if importance.max_order is None else importance.max_order
+    max_order = importance.order(model.degree)
     length = X.shape[1]
     tables = tables_path(out, importance.full_tables)
     check_job(length, degree=model.degree, max_order=max_order, background_order=background.order,
