@@ -18,7 +18,7 @@ from ._motifs import MotifRun, find_motifs, with_database_loaded
 from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
 from ._poim_routes import check_job, compute_importance, make_background
 from ._sequences import encode_sequences
-from ._train import train_classifier
+from ._train import recorded_seed, train_classifier
 
 __all__ = ["run_motifs"]
 
@@ -100,7 +100,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         result = _train_and_explain(data, model=model, background=background, importance=importance,
                                     random_state=random_state, progress=output.progress)
     run = find_motifs(result, data, options=motifs)
-    run.parameters.update(seed=random_state, trained=trained)
+    run.parameters.update(seed=recorded_seed(random_state), trained=trained)
     if trained:
         run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
                               metrics=result.meta.get("metrics"))

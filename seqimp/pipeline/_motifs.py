@@ -12,6 +12,7 @@ from ..errors import SeqimpError
 from ._motif_files import write_motif_run
 from ._options import MotifOptions
 from ._sequences import Sequences
+from ._train import recorded_seed
 
 __all__ = ["MotifRun", "find_motifs", "add_motifs", "no_motifs_reason", "with_database_loaded"]
 
@@ -202,7 +203,7 @@ def add_motifs(out, result, sequences, options, *, fmt="png", random_state=None)
         return None
     options = with_database_loaded(options)
     run = find_motifs(result, sequences, options=options)
-    run.parameters.update(seed=0 if random_state is None else random_state, trained=False,
+    run.parameters.update(seed=recorded_seed(random_state), trained=False,
                           poim="poim.npz of seqimp poim")
     run.files = write_motif_run(out, run, database=options.database, fmt=fmt)
     return run
