@@ -55,3 +55,15 @@ def test_model_file_round_trip(tmp_path):
         load_model(tmp_path / "empty.npz")
     with pytest.raises(SeqimpError, match=r"nope.npz: no such file"):
         load_model(tmp_path / "nope.npz")
+
+
+def test_add_file_sizes_measures_again_and_forgets_what_is_gone(tmp_path):
+    from seqimp.pipeline._outputs import add_file_sizes
+
+    (tmp_path / "logos").mkdir()
+    (tmp_path / "kept.tsv").write_text("abc")
+    (tmp_path / "logos" / "new.png").write_bytes(b"12345")
+    earlier = {"title": "t", "files": {"bytes": {"kept.tsv": 1, "logos/gone.png": 7}, "total": 8}}
+    summary = add_file_sizes(earlier, tmp_path, [tmp_path / "logos" / "new.png", tmp_path / "kept.tsv"])
+    assert summary["files"] == {"bytes": {"kept.tsv": 3, "logos/new.png": 5}, "total": 8}
+    assert summary["title"] == "t" and earlier["files"]["bytes"]["logos/gone.png"] == 7  # a new dict

@@ -270,11 +270,11 @@ def file_sizes(folder, paths) -> dict:
 
 def add_file_sizes(summary: dict, folder, paths) -> dict:
     """``summary`` with the files ``paths`` in ``folder`` added to its record of what was written
-    (:func:`file_sizes`; files already recorded are measured again)."""
-    record = file_sizes(folder, paths)
-    merged = dict(summary.get("files", {}).get("bytes", {}), **record["bytes"])
-    merged = dict(sorted(merged.items()))
-    return dict(summary, files={"bytes": merged, "total": sum(merged.values())})
+    (:func:`file_sizes`; files already recorded are measured again, and those no longer in
+    ``folder``, e.g. the logos of an earlier motif run that a new one replaced, left out)."""
+    folder = Path(folder)
+    earlier = [folder / name for name in summary.get("files", {}).get("bytes", {})]
+    return dict(summary, files=file_sizes(folder, set(p for p in earlier if p.is_file()) | {Path(p) for p in paths}))
 
 
 def json_ready(value):
