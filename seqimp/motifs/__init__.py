@@ -26,7 +26,9 @@ Around them: :class:`Motif` -- a PWM (m, 4) with a 1-based start, a positional s
 score; :func:`read_motifs`, :func:`write_meme`, :func:`write_jaspar`, :func:`write_transfac`,
 ... -- MEME minimal, JASPAR and TRANSFAC files; :class:`MotifDatabase`, :func:`load_database`
 -- known motifs from a file or a JASPAR release (:func:`jaspar_motifs`,
-:func:`jaspar_releases`: through the optional pyjaspar package).
+:func:`jaspar_releases`: through the optional pyjaspar package); ``_scan`` --
+:func:`scan_sequences`: sites of known motifs with exact p-values (FIMO-like); ``_enrich`` --
+:func:`enrich_motifs`: enrichment of known motifs in positives against negatives (SEA/AME-like).
 """
 
 from ._motif import Motif, information_content
@@ -45,6 +47,8 @@ from ._formats import (read_jaspar, read_meme, read_motifs, read_transfac, write
 from ._database import MotifDatabase, database_info, database_label
 from ._load import load_database
 from ._jaspar import jaspar_motifs, jaspar_releases
+from ._scan import score_distribution, score_matrix, score_pvalues, scan_sequences
+from ._enrich import enrich_motifs
 
 __all__ = ["Motif", "information_content",
            "motif_candidates", "noise_level", "assemble_motif", "position_free_candidates",
@@ -57,4 +61,5 @@ __all__ = ["Motif", "information_content",
            "meme_pseudocount",
            "read_motifs", "write_motifs", "read_meme", "write_meme", "read_jaspar", "write_jaspar", "read_transfac",
            "write_transfac",
-           "MotifDatabase", "load_database", "database_info", "database_label", "jaspar_motifs", "jaspar_releases"]
+           "MotifDatabase", "load_database", "database_info", "database_label", "jaspar_motifs", "jaspar_releases",
+           "scan_sequences", "score_matrix", "score_distribution", "score_pvalues", "enrich_motifs"]
