@@ -12,7 +12,10 @@ from ._metrics import holdout_regression_metrics, regression_metrics
 from ._weights import PositionalWeights
 from ._params import feature_offsets, shift_weights, wd_beta
 from ._wd import wd_features, wd_kernel
+from ._gkm import gkm_kernel, spectrum_kernel
+from ._gkm_estimator import GKMClassifier
 
 __all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets", "WDClassifier", "WDRegressor",
            "PositionalWeights", "regression_metrics", "holdout_regression_metrics", "dcd_svm", "cg_ridge", "wd_scores",
-           "training_memory", "connect", "fit_distributed", "dcd_svm_distributed"]
+           "training_memory", "connect", "fit_distributed", "dcd_svm_distributed", "gkm_kernel",
+           "spectrum_kernel", "GKMClassifier"]

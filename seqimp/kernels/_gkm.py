@@ -1,0 +1,412 @@
+"""Gapped-k-mer (gkm) and k-mer spectrum kernels: explicit gapped-k-mer counts in numba.
+
+A *gapped k-mer* of an l-mer is a choice of ``k`` of its ``l`` positions (the *informative*
+columns; the other ``l - k`` are gaps) together with the letters there. The feature vector
+``phi(x)`` of a DNA sequence counts every gapped k-mer of every l-mer window of ``x`` -- and,
+with ``reverse_complement=True`` (gkm-SVM's default), also those of the reverse complement of
+``x``. The gkm kernel (Ghandi et al. 2014; LS-GKM, Lee 2016) is ``K(x, y) = <phi(x), phi(y)>``,
+normalised by default to ``K(x, y) / sqrt(K(x, x) K(y, y))``. With ``l == k`` there are no
+gaps and it is the k-mer spectrum kernel (Leslie et al. 2002).
+
+Feature index (0-based): ``c * 4**k + u``, where ``c`` numbers the ``C(l, k)`` choices of
+informative columns in lexicographic order (:func:`gkm_columns`) and ``u`` is the base-4
+number of the k letters there, first letter most significant (the k-mer index rule of the
+package). There are ``C(l, k) * 4**k`` features; nothing is hashed, so nothing collides.
+
+The kernels never store a sequence's features: they walk its l-mer windows, compute each
+window's l-mer code (2 bits a letter) and look up the feature index of every column choice
+from two tables (left and right half of the window), so a sequence costs
+``2 (L - l + 1) C(l, k)`` table look-ups for a dot product with a weight vector, an update of
+it, or its squared norm (counted in a dense scratch vector). Public functions validate once and
+call the private ``@njit(cache=True)`` kernels, which take arrays and scalars only.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from ..errors import SeqimpError, check_int
+from ..io._check import check_sequences
+
+__all__ = ["gkm_kernel", "spectrum_kernel", "gkm_columns", "GkmTables", "check_gkm_params", "ragged_codes",
+           "MAX_FEATURES"]
+
+#: Largest number of features ``C(l, k) * 4**k`` (the weight vector and the scratch vector are
+#: dense float64: 512 MiB each at this size).
+MAX_FEATURES = 1 << 26
+
+
+def gkm_columns(word_length: int, informative: int) -> np.ndarray:
+    """The ``C(l, k)`` choices of informative columns, lexicographic.
+
+    Returns
+    -------
+    ndarray of shape (C(l, k), k), int64
+        Row ``c`` holds the 0-based columns of choice ``c`` within the l-mer, increasing.
+    """
+    return np.array(list(combinations(range(word_length), informative)), dtype=np.int64).reshape(-1, informative)
+
+
+def check_gkm_params(word_length, informative) -> tuple[int, int]:
+    """``(l, k)`` checked: ``1 <= k <= l <= 16`` and at most :data:`MAX_FEATURES` features."""
+    word_length = check_int(word_length, "word_length", maximum=16)
+    informative = check_int(informative, "informative")
+    if informative > word_length:
+        raise SeqimpError(f"informative must be <= word_length ({word_length}), got {informative}")
+    n = comb(word_length, informative) * 4 ** informative
+    if n > MAX_FEATURES:
+        raise SeqimpError(f"word_length={word_length}, informative={informative} give C(l, k) * 4**k = {n} "
+                          f"features, more than {MAX_FEATURES}; choose fewer informative columns")
+    return word_length, informative
+
+
+class GkmTables:
+    """The look-up tables of one ``(l, k)``: ``left[a, c] + right[b, c]`` is the feature index
+    of column choice ``c`` in the l-mer whose left half (the first ``l // 2`` letters) has code
+    ``a`` and whose right half has code ``b``.
+
+    Attributes
+    ----------
+    word_length, informative : int
+    columns : ndarray of shape (C(l, k), k)
+    left : ndarray of shape (4**(l // 2), C(l, k)), int64
+    right : ndarray of shape (4**(l - l // 2), C(l, k)), int64
+    n_features : int
+    """
+
+    def __init__(self, word_length, informative):
+        self.word_length, self.informative = check_gkm_params(word_length, informative)
+        self.columns = gkm_columns(self.word_length, self.informative)
+        self.n_features = self.columns.shape[0] * 4 ** self.informative
+        half = self.word_length // 2
+        self.left = _half_table(self.columns, 0, half, self.informative, True)
+        self.right = _half_table(self.columns, half, self.word_length, self.informative, False)
+
+
+@njit(cache=True)
+def _half_table(columns, lo, hi, k, with_offset):
+    """Contribution of the letters in window columns ``lo..hi-1`` to each choice's feature index."""
+    n_choice = columns.shape[0]
+    width = hi - lo
+    out = np.zeros((4 ** width, n_choice), dtype=np.int64)
+    for code in range(4 ** width):
+        for c in range(n_choice):
+            v = c * 4 ** k if with_offset else 0
+            for j in range(k):
+                col = columns[c, j]
+                if lo <= col < hi:
+                    letter = (code >> (2 * (hi - 1 - col))) & 3
+                    v += letter * 4 ** (k - 1 - j)
+            out[code, c] = v
+    return out
+
+
+def ragged_codes(X, name="X") -> tuple[np.ndarray, np.ndarray]:
+    """DNA sequences of any lengths as one flat uint8 code array and offsets.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, L), SequenceSet, or sequence of str / 1-D code arrays
+        Codes A=0, C=1, G=2, T=3; a list may hold sequences of different lengths.
+
+    Returns
+    -------
+    codes : ndarray of shape (total,), uint8
+    offsets : ndarray of shape (n + 1,), int64
+        Sequence ``i`` is ``codes[offsets[i]:offsets[i + 1]]``.
+    """
+    if isinstance(X, (list, tuple)) and len(X) and not isinstance(X[0], (int, np.integer)):
+        parts = []
+        for i, x in enumerate(X):
+            one = x if isinstance(x, (str, bytes)) else np.asarray(x)[None, :] if np.ndim(x) == 1 else x
+            try:
+                parts.append(check_sequences(one, f"{name} sequence {i}")[0])
+            except SeqimpError as exc:
+                raise SeqimpError(str(exc)) from None
+        lengths = np.array([p.size for p in parts], dtype=np.int64)
+        codes = np.concatenate(parts).astype(np.uint8)
+    else:
+        arr = check_sequences(X, name)
+        lengths = np.full(arr.shape[0], arr.shape[1], dtype=np.int64)
+        codes = np.ascontiguousarray(arr).reshape(-1)
+    offsets = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return codes, offsets
+
+
+def check_lengths(offsets, word_length, name="X") -> None:
+    """SeqimpError naming the first sequence shorter than the word length (it has no l-mer)."""
+    lengths = np.diff(offsets)
+    short = np.flatnonzero(lengths < word_length)
+    if short.size:
+        raise SeqimpError(f"{name}: sequence {short[0]} has length {lengths[short[0]]}, shorter than "
+                          f"word_length={word_length} (no l-mer)")
+
+
+# --- numba kernels ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _walk_dot(codes, lo, hi, l, left, right, rc, w):
+    """``<phi(x), w>`` for the sequence ``codes[lo:hi]`` (occurrences counted with multiplicity)."""
+    n_choice = left.shape[1]
+    shift = 2 * (l - l // 2)
+    rmask = (1 << shift) - 1
+    mask = (1 << (2 * l)) - 1
+    top = 2 * (l - 1)
+    code = 0
+    rcode = 0
+    total = 0.0
+    for p in range(lo, hi):
+        b = np.int64(codes[p])
+        code = ((code << 2) | b) & mask
+        rcode = (rcode >> 2) | ((3 - b) << top)
+        if p - lo >= l - 1:
+            a, r = code >> shift, code & rmask
+            for c in range(n_choice):
+                total += w[left[a, c] + right[r, c]]
+            if rc:
+                a, r = rcode >> shift, rcode & rmask
+                for c in range(n_choice):
+                    total += w[left[a, c] + right[r, c]]
+    return total
+
+
+@njit(cache=True)
+def _walk_add(codes, lo, hi, l, left, right, rc, w, value):
+    """``w += value * phi(x)`` for the sequence ``codes[lo:hi]``."""
+    n_choice = left.shape[1]
+    shift = 2 * (l - l // 2)
+    rmask = (1 << shift) - 1
+    mask = (1 << (2 * l)) - 1
+    top = 2 * (l - 1)
+    code = 0
+    rcode = 0
+    for p in range(lo, hi):
+        b = np.int64(codes[p])
+        code = ((code << 2) | b) & mask
+        rcode = (rcode >> 2) | ((3 - b) << top)
+        if p - lo >= l - 1:
+            a, r = code >> shift, code & rmask
+            for c in range(n_choice):
+                w[left[a, c] + right[r, c]] += value
+            if rc:
+                a, r = rcode >> shift, rcode & rmask
+                for c in range(n_choice):
+                    w[left[a, c] + right[r, c]] += value
+
+
+@njit(cache=True)
+def _walk_sq(codes, lo, hi, l, left, right, rc, scratch):
+    """``||phi(x)||^2``: counts in the zeroed ``scratch``, squared and summed, scratch zeroed again."""
+    _walk_add(codes, lo, hi, l, left, right, rc, scratch, 1.0)
+    n_choice = left.shape[1]
+    shift = 2 * (l - l // 2)
+    rmask = (1 << shift) - 1
+    mask = (1 << (2 * l)) - 1
+    top = 2 * (l - 1)
+    code = 0
+    rcode = 0
+    total = 0.0
+    for p in range(lo, hi):
+        b = np.int64(codes[p])
+        code = ((code << 2) | b) & mask
+        rcode = (rcode >> 2) | ((3 - b) << top)
+        if p - lo >= l - 1:
+            for strand in range(2 if rc else 1):
+                cc = code if strand == 0 else rcode
+                a, r = cc >> shift, cc & rmask
+                for c in range(n_choice):
+                    j = left[a, c] + right[r, c]
+                    v = scratch[j]
+                    total += v * v
+                    scratch[j] = 0.0
+    return total
+
+
+@njit(cache=True, parallel=True)
+def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks):
+    n = offsets.size - 1
+    out = np.empty(n)
+    step = (n + n_chunks - 1) // n_chunks
+    for t in prange(n_chunks):
+        scratch = np.zeros(n_features)
+        for i in range(t * step, min(n, (t + 1) * step)):
+            out[i] = _walk_sq(codes, offsets[i], offsets[i + 1], l, left, right, rc, scratch)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _scores(codes, offsets, l, left, right, rc, w, scale):
+    """``scale[i] * <phi(x_i), w>`` for every sequence."""
+    n = offsets.size - 1
+    out = np.empty(n)
+    for i in prange(n):
+        out[i] = scale[i] * _walk_dot(codes, offsets[i], offsets[i + 1], l, left, right, rc, w)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _gram(xcodes, xoff, ycodes, yoff, l, left, right, rc, n_features, n_chunks):
+    """``<phi(x_i), phi(y_j)>`` for all pairs: ``phi(x_i)`` counted into a dense scratch, then each y walked."""
+    nx, ny = xoff.size - 1, yoff.size - 1
+    out = np.empty((nx, ny))
+    step = (nx + n_chunks - 1) // n_chunks
+    for t in prange(n_chunks):
+        scratch = np.zeros(n_features)
+        for i in range(t * step, min(nx, (t + 1) * step)):
+            _walk_add(xcodes, xoff[i], xoff[i + 1], l, left, right, rc, scratch, 1.0)
+            for j in range(ny):
+                out[i, j] = _walk_dot(ycodes, yoff[j], yoff[j + 1], l, left, right, rc, scratch)
+            _walk_add(xcodes, xoff[i], xoff[i + 1], l, left, right, rc, scratch, -1.0)
+    return out
+
+
+@njit(cache=True)
+def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left, right, rc):
+    """One pass of dual coordinate descent for the hinge-loss SVM (L1-loss dual, as liblinear's)
+    over the rows in ``order``; the bias is a constant feature of value ``bias`` (weight
+    ``bias_w[0]``). Returns the largest and smallest projected gradient of the pass."""
+    pg_max = -np.inf
+    pg_min = np.inf
+    for t in range(order.size):
+        i = order[t]
+        lo, hi = offsets[i], offsets[i + 1]
+        g = y[i] * (scale[i] * _walk_dot(codes, lo, hi, l, left, right, rc, w) + bias * bias_w[0]) - 1.0
+        a = alpha[i]
+        if a == 0.0:
+            pg = min(g, 0.0)
+        elif a == C:
+            pg = max(g, 0.0)
+        else:
+            pg = g
+        pg_max = max(pg_max, pg)
+        pg_min = min(pg_min, pg)
+        if pg != 0.0:
+            new = min(max(a - g / qii[i], 0.0), C)
+            d = (new - a) * y[i]
+            alpha[i] = new
+            if d != 0.0:
+                _walk_add(codes, lo, hi, l, left, right, rc, w, d * scale[i])
+                bias_w[0] += d * bias
+    return pg_max, pg_min
+
+
+@njit(cache=True, parallel=True)
+def _attributions(codes, offsets, l, columns, left, right, rc, w, scale, out):
+    """gkmexplain-style: every gapped k-mer occurrence's ``scale[i] * w[f]`` split evenly over its
+    k informative bases (a reverse-complement occurrence's columns mapped back to the + strand)."""
+    n = offsets.size - 1
+    n_choice, k = columns.shape
+    shift = 2 * (l - l // 2)
+    rmask = (1 << shift) - 1
+    mask = (1 << (2 * l)) - 1
+    top = 2 * (l - 1)
+    for i in prange(n):
+        lo, hi = offsets[i], offsets[i + 1]
+        share = scale[i] / k
+        code = 0
+        rcode = 0
+        for p in range(lo, hi):
+            b = np.int64(codes[p])
+            code = ((code << 2) | b) & mask
+            rcode = (rcode >> 2) | ((3 - b) << top)
+            if p - lo >= l - 1:
+                first = p - l + 1  # flat index of the window's first base
+                a, r = code >> shift, code & rmask
+                for c in range(n_choice):
+                    v = w[left[a, c] + right[r, c]] * share
+                    for j in range(k):
+                        out[first + columns[c, j]] += v
+                if rc:
+                    a, r = rcode >> shift, rcode & rmask
+                    for c in range(n_choice):
+                        v = w[left[a, c] + right[r, c]] * share
+                        for j in range(k):
+                            out[first + l - 1 - columns[c, j]] += v
+
+
+@njit(cache=True, parallel=True)
+def _lmer_scores(l, left, right, rc, w):
+    """``<phi(u), w>`` of every l-mer ``u`` alone (both strands with ``rc``), by l-mer index."""
+    n = 4 ** l
+    n_choice = left.shape[1]
+    shift = 2 * (l - l // 2)
+    rmask = (1 << shift) - 1
+    out = np.empty(n)
+    for u in prange(n):
+        a, r = u >> shift, u & rmask
+        s = 0.0
+        for c in range(n_choice):
+            s += w[left[a, c] + right[r, c]]
+        if rc:
+            v = 0
+            for p in range(l):
+                v = (v << 2) | (3 - ((u >> (2 * p)) & 3))
+            a, r = v >> shift, v & rmask
+            for c in range(n_choice):
+                s += w[left[a, c] + right[r, c]]
+        out[u] = s
+    return out
+
+
+def n_chunks(n: int) -> int:
+    """Work chunks of the parallel kernels that keep a scratch vector each: one per thread."""
+    return max(1, min(int(n), numba.get_num_threads()))
+
+
+# --- public functions ---------------------------------------------------------------------
+
+
+def gkm_kernel(X, Y=None, *, word_length=10, informative=6, reverse_complement=True, normalize=True):
+    """The gapped-k-mer kernel matrix (exact: explicit gapped-k-mer counts).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, L), SequenceSet, or sequence of str / 1-D code arrays
+        DNA sequences (lengths may differ in a list), each at least ``word_length`` long.
+    Y : same, optional
+        Default ``X``.
+    word_length : int, default=10
+        l, the length of the words (l-mers).
+    informative : int, default=6
+        k, the informative (non-gap) columns of a gapped k-mer; ``k == l`` is the spectrum kernel.
+    reverse_complement : bool, default=True
+        Count the gapped k-mers of both strands (gkm-SVM's default): ``phi(x) + phi(rc(x))``.
+    normalize : bool, default=True
+        ``K(x, y) / sqrt(K(x, x) K(y, y))`` (gkm-SVM's and LS-GKM's kernels are normalised).
+
+    Returns
+    -------
+    ndarray of shape (n, m)
+        With ``reverse_complement`` and not ``normalize``, twice LS-GKM's raw kernel (``-t 0``,
+        ``-d l-k``), which counts the + strand of one sequence against both strands of the
+        other; normalised, the two are equal.
+    """
+    tables = GkmTables(word_length, informative)
+    xc, xo = ragged_codes(X, "X")
+    check_lengths(xo, tables.word_length, "X")
+    if Y is None:
+        yc, yo = xc, xo
+    else:
+        yc, yo = ragged_codes(Y, "Y")
+        check_lengths(yo, tables.word_length, "Y")
+    rc = bool(reverse_complement)
+    args = (tables.word_length, tables.left, tables.right, rc)
+    G = _gram(xc, xo, yc, yo, *args, tables.n_features, n_chunks(xo.size - 1))
+    if normalize:
+        nx = _squared_norms(xc, xo, *args, tables.n_features, n_chunks(xo.size - 1))
+        ny = nx if Y is None else _squared_norms(yc, yo, *args, tables.n_features, n_chunks(yo.size - 1))
+        G /= np.sqrt(np.outer(nx, ny))
+    return G
+
+
+def spectrum_kernel(X, Y=None, *, k=6, reverse_complement=True, normalize=True):
+    """The k-mer spectrum kernel: :func:`gkm_kernel` with ``word_length = informative = k``
+    (contiguous k-mers, no gaps). Shapes as there."""
+    return gkm_kernel(X, Y, word_length=k, informative=k, reverse_complement=reverse_complement, normalize=normalize)

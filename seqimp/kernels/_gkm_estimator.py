@@ -1,0 +1,203 @@
+"""``GKMClassifier``: a hinge-loss SVM on the gapped-k-mer kernel, trained on the explicit
+gapped-k-mer features (:mod:`seqimp.kernels._gkm`).
+
+The gkm kernel is an inner product of gapped-k-mer count vectors, so the SVM is linear in
+those counts: one dense weight per gapped k-mer (``C(l, k) * 4**k`` of them; 860,160 for the
+default l = 10, k = 6) replaces the support-vector expansion. It is trained by dual coordinate
+descent (the hinge-loss dual of liblinear: Hsieh et al. 2008) with the features recomputed from
+the codes at every visit -- nothing is stored per sequence but its norm, so memory is the weight
+vector, whatever the number of sequences, and a pass costs ``2 (L - l + 1) C(l, k)`` look-ups per
+sequence. The bias is a constant feature (value ``bias``), so it is regularised, as liblinear's
+``-B``; LS-GKM (libsvm) leaves it free. With ``normalize`` (the default, as gkm-SVM and LS-GKM),
+every feature vector has unit length, so the model is LS-GKM's ``-t 0`` kernel.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, column_or_1d
+
+from ..errors import SeqimpError, check_int, check_number, check_random_state
+from ._gkm import (GkmTables, _attributions, _dcd_pass, _lmer_scores, _scores, _squared_norms, check_lengths,
+                   n_chunks, ragged_codes)
+
+__all__ = ["GKMClassifier"]
+
+
+class GKMClassifier(ClassifierMixin, BaseEstimator):
+    """Binary SVM on the gapped-k-mer (gkm-SVM) or k-mer spectrum kernel, position-free.
+
+    Parameters
+    ----------
+    word_length : int, default=10
+        l: the length of the words (gkm-SVM's ``-l``), at most 16.
+    informative : int, default=6
+        k: informative columns of a gapped k-mer (``-k``); ``informative == word_length`` is the
+        k-mer spectrum kernel.
+    C : float, default=1.0
+        SVM regularisation (larger: less regularisation).
+    reverse_complement : bool, default=True
+        Count both strands' gapped k-mers (gkm-SVM's default).
+    normalize : bool, default=True
+        Unit-length feature vectors (the normalised kernel of gkm-SVM and LS-GKM).
+    bias : float, default=1.0
+        Value of the constant feature whose weight is the intercept (0: no intercept).
+    tol : float, default=1e-2
+        Stop when the projected gradients of a pass span less than this (liblinear's rule).
+    max_iter : int, default=300
+        Largest number of passes; a ConvergenceWarning when reached.
+    random_state : int, numpy Generator or None, default=None
+        Seeds the coordinate order (a permutation per pass); None = the fixed seed 0.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    coef_ : ndarray of shape (C(l, k) * 4**k,)
+        One weight per gapped k-mer, index ``c * 4**k + u`` (:mod:`seqimp.kernels._gkm`).
+    intercept_ : float
+        ``bias * `` the constant feature's weight.
+    columns_ : ndarray of shape (C(l, k), k)
+        The informative columns of each choice ``c``.
+    n_iter_ : int
+        Passes run.
+
+    Examples
+    --------
+    >>> from seqimp.kernels import GKMClassifier                              # doctest: +SKIP
+    >>> clf = GKMClassifier(word_length=8, informative=5).fit(codes, y)      # doctest: +SKIP
+    >>> clf.decision_function(codes)                                          # doctest: +SKIP
+    """
+
+    def __init__(self, word_length=10, informative=6, *, C=1.0, reverse_complement=True, normalize=True, bias=1.0,
+                 tol=1e-2, max_iter=300, random_state=None):
+        self.word_length = word_length
+        self.informative = informative
+        self.C = C
+        self.reverse_complement = reverse_complement
+        self.normalize = normalize
+        self.bias = bias
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.allow_nan = False
+        return tags
+
+    def _tables(self):
+        return GkmTables(self.word_length, self.informative)
+
+    def _args(self):
+        return (self.tables_.word_length, self.tables_.left, self.tables_.right, bool(self.reverse_complement))
+
+    def _scale(self, codes, offsets):
+        """1 / ||phi(x)|| (normalised) or 1 per sequence, and ||phi(x)||^2."""
+        sq = _squared_norms(codes, offsets, *self._args(), self.tables_.n_features, n_chunks(offsets.size - 1))
+        if not self.normalize:
+            return np.ones_like(sq), sq
+        if (sq <= 0).any():  # cannot happen for sequences of length >= l; guarded all the same
+            raise SeqimpError(f"X: sequence {int(np.argmin(sq))} has no gapped k-mer")
+        return 1.0 / np.sqrt(sq), sq
+
+    def _codes(self, X, name="X"):
+        codes, offsets = ragged_codes(X, name)
+        check_lengths(offsets, self.tables_.word_length, name)
+        return codes, offsets
+
+    def fit(self, X, y):
+        """Fit on DNA sequences ``X`` (codes (n, L), a SequenceSet, or a list of strings or code
+        arrays of any lengths >= ``word_length``) and two class labels ``y`` of shape (n,)."""
+        check_number(self.C, "C", low=0, low_open=True)
+        check_number(self.bias, "bias", low=0)
+        check_number(self.tol, "tol", low=0, low_open=True)
+        max_iter = check_int(self.max_iter, "max_iter")
+        self.tables_ = self._tables()
+        codes, offsets = self._codes(X)
+        y = column_or_1d(y, warn=True)
+        if y.shape[0] != offsets.size - 1:
+            raise SeqimpError(f"X has {offsets.size - 1} sequences but y has {y.shape[0]} labels")
+        check_classification_targets(y)
+        if type_of_target(y) != "binary":
+            raise SeqimpError(f"y must hold two classes, got {np.unique(y).size}")
+        self.classes_ = np.unique(y)
+        sign = np.where(y == self.classes_[1], 1.0, -1.0)
+        scale, sq = self._scale(codes, offsets)
+        bias = float(self.bias)
+        qii = (sq * scale ** 2) + bias * bias
+        w = np.zeros(self.tables_.n_features)
+        bias_w = np.zeros(1)
+        alpha = np.zeros(sign.size)
+        rng = check_random_state(self.random_state)
+        C = float(self.C)
+        self.n_iter_ = max_iter
+        for it in range(max_iter):
+            order = rng.permutation(sign.size).astype(np.int64)
+            pg_max, pg_min = _dcd_pass(codes, offsets, sign, scale, qii, order, alpha, w, bias_w, C, bias,
+                                       *self._args())
+            if pg_max - pg_min < self.tol:
+                self.n_iter_ = it + 1
+                break
+        else:
+            warnings.warn(f"GKMClassifier: dual coordinate descent did not reach tol={self.tol:g} in "
+                          f"max_iter={max_iter} passes; increase max_iter", ConvergenceWarning, stacklevel=2)
+        self.coef_ = w
+        self.intercept_ = float(bias_w[0] * bias)
+        self.dual_coef_ = alpha * sign
+        self.columns_ = self.tables_.columns
+        return self
+
+    def decision_function(self, X):
+        """Signed distance to the hyperplane, shape (n,): ``<phi(x), coef_> / ||phi(x)|| + intercept_``."""
+        check_is_fitted(self, "coef_")
+        codes, offsets = self._codes(X)
+        scale, _ = self._scale(codes, offsets)
+        return _scores(codes, offsets, *self._args(), self.coef_, scale) + self.intercept_
+
+    def predict(self, X):
+        """Class labels, shape (n,)."""
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def attributions(self, X):
+        """Per-base contributions to the decision value (gkmexplain-style), one array per sequence.
+
+        Every gapped k-mer occurrence contributes ``coef_[f] / ||phi(x)||`` to the decision
+        value; the share of each of its k informative bases is a k-th of it (an occurrence on
+        the reverse strand is credited to the + strand bases it covers). So the attributions of
+        a sequence sum to ``decision_function(x) - intercept_`` exactly (up to rounding).
+
+        Returns
+        -------
+        ndarray of shape (n, L) when all sequences have length L, else a list of 1-D arrays.
+        """
+        check_is_fitted(self, "coef_")
+        codes, offsets = self._codes(X)
+        scale, _ = self._scale(codes, offsets)
+        out = np.zeros(codes.size)
+        _attributions(codes, offsets, self.tables_.word_length, self.tables_.columns, self.tables_.left,
+                      self.tables_.right, bool(self.reverse_complement), self.coef_, scale, out)
+        lengths = np.diff(offsets)
+        if (lengths == lengths[0]).all():
+            return out.reshape(lengths.size, int(lengths[0]))
+        return [out[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
+
+    def gapped_kmer_weights(self):
+        """``coef_`` as a table, shape (C(l, k), 4**k): row ``c`` = the choice of informative
+        columns ``columns_[c]``, column = the base-4 index of the k letters there."""
+        check_is_fitted(self, "coef_")
+        return self.coef_.reshape(self.columns_.shape[0], 4 ** self.tables_.informative)
+
+    def lmer_scores(self):
+        """The unnormalised score ``<phi(u), coef_>`` of every l-mer ``u`` on its own (both strands with
+        ``reverse_complement``), shape (4**l,), by l-mer index (the l-mer weights gkm-SVM lists).
+        Refused for l > 12 (4**l scores)."""
+        check_is_fitted(self, "coef_")
+        if self.tables_.word_length > 12:
+            raise SeqimpError(f"lmer_scores: 4**{self.tables_.word_length} l-mers are too many; word_length <= 12")
+        return _lmer_scores(*self._args()[:3], bool(self.reverse_complement), self.coef_)
