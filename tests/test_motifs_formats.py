@@ -125,4 +125,4 @@ def test_malformed_files(tmp_path):
     with pytest.raises(SeqimpError, match="cannot tell the motif format"):
         read_motifs(unknown)
     with pytest.raises(SeqimpError, match="unknown motif format"):
-        read_motifs(unknown, "homer")
+        read_motifs(unknown, "bogus")

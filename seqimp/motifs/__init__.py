@@ -42,8 +42,8 @@ from ._sites import site_scores
 from ._select import select_motifs
 from ._compare import (best_matches, bh_qvalues, compare_motifs, database_matches, match_line, meme_pseudocount,
                        trim_uninformative)
-from ._formats import (read_jaspar, read_meme, read_motifs, read_transfac, write_jaspar, write_meme, write_motifs,
-                       write_transfac)
+from ._formats import (read_homer, read_jaspar, read_meme, read_motifs, read_transfac, write_homer, write_jaspar,
+                       write_meme, write_motifs, write_transfac)
 from ._database import MotifDatabase, database_info, database_label
 from ._load import load_database
 from ._jaspar import jaspar_motifs, jaspar_releases
@@ -60,6 +60,6 @@ __all__ = ["Motif", "information_content",
            "compare_motifs", "database_matches", "bh_qvalues", "best_matches", "match_line", "trim_uninformative",
            "meme_pseudocount",
            "read_motifs", "write_motifs", "read_meme", "write_meme", "read_jaspar", "write_jaspar", "read_transfac",
-           "write_transfac",
+           "write_transfac", "read_homer", "write_homer",
            "MotifDatabase", "load_database", "database_info", "database_label", "jaspar_motifs", "jaspar_releases",
            "scan_sequences", "score_matrix", "score_distribution", "score_pvalues", "enrich_motifs"]

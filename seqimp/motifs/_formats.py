@@ -1,9 +1,13 @@
-"""Motif files: MEME (minimal text format), JASPAR and TRANSFAC.
+"""Motif files: MEME (minimal text format), JASPAR, TRANSFAC and HOMER.
 
 * MEME minimal: written and read (letter-probability matrices; ``nsites`` kept).
 * JASPAR (``>ID name`` then ``A [ counts ]`` rows): written and read.
 * TRANSFAC (``AC``/``ID``/``DE``/``PO`` blocks ending in ``//``, as distributed by JASPAR):
   written and read.
+* HOMER (``>CONSENSUS<tab>NAME<tab>THRESHOLD`` and rows of A C G T probabilities): written
+  and read.
+* MEME, STREME and DREME text output (``meme.txt``, ``streme.txt``): read as MEME (their
+  ``MEME version`` line follows a banner).
 
 All readers return a list of :class:`~seqimp.motifs.Motif` and raise
 :class:`~seqimp.errors.SeqimpError` naming the file and line on malformed input, on an
@@ -22,11 +26,11 @@ from ..errors import SeqimpError
 from ._motif import DNA_LETTERS, Motif
 
 __all__ = ["read_motifs", "write_motifs", "read_meme", "write_meme", "read_jaspar", "write_jaspar",
-           "read_transfac", "write_transfac", "FORMATS"]
+           "read_transfac", "write_transfac", "read_homer", "write_homer", "FORMATS"]
 
 #: file suffix -> format name
 FORMATS = {".meme": "meme", ".txt": None, ".jaspar": "jaspar", ".pfm": "jaspar", ".transfac": "transfac",
-           ".tf": "transfac", ".dat": "transfac"}
+           ".tf": "transfac", ".dat": "transfac", ".motif": "homer", ".motifs": "homer", ".homer": "homer"}
 
 
 
@@ -97,6 +101,34 @@ def write_meme(motifs, path=None, *, background=None) -> str:
 _MATRIX = re.compile(r"letter-probability matrix:(.*)", re.IGNORECASE)
 
 
+#: the fields of a letter-probability matrix line: (integer, smallest value)
+_MEME_FIELDS = {"alength": (True, 4), "w": (True, 1), "nsites": (False, 0), "E": (False, 0)}
+
+
+def _matrix_header(path, lineno, name, text) -> dict:
+    """The ``alength= w= nsites= E=`` fields of a letter-probability matrix line, checked: finite
+    numbers, ``w`` and ``alength`` whole, ``alength`` 4, none negative; a bad one is a
+    SeqimpError naming the file, line, motif and field."""
+    spec = {}
+    for key, value in re.findall(r"(\w+)=\s*(\S+)", text):
+        if key not in _MEME_FIELDS:
+            continue
+        integer, low = _MEME_FIELDS[key]
+        try:
+            number = float(value)
+        except ValueError:
+            number = float("nan")
+        bad = not np.isfinite(number) or number < low or (integer and number != int(number))
+        if key == "alength" and not bad and number != 4:
+            raise SeqimpError(f"{path}, line {lineno}: motif {name}: alength= {value}; only DNA (4 letters) is "
+                              "supported")
+        if bad:
+            kind = "a whole number" if integer else "a finite number"
+            raise SeqimpError(f"{path}, line {lineno}: motif {name}: {key}= {value!r} is not {kind} >= {low}")
+        spec[key] = int(number) if integer else number
+    return spec
+
+
 def read_meme(path) -> list:
     """Read motifs from a MEME (minimal or full) text file."""
     path, lines = _text(path)
@@ -124,10 +156,8 @@ def read_meme(path) -> list:
                 j += 1
             if j >= len(lines) or not _MATRIX.search(lines[j]):
                 raise SeqimpError(f"{path}, line {i + 1}: motif {name} has no letter-probability matrix")
-            spec = dict(re.findall(r"(\w+)=\s*(\S+)", _MATRIX.search(lines[j]).group(1)))
-            if int(float(spec.get("alength", 4))) != 4:
-                raise SeqimpError(f"{path}, line {j + 1}: alength= {spec['alength']}; only DNA (4 letters) is supported")
-            width = int(float(spec["w"])) if "w" in spec else None
+            spec = _matrix_header(path, j + 1, name, _MATRIX.search(lines[j]).group(1))
+            width = spec.get("w")
             rows, k = [], j + 1
             while k < len(lines) and (width is None or len(rows) < width):
                 fields = lines[k].split()
@@ -145,8 +175,8 @@ def read_meme(path) -> list:
                 k += 1
             if width is not None and len(rows) != width:
                 raise SeqimpError(f"{path}, line {k}: motif {name}: w= {width} but {len(rows)} rows")
-            nsites = int(float(spec.get("nsites", 0)))
-            motifs.append(_make(path, j + 1, name, rows, sites=nsites, description=desc))
+            motifs.append(_make(path, j + 1, name, rows, sites=int(round(spec.get("nsites", 0))), description=desc,
+                                evalue=spec.get("E", float("nan"))))
             i = k
             continue
         i += 1
@@ -276,27 +306,92 @@ def read_transfac(path) -> list:
     return _finish(path, motifs)
 
 
+# --------------------------------------------------------------- HOMER ----
+
+#: HOMER's detection threshold of a written motif: the log-odds score (natural log, uniform
+#: background) whose exact p-value is 1e-4
+HOMER_PVALUE = 1e-4
+
+
+def write_homer(motifs, path=None) -> str:
+    """Write motifs in HOMER's format: ``>CONSENSUS<tab>NAME<tab>THRESHOLD`` then one row of
+    A C G T probabilities per column. THRESHOLD, HOMER's log-odds detection threshold
+    (natural log against a uniform background), is the score of p-value :data:`HOMER_PVALUE`
+    under that background (:func:`seqimp.motifs.score_pvalues`)."""
+    from ._scan import SCALE, pvalue_threshold, score_matrix, score_pvalues
+
+    bg = np.full(4, 0.25)
+    lines = []
+    for m in motifs:
+        low, tail = score_pvalues(score_matrix(m, bg), bg)
+        threshold = pvalue_threshold(low, tail, HOMER_PVALUE) / SCALE * np.log(2)
+        name = m.name if not m.description else f"{m.name}/{'_'.join(m.description.split())}"
+        lines.append(f">{m.consensus}\t{name}\t{threshold:.6f}")
+        lines.extend("\t".join(f"{p:.3f}" for p in row) for row in m.pwm)
+    return _emit(lines, path)
+
+
+def read_homer(path) -> list:
+    """Read motifs from a HOMER motif file (``>`` header with tab-separated consensus, name and
+    threshold; one row of 4 probabilities A C G T per column). The name is the header's second
+    field (its first part before ``/`` for HOMER's ``NAME/SOURCE/Homer`` names, the whole field
+    as description)."""
+    path, lines = _text(path)
+    motifs, header, rows, start = [], None, [], 0
+
+    def flush(lineno):
+        if header is None:
+            return
+        if not rows:
+            raise SeqimpError(f"{path}, line {start}: motif {header[0]} has no rows")
+        motifs.append(_make(path, start, header[0], rows, description=header[1], sites=0))
+
+    for n, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith(">"):
+            flush(n)
+            fields = line[1:].split("\t")
+            if not fields[0].strip():
+                raise SeqimpError(f"{path}, line {n}: HOMER header without a consensus")
+            full = fields[1].strip() if len(fields) > 1 and fields[1].strip() else fields[0].strip()
+            header, rows, start = (full.split("/")[0] or full, full if full != fields[0].strip() else ""), [], n
+            continue
+        if header is None:
+            raise SeqimpError(f"{path}, line {n}: expected a '>' header, got {line[:40]!r}")
+        fields = line.split()
+        if len(fields) != 4:
+            raise SeqimpError(f"{path}, line {n}: motif {header[0]}: expected 4 numbers (A C G T), got {len(fields)}")
+        rows.append(_numbers(path, n, fields, f"motif {header[0]}"))
+    flush(len(lines))
+    return _finish(path, motifs)
+
+
 # ------------------------------------------------------------- dispatch ----
 
-_READERS = {"meme": read_meme, "jaspar": read_jaspar, "transfac": read_transfac}
-_WRITERS = {"meme": write_meme, "jaspar": write_jaspar, "transfac": write_transfac}
+_READERS = {"meme": read_meme, "jaspar": read_jaspar, "transfac": read_transfac, "homer": read_homer}
+_WRITERS = {"meme": write_meme, "jaspar": write_jaspar, "transfac": write_transfac, "homer": write_homer}
 
 
 def _sniff(path, lines) -> str:
-    for line in lines:
-        s = line.strip()
-        if not s:
-            continue
-        if s.startswith("MEME version"):
-            return "meme"
-        if s.startswith(">"):
-            return "jaspar"
-        if s.split()[0] in ("AC", "ID", "PO", "P0", "DE", "XX", "//"):
-            return "transfac"
-        break
-    if not any(line.strip() for line in lines):
+    """The format of a motif file from its content: MEME (a ``MEME version`` line, also in the
+    text output of MEME, STREME and DREME, which begins with a banner), JASPAR or HOMER (``>``
+    headers: HOMER's rows hold 4 numbers and its header tab-separated fields), TRANSFAC."""
+    content = [line.strip() for line in lines if line.strip()]
+    if not content:
         raise SeqimpError(f"{path}: no motifs found (empty motif database)")
-    raise SeqimpError(f"{path}: cannot tell the motif format (expected MEME, JASPAR or TRANSFAC)")
+    if any(line.startswith("MEME version") for line in content[:200]):
+        return "meme"
+    first = content[0]
+    if first.startswith(">"):
+        nxt = content[1].split() if len(content) > 1 else []
+        if "\t" in first and len(nxt) == 4 and all(re.match(r"^[-+0-9.]", f) for f in nxt):
+            return "homer"
+        return "jaspar"
+    if first.split()[0] in ("AC", "ID", "PO", "P0", "DE", "XX", "//"):
+        return "transfac"
+    raise SeqimpError(f"{path}: cannot tell the motif format (expected MEME, JASPAR, HOMER or TRANSFAC)")
 
 
 def read_motifs(path, format=None) -> list:
@@ -305,8 +400,9 @@ def read_motifs(path, format=None) -> list:
     Parameters
     ----------
     path : path-like
-    format : {"meme", "jaspar", "transfac"}, optional
-        Guessed from the first non-empty line when omitted.
+    format : {"meme", "jaspar", "transfac", "homer"}, optional
+        Recognised from the content when omitted (MEME also in the text output of MEME and
+        STREME).
 
     Returns
     -------
@@ -321,7 +417,7 @@ def read_motifs(path, format=None) -> list:
 
 
 def write_motifs(motifs, path, format) -> str:
-    """Write motifs in ``format`` (``"meme"``, ``"jaspar"`` or ``"transfac"``); return the text."""
+    """Write motifs in ``format`` (``"meme"``, ``"jaspar"``, ``"transfac"`` or ``"homer"``); return the text."""
     if format not in _WRITERS:
         raise SeqimpError(f"unknown motif format {format!r}; choose one of {', '.join(_WRITERS)}")
     return _WRITERS[format](motifs, path)

@@ -168,13 +168,25 @@ def _motif(record) -> Motif:
     return Motif.from_counts(record.matrix_id, counts, description=record.name or "")
 
 
+#: JASPAR's collections of matrices (a name after the release that is none of these is a tax group)
+COLLECTIONS = ("CORE", "UNVALIDATED", "CNE", "PHYLOFACTS", "SPLICE", "POLII", "FAM", "PBM", "PBM_HOMEO", "PBM_HLH")
+
+
 def parse_jaspar_name(text):
-    """``RELEASE[:COLLECTION[:TAX_GROUP]]`` (e.g. ``JASPAR2024``, ``jaspar2022:CORE:plants``,
-    ``JASPAR2024:CORE:all``) as keyword arguments of :func:`jaspar_motifs`; None when ``text``
-    does not name a JASPAR release. Collection defaults to CORE, tax group to vertebrates."""
+    """``RELEASE[:COLLECTION][:TAX_GROUP]`` as keyword arguments of :func:`jaspar_motifs`; None when
+    ``text`` does not name a JASPAR release.
+
+    ``JASPAR2024`` (CORE vertebrates), ``JASPAR2024:insects`` (CORE insects: a name that is not
+    a JASPAR collection is a tax group: vertebrates, insects, plants, fungi, nematodes,
+    urochordates, ..., or ``all``), ``JASPAR2024:UNVALIDATED`` (vertebrates),
+    ``jaspar2022:CORE:plants``. Collection defaults to CORE, tax group to vertebrates."""
     parts = str(text).split(":")
     if len(parts) > 3 or not _NAME.fullmatch(parts[0]):
         return None
-    collection = parts[1] if len(parts) > 1 and parts[1] else "CORE"
-    tax_group = parts[2] if len(parts) > 2 and parts[2] else "vertebrates"
+    collection, tax_group = "CORE", "vertebrates"
+    if len(parts) == 2 and parts[1] and parts[1].upper() not in COLLECTIONS:
+        tax_group = parts[1]
+    else:
+        collection = parts[1] if len(parts) > 1 and parts[1] else "CORE"
+        tax_group = parts[2] if len(parts) > 2 and parts[2] else "vertebrates"
     return {"release": parts[0].upper(), "collection": collection.upper(), "tax_group": tax_group.lower()}

@@ -19,11 +19,13 @@ def load_database(spec, format=None) -> MotifDatabase:
     Parameters
     ----------
     spec : path-like, str or sequence of Motif
-        A MEME, JASPAR or TRANSFAC file; or ``RELEASE[:COLLECTION[:TAX_GROUP]]`` such as
-        ``JASPAR2024`` (any case; CORE vertebrates by default) or ``JASPAR2022:CORE:plants``,
+        A MEME (also MEME's and STREME's text output), JASPAR, TRANSFAC or HOMER file; the
+        folder of a ``seqimp motifs`` run (its ``motifs.meme``); or
+        ``RELEASE[:COLLECTION][:TAX_GROUP]`` such as ``JASPAR2024`` (any case; CORE vertebrates
+        by default), ``JASPAR2024:insects`` or ``JASPAR2022:CORE:plants``,
         read through pyjaspar (:func:`seqimp.motifs.jaspar_motifs`). A file that exists wins
         over a release of the same name. Motifs already in hand are wrapped as they are.
-    format : {"meme", "jaspar", "transfac"}, optional
+    format : {"meme", "jaspar", "transfac", "homer"}, optional
         Format of a file (recognised from its content when omitted); not for a release.
 
     Returns
@@ -35,6 +37,13 @@ def load_database(spec, format=None) -> MotifDatabase:
     if not isinstance(spec, (str, os.PathLike)):
         return MotifDatabase(spec)
     path = Path(os.fspath(spec))
+    if path.is_dir():  # a seqimp motifs (or poim) run: its motifs.meme
+        if not (path / "motifs.meme").is_file():
+            raise SeqimpError(f"{path}: a folder without motifs.meme (expected a motif file or the folder of a "
+                              "'seqimp motifs' run)")
+        if format not in (None, "meme"):
+            raise SeqimpError(f"{path}: a run folder holds motifs.meme; --db-format {format} does not apply")
+        return MotifDatabase(read_motifs(path / "motifs.meme", "meme"), info={"file": str(path / "motifs.meme")})
     if not path.exists():
         release = parse_jaspar_name(os.fspath(spec))
         if release is not None:
