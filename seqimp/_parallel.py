@@ -11,11 +11,12 @@ of the sequential loop; the progress bar advances as each batch comes back.
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 from .errors import SeqimpError
 
-__all__ = ["check_n_jobs", "run_batches", "check_sendable"]
+__all__ = ["check_n_jobs", "run_batches", "check_sendable", "on_client"]
 
 
 def check_n_jobs(n_jobs) -> int:
@@ -75,6 +76,24 @@ def _call(fn, names, args, *shared):
     top-level arguments (ones it can hold a weak reference to: not tuples or dicts).
     """
     return fn(*args, **{name: value.obj for name, value in zip(names, shared)})
+
+
+@contextlib.contextmanager
+def on_client(client):
+    """Inside: :func:`run_batches` with ``n_jobs=None`` spreads its batches over ``client``'s Dask cluster
+    (joblib's Dask backend with this client, every worker thread); ``client=None`` changes nothing.
+
+    Raises one SeqimpError line when ``client`` is not a :class:`distributed.Client`.
+    """
+    if client is None:
+        yield
+        return
+    if not (hasattr(client, "submit") and hasattr(client, "scheduler_info")):
+        raise SeqimpError(f"client must be a dask.distributed.Client, got {type(client).__name__}")
+    from joblib import parallel_config
+
+    with parallel_config(backend="dask", client=client):
+        yield
 
 
 def run_batches(fn, batches, *, shared=None, n_jobs=None, bar=None, labels=None):

@@ -285,3 +285,28 @@ def test_importance_batches_on_the_cluster_equal_the_sequential_run(client, data
             pytest.raises(SeqimpError, match=r"^score_fn \(Unsendable\) cannot be sent to parallel workers "
                                              r"\(TypeError: holds a live session\)"):
         ism(Unsendable(), X[:2])
+
+
+def test_importance_client_argument_runs_on_the_cluster_with_the_local_numbers(client, data):
+    """poim_sampled / ism / permutation_importance(client=...) send their batches to that cluster
+    (no joblib configuration needed) and give the numbers of the local run for the same seed."""
+    X, y = data[0][:1000, :10], data[1][:1000]
+    model = WDClassifier(degree=3, C=0.1).fit(X, y)
+    scorer = _WhereScorer(model)
+    bg = MarkovBackground.uniform(10)
+    local = poim_sampled(scorer, bg, 2, n_samples=16, batch_size=100, random_state=7)
+    local_ism = ism(model.decision_function, X[:5], batch_size=40)
+    on_columns = functools.partial(_wd_on_columns, model)
+    local_perm = permutation_importance(on_columns, X[:200], y[:200], loss="1-auc", n_repeats=2, random_state=3)
+    _WHERE.clear()
+    remote = poim_sampled(scorer, bg, 2, n_samples=16, batch_size=100, random_state=7, client=client)
+    assert set(_WHERE) & set(client.scheduler_info()["workers"])
+    for name in ("poim", "firm", "poim_se", "firm_se"):
+        for a, b in zip(getattr(local, name), getattr(remote, name)):
+            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(ism(model.decision_function, X[:5], batch_size=40, client=client), local_ism)
+    remote_perm = permutation_importance(on_columns, X[:200], y[:200], loss="1-auc", n_repeats=2, random_state=3,
+                                         client=client)
+    np.testing.assert_array_equal(remote_perm.importances, local_perm.importances)
+    with pytest.raises(SeqimpError, match="^client must be a dask.distributed.Client, got str$"):
+        ism(model.decision_function, X[:2], client="tcp://nowhere:1")

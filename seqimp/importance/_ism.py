@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._parallel import check_n_jobs, run_batches
+from .._parallel import check_n_jobs, on_client, run_batches
 from .._progress import progress_bar
 from ..errors import check_int
 from ..io._alphabet import get_alphabet
@@ -38,7 +38,7 @@ def _score_rows(codes, first, g0, g1, per, a, *, score_fn):
     return call_scorer(score_fn, Y)
 
 
-def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=None) -> np.ndarray:
+def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=None, client=None) -> np.ndarray:
     """In-silico mutagenesis: the score change of every single-symbol substitution.
 
     Each sequence costs exactly ``(A-1)*L + 1`` rows of ``score_fn`` (A = alphabet size:
@@ -62,6 +62,9 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=
         cluster). Each batch carries only the rows of the sequences it mutates; the scores
         are placed in batch order, so the result is bit-identical for every ``n_jobs``.
         Worker processes need a picklable ``score_fn`` (see :func:`poim_sampled`).
+    client : distributed.Client, optional
+        Run the batches on this Dask cluster (every worker thread); the same numbers as a
+        local run with the same seed.
 
     Returns
     -------
@@ -85,7 +88,7 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=
             first, last = g0 // per, (g1 - 1) // per
             yield (codes[first:last + 1], first, g0, g1, per, a), g1 - g0
 
-    with progress_bar(total, "ism", enabled=progress) as bar:
+    with on_client(client), progress_bar(total, "ism", enabled=progress) as bar:
         results = run_batches(_score_rows, batches(), shared={"score_fn": score_fn}, n_jobs=n_jobs, bar=bar)
         for (g0, g1), scores in zip(spans, results):
             seq, mut, pos, shift = _mutants(g0, g1, per, a)

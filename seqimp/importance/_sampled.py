@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._parallel import check_n_jobs, run_batches
+from .._parallel import check_n_jobs, on_client, run_batches
 from .._progress import progress_bar
 from ..background._conditional import ChainSampler
 from ..errors import SeqimpError, check_int
@@ -135,7 +135,7 @@ def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar, n_job
 
 
 def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000, batch_size=8192,
-                 random_state=None, positions=None, progress=False, n_jobs=None):
+                 random_state=None, positions=None, progress=False, n_jobs=None, client=None):
     """Monte-Carlo POIM and FIRM for any score function.
 
     Every k-mer z (k = 1..max_order) is planted at every start j into the same
@@ -182,6 +182,9 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         Process and Dask workers need a picklable ``score_fn`` (a module-level function, a
         fitted model's bound method, :class:`ModelScorer`, :class:`OnnxScorer`); an
         unpicklable one is refused in one line before any batch runs.
+    client : distributed.Client, optional
+        Run the batches on this Dask cluster (every worker thread); the same numbers as a
+        local run with the same seed.
 
     Returns
     -------
@@ -213,7 +216,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
     rows = [starts[starts <= length - k] for k in range(1, max_order + 1)]
     calls = n * (1 + sum(len(r) * _DNA ** k for k, r in enumerate(rows, start=1)))
     tables = {name: [] for name in ("poim", "firm", "poim_se", "firm_se")}
-    with progress_bar(calls, "sampled POIM: scored sequences", enabled=progress) as bar:
+    with on_client(client), progress_bar(calls, "sampled POIM: scored sequences", enabled=progress) as bar:
         plain = call_scorer(score_fn, forward)
         bar.update(n)
         for k, js in enumerate(rows, start=1):

@@ -25,10 +25,10 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.utils import Bunch
+from ._result import PermutationResult
 
 from ..errors import SeqimpError
-from .._parallel import check_n_jobs, run_batches
+from .._parallel import check_n_jobs, on_client, run_batches
 from .._progress import progress_bar
 from ._losses import make_loss
 from ..errors import check_choice, check_int, check_number, check_random_state
@@ -55,6 +55,7 @@ def permutation_importance(
     n_jobs=None,
     random_state=None,
     confidence_level=0.95,
+    client=None,
     batch_rows=_BATCH_ROWS,
     progress=False,
 ):
@@ -98,6 +99,9 @@ def permutation_importance(
         (default None = fixed seed 0).
     confidence_level : float
         Level of the Student-t interval of the mean over repeats.
+    client : distributed.Client, optional
+        Spread the features over this Dask cluster (every worker thread); the same numbers as
+        a local run with the same seed.
     batch_rows : int
         Rows per call of the model (memory bound).
     progress : bool
@@ -105,7 +109,7 @@ def permutation_importance(
 
     Returns
     -------
-    result : sklearn.utils.Bunch
+    result : PermutationResult (a sklearn.utils.Bunch)
         importances : ndarray of shape (n_units, n_repeats)
             ``e_perm - e_orig`` (or ``e_perm / e_orig``) of every repeat; ``n_units`` is
             n_features, or the number of groups.
@@ -152,7 +156,7 @@ def permutation_importance(
         base_rep = None
 
     args = (strategy, rows, batch_rows)
-    with progress_bar(len(units), f"permutation importance ({strategy})", enabled=progress) as bar:
+    with on_client(client), progress_bar(len(units), f"permutation importance ({strategy})", enabled=progress) as bar:
         perm = list(run_batches(_unit_losses, (((cols, s) + args, 1) for cols, s in zip(units, streams)),
                                 shared={"X": X, "y": y, "lossfn": lossfn}, labels={"lossfn": "estimator"},
                                 n_jobs=n_jobs, bar=bar))
@@ -162,7 +166,7 @@ def permutation_importance(
     with np.errstate(divide="ignore", invalid="ignore"):
         imp = permuted - base_rep if compare == "difference" else permuted / base_rep
     low, high = t_interval(imp, confidence_level)
-    return Bunch(
+    return PermutationResult(
         importances=imp,
         importances_mean=imp.mean(axis=1),
         importances_std=imp.std(axis=1),
