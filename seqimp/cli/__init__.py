@@ -21,7 +21,7 @@ from ._logging import UserError, configure, log
 __all__ = ["main"]
 
 # subcommand modules, in the order shown by --help
-_COMMANDS = ["inspect", "demo", "encode", "train", "poim", "motifs"]
+_COMMANDS = ["inspect", "demo", "encode", "train", "poim", "motifs", "scan", "enrich"]
 
 _EPILOG = """\
 examples:

@@ -7,14 +7,87 @@ The subcommands add its options (``add_input_options``) and read their sequences
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ._logging import UserError, log
 from ._options import positive_float, positive_int, read_pair
 
-__all__ = ["Inputs", "add_input_options", "read_inputs", "ALPHABETS"]
+__all__ = ["Inputs", "Records", "add_input_options", "read_inputs", "read_records", "read_motif_source", "ALPHABETS"]
 
 ALPHABETS = ("dna", "rna", "protein")
+
+
+@dataclass
+class Records:
+    """FASTA records of any lengths, as read (what ``seqimp scan`` and ``seqimp enrich`` take).
+
+    ``ids``: the record ids; ``sequences``: the sequences as strings (upper case; letters
+    other than A, C, G, T/U are kept, and the windows holding them are not scored);
+    ``source``: the file.
+    """
+
+    ids: list = field(default_factory=list)
+    sequences: list = field(default_factory=list)
+    source: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.sequences)
+
+
+def read_records(path, option) -> Records:
+    """The records of a FASTA file (plain or gzip) of any lengths; a file without a sequence is
+    a one-line error naming ``option``."""
+    from ..errors import check_file
+    from ..io._fasta import iter_fasta
+
+    path = check_file(path, option, expected="a FASTA file")
+    ids, seqs = [], []
+    for rid, seq in iter_fasta(path):
+        ids.append(rid)
+        seqs.append(seq.upper())
+    if not any(seqs):
+        raise UserError(f"{option} {path}: the records hold no sequence")
+    return Records(ids, seqs, str(path))
+
+
+def read_motif_source(spec, db_format, option):
+    """The known motifs of ``--motifs``/``--db`` (:func:`seqimp.motifs.load_database`: a motif
+    file, a run folder or a JASPAR release), logged with what they are -- the file, or the
+    JASPAR release, collection and tax group -- on every run."""
+    from ..motifs import load_database
+
+    database = load_database(spec, db_format)
+    log(f"{option}: {database.label}" + (f" -- {database.info['attribution']}"
+                                         if database.info.get("attribution") else ""))
+    return database
+
+
+def _shuffled_records(records, seed) -> Records:
+    """Dinucleotide-preserving shuffles of records of any lengths (one per record, ids
+    ``{id}_shuffle1``), from one random generator seeded by ``seed``. Records holding letters
+    other than A, C, G, T/U (or shorter than 2) have no shuffle; the log says how many."""
+    import numpy as np
+
+    from ..errors import check_random_state
+    from ..io import dinucleotide_shuffle
+
+    rng = check_random_state(seed)
+    lut = np.full(256, 255, np.uint8)
+    lut[np.frombuffer(b"ACGTU", np.uint8)] = [0, 1, 2, 3, 3]
+    ids, out = [], []
+    for rid, seq in zip(records.ids, records.sequences):
+        x = lut[np.frombuffer(seq.encode("latin-1", "replace"), np.uint8)]
+        if (x > 3).any() or x.size < 2:
+            continue
+        ids.append(f"{rid}_shuffle1")
+        out.append("".join("ACGT"[c] for c in dinucleotide_shuffle(x[None, :], random_state=rng)[0]))
+    if len(out) < len(records):
+        log(f"--negatives shuffle: {len(records) - len(out)} of {len(records)} records hold letters other than "
+            "A, C, G, T (or fewer than 2) and have no shuffle", always=True)
+    if not out:
+        raise UserError("--negatives shuffle: no record of --positive can be shuffled (each holds letters other "
+                        "than A, C, G, T)")
+    return Records(ids, out, "dinucleotide shuffles")
 
 
 @dataclass
@@ -88,14 +161,16 @@ def _drop_text(dropped) -> str:
     return f"dropped {total}" + (": " + ", ".join(f"{k} {v}" for k, v in dropped.items()) if total else "")
 
 
-def read_inputs(args) -> Inputs:
+def read_inputs(args, *, any_length=False) -> Inputs:
     """The run's sequences from the parsed options (a FASTA pair through ``read_pair``).
 
-    Every conflict or missing companion option is a UserError naming the options; the
-    counts of windows and drops go to the log as one line.
+    ``any_length``: FASTA input (``--fasta``, ``--positive``/``--negative``) is read as
+    :class:`Records` of any lengths (``seqimp scan``, ``seqimp enrich``), not as equal-length
+    SequenceSets. Every conflict or missing companion option is a UserError naming the
+    options; the counts of windows and drops go to the log as one line.
     """
     alphabet = getattr(args, "alphabet", "dna")
-    sources = _given(args, "positive", "positive_bed", "table")
+    sources = _given(args, "positive", "positive_bed", "table", "fasta")
     if len(sources) > 1:
         raise UserError(f"{sources[0]} and {sources[1]} both give the sequences; use one")
     negatives = _given(args, "negative", "negative_bed", "negatives")
@@ -112,6 +187,12 @@ def read_inputs(args) -> Inputs:
             raise UserError(f"{stray[0]} is for BED input: give --positive-bed PEAKS.bed")
         if getattr(args, "negatives", None) == "genome":
             raise UserError("--negatives genome draws windows from --genome around --positive-bed regions; give them")
+        if getattr(args, "fasta", None) is not None:
+            if negatives:
+                raise UserError(f"--fasta gives the sequences to scan; {negatives[0]} does not apply")
+            return Inputs(read_records(args.fasta, "--fasta"), origin=origin, alphabet=alphabet)
+        if any_length:
+            return _read_records_pair(args, origin, alphabet)
         pos, neg = read_pair(args)
         if getattr(args, "negatives", None) == "shuffle":
             if pos is None:
@@ -120,6 +201,18 @@ def read_inputs(args) -> Inputs:
             log(f"negatives: {len(neg)} dinucleotide-preserving shuffles of --positive {args.positive}")
         return Inputs(pos, neg, origin=origin, alphabet=alphabet)
     return _read_bed(args, alphabet, origin)
+
+
+def _read_records_pair(args, origin, alphabet) -> Inputs:
+    """``--positive``/``--negative`` (or ``--negatives shuffle``) as Records of any lengths."""
+    pos = read_records(args.positive, "--positive") if getattr(args, "positive", None) else None
+    neg = read_records(args.negative, "--negative") if getattr(args, "negative", None) else None
+    if getattr(args, "negatives", None) == "shuffle":
+        if pos is None:
+            raise UserError("--negatives shuffle needs positive sequences (--positive or --positive-bed)")
+        neg = _shuffled_records(pos, args.seed)
+        log(f"negatives: {len(neg)} dinucleotide-preserving shuffles of --positive {args.positive}")
+    return Inputs(pos, neg, origin=origin, alphabet=alphabet)
 
 
 def _shuffled(args, pos):

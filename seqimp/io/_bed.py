@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..errors import SeqimpError, check_file
 
-__all__ = ["read_bed", "write_bed", "hits_to_bed", "BED_COLUMNS"]
+__all__ = ["bed_scores", "read_bed", "write_bed", "hits_to_bed", "BED_COLUMNS"]
 
 #: Columns of the table :func:`read_bed` returns.
 BED_COLUMNS = ["chrom", "start", "end", "name", "score", "strand", "summit", "line"]
@@ -192,10 +192,23 @@ def hits_to_bed(coords, window, position, length, *, strand="+", name=None, scor
     })
 
 
+def bed_scores(values) -> np.ndarray:
+    """BED's score column: integers 0..1000 (the BED spec). Values that are already whole
+    numbers in 0..1000 stay; others are scaled by their largest magnitude,
+    ``round(1000 |v| / max |v|)`` (NaN -> 0), so the strongest row scores 1000. Shape (n,), int64."""
+    v = np.asarray(values, dtype=np.float64)
+    v = np.where(np.isfinite(v), v, 0.0)
+    if v.size == 0 or (np.all(v == np.round(v)) and v.min() >= 0 and v.max() <= 1000):
+        return v.astype(np.int64)
+    top = np.abs(v).max()
+    return np.rint(1000 * np.abs(v) / top).astype(np.int64) if top > 0 else np.zeros(v.size, np.int64)
+
+
 def write_bed(table, path) -> None:
     """Write a table with BED columns (``chrom, start, end`` and optionally ``name, score, strand``) as BED.
 
-    Columns are written in BED order; extra columns are ignored. A path ending in ``.gz`` is gzipped.
+    Columns are written in BED order; extra columns are ignored. Scores are written as BED's
+    integers 0..1000 (:func:`bed_scores`). A path ending in ``.gz`` is gzipped.
     """
     table = getattr(table, "coords", table)
     missing = [c for c in ("chrom", "start", "end") if c not in table.columns]
@@ -208,6 +221,6 @@ def write_bed(table, path) -> None:
         cols.append(c)
     out = table[cols].copy()
     if "score" in out.columns:
-        out["score"] = out["score"].map(lambda v: "0" if pd.isna(v) else f"{v:.6g}")
+        out["score"] = bed_scores(out["score"].to_numpy())
     compression = "gzip" if os.fspath(path).endswith(".gz") else None
     out.to_csv(path, sep="\t", header=False, index=False, compression=compression)

@@ -18,6 +18,8 @@ from ._outputs import (load_model, save_model, top_oligomers, versions, write_fi
 from ._poim_run import PipelineRun
 from ._regression import run_regression, train_regressor
 from ._report import build_report, write_report
+from ._scan_run import ScanOptions, ScanRun, run_scan
+from ._enrich_run import EnrichOptions, EnrichRun, run_enrich
 from ._poim_routes import check_job, compute_importance, make_background, run_model, run_poim, run_sampled
 from ._sequences import Sequences, encode_sequences
 from ._train import evaluate, train_model, train_on_store
@@ -28,4 +30,4 @@ __all__ = ["ModelOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptio
            "Sequences", "encode_sequences", "MotifRun", "run_motifs", "find_motifs", "write_motif_run",
            "update_report", "no_motifs_reason", "top_oligomers", "write_figures", "write_outputs",
            "write_result_files", "write_summary", "save_model", "load_model", "versions", "write_report",
-           "build_report"]
+           "build_report", "ScanOptions", "ScanRun", "run_scan", "EnrichOptions", "EnrichRun", "run_enrich"]

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import SeqimpError
 from .._tables import format_value
 
-__all__ = ["write_report", "build_report"]
+__all__ = ["write_report", "build_report", "write_page", "page_table"]
 
 _IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml"}
 _FIGURE_EXTS = (".png", ".svg", ".pdf")
@@ -37,15 +37,19 @@ _MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motif_candid
                 "motif_sites.tsv", "motif_sites.bed", "motifs.json")
 
 _STYLE = """
-body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1180px;
 color:#222;padding:0 1em}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
-table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ddd;padding:.2em .6em;text-align:right}
-th{background:#f3f3f3}td.s{text-align:left;font-family:ui-monospace,Menlo,Consolas,monospace}
-.scroll{max-height:32em;overflow:auto;display:inline-block}figure{margin:1.5em 0}
+table{border-collapse:collapse;font-size:.85em;max-width:100%;table-layout:auto}
+td,th{border:1px solid #ddd;padding:.2em .5em;text-align:right;overflow-wrap:anywhere;word-break:break-word}
+th{background:#f3f3f3}td.s{text-align:left;font-family:ui-monospace,Menlo,Consolas,monospace;max-width:22em}
+.scroll{max-height:32em;max-width:100%;overflow-y:auto;overflow-x:hidden;display:block}figure{margin:1.5em 0}
 figure img{max-width:100%;border:1px solid #eee}figcaption{color:#555;font-size:.9em}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:600}dd{margin:0}
 .note{color:#666;font-size:.9em}
+.cards{display:flex;flex-wrap:wrap;gap:1em}.card{border:1px solid #ddd;border-radius:6px;padding:.6em;
+flex:1 1 340px;max-width:560px}.card img{max-width:100%}.card h3{margin:.1em 0 .3em}
+details summary{cursor:pointer;color:#335}
 """
 
 
@@ -187,6 +191,9 @@ def _motif_section(folder: Path, embed: bool, database=None) -> str:
         parts.append(f"<p><b>Best motif: {html.escape(best.get('consensus', ''))}</b> at "
                      f"{html.escape(best.get('start', ''))}, score {html.escape(best.get('score', ''))}, "
                      f"sites {html.escape(best.get('sites', ''))}</p>")
+    else:  # "no motif" is an answer
+        parts.append("<p><b>No motif found</b>: no candidate's sites are enriched in the positives and held out "
+                     "(the best candidate's figures are in the log).</p>")
     parts.append(_html_table(header, rows, limit=50))
     links = [name for name in _MOTIF_FILES if (folder / name).exists()]
     if links:
@@ -309,4 +316,52 @@ def write_report(directory, *, summary=None, path=None, title=None, embed=True) 
     text = build_report(directory, summary=summary, title=title, embed=embed)
     path = Path(directory) / "report.html" if path is None else Path(path)
     path.write_text(text, encoding="utf-8")
+    return path
+
+
+def page_table(table, *, limit=50) -> str:
+    """A pandas DataFrame as an HTML table of the report (:func:`_html_table`: cells wrap, the
+    first ``limit`` rows, floats ``%.6g``)."""
+    header = [str(c) for c in table.columns]
+    rows = [[format_value(v) for v in row] for row in table.itertuples(index=False)]
+    return _html_table(header, rows, limit=limit)
+
+
+def write_page(folder, *, title, lead="", summary=None, sections=(), files=(), embed=True) -> Path:
+    """``report.html`` of ``seqimp scan`` and ``seqimp enrich``: the answer first (``lead``,
+    HTML), then a summary list, the ``sections`` and links to ``files``.
+
+    Parameters
+    ----------
+    folder : path-like
+        Where ``report.html`` goes; figures and links are relative to it.
+    title : str
+    lead : str
+        HTML shown right below the title (what the run found).
+    summary : dict, optional
+        Label -> value, shown as a list.
+    sections : sequence of (heading, html) or (heading, Path, caption)
+        A block of HTML, or a figure of this run (embedded); only the figures named here are
+        shown, never other files of the folder.
+    files : sequence of str
+        Names (relative to ``folder``) to link at the end.
+    """
+    folder = Path(folder)
+    parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}</title>"
+             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>", lead]
+    if summary:
+        parts.append("<dl>" + "".join(f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(str(v))}</dd>"
+                                      for k, v in summary.items() if v not in (None, "")) + "</dl>")
+    for section in sections:
+        parts.append(f"<h2>{html.escape(section[0])}</h2>")
+        if len(section) == 2:
+            parts.append(section[1])
+        else:
+            parts.append(_figure(Path(section[1]), folder, section[2], embed))
+    if files:
+        parts.append("<h2>Files</h2><p>" + ", ".join(f'<a href="{html.escape(n)}">{html.escape(n)}</a>'
+                                                    for n in files) + "</p>")
+    parts.append("</body></html>\n")
+    path = folder / "report.html"
+    path.write_text("\n".join(parts), encoding="utf-8")
     return path

@@ -1,0 +1,106 @@
+"""``seqimp enrich``: enrichment of known motifs in positives against negatives (as SEA/AME)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._inputs import add_input_options, read_inputs, read_motif_source
+from ._logging import UserError
+from ._options import add_data_options, add_quiet, positive_float, seed, share
+from ._output_folder import check_output_path, output_dir
+
+SUMMARY = "enrichment of known motifs in positives vs negatives (SEA/AME-like)"
+
+HELP = """\
+Test every motif of a database for enrichment in the positive sequences
+against the negatives. With --method fisher (default, as SEA) a sequence has a
+site when its best window on either strand has an exact p-value <= --site-pvalue
+(the threshold comes from each motif's own score distribution, not from the
+labels), and a one-sided Fisher exact test compares the shares of positives
+and negatives with a site. With --method ranksum (as AME) the best scores of
+positives and negatives are compared by a one-sided Mann-Whitney U test.
+q-values are Benjamini-Hochberg across the database.
+
+Motifs: --db a motif file (MEME, STREME/MEME output, JASPAR, TRANSFAC, HOMER),
+the folder of a 'seqimp motifs' run (the test on the motifs it found), or a
+JASPAR release (JASPAR2024 = CORE vertebrates; JASPAR2024:insects, :plants,
+:fungi, :nematodes, :urochordates, :all). Sequences: --positive/--negative
+(FASTA, any lengths), --negatives shuffle (dinucleotide shuffles of the
+positives), BED regions on a genome, or a --table with a binary label column.
+
+Writes into DIR: enrichment.tsv (motif, target_description,
+positives_with_site, negatives_with_site, p_value, q_value, then the counts,
+shares, site score threshold, method and JASPAR tf_family/tf_class),
+enrichment.json, enrichment.png and report.html.
+
+examples:
+  seqimp enrich --positive pos.fa --negative neg.fa --db JASPAR2024 --out enrich
+  seqimp enrich --positive pos.fa --negatives shuffle --db motifs.meme --out enrich
+  seqimp enrich --positive pos.fa --negative neg.fa --db motifs_run --out enrich --method ranksum
+"""
+
+
+def register(sub) -> None:
+    p = sub.add_parser("enrich", help=SUMMARY, description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_data_options(p, required=False)
+    add_input_options(p, regression=False, origin=False)
+    p.add_argument("--db", required=True, metavar="MOTIFS",
+                   help="known motifs: a motif file, a 'seqimp motifs' folder or a JASPAR release "
+                        "(JASPAR2024[:TAXGROUP], through pyjaspar)")
+    p.add_argument("--db-format", choices=["meme", "jaspar", "transfac", "homer"], default=None,
+                   help="format of --db (default: recognised from the file)")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
+    e = p.add_argument_group("test")
+    e.add_argument("--method", choices=["fisher", "ranksum"], default="fisher",
+                   help="Fisher's exact test on sequences with a site (default) or Mann-Whitney U on best scores")
+    e.add_argument("--site-pvalue", type=positive_float, default=1e-4,
+                   help="a sequence has a site when its best window has p <= this (default 1e-4)")
+    e.add_argument("--background", choices=["uniform", "sequences"], default="uniform",
+                   help="null letter frequencies of the site threshold: uniform (default) or the negatives'")
+    e.add_argument("--strand", choices=["both", "given"], default="both", help="strands scanned (default both)")
+    e.add_argument("--max-q", type=share, default=0.05, help="q-value the report calls enriched (default 0.05)")
+    e.add_argument("--seed", type=seed, default=0,
+                   help="seed of --negatives shuffle/genome (default 0, recorded in enrichment.json)")
+    e.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="figure format (default png)")
+    add_quiet(p)
+    p.set_defaults(func=run)
+
+
+def _sequences(args):
+    if args.alphabet == "protein":
+        raise UserError("--alphabet protein: motifs are DNA (A, C, G, T); protein sequences cannot be tested")
+    inputs = read_inputs(args, any_length=True)
+    if inputs.table is not None and not inputs.table.binary:
+        raise UserError(f"--table {args.table}: enrichment needs two classes; the value column "
+                        f"{args.value_column!r} holds measured values, not a binary label")
+    if inputs.positive is None or inputs.negative is None:
+        raise UserError("give positives and negatives: --positive with --negative or --negatives shuffle, "
+                        "--positive-bed with --negative-bed or --negatives, or --table with a binary label")
+    return inputs
+
+
+def run(args) -> int:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ..pipeline import EnrichOptions, run_enrich
+
+    if args.site_pvalue > 1:
+        raise UserError(f"--site-pvalue is a p-value in (0, 1], got {args.site_pvalue}")
+    check_output_path(args.out)
+    database = read_motif_source(args.db, args.db_format, "--db")
+    inputs = _sequences(args)
+    options = EnrichOptions(method=args.method, site_pvalue=args.site_pvalue, background=args.background,
+                            strand=args.strand, max_qvalue=args.max_q)
+    with output_dir(args.out, "enrich") as tmp:
+        found = run_enrich(tmp, database, inputs.positive, inputs.negative, options=options, fmt=args.format,
+                           random_state=args.seed)
+    table = found.table
+    enriched = table[table["q_value"] <= args.max_q]
+    print(f"{len(enriched)} of {len(table)} motifs enriched at q <= {args.max_q:g} "
+          f"({len(inputs.positive)} positives, {len(inputs.negative)} negatives; {database.label})")
+    for row in enriched.head(10).to_dict("records"):
+        print(f"  {row['motif']} {row['target_description']}: {row['positives_with_site']} positives, "
+              f"{row['negatives_with_site']} negatives with a site, q = {row['q_value']:.2g}")
+    print(f"results: {args.out}/enrichment.tsv, report.html")
+    return 0

@@ -1,0 +1,148 @@
+"""seqimp scan and seqimp enrich on small files: the contracts (scan.tsv, enrichment.tsv), BED in
+genome coordinates, positions from an origin, run folders and JASPAR collections as motif
+sources, and bad input (one line, exit 2, nothing written)."""
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from seqimp.cli import main
+from seqimp.motifs import Motif, write_meme
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_enrich import planted_set  # noqa: E402
+
+SITE = "TGACTCATCA"
+
+
+def _fasta(path, seqs, prefix="s"):
+    path.write_text("".join(f">{prefix}{i + 1}\n{s}\n" for i, s in enumerate(seqs)))
+    return path
+
+
+def _motif_file(tmp_path):
+    path = tmp_path / "m.meme"
+    write_meme([Motif.from_consensus("AP1", SITE, purity=0.9, description="planted"),
+                Motif.from_consensus("GATA", "AGATAAG", purity=0.9)], path)
+    return path
+
+
+def _seqs(n=8, length=40, seed=0):
+    rng = np.random.default_rng(seed)
+    seqs = ["".join(rng.choice(list("ACGT"), size=length + i)) for i in range(n)]  # lengths differ
+    seqs[2] = seqs[2][:5] + SITE + seqs[2][15:]
+    seqs[4] = seqs[4][:20] + SITE[::-1].translate(str.maketrans("ACGT", "TGCA")) + seqs[4][30:]
+    return seqs
+
+
+def _listing(folder):
+    return sorted(p.name for p in Path(folder).iterdir()) if Path(folder).exists() else []
+
+
+def test_scan_contract(tmp_path, capsys):
+    motifs, fasta = _motif_file(tmp_path), _fasta(tmp_path / "s.fa", _seqs())
+    assert main(["scan", "--motifs", str(motifs), "--fasta", str(fasta), "--out", str(tmp_path / "out")]) == 0
+    table = pd.read_csv(tmp_path / "out" / "scan.tsv", sep="\t")
+    assert list(table.columns[:7]) == ["motif", "id", "position", "strand", "score", "p_value", "q_value"]
+    ap1 = table[(table["motif"] == "AP1") & (table["p_value"] < 1e-5)]
+    assert set(zip(ap1["id"], ap1["position"], ap1["strand"])) == {("s3", 6, "+"), ("s5", 21, "-")}
+    assert (ap1["matched"] == SITE).all()
+    bed = pd.read_csv(tmp_path / "out" / "scan.bed", sep="\t", header=None)
+    assert bed.shape[1] == 6 and bed[4].between(0, 1000).all() and bed[4].dtype.kind == "i"
+    row = bed[(bed[0] == "s3") & (bed[3] == "AP1")].iloc[0]
+    assert (row[1], row[2], row[5]) == (5, 15, "+")
+    assert {"report.html", "scan.json", "scan_positions.png"} <= set(_listing(tmp_path / "out"))
+    assert "sites of 2 motifs" in capsys.readouterr().out
+
+
+def test_scan_origin_and_run_folder(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    write_meme([Motif.from_consensus("AP1", SITE, purity=0.9)], run / "motifs.meme")  # a 'seqimp motifs' folder
+    fasta = _fasta(tmp_path / "s.fa", [s[:40] for s in _seqs()])
+    assert main(["scan", "--motifs", str(run), "--fasta", str(fasta), "--out", str(tmp_path / "o"),
+                 "--position-origin", "11", "--thresh", "1e-5"]) == 0
+    table = pd.read_csv(tmp_path / "o" / "scan.tsv", sep="\t")
+    assert dict(zip(table["id"], table["position_label"])) == {"s3": -5, "s5": 11}
+
+
+def test_scan_genome_windows_in_genome_coordinates(tmp_path):
+    rng = np.random.default_rng(3)
+    chrom = "".join(rng.choice(list("ACGT"), size=400))
+    chrom = chrom[:100] + SITE + chrom[110:]
+    (tmp_path / "g.fa").write_text(">chr1\n" + "\n".join(chrom[i:i + 60] for i in range(0, 400, 60)) + "\n")
+    (tmp_path / "p.bed").write_text("chr1\t80\t140\tpk1\t0\t+\nchr1\t80\t140\tpk2\t0\t-\n")
+    assert main(["scan", "--motifs", str(_motif_file(tmp_path)), "--positive-bed", str(tmp_path / "p.bed"),
+                 "--genome", str(tmp_path / "g.fa"), "--width", "60", "--out", str(tmp_path / "o"),
+                 "--thresh", "1e-5"]) == 0
+    bed = pd.read_csv(tmp_path / "o" / "scan.bed", sep="\t", header=None)
+    ap1 = bed[bed[3] == "AP1"]
+    assert set(zip(ap1[0], ap1[1], ap1[2], ap1[5])) == {("chr1", 100, 110, "+")}  # both windows, one site
+    assert len(ap1) == 2
+    table = pd.read_csv(tmp_path / "o" / "scan.tsv", sep="\t")
+    assert "position_label" in table.columns  # BED input: counted from the window centre
+
+
+def test_enrich_contract_planted_and_folder(tmp_path, capsys):
+    db, pos, neg = planted_set()
+    path = tmp_path / "db.meme"
+    write_meme(db, path)
+    p, n = _fasta(tmp_path / "p.fa", pos, "p"), _fasta(tmp_path / "n.fa", neg, "n")
+    assert main(["enrich", "--positive", str(p), "--negative", str(n), "--db", str(path),
+                 "--out", str(tmp_path / "e")]) == 0
+    table = pd.read_csv(tmp_path / "e" / "enrichment.tsv", sep="\t")
+    assert list(table.columns[:6]) == ["motif", "target_description", "positives_with_site", "negatives_with_site",
+                                       "p_value", "q_value"]
+    assert table["motif"].iloc[0] == "PLANTED" and table["q_value"].iloc[0] <= 0.01
+    assert "1 of 10 motifs enriched" in capsys.readouterr().out
+    html = (tmp_path / "e" / "report.html").read_text()
+    assert html.index("PLANTED") < html.index("<table")  # the answer leads
+    # shuffled positives as negatives: the seed is recorded
+    assert main(["enrich", "--positive", str(p), "--negatives", "shuffle", "--db", str(path), "--seed", "3",
+                 "--out", str(tmp_path / "s")]) == 0
+    assert '"seed": 3' in (tmp_path / "s" / "enrichment.json").read_text()
+
+
+def test_enrich_jaspar_collection_is_printed(tmp_path, capsys):
+    pytest.importorskip("pyjaspar")
+    p = _fasta(tmp_path / "p.fa", _seqs(6, 30))
+    n = _fasta(tmp_path / "n.fa", _seqs(6, 30, seed=9))
+    assert main(["enrich", "--positive", str(p), "--negative", str(n), "--db", "JASPAR2024:fungi",
+                 "--out", str(tmp_path / "e")]) == 0
+    captured = capsys.readouterr()
+    assert "JASPAR2024 CORE fungi" in captured.err and "JASPAR2024 CORE fungi" in captured.out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["scan", "--motifs", "{bad}", "--fasta", "{fasta}"], r"bad\.meme, line 4: motif X: w= 'abc' is not a whole"),
+    (["scan", "--motifs", "{motifs}", "--fasta", "{missing}"], r"--fasta .*missing\.fa"),
+    (["scan", "--motifs", "{motifs}", "--fasta", "{fasta}", "--thresh", "2"], r"--thresh is a p-value in \(0, 1\]"),
+    (["scan", "--motifs", "{motifs}"], r"give the sequences to scan"),
+    (["scan", "--motifs", "{motifs}", "--fasta", "{fasta}", "--negatives", "shuffle"], r"negatives .* are for "
+                                                                                        r"seqimp enrich"),
+    (["scan", "--motifs", "{motifs}", "--fasta", "{fasta}", "--alphabet", "protein"], r"motifs are DNA"),
+    (["enrich", "--positive", "{fasta}", "--db", "{motifs}"], r"give positives and negatives"),
+    (["enrich", "--positive", "{fasta}", "--negative", "{fasta}", "--db", "nothing.meme"],
+     r"nothing\.meme: no such motif file"),
+    (["enrich", "--positive", "{fasta}", "--negatives", "shuffle", "--db", "{motifs}", "--method", "t"],
+     r"argument --method: invalid choice"),
+])
+def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, argv, message):
+    bad = tmp_path / "bad.meme"
+    bad.write_text("MEME version 4\n\nMOTIF X\nletter-probability matrix: alength= 4 w= abc\n0.25 0.25 0.25 0.25\n")
+    names = {"bad": bad, "fasta": _fasta(tmp_path / "s.fa", _seqs()), "motifs": _motif_file(tmp_path),
+             "missing": tmp_path / "missing.fa"}
+    out = tmp_path / "out"
+    argv = [a.format(**{k: os.fspath(v) for k, v in names.items()}) for a in argv] + ["--out", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len([line for line in err if line.startswith("seqimp: error:")]) == 1
+    assert "Traceback" not in "\n".join(err)
+    import re
+
+    assert re.search(message, err[-1]), err[-1]
+    assert not out.exists()
