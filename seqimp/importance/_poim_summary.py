@@ -182,8 +182,9 @@ class StreamedPOIM(BasePOIMResult):
         return (f"StreamedPOIM(max_order={self.max_order}, length={self.length}, top_n={self.top_n}, "
                 f"expected_score={self.expected_score:.6g}, score_std={self.score_std:.6g})")
 
-    def top(self, n=20, measure="firm", order=None):
-        """The positional oligomers of largest |measure|, as ``POIMResult.top`` ranks them.
+    def top(self, n=20, measure="firm", order=None, *, per_order=True):
+        """The positional oligomers of largest |measure|, as ``POIMResult.top`` ranks them: ``n`` per
+        order by default (``top(5)`` of max_order 8: up to 40 rows), ``n`` overall with ``per_order=False``.
 
         Parameters
         ----------
@@ -193,6 +194,8 @@ class StreamedPOIM(BasePOIMResult):
         order : int, optional
             None: the top ``n`` of every order k = 1..max_order merged into one ranking (the
             rows of ``top_oligomers.tsv``); k: that order's top ``n`` only.
+        per_order : bool, default=True
+            False: only the first ``n`` rows of that ranking, the ``n`` best over all orders.
 
         Ranked by |measure| descending, ties by order, position, k-mer index (ascending).
 
@@ -214,6 +217,8 @@ class StreamedPOIM(BasePOIMResult):
         ks = np.concatenate([np.full(len(t["index"]), k, dtype=np.int64) for k, t in parts])
         cols = {f: np.concatenate([t[f] for _, t in parts]) for f in _FIELDS}
         sel = np.lexsort((cols["index"], cols["position"], ks, -np.abs(cols[measure])))
+        if not per_order:
+            sel = sel[:n]
         return pd.DataFrame({
             "rank": np.arange(1, sel.size + 1, dtype=np.int64),
             "oligomer": [kmer_string(int(z), int(k), self.alphabet) for z, k in zip(cols["index"][sel], ks[sel])],

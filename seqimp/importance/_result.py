@@ -101,8 +101,10 @@ class BasePOIMResult:
     """What every POIM result offers, whether it holds every table (:class:`POIMResult`) or
     summaries (:class:`~seqimp.importance.StreamedPOIM`).
 
-    * ``top(n=20, measure="firm", order=None)``: the one ranking, a DataFrame with columns
-      ``rank, oligomer, order, position`` (1-based), ``poim, firm``;
+    * ``top(n=20, measure="firm", order=None, *, per_order=True)``: the one ranking, a DataFrame with
+      columns ``rank, oligomer, order, position`` (1-based), ``poim, firm``: the top ``n`` of *each*
+      order merged (up to ``n * max_order`` rows, the rows of ``top_oligomers.tsv``), or with
+      ``per_order=False`` the ``n`` best overall;
     * ``maximal``, ``differential``: arrays of shape (max_order, L), NaN where j > L-k;
     * ``max_order``, ``length``, ``alphabet``, ``expected_score``, ``score_std``, ``method``, ``meta``;
     * :meth:`table`: the full table of one order and measure, or a clear error where it is not kept;
@@ -134,8 +136,24 @@ class BasePOIMResult:
         if tables[k - 1] is None:
             raise SeqimpError(f"order {k} tables are not kept: a streamed POIM keeps full tables for k <= "
                               f"{FULL_ORDERS}; rerun with full_tables=PATH (--full-tables) to write every order to "
-                              "HDF5, or with engine='memory' where it fits")
+                              "HDF5, or with engine='memory' where it fits (a pipeline's poim.npz is such a "
+                              "summary; every order keeps its maximal and differential POIM, "
+                              f"plot.differential_heatmap, and its top oligomers, top(n, order={k}))")
         return tables[k - 1]
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the figures of the result, its differential POIM and its 5 best oligomers."""
+        from .._repr import heatmap_png, html_card
+
+        lines = [("method", self.method), ("orders", f"1..{self.max_order}"), ("sequence length", self.length),
+                 ("alphabet", self.alphabet.name), ("E[s(X)] under the background", self.expected_score),
+                 ("sd of s(X)", self.score_std)]
+        top = self.top(min(5, getattr(self, "top_n", 5)), per_order=False)
+        image = heatmap_png(self.differential, ylabels=range(1, self.max_order + 1))
+        return html_card(type(self).__name__ + (" (standardized)" if self.standardized_ else ""), lines,
+                         table=top, images=[("differential POIM: order k (rows) by start position", image)],
+                         note="best 5 positional oligomers by |FIRM| over all orders; top(n) gives n per order, "
+                              "table(k, 'poim') the full tables")
 
     @property
     def standardized_(self) -> bool:
@@ -257,13 +275,15 @@ class POIMResult(BasePOIMResult):
                           score_std=sd, alphabet=self.alphabet, poim_se=scale(self.poim_se),
                           firm_se=scale(self.firm_se), method=self.method, meta=meta)
 
-    def top(self, n=20, measure="firm", order=None):
-        """The positional oligomers of largest absolute importance.
+    def top(self, n=20, measure="firm", order=None, *, per_order=True):
+        """The positional oligomers of largest absolute importance: ``n`` per order by default.
 
         The one ranking of seqimp (``top_oligomers.tsv``, the CLI, the summaries): entries are
         ranked by ``|measure|`` descending, ties broken by order k, then position, then k-mer
         index (all ascending); NaN entries (impossible oligomers) are skipped. Each order's
         top ``n`` is found by partial selection (:func:`numpy.partition`), never a full sort.
+        ``top(5)`` of a result with max_order 8 has up to 40 rows (5 per order);
+        ``top(5, per_order=False)`` has 5.
 
         Parameters
         ----------
@@ -275,6 +295,8 @@ class POIMResult(BasePOIMResult):
             None: the top ``n`` of every order k = 1..max_order, merged into one ranking (up
             to ``n * max_order`` rows; exactly the rows of ``top_oligomers.tsv``).
             k: the top ``n`` k-mers only.
+        per_order : bool, default=True
+            False: only the first ``n`` rows of that ranking, the ``n`` best over all orders.
 
         Returns
         -------
@@ -286,7 +308,8 @@ class POIMResult(BasePOIMResult):
         n = check_int(n, "n", minimum=0)
         columns = {"poim": self.poim, "firm": self.firm}
         if order is None:
-            return oligomer_table(tables, n, columns, partial(kmer_string, alphabet=self.alphabet), per_order=True)
+            table = oligomer_table(tables, n, columns, partial(kmer_string, alphabet=self.alphabet), per_order=True)
+            return table if per_order else table.head(n)
         k = check_int(order, "order", minimum=1, maximum=self.max_order)
         # ranking only the k-th tables: earlier orders as empty tables keep k and the columns aligned
         empty = [t[:0] for t in tables[: k - 1]]

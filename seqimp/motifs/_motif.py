@@ -117,6 +117,17 @@ class Motif:
         self.score = float(self.score)
         self.sites = int(self.sites)
 
+    def _repr_html_(self) -> str:
+        """Jupyter's view: name, consensus, place and an inline logo."""
+        from .._repr import html_card, logo_svg
+
+        lines = [("consensus", self.consensus), ("length", self.length),
+                 ("start (1-based)", "position-free" if self.position_free else self.start),
+                 ("score", self.score), ("sites", self.sites), ("direction", self.direction)]
+        if self.description:
+            lines.append(("description", self.description))
+        return html_card(f"Motif {self.name}", lines, images=[("logo (bits)", logo_svg(self.pwm))])
+
     @property
     def length(self) -> int:
         return self.pwm.shape[0]

@@ -56,6 +56,17 @@ class MotifRun:
     parameters: dict = field(default_factory=dict)
     coords: object = None
 
+    def __repr__(self) -> str:
+        from ._display import motif_run_repr
+
+        return motif_run_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the motifs' table and logos, the database matches (:mod:`._display`)."""
+        from ._display import motif_run_html
+
+        return motif_run_html(self)
+
     def table(self):
         """``motifs.tsv``: one row per motif, strongest (largest ``score``) first: ``name,
         consensus`` (the written PWM's most probable letters), ``start`` (1-based, where the

@@ -18,7 +18,7 @@ from ._motifs import add_motifs
 from ._outputs import add_file_sizes, json_ready, top_oligomers, versions, write_result_files, write_summary
 from ._report import write_report
 
-__all__ = ["PipelineRun", "explain_and_write", "run_summary", "check_motif_inputs"]
+__all__ = ["PipelineRun", "explain_and_write", "run_summary", "check_motif_inputs", "check_out_folder"]
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,27 @@ class PipelineRun:
     summary: dict
     files: list = field(default_factory=list)
     motifs: object = None
+
+    def __repr__(self) -> str:
+        from ._display import pipeline_run_repr
+
+        return pipeline_run_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: metrics, the POIM's figures and best oligomers, the motifs with logos."""
+        from ._display import pipeline_run_html
+
+        return pipeline_run_html(self)
+
+
+def check_out_folder(out) -> Path:
+    """``out`` as a Path to an existing folder, or a SeqimpError naming the cause and the fix."""
+    out = Path(out)
+    if not out.is_dir():
+        cause = "is a file, not a folder" if out.exists() else "no such folder"
+        raise SeqimpError(f"out {out}: {cause}; the run functions write into an existing folder: create it "
+                          f"first (Path(out).mkdir(parents=True, exist_ok=True)) or give another")
+    return out
 
 
 def run_summary(title, command, parameters, data, metrics, background) -> dict:
@@ -91,6 +112,7 @@ def explain_and_write(explain, what, out, *, summary, timings, output, weights=N
         classes), and write them (:func:`~seqimp.pipeline._motifs.add_motifs`); the best motif
         goes to ``summary.json``. ``random_state`` is the seed ``motifs.json`` records.
     """
+    out = check_out_folder(out)
     logger.info(what)
     start = time.perf_counter()
     result = explain()

@@ -37,6 +37,7 @@ import warnings
 
 import numpy as np
 from sklearn.utils import Bunch
+from ._result import FIRMResult
 
 from ..errors import SeqimpError
 from ._features import Feature as _Feature
@@ -111,7 +112,7 @@ def firm(
 
     Returns
     -------
-    result : sklearn.utils.Bunch
+    result : FIRMResult (a sklearn.utils.Bunch)
         importances : ndarray of shape (n_selected,)
             FIRM ``Q_f`` of each requested feature (standardized if asked).
         importances_mean : ndarray of shape (n_selected,)
@@ -192,7 +193,7 @@ def firm(
         if score_std == 0:
             raise SeqimpError("standardize: the score is constant on X, so its variance is zero")
         importances = importances / score_std
-    return Bunch(
+    return FIRMResult(
         importances=importances,
         importances_mean=importances,  # the 1-D vector every tabular method returns under this name
         importances_std=np.zeros(len(feats)),  # no repeats (the docstring says why)

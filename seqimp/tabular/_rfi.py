@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils import Bunch
+from ._result import RFIResult
 
 from ..errors import SeqimpError
 from ._rfi_stats import block_anova, distinct_groups, mcb_critical_value
@@ -217,7 +218,7 @@ def relative_feature_importance(
     subset_anova.errors = errors
     subset_anova.treatments = [subsets[c] for c in champions]
     subset_anova.search = search
-    return Bunch(
+    return RFIResult(
         ranks=ranks,
         optimal_subset=optimal,
         waws_mean=waws_mean,

@@ -16,7 +16,7 @@ importance is ``D_j / (max y - min y)``.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import Bunch
+from ._result import SensitivityResult
 
 from ..errors import SeqimpError
 from ..errors import check_choice, check_int, check_random_state
@@ -64,7 +64,7 @@ def sensitivity_importance(
 
     Returns
     -------
-    result : sklearn.utils.Bunch
+    result : SensitivityResult (a sklearn.utils.Bunch)
         importances : ndarray of shape (n_features, n_repeats)
             ``Imp(X_j) = D_j / D_y`` of every repeat (``range``: one value, repeated).
         importances_mean, importances_std : ndarray of shape (n_features,)
@@ -103,7 +103,7 @@ def sensitivity_importance(
     if d_y == 0:
         raise SeqimpError("y: all outputs are equal, so D_y is zero and importances are undefined")
     imp = dj / d_y
-    return Bunch(
+    return SensitivityResult(
         importances=imp,
         importances_mean=imp.mean(axis=1),
         importances_std=imp.std(axis=1),
