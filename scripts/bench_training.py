@@ -84,6 +84,20 @@ def set_layout():
     _layout.PAIRING = os.environ.get("SEQIMP_BENCH_LAYOUT", "paired") == "paired"
 
 
+#: the single-machine solver of each route (WDClassifier(solver=...)); "implicit" is the exact route
+SOLVERS = {"implicit": "dcd", "fast": "fast", "sgd": "sgd", "linear": "dcd", "dask": "dcd"}
+
+
+def top_firm(model, degree, top=50):
+    """Per order k = 2..degree, the flat indices (position * 4**k + k-mer) of the model's top
+    ``top`` positional k-mers by |FIRM| under the uniform background (exact POIM)."""
+    import seqimp
+    from seqimp import MarkovBackground
+
+    res = seqimp.poim(model.positional_weights(), MarkovBackground.uniform(model.length_), degree, engine="memory")
+    return [np.argsort(-np.abs(res.firm[k - 1]).ravel(), kind="stable")[:top].tolist() for k in range(2, degree + 1)]
+
+
 def child(route, store_path, test_path, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1):
     from seqimp import WDClassifier
     from seqimp.kernels._dcd import svm_primal_objective
@@ -94,8 +108,10 @@ def child(route, store_path, test_path, degree, max_iter, verbose=False, tol=1e-
     WDClassifier(degree=2).fit(Xt[:50], yt[:50])                       # load the numba cache
     WDClassifier(degree=2, method="linear").fit(Xt[:50], yt[:50])
     y = np.asarray(store.labels)
+    rule = json.loads(os.environ.get("SEQIMP_BENCH_RULE", "{}"))    # validation_tol, weight_tol, patience
     model = WDClassifier(degree=degree, C=1.0, tol=tol, max_iter=max_iter, random_state=0, verbose=verbose,
-                         memory_budget="1TB" if route == "linear" else None, n_jobs=n_jobs)
+                         memory_budget="1TB" if route == "linear" else None, n_jobs=n_jobs, solver=SOLVERS[route],
+                         **rule)
     client = None
     if route == "linear":
         model.set_params(method="linear")
@@ -116,8 +132,10 @@ def child(route, store_path, test_path, degree, max_iter, verbose=False, tol=1e-
     acc = float(np.mean(model.predict(Xt) == yt))
     primal = svm_primal_objective(X, y, model.coef_, model.intercept_, degree=degree, C=1.0)
     dual = getattr(model, "dual_objective_", float("nan"))
+    top = top_firm(model, degree) if os.environ.get("SEQIMP_BENCH_FIRM") else None
     print(json.dumps(dict(route=route, fit_s=fit_s, passes=int(model.n_iter_), per_pass_s=fit_s / model.n_iter_,
-                          accuracy=acc, peak_rss=peak, primal=primal, gap=(primal - dual) / primal)))
+                          accuracy=acc, peak_rss=peak, primal=primal, gap=(primal - dual) / primal, top_firm=top,
+                          history=getattr(model, "stopping_history_", None))))
 
 
 def child_passes(route, store_path, passes, degree, n_jobs=1):
@@ -148,7 +166,7 @@ def child_passes(route, store_path, passes, degree, n_jobs=1):
 
 
 def run_route(route, store, test, degree, max_iter, verbose=False, tol=1e-4, n_jobs=1, layout="paired",
-              time_limit=None):
+              time_limit=None, rule=None, firm=False):
     """Run one route in a child process; its last stdout line is a JSON record (stderr passes through).
 
     With ``time_limit`` (seconds) a child still running then is stopped: the record is
@@ -158,7 +176,8 @@ def run_route(route, store, test, degree, max_iter, verbose=False, tol=1e-4, n_j
     cmd = [sys.executable, __file__, "--child", route, str(store.path), str(test.path), str(degree), str(max_iter)]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                SEQIMP_BENCH_VERBOSE="1" if verbose else "", SEQIMP_BENCH_TOL=repr(tol),
-               SEQIMP_BENCH_JOBS=str(n_jobs), SEQIMP_BENCH_LAYOUT=layout)
+               SEQIMP_BENCH_JOBS=str(n_jobs), SEQIMP_BENCH_LAYOUT=layout, SEQIMP_BENCH_RULE=json.dumps(rule or {}),
+               SEQIMP_BENCH_FIRM="1" if firm else "")
     start = time.perf_counter()
     child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=None if verbose else subprocess.DEVNULL,
                              text=True, env=env)
@@ -205,6 +224,18 @@ def full_passes(store, test, args):
     return float(np.median(times[args.layouts[0]]))
 
 
+def compare_fast(exact, fast, a, b):
+    """Print a fast route beside the exact one: time, passes, held-out accuracy, top-50 |FIRM| overlap per order."""
+    print(f"  {b} vs {a}: fit time {fast['fit_s'] / exact['fit_s']:.2f}x ({fast['fit_s']:.1f} s vs "
+          f"{exact['fit_s']:.1f} s; target <= 0.33x), passes {fast['passes']} vs {exact['passes']}, held-out accuracy "
+          f"{fast['accuracy']:.4f} vs {exact['accuracy']:.4f} (difference {fast['accuracy'] - exact['accuracy']:+.4f}, "
+          f"target within 0.002)", flush=True)
+    if exact.get("top_firm") and fast.get("top_firm"):
+        shares = [len(set(e) & set(f)) / len(e) for e, f in zip(exact["top_firm"], fast["top_firm"])]
+        print("    share of the exact top 50 by |FIRM| in the fast top 50 (target >= 0.90), order k = 2..: "
+              + ", ".join(f"k={k} {v:.2f}" for k, v in enumerate(shares, start=2)), flush=True)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, nargs="+", default=[100_000, 1_000_000])
@@ -216,7 +247,14 @@ def main(argv=None):
                    help="rounds of the Dask route (CoCoA+ converges sublinearly on the hinge loss: "
                         "its time per pass is the comparison; its objective is printed)")
     p.add_argument("--routes", nargs="*", default=["linear", "implicit", "dask"],
-                   choices=["linear", "implicit", "dask"])
+                   choices=["linear", "implicit", "fast", "sgd", "dask"],
+                   help="implicit: the exact route (solver='dcd'); fast: solver='fast'; sgd: solver='sgd'")
+    p.add_argument("--validation-tol", type=float, default=None, help="the fast routes' validation_tol")
+    p.add_argument("--weight-tol", type=float, default=None, help="the fast routes' weight_tol")
+    p.add_argument("--patience", type=int, default=None, help="the fast routes' patience")
+    p.add_argument("--firm", action="store_true",
+                   help="compare the fast routes with the exact one: held-out accuracy and, per order k = 2..degree, "
+                        "the share of the exact fit's top-50 positional k-mers by |FIRM| in the fast fit's top 50")
     p.add_argument("--full-passes", type=int, default=5,
                    help="full passes (no shrinking) timed for the per-pass comparison of the single-process "
                         "and Dask routes (0: skip); with --routes and no route, only this comparison")
@@ -248,6 +286,8 @@ def main(argv=None):
                   tol=float(os.environ.get("SEQIMP_BENCH_TOL", "1e-4")), n_jobs=n_jobs)
         return
     sizes = list(args.n) + ([10_000_000] if args.huge else [])
+    rule = {name: value for name, value in (("validation_tol", args.validation_tol), ("weight_tol", args.weight_tol),
+                                            ("patience", args.patience)) if value is not None}
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
         test = make_store(Path(tmp) / "test", 5000, args.length, seed=99)
         for n in sizes:
@@ -262,12 +302,12 @@ def main(argv=None):
                     nnz = n * sum(args.length - k + 1 for k in range(1, args.degree + 1))
                     print(f"  {route:8s}: skipped (needs ~{30 * nnz / 1e9:.0f} GB)", flush=True)
                     continue
-                for jobs in (args.n_jobs if route == "implicit" else [1]):
-                    label = f"implicit, {jobs} thread{'s' * (jobs > 1)}" if route == "implicit" else route
+                for jobs in (args.n_jobs if route in ("implicit", "fast") else [1]):
+                    label = f"{route}, {jobs} thread{'s' * (jobs > 1)}" if route in ("implicit", "fast") else route
                     r = run_route(route, store, test, args.degree,
                                   args.dask_max_iter if route == "dask" else args.max_iter,
                                   args.verbose, tol=args.tol, n_jobs=jobs, layout=args.layouts[0],
-                                  time_limit=args.time_limit)
+                                  time_limit=args.time_limit, rule=rule, firm=args.firm)
                     if "stopped_s" in r:
                         print(f"  {label:19s}: stopped at the time limit after {r['stopped_s']:.1f} s, not converged; "
                               f"peak RSS {r['peak_rss'] / 2 ** 30:5.2f} GiB", flush=True)
@@ -278,11 +318,18 @@ def main(argv=None):
                           f"peak RSS {r['peak_rss'] / 2 ** 30:5.2f} GiB, held-out accuracy {r['accuracy']:.3f}, "
                           f"primal objective {r['primal']:.6g}{gap}", flush=True)
             base = next((k for k in res if k.startswith("implicit, 1 ")), next((k for k in res if k.startswith("implicit")), None))
-            for label in res:
-                if label.startswith("implicit") and label != base:
-                    a, b = res[base], res[label]
-                    print(f"  {base} / {label}: fit time {a['fit_s'] / b['fit_s']:.2f}x, time per pass "
-                          f"{a['per_pass_s'] / b['per_pass_s']:.2f}x (same model)", flush=True)
+            if base:
+                for label in res:
+                    if label.startswith(("fast", "sgd")):
+                        compare_fast(res[base], res[label], base, label)
+            for route in ("implicit", "fast"):
+                one = next((k for k in res if k.startswith(f"{route}, 1 ")), None)
+                for label in res:
+                    if not (one and label.startswith(route) and label != one):
+                        continue
+                    a, b = res[one], res[label]
+                    print(f"  {one} / {label}: fit time {a['fit_s'] / b['fit_s']:.2f}x, time per pass "
+                          f"{a['per_pass_s'] / b['per_pass_s']:.2f}x (same model up to rounding)", flush=True)
             if "linear" in res and base:
                 a, b = res["linear"], res[base]
                 print(f"  linear / {base}: fit time {a['fit_s'] / b['fit_s']:.2f}x, peak RSS "

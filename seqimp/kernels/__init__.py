@@ -5,6 +5,7 @@ estimators, and the exact unfolding of a trained model into positional k-mer wei
 from ._estimators import WDClassifier, WDRegressor
 from ._distributed import connect, dcd_svm_distributed, fit_distributed  # imports dask only when called
 from ._dcd import dcd_svm
+from ._sgd import fast_svm
 from ._implicit import wd_scores
 from ._ridge import cg_ridge
 from ._memory import training_memory
@@ -17,5 +18,5 @@ from ._gkm_estimator import GKMClassifier
 
 __all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets", "WDClassifier", "WDRegressor",
            "PositionalWeights", "regression_metrics", "holdout_regression_metrics", "dcd_svm", "cg_ridge", "wd_scores",
-           "training_memory", "connect", "fit_distributed", "dcd_svm_distributed", "gkm_kernel",
+           "fast_svm", "training_memory", "connect", "fit_distributed", "dcd_svm_distributed", "gkm_kernel",
            "spectrum_kernel", "GKMClassifier"]

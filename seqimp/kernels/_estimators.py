@@ -44,6 +44,7 @@ from ..errors import SeqimpError, check_choice, check_number, check_random_state
 from ._dcd import dcd_svm
 from ._implicit import check_codes, wd_scores
 from ._ridge import cg_ridge
+from ._sgd import fast_svm
 from ._memory import check_training_memory
 from ._params import check_degree_shifts
 from ._wd import wd_features, wd_kernel
@@ -53,6 +54,9 @@ from ._weights import PositionalWeights
 __all__ = ["WDClassifier", "WDRegressor"]
 
 _CHUNK_ENTRIES = 1 << 24  # entries of a Gram or feature block scored at once
+
+#: solver="auto" trains this many sequences or more with the fast route (fewer: the exact one).
+AUTO_FAST_FROM = 50_000
 
 
 def _liblinear_seed(random_state) -> int:
@@ -205,6 +209,25 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Implicit route: threads for gathering and scattering blocks of coordinate steps
         (None: 1, -1: all numba threads); the solution is the same up to rounding. Helps
         only on otherwise idle cores (see ``docs/training-at-scale.md``).
+    solver : {"auto", "dcd", "fast", "sgd"}, default="auto"
+        Implicit route, one machine: "dcd" solves the SVM to liblinear's stopping rule
+        (``tol``; the exact route); "fast" takes the same dual coordinate descent passes on
+        all rows but a validation slice and stops when the model stops changing (held-out
+        hinge loss and accuracy within ``validation_tol``, relative weight change within
+        ``weight_tol``, for ``patience`` passes in a row); "sgd" is averaged SGD with the
+        same stopping rule. "auto" is "dcd" below 50,000 training sequences, else "fast".
+        See ``docs/training-at-scale.md`` for when each is right.
+    validation_fraction : float, default=0.02
+        "fast"/"sgd": share of the sequences held out for the stopping rule (at most 20,000),
+        drawn with ``random_state``; once the rule stops they are trained on too, in passes
+        over all sequences until the weight change is within ``weight_tol`` again.
+    validation_tol : float, default=1e-3
+        "fast"/"sgd": largest relative change of the held-out hinge loss, and absolute change
+        of the held-out accuracy, between passes that counts as settled.
+    weight_tol : float, default=1e-2
+        "fast"/"sgd": largest relative change of the weights over a pass that counts as settled.
+    patience : int, default=2
+        "fast"/"sgd": settled passes in a row before the fit stops.
 
     Attributes
     ----------
@@ -226,8 +249,16 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Iterations of the solver: passes over the data on the implicit route (rounds on a
         Dask cluster), liblinear's or libsvm's count on the others.
     dual_objective_ : float
-        Implicit route: the SVM dual objective at the solution, a lower bound of the
-        primal optimum (``primal - dual_objective_`` is the duality gap).
+        Implicit route, "dcd" (and Dask): the SVM dual objective at the solution, a lower
+        bound of the primal optimum (``primal - dual_objective_`` is the duality gap); NaN
+        for "fast" and "sgd", which stop on other grounds.
+    solver_ : {"dcd", "fast", "sgd", "cocoa"}
+        Implicit route: the solver that ran ("cocoa": on a Dask cluster).
+    stopping_history_ : list of tuple
+        "fast"/"sgd": per pass (held-out hinge loss, held-out accuracy, relative weight
+        change, settled); NaN loss and accuracy in the final passes over all sequences.
+    validation_rows_ : ndarray of shape (m,)
+        "fast"/"sgd": the rows (0-based) held out for the stopping rule.
 
     Notes
     -----
@@ -243,7 +274,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
 
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
                  max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
-                 client=None, n_jobs=None):
+                 client=None, n_jobs=None, solver="auto", validation_fraction=0.02, validation_tol=1e-3,
+                 weight_tol=1e-2, patience=2):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -257,6 +289,11 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.memory_budget = memory_budget
         self.client = client
         self.n_jobs = n_jobs
+        self.solver = solver
+        self.validation_fraction = validation_fraction
+        self.validation_tol = validation_tol
+        self.weight_tol = weight_tol
+        self.patience = patience
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -297,7 +334,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
             self.dual_objective_ = sol.dual_objective
-        elif method == "implicit":
+            self.solver_ = "cocoa"
+        elif method == "implicit" and self._solver(codes.shape[0]) == "dcd":
             with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
                 sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
                               tol=self.tol, max_iter=self.max_iter, random_state=self.random_state,
@@ -306,6 +344,23 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
             self.dual_objective_ = sol.dual_objective
+            self.solver_ = "dcd"
+        elif method == "implicit":
+            solver = self._solver(codes.shape[0])
+            what = "averaged SGD" if solver == "sgd" else "dual coordinate descent"
+            with self._step(f"{what} on {codes.shape[0]} sequences until the model stops changing"):
+                sol = fast_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
+                               method="sgd" if solver == "sgd" else "dcd", max_iter=self.max_iter,
+                               validation_fraction=self.validation_fraction, validation_tol=self.validation_tol,
+                               weight_tol=self.weight_tol, patience=self.patience, random_state=self.random_state,
+                               alphabet=self.alphabet_, n_jobs=self.n_jobs, verbose=self.verbose)
+            self.coef_ = sol.coef
+            self.intercept_ = sol.intercept
+            self.n_iter_ = sol.n_iter
+            self.dual_objective_ = float("nan")
+            self.solver_ = solver
+            self.stopping_history_ = sol.history
+            self.validation_rows_ = sol.validation_rows
         elif method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):
@@ -330,6 +385,13 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.n_iter_ = int(np.max(svm.n_iter_))
         self.method_ = method
         return self
+
+    def _solver(self, n) -> str:
+        """The single-machine solver of the implicit route for n training sequences."""
+        solver = check_choice(self.solver, "solver", ("auto", "dcd", "fast", "sgd"))
+        if solver == "auto":
+            return "dcd" if n < AUTO_FAST_FROM else "fast"
+        return solver
 
     def decision_function(self, X) -> np.ndarray:
         """Signed SVM score, shape (n,); positive means ``classes_[1]``."""

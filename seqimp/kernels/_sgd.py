@@ -1,0 +1,300 @@
+"""The fast SVM route: averaged SGD on the WD features, stopped when the model stops changing.
+
+:func:`fast_svm` minimises the same primal as :func:`~seqimp.kernels._dcd.dcd_svm`
+(liblinear's hinge-loss SVM with the bias as a constant feature 1)::
+
+    1/2 ||(w, b)||^2 + sum_i C_i max(0, 1 - y_i (w.phi_i + b))
+
+divided by n C, i.e. ``lam/2 ||(w, b)||^2 + 1/n sum_i (C_i / C) hinge_i`` with ``lam = 1 / (n C)``,
+by averaged stochastic gradient descent (ASGD; Polyak-Ruppert averaging, Bottou 2010,
+Xu 2011): one coordinate-free step per row in a random order per pass,
+
+    w <- (1 - eta_t lam) w + eta_t (C_i / C) y_i phi_i      (the second term only when y_i w.phi_i < 1)
+
+with ``eta_t = eta0 / (1 + lam eta0 t)^(3/4)`` and ``eta0 = 1 / (||phi||^2 + 1)`` (the step
+that moves a violated margin by about one), and the returned model is the average of the
+iterates from the second pass on. Both vectors are kept in scaled form so that a step touches
+only the row's weights: ``w = s v`` and ``avg = D (z + E v)`` for scalars s, D, E (the scale
+``(1 - eta lam)`` multiplies s; an update of v by ``c phi`` subtracts ``E c phi`` from z, so the
+average does not move; averaging in ``w`` with weight mu updates D and E only).
+
+The fit stops by :class:`._sgd_rule.PlateauRule`: a validation slice of the rows
+(``validation_fraction``, at most ``max_validation`` rows, drawn from ``random_state``) is
+left out of training, and after each pass the held-out hinge loss and accuracy and the
+relative change of the averaged weights over the pass are compared with ``validation_tol``
+and ``weight_tol``. Memory: the codes, three vectors in the solver's layout (v, z and the
+averaged weights, 8 (q + 1) bytes each, see :mod:`._layout`), the returned coefficients and
+O(n) integers.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from ..errors import check_choice, check_random_state
+from ._dcd import _pass_bar, _steps, check_svm_problem, check_threads, cumulative_beta, svm_start
+from ._implicit import solver_line
+from ._layout import aligned_zeros, row_addresses, to_standard
+from ._sgd_rule import PlateauRule, validation_scores, validation_split
+
+__all__ = ["fast_svm", "FastSolution"]
+
+# state slots of the scaled vectors: w = S v, avg = D (z + E v); T is the step count
+_S, _D, _E, _T = 0, 1, 2, 3
+
+
+@numba.njit(cache=True, nogil=True)
+def _asgd_steps(codes, sign, weight, order, lo, hi, v, z, lay, sqb, degree, base, state, lam, eta0, t0):
+    """ASGD steps on the rows ``order[lo:hi]``; ``state`` holds (s, D, E, t) and is updated in place.
+
+    Averaging starts at step ``t0`` (the average is reset to w there); before it, z is untouched.
+    """
+    p = v.shape[0] - 1
+    length = codes.shape[1]
+    nnz = 0
+    for k in range(1, degree + 1):
+        nnz += length - k + 1
+    buf = np.empty(nnz, dtype=np.int64)
+    kmer = np.empty(length, dtype=np.int64)
+    s, D, E, t = state[_S], state[_D], state[_E], state[_T]
+    for j in range(lo, hi):
+        i = order[j]
+        row_addresses(codes[i], lay, degree, base, buf, kmer)
+        eta = eta0 / (1.0 + lam * eta0 * t) ** 0.75
+        dot = 0.0
+        start = 0
+        for k in range(1, degree + 1):
+            acc = 0.0
+            stop = start + length - k + 1
+            for q in range(start, stop):
+                acc += v[buf[q]]
+            dot += sqb[k - 1] * acc
+            start = stop
+        margin = sign[i] * s * (dot + v[p])
+        s *= 1.0 - eta * lam
+        if margin < 1.0:
+            c = eta * weight[i] * sign[i] / s           # v += c phi  <=>  w += eta weight y phi
+            averaging = t > t0
+            ce = -E * c
+            start = 0
+            for k in range(1, degree + 1):
+                ck = c * sqb[k - 1]
+                stop = start + length - k + 1
+                for q in range(start, stop):
+                    v[buf[q]] += ck
+                if averaging:
+                    cz = ce * sqb[k - 1]
+                    for q in range(start, stop):
+                        z[buf[q]] += cz
+                start = stop
+            v[p] += c
+            if averaging:
+                z[p] += ce
+        if t == t0:                                      # the average starts as w
+            D = 1.0
+            E = s
+        elif t > t0:
+            mu = 1.0 / (t - t0 + 1.0)
+            d_new = (1.0 - mu) * D
+            E = ((1.0 - mu) * D * E + mu * s) / d_new
+            D = d_new
+        t += 1.0
+        if s < 1e-6:                                     # fold the scale into v (rare: lam is small)
+            for q in range(v.shape[0]):
+                v[q] *= s
+            E /= s
+            s = 1.0
+    state[_S], state[_D], state[_E], state[_T] = s, D, E, t
+
+
+@numba.njit(cache=True, parallel=True)
+def _materialize(v, z, s, D, E, averaged, out):
+    """``out`` <- the model (avg = D (z + E v) when ``averaged``, else w = s v); returns
+    (||new - old||^2, ||new||^2) with ``old`` the previous content of ``out``."""
+    n = v.shape[0]
+    diff = 0.0
+    norm = 0.0
+    for q in numba.prange(n):
+        new = D * (z[q] + E * v[q]) if averaged else s * v[q]
+        d = new - out[q]
+        diff += d * d
+        norm += new * new
+        out[q] = new
+    return diff, norm
+
+
+@dataclass
+class FastSolution:
+    """Result of :func:`fast_svm`.
+
+    Attributes
+    ----------
+    coef : ndarray of shape (p,)
+        Weights in the :func:`~seqimp.wd_features` column layout.
+    intercept : float
+    n_iter : int
+        Passes over the training rows.
+    converged : bool
+        Whether the stopping rule stopped the fit (False: ``max_iter`` passes).
+    history : list of tuple
+        Per pass: (held-out hinge loss, held-out accuracy, relative weight change, settled);
+        the passes over all rows after the rule stopped (``refit``) have NaN loss and accuracy.
+    validation_rows : ndarray of shape (m,)
+        The rows held out for the stopping rule (0-based, sorted); trained on in the final
+        passes when ``refit``.
+    """
+
+    coef: np.ndarray
+    intercept: float
+    n_iter: int
+    converged: bool
+    history: list
+    validation_rows: np.ndarray
+
+
+def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_iter=1000, validation_fraction=0.02,
+             max_validation=20_000, validation_tol=1e-3, weight_tol=1e-2, patience=2, random_state=None,
+             refit=True, alphabet="dna", n_jobs=None, verbose=False) -> FastSolution:
+    """Hinge-loss linear SVM on WD features, stopped when the model stops changing.
+
+    Solves the problem of :func:`~seqimp.kernels._dcd.dcd_svm` on all rows but a validation
+    slice, pass by pass, and stops by :class:`~seqimp.kernels._sgd_rule.PlateauRule` instead
+    of liblinear's projected-gradient rule.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n, L), uint8 (or a read-only memory map), or sequences
+    y : array-like of shape (n,)
+        Labels 0/1.
+    degree, C, class_weight, alphabet
+        As in :func:`~seqimp.kernels._dcd.dcd_svm`: the same problem.
+    method : {"dcd", "sgd"}, default="dcd"
+        "dcd": the passes of dual coordinate descent with liblinear's shrinking (the exact
+        route's steps on the training rows); "sgd": averaged SGD (module docstring). See ``docs/training-at-scale.md``
+        for the measured comparison.
+    max_iter : int, default=1000
+        Largest number of passes; a ConvergenceWarning when reached without the rule stopping.
+    validation_fraction : float, default=0.02
+        Share of the rows held out for the stopping rule (not trained on), in (0, 1).
+    max_validation : int, default=20000
+        Most rows held out.
+    validation_tol, weight_tol, patience
+        The thresholds of :class:`~seqimp.kernels._sgd_rule.PlateauRule`.
+    refit : bool, default=True
+        Once the rule stops, train on the validation rows too, pass after pass over all rows,
+        until the relative weight change of a pass is <= ``weight_tol`` again: the model is
+        then one of all n rows, as the exact route's (the held-out slice moves the top
+        positional k-mers of low order measurably, see ``docs/training-at-scale.md``). False
+        keeps the slice out of training.
+    random_state : None, int or numpy Generator
+        Seeds the validation slice and the row order of every pass; None is seed 0.
+    n_jobs : int or None, default=None
+        Threads of the "dcd" steps, as in :func:`~seqimp.kernels._dcd.dcd_svm` (the same model
+        up to rounding); "sgd" runs on one thread.
+    verbose : bool, default=False
+        One line per pass (held-out hinge loss and accuracy, their changes, weight change, time).
+
+    Returns
+    -------
+    FastSolution
+    """
+    check_choice(method, "method", ("dcd", "sgd"))
+    X, yb, degree, C, _, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, 1.0, max_iter, alphabet)
+    rule = PlateauRule(validation_tol, weight_tol, patience)
+    nthreads = check_threads(n_jobs)
+    n, length = X.shape
+    rng = check_random_state(random_state)
+    train, held = validation_split(n, validation_fraction, max_validation, rng)
+    Xv = np.ascontiguousarray(X[held])
+    sv = np.where(yb[held] == 1, 1.0, -1.0)
+    sqb, base, sign, upper, qd, layout, v, alpha = svm_start(yb, C, class_weight, length, degree, alpha_)
+    n_train = train.shape[0]
+    model = aligned_zeros(layout.size + 1)
+    if method == "sgd":
+        z = aligned_zeros(layout.size + 1)
+        weight = upper / C
+        lam = 1.0 / (n_train * C)
+        eta0 = 1.0 / qd
+        state = np.array([1.0, 1.0, 0.0, 0.0])
+        t0 = float(n_train)                        # average the iterates from the second pass on
+    else:
+        cumbeta = cumulative_beta(degree)
+        pg = np.empty(2)
+        pg_max_old, pg_min_old = np.inf, -np.inf
+    chunk = max(4096, n_train // 50)
+    order = train.copy()
+    active = n_train
+    name = "SGD" if method == "sgd" else "DCD (fast)"
+    converged = False
+    it = 0
+    history = []
+    refitting = False
+    while it < max_iter:
+        start = time.perf_counter()
+        rng.shuffle(order[:active])
+        with _pass_bar(verbose, active, f"{name} pass {it + 1}") as bar:
+            if method == "sgd":
+                for a in range(0, active, chunk):
+                    b = min(a + chunk, active)
+                    _asgd_steps(X, sign, weight, order, a, b, v, z, layout.table, sqb, degree, base, state, lam, eta0,
+                                t0)
+                    bar.update(b - a)
+            else:                              # liblinear's shrinking, as in dcd_svm
+                pg[0], pg[1] = -np.inf, np.inf
+                a = 0
+                while a < active:
+                    b, active = _steps(X, sign, alpha, upper, v, layout.table, sqb, degree, base, qd, order, a,
+                                       a + chunk, active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
+                    bar.update(b - a)
+                    a = b
+                pg_max_old = pg[0] if pg[0] > 0 else np.inf
+                pg_min_old = pg[1] if pg[1] < 0 else -np.inf
+        it += 1
+        if method == "sgd":
+            diff2, norm2 = _materialize(v, z, state[_S], state[_D], state[_E], state[_T] > t0, model)
+        else:
+            diff2, norm2 = _materialize(v, v, 1.0, 1.0, 0.0, False, model)
+        change = float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
+        seconds = time.perf_counter() - start
+        if refitting:                          # the validation rows are trained on: the weights alone decide
+            history.append((np.nan, np.nan, change, change <= rule.weight_tol))
+            solver_line(verbose, f"{name} pass {it} (all rows): weight change {change:.3g} (tol {rule.weight_tol:g}), "
+                                 f"{seconds:.2f} s")
+            if change <= rule.weight_tol:
+                converged = True
+                break
+            continue
+        scores = validation_scores(Xv, model, layout.table, sqb, degree, base)
+        loss = float(np.mean(np.maximum(0.0, 1.0 - sv * scores)))
+        acc = float(np.mean((scores > 0) == (sv > 0)))
+        d_loss, d_acc = rule.changes(loss, acc)
+        stop = rule.update(loss, acc, change)
+        history.append(rule.history[-1])
+        solver_line(verbose, f"{name} pass {it}: held-out hinge loss {loss:.6g} (change {d_loss:.2g}), accuracy "
+                             f"{acc:.4f} (change {d_acc:.2g}; tol {rule.validation_tol:g}), weight change "
+                             f"{change:.3g} (tol {rule.weight_tol:g}), {seconds:.2f} s")
+        if stop and not refit:
+            converged = True
+            break
+        if stop:                               # settled: train on every row until the weights settle again
+            solver_line(verbose, f"{name}: settled on the held-out rows; passes over all {n:,} rows until the weight "
+                                 f"change is <= {rule.weight_tol:g}")
+            refitting = True
+            order = np.arange(n, dtype=np.int64)
+            active = n
+            if method == "dcd":
+                pg_max_old, pg_min_old = np.inf, -np.inf
+    if not converged:
+        warnings.warn(f"{name}: the model was still changing after max_iter={max_iter} passes (validation_tol="
+                      f"{rule.validation_tol:g}, weight_tol={rule.weight_tol:g}); increase max_iter",
+                      ConvergenceWarning, stacklevel=2)
+    del v
+    coef, bias = to_standard(model, layout)
+    return FastSolution(coef=coef, intercept=bias, n_iter=it, converged=converged, history=history,
+                        validation_rows=held)

@@ -1,0 +1,133 @@
+"""When a fit may stop: the model stopped changing on a validation slice and in its weights.
+
+:class:`PlateauRule` is the stopping rule of the fast SVM route (:mod:`._sgd`). After each
+pass it is told three numbers:
+
+* the held-out hinge loss (mean over a validation slice the solver does not train on),
+* the held-out accuracy on that slice,
+* the relative change of the weights over the pass, ``||w_t - w_(t-1)|| / ||w_t||``,
+
+and the fit stops once, for ``patience`` passes in a row, the loss changed by at most
+``validation_tol`` relative to the previous pass, the accuracy by at most ``validation_tol``
+(absolute) and the weights by at most ``weight_tol``. A pass where any of them moves more
+resets the count, so a rule that sees a plateau stops on it, and one that does not keeps
+going (up to ``max_iter`` passes).
+
+:func:`validation_split` picks the slice (seeded, recorded) and :func:`validation_scores`
+scores it on the solver's weight vector.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from ..errors import SeqimpError, check_int, check_number
+from ._layout import row_addresses
+
+__all__ = ["PlateauRule", "validation_split", "validation_scores"]
+
+
+@dataclass
+class PlateauRule:
+    """Stop when held-out loss, held-out accuracy and the weights have settled (module docstring).
+
+    Parameters
+    ----------
+    validation_tol : float, default=1e-3
+        Largest relative change of the held-out hinge loss and absolute change of the
+        held-out accuracy between two passes that counts as settled.
+    weight_tol : float, default=1e-2
+        Largest relative change of the weights over a pass that counts as settled.
+    patience : int, default=2
+        Settled passes in a row needed to stop.
+    min_passes : int, default=2
+        Passes before the rule may stop at all (the first pass has nothing to compare to).
+
+    Attributes
+    ----------
+    history : list of tuple
+        ``(loss, accuracy, weight_change, settled)`` per pass.
+    """
+
+    validation_tol: float = 1e-3
+    weight_tol: float = 1e-2
+    patience: int = 2
+    min_passes: int = 2
+    history: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.validation_tol = check_number(self.validation_tol, "validation_tol", low=0)
+        self.weight_tol = check_number(self.weight_tol, "weight_tol", low=0)
+        self.patience = check_int(self.patience, "patience")
+        self.min_passes = check_int(self.min_passes, "min_passes")
+
+    def changes(self, loss, accuracy):
+        """``(relative loss change, absolute accuracy change)`` against the previous pass (inf on the first)."""
+        if not self.history:
+            return np.inf, np.inf
+        prev_loss, prev_acc = self.history[-1][0], self.history[-1][1]
+        rel = abs(loss - prev_loss) / max(abs(prev_loss), 1e-300)
+        return rel, abs(accuracy - prev_acc)
+
+    def update(self, loss, accuracy, weight_change) -> bool:
+        """Record a pass; True when the fit should stop after it."""
+        d_loss, d_acc = self.changes(loss, accuracy)
+        settled = (d_loss <= self.validation_tol and d_acc <= self.validation_tol
+                   and weight_change <= self.weight_tol)
+        self.history.append((float(loss), float(accuracy), float(weight_change), bool(settled)))
+        run = 0
+        for entry in reversed(self.history):
+            if not entry[3]:
+                break
+            run += 1
+        return len(self.history) >= self.min_passes and run >= self.patience
+
+
+def validation_split(n, validation_fraction, max_validation, rng):
+    """``(train rows, validation rows)``, both sorted int64: a random slice of ``validation_fraction``
+    of the n rows (at most ``max_validation``, at least 1), drawn from ``rng``."""
+    validation_fraction = check_number(validation_fraction, "validation_fraction", low=0, high=1, low_open=True,
+                                       high_open=True)
+    max_validation = check_int(max_validation, "max_validation")
+    m = min(max(1, int(round(validation_fraction * n))), max_validation)
+    if n - m < 2:
+        raise SeqimpError(f"solver='fast' holds out a validation slice and needs at least 3 sequences, got {n}; "
+                          "use solver='dcd'")
+    held = np.sort(rng.choice(n, size=m, replace=False)).astype(np.int64)
+    mask = np.ones(n, dtype=bool)
+    mask[held] = False
+    return np.flatnonzero(mask).astype(np.int64), held
+
+
+@numba.njit(cache=True, parallel=True)
+def _scores_on_layout(codes, w, lay, sqb, degree, base, out):
+    p = w.shape[0] - 1
+    length = codes.shape[1]
+    nnz = 0
+    for k in range(1, degree + 1):
+        nnz += length - k + 1
+    for r in numba.prange(codes.shape[0]):
+        buf = np.empty(nnz, dtype=np.int64)
+        kmer = np.empty(length, dtype=np.int64)
+        row_addresses(codes[r], lay, degree, base, buf, kmer)
+        total = 0.0
+        start = 0
+        for k in range(1, degree + 1):
+            acc = 0.0
+            stop = start + length - k + 1
+            for j in range(start, stop):
+                acc += w[buf[j]]
+            total += sqb[k - 1] * acc
+            start = stop
+        out[r] = total + w[p]
+
+
+def validation_scores(codes, w, lay, sqb, degree, base) -> np.ndarray:
+    """Decision values ``w.phi(x) + b`` of the rows of ``codes`` (n, L) on the solver's vector ``w``
+    (layout table ``lay``, bias last), shape (n,)."""
+    out = np.empty(codes.shape[0])
+    _scores_on_layout(codes, w, lay, sqb, degree, base, out)
+    return out
