@@ -127,7 +127,8 @@ def test_every_subcommand_accepts_quiet_after_it():
     parser = build_parser()
     extra = {"inspect": ["x.fa"], "demo": ["--out", "x"], "train": ["--positive", "p", "--negative", "n",
                                                                     "--model-out", "m.npz"],
-             "poim": ["--out", "x"], "motifs": ["--out", "x"], "encode": ["--fasta", "a.fa", "--out", "s"]}
+             "poim": ["--out", "x"], "motifs": ["--out", "x"], "encode": ["--fasta", "a.fa", "--out", "s"],
+             "cite": []}
     assert set(extra) == set(_COMMANDS)
     for name in _COMMANDS:
         assert parser.parse_args([name] + extra[name] + ["-q"]).quiet is True

@@ -143,8 +143,9 @@ def test_fasta_summary_matches_read_fasta_and_counts_ragged_files(tmp_path):
     assert (summary["min_length"], summary["max_length"]) == (3, 9)
     path.write_text(">r1\nACG\n>r2\nACGT\n>r3\nANG\n")
     with pytest.raises(ValueError, match=r"ragged\.fa: record 'r3': invalid symbol 'N' at position 2 .*"
-                                         r"drop such records with --skip-invalid"):
+                                         r"drop such records with on_invalid='skip'$") as info:
         fasta_summary(path, on_invalid="error")
+    assert info.value.for_cli.endswith("drop such records with --skip-invalid")  # what the command line prints
     summary = fasta_summary(path)  # the default reports them
     assert summary["invalid"] == {"N": 1} and summary["invalid_records"] == 1 and summary["records"] == 3
     np.testing.assert_allclose(summary["composition"], np.array([3, 2, 3, 1]) / 9)  # A, C, G, T; N not counted

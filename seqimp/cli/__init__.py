@@ -16,12 +16,27 @@ from importlib import import_module
 
 from .. import __version__
 from ..errors import SeqimpError
-from ._logging import UserError, configure, log
+from ._logging import UserError, configure, log, terminal_text
 
 __all__ = ["main"]
 
 # subcommand modules, in the order shown by --help
-_COMMANDS = ["inspect", "demo", "encode", "train", "poim", "motifs", "scan", "enrich"]
+_COMMANDS = ["inspect", "demo", "encode", "train", "poim", "motifs", "scan", "enrich", "cite"]
+
+#: The one-line help of a subcommand in ``seqimp --help``, so that only the command that runs is
+#: imported (start-up: ``seqimp --help`` imports no subcommand). A command missing here is imported
+#: to register it; tests/test_cli_logging.py checks that each module registers the same line.
+_SUMMARIES = {
+    "inspect": "summarise FASTA files",
+    "demo": "run the pipeline on the embedded demo data",
+    "encode": "stream FASTA into an on-disk codes store",
+    "train": "train a WD model and save its positional weights",
+    "poim": "POIM/FIRM analysis: tables, heatmaps, report",
+    "motifs": "motifs (PWMs, logos, files, database matches) from a POIM",
+    "scan": "sites of known motifs in sequences: exact p-values, q-values (FIMO-like)",
+    "enrich": "enrichment of known motifs in positives vs negatives (SEA/AME-like)",
+    "cite": "what to cite: seqimp and the methods a run used",
+}
 
 _EPILOG = """\
 examples:
@@ -41,7 +56,9 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{message} (see '{self.prog} --help')")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The parser of ``seqimp``: every subcommand registered, or, given the ``argv`` to parse, only the
+    one it names (the others are listed by name and one-line help and not imported)."""
     parser = _Parser(
         prog="seqimp",
         description="Positional oligomer importance (POIM/FIRM) for trained sequence models.",
@@ -50,9 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"seqimp {__version__}")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or log lines on stderr")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="more detail on stderr: -v adds the solver's line per pass, -vv times and modules")
     parser.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    wanted = _chosen_command(argv)
     for name in _COMMANDS:
+        if argv is not None and name != wanted and name in _SUMMARIES:
+            sub.add_parser(name, help=_SUMMARIES[name])  # listed, not imported
+            continue
         try:
             module = import_module(f".{name}", __name__)
         except ModuleNotFoundError as exc:
@@ -63,12 +86,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _chosen_command(argv):
+    """The subcommand ``argv`` names (its first word that is a command), or None."""
+    for word in argv or ():
+        if word in _COMMANDS:
+            return word
+    return None
+
+
 def main(argv=None) -> int:
     """Run the command line; return the exit status (0 success, 2 user error, 130 SIGINT, 143 SIGTERM)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
-        parser = build_parser()
+        parser = build_parser(argv)
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help / --version
         return int(exc.code or 0)
@@ -78,8 +109,9 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    configure(quiet=args.quiet, debug=args.debug)
+    configure(quiet=args.quiet, debug=args.debug, verbose=getattr(args, "verbose", 0))
     try:
+        _check_inputs(args)
         with warnings.catch_warnings(), _sigterm_raises():
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning
@@ -87,8 +119,11 @@ def main(argv=None) -> int:
     except (SeqimpError, UserError, OSError, MemoryError) as exc:
         if debug:
             raise
-        message = str(exc) if not isinstance(exc, MemoryError) else f"out of memory ({exc})"
-        print(f"seqimp: error: {message.splitlines()[0] if message else type(exc).__name__}", file=sys.stderr)
+        # a library error may carry its fix in command-line words (--alphabet, not alphabet=...)
+        message = getattr(exc, "for_cli", None) or str(exc)
+        message = message if not isinstance(exc, MemoryError) else f"out of memory ({exc})"
+        line = message.splitlines()[0] if message else type(exc).__name__
+        print(f"seqimp: error: {terminal_text(line)}", file=sys.stderr)
         return 2
     except (KeyboardInterrupt, Terminated) as exc:
         signame, status = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("SIGINT", 130)
@@ -96,6 +131,27 @@ def main(argv=None) -> int:
         where = f"; nothing written, earlier results in {out} unchanged" if out else ""
         print(f"seqimp: {args.command} interrupted by {signame}{where}", file=sys.stderr)
         return status
+
+
+#: Options that name an input file or folder: checked before a command imports the library, so a
+#: mistyped path is reported at once (start-up).
+_INPUT_OPTIONS = ("positive", "negative", "positive_bed", "negative_bed", "genome", "table", "model", "poim",
+                  "sklearn_model", "onnx_model", "background_fasta", "fasta", "codes", "test_codes")
+
+
+def _check_inputs(args) -> None:
+    """SeqimpError ``--option PATH: no such file`` for the first input path that does not exist."""
+    from pathlib import Path
+
+    for dest in _INPUT_OPTIONS:
+        if args.command == "inspect":
+            break  # its FASTA files are positional; it imports little and reports them itself
+        values = getattr(args, dest, None)
+        for value in values if isinstance(values, list) else [values]:
+            if dest == "model" and value in ("auto", "wd", "wds", "gkm"):
+                continue  # --model KIND (cli/_options.MODEL_KINDS), not a saved model
+            if isinstance(value, str) and not Path(value).exists():
+                raise SeqimpError(f"--{dest.replace('_', '-')} {value}: no such file")
 
 
 class Terminated(BaseException):

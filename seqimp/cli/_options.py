@@ -81,9 +81,11 @@ def add_db_option(group, what="to match with TOMTOM (matches.tsv)") -> None:
 
 
 def add_quiet(p) -> None:
-    """``-q/--quiet`` and ``--debug`` after the subcommand too (the global options also work)."""
+    """``-q/--quiet``, ``-v/--verbose`` and ``--debug`` after the subcommand too (the global options also work)."""
     p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
                    help="no progress or log lines on stderr")
+    p.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
+                   help="more detail on stderr: -v adds the solver's line per pass, -vv times and modules")
     p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                    help="show full tracebacks on errors")
 
@@ -147,8 +149,10 @@ def read_pair(args):
     pos = read_fasta(args.positive, alphabet, on_invalid=on_invalid) if args.positive else None
     neg = read_fasta(args.negative, alphabet, on_invalid=on_invalid) if args.negative else None
     if pos is not None and neg is not None and pos.length != neg.length:
+        from ..io._fasta import LENGTH_HINTS
+
         raise UserError(f"--positive {args.positive} has length {pos.length} but --negative {args.negative} "
-                        f"has length {neg.length}; positional methods need one common length")
+                        f"has length {neg.length}; positional methods need one common length{LENGTH_HINTS[1]}")
     return pos, neg
 
 

@@ -12,10 +12,11 @@ __all__ = ["print_outcome", "print_motifs", "match_lines"]
 
 def print_outcome(run, out, *, note="") -> None:
     """Tell the user the metrics (stderr), the top oligomer and where the report is (stdout)."""
+    from ..pipeline._train import metrics_line
+
     metrics = run.summary.get("metrics", {})
     if metrics.get("auroc") is not None:
-        acc = metrics.get("accuracy")
-        log(("" if acc is None else f"accuracy {acc:.4f}, ") + f"auROC {metrics['auroc']:.4f}")
+        log(metrics_line(metrics))
     if metrics.get("r2") is not None:
         log(f"held-out R^2 {metrics['r2']:.4f}, Spearman {metrics['spearman']:.4f}")
     rows = run.summary.get("top_per_order", [])

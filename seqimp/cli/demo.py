@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..datasets import demo_paths
-from ..io._fasta import read_fasta
 from ._logging import log, progress_enabled
 from ._options import add_db_option, add_quiet
 from ._output_folder import check_output_path, output_dir
@@ -71,6 +69,8 @@ def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
+    from ..datasets import demo_paths
+    from ..io._fasta import read_fasta
     from ..motifs._jaspar import INSTALL_HINT
     from ..pipeline import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions, run_poim
 

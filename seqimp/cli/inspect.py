@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..io._fasta import fasta_summary
 from ._options import add_quiet
 
 HELP = """\
@@ -10,6 +9,10 @@ Print the number of records, the sequence length (or the range of lengths when
 they differ), the alphabet and the symbol composition of one or more FASTA
 files (plain or .gz, also pipes such as /dev/stdin), and the symbols outside
 the alphabet (N, R, Y, ...): how many of each and in how many records.
+
+The alphabet is detected from the letters (DNA, RNA with U, protein with letters
+such as E, F, I, L, P, Q that no nucleotide code uses) unless --alphabet names it;
+the GC content is printed for DNA and RNA only.
 
 examples:
   seqimp inspect data/demo_positive.fa
@@ -25,7 +28,8 @@ def register(sub) -> None:
     p = sub.add_parser("inspect", help="summarise FASTA files", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("fasta", nargs="+", metavar="FASTA", help="FASTA file(s), plain or gzip")
-    p.add_argument("--alphabet", default="dna", choices=["dna", "rna", "protein"])
+    p.add_argument("--alphabet", default="auto", choices=["auto", "dna", "rna", "protein"],
+                   help="alphabet of the files (default auto: detected from the letters)")
     p.add_argument("--skip-invalid", action="store_true",
                    help="drop records with symbols outside the alphabet instead of failing")
     add_quiet(p)
@@ -36,12 +40,15 @@ def describe(summary) -> str:
     """Human-readable summary of :func:`seqimp.io._fasta.fasta_summary`'s dict."""
     alpha, comp = summary["alphabet"], summary["composition"]
     lo, hi = summary["min_length"], summary["max_length"]
-    length = str(lo) if lo == hi else f"{lo}..{hi} (lengths differ; positional methods need one common length)"
+    length = str(lo) if lo == hi else (f"{lo}..{hi} (lengths differ; positional methods need one common length: "
+                                       "cut windows of one width from a genome with --positive-bed, --genome and "
+                                       "--width, or trim the records)")
     lines = [
         f"file:        {summary['source']}",
         f"records:     {summary['records']}",
         f"length:      {length}",
-        f"alphabet:    {alpha.name} ({alpha.symbols})",
+        f"alphabet:    {alpha.name} ({alpha.symbols})"
+        + (" -- detected from the letters; --alphabet to choose" if summary.get("detected") else ""),
         "composition: " + "  ".join(f"{s}={100 * f:.1f}%" for s, f in zip(alpha.symbols, comp)),
     ]
     if alpha.name in ("dna", "rna"):
@@ -50,7 +57,7 @@ def describe(summary) -> str:
     if summary.get("invalid"):
         symbols = "  ".join(f"{s}={n}" for s, n in sorted(summary["invalid"].items(), key=lambda t: (-t[1], t[0])))
         lines.append(f"other symbols: {symbols} in {summary['invalid_records']} of {summary['records']} records "
-                     "(N and ambiguity codes; 'seqimp poim' needs --skip-invalid to drop those records)")
+                     f"({_kind_of_symbols(summary['invalid'], alpha)})")
     if summary.get("skipped"):
         lines.append(f"skipped:     {summary['skipped']} records with symbols outside the alphabet (--skip-invalid)")
     if summary.get("duplicate_ids"):
@@ -58,7 +65,26 @@ def describe(summary) -> str:
     return "\n".join(lines)
 
 
+#: IUPAC nucleotide ambiguity codes (N: any base).
+AMBIGUITY_CODES = frozenset("NRYSWKMBDHV")
+
+
+def _kind_of_symbols(invalid, alpha) -> str:
+    """What the symbols outside the alphabet are, and what to do: ambiguity codes (drop their records),
+    bytes that are not letters (not a text FASTA file), or letters of another alphabet."""
+    symbols = set(invalid)
+    if any(len(s) > 1 or not s.isprintable() or s.isspace() for s in symbols):  # 0x.. bytes, control characters
+        return ("bytes that are not sequence letters: is this a text FASTA file? (binary or compressed "
+                "other than gzip files are not read)")
+    if alpha.name in ("dna", "rna") and {s.upper() for s in symbols} <= AMBIGUITY_CODES:
+        return "N and ambiguity codes; 'seqimp poim' needs --skip-invalid to drop those records"
+    return (f"symbols outside the {alpha.name} alphabet; choose another with --alphabet, or drop those records "
+            "with --skip-invalid")
+
+
 def run(args) -> int:
+    from ..io._fasta import fasta_summary
+
     on_invalid = "skip" if args.skip_invalid else "report"
     summaries = [fasta_summary(path, args.alphabet, on_invalid=on_invalid) for path in args.fasta]
     print("\n\n".join(describe(s) for s in summaries))

@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import SeqimpError, check_int
 
 __all__ = [
+    "guess_alphabet",
     "Alphabet",
     "DNA",
     "RNA",
@@ -97,6 +98,30 @@ def get_alphabet(alphabet="dna") -> Alphabet:
         raise SeqimpError(
             f"unknown alphabet {alphabet!r}; choose one of {', '.join(_ALPHABETS)}"
         ) from None
+
+
+#: Letters of proteins that are neither a nucleotide nor an IUPAC nucleotide code.
+_PROTEIN_ONLY = frozenset("EFILPQ")
+#: Letters a protein file may hold besides the 20 amino acids (unknown, ambiguous, stop).
+_PROTEIN_EXTRA = frozenset("XBZJOU*")
+
+
+def guess_alphabet(letters) -> str | None:
+    """The alphabet a sequence's letters look like: ``"dna"``, ``"rna"`` (U, no T), ``"protein"``
+    (amino-acid letters that no nucleotide code uses, such as E, F, I, L, P, Q), or None (neither:
+    N and other ambiguity codes only, digits, bytes that are not letters).
+
+    >>> guess_alphabet("ACGU"), guess_alphabet("MKLVE"), guess_alphabet("ACGTN")
+    ('rna', 'protein', None)
+    """
+    letters = {c.upper() for c in letters}
+    if letters <= set(DNA.symbols):
+        return "dna"
+    if letters <= set(RNA.symbols):
+        return "rna"
+    if letters & _PROTEIN_ONLY and letters <= set(PROTEIN.symbols) | _PROTEIN_EXTRA:
+        return "protein"
+    return None
 
 
 def describe_byte(b: int) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from Bio.SeqIO.FastaIO import SimpleFastaParser
 
-from ._alphabet import INVALID, Alphabet, decode, encode, get_alphabet
+from ._alphabet import INVALID, Alphabet, decode, encode, get_alphabet, guess_alphabet
 from ..errors import SeqimpError, check_choice, check_file
 
 __all__ = ["SequenceSet", "read_fasta", "write_fasta"]
@@ -197,13 +197,60 @@ def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
     try:
         codes = encode(seqs, alpha, names=ids)
     except SeqimpError as exc:
-        raise SeqimpError(f"{path}: {exc}{_SKIP_HINT if 'invalid symbol' in str(exc) else ''}") from None
+        raise input_error(f"{path}: {exc}", seqs, alpha) from None
     if codes.shape[1] == 0:
         raise SeqimpError(f"{path}: sequences are empty")
     return SequenceSet(codes, ids, alpha, str(path), skipped)
 
 
-_SKIP_HINT = "; drop such records with --skip-invalid (on_invalid='skip')"
+#: The fix of unequal lengths: (for the library, for the command line).
+LENGTH_HINTS = ("; cut windows of one width around the sites (seqimp.io.extract_windows: BED regions on a "
+                "genome) or trim the records to one length",
+                "; cut windows of one width with --positive-bed PEAKS.bed --genome GENOME.fa --width W, or trim "
+                "the records to one length ('seqimp inspect' shows the lengths)")
+
+
+def with_fix(message: str, hints) -> SeqimpError:
+    """A SeqimpError whose message ends with the library's fix (``hints[0]``); its attribute
+    ``for_cli`` holds the same message with the command line's fix (``hints[1]``), which
+    ``seqimp`` prints instead."""
+    error = SeqimpError(message + hints[0])
+    error.for_cli = message + hints[1]
+    return error
+
+
+def _letters(seqs) -> set:
+    """The distinct characters of ``seqs``."""
+    raw = np.frombuffer("".join(seqs).encode("latin-1", "replace"), np.uint8)
+    return {chr(b) for b in np.unique(raw)}
+
+
+def symbol_hints(seqs, alpha) -> tuple:
+    """The fix of symbols outside ``alpha`` (for the library, for the command line): another alphabet
+    when the letters look like RNA or protein (:func:`~seqimp.io._alphabet.guess_alphabet`), else
+    dropping the records (N and other ambiguity codes)."""
+    return _alphabet_hints(seqs, alpha) or ("; drop such records with on_invalid='skip'",
+                                            "; drop such records with --skip-invalid")
+
+
+def _alphabet_hints(seqs, alpha):
+    """(library, command line) fix naming the alphabet the letters of ``seqs`` look like, or None
+    when that is ``alpha`` or none."""
+    guess = guess_alphabet(_letters(seqs))
+    if guess is None or guess == alpha.name:
+        return None
+    return (f"; the letters look like {guess}: read with alphabet='{guess}'",
+            f"; the letters look like {guess}: add --alphabet {guess}")
+
+
+def input_error(message, seqs, alpha) -> SeqimpError:
+    """The error of an encoding failure ``message`` with its fix: another alphabet, dropping records
+    with ambiguity codes, or windows of one width (:func:`with_fix`)."""
+    if "invalid symbol" in message:
+        return with_fix(message, symbol_hints(seqs, alpha))
+    if "equal length" in message:
+        return with_fix(message, LENGTH_HINTS)
+    return SeqimpError(message)
 
 
 def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
@@ -213,6 +260,9 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
 
     Parameters
     ----------
+    alphabet : {"dna", "rna", "protein", "auto"} or Alphabet, default="dna"
+        "auto": the alphabet the letters look like (:func:`~seqimp.io._alphabet.guess_alphabet`;
+        DNA when they fit none, e.g. with ambiguity codes); ``detected`` is then True.
     on_invalid : {"report", "error", "skip"}, default="report"
         Symbols outside the alphabet: count them (``invalid``, ``invalid_records``),
         raise like :func:`read_fasta`, or drop their records (``skipped``).
@@ -224,11 +274,20 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
         ``max_length`` (int), ``composition`` (ndarray of shape (alphabet size,), fractions of
         the valid symbols), ``invalid`` (dict symbol -> count, symbols outside the alphabet,
         bytes >= 0x80 as ``0x..``), ``invalid_records`` (records holding any), ``skipped``
-        (records dropped), ``duplicate_ids`` (records whose id an earlier record has).
+        (records dropped), ``duplicate_ids`` (records whose id an earlier record has), ``detected``
+        (whether the alphabet was detected, ``alphabet="auto"``).
     """
-    alpha = get_alphabet(alphabet)
     mode = check_choice(on_invalid, "on_invalid", ("report", "error", "skip"))
-    path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error")
+    detected = isinstance(alphabet, str) and alphabet.lower() == "auto"
+    if detected:
+        path = check_file(path, expected="a FASTA file")
+        ids, seqs = _parse(path)
+        alpha = get_alphabet(guess_alphabet(_letters(seqs)) or "dna")
+        path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error",
+                                                 parsed=(ids, seqs))
+    else:
+        alpha = get_alphabet(alphabet)
+        path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error")
     counts = np.zeros(alpha.size, dtype=np.int64)
     invalid = np.zeros(256, dtype=np.int64)
     invalid_records = 0
@@ -241,7 +300,7 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
                 try:
                     encode([seq], alpha, names=[rid])  # raises naming the record, position and symbol
                 except SeqimpError as exc:
-                    raise SeqimpError(f"{path}: {exc}{_SKIP_HINT}") from None
+                    raise input_error(f"{path}: {exc}", seqs, alpha) from None
             invalid_records += 1
             invalid += np.bincount(raw[bad], minlength=256)
             codes = codes[~bad]
@@ -253,7 +312,8 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
     return {"source": str(path), "alphabet": alpha, "records": len(seqs), "min_length": min(lengths),
             "max_length": max(lengths), "composition": counts / total if total else counts.astype(float),
             "invalid": {_symbol(b): int(invalid[b]) for b in np.flatnonzero(invalid)},
-            "invalid_records": invalid_records, "skipped": skipped, "duplicate_ids": len(ids) - len(set(ids))}
+            "invalid_records": invalid_records, "skipped": skipped, "duplicate_ids": len(ids) - len(set(ids)),
+            "detected": detected}
 
 
 def _symbol(b: int) -> str:
@@ -261,13 +321,13 @@ def _symbol(b: int) -> str:
     return chr(b) if b < 0x80 and chr(b).isprintable() else f"0x{b:02x}"
 
 
-def _read_records(path, alpha, on_invalid):
-    """``(path, ids, seqs, skipped)`` of a FASTA file, records with invalid symbols dropped when
-    ``on_invalid="skip"``; warns about duplicate record ids."""
+def _read_records(path, alpha, on_invalid, *, parsed=None):
+    """``(path, ids, seqs, skipped)`` of a FASTA file (or of its records ``parsed``, ``(ids, seqs)``),
+    records with invalid symbols dropped when ``on_invalid="skip"``; warns about duplicate record ids."""
     if on_invalid not in ("error", "skip"):
         raise SeqimpError(f"on_invalid must be 'error' or 'skip', got {on_invalid!r}")
     path = check_file(path, expected="a FASTA file")
-    ids, seqs = _parse(path)
+    ids, seqs = _parse(path) if parsed is None else parsed
     if not seqs:
         raise SeqimpError(f"{path}: no FASTA records")
     seen, dup = set(), []
@@ -278,11 +338,15 @@ def _read_records(path, alpha, on_invalid):
     if dup:
         warnings.warn(f"{path}: {len(dup)} record(s) repeat an earlier record id (first: {dup[0]!r})",
                       stacklevel=3)
-    dropped = 0
+    dropped, all_seqs = 0, seqs
     if on_invalid == "skip":
         keep = [alpha.lut[np.frombuffer(s.encode("latin-1", "replace"), np.uint8)].max(initial=0) != INVALID
                 for s in seqs]
         dropped = len(seqs) - sum(keep)
+        if dropped == len(seqs):  # one error, no warning before it
+            message = f"{path}: no records left after skipping invalid ones (symbols outside the {alpha.name} alphabet)"
+            hints = _alphabet_hints(all_seqs, alpha)
+            raise with_fix(message, hints) if hints else SeqimpError(message)
         if dropped:
             warnings.warn(
                 f"{path}: skipped {dropped} of {len(seqs)} records with symbols outside "
@@ -291,8 +355,6 @@ def _read_records(path, alpha, on_invalid):
             )
             ids = [i for i, k in zip(ids, keep) if k]
             seqs = [s for s, k in zip(seqs, keep) if k]
-        if not seqs:
-            raise SeqimpError(f"{path}: no records left after skipping invalid ones")
     return path, ids, seqs, dropped
 
 
