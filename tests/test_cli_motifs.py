@@ -71,7 +71,8 @@ def test_motifs_from_fasta(from_fasta):
     rows = _tsv(out / "motifs.tsv")
     assert list(rows[0]) == ["name", "consensus", "start", "length", "direction", "position_free", "spread", "score",
                              "sites", "fraction_positive", "fraction_negative", "p_value", "plus_strand",
-                             "held_out_p_value"]
+                             "held_out_p_value", "log10_p_value", "log10_held_out_p_value", "composition", "round",
+                             "poim_share"]
     best = rows[0]
     assert best["consensus"] == "GATTACA" and best["start"] == "11" and best["length"] == "7"
     assert int(best["sites"]) > 200
@@ -145,7 +146,7 @@ def test_motifs_into_a_poim_report(planted, tmp_path):
     assert [r["target_description"] for r in matches if r["query"] == "motif1"] == ["not compared: uninformative"]
     report = (out / "report.html").read_text()
     assert 'id="motifs"' in report and "Matches to known motifs" in report and "GATTACA" in report
-    assert "<b>motif1</b>: not compared: uninformative" in report
+    assert "Database: not compared: uninformative" in report
 
 
 def test_motifs_with_a_jaspar_release_by_name(planted, tmp_path, capsys):

@@ -43,14 +43,14 @@ def test_a_motif_needs_enough_sites_and_both_p_values_at_most_the_levels(caplog)
     assert [m.consensus for m in kept.motifs] == ["TTGACA"]
     messages = _messages(caplog)
     assert messages == [
-        ("candidate2 (GGGCCC at 30): sites in 4 positives (p = 1e-09), 2 positives against 1 negatives held out "
-         "(p = 1e-09); dropped"),
+        ("candidate2 (GGGCCC at 30): sites in 4 positives (p = 1.0e-09), 2 positives against 1 negatives held out "
+         "(p = 1.0e-09); not reported"),
         ("candidate3 (TATAAT at 50): sites in 40 positives (p = 0.002), 20 positives against 1 negatives held out "
-         "(p = 1e-09); dropped"),
-        ("candidate4 (CACGTG at 70): sites in 40 positives (p = 1e-09), 20 positives against 1 negatives held out "
-         "(p = 0.06); dropped"),
-        ("candidate5 (GATAAG at 90): sites in 40 positives (p = 1e-09), 20 positives against 1 negatives held out "
-         "(p = nan); dropped")]
+         "(p = 1.0e-09); not reported"),
+        ("candidate4 (CACGTG at 70): sites in 40 positives (p = 1.0e-09), 20 positives against 1 negatives held out "
+         "(p = 0.06); not reported"),
+        ("candidate5 (GATAAG at 90): sites in 40 positives (p = 1.0e-09), 20 positives against 1 negatives held out "
+         "(p = nan); not reported")]
     looser = select_motifs(refined, max_pvalue=1e-2, max_held_out_pvalue=0.1, min_sites=4)
     assert [m.consensus for m in looser.motifs] == ["TTGACA", "GGGCCC", "TATAAT", "CACGTG"]
 
@@ -79,7 +79,7 @@ def test_a_copy_of_a_stronger_enriched_motif_is_merged(caplog):
         kept = select_motifs(refined)
     assert [(m.name, m.consensus) for m in kept.motifs] == [("motif1", "ATGACTCAA"), ("motif2", "TATAAT")]
     assert list(kept.sites["motif"].unique()) == ["motif1", "motif2"] and len(kept.sites) == 70
-    assert _messages(caplog) == ["candidate2 (GACTCA at 24) is a copy of a stronger motif; merged"]
+    assert _messages(caplog) == ["candidate2 (GACTCA at 24) is a copy of motif1; merged into it"]
 
 
 def test_a_copy_of_a_dropped_motif_is_kept():
@@ -96,24 +96,72 @@ def test_a_reverse_complement_is_a_copy_with_both_strands_only():
     assert [m.consensus for m in select_motifs(refined, strands="both").motifs] == ["TTGACGCA"]
 
 
-def test_without_an_enriched_motif_the_best_held_out_is_reported(caplog):
+def test_without_an_enriched_motif_none_is_reported_and_the_log_names_the_best_candidate(caplog):
     refined = _refined([("candidate1", "TTGACA", 10, 40, 1e-9, NAN),      # no held-out test: last
                         ("candidate2", "GGGCCC", 30, 40, 0.2, 0.1),
                         ("candidate3", "TATAAT", 50, 40, 0.1, 0.1),       # held out as good, better p
                         ("candidate4", "CACGTG", 70, 3, 1e-9, 1e-9)])     # 3 sites
     with caplog.at_level(logging.INFO, logger="seqimp"):
         kept = select_motifs(refined)
-    assert [(m.name, m.consensus) for m in kept.motifs] == [("motif1", "CACGTG")]
+    assert kept.motifs == [] and len(kept.stats) == 0 and len(kept.sites) == 0
+    assert "composition" in kept.stats.columns
     messages = _messages(caplog)
-    assert len(messages) == 5 and not any(m.endswith("; dropped") for m in messages)  # nothing else is reported
-    assert messages[-1] == ("no motif's sites are enriched (p <= 0.001, held out p <= 0.05); reporting the one best "
-                            "enriched held out, candidate4")
+    assert len(messages) == 5 and all(m.endswith("; not reported") for m in messages[:4])
+    assert messages[-1] == ("no motif found: no candidate's sites are enriched (p <= 0.001, held out p <= 0.05, at "
+                            "least 5 sites); the best candidate, CACGTG at 70: sites in 3 positives (p = 1.0e-09), "
+                            "1 positives against 1 negatives held out (p = 1.0e-09)")
+
+    def best():
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="seqimp"):
+            assert select_motifs(refined).motifs == []
+        return _messages(caplog)[-1].split("the best candidate, ")[1].split(" at ")[0]
+
     refined.stats.loc[3, "held_out_p_value"] = 0.5
-    assert [m.consensus for m in select_motifs(refined).motifs] == ["TATAAT"]   # ties broken by p
+    assert best() == "TATAAT"   # ties broken by p
     refined.stats["held_out_p_value"] = NAN
-    assert [m.consensus for m in select_motifs(refined).motifs] == ["TTGACA"]   # NaN ties too: the first best p
+    assert best() == "TTGACA"   # NaN ties too: the first best p
     refined.stats.loc[1:3, "held_out_p_value"] = [0.5, 0.6, 0.7]
-    assert [m.consensus for m in select_motifs(refined).motifs] == ["GGGCCC"]   # NaN after every number
+    assert best() == "GGGCCC"   # NaN after every number
+
+
+def test_later_rounds_number_on_and_merge_copies_of_accepted_motifs(caplog):
+    earlier = Motif.from_consensus("motif1", "ATGACTCAA", purity=0.9, start=20)
+    refined = _refined([("round2_candidate1", "GACTCA", 24, 30, 1e-9, 1e-9),   # motif1's GACTCA, in place
+                        ("round2_candidate2", "TATAAT", 50, 20, 1e-9, 1e-9)])
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        kept = select_motifs(refined, first_number=2, accepted=[earlier])
+    assert [(m.name, m.consensus) for m in kept.motifs] == [("motif2", "TATAAT")]
+    assert _messages(caplog) == ["round2_candidate1 (GACTCA at 24) is a copy of motif1; merged into it"]
+    caplog.clear()
+    refined.stats["held_out_p_value"] = 0.5
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        assert select_motifs(refined, first_number=2, accepted=[earlier]).motifs == []
+    assert _messages(caplog)[-1].startswith("no further motif: no candidate's sites are enriched")
+
+
+def test_a_dropped_motif_whose_sites_a_kept_one_took_names_it_by_its_final_name(caplog):
+    refined = _refined([("candidate2", "CCTTATCT", 40, 600, 1e-200, 1e-200),
+                        ("candidate1", "AGATAAGG", 40, 6, 0.9, 1e-100)])
+    refined.stats["taken_sites"] = [0, 590]
+    refined.stats["taken_by"] = ["", "candidate2"]
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        kept = select_motifs(refined)
+    assert [m.name for m in kept.motifs] == ["motif1"]
+    assert _messages(caplog) == [
+        "candidate1 (AGATAAGG at 40): sites in 6 positives (p = 0.9), 3 positives against 1 negatives held out "
+        "(p = 1.0e-100); 590 of its sites are sites of motif1, which took them; not reported"]
+
+
+def test_a_motif_as_frequent_in_the_shuffled_positives_is_composition(caplog):
+    refined = _refined([("candidate1", "TTGACA", 10, 40, 1e-9, 1e-9), ("candidate2", "ATTATTTTA", 30, 40, 1e-9, 1e-9)])
+    refined.stats["shuffled_sites"] = [1, 35]
+    refined.stats["log10_composition_p_value"] = [-12.0, -0.4]
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        kept = select_motifs(refined)
+    assert list(kept.stats["composition"]) == [False, True]
+    assert _messages(caplog) == ["motif2 (ATTATTTTA at 30) is composition, not a motif: sites in 40 positives and 35 "
+                                 "of their dinucleotide shuffles (p = 0.4); no database match is offered"]
 
 
 def test_no_motifs_select_none(caplog):

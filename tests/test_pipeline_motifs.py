@@ -45,6 +45,7 @@ def _messages(caplog):
 
 
 def test_run_motifs_from_a_poim_result(tmp_path, synthetic):
+    (tmp_path / "m").mkdir()
     run = run_motifs(tmp_path / "m", poim=synthetic, output=OutputOptions(fmt="svg"))
     assert isinstance(run, MotifRun) and run.result is synthetic and run.matches is None
     assert {m.consensus for m in run.motifs} == {"TTGACA", "TATAAT"}
@@ -149,6 +150,7 @@ def test_compile_notice_only_on_an_empty_cache(tmp_path, synthetic, monkeypatch,
         (tmp_path / "cache" / "tomtom._tomtom-1.py311.nbi").write_text("")
     monkeypatch.setattr(_compare, "_tomtom_cache_dir", lambda: tmp_path / "cache")
     with caplog.at_level(logging.INFO, logger="seqimp"):
+        (tmp_path / "m").mkdir(exist_ok=True)
         run = run_motifs(tmp_path / "m", poim=synthetic, motifs=MotifOptions(database=DATA / "toy_motifs.transfac"))
     messages = _messages(caplog)
     assert (COMPILE_NOTICE in messages) == empty
@@ -163,7 +165,7 @@ def test_motifs_not_enriched_held_out_are_dropped(synthetic, caplog):
     """The POIM shows TTGACA at 8 and TATAAT at 25; the sequences carry only TATAAT. TTGACA's
     refinement fits something to the positives, which is not enriched held out (at 1e-3: by
     chance with probability about 1e-3) and dropped. Where no motif passes (a level of 0),
-    the one best enriched held out is reported and the log says that none is."""
+    none is reported ("no motif" is an answer) and the log gives the best candidate's figures."""
     rng = np.random.default_rng(3)
     neg = rng.integers(0, 4, (120, 40)).astype(np.uint8)
     pos = rng.integers(0, 4, (120, 40)).astype(np.uint8)
@@ -172,10 +174,14 @@ def test_motifs_not_enriched_held_out_are_dropped(synthetic, caplog):
         run = find_motifs(synthetic, encode_sequences(pos, neg), options=MotifOptions(max_held_out_pvalue=1e-3))
     assert [m.consensus for m in run.motifs] == ["TATAAT"]
     stats = run.table().iloc[0]
-    assert stats["held_out_p_value"] < 1e-10 and run.parameters["max_held_out_pvalue"] == 1e-3
-    assert any("held out (p = " in m and m.endswith("; dropped") for m in _messages(caplog))
+    assert float(stats["held_out_p_value"]) < 1e-10 and run.parameters["max_held_out_pvalue"] == 1e-3
+    assert stats["log10_held_out_p_value"] < -10 and stats["score"] == -stats["log10_held_out_p_value"]
+    assert any("held out (p = " in m and m.endswith("; not reported") for m in _messages(caplog))
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="seqimp"):
         run = find_motifs(synthetic, encode_sequences(pos, neg), options=MotifOptions(max_held_out_pvalue=0.0))
-    assert [m.consensus for m in run.motifs] == ["TATAAT"]      # the better of the two held out
-    assert any(m.startswith("no motif's sites are enriched") for m in _messages(caplog))
+    assert run.motifs == [] and len(run.table()) == 0 and len(run.sites) == 0
+    assert run.lines() == ["no motif found: no candidate's sites are enriched in the positives and held out (the "
+                           "best candidate's figures are in the log)"]
+    last = _messages(caplog)[-1]
+    assert last.startswith("no motif found: no candidate's sites are enriched") and "the best candidate, TATAAT" in last

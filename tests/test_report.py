@@ -59,6 +59,9 @@ def test_summary_and_top_table(results):
     assert "<title>test run</title>" in text
     assert "0.8750" in text and "0.9313" in text and "10 positive, 12 negative" in text
     assert "<td class=s>GATTACA</td>" in text
+    # oligomers of order >= 3 lead; the 1-mer is only in the collapsed table of all orders
+    assert text.index("<td class=s>GATTACA</td>") < text.index("<details><summary>all orders") \
+        < text.index("A&lt;b&gt;")
     assert ("Top oligomer of each order" in text and
             "<tr><td>3</td><td class=s>TTG</td><td>15</td><td>0.25</td><td>0.125</td></tr>" in text)
     assert "A&lt;b&gt;" in text  # escaped
@@ -67,16 +70,20 @@ def test_summary_and_top_table(results):
 
 def test_motif_section_appears_when_motifs_exist(results):
     folder, _ = results
-    (folder / "motifs.tsv").write_text("name\tconsensus\tstart\tlength\tscore\nmotif1\tGATTACA\t11\t7\t2.5\n")
+    (folder / "motifs.tsv").write_text("name\tconsensus\tstart\tlength\tscore\tsites\tfraction_positive\t"
+                                       "fraction_negative\nmotif1\tGATTACA\t11\t7\t2.5\t9\t0.9\t0.1\n")
     (folder / "motifs.meme").write_text("MEME version 4\n")
-    logo = _png(folder / "logo_motif1.png", y=-1)
+    (folder / "logos").mkdir()
+    logo = _png(folder / "logos" / "motif1_logo.png", y=-1)
     path = write_report(folder)
     text = path.read_text()
     assert path == folder / "report.html"
     assert '<div id="motifs"><h2>Motifs</h2>' in text and "<td class=s>motif1</td>" in text
-    assert 'href="motifs.meme"' in text and 'href="#motifs"' in text
-    assert base64.b64encode(logo).decode() in text
+    assert "9 sites (90% of positives, 10% of negatives)" in text and "starts at 11" in text
+    assert 'href="motifs.meme"' in text
     assert text.count(base64.b64encode(logo).decode()) == 1  # logos are not repeated among the figures
+    # the answer first: the motif card comes before the summary, the tables and the heatmaps
+    assert text.index('id="motifs"') < text.index("<h2>Summary</h2>") < text.index("<h2>Figures</h2>")
 
 
 def test_linked_figures(results):
@@ -103,3 +110,79 @@ def test_the_summary_in_memory_is_the_one_shown(results):
 def test_missing_folder():
     with pytest.raises(SeqimpError, match=r"nowhere: not a directory"):
         build_report("nowhere")
+
+
+def test_only_this_runs_files_are_shown(results):
+    """A PNG that no seqimp command wrote, or one the summary does not record, is not embedded."""
+    folder, pngs = results
+    stray = _png(folder / "holiday.png", y=3)
+    (folder / "logos").mkdir()
+    stray_logo = _png(folder / "logos" / "other_logo.png", y=4)
+    text = build_report(folder)
+    for data in (stray, stray_logo):
+        assert base64.b64encode(data).decode() not in text
+    assert "holiday" not in text
+    # with a record of what the run wrote, a heatmap of an earlier run is not shown either
+    summary = json.loads((folder / "summary.json").read_text())
+    summary["files"] = {"bytes": {"differential_poim.png": 1, "top_oligomers.tsv": 1}, "total": 2}
+    text = build_report(folder, summary=summary)
+    assert 'alt="differential_poim.png"' in text and 'alt="poim_order2.png"' not in text
+
+
+MATCHES = ("query\ttarget\ttarget_description\ttarget_class\tp_value\tq_value\tsignificant\ttarget_family\n"
+           "m1\tMA1\tBNC2\tC2H2 zinc finger factors\t1e-06\t0.001\tTrue\tBNC\n"
+           "m1\tMA2\tFOS::JUN\tBasic leucine zipper factors (bZIP)\t1e-06\t0.001\tTrue\tFos-related\n"
+           "m1\tMA3\tATF3\tBasic leucine zipper factors (bZIP)\t2e-05\t0.01\tTrue\tATF-3\n"
+           "m2\t\tno significant match\t\tnan\tnan\tFalse\t\n")
+
+
+def test_cards_name_family_class_and_ties(results):
+    folder, _ = results
+    (folder / "motifs.tsv").write_text("name\tconsensus\tstart\tposition_free\tsites\nm1\tTGACTCA\t5\tFalse\t30\n"
+                                       "m2\tGGGG\t1\tTrue\t12\n")
+    (folder / "matches.tsv").write_text(MATCHES)
+    text = build_report(folder)
+    card = text[text.index('id="motifs"'):text.index("<h2>Summary</h2>")]
+    assert "Best significant match: <b>MA1 BNC2</b> (family BNC; class C2H2 zinc finger factors)" in card
+    assert "1 more match tie in p: MA2 FOS::JUN (Fos-related)" in card and "ATF3" not in card
+    assert "position-free" in card and "Database: no significant match" in card
+
+
+def test_tables_wrap_to_fit_the_page(results):
+    """The DOM check (no browser): every table sits in a box that never scrolls sideways, and its
+    cells wrap; the motif section precedes the heatmaps."""
+    from html.parser import HTMLParser
+
+    folder, _ = results
+    (folder / "motifs.tsv").write_text("name\tconsensus\nm1\tACGTACGT\n")
+    text = build_report(folder)
+    style = re.search(r"<style>(.*?)</style>", text, re.S).group(1)
+    assert "overflow-wrap:anywhere" in style and "overflow-x:hidden" in style and "max-width:1180px" in style
+
+    class Tables(HTMLParser):
+        stack, tables = [], []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "table":
+                self.tables.append(list(self.stack))
+            self.stack.append(dict(attrs).get("class"))
+
+        def handle_endtag(self, tag):
+            if self.stack:
+                self.stack.pop()
+
+    parser = Tables()
+    parser.feed(text)
+    assert parser.tables and all("scroll" in parents for parents in parser.tables)
+    assert text.index('id="motifs"') < text.index("<h2>Figures</h2>")
+
+
+def test_position_free_logo_has_no_absolute_axis():
+    from seqimp.motifs import Motif
+    from seqimp.plot import logo
+
+    ax = logo(Motif.from_consensus("pf", "GATA", start=40, position_free=True))
+    assert ax.get_xlabel() == "motif column" and "position-free" in ax.get_title()
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert "40" not in labels
+    plt.close(ax.figure)

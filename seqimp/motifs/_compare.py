@@ -285,8 +285,8 @@ def match_line(row) -> str:
 def database_matches(motifs, database, *, top=5) -> pd.DataFrame:
     """The matches a motif run reports: :func:`compare_motifs` of ``motifs`` against
     ``database`` (``top`` best per motif), with a ``target_class`` column after
-    ``target_description`` (the target's JASPAR ``tf_class``, empty for verdict rows) when the
-    database annotates classes.
+    ``target_description`` and a last column ``target_family`` (the target's JASPAR ``tf_class``
+    and ``tf_family``, empty for verdict rows) when the database annotates classes.
 
     Logs the comparison, and :data:`COMPILE_NOTICE` first when memelite's TOMTOM kernels are not
     compiled yet (:func:`tomtom_compiled`).
@@ -301,7 +301,8 @@ def database_matches(motifs, database, *, top=5) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The columns of :func:`compare_motifs`, plus ``target_class`` with class annotations.
+        The columns of :func:`compare_motifs`, plus ``target_class`` and ``target_family`` with
+        class annotations.
     """
     logger.info(f"comparing {len(motifs)} motif(s) with {len(database)} known motifs (TOMTOM)")
     if database and motifs and not tomtom_compiled():
@@ -310,9 +311,11 @@ def database_matches(motifs, database, *, top=5) -> pd.DataFrame:
     classes = {name: fields.get("tf_class", "") for name, fields in database.annotations.items()}
     if not any(classes.values()):
         return matches
+    families = {name: fields.get("tf_family", "") for name, fields in database.annotations.items()}
     matches = matches.copy()
-    matches.insert(list(matches.columns).index("target_description") + 1, "target_class",
-                   [classes.get(t, "") for t in matches["target"]])
+    at = list(matches.columns).index("target_description") + 1
+    matches.insert(at, "target_class", [classes.get(t, "") for t in matches["target"]])
+    matches["target_family"] = [families.get(t, "") for t in matches["target"]]  # last: earlier columns stay
     return matches
 
 

@@ -219,8 +219,7 @@ def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_c
             continue
         initial.append(m)
     if not initial:
-        logger.info(f"no positional motif: no differential-POIM peak above the noise level {noise:.3g} "
-                    "(a motif without a fixed place needs a model with shifts, --shifts, or shows as position-free)")
+        logger.info(f"no positional motif: no differential-POIM peak above the noise level {noise:.3g}")
     free = []
     if position_free:
         free = position_free_candidates(result, [_span(m, pad) for m in initial], measure=measure,

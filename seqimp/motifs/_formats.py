@@ -91,11 +91,22 @@ def write_meme(motifs, path=None, *, background=None) -> str:
         alt = f" {'_'.join(m.description.split())}" if m.description else ""
         lines.append(f"MOTIF {m.name}{alt}")
         # E= only where an E-value is known (it is optional in MEME's format), never a made-up 0
-        evalue = f" E= {m.evalue:.2e}" if np.isfinite(m.evalue) else ""
+        evalue = f" E= {_meme_evalue(m)}" if np.isfinite(m.evalue) or np.isfinite(m.log10_evalue) else ""
         lines.append(f"letter-probability matrix: alength= 4 w= {m.length} nsites= {max(m.sites, 0)}{evalue}")
         lines.extend(" " + "  ".join(f"{p:.6f}" for p in row) for row in m.pwm)
         lines.append("")
     return _emit("\n".join(lines), path)
+
+
+def _meme_evalue(motif) -> str:
+    """A motif's E-value as MEME writes it (``8.60e-09``, ``1.23e-345``): from its log10 where known,
+    so that an E-value below the smallest float is not written as 0."""
+    from ._stats import format_pvalue
+
+    log10 = motif.log10_evalue
+    if not np.isfinite(log10):
+        return f"{motif.evalue:.2e}"
+    return format_pvalue(log10, digits=3) if log10 < -4 else f"{10.0 ** log10:.2e}"
 
 
 _MATRIX = re.compile(r"letter-probability matrix:(.*)", re.IGNORECASE)

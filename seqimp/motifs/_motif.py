@@ -70,6 +70,9 @@ class Motif:
     evalue : float, default=nan
         E-value of the motif's enrichment in the positives (written to MEME files; NaN if
         unknown).
+    log10_evalue : float, default=nan
+        Its log10 where known: finite where ``evalue`` underflows to 0 (MEME files then write
+        ``E= 1.2e-345``, :func:`seqimp.motifs._stats.format_pvalue`).
 
     Attributes
     ----------
@@ -89,12 +92,14 @@ class Motif:
     direction: str = "enriched"
     position_free: bool = False
     evalue: float = float("nan")
+    log10_evalue: float = float("nan")
 
     def __post_init__(self):
         if self.direction not in DIRECTIONS:
             raise SeqimpError(f"motif {self.name}: direction must be one of {', '.join(DIRECTIONS)}, "
                               f"got {self.direction!r}")
         self.evalue = float(self.evalue)
+        self.log10_evalue = float(self.log10_evalue)
         self.position_free = bool(self.position_free)
         self.name = "_".join(str(self.name).split()) or "motif"
         pwm = np.array(self.pwm, dtype=np.float64)

@@ -47,6 +47,15 @@ motif from its sites:
    positives and negatives (sequence i in half i mod 2), its threshold calibrated on that
    half's negatives, and its sites counted in the other half; both ways, pooled, tested
    with Fisher's exact test (the same A/T stretch: 3 positives against 1 negative, p = 0.31).
+6. **Composition.** A motif that only reflects the positives' letter and letter-pair
+   composition (an A/T-rich stretch in A/T-richer positives) has as many sites in the
+   positives' dinucleotide shuffles (:func:`seqimp.io.dinucleotide_shuffle`: every sequence's
+   letter pairs kept, any motif destroyed) as in the positives themselves; the site counts are
+   compared with Fisher's test at the same threshold (``log10_composition_p_value``), and
+   :func:`seqimp.motifs.select_motifs` flags the motif as composition where they do not differ.
+
+Every p-value is computed as its log10 (:func:`seqimp.motifs._stats.fisher_log10`): beside
+``p_value`` (a float, 0 where it underflows) the ``log10_*`` columns stay exact.
 """
 
 from __future__ import annotations
@@ -59,7 +68,8 @@ import pandas as pd
 from ..errors import SeqimpError, check_choice
 from ..io._check import check_sequences
 from ._motif import information_content
-from ._sites import best_windows, has_site, site_scores, site_threshold, window_letters
+from ._stats import fisher_log10, is_palindromic
+from ._sites import best_windows, has_site, site_scores, site_threshold, weighted_counts
 
 __all__ = ["refine_motifs", "MotifSites"]
 
@@ -75,16 +85,25 @@ class MotifSites:
     ----------
     motifs : list of Motif
         Refined motifs (same order as given, enriched or not); ``sites`` = positives with a
-        site, ``evalue`` = ``p_value`` times the number of motifs tested.
+        site, ``evalue`` = ``p_value`` times the number of motifs tested (``log10_evalue`` its
+        log10, finite where ``evalue`` underflows).
     stats : pandas.DataFrame
         One row per motif: ``name, sites, positives, fraction_positive, negative_sites,
         fraction_negative, p_value`` (Fisher's exact test, one-sided in the motif's direction),
-        ``plus_strand`` (share of sites on the given strand), ``threshold`` (log2 odds score
-        of the 1 - fpr quantile of the negatives) and, with ``held_out``, ``held_out_sites,
-        held_out_negative_sites`` (positives and negatives with a site under the PWM and
-        threshold fitted on the other half, step 5) and ``held_out_p_value`` (their Fisher
-        test, one-sided in the motif's direction); NaN with fewer than 2 positives or
-        negatives.
+        ``log10_p_value`` (its log10, finite where ``p_value`` underflows to 0),
+        ``plus_strand`` (share of sites on the given strand), ``palindromic`` (the PWM is its
+        own reverse complement, :func:`seqimp.motifs._stats.is_palindromic`: the strand share
+        says nothing), ``threshold`` (log2 odds score of the 1 - fpr quantile of the
+        negatives), ``inclusive`` (sites reach the threshold rather than pass it),
+        ``window_start, window_end`` (1-based first and last start searched),
+        ``shuffled_sites, log10_composition_p_value`` (step 6; NaN for a depleted motif),
+        ``taken_sites, taken_by`` (positives whose best window, places of stronger motifs'
+        sites included, passes the threshold but lies on a site of a stronger motif; the name
+        of the motif that took most of them, "" for none) and, with ``held_out``,
+        ``held_out_sites, held_out_negative_sites`` (positives and negatives with a site under
+        the PWM and threshold fitted on the other half, step 5), ``held_out_p_value`` and
+        ``log10_held_out_p_value`` (their Fisher test, one-sided in the motif's direction);
+        NaN with fewer than 2 positives or negatives.
     sites : pandas.DataFrame
         One row per site in the positives: ``motif, sequence`` (0-based index), ``id``,
         ``position`` (1-based start of the written PWM's window), ``strand`` (``+``/``-``),
@@ -122,7 +141,6 @@ def _sharpen(pwm, target):
 
 def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
     n, m = codes.shape[0], pwm.shape[0]
-    letters = [window_letters(codes, starts, m, s) for s in strands]
     gamma, prev = 0.5, -np.inf
     places = starts.size * len(strands)
     for _ in range(max_iter):
@@ -132,11 +150,7 @@ def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
         den = (1 - gamma) * np.exp(-top[:, 0, 0]) + num.sum(axis=(1, 2))
         loglik = float(np.sum(np.log(den) + top[:, 0, 0]))
         post = num / den[:, None, None]
-        counts = np.zeros((m, 4))
-        for s in range(len(strands)):
-            w = post[:, :, s].ravel()
-            for col in range(m):
-                counts[col] += np.bincount(letters[s][:, :, col].ravel(), weights=w, minlength=4)[:4]
+        counts = weighted_counts(post, codes, starts, m)
         pwm = (counts + pseudocount * background) / (counts.sum(axis=1, keepdims=True) + pseudocount)
         gamma = float(np.clip(post.sum() / n, 1e-3, 1 - 1e-3))
         if loglik - prev < tol * abs(loglik):
@@ -292,7 +306,7 @@ def _held_out(motif, pos, neg, strands, o, folds=2):
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
-                  ids=None, held_out=True) -> MotifSites:
+                  ids=None, held_out=True, random_state=None) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
     Parameters
@@ -334,12 +348,14 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     held_out : bool, default=True
         Also count each motif's sites out of sample (step 5 of the module docstring): the
         ``held_out_*`` columns of ``stats``.
+    random_state : int, Generator or None
+        Seed of the positives' dinucleotide shuffles (step 6; None: 0).
 
     Returns
     -------
     MotifSites
     """
-    from scipy.stats import fisher_exact
+    from ..io._shuffle import dinucleotide_shuffle
 
     check_choice(strand, "strand", STRANDS)
     if not 0 < fpr < 1:
@@ -356,7 +372,10 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     positive_letters = _letters_of(pos)  # what a (non-depleted) motif's sites sit in
     opts = _Options(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length)
     strands = ("+", "-") if strand == "both" else ("+",)
-    claimed = np.zeros(pos.shape, dtype=bool)  # positions of sites of stronger motifs
+    # composition-matched controls: the positives' dinucleotide shuffles (step 6)
+    shuffled = dinucleotide_shuffle(pos.astype(np.uint8), random_state=random_state).astype(np.intp) \
+        if len(pos) else pos
+    owner = np.full(pos.shape, -1, dtype=np.intp)  # which stronger motif's site covers a position
     out, rows, site_rows = [], [], []
     for motif in motifs:
         if motif.start is None:
@@ -370,7 +389,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         # sharpen the PWM (to a one-hot where only exact matches pass)
         neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
         threshold, inclusive = site_threshold(neg_best, fpr)
-        best, at, on = best_windows(pwm, pos, starts, strands, background, claimed)
+        best, at, on = best_windows(pwm, pos, starts, strands, background, owner >= 0)
         has = has_site(best, threshold, inclusive)
         n_sites = int(has.sum())
         minus = int((has & (on == 1)).sum())
@@ -379,16 +398,16 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             on = 1 - on
             minus = n_sites - minus
         neg_sites = int(has_site(neg_best, threshold, inclusive).sum())
-        table = [[n_sites, len(pos) - n_sites], [neg_sites, len(neg) - neg_sites]]
         side = "less" if depleted else "greater"
-        pvalue = float(fisher_exact(table, alternative=side)[1])
+        log_p = fisher_log10(n_sites, len(pos) - n_sites, neg_sites, len(neg) - neg_sites, side)
         if held_out and min(len(pos), len(neg)) < 2:  # a half without positives or negatives
-            held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan}
+            held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan,
+                    "log10_held_out_p_value": np.nan}
         elif held_out:
             kept_pos, kept_neg = _held_out(motif, pos, neg, strands, opts)
-            table = [[kept_pos, len(pos) - kept_pos], [kept_neg, len(neg) - kept_neg]]
+            log_held = fisher_log10(kept_pos, len(pos) - kept_pos, kept_neg, len(neg) - kept_neg, side)
             held = {"held_out_sites": kept_pos, "held_out_negative_sites": kept_neg,
-                    "held_out_p_value": float(fisher_exact(table, alternative=side)[1])}
+                    "held_out_p_value": 10.0 ** log_held, "log10_held_out_p_value": log_held}
         else:
             held = {}
         where = at[has]
@@ -400,13 +419,49 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         out.append(replace(motif, pwm=pwm, start=start, spread=spread, sites=n_sites))
         rows.append({"name": motif.name, "sites": n_sites, "positives": len(pos),
                      "fraction_positive": n_sites / len(pos), "negative_sites": neg_sites,
-                     "fraction_negative": neg_sites / len(neg), "p_value": pvalue,
+                     "fraction_negative": neg_sites / len(neg), "p_value": 10.0 ** log_p, "log10_p_value": log_p,
                      "plus_strand": (n_sites - minus) / n_sites if n_sites else float("nan"),
-                     "threshold": threshold, **held})
+                     "palindromic": is_palindromic(pwm), "threshold": threshold, "inclusive": inclusive,
+                     "window_start": int(starts[0]) + 1, "window_end": int(starts[-1]) + 1,
+                     **_composition(pwm, pos, shuffled, starts, strands, background, threshold, inclusive, depleted),
+                     **_taken(pwm, pos, starts, strands, background, threshold, inclusive, owner, out[:-1]),
+                     **held})
         for i in np.flatnonzero(has):
             site_rows.append((motif.name, int(i), ids[i], int(at[i]) + 1, "+-"[int(on[i])], float(best[i])))
-            claimed[i, at[i]:at[i] + pwm.shape[0]] = True
+            owner[i, at[i]:at[i] + pwm.shape[0]] = len(out) - 1
     for m, r in zip(out, rows):  # Bonferroni over the motifs tested
-        m.evalue = r["p_value"] * len(out)
+        m.log10_evalue = min(r["log10_p_value"] + np.log10(len(out)), 0.0) if len(out) else np.nan
+        m.evalue = 10.0 ** m.log10_evalue
     sites = pd.DataFrame(site_rows, columns=["motif", "sequence", "id", "position", "strand", "score"])
     return MotifSites(out, pd.DataFrame(rows), sites)
+
+
+def _composition(pwm, pos, shuffled, starts, strands, background, threshold, inclusive, depleted):
+    """Step 6: the motif's sites in the positives against its sites (same threshold) in their
+    dinucleotide shuffles: ``shuffled_sites`` and ``log10_composition_p_value`` (Fisher,
+    one-sided: more sites in the positives). NaN for a depleted motif (its sites are in the
+    negatives)."""
+    if depleted or len(pos) == 0:
+        return {"shuffled_sites": np.nan, "log10_composition_p_value": np.nan}
+    hits = int(has_site(site_scores(pwm, pos, starts, strands, background).max(axis=(1, 2)), threshold,
+                        inclusive).sum())
+    control = int(has_site(site_scores(pwm, shuffled, starts, strands, background).max(axis=(1, 2)), threshold,
+                           inclusive).sum())
+    n = len(pos)
+    return {"shuffled_sites": control, "log10_composition_p_value": fisher_log10(hits, n - hits, control, n - control)}
+
+
+def _taken(pwm, pos, starts, strands, background, threshold, inclusive, owner, stronger):
+    """Sites a stronger motif took: the positives whose best window, ignoring the places of
+    stronger motifs' sites, passes the threshold but lies on such a site (``taken_sites``), and
+    the stronger motif that holds most of them (``taken_by``, its name; "" when none)."""
+    if not stronger:
+        return {"taken_sites": 0, "taken_by": ""}
+    best, at, _ = best_windows(pwm, pos, starts, strands, background, None)
+    m = pwm.shape[0]
+    lost = np.flatnonzero(has_site(best, threshold, inclusive))
+    holders = [owner[i, at[i]:at[i] + m].max() for i in lost]
+    holders = np.array([h for h in holders if h >= 0], dtype=np.intp)
+    if holders.size == 0:
+        return {"taken_sites": 0, "taken_by": ""}
+    return {"taken_sites": int(holders.size), "taken_by": stronger[int(np.bincount(holders).argmax())].name}

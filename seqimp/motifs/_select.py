@@ -4,8 +4,9 @@ renumbered.
 :func:`seqimp.motifs.refine_motifs` refines every discovered motif on the sequences and
 tests its sites, enriched or not; :func:`select_motifs` keeps those whose sites are enriched
 (in the positives and held out), merges a refined motif that copies a stronger one
-(refinement can turn two candidates into one motif) and names the rest ``motif1, motif2,
-...`` in their order. Each decision is one log line.
+(refinement can turn two candidates into one motif), names the rest ``motif1, motif2,
+...`` in their order and flags those the composition explains. Where none is enriched, none
+is kept. Each decision is one log line, with the final names.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import logging
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 
 from ..errors import SeqimpError, check_choice
 from ._copies import same_motif
 from ._refine import MotifSites
+from ._stats import format_pvalue
 
 __all__ = ["select_motifs"]
 
@@ -25,22 +28,28 @@ logger = logging.getLogger(__name__)
 
 
 def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands="given",
-                  min_sites=5) -> MotifSites:
+                  min_sites=5, first_number=1, accepted=()) -> MotifSites:
     """The enriched motifs of a refinement, copies merged, renamed ``motif1, motif2, ...``.
 
     1. A motif is enriched when it has at least ``min_sites`` sites, a Fisher p-value at most
        ``max_pvalue`` and a held-out p-value at most ``max_held_out_pvalue`` (``stats`` of
        :func:`seqimp.motifs.refine_motifs`; a NaN p-value is not enriched).
-    2. An enriched motif that copies an earlier enriched one (:func:`seqimp.motifs.same_motif`
-       with ``strands``) is merged into it (left out; the earlier one is the stronger: motifs
-       come strongest first).
-    3. Where no motif is enriched, the one best enriched held out is reported (smallest
-       held-out p-value, NaN last, then smallest p-value), and a log line says that none is.
-    4. The motifs kept are renamed ``motif1, motif2, ...`` in their order, in ``motifs``,
-       ``stats`` and ``sites`` alike.
+    2. An enriched motif that copies an earlier enriched one, or one of ``accepted``
+       (:func:`seqimp.motifs.same_motif` with ``strands``), is merged into it (left out; the
+       earlier one is the stronger: motifs come strongest first).
+    3. Where no motif is enriched, none is reported: "no motif" is an answer. A log line gives
+       the best candidate's figures (smallest held-out p-value, NaN last, then smallest
+       p-value).
+    4. The motifs kept are renamed ``motif{first_number}, ...`` in their order, in ``motifs``,
+       ``stats`` and ``sites`` alike, and every log line names them by these final names.
+    5. A kept motif whose sites are not more frequent in the positives than in their
+       dinucleotide shuffles (``log10_composition_p_value`` above ``log10(max_pvalue)``) gets
+       ``composition`` True in ``stats``: the positives' letter composition explains it, it is
+       no transcription-factor site (:func:`~seqimp.pipeline.find_motifs` matches no such motif
+       to a database).
 
-    Logs one line per motif merged and per motif not enriched (ending ``; dropped`` when
-    another is kept).
+    Logs one line per motif merged (naming the motif it copies), per motif not enriched (and,
+    where a stronger motif's sites took most of its sites, that motif), per composition motif.
 
     Parameters
     ----------
@@ -51,11 +60,16 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
     strands : {"given", "both"}, default="given"
         Whether a reverse complement counts as a copy.
     min_sites : int, default=5
+    first_number : int, default=1
+        The number of the first motif kept (later rounds of explaining away go on counting).
+    accepted : sequence of Motif
+        Motifs already reported (final names): a copy of one is merged into it.
 
     Returns
     -------
     MotifSites
-        The kept motifs, their rows of ``stats`` and ``sites`` (index reset), renamed.
+        The kept motifs, their rows of ``stats`` (with ``composition``) and ``sites`` (index
+        reset), renamed.
     """
     check_choice(strands, "strands", ("given", "both"))
     if len(refined.stats) and "held_out_p_value" not in refined.stats.columns:
@@ -64,29 +78,58 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
     records = refined.stats.to_dict("records")
     ok = [bool(r["sites"] >= min_sites and r["p_value"] <= max_pvalue and r["held_out_p_value"] <= max_held_out_pvalue)
           for r in records]
+    copies = {}
     for i, m in enumerate(motifs):  # refinement can turn two candidates into one motif
-        if ok[i] and any(ok[j] and same_motif(motifs[j], m, strands=strands) for j in range(i)):
-            logger.info(f"{m.name} ({m.consensus} at {m.start}) is a copy of a stronger motif; merged")
-            ok[i] = None
-    for m, r, good in zip(motifs, records, ok):
-        if good is False:
-            logger.info(f"{m.name} ({m.consensus} at {m.start}): sites in {r['sites']} positives "
-                        f"(p = {r['p_value']:.2g}), {r['held_out_sites']} positives against "
-                        f"{r['held_out_negative_sites']} negatives held out (p = {r['held_out_p_value']:.2g})"
-                        + ("; dropped" if any(ok) else ""))
+        if not ok[i]:
+            continue
+        earlier = [motifs[j] for j in range(i) if ok[j]] + list(accepted)
+        same = next((o for o in earlier if same_motif(o, m, strands=strands)), None)
+        if same is not None:
+            copies[i], ok[i] = same, None
     keep = [i for i, good in enumerate(ok) if good]
-    if not keep and records:  # report the best-supported motif, and say that it is not significant
-        keep = [min(range(len(records)), key=lambda i: (np.nan_to_num(records[i]["held_out_p_value"], nan=2.0),
-                                                         records[i]["p_value"]))]
-        logger.info(f"no motif's sites are enriched (p <= {max_pvalue:g}, held out p <= {max_held_out_pvalue:g}); "
-                    f"reporting the one best enriched held out, {motifs[keep[0]].name}")
-    return _renamed(refined, keep)
+    names = {motifs[i].name: f"motif{n}" for n, i in enumerate(keep, start=int(first_number))}
+    for i, m in enumerate(motifs):
+        r = records[i]
+        if i in copies:
+            other = names.get(copies[i].name, copies[i].name)
+            logger.info(f"{m.name} ({m.consensus} at {m.start}) is a copy of {other}; merged into it")
+        elif ok[i] is False:
+            took = r.get("taken_by") and r["taken_sites"] >= max(min_sites, r["sites"])  # a copy, in effect
+            taken = (f"; {r['taken_sites']} of its sites are sites of {names.get(r['taken_by'], r['taken_by'])}, "
+                     f"which took them" if took else "")
+            logger.info(f"{m.name} ({m.consensus} at {m.start}): {_figures(r)}{taken}; not reported")
+    if not keep and records:  # "no motif" is an answer: the best candidate's figures in the log only
+        best = min(range(len(records)), key=lambda i: (np.nan_to_num(records[i]["held_out_p_value"], nan=2.0),
+                                                        records[i]["p_value"]))
+        logger.info(f"{'no further motif' if accepted else 'no motif found'}: no candidate's sites are enriched (p <= {max_pvalue:g}, held out "
+                    f"p <= {max_held_out_pvalue:g}, at least {min_sites} sites); the best candidate, "
+                    f"{motifs[best].consensus} at {motifs[best].start}: {_figures(records[best])}")
+    kept = _renamed(refined, keep, names)
+    if len(kept.stats):
+        level = np.log10(max_pvalue) if max_pvalue > 0 else -np.inf
+        log_c = kept.stats.get("log10_composition_p_value", pd.Series(np.nan, index=kept.stats.index))
+        kept.stats["composition"] = (log_c > level).to_numpy()
+        for m, flag, r in zip(kept.motifs, kept.stats["composition"], kept.stats.to_dict("records")):
+            if flag:
+                logger.info(f"{m.name} ({m.consensus} at {m.start}) is composition, not a motif: sites in "
+                            f"{r['sites']} positives and {r['shuffled_sites']} of their dinucleotide shuffles "
+                            f"(p = {format_pvalue(r['log10_composition_p_value'])}); no database match is offered")
+    else:
+        kept.stats["composition"] = pd.Series(dtype=bool)
+    return kept
 
 
-def _renamed(refined, keep):
-    """The motifs ``keep`` (indices) of a :class:`MotifSites`, renamed motif1.. in their order,
+def _figures(r) -> str:
+    """A candidate's figures for a log line: sites, p, held-out sites and p (never printed as 0)."""
+    log_p = r.get("log10_p_value", np.log10(r["p_value"]) if r["p_value"] > 0 else np.nan)
+    log_h = r.get("log10_held_out_p_value", np.log10(r["held_out_p_value"]) if r["held_out_p_value"] > 0 else np.nan)
+    return (f"sites in {r['sites']} positives (p = {format_pvalue(log_p)}), {r['held_out_sites']} positives "
+            f"against {r['held_out_negative_sites']} negatives held out (p = {format_pvalue(log_h)})")
+
+
+def _renamed(refined, keep, names):
+    """The motifs ``keep`` (indices) of a :class:`MotifSites`, renamed by ``names`` (old -> new),
     with their statistics and sites."""
-    names = {refined.motifs[i].name: f"motif{n}" for n, i in enumerate(keep, start=1)}
     motifs = [replace(refined.motifs[i], name=names[refined.motifs[i].name]) for i in keep]
     stats = refined.stats[refined.stats["name"].isin(names)].reset_index(drop=True)
     stats["name"] = stats["name"].map(names)

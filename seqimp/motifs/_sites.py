@@ -1,5 +1,5 @@
 """Sites of a PWM in sequences: log-odds scores of windows, the site threshold calibrated on
-the negatives, the best window of every sequence.
+the negatives, the best window of every sequence, the posterior-weighted letter counts of EM.
 
 :func:`seqimp.motifs.refine_motifs` fits every motif's PWM (EM) and then counts its sites
 with these: a sequence's score is its best log2-odds window (both strands with
@@ -7,14 +7,17 @@ with these: a sequence's score is its best log2-odds window (both strands with
 share ``fpr`` of the negatives pass (:func:`site_threshold`, :func:`has_site`).
 
 Codes are letter indices (0..3 for A, C, G, T) of shape (n, L); ``starts`` are the 0-based
-starts of the windows searched, ``strands`` a tuple of ``"+"``/``"-"``.
+starts of the windows searched, ``strands`` a tuple of ``"+"``/``"-"``. The window loops are
+numba kernels (:func:`site_scores`, :func:`weighted_counts`); ``tests/test_motifs_discovery.py``
+checks both against plain loops.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-__all__ = ["window_letters", "site_scores", "site_threshold", "has_site", "best_windows"]
+__all__ = ["window_letters", "site_scores", "site_threshold", "has_site", "best_windows", "weighted_counts"]
 
 
 def window_letters(codes, starts, m, strand):
@@ -25,6 +28,32 @@ def window_letters(codes, starts, m, strand):
     return 3 - x[:, :, ::-1] if strand == "-" else x
 
 
+def _arrays(codes, starts):
+    codes = np.asarray(codes)
+    if codes.dtype != np.intp:
+        codes = codes.astype(np.intp)
+    return np.ascontiguousarray(codes), np.ascontiguousarray(starts, dtype=np.intp)
+
+
+@njit(cache=True)
+def _scores_kernel(logp, lognull, codes, starts, n_strands, out):
+    m = logp.shape[0]
+    for i in range(codes.shape[0]):
+        for j in range(starts.shape[0]):
+            s = starts[j]
+            null = 0.0
+            plus = 0.0
+            minus = 0.0
+            for c in range(m):
+                x = codes[i, s + c]
+                null += lognull[x]
+                plus += logp[c, x]
+                minus += logp[c, 3 - codes[i, s + m - 1 - c]]
+            out[i, j, 0] = plus - null
+            if n_strands == 2:
+                out[i, j, 1] = minus - null
+
+
 def site_scores(pwm, codes, starts, strands, background):
     """log2-odds scores of every window and strand: shape (n, len(starts), len(strands)).
 
@@ -32,15 +61,40 @@ def site_scores(pwm, codes, starts, strands, background):
     the PWM's reverse complement reads the window; the background term is the same.
     ``pwm`` has shape (m, 4), ``background`` shape (4,).
     """
-    logp = np.log2(pwm)
-    m = pwm.shape[0]
-    # the background of the letters in the sequence (the same for both strands)
-    null = np.log2(background)[window_letters(codes, starts, m, "+")].sum(axis=2)
-    out = np.empty((codes.shape[0], starts.size, len(strands)))
-    for s, strand in enumerate(strands):
-        x = window_letters(codes, starts, m, strand)
-        out[:, :, s] = logp[np.arange(m)[None, None, :], x].sum(axis=2) - null
+    codes, starts = _arrays(codes, starts)
+    logp = np.log2(np.asarray(pwm, dtype=np.float64))
+    lognull = np.log2(np.asarray(background, dtype=np.float64))
+    if tuple(strands) == ("-",):  # the minus strand alone: the reverse complement on "+"
+        logp = np.ascontiguousarray(logp[::-1, ::-1])
+    out = np.empty((codes.shape[0], starts.size, 2 if len(strands) == 2 else 1))
+    _scores_kernel(np.ascontiguousarray(logp), lognull, codes, starts, out.shape[2], out)
     return out
+
+
+@njit(cache=True)
+def _counts_kernel(post, codes, starts, m, counts):
+    for i in range(codes.shape[0]):
+        for j in range(starts.shape[0]):
+            s = starts[j]
+            w = post[i, j, 0]
+            if w != 0.0:
+                for c in range(m):
+                    counts[c, codes[i, s + c]] += w
+            if post.shape[2] == 2:
+                w = post[i, j, 1]
+                if w != 0.0:
+                    for c in range(m):
+                        counts[c, 3 - codes[i, s + m - 1 - c]] += w
+
+
+def weighted_counts(post, codes, starts, m):
+    """Letter counts of the windows of length ``m`` weighted by ``post`` (shape (n,
+    len(starts), n_strands), strands ``("+",)`` or ``("+", "-")``; on ``-`` the window's
+    reverse complement is counted): shape (m, 4), the M-step of EM."""
+    codes, starts = _arrays(codes, starts)
+    counts = np.zeros((int(m), 4))
+    _counts_kernel(np.ascontiguousarray(post, dtype=np.float64), codes, starts, int(m), counts)
+    return counts
 
 
 def site_threshold(neg_best, fpr):
@@ -62,14 +116,65 @@ def has_site(best, threshold, inclusive):
     return best >= threshold if inclusive else best > threshold
 
 
+def overlaps(claimed, starts, m):
+    """Which windows of length ``m`` at ``starts`` overlap a ``claimed`` position (boolean,
+    shape (n, L)): boolean, shape (n, len(starts))."""
+    run = np.zeros((claimed.shape[0], claimed.shape[1] + 1), dtype=np.int64)
+    np.cumsum(claimed, axis=1, out=run[:, 1:])
+    return run[:, starts + m] > run[:, starts]
+
+
 def best_windows(pwm, codes, starts, strands, background, claimed):
     """Best window of every sequence: ``(score, start, strand)``, each of shape (n,): the
     log2-odds score, the 0-based start and the index into ``strands``. Places overlapping
     ``claimed`` positions (boolean, shape (n, L), or None) are skipped."""
     scores = site_scores(pwm, codes, starts, strands, background)
     if claimed is not None:
-        idx = starts[:, None] + np.arange(pwm.shape[0])[None, :]
-        scores[claimed[:, idx].any(axis=2)] = -np.inf
+        scores[overlaps(claimed, starts, pwm.shape[0])] = -np.inf
     flat = scores.reshape(len(codes), -1)
     k = flat.argmax(axis=1)
     return flat[np.arange(len(codes)), k], starts[k // len(strands)], k % len(strands)
+
+
+def mask_sites(motif, stats, positive, negative, sites, *, strands=("+",), random_state=None):
+    """Erase a refined motif's sites (explaining it away): the letters of every site are
+    replaced by letters drawn at random from the negatives' letter frequencies, in place.
+
+    In the positives, the sites of the site table (one per positive at most); in the
+    negatives, every negative's best window (``strands``) within the motif's search window
+    (``window_start``..``window_end`` of ``stats``) that makes a site under its threshold
+    (``threshold``, ``inclusive``), scored against the negatives' letter frequencies as
+    :func:`seqimp.motifs.refine_motifs` scored it.
+
+    Parameters
+    ----------
+    motif : Motif
+        As refined and reported (its written PWM).
+    stats : dict
+        The motif's row of :attr:`seqimp.motifs.MotifSites.stats`.
+    positive, negative : ndarray of shape (n, L), uint8
+        Changed in place.
+    sites : pandas.DataFrame
+        The motif's rows of the site table (``sequence`` 0-based, ``position`` 1-based).
+    strands : tuple of str
+    random_state : int, Generator or None
+
+    Returns
+    -------
+    (int, int)
+        Sites erased in the positives and in the negatives.
+    """
+    from ..errors import check_random_state
+
+    rng = check_random_state(random_state)
+    counts = np.bincount(negative.ravel(), minlength=4)[:4] + 1.0
+    background = counts / counts.sum()
+    m = motif.length
+    starts = np.arange(int(stats["window_start"]) - 1, int(stats["window_end"]))
+    best, at, _ = best_windows(motif.pwm, negative, starts, strands, background, None)
+    hit = np.flatnonzero(has_site(best, float(stats["threshold"]), bool(stats["inclusive"])))
+    places = [(positive, int(i), int(p) - 1) for i, p in zip(sites["sequence"], sites["position"])]
+    places += [(negative, int(i), int(at[i])) for i in hit]
+    for codes, i, s in places:
+        codes[i, s:s + m] = rng.choice(4, size=m, p=background)
+    return len(sites), len(hit)

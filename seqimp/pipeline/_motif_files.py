@@ -55,10 +55,11 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
         files.append(out / "motifs_poim.npz")
     (out / "logos").mkdir(exist_ok=True)
     figures = [(logo(m), f"{m.name}_logo") for m in motifs]
-    lo = max(min(m.start for m in motifs) - 5, 1)
-    hi = min(max(m.start + m.length - 1 for m in motifs) + 5, result.length)
+    starts = [(m.start, m.start + m.length - 1) for m in motifs] or [(1, min(result.length, 110))]  # no motif
+    lo = max(min(a for a, _ in starts) - 5, 1)
+    hi = min(max(b for _, b in starts) + 5, result.length)
     if hi - lo + 1 > 120:  # motifs far apart: show the strongest one's neighbourhood only
-        centre = motifs[0].start + motifs[0].length // 2
+        centre = motifs[0].start + motifs[0].length // 2 if motifs else 60
         lo, hi = max(centre - 60, 1), min(centre + 59, result.length)
     figures.append((importance_logo(result, measure=measure, positions=(lo, hi)), "importance_logo"))
     if run.sites is not None:

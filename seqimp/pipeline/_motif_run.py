@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ..errors import SeqimpError
 from ._motif_files import update_report, write_motif_run
-from ._motifs import MotifRun, find_motifs, with_database_loaded
+from ._motifs import MotifRun, find_motifs, motif_matches, with_database_loaded
 from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
 from ._poim_routes import check_job, compute_importance, make_background
 from ._sequences import encode_sequences
@@ -38,8 +38,14 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
     the sequences (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched --
     Fisher p-value above ``motifs.max_pvalue``, held-out p-value above
     ``motifs.max_held_out_pvalue`` or fewer than 5 sites -- are dropped; where none is
-    enriched, the one best enriched held out is reported; a refined motif that copies a
-    stronger one is merged into it) and TOMTOM matches against ``motifs.database``. When
+    enriched, none is reported and the log gives the best candidate's figures; a refined motif
+    that copies a stronger one is merged into it; a motif as frequent in the positives'
+    dinucleotide shuffles is flagged as composition). When the model is trained here, the
+    motifs found are then explained away, round after round (up to ``motifs.rounds``): their
+    sites are erased in the positives and negatives, the model is trained again and motifs
+    are looked for in what is left, until a round finds no new enriched motif -- a second
+    motif that the first one's importance hid comes out beside it. Last, TOMTOM matches
+    against ``motifs.database`` for every motif that is not composition. When
     ``out`` holds a ``seqimp poim`` result (``summary.json``), its summary records the best
     motif and its ``report.html`` is rewritten with a motif section
     (:func:`~seqimp.pipeline.update_report`).
@@ -99,7 +105,14 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
     else:
         result = _train_and_explain(data, model=model, background=background, importance=importance,
                                     random_state=random_state, progress=output.progress)
-    run = find_motifs(result, data, options=motifs)
+    run = find_motifs(result, data, options=motifs, match=not trained, random_state=random_state)
+    if trained and data.positive is not None:
+        run = _explain_away(run, data, model=model, background=background, importance=importance, motifs=motifs,
+                            random_state=random_state, progress=output.progress)
+        run.matches = motif_matches(run, motifs)
+        if not run.motifs and not model.shifts:
+            logger.info("hint: a motif whose place varies along the sequences needs a model with shifts "
+                        "(--shifts) or shows as position-free")
     run.parameters.update(seed=recorded_seed(random_state), trained=trained)
     if trained:
         run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
@@ -107,6 +120,52 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
     run.files = write_motif_run(out, run, database=motifs.database, measure=motifs.measure, fmt=output.fmt,
                                 with_poim=trained)
     update_report(out, run)
+    return run
+
+
+def _explain_away(run, data, *, model, background, importance, motifs, random_state, progress):
+    """Rounds 2, 3, ... of :func:`run_motifs` (up to ``motifs.rounds``): the sites of the motifs
+    the last round reported are erased in the positives and the negatives
+    (:func:`seqimp.motifs._sites.mask_sites`: random letters of the negatives' frequencies),
+    the model is trained again on what is left, and motifs are looked for in its POIM
+    (:func:`find_motifs`, copies of motifs already reported merged into them). Stops at the
+    first round that reports no new motif. The motifs, statistics, sites and candidates of
+    all rounds are joined; the POIM kept is the first round's."""
+    import pandas as pd
+
+    from ..errors import check_random_state
+    from ..motifs._sites import mask_sites
+
+    accepted, new, steps = list(run.motifs), list(run.motifs), [run]
+    pos, neg = data.positive.copy(), data.negative.copy()
+    rng = check_random_state(random_state)
+    strands = ("+", "-") if motifs.strand == "both" else ("+",)
+    for number in range(2, motifs.rounds + 1):
+        if not new:
+            break
+        step = steps[-1]
+        for m in new:
+            row = step.stats[step.stats["name"] == m.name].iloc[0].to_dict()
+            n_pos, n_neg = mask_sites(m, row, pos, neg, step.sites[step.sites["motif"] == m.name], strands=strands,
+                                      random_state=rng)
+            logger.info(f"explaining {m.name} ({m.consensus}) away: its sites erased in {n_pos} positives and "
+                        f"{n_neg} negatives")
+        masked = replace(data, positive=pos, negative=neg)
+        result = _train_and_explain(masked, model=replace(model, test_fraction=0.0), background=background,
+                                    importance=importance, random_state=random_state, progress=progress)
+        step = find_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
+                           random_state=random_state)
+        new = list(step.motifs)
+        accepted += new
+        steps.append(step)
+        logger.info(f"round {number}: {len(new)} new motif(s)" + ("" if new else "; nothing more is enriched, done"))
+    if len(steps) == 1:
+        return run
+    run.motifs = accepted
+    run.stats = pd.concat([s.stats for s in steps if len(s.stats)] or [run.stats], ignore_index=True)
+    run.sites = pd.concat([s.sites for s in steps if len(s.sites)] or [run.sites], ignore_index=True)
+    run.candidates = pd.concat([s.candidates for s in steps], ignore_index=True)
+    run.parameters["rounds_run"] = len(steps)
     return run
 
 

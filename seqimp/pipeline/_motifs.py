@@ -14,7 +14,7 @@ from ._options import MotifOptions
 from ._sequences import Sequences
 from ._train import recorded_seed
 
-__all__ = ["MotifRun", "find_motifs", "add_motifs", "no_motifs_reason", "with_database_loaded"]
+__all__ = ["MotifRun", "find_motifs", "motif_matches", "add_motifs", "no_motifs_reason", "with_database_loaded"]
 
 logger = logging.getLogger(__name__)
 
@@ -68,46 +68,89 @@ class MotifRun:
         return motif_run_html(self)
 
     def table(self):
-        """``motifs.tsv``: one row per motif, strongest (largest ``score``) first: ``name,
-        consensus`` (the written PWM's most probable letters), ``start`` (1-based, where the
-        written PWM aligns on the given strand; for sites on the other strand its reverse
-        complement aligns there), ``length, direction, position_free, spread, score`` (share
-        of the POIM explained, 0..1), ``sites`` (positives with a site) and, with sequences,
-        ``fraction_positive, fraction_negative, p_value, plus_strand, held_out_p_value``."""
-        from ..motifs import motif_table
+        """``motifs.tsv``: one row per motif, in the order found (the first round's strongest
+        first, then those found after explaining them away): ``name, consensus`` (the written
+        PWM's most probable letters), ``start`` (1-based, where the written PWM aligns on the
+        given strand; for sites on the other strand its reverse complement aligns there),
+        ``length, direction, position_free, spread``, ``score`` (the confidence that the motif
+        is real: -log10 of its held-out p-value, the sites of a PWM fitted on one half of the
+        sequences counted in the other; noise scores about 0-1, a motif that passes the
+        default held-out level 0.05 at least 1.3; NaN without sequences), ``sites`` (positives
+        with a site) and, with sequences, ``fraction_positive, fraction_negative, p_value,
+        plus_strand`` (share of the sites on the given strand; ``palindromic`` for a motif
+        that is its own reverse complement), ``held_out_p_value`` (p-values printed from their
+        log10, never 0), ``log10_p_value, log10_held_out_p_value, composition`` (True: the
+        positives' composition explains the motif, see :func:`seqimp.motifs.select_motifs`)
+        and ``round`` (1: found in the first search, 2...: after the motifs of earlier rounds
+        were explained away); then ``poim_share`` (the motif's share of the POIM explained,
+        0..1, what the motifs were ranked by in discovery)."""
+        import numpy as np
 
-        table = motif_table(self.motifs)
-        if self.stats is not None and len(table):
-            cols = ["fraction_positive", "fraction_negative", "p_value", "plus_strand", "held_out_p_value"]
-            table = table.merge(self.stats[["name"] + cols], on="name", how="left")
+        from ..motifs import motif_table
+        from ..motifs._stats import format_pvalue
+
+        table = motif_table(self.motifs).rename(columns={"score": "poim_share"})
+        score = np.full(len(table), np.nan)
+        if self.stats is not None:
+            cols = ["fraction_positive", "fraction_negative", "p_value", "plus_strand", "held_out_p_value",
+                    "log10_p_value", "log10_held_out_p_value", "composition", "round"]
+            stats = self.stats.copy()
+            for col in cols:
+                if col not in stats:
+                    stats[col] = 1 if col == "round" else (False if col == "composition" else np.nan)
+            stats["plus_strand"] = [("palindromic" if pal else share) for share, pal in
+                                    zip(stats["plus_strand"], stats.get("palindromic", [False] * len(stats)))]
+            for col in ("p_value", "held_out_p_value"):
+                logs = stats[f"log10_{col}"].where(stats[f"log10_{col}"].notna(),
+                                                   np.log10(stats[col].astype(float).clip(lower=1e-300)))
+                stats[col] = [format_pvalue(v, digits=3) for v in logs]
+            if len(table):
+                table = table.merge(stats[["name"] + cols], on="name", how="left")
+            else:  # no motif: the header only
+                table = table.reindex(columns=list(table.columns) + cols)
+            score = np.maximum(-table["log10_held_out_p_value"].to_numpy(dtype=float), 0.0)
+        table.insert(table.columns.get_loc("spread") + 1, "score", score)
+        share = table.pop("poim_share")
+        table["poim_share"] = share
         return table
 
     def lines(self) -> list:
-        """One line per motif for the terminal, strongest first: consensus, place, direction,
-        score and, with sequences, sites."""
+        """One line per motif for the terminal, in the order found: consensus, place, direction,
+        score and, with sequences, sites; "no motif found" when none is reported."""
         lines = []
         for row in self.table().to_dict("records"):
             where = (f"position-free (sites around {row['start']}, sd {row['spread']:.1f})" if row["position_free"]
                      else f"start {row['start']}")
-            text = (f"{row['name']}\t{row['consensus']}\t{where}\tlength {row['length']}\t{row['direction']}\t"
-                    f"score {row['score']:.3f}")
+            text = f"{row['name']}\t{row['consensus']}\t{where}\tlength {row['length']}\t{row['direction']}"
             if "fraction_positive" in row:
-                text += (f"\tsites {row['sites']} ({100 * row['fraction_positive']:.1f}% of positives, "
-                         f"{100 * row['fraction_negative']:.1f}% of negatives, p = {row['p_value']:.2g}, "
-                         f"held out p = {row['held_out_p_value']:.2g})")
+                strand = row["plus_strand"]
+                strand = strand if isinstance(strand, str) else f"{100 * strand:.0f}% on the given strand"
+                text += (f"\tscore {row['score']:.1f}\tsites {row['sites']} ({100 * row['fraction_positive']:.1f}% "
+                         f"of positives, {100 * row['fraction_negative']:.1f}% of negatives, p = {row['p_value']}, "
+                         f"held out p = {row['held_out_p_value']}, {strand})")
+                if row["composition"]:
+                    text += "\tcomposition, not a motif (as frequent in the positives' dinucleotide shuffles)"
+            else:
+                text += f"\tPOIM share {row['poim_share']:.3f}"
             lines.append(text)
+        if not lines:
+            lines.append("no motif found: no candidate's sites are enriched in the positives and held out "
+                         "(the best candidate's figures are in the log)" if self.stats is not None else
+                         "no motif found")
         return lines
 
 
-def find_motifs(result, sequences=None, *, options=MotifOptions()) -> MotifRun:
+def find_motifs(result, sequences=None, *, options=MotifOptions(), round=1, accepted=(), match=True,
+                random_state=None) -> MotifRun:
     """The motif step shared by :func:`~seqimp.pipeline.run_motifs` and ``seqimp poim``, on a
     POIM already computed: no training, nothing written.
 
     :func:`seqimp.motifs.discover_motifs` on ``result``; with sequences, refinement and sites
     on them (:func:`seqimp.motifs.refine_motifs`) and the motifs reported
-    (:func:`seqimp.motifs.select_motifs`: motifs whose sites are not enriched are dropped, as in
-    :func:`~seqimp.pipeline.run_motifs`, and a refined motif that copies a stronger one is merged
-    into it); TOMTOM matches against ``options.database`` (:func:`seqimp.motifs.database_matches`).
+    (:func:`seqimp.motifs.select_motifs`: motifs whose sites are not enriched are dropped --
+    where none is, none is reported --, a refined motif that copies a stronger one is merged
+    into it, composition is flagged); TOMTOM matches against ``options.database``
+    (:func:`seqimp.motifs.database_matches`) for every motif that is not composition.
 
     Parameters
     ----------
@@ -117,19 +160,30 @@ def find_motifs(result, sequences=None, *, options=MotifOptions()) -> MotifRun:
         neither) of the POIM's length, encoded once by the caller. Where the positives are
         genomic windows (``sequences.coords``) ``motif_sites.bed`` is in genome coordinates.
     options : MotifOptions
+    round : int, default=1
+        The round of explaining away (:func:`~seqimp.pipeline.run_motifs`): candidates are
+        named ``candidate1, ...`` in round 1, ``round2_candidate1, ...`` later; the motifs
+        kept are numbered on from ``accepted``.
+    accepted : sequence of Motif
+        Motifs reported in earlier rounds: a copy of one is merged into it.
+    match : bool, default=True
+        Match the motifs to ``options.database`` here (the caller matches them all at the end
+        of several rounds).
+    random_state : int or None
+        The seed of the composition controls (dinucleotide shuffles of the positives).
 
     Returns
     -------
     MotifRun
         Without ``files``; ``parameters`` hold the motif options (the caller adds the seed).
     """
-    from ..motifs import database_info, database_matches, discover_motifs, refine_motifs, select_motifs
+    from ..motifs import database_info, discover_motifs, refine_motifs, select_motifs
 
     options = with_database_loaded(options)
     strand, fpr, max_pvalue, max_held_out_pvalue = (options.strand, options.fpr, options.max_pvalue,
                                                     options.max_held_out_pvalue)
     max_motifs, measure, fit_order = options.max_motifs, options.measure, options.fit_order
-    min_score, database, top_matches = options.min_score, options.database, options.top_matches
+    min_score, database = options.min_score, options.database
     sequences = Sequences(None, None) if sequences is None else sequences
     pos, neg, ids, coords = sequences.positive, sequences.negative, sequences.ids, sequences.coords
     if (pos is None) != (neg is None):
@@ -139,26 +193,73 @@ def find_motifs(result, sequences=None, *, options=MotifOptions()) -> MotifRun:
                           f"of length {result.length}")
     result = _with_full_tables(result)
     fit_order = min(fit_order, result.max_order)
-    logger.info(f"finding motifs in a POIM of length {result.length}, orders 1..{result.max_order}")
-    found = discover_motifs(result, max_motifs=max_motifs, measure=measure, orders=range(1, fit_order + 1),
-                            min_score=min_score, strands="both" if strand == "both" else "given")
-    motifs, stats, sites = found.motifs, None, None
-    if pos is not None:
-        logger.info(f"refining {len(motifs)} motif(s) on the sequences (EM, strand {strand}) and finding sites")
-        refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids)
-        selected = select_motifs(refined, max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue,
-                                 strands=strand)
-        motifs, stats, sites = selected.motifs, selected.stats, selected.sites
-    matches = None
-    if database is not None:
-        matches = database_matches(motifs, database, top=top_matches)
     parameters = {"strand": strand, "fpr": fpr, "max_pvalue": max_pvalue,
                   "max_held_out_pvalue": max_held_out_pvalue, "measure": measure,
                   "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
-                  "noise_level": found.noise, "database": database_info(database)}
-    return MotifRun(motifs, matches, found.candidates, result=result, stats=stats, sites=sites,
-                    coords=coords if sites is not None else None,
-                    parameters=parameters)
+                  "rounds": options.rounds, "database": database_info(database)}
+    logger.info(f"finding motifs in a POIM of length {result.length}, orders 1..{result.max_order}"
+                + (f" (round {round}, the sites of {len(accepted)} motif(s) explained away)" if round > 1 else ""))
+    reason = no_motifs_reason(result)
+    if reason is not None and pos is not None:  # nothing to refine: "no motif" is an answer
+        logger.info(f"no motif found: {reason}")
+        return MotifRun([], None, _no_candidates(), result=result, stats=_empty_stats(),
+                        sites=_empty_sites(), parameters=dict(parameters, noise_level=float("nan")))
+    prefix = "candidate" if round == 1 else f"round{round}_candidate"
+    found = discover_motifs(result, max_motifs=max_motifs, measure=measure, orders=range(1, fit_order + 1),
+                            min_score=min_score, strands="both" if strand == "both" else "given", prefix=prefix)
+    motifs, stats, sites = found.motifs, None, None
+    if pos is not None:
+        logger.info(f"refining {len(motifs)} candidate(s) on the sequences (EM, strand {strand}) and finding sites")
+        refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids, random_state=random_state)
+        selected = select_motifs(refined, max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue,
+                                 strands=strand, first_number=len(accepted) + 1, accepted=accepted)
+        motifs, stats, sites = selected.motifs, selected.stats, selected.sites
+        stats["round"] = round
+    else:  # no sequences to count sites in: the POIM's motifs, named in their order
+        motifs = [replace(m, name=f"motif{n}") for n, m in enumerate(motifs, start=len(accepted) + 1)]
+    candidates = found.candidates.assign(round=round)
+    run = MotifRun(motifs, None, candidates, result=result, stats=stats, sites=sites,
+                   coords=coords if sites is not None else None,
+                   parameters=dict(parameters, noise_level=found.noise))
+    if match:
+        run.matches = motif_matches(run, options)
+    return run
+
+
+def motif_matches(run, options):
+    """TOMTOM matches of ``run``'s motifs against ``options.database`` (loaded), leaving out the
+    motifs flagged as composition (no transcription-factor match is offered for them); None
+    without a database."""
+    from ..motifs import database_matches
+
+    if options.database is None:
+        return None
+    motifs = run.motifs
+    if run.stats is not None and "composition" in run.stats and len(run.stats):
+        flagged = set(run.stats.loc[run.stats["composition"].astype(bool), "name"])
+        motifs = [m for m in motifs if m.name not in flagged]
+    return database_matches(motifs, options.database, top=options.top_matches)
+
+
+def _no_candidates():
+    import pandas as pd
+
+    return pd.DataFrame(columns=["rank", "oligomer", "order", "position", "score", "importance", "direction",
+                                 "round"])
+
+
+def _empty_stats():
+    import pandas as pd
+
+    return pd.DataFrame(columns=["name", "sites", "positives", "fraction_positive", "negative_sites",
+                                 "fraction_negative", "p_value", "log10_p_value", "plus_strand", "palindromic",
+                                 "held_out_p_value", "log10_held_out_p_value", "composition", "round"])
+
+
+def _empty_sites():
+    import pandas as pd
+
+    return pd.DataFrame(columns=["motif", "sequence", "id", "position", "strand", "score"])
 
 
 def _with_full_tables(result, *, announce=True):
@@ -200,8 +301,8 @@ def add_motifs(out, result, sequences, options, *, fmt="png", random_state=None)
     the folder's ``poim.npz`` is the POIM) written into ``out``. The caller records the best
     motif in ``summary.json`` and writes the report.
 
-    ``random_state`` is the run's seed (recorded in ``motifs.json``); the motif step itself
-    draws nothing at random.
+    ``random_state`` is the run's seed (recorded in ``motifs.json``); the motif step draws
+    only the composition controls with it (dinucleotide shuffles of the positives).
 
     Returns None, writing nothing, when the POIM holds no motif (e.g. a model of random
     sequences: no peak of the differential POIM; a POIM of order 1 only): one log line gives
@@ -213,7 +314,7 @@ def add_motifs(out, result, sequences, options, *, fmt="png", random_state=None)
         logger.warning(f"no motifs: {reason}")
         return None
     options = with_database_loaded(options)
-    run = find_motifs(result, sequences, options=options)
+    run = find_motifs(result, sequences, options=options, random_state=random_state)
     run.parameters.update(seed=recorded_seed(random_state), trained=False,
                           poim="poim.npz of seqimp poim")
     run.files = write_motif_run(out, run, database=options.database, fmt=fmt)

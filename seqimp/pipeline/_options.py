@@ -190,6 +190,11 @@ class MotifOptions:
         POIM orders ``1..min(fit_order, max_order)`` are fitted.
     min_score : float, default=0.0
         Drop motifs explaining less than this share of the POIM.
+    rounds : int, default=5
+        Most rounds of explaining away (:func:`~seqimp.pipeline.run_motifs`, when it trains the
+        model): after a round that reported motifs, their sites are masked in the positives and
+        negatives, the model retrained and the motifs looked for again; it stops at the first
+        round that adds none. 1: a single search.
     """
 
     strand: str = "given"
@@ -203,9 +208,11 @@ class MotifOptions:
     measure: str = "poim"
     fit_order: int = 3
     min_score: float = 0.0
+    rounds: int = 5
 
     def __post_init__(self):
         check_choice(self.strand, "strand", ("given", "both"))
+        _set(self, "rounds", check_int(self.rounds, "rounds"))
         if not 0 < self.fpr < 1:
             raise SeqimpError(f"fpr must lie in (0, 1), got {self.fpr}")
         check_number(self.max_pvalue, "max_pvalue", low=0.0, high=1.0)

@@ -86,7 +86,9 @@ def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=N
     pwm = np.asarray(motif.pwm, dtype=np.float64)
     if pwm.shape[1] != len(letters):
         raise SeqimpError(f"logo: the PWM has {pwm.shape[1]} columns, the alphabet {len(letters)} letters")
-    first = motif.start if motif.start is not None else 1
+    # a position-free motif has no place: its columns are numbered, not given absolute positions
+    placed = motif.start is not None and not getattr(motif, "position_free", False)
+    first = motif.start if placed else 1
     heights = pwm * information_content(pwm)[:, None]
     df = pd.DataFrame(heights, columns=letters, index=np.arange(first, first + len(pwm)))
     ax = _axes(ax, len(pwm))
@@ -97,12 +99,12 @@ def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=N
         ymax = 1.15 * tallest if zoomed and tallest > 0 else float(np.log2(len(letters)))
     ax.set_ylim(0, ymax)
     ax.set_ylabel("bits")
-    ax.set_xlabel("position (1-based)" if motif.start is not None else "motif column")
+    ax.set_xlabel("position (1-based)" if placed else "motif column")
     _ticks(ax, first, len(pwm))
     ax.spines[["top", "right"]].set_visible(False)
     if title is None:
-        where = f" at {motif.start}" if motif.start is not None else ""
-        spread = f" (± {motif.spread:.1f})" if motif.start is not None and motif.spread >= 0.05 else ""
+        where = f" at {motif.start}" if placed else " (position-free)" if motif.start is not None else ""
+        spread = f" (± {motif.spread:.1f})" if placed and motif.spread >= 0.05 else ""
         consensus = "".join(letters[i] for i in pwm.argmax(axis=1))
         title = f"{motif.name}: {consensus}{where}{spread}" + ("\nflat PWM: y axis zoomed" if zoomed else "")
     ax.set_title(title, fontsize=10)
