@@ -1,0 +1,130 @@
+"""Motifs past the first one (issue 26): explaining away finds a planted second motif that a
+single search misses; a set without signal gives "no motif" (exit 0, empty motif files); the
+statistics a reader sees (log10 p-values against exact fractions, E-values never 0,
+palindromes); NNLS on the Cholesky factor against scipy's NNLS on the whole problem."""
+
+import logging
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from seqimp.cli import main
+from seqimp.motifs import Motif, read_motifs, same_motif, write_meme
+from seqimp.motifs._stats import fisher_log10, format_pvalue, is_palindromic
+from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
+
+
+def _plant(rng, X, word, start, rate=1.0, purity=1.0):
+    codes = np.array(["ACGT".index(c) for c in word])
+    for i in range(len(X)):
+        if rng.random() < rate:
+            w = codes.copy()
+            noisy = rng.random(len(w)) > purity
+            w[noisy] = rng.integers(0, 4, noisy.sum())
+            X[i, start:start + len(w)] = w
+    return X
+
+
+def _messages(caplog):
+    return [r.getMessage() for r in caplog.records if r.name.startswith("seqimp")]
+
+
+def test_explaining_away_finds_the_second_motif_the_first_search_misses(tmp_path, caplog):
+    """GGATTACAT at 6 in every positive, TGACGTCA at 26 (90% pure) in half of them: the first
+    search (round 1, what a single pass reports) finds GGATTACAT only; with its sites erased the
+    retrained model shows TGACGTCA (round 2); GGATTACAT does not come back as a shifted copy."""
+    rng = np.random.default_rng(0)
+    pos = rng.integers(0, 4, (300, 40)).astype(np.uint8)
+    pos = _plant(rng, pos, "GGATTACAT", 5)
+    pos = _plant(rng, pos, "TGACGTCA", 25, rate=0.5, purity=0.9)
+    neg = rng.integers(0, 4, (300, 40)).astype(np.uint8)
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        run = run_motifs(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=4, test_fraction=0),
+                         motifs=MotifOptions(rounds=3))
+    table = run.table()
+    assert list(table["consensus"]) == ["GGATTACAT", "TGACGTCA"]
+    assert list(table["start"]) == [6, 26] and list(table["round"]) == [1, 2]
+    assert list(table["name"]) == ["motif1", "motif2"]
+    assert 100 <= table["sites"].iloc[1] <= 165        # about 150 planted, 10% of them degraded
+    dominant = run.motifs[0]
+    assert not any(same_motif(dominant, m, strands="given") for m in run.motifs[1:])
+    messages = _messages(caplog)
+    assert any(m.startswith("explaining motif1 (GGATTACAT) away: its sites erased in 300 positives") for m in messages)
+    assert messages.count("round 2: 1 new motif(s)") == 1
+    assert run.parameters["rounds_run"] == 3
+    # round 1 alone (a single search) reports GGATTACAT only
+    (tmp_path / "single").mkdir()
+    single = run_motifs(tmp_path / "single", positive=pos, negative=neg,
+                        model=ModelOptions(degree=4, test_fraction=0), motifs=MotifOptions(rounds=1))
+    assert [m.consensus for m in single.motifs] == ["GGATTACAT"]
+
+
+def test_no_signal_is_no_motif_with_exit_0_and_empty_motif_files(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("pos", "neg"):
+        X = rng.integers(0, 4, (150, 30))
+        (folder / f"{name}.fa").write_text("".join(f">{name}{i}\n{''.join('ACGT'[c] for c in x)}\n"
+                                                   for i, x in enumerate(X)))
+    out = tmp_path / "out"
+    assert main(["motifs", "--positive", str(folder / "pos.fa"), "--negative", str(folder / "neg.fa"),
+                 "--out", str(out), "--degree", "4", "--strand", "both"]) == 0
+    printed = capsys.readouterr()
+    assert "no motif found" in printed.out
+    lines = (out / "motifs.tsv").read_text().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("name\tconsensus\tstart\tlength")
+    assert "MOTIF" not in (out / "motifs.meme").read_text()
+    assert (out / "motif_sites.tsv").read_text().splitlines() == ["motif\tid\tposition\tstrand\tscore"]
+
+
+def _exact_fisher(a, b, c, d, alternative):
+    """The one-sided Fisher p-value as an exact fraction (hypergeometric terms in integers)."""
+    total, column, row = a + b + c + d, a + c, a + b
+    xs = range(a, min(row, column) + 1) if alternative == "greater" else range(max(0, row - (total - column)), a + 1)
+    return Fraction(sum(math.comb(column, x) * math.comb(total - column, row - x) for x in xs), math.comb(total, row))
+
+
+@pytest.mark.parametrize("table", [(5, 10, 1, 20), (0, 5, 3, 4), (12, 0, 0, 12), (7, 7, 7, 7), (1, 0, 0, 0),
+                                   (900, 100, 2, 998), (3000, 0, 0, 3000)])
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_fisher_log10_against_exact_fractions(table, alternative):
+    exact = _exact_fisher(*table, alternative)
+    want = math.log10(exact.numerator) - math.log10(exact.denominator)  # big integers: no underflow
+    assert fisher_log10(*table, alternative=alternative) == pytest.approx(want, abs=1e-9, rel=1e-9)
+
+
+def test_p_and_e_values_never_print_0(tmp_path):
+    assert format_pvalue(-345.08) == "8.3e-346" and format_pvalue(-1.30103) == "0.05"
+    assert format_pvalue(-4.00001) == "1.0e-04" and format_pvalue(float("nan")) == "nan"
+    assert format_pvalue(-1806.2, digits=3) == "6.31e-1807"
+    m = Motif.from_consensus("motif1", "GATTACA", purity=0.9, sites=3000, evalue=0.0, log10_evalue=-1806.2)
+    text = write_meme([m], tmp_path / "m.meme")
+    assert "E= 6.31e-1807" in text and "E= 0" not in text
+    assert read_motifs(tmp_path / "m.meme")[0].consensus == "GATTACA"
+    plain = Motif.from_consensus("motif2", "GATTACA", evalue=0.012)
+    assert "E= 1.20e-02" in write_meme([plain])
+
+
+def test_palindromes():
+    assert is_palindromic(Motif.from_consensus("max", "CACGTG", purity=0.9).pwm)
+    assert is_palindromic(Motif.from_consensus("cebpb", "TTGCGCAA", purity=0.85).pwm)
+    assert not is_palindromic(Motif.from_consensus("box", "TTGACA", purity=0.9).pwm)
+    assert not is_palindromic(np.full((6, 4), 0.25))  # nothing informative: no palindrome
+
+
+def test_nnls_on_the_cholesky_factor_equals_nnls_on_the_whole_problem():
+    from scipy.optimize import nnls
+
+    from seqimp.motifs._fit import _nnls
+
+    rng = np.random.default_rng(2)
+    for n, d in ((400, 15), (2000, 60)):
+        A = rng.random((n, d)) * (rng.random((n, d)) < 0.3)
+        b = A @ np.maximum(rng.normal(size=d), 0.0) + 0.1 * rng.normal(size=n)
+        slow = nnls(A, b, maxiter=50 * d)[0]
+        fast = _nnls(A, b)
+        assert np.allclose(fast, slow, atol=1e-8)
+        assert np.linalg.norm(A @ fast - b) == pytest.approx(np.linalg.norm(A @ slow - b), rel=1e-10)
