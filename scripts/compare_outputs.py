@@ -29,7 +29,7 @@ DATA = ROOT / "tests" / "data"
 
 #: summary.json keys left out of its fingerprint: ones a later version adds on purpose, and the
 #: wall-clock seconds of each step (they differ from run to run).
-ADDED_SUMMARY_KEYS = ("files", "timings")
+ADDED_SUMMARY_KEYS = ("files", "timings", "model_route")
 
 #: The default scratch folder: fixed, because the files record the paths of their inputs and outputs
 #: (compare fingerprints made in the same folder; ``--work`` names another one).

@@ -14,7 +14,8 @@ from ._logging import UserError
 
 __all__ = ["positive_int", "nonneg_int", "seed", "share", "fraction", "positive_float", "memory_size",
            "add_db_option", "add_quiet", "add_dask_options", "dask_client", "add_data_options", "add_model_options",
-           "read_pair", "check_degree"]
+           "read_pair", "check_degree", "MODEL_KINDS", "MODEL_KIND_HELP", "add_gkm_options",
+           "model_kind"]
 
 
 def _arg_type(text: str, convert, check, **limits):
@@ -134,6 +135,35 @@ def add_model_options(p) -> None:
     g.add_argument("--seed", type=seed, default=0,
                    help="random seed of every random choice: held-out split, solver order, sampling "
                         "(default 0, recorded in summary.json)")
+
+
+#: ``--model`` kinds: the model whose motifs a run finds (seqimp/pipeline/_model_route.py).
+MODEL_KINDS = ("auto", "wd", "wds", "gkm")
+
+MODEL_KIND_HELP = ("the model whose motifs are found: wd/wds (positional WD/WDS kernel), gkm (position-free "
+              "gapped-k-mer SVM) or auto (default): the WD/WDS model unless its held-out auROC is below 0.6, "
+              "then gkm; summary.json/motifs.json record the route and why as model_route")
+
+
+def add_gkm_options(g, *, kind=True) -> None:
+    """``--model auto|wd|wds|gkm`` (``kind``; 'seqimp poim' declares its own ``--model``, which also
+    takes a saved model), ``--gkm-length`` and ``--gkm-informative``."""
+    if kind:
+        g.add_argument("--model", choices=MODEL_KINDS, default="auto", help=MODEL_KIND_HELP)
+    g.add_argument("--gkm-length", type=positive_int, default=10, metavar="L",
+                   help="word length l of the gapped-k-mer model (default 10)")
+    g.add_argument("--gkm-informative", type=positive_int, default=6, metavar="K",
+                   help="informative columns k of its gapped k-mers, k <= l (default 6; k = l: k-mer spectrum)")
+
+
+def model_kind(value):
+    """``--model`` of 'seqimp poim': ``(kind, None)`` for a kind (no file of that name exists), else
+    ``("auto", value)``: a saved model's path (an existing file of a kind's name wins)."""
+    if value is None:
+        return "auto", None
+    if value in MODEL_KINDS and not Path(value).exists():
+        return value, None
+    return "auto", value
 
 
 def read_pair(args):

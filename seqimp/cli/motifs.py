@@ -7,8 +7,8 @@ from pathlib import Path
 
 from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
-from ._options import (add_data_options, add_db_option, add_model_options, add_quiet, check_degree, positive_int,
-                       share)
+from ._options import (add_data_options, add_db_option, add_gkm_options, add_model_options, add_quiet, check_degree,
+                       positive_int, share)
 from ._output_folder import check_output_path, output_dir
 from ._printing import print_motifs
 
@@ -72,6 +72,7 @@ def register(sub) -> None:
     p.add_argument("--poim", metavar="POIM.npz", help="a saved POIM result instead of training")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_model_options(p)
+    add_gkm_options(p.add_argument_group("model route (when training)"))
     g = p.add_argument_group("importance (when training)")
     g.add_argument("--max-order", type=positive_int, default=None,
                    help="longest oligomer of the POIM (default: the degree)")
@@ -111,6 +112,9 @@ def _inputs(args):
         raise UserError("give both --positive and --negative (or --positive-bed with --negative-bed or "
                         "--negatives; or neither, with --poim)")
     if args.poim:
+        if args.model != "auto":
+            raise UserError(f"--model {args.model} chooses the model trained on the sequences; --poim starts from "
+                            "a saved POIM instead")
         path = Path(args.poim)
         result = load_poim(path, name=f"--poim {path}")
         if pos is not None and pos.length != result.length:
@@ -133,14 +137,15 @@ def run(args) -> int:
 
     matplotlib.use("Agg")
     from ..pipeline import (BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions,
-                            run_motifs, update_report)
+                            run_motifs_routed, update_report)
 
     database, pos, neg, result = _inputs(args)
     motifs = MotifOptions(strand=args.strand, database=database, top_matches=args.matches,
                           max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
                           min_score=args.min_score)
     options = dict(model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
-                                      test_fraction=args.test_fraction),
+                                      test_fraction=args.test_fraction, kind=args.model,
+                                      word_length=args.gkm_length, informative=args.gkm_informative),
                    background=BackgroundOptions(kind=args.background),
                    importance=ImportanceOptions(max_order=args.max_order), motifs=motifs,
                    output=OutputOptions(fmt=args.format, progress=progress_enabled()), random_state=args.seed)
@@ -149,6 +154,6 @@ def run(args) -> int:
         update_report(args.out, run, written_in=tmp)
 
     with output_dir(args.out, "motifs", finish=finish) as tmp:
-        run = run_motifs(tmp, poim=result, positive=pos, negative=neg, **options)
+        run = run_motifs_routed(tmp, poim=result, positive=pos, negative=neg, **options)
     print_motifs(run, args.out)
     return 0

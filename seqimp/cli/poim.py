@@ -8,8 +8,9 @@ import contextlib
 from ..pipeline import BACKGROUNDS
 from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
-from ._options import (add_dask_options, add_data_options, add_db_option, add_model_options, add_quiet, check_degree,
-                       dask_client, memory_size, nonneg_int, positive_int)
+from ._options import (MODEL_KIND_HELP, add_dask_options, add_data_options, add_db_option, add_gkm_options,
+                       add_model_options, add_quiet, check_degree, dask_client, memory_size, model_kind, nonneg_int,
+                       positive_int)
 from ._output_folder import check_output_path, output_dir
 from ._printing import print_motifs, print_outcome
 
@@ -88,6 +89,7 @@ def register(sub) -> None:
     add_input_options(p)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_model_options(p)
+    add_gkm_options(p.add_argument_group("position-free model (motifs)"), kind=False)
     g = p.add_argument_group("importance")
     g.add_argument("--max-order", type=positive_int, default=None,
                    help="longest oligomer analysed (default: the degree; 3 for --scorer/--sklearn-model); "
@@ -117,7 +119,8 @@ def register(sub) -> None:
     o.add_argument("--top", type=positive_int, default=50, help="rows per order in top_oligomers.tsv (default 50)")
     other = p.add_argument_group("other models")
     r = other.add_mutually_exclusive_group()
-    r.add_argument("--model", metavar="MODEL.npz", help="analyse a model saved by 'seqimp train'")
+    r.add_argument("--model", metavar="KIND|MODEL.npz",
+                   help=f"analyse a model saved by 'seqimp train'; or, when training, {MODEL_KIND_HELP}")
     r.add_argument("--scorer", metavar="MODULE:FUNCTION",
                    help="sampled route: a function (module or file.py) scoring an encoded (n, L) uint8 array")
     r.add_argument("--sklearn-model", metavar="MODEL.joblib",
@@ -208,6 +211,7 @@ def run(args) -> int:
                             run_sampled)
 
     check_output_path(args.out)
+    kind, args.model = model_kind(args.model)  # a kind (auto|wd|wds|gkm) or a saved model
     external = args.scorer or args.sklearn_model or args.onnx_model
     inputs = read_inputs(args)
     _check_route(args, inputs, external)
@@ -234,6 +238,11 @@ def run(args) -> int:
         raise UserError(f"--background {args.background} needs --negative (or --positive) sequences; "
                         "give them, --background-fasta FA or --background uniform")
     motifs = _motif_route(args, inputs, external)
+    if kind != "auto" and (external or args.model or inputs.regression):
+        raise UserError(f"--model {kind} chooses the classifier trained on --positive/--negative; this run trains none")
+    if kind == "gkm" and not motifs:
+        raise UserError("--model gkm finds the motifs of a gapped-k-mer model; this run has no motif step "
+                        "(--no-motifs, or not both classes of DNA sequences)")
     database = None
     if motifs and args.db:
         from ..motifs import load_database
@@ -262,7 +271,9 @@ def run(args) -> int:
                                                     test_fraction=args.test_fraction), **options)
         else:
             run = run_poim(pos, neg, tmp, model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
-                                                             test_fraction=args.test_fraction),
+                                                             test_fraction=args.test_fraction, kind=kind,
+                                                             word_length=args.gkm_length,
+                                                             informative=args.gkm_informative),
                            motifs=motif_options, **options)
     print_outcome(run, args.out)
     if run.motifs is not None:

@@ -11,6 +11,7 @@ library installs no handler.
 
 from ._motif_files import update_report, write_motif_run
 from ._motif_run import run_motifs
+from ._model_route import MODEL_KINDS, ModelRoute, choose_route, run_motifs_routed
 from ._motifs import MotifRun, find_motifs, no_motifs_reason
 from ._options import BACKGROUNDS, BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
 from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures, write_outputs,
@@ -28,6 +29,7 @@ __all__ = ["ModelOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptio
            "PipelineRun", "run_poim", "run_regression", "train_regressor", "run_model", "run_sampled", "train_model",
            "train_on_store", "evaluate", "make_background", "write_top_bed", "check_job", "compute_importance",
            "Sequences", "encode_sequences", "MotifRun", "run_motifs", "find_motifs", "write_motif_run",
+           "run_motifs_routed", "ModelRoute", "choose_route", "MODEL_KINDS",
            "update_report", "no_motifs_reason", "top_oligomers", "write_figures", "write_outputs",
            "write_result_files", "write_summary", "save_model", "load_model", "versions", "write_report",
            "build_report", "ScanOptions", "ScanRun", "run_scan", "EnrichOptions", "EnrichRun", "run_enrich"]

@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 
 def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptions(),
                background=BackgroundOptions(), importance=ImportanceOptions(), motifs=MotifOptions(),
-               output=OutputOptions(), random_state=None) -> MotifRun:
+               output=OutputOptions(), random_state=None, route=None) -> MotifRun:
     """Find the motifs a model relies on and write them into the folder ``out``.
 
     Starts from a POIM (``poim``) or trains a WD classifier on ``positive`` vs ``negative``
@@ -79,6 +79,10 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         ``fmt`` of the logos and ``progress``.
     random_state : int or None
         Every random choice (default 0, recorded in ``motifs.json``).
+    route : ModelRoute, optional
+        The positional route chosen by :func:`~seqimp.pipeline._model_route.run_motifs_routed`:
+        its held-out metrics are reused (no second held-out model) and ``motifs.json`` records it
+        as ``model_route``.
 
     Returns
     -------
@@ -104,7 +108,8 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         raise SeqimpError("positive and negative sequences are required (or start from a POIM)")
     else:
         result = _train_and_explain(data, model=model, background=background, importance=importance,
-                                    random_state=random_state, progress=output.progress)
+                                    random_state=random_state, progress=output.progress,
+                                    held_out=None if route is None else route.held_out)
     run = find_motifs(result, data, options=motifs, match=not trained, random_state=random_state)
     if trained and data.positive is not None:
         run = _explain_away(run, data, model=model, background=background, importance=importance, motifs=motifs,
@@ -117,6 +122,8 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
     if trained:
         run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
                               metrics=result.meta.get("metrics"))
+        if route is not None:
+            run.parameters["model_route"] = route.record()
     run.files = write_motif_run(out, run, database=motifs.database, measure=motifs.measure, fmt=output.fmt,
                                 with_poim=trained)
     update_report(out, run)
@@ -169,15 +176,15 @@ def _explain_away(run, data, *, model, background, importance, motifs, random_st
     return run
 
 
-def _train_and_explain(data, *, model, background, importance, random_state, progress):
+def _train_and_explain(data, *, model, background, importance, random_state, progress, held_out=None):
     """The POIM of a WD model trained on encoded positives vs negatives (``data``, job checked first)."""
     length = data.length
     max_order = importance.order(model.degree)
     check_job(length, degree=model.degree, max_order=max_order, background_order=background.order,
               max_memory=importance.max_memory)
     X, y = data.labelled()
-    info = None
-    if model.test_fraction > 0:  # held-out accuracy only; the importance comes from all sequences
+    info = held_out  # the held-out metrics when the caller has them already
+    if info is None and model.test_fraction > 0:  # held-out accuracy only; the importance comes from all sequences
         _w, info = train_classifier(X, y, model=model, random_state=random_state, progress=progress,
                                     max_memory=importance.max_memory)
     weights, _all = train_classifier(X, y, model=replace(model, test_fraction=0.0), random_state=random_state,

@@ -69,6 +69,11 @@ class ModelOptions:
         Held-out share for the metrics; 0 trains on everything and reports none.
     alphabet : {"dna", "rna", "protein"}, optional
         Default: the alphabet of a SequenceSet given, else DNA.
+    kind : {"auto", "wd", "wds", "gkm"}, default="auto"
+        The model whose motifs a motif run finds: the positional WD/WDS model, the position-free
+        gapped-k-mer model, or chosen by the run (:mod:`seqimp.pipeline._model_route`).
+    word_length, informative : int, default=10, 6
+        l and k of the gapped-k-mer model (:class:`seqimp.kernels.GKMClassifier`).
     """
 
     degree: int = 8
@@ -77,9 +82,20 @@ class ModelOptions:
     alpha: float = 1.0
     test_fraction: float = 0.2
     alphabet: str | None = None
+    kind: str = "auto"
+    word_length: int = 10
+    informative: int = 6
 
     def __post_init__(self):
+        from ..kernels._gkm import check_gkm_params
+
         _set(self, "degree", check_int(self.degree, "degree"))
+        check_choice(self.kind, "kind", ("auto", "wd", "wds", "gkm"))
+        if self.kind == "wd" and self.shifts:
+            raise SeqimpError(f"model kind 'wd' is the WD kernel without shifts, got shifts {self.shifts}; use 'wds'")
+        if self.kind == "wds" and not self.shifts:
+            raise SeqimpError("model kind 'wds' needs shifts > 0 (--shifts S); 'wd' is the kernel without shifts")
+        check_gkm_params(self.word_length, self.informative)
         _set(self, "shifts", check_int(self.shifts, "shifts", minimum=0))
         check_number(self.C, "C", low=0, low_open=True)
         check_number(self.alpha, "alpha", low=0, low_open=True)
@@ -249,8 +265,9 @@ class OutputOptions:
         ``top_oligomers.bed``, the genome coordinates of the top oligomers' hits.
     dropped : dict, optional
         Input records dropped by reason, written to ``summary.json`` as ``"dropped"``.
-    progress : bool, default=False
-        Progress bars for training and the POIM levels.
+    progress : bool or None, default=None
+        Progress bars for training and the POIM levels: None shows them for steps that last
+        over 2 s unless the ``seqimp`` logger's level is above INFO (:mod:`seqimp._progress`).
     """
 
     fmt: str = "png"
@@ -260,7 +277,7 @@ class OutputOptions:
     position_origin: int | None = None
     windows: object = None
     dropped: dict | None = None
-    progress: bool = False
+    progress: bool | None = None
 
     def __post_init__(self):
         check_figure_format(self.fmt)

@@ -24,6 +24,7 @@ import numpy as np
 from .. import __version__
 from ..errors import SeqimpError
 from ..io import SequenceSet, check_sequences, get_alphabet, require_dna
+from ..scorers import call_scorer
 from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions, check_background_kind
 from ._poim_run import PipelineRun, check_motif_inputs, explain_and_write, run_summary
 from ._sequences import alphabet_of, encode_sequences
@@ -173,8 +174,13 @@ def run_poim(positive, negative, out, *, model=ModelOptions(), background=Backgr
     -----
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
+    from ._model_route import add_gkm_motifs, check_kind, choose_route
+
     data = encode_sequences(positive, negative, model.alphabet)
     check_motif_inputs(motifs, data)
+    if check_kind(model.kind, model.shifts) == "gkm" and motifs is None:
+        raise SeqimpError("model kind 'gkm' finds the motifs of a gapped-k-mer model; this run has no motif step "
+                          "(motifs=None)")
     X, y = data.labelled()
     length = X.shape[1]
     max_order = importance.order(model.degree)
@@ -200,12 +206,24 @@ def run_poim(positive, negative, out, *, model=ModelOptions(), background=Backgr
     if "warning" in info:
         metrics["warning"] = info["warning"]
     summary = run_summary(output.title, "poim", parameters, data.record(), metrics, bg_info)
-    return explain_and_write(
+    route = choose_route(model.kind if motifs is not None else "wds" if model.shifts else "wd", shifts=model.shifts,
+                         held_out=info)
+    if motifs is None:
+        route.requested, route.reason = model.kind, "no motif step: the POIM is the positional model's"
+    summary["model_route"] = route.record()
+    logger.info(f"model route: {route.route} ({route.reason})")
+    gkm = route.route == "gkm"
+    run = explain_and_write(
         lambda: compute_importance(weights, bg, max_order=max_order, max_memory=importance.max_memory,
                                    progress=output.progress, full_tables=tables),
         f"computing POIM and FIRM up to order {max_order} for L = {length}", out, weights=weights,
-        model_metadata=metadata, summary=summary, timings=timings, output=output, motifs=motifs, sequences=data,
-        random_state=random_state)
+        model_metadata=metadata, summary=summary, timings=timings, output=output,
+        motifs=None if gkm else motifs, sequences=data, random_state=random_state)
+    if gkm:  # the positional model's POIM is written; the motifs are the gkm model's
+        run.motifs = add_gkm_motifs(out, run.summary, data, model=model, options=motifs, route=route,
+                                    fmt=output.fmt, random_state=random_state)
+        run.files += [f for f in run.motifs.files if f not in run.files]
+    return run
 
 
 def run_model(weights, out, *, metadata=None, positive=None, negative=None, background=BackgroundOptions(),
@@ -286,7 +304,7 @@ def run_sampled(score_fn, out, *, source="score function", positive=None, negati
     metrics = {"evaluated_on": "the given sequences (not held out)"}
     if data.both:
         X, y = data.labelled()
-        metrics.update(evaluate(score_fn(X), y))
+        metrics.update(evaluate(call_scorer(score_fn, X), y))  # checked: numbers, one per sequence
         metrics["accuracy"] = None  # no known decision threshold for an arbitrary scorer
     parameters = {"scorer": str(source), "max_order": max_order, "n_samples": importance.n_samples,
                   "background_order": background.order, "positional_background": background.positional,

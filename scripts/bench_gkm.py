@@ -1,0 +1,176 @@
+"""seqimp's gapped-k-mer classifier beside LS-GKM (Lee 2016) on the same sequences.
+
+Prints, for one planted position-free data set (a motif at a random place, either strand, in a
+share of the positives; uniform random letters elsewhere):
+
+1. kernel agreement: the normalised gkm kernel of :func:`seqimp.kernels.gkm_kernel` against
+   LS-GKM's ``gkmmatrix -t 0 -d l-k`` (the full gapped-k-mer kernel, no mismatch truncation) on
+   the first ``--kernel-n`` sequences (LS-GKM prints 6 significant digits);
+2. held-out auROC and training time of ``GKMClassifier`` (dual coordinate descent on the explicit
+   gapped-k-mer features), of LS-GKM's ``gkmtrain -t 0`` (libsvm on the kernel) and, as the
+   baseline run in the same process, of the positional ``WDClassifier``; with the time per
+   1,000 training sequences;
+3. the gkm motif route's time (``seqimp.pipeline.run_motifs_routed`` with kind gkm: training
+   with a held-out split, attributions, seqlets, refinement) per 1,000 sequences.
+
+LS-GKM is skipped, with a note, unless ``--lsgkm DIR`` names the folder of its binaries
+(``gkmmatrix``, ``gkmtrain``, ``gkmpredict``); build it from github:Dongwon-Lee/lsgkm
+(``cd src && make``). Timings are wall-clock on whatever machine runs this; compare rows of one
+run only.
+
+    python scripts/bench_gkm.py                                  # seqimp only
+    python scripts/bench_gkm.py --lsgkm /tmp/lsgkm/src --n 2000 --length 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def planted(n, length, *, motif="TTACGTAA", share=0.5, seed=0):
+    """``n`` sequences (half positive) of uniform letters; ``motif`` (either strand) at a random
+    start in ``share`` of the positives. Returns X (n, L) uint8, y (n,) and the 0-based start
+    of the motif in each sequence (-1: none)."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    y = np.r_[np.ones(n // 2), np.zeros(n - n // 2)].astype(int)
+    m = np.array(["ACGT".index(c) for c in motif], dtype=np.uint8)
+    where = np.full(n, -1)
+    for i in range(n // 2):
+        if rng.random() < share:
+            where[i] = p = rng.integers(0, length - m.size + 1)
+            X[i, p:p + m.size] = m if rng.random() < 0.5 else 3 - m[::-1]
+    return X, y, where
+
+
+def _figure(path, gkm, X, where, count=3):
+    """Per-base attributions of the first ``count`` positives holding the motif (shaded)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = np.flatnonzero(where >= 0)[:count]
+    attr = gkm.attributions(X[rows])
+    fig, axes = plt.subplots(len(rows), 1, figsize=(8, 1.6 * len(rows)), sharex=True)
+    for ax, i, a in zip(np.atleast_1d(axes), rows, attr):
+        ax.bar(np.arange(1, a.size + 1), a, width=1.0, color=np.where(a >= 0, "tab:red", "tab:blue"))
+        ax.axvspan(where[i] + 0.5, where[i] + 8.5, color="0.85", zorder=0)
+        ax.set_ylabel(f"seq {i + 1}")
+    np.atleast_1d(axes)[-1].set_xlabel("position (1-based); shaded: the planted TTACGTAA")
+    fig.suptitle("GKMClassifier per-base attributions (sum = decision value - intercept)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _fasta(path, X, prefix):
+    Path(path).write_text("".join(f">{prefix}{i}\n{''.join('ACGT'[c] for c in row)}\n" for i, row in enumerate(X)))
+
+
+def _lsgkm_kernel(binaries, X, l, k, work):
+    half = len(X) // 2  # gkmmatrix reads two files, in this order (an empty file gives a wrong matrix)
+    _fasta(work / "kp.fa", X[:half], "p")
+    _fasta(work / "kn.fa", X[half:], "n")
+    subprocess.run([str(binaries / "gkmmatrix"), "-t", "0", "-l", str(l), "-k", str(k), "-d", str(l - k), "-v", "0",
+                    str(work / "kp.fa"), str(work / "kn.fa"), str(work / "k.txt")], check=True)
+    rows = [list(map(float, line.split())) for line in (work / "k.txt").read_text().strip().splitlines()]
+    M = np.zeros((len(rows), len(rows)))
+    for i, row in enumerate(rows):
+        M[i, :len(row)] = row
+    return M + np.tril(M, -1).T
+
+
+def _lsgkm_fit(binaries, X_train, y_train, X_test, l, k, C, work):
+    _fasta(work / "p.fa", X_train[y_train == 1], "p")
+    _fasta(work / "n.fa", X_train[y_train == 0], "n")
+    _fasta(work / "t.fa", X_test, "t")
+    start = time.perf_counter()
+    subprocess.run([str(binaries / "gkmtrain"), "-t", "0", "-l", str(l), "-k", str(k), "-d", str(l - k), "-c", str(C),
+                    "-v", "0", str(work / "p.fa"), str(work / "n.fa"), str(work / "m")], check=True)
+    seconds = time.perf_counter() - start
+    subprocess.run([str(binaries / "gkmpredict"), "-v", "0", str(work / "t.fa"), str(work / "m.model.txt"),
+                    str(work / "pred.txt")], check=True)
+    scores = dict(line.split() for line in (work / "pred.txt").read_text().splitlines())
+    return np.array([float(scores[f"t{i}"]) for i in range(len(X_test))]), seconds
+
+
+def main(argv=None) -> int:
+    from sklearn.metrics import roc_auc_score
+
+    from seqimp.kernels import GKMClassifier, WDClassifier, gkm_kernel
+
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--n", type=int, default=1000, help="sequences, half positive (default 1000)")
+    p.add_argument("--length", type=int, default=200, help="sequence length (default 200)")
+    p.add_argument("--share", type=float, default=0.5, help="share of positives with the motif (default 0.5)")
+    p.add_argument("--word-length", type=int, default=10, help="l (default 10)")
+    p.add_argument("--informative", type=int, default=6, help="k (default 6; LS-GKM needs l - k <= 4)")
+    p.add_argument("--C", type=float, default=1.0)
+    p.add_argument("--kernel-n", type=int, default=40, help="sequences in the kernel comparison (default 40)")
+    p.add_argument("--lsgkm", type=Path, default=None, help="folder of LS-GKM's binaries (skipped without)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--figure", type=Path, default=None, help="write the attributions of three positives here (PNG)")
+    args = p.parse_args(argv)
+    l, k = args.word_length, args.informative
+    X, y, where = planted(args.n, args.length, share=args.share, seed=args.seed)
+    test = np.random.default_rng(args.seed + 1).random(y.size) < 0.25
+    print(f"data: {args.n} sequences of {args.length} nt, TTACGTAA anywhere in {args.share:.0%} of the positives; "
+          f"{int((~test).sum())} train, {int(test.sum())} held out; l = {l}, k = {k}")
+    lsgkm = args.lsgkm
+    if lsgkm is None:
+        print("LS-GKM: skipped (give --lsgkm DIR, the folder of gkmmatrix/gkmtrain/gkmpredict)")
+    elif l - k > 4:
+        print(f"LS-GKM: skipped (its -d is at most 4; l - k = {l - k})")
+        lsgkm = None
+    GKMClassifier(5, 3).fit(X[:20], y[:20] if len(set(y[:20])) == 2 else np.arange(20) % 2)  # compile first
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        G = gkm_kernel(X[:args.kernel_n], word_length=l, informative=k)
+        if lsgkm is not None:
+            M = _lsgkm_kernel(lsgkm, X[:args.kernel_n], l, k, work)
+            print(f"kernel agreement on {args.kernel_n} sequences: max |seqimp - LS-GKM| = {np.abs(G - M).max():.2e} "
+                  f"(LS-GKM writes 6 digits)")
+        rows = []
+        start = time.perf_counter()
+        gkm = GKMClassifier(l, k, C=args.C).fit(X[~test], y[~test])
+        rows.append(("seqimp GKMClassifier", time.perf_counter() - start,
+                     roc_auc_score(y[test], gkm.decision_function(X[test]))))
+        if lsgkm is not None:
+            scores, seconds = _lsgkm_fit(lsgkm, X[~test], y[~test], X[test], l, k, args.C, work)
+            rows.append(("LS-GKM gkmtrain -t 0", seconds, roc_auc_score(y[test], scores)))
+        start = time.perf_counter()
+        wd = WDClassifier(degree=8, C=args.C).fit(X[~test], y[~test])
+        rows.append(("seqimp WDClassifier (baseline, positional)", time.perf_counter() - start,
+                     roc_auc_score(y[test], wd.decision_function(X[test]))))
+    n_train = int((~test).sum())
+    if args.figure is not None:
+        _figure(args.figure, gkm, X, np.where(test, -1, where))  # sequences the model never saw
+        print(f"figure: {args.figure}")
+    print(f"{'model':45s} {'train s':>9s} {'s/1000 seq':>10s} {'auROC':>7s}")
+    for name, seconds, auc in rows:
+        print(f"{name:45s} {seconds:9.2f} {seconds * 1000 / n_train:10.2f} {auc:7.3f}")
+    if len(rows) == 3:
+        print(f"time ratio LS-GKM / seqimp GKMClassifier: {rows[1][1] / rows[0][1]:.2f}")
+    from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs_routed
+
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        run = run_motifs_routed(tmp, positive=X[y == 1], negative=X[y == 0],
+                                model=ModelOptions(kind="gkm", word_length=l, informative=k, C=args.C),
+                                motifs=MotifOptions(strand="both"))
+        seconds = time.perf_counter() - start
+    best = run.motifs[0].consensus if run.motifs else "none"
+    print(f"gkm motif route (seqimp motifs --model gkm, held-out split included): {seconds:.1f} s, "
+          f"{seconds * 1000 / args.n:.2f} s per 1,000 sequences; best motif {best}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,208 @@
+"""The motif step of the position-free (gkm) route: a gapped-k-mer classifier's per-base
+attributions -> seqlets -> seed motifs -> the refinement, sites and selection that every motif
+run uses (:func:`seqimp.motifs.refine_motifs`, :func:`seqimp.motifs.select_motifs`).
+
+Seeds (:func:`gkm_seeds`): the words of length ``word`` in the seqlets of the positives
+(:func:`seqimp.importance._gkmexplain.find_seqlets`), both strands counted as one, are
+compared with their count in every window of the negatives scaled to the seqlets' size
+(``z = (observed - expected) / sqrt(expected + 1)``). The best word's occurrences in the
+seqlets, aligned on its strand with ``pad`` letters on each side, give the seed PWM
+(position-free: its sites may start anywhere; ``start`` and ``spread`` describe where they
+lie). The seqlets holding it are then set aside and the next word is taken, while it occurs in
+at least ``min_seqlets`` seqlets with ``z >= min_z``, up to ``max_motifs`` seeds; a word that
+overlaps an earlier seed's word by ``word - 2`` letters (either strand) is a shifted copy and
+skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pandas as pd
+
+from ..errors import SeqimpError
+
+__all__ = ["gkm_seeds", "find_gkm_motifs", "attribution_result"]
+
+logger = logging.getLogger(__name__)
+
+
+def _word_codes(codes, m):
+    """Index of every m-mer window, shape (n, L - m + 1), and of its reverse complement."""
+    n, L = codes.shape
+    fwd = np.zeros((n, L - m + 1), dtype=np.int64)
+    rev = np.zeros_like(fwd)
+    for j in range(m):
+        fwd = fwd * 4 + codes[:, j:L - m + 1 + j]
+        rev = rev + (3 - codes[:, j:L - m + 1 + j].astype(np.int64)) * 4 ** j
+    return fwd, rev
+
+
+def _shifted_copy(a, b, min_overlap):
+    comp = str.maketrans("ACGT", "TGCA")
+    for o in (b, b.translate(comp)[::-1]):
+        for d in range(-(len(a) - min_overlap), len(o) - min_overlap + 1):
+            lo, hi = max(0, d), min(len(o), d + len(a))
+            if hi - lo >= min_overlap and o[lo:hi] == a[lo - d:hi - d]:
+                return True
+    return False
+
+
+def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_seqlets=5, min_z=4.0):
+    """Seed motifs from seqlets (see the module docstring).
+
+    Parameters
+    ----------
+    seqlets : DataFrame
+        Of :func:`~seqimp.importance._gkmexplain.find_seqlets` on the positives.
+    positive, negative : ndarray of shape (n, L), (m, L), uint8
+    word, pad, max_motifs, min_seqlets, min_z
+        As in the module docstring.
+
+    Returns
+    -------
+    seeds : list of Motif
+        ``position_free=True``, named ``gkm1, gkm2, ...``; ``score`` is z.
+    candidates : DataFrame
+        One row per seed: ``name, word, seqlets, expected, z`` (``motif_candidates.tsv``).
+    """
+    from ..io import kmer_string
+    from ..motifs import Motif
+
+    L = positive.shape[1]
+    if L < word + 2 * pad:
+        raise SeqimpError(f"sequences of length {L} are too short for seeds of {word} letters and {pad} flanks")
+    pf, pr = _word_codes(positive, word)
+    canon_p = np.minimum(pf, pr)
+    nf, nr = _word_codes(negative, word)
+    neg_counts = np.bincount(np.minimum(nf, nr).ravel(), minlength=4 ** word).astype(np.float64)
+    neg_windows = nf.size
+    # the word windows that lie inside each seqlet
+    rows = []
+    for s in seqlets.itertuples():
+        hi = min(s.end - word + 1, L - word + 1)
+        for j in range(s.start, max(hi, s.start)):
+            rows.append((s.Index, s.sequence, j))
+    if not rows:
+        return [], pd.DataFrame(columns=["name", "word", "seqlets", "expected", "z"])
+    occ = np.array(rows, dtype=np.int64)
+    words = canon_p[occ[:, 1], occ[:, 2]]
+    active = np.ones(len(seqlets), dtype=bool)
+    seeds, table, used = [], [], []
+    while len(seeds) < max_motifs:
+        live = active[occ[:, 0]]
+        if not live.any():
+            break
+        # a word counts once per seqlet
+        pairs = np.unique(np.stack([occ[live, 0], words[live]], axis=1), axis=0)
+        observed = np.bincount(pairs[:, 1], minlength=4 ** word).astype(np.float64)
+        expected = neg_counts / neg_windows * live.sum()
+        z = (observed - expected) / np.sqrt(expected + 1.0)
+        z[observed < min_seqlets] = -np.inf
+        chosen = None
+        for best in np.argsort(-z, kind="stable"):
+            if not z[best] >= min_z:
+                break
+            text = kmer_string(int(best), word)
+            if not any(_shifted_copy(text, u, word - 2) for u in used):
+                chosen = int(best)
+                break
+            active[np.unique(pairs[pairs[:, 1] == best, 0])] = False  # a copy's seqlets are its seed's
+        if chosen is None:
+            break
+        text = kmer_string(chosen, word)
+        hits = live & (words == chosen)
+        counts = np.ones((word + 2 * pad, 4))  # one pseudocount letter per column
+        starts = []
+        seen = set()
+        for k, i, j in occ[hits]:
+            if k in seen:
+                continue
+            seen.add(k)
+            forward = pf[i, j] == chosen
+            lo = j - pad
+            if lo < 0 or j + word + pad > L:
+                continue
+            window = positive[i, lo:j + word + pad]
+            if not forward:
+                window = 3 - window[::-1]
+            counts[np.arange(window.size), window] += 1
+            starts.append(lo)
+        if not starts:
+            active[list(seen)] = False
+            continue
+        used.append(text)
+        mean = float(np.mean(starts))
+        start = int(min(max(round(float(np.median(starts))), 0), L - counts.shape[0])) + 1
+        name = f"gkm{len(seeds) + 1}"
+        seeds.append(Motif(name, counts / counts.sum(axis=1, keepdims=True), start=start,
+                           spread=float(np.sqrt(np.mean((np.array(starts) - mean) ** 2))), score=float(z[chosen]),
+                           position_free=True))
+        table.append({"name": name, "word": text, "seqlets": int(observed[chosen]),
+                      "expected": float(expected[chosen]), "z": float(z[chosen])})
+        active[list(seen)] = False
+    return seeds, pd.DataFrame(table, columns=["name", "word", "seqlets", "expected", "z"])
+
+
+def attribution_result(model, positive, negative, positive_attr):
+    """The gkm route's importance as a :class:`~seqimp.importance.POIMResult` of order 1: the mean
+    attribution of each letter at each position over the positives
+    (:func:`~seqimp.importance._gkmexplain.attribution_profile`; ``poim`` and ``firm`` both hold
+    it), for the importance logo of the motif files. ``expected_score``/``score_std``: the mean
+    and standard deviation of the decision values of all sequences."""
+    from ..importance import POIMResult
+    from ..importance._gkmexplain import attribution_profile
+
+    profile = attribution_profile(positive_attr, positive)
+    scores = model.decision_function(np.concatenate([positive, negative]))
+    return POIMResult([profile], [profile.copy()], expected_score=float(scores.mean()),
+                      score_std=float(scores.std()), method="gkmexplain (mean attribution per position and letter)",
+                      meta={"model": "gkm", "word_length": int(model.word_length),
+                            "informative": int(model.informative)})
+
+
+def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9):
+    """The motifs of a fitted :class:`~seqimp.kernels.GKMClassifier` on the run's sequences:
+    attributions of positives and negatives, seqlets, seeds (:func:`gkm_seeds`), then
+    :func:`seqimp.motifs.refine_motifs` and :func:`seqimp.motifs.select_motifs` with
+    ``options`` (:class:`MotifOptions`: strand, fpr, p-value cuts, ``max_motifs`` (default 3
+    seeds), database), as :func:`~seqimp.pipeline.find_motifs` does for a POIM.
+
+    Returns
+    -------
+    MotifRun
+        Position-free motifs; ``result`` is :func:`attribution_result`; ``candidates`` the seeds.
+    """
+    from ..importance._gkmexplain import find_seqlets, gkm_attributions
+    from ..motifs import database_info, database_matches, refine_motifs, select_motifs
+    from ._motifs import MotifRun, with_database_loaded
+
+    options = with_database_loaded(options)
+    pos, neg = sequences.positive, sequences.negative
+    if pos is None or neg is None:
+        raise SeqimpError("the gkm motifs are refined on positive and negative sequences: give both")
+    pos_attr = gkm_attributions(model, pos)
+    neg_attr = gkm_attributions(model, neg)
+    width = int(model.word_length)
+    seqlets = find_seqlets(pos_attr, neg_attr, width=width, quantile=seqlet_quantile)
+    logger.info(f"{len(seqlets)} seqlets of {width} bases in {seqlets['sequence'].nunique()} positives "
+                f"(attribution above {seqlets.attrs['threshold']:.3g}, the {seqlet_quantile:g} quantile of the "
+                "negatives' best windows)")
+    seeds, candidates = gkm_seeds(seqlets, pos, neg, max_motifs=options.max_motifs or 3)
+    motifs, stats, sites = [], None, None
+    if seeds:
+        logger.info(f"refining {len(seeds)} position-free seed(s) on the sequences (EM, strand {options.strand})")
+        refined = refine_motifs(seeds, pos, neg, strand=options.strand, fpr=options.fpr, ids=sequences.ids)
+        selected = select_motifs(refined, max_pvalue=options.max_pvalue,
+                                 max_held_out_pvalue=options.max_held_out_pvalue, strands=options.strand)
+        motifs, stats, sites = selected.motifs, selected.stats, selected.sites
+    else:
+        logger.info("no seed word is enriched in the seqlets; no gkm motif")
+    matches = database_matches(motifs, options.database, top=options.top_matches) if options.database else None
+    parameters = {"strand": options.strand, "fpr": options.fpr, "max_pvalue": options.max_pvalue,
+                  "max_held_out_pvalue": options.max_held_out_pvalue, "max_motifs": options.max_motifs,
+                  "seqlets": int(len(seqlets)), "seqlet_threshold": float(seqlets.attrs["threshold"]),
+                  "database": database_info(options.database)}
+    return MotifRun(motifs, matches, candidates, result=attribution_result(model, pos, neg, pos_attr), stats=stats,
+                    sites=sites, coords=sequences.coords if sites is not None else None, parameters=parameters)

@@ -1,0 +1,225 @@
+"""Which model a motif run explains: the positional WD/WDS model, or the position-free
+gapped-k-mer (gkm) model -- chosen by the user (``--model wd|wds|gkm``) or by the run
+(``--model auto``, the default).
+
+Auto rule: the positional model is trained first, as always; when its held-out auROC is below
+:data:`~seqimp.pipeline._train.CHANCE_AUROC` (0.6, the level at which the pipeline already warns
+that a model is close to chance) the signal, if any, is not at fixed positions, and the motifs
+come from a :class:`~seqimp.kernels.GKMClassifier` instead (its attributions, seqlets and the
+common refinement: :mod:`seqimp.pipeline._gkm_motifs`). Without a held-out split
+(``test_fraction`` 0) there is no held-out auROC and the positional model is kept. The choice and
+its reason are recorded (:meth:`ModelRoute.record`): ``summary.json``'s ``model_route`` of
+``seqimp poim``, and ``motifs.json``'s parameters of ``seqimp motifs``.
+
+On the gkm route ``seqimp poim`` still writes the positional model's POIM (the command's
+tables), and its motifs are the gkm model's; ``seqimp motifs`` computes no POIM at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+from ..errors import SeqimpError
+from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
+from ._train import CHANCE_AUROC, evaluate, recorded_seed
+
+__all__ = ["MODEL_KINDS", "ModelRoute", "choose_route", "train_gkm", "run_motifs_routed", "add_gkm_motifs"]
+
+logger = logging.getLogger(__name__)
+
+#: The model kinds of ``--model``: chosen by the run, WD, WDS, gapped k-mers.
+MODEL_KINDS = ("auto", "wd", "wds", "gkm")
+
+
+@dataclass
+class ModelRoute:
+    """The model a run explains and why.
+
+    Attributes
+    ----------
+    route : {"wd", "wds", "gkm"}
+        The model the motifs come from.
+    requested : {"auto", "wd", "wds", "gkm"}
+    reason : str
+        One sentence.
+    held_out : dict or None
+        The positional model's held-out metrics (``train_classifier``'s info) when it was
+        trained for the choice; the run reuses them instead of training it again.
+    """
+
+    route: str
+    requested: str
+    reason: str
+    held_out: dict | None = field(default=None, repr=False)
+
+    def record(self) -> dict:
+        """``model_route`` as JSON: ``route, requested, reason, threshold`` and the positional
+        model's ``positional_auroc`` (held out; None without a split or when not trained)."""
+        auroc = None if self.held_out is None else self.held_out.get("auroc")
+        return {"route": self.route, "requested": self.requested, "reason": self.reason,
+                "positional_auroc": auroc, "threshold": CHANCE_AUROC}
+
+
+def check_kind(kind, shifts) -> str:
+    """``kind`` checked against ``shifts`` (:class:`ModelOptions`' rule: ``wd`` has none, ``wds`` needs some)."""
+    return ModelOptions(kind=kind, shifts=shifts).kind
+
+
+def choose_route(requested, *, shifts=0, held_out=None) -> ModelRoute:
+    """The route of a run (module docstring): ``held_out`` is the positional model's held-out
+    info (``auroc`` None or absent without a split); not needed for an explicit kind."""
+    requested = check_kind(requested, shifts)
+    positional = "wds" if shifts else "wd"
+    if requested == "gkm":
+        return ModelRoute("gkm", requested, "requested (--model gkm)", held_out)
+    if requested != "auto":
+        return ModelRoute(requested, requested, f"requested (--model {requested})", held_out)
+    auroc = None if held_out is None else held_out.get("auroc")
+    name = positional.upper()
+    if auroc is None:
+        return ModelRoute(positional, requested, f"no held-out split (test fraction 0): the positional {name} "
+                                                 "model is kept", held_out)
+    if auroc < CHANCE_AUROC:
+        return ModelRoute("gkm", requested, f"the positional {name} model is near chance held out (auROC "
+                                            f"{auroc:.3f} < {CHANCE_AUROC}); the position-free gapped-k-mer "
+                                            "model finds the motifs", held_out)
+    return ModelRoute(positional, requested, f"the positional {name} model is informative held out (auROC "
+                                             f"{auroc:.3f} >= {CHANCE_AUROC})", held_out)
+
+
+def train_gkm(X, y, *, model, random_state):
+    """A :class:`~seqimp.kernels.GKMClassifier` (``model.word_length``, ``model.informative``,
+    ``model.C``) evaluated on the held-out split of ``train_classifier`` (same stratified split,
+    same seed) and then trained on all sequences, which the motifs come from.
+
+    Returns
+    -------
+    gkm : GKMClassifier
+        Trained on all of ``X``.
+    info : dict
+        ``n_train, n_test, accuracy, auroc`` (held out; None without a split) and
+        ``train_seconds`` (the fit on all sequences) and ``seconds_per_1000`` (of that fit).
+    """
+    from sklearn.model_selection import train_test_split
+
+    from ..kernels import GKMClassifier
+    from ._train import _split_seed
+
+    def fit(X, y):
+        return GKMClassifier(model.word_length, model.informative, C=model.C,
+                             random_state=recorded_seed(random_state)).fit(X, y)
+
+    info = {"n_train": int(len(y)), "n_test": 0, "accuracy": None, "auroc": None}
+    if model.test_fraction > 0:
+        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=model.test_fraction, stratify=y,
+                                                            random_state=_split_seed(random_state))
+        held = fit(X_train, y_train)
+        info.update(evaluate(held.decision_function(X_test), y_test), n_train=int(len(y_train)))
+        logger.info(f"gkm classifier (l {model.word_length}, k {model.informative}): held-out accuracy "
+                    f"{info['accuracy']:.3f}, auROC {info['auroc']:.3f} on {info['n_test']} sequences")
+    logger.info(f"training the gkm classifier on all {len(y)} sequences (l {model.word_length}, "
+                f"k {model.informative}, C {model.C:g})")
+    start = time.perf_counter()
+    gkm = fit(X, y)
+    info["train_seconds"] = time.perf_counter() - start
+    info["seconds_per_1000"] = info["train_seconds"] * 1000.0 / len(y)
+    return gkm, info
+
+
+def _gkm_parameters(model, info, route, random_state) -> dict:
+    return {"model": "gkm", "word_length": model.word_length, "informative": model.informative, "C": model.C,
+            "test_fraction": model.test_fraction, "seed": recorded_seed(random_state),
+            "gkm_metrics": {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc", "train_seconds",
+                                                 "seconds_per_1000")},
+            "model_route": route.record()}
+
+
+def run_motifs_routed(out, *, poim=None, positive=None, negative=None, model=ModelOptions(),
+                      background=BackgroundOptions(), importance=ImportanceOptions(), motifs=MotifOptions(),
+                      output=OutputOptions(), random_state=None):
+    """:func:`~seqimp.pipeline.run_motifs` with the model route of ``model.kind`` (module docstring).
+
+    With ``poim`` (no training) or a positional route this is ``run_motifs`` (on the auto route
+    the held-out model trained for the choice is reused, and ``motifs.json`` records
+    ``model_route``). On the gkm route a :class:`~seqimp.kernels.GKMClassifier` is trained
+    (:func:`train_gkm`) and its motifs found (:func:`~seqimp.pipeline._gkm_motifs.find_gkm_motifs`)
+    and written like ``run_motifs``' (no ``motifs_poim.npz``: there is no POIM). Parameters as
+    ``run_motifs``.
+
+    Returns
+    -------
+    MotifRun
+    """
+    from ._motif_files import update_report, write_motif_run
+    from ._motif_run import run_motifs
+    from ._poim_routes import check_job
+    from ._sequences import encode_sequences
+    from ._train import train_classifier
+
+    kind = check_kind(model.kind, model.shifts)
+    common = dict(background=background, importance=importance, motifs=motifs, output=output,
+                  random_state=random_state)
+    if poim is not None:
+        if kind == "gkm":
+            raise SeqimpError("model kind 'gkm' trains a gapped-k-mer model on the sequences; it does not start "
+                              "from a POIM (leave out the POIM, or use kind 'auto' or 'wd')")
+        return run_motifs(out, poim=poim, positive=positive, negative=negative, model=model, **common)
+    data = encode_sequences(positive, negative, "dna")
+    if not data.both:
+        return run_motifs(out, positive=positive, negative=negative, model=model, **common)  # its own error
+    X, y = data.labelled()
+    held = None
+    if kind != "gkm":
+        check_job(data.length, degree=model.degree, max_order=importance.order(model.degree),
+                  background_order=background.order, max_memory=importance.max_memory)
+        if model.test_fraction > 0:
+            _w, held = train_classifier(X, y, model=model, random_state=0 if random_state is None else random_state,
+                                        progress=output.progress, max_memory=importance.max_memory)
+    route = choose_route(kind, shifts=model.shifts, held_out=held)
+    logger.info(f"model route: {route.route} ({route.reason})")
+    if route.route != "gkm":
+        return run_motifs(out, positive=positive, negative=negative, model=model, route=route, **common)
+    from ._gkm_motifs import find_gkm_motifs
+    from ._motifs import with_database_loaded
+
+    motifs = with_database_loaded(motifs)
+    gkm, info = train_gkm(X, y, model=model, random_state=random_state)
+    run = find_gkm_motifs(gkm, data, options=motifs)
+    run.parameters.update(_gkm_parameters(model, info, route, random_state), trained=True)
+    run.files = write_motif_run(out, run, database=motifs.database, fmt=output.fmt, with_poim=False)
+    update_report(out, run)
+    return run
+
+
+def add_gkm_motifs(out, summary, sequences, *, model, options, route, fmt="png", random_state=None):
+    """The gkm route of ``seqimp poim`` (:func:`~seqimp.pipeline.run_poim`): after the positional
+    model's outputs are written into ``out`` (without motifs), train the gkm model, find its
+    motifs and write them, then record them and ``model_route`` in ``summary.json`` and the
+    report (:func:`~seqimp.pipeline.update_report`). ``summary`` is the run's summary (updated
+    in place with the written one).
+
+    Returns
+    -------
+    MotifRun
+    """
+    import json
+    from pathlib import Path
+
+    from ._gkm_motifs import find_gkm_motifs
+    from ._motif_files import update_report, write_motif_run
+    from ._motifs import with_database_loaded
+
+    options = with_database_loaded(options)
+    X, y = sequences.labelled()
+    gkm, info = train_gkm(X, y, model=model, random_state=random_state)
+    run = find_gkm_motifs(gkm, sequences, options=options)
+    run.parameters.update(_gkm_parameters(model, info, route, random_state), trained=False,
+                          poim="none: the motifs are the gkm model's")
+    run.files = write_motif_run(out, run, database=options.database, fmt=fmt)
+    update_report(out, run, announce=False)
+    summary.clear()
+    summary.update(json.loads((Path(out) / "summary.json").read_text()))
+    return run
+

@@ -1,0 +1,116 @@
+"""The model route of the motif runs: auto picks the gkm model on position-free signal and the
+WD model on positional signal; the gkm motif step; the route's options and errors."""
+
+import json
+
+import numpy as np
+import pytest
+
+from seqimp.errors import SeqimpError
+from seqimp.pipeline import ModelOptions, MotifOptions, choose_route, run_motifs_routed
+from test_gkm import planted
+
+pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
+
+
+def _positional(n=200, L=60, seed=0, motif="TTACGTAA", at=25):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, (n, L)).astype(np.uint8)
+    y = np.r_[np.ones(n // 2), np.zeros(n - n // 2)].astype(int)
+    X[: n // 2, at:at + len(motif)] = ["ACGT".index(c) for c in motif]
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def free():
+    X, y = planted(240, L=100, seed=3, share=0.6)
+    return X[y == 1], X[y == 0]
+
+
+def test_choose_route_rule():
+    assert choose_route("auto", held_out={"auroc": 0.55}).route == "gkm"
+    assert choose_route("auto", held_out={"auroc": 0.6}).route == "wd"
+    assert choose_route("auto", shifts=2, held_out={"auroc": 0.9}).route == "wds"
+    r = choose_route("auto", held_out={"auroc": None})
+    assert r.route == "wd" and "no held-out split" in r.reason
+    assert choose_route("gkm").record()["requested"] == "gkm"
+    rec = choose_route("auto", held_out={"auroc": 0.412}).record()
+    assert rec["positional_auroc"] == 0.412 and rec["threshold"] == 0.6 and "0.412 < 0.6" in rec["reason"]
+
+
+def test_auto_runs_gkm_on_position_free_motif(free, tmp_path):
+    pos, neg = free
+    run = run_motifs_routed(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=4),
+                            motifs=MotifOptions(strand="both"))
+    route = json.loads((tmp_path / "motifs.json").read_text())["parameters"]["model_route"]
+    assert route["route"] == "gkm" and route["requested"] == "auto" and route["positional_auroc"] < 0.6
+    best = run.motifs[0]
+    assert best.position_free
+    consensus = best.consensus
+    rc = consensus[::-1].translate(str.maketrans("ACGT", "TGCA"))
+    assert "TACGTA" in consensus or "TACGTA" in rc
+    assert run.stats["p_value"].iloc[0] < 1e-10
+    gkm = run.parameters["gkm_metrics"]
+    assert gkm["auroc"] > 0.75  # held out; WD is below 0.6 on the same split
+    for name in ("motifs.tsv", "motif_sites.tsv", "motifs.meme", "motif_candidates.tsv"):
+        assert (tmp_path / name).is_file()
+    assert not (tmp_path / "motifs_poim.npz").exists()  # the gkm route has no POIM
+
+
+def test_auto_keeps_wd_on_positional_motif(tmp_path):
+    X, y = _positional()
+    run = run_motifs_routed(tmp_path, positive=X[y == 1], negative=X[y == 0], model=ModelOptions(degree=4))
+    route = run.parameters["model_route"]
+    assert route["route"] == "wd" and route["positional_auroc"] >= 0.6
+    assert not run.motifs[0].position_free and run.motifs[0].start in range(24, 28)
+    assert (tmp_path / "motifs_poim.npz").is_file()
+
+
+def test_poim_gkm_route_writes_positional_poim_and_gkm_motifs(free, tmp_path):
+    from seqimp.pipeline import run_poim
+
+    pos, neg = free
+    run = run_poim(pos, neg, tmp_path, model=ModelOptions(degree=3, kind="gkm", word_length=8, informative=5),
+                   motifs=MotifOptions(strand="both"))
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["model_route"]["route"] == "gkm" and summary["model_route"]["requested"] == "gkm"
+    assert summary["best_motif"]["position_free"] is True
+    assert (tmp_path / "top_oligomers.tsv").is_file() and run.motifs is not None
+
+
+def test_cli_model_option(free, tmp_path):
+    from seqimp.cli import main
+    from seqimp.io import write_fasta
+
+    pos, neg = free
+    write_fasta(tmp_path / "p.fa", pos)
+    write_fasta(tmp_path / "n.fa", neg)
+    out = tmp_path / "out"
+    assert main(["motifs", "--positive", str(tmp_path / "p.fa"), "--negative", str(tmp_path / "n.fa"), "--out",
+                 str(out), "--model", "gkm", "--gkm-length", "8", "--gkm-informative", "5", "-q"]) == 0
+    route = json.loads((out / "motifs.json").read_text())["parameters"]["model_route"]
+    assert route["route"] == "gkm" and route["reason"] == "requested (--model gkm)"
+
+
+def test_errors(free, tmp_path, capsys):
+    from seqimp.cli import main
+
+    with pytest.raises(SeqimpError, match="model kind 'wds' needs shifts > 0"):
+        ModelOptions(kind="wds")
+    with pytest.raises(SeqimpError, match="model kind 'wd' is the WD kernel without shifts"):
+        ModelOptions(kind="wd", shifts=2)
+    with pytest.raises(SeqimpError, match="kind must be one of"):
+        ModelOptions(kind="cnn")
+    with pytest.raises(SeqimpError, match="informative must be <= word_length"):
+        ModelOptions(word_length=5, informative=6)
+    pos, neg = free
+    with pytest.raises(SeqimpError, match="model kind 'gkm' finds the motifs of a gapped-k-mer model; this run has "
+                                          "no motif step"):
+        from seqimp.pipeline import run_poim
+
+        run_poim(pos, neg, tmp_path, model=ModelOptions(kind="gkm"), motifs=None)
+    with pytest.raises(SeqimpError, match="model kind 'gkm' trains a gapped-k-mer model on the sequences; it does "
+                                          "not start from a POIM"):
+        run_motifs_routed(tmp_path, poim=tmp_path / "none.npz", model=ModelOptions(kind="gkm"))
+    assert main(["motifs", "--poim", str(tmp_path / "x.npz"), "--out", str(tmp_path / "o"), "--model", "gkm"]) == 2
+    assert "no such file" in capsys.readouterr().err
