@@ -310,3 +310,23 @@ def test_importance_client_argument_runs_on_the_cluster_with_the_local_numbers(c
     np.testing.assert_array_equal(remote_perm.importances, local_perm.importances)
     with pytest.raises(SeqimpError, match="^client must be a dask.distributed.Client, got str$"):
         ism(model.decision_function, X[:2], client="tcp://nowhere:1")
+
+
+def test_fast_route_on_the_cluster_stops_by_the_same_rule_in_about_the_same_passes(client, data):
+    """CoCoA+ with the fast route's stopping rule: within 1.3x the single machine's passes and the
+    same model where it matters (held-out accuracy within 0.002, decision values correlated > 0.999)."""
+    from seqimp.kernels import fast_svm
+    from seqimp.kernels._sgd_rule import PlateauRule
+
+    X, y = data
+    one = fast_svm(X, y, degree=4, C=0.1)
+    two = dcd_svm_distributed(X, y, client=client, degree=4, C=0.1, stopping=PlateauRule())
+    assert one.converged and two.converged and two.n_iter <= 1.3 * one.n_iter
+    np.testing.assert_array_equal(two.validation_rows, one.validation_rows)   # the same slice, the same seed
+    assert np.isnan(two.history[-1][0]) and two.history[-1][2] <= 1e-2        # ended on passes over all rows
+    d1, d2 = (wd_scores(X, s.coef, s.intercept, degree=4) for s in (one, two))
+    assert np.corrcoef(d1, d2)[0, 1] > 0.999
+    assert abs(np.mean((d1 > 0) == y) - np.mean((d2 > 0) == y)) <= 0.002
+    model = WDClassifier(degree=4, C=0.1, solver="fast", client=client).fit(X, y)
+    assert model.solver_ == "cocoa-fast" and model.n_iter_ == two.n_iter
+    np.testing.assert_array_equal(model.coef_, two.coef)

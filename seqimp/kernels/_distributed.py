@@ -45,6 +45,7 @@ from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ._dcd import (SVMSolution, _svm_steps, check_svm_problem, cumulative_beta, svm_dual_objective, svm_solution,
                    svm_start)
 from ._layout import aligned_zeros
+from ._sgd_rule import HeldOutStop, relative_change
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
 
@@ -197,7 +198,8 @@ _ROUND_HOOK = None
 
 def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000,
                         random_state=None, alphabet="dna", local_passes=1, n_partitions=None, retries=2,
-                        round_timeout=None, shrinking=True, verbose=False) -> SVMSolution:
+                        round_timeout=None, shrinking=True, stopping=None, validation_fraction=0.02,
+                        verbose=False) -> SVMSolution:
     """:func:`~seqimp.kernels._dcd.dcd_svm` on a Dask cluster (CoCoA+, see the module docstring).
 
     Parameters
@@ -220,6 +222,13 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
     shrinking : bool, default=True
         liblinear's shrinking inside each partition, with thresholds from the previous round
         over all partitions; a final round over all rows confirms convergence.
+    stopping : PlateauRule, optional
+        The fast route on the cluster: hold out ``validation_fraction`` of the rows (at most
+        20,000) and stop by this rule (:class:`~seqimp.kernels._sgd_rule.PlateauRule`, as
+        ``solver="fast"`` on one machine), then rounds over all rows until the weight change
+        is within ``stopping.weight_tol`` again; ``tol`` is then not used. None: liblinear's rule.
+    validation_fraction : float, default=0.02
+        With ``stopping``: the share of rows held out.
     verbose : bool, default=False
         One line per round on stderr: projected-gradient range, dual objective, time.
     """
@@ -241,6 +250,15 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
     parts = _parts(client, X, bounds, workers)
     orders = [np.arange(b - a, dtype=np.int64) for a, b in bounds]
     actives = [b - a for a, b in bounds]
+    stopper = None
+    if stopping is not None:
+        stopper = HeldOutStop(X, yb, stopping, validation_fraction, 20_000, rng, layout, sqb, name="CoCoA+ (fast)")
+        for k, (a, b) in enumerate(bounds):     # each partition steps its training rows; its held-out rows wait
+            local = np.zeros(b - a, dtype=bool)
+            local[stopper.held[(stopper.held >= a) & (stopper.held < b)] - a] = True
+            orders[k] = np.concatenate([np.flatnonzero(~local), np.flatnonzero(local)]).astype(np.int64)
+            actives[k] = int((~local).sum())
+        previous = aligned_zeros(w.shape[0])
     pg_max_old, pg_min_old = np.inf, -np.inf
     lost = (distributed.KilledWorker, CancelledError, OSError, TimeoutError)
     converged = False
@@ -258,7 +276,7 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
                     w_f = client.scatter(w, broadcast=True, hash=False)
                     futures = [client.submit(_local_round, parts[k], sign[a:b], alpha[a:b], upper[a:b], w_f, degree,
                                              base, layout.table, sqb, qd, sigma, int(seeds[k]), local_passes, orders[k],
-                                             actives[k] if shrinking else b - a, pg_max_old, pg_min_old, pure=False,
+                                             actives[k], pg_max_old, pg_min_old, pure=False,
                                              workers=[workers[k % len(workers)]], allow_other_workers=True)
                                for k, (a, b) in enumerate(bounds)]
                     if _ROUND_HOOK is not None:
@@ -285,6 +303,20 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
                 orders[k], actives[k] = order, active
                 pg_max, pg_min = max(pg_max, hi), min(pg_min, lo)
             gap = pg_max - pg_min
+            if stopper is not None:
+                verdict = stopper.after_pass(rounds, w, relative_change(w, previous), time.perf_counter() - start,
+                                             verbose)
+                previous[:] = w
+                if verdict == "stop":
+                    converged = True
+                    break
+                if verdict == "refit":
+                    actives = [b - a for a, b in bounds]
+                    pg_max_old, pg_min_old = np.inf, -np.inf
+                elif shrinking:
+                    pg_max_old = pg_max if pg_max > 0 else np.inf
+                    pg_min_old = pg_min if pg_min < 0 else -np.inf
+                continue
             if verbose:
                 print(f"CoCoA+ round {rounds}: {K} partitions, active {sum(actives):,}/{n:,}, projected-gradient "
                       f"range {gap:.3g} (tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
@@ -306,9 +338,13 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
 
         from sklearn.exceptions import ConvergenceWarning
 
-        warnings.warn(f"distributed dual coordinate descent did not reach tol={tol:g} in max_iter={max_iter} "
+        goal = f"tol={tol:g}" if stopper is None else "a settled model"
+        warnings.warn(f"distributed dual coordinate descent did not reach {goal} in max_iter={max_iter} "
                       "rounds; increase max_iter", ConvergenceWarning, stacklevel=2)
-    return svm_solution(w, layout, alpha, rounds, converged)
+    sol = svm_solution(w, layout, alpha, rounds, converged)
+    if stopper is not None:
+        sol.history, sol.validation_rows = stopper.history, stopper.held
+    return sol
 
 
 def fit_distributed(model, X, y, *, client):

@@ -252,8 +252,10 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Implicit route, "dcd" (and Dask): the SVM dual objective at the solution, a lower
         bound of the primal optimum (``primal - dual_objective_`` is the duality gap); NaN
         for "fast" and "sgd", which stop on other grounds.
-    solver_ : {"dcd", "fast", "sgd", "cocoa"}
-        Implicit route: the solver that ran ("cocoa": on a Dask cluster).
+    solver_ : {"dcd", "fast", "sgd", "cocoa", "cocoa-fast"}
+        Implicit route: the solver that ran ("cocoa": on a Dask cluster to ``tol``;
+        "cocoa-fast": on a Dask cluster with the fast route's stopping rule; "sgd" does not
+        run on a cluster and means "fast" there).
     stopping_history_ : list of tuple
         "fast"/"sgd": per pass (held-out hinge loss, held-out accuracy, relative weight
         change, settled); NaN loss and accuracy in the final passes over all sequences.
@@ -323,18 +325,25 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self._check_memory(codes, method)
         if method == "implicit" and self.client is not None:
             from ._distributed import client_for, dcd_svm_distributed
+            from ._sgd_rule import PlateauRule
 
+            fast = self._solver(codes.shape[0]) != "dcd"
+            rule = PlateauRule(self.validation_tol, self.weight_tol, self.patience) if fast else None
             with self._step(f"distributed dual coordinate descent (CoCoA+) on {codes.shape[0]} sequences"), \
                     client_for(self.client) as client:
                 sol = dcd_svm_distributed(codes, yb, client=client, degree=self.degree_, C=self.C,
                                           class_weight=self.class_weight, tol=self.tol, max_iter=self.max_iter,
                                           random_state=self.random_state, alphabet=self.alphabet_,
+                                          stopping=rule, validation_fraction=self.validation_fraction,
                                           verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
-            self.dual_objective_ = sol.dual_objective
-            self.solver_ = "cocoa"
+            self.dual_objective_ = float("nan") if fast else sol.dual_objective
+            self.solver_ = "cocoa-fast" if fast else "cocoa"
+            if fast:
+                self.stopping_history_ = sol.history
+                self.validation_rows_ = sol.validation_rows
         elif method == "implicit" and self._solver(codes.shape[0]) == "dcd":
             with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
                 sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,

@@ -38,12 +38,18 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..errors import check_choice, check_random_state
-from ._dcd import _pass_bar, _steps, check_svm_problem, check_threads, cumulative_beta, svm_start
-from ._implicit import solver_line
+from ._dcd import (
+    _pass_bar,
+    _steps,
+    check_svm_problem,
+    check_threads,
+    cumulative_beta,
+    svm_start,
+)
 from ._layout import aligned_zeros, row_addresses, to_standard
-from ._sgd_rule import PlateauRule, validation_scores, validation_split
+from ._sgd_rule import HeldOutStop, PlateauRule
 
-__all__ = ["fast_svm", "FastSolution"]
+__all__ = ["FastSolution", "fast_svm"]
 
 # state slots of the scaled vectors: w = S v, avg = D (z + E v); T is the step count
 _S, _D, _E, _T = 0, 1, 2, 3
@@ -210,11 +216,10 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     nthreads = check_threads(n_jobs)
     n, length = X.shape
     rng = check_random_state(random_state)
-    train, held = validation_split(n, validation_fraction, max_validation, rng)
-    Xv = np.ascontiguousarray(X[held])
-    sv = np.where(yb[held] == 1, 1.0, -1.0)
     sqb, base, sign, upper, qd, layout, v, alpha = svm_start(yb, C, class_weight, length, degree, alpha_)
-    n_train = train.shape[0]
+    name = "SGD" if method == "sgd" else "DCD (fast)"
+    stopper = HeldOutStop(X, yb, rule, validation_fraction, max_validation, rng, layout, sqb, refit=refit, name=name)
+    n_train = stopper.train.shape[0]
     model = aligned_zeros(layout.size + 1)
     if method == "sgd":
         z = aligned_zeros(layout.size + 1)
@@ -228,13 +233,10 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         pg = np.empty(2)
         pg_max_old, pg_min_old = np.inf, -np.inf
     chunk = max(4096, n_train // 50)
-    order = train.copy()
+    order = stopper.train.copy()
     active = n_train
-    name = "SGD" if method == "sgd" else "DCD (fast)"
     converged = False
     it = 0
-    history = []
-    refitting = False
     while it < max_iter:
         start = time.perf_counter()
         rng.shuffle(order[:active])
@@ -261,31 +263,11 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         else:
             diff2, norm2 = _materialize(v, v, 1.0, 1.0, 0.0, False, model)
         change = float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
-        seconds = time.perf_counter() - start
-        if refitting:                          # the validation rows are trained on: the weights alone decide
-            history.append((np.nan, np.nan, change, change <= rule.weight_tol))
-            solver_line(verbose, f"{name} pass {it} (all rows): weight change {change:.3g} (tol {rule.weight_tol:g}), "
-                                 f"{seconds:.2f} s")
-            if change <= rule.weight_tol:
-                converged = True
-                break
-            continue
-        scores = validation_scores(Xv, model, layout.table, sqb, degree, base)
-        loss = float(np.mean(np.maximum(0.0, 1.0 - sv * scores)))
-        acc = float(np.mean((scores > 0) == (sv > 0)))
-        d_loss, d_acc = rule.changes(loss, acc)
-        stop = rule.update(loss, acc, change)
-        history.append(rule.history[-1])
-        solver_line(verbose, f"{name} pass {it}: held-out hinge loss {loss:.6g} (change {d_loss:.2g}), accuracy "
-                             f"{acc:.4f} (change {d_acc:.2g}; tol {rule.validation_tol:g}), weight change "
-                             f"{change:.3g} (tol {rule.weight_tol:g}), {seconds:.2f} s")
-        if stop and not refit:
+        verdict = stopper.after_pass(it, model, change, time.perf_counter() - start, verbose)
+        if verdict == "stop":
             converged = True
             break
-        if stop:                               # settled: train on every row until the weights settle again
-            solver_line(verbose, f"{name}: settled on the held-out rows; passes over all {n:,} rows until the weight "
-                                 f"change is <= {rule.weight_tol:g}")
-            refitting = True
+        if verdict == "refit":                 # settled: train on every row until the weights settle again
             order = np.arange(n, dtype=np.int64)
             active = n
             if method == "dcd":
@@ -296,5 +278,5 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
                       ConvergenceWarning, stacklevel=2)
     del v
     coef, bias = to_standard(model, layout)
-    return FastSolution(coef=coef, intercept=bias, n_iter=it, converged=converged, history=history,
-                        validation_rows=held)
+    return FastSolution(coef=coef, intercept=bias, n_iter=it, converged=converged, history=stopper.history,
+                        validation_rows=stopper.held)

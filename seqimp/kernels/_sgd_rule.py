@@ -25,9 +25,10 @@ import numba
 import numpy as np
 
 from ..errors import SeqimpError, check_int, check_number
+from ._implicit import solver_line
 from ._layout import row_addresses
 
-__all__ = ["PlateauRule", "validation_split", "validation_scores"]
+__all__ = ["HeldOutStop", "PlateauRule", "relative_change", "validation_scores", "validation_split"]
 
 
 @dataclass
@@ -92,7 +93,7 @@ def validation_split(n, validation_fraction, max_validation, rng):
     validation_fraction = check_number(validation_fraction, "validation_fraction", low=0, high=1, low_open=True,
                                        high_open=True)
     max_validation = check_int(max_validation, "max_validation")
-    m = min(max(1, int(round(validation_fraction * n))), max_validation)
+    m = min(max(1, round(validation_fraction * n)), max_validation)
     if n - m < 2:
         raise SeqimpError(f"solver='fast' holds out a validation slice and needs at least 3 sequences, got {n}; "
                           "use solver='dcd'")
@@ -131,3 +132,86 @@ def validation_scores(codes, w, lay, sqb, degree, base) -> np.ndarray:
     out = np.empty(codes.shape[0])
     _scores_on_layout(codes, w, lay, sqb, degree, base, out)
     return out
+
+
+class HeldOutStop:
+    """The stopping rule of a fit on the solver's weight vector, pass by pass (single machine or Dask).
+
+    Holds the validation slice (:func:`validation_split`), scores it after every pass and asks
+    ``rule``. Once the rule stops, with ``refit`` the slice joins the training rows and the fit
+    goes on until the relative weight change of a pass is <= ``rule.weight_tol`` again.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, L), uint8
+    yb : ndarray of shape (n,)
+        Labels 0/1.
+    rule : PlateauRule
+    validation_fraction, max_validation
+        As in :func:`validation_split`.
+    rng : numpy Generator
+    layout : SolverLayout
+        The solver's weight layout (:mod:`._layout`).
+    sqb : ndarray of shape (degree,)
+        sqrt(beta_k).
+    refit : bool
+    name : str
+        What the per-pass lines call the solver.
+
+    Attributes
+    ----------
+    train, held : ndarray of int64
+        Sorted training and validation rows.
+    history : list of tuple
+        Per pass: (held-out hinge loss, held-out accuracy, weight change, settled); NaN loss and
+        accuracy for the passes over all rows.
+    refitting : bool
+        Whether the slice has joined the training rows.
+    """
+
+    def __init__(self, X, yb, rule, validation_fraction, max_validation, rng, layout, sqb, *, refit=True, name="DCD"):
+        self.rule, self.layout, self.sqb, self.refit, self.name = rule, layout, sqb, bool(refit), name
+        self.train, self.held = validation_split(X.shape[0], validation_fraction, max_validation, rng)
+        self.Xv = np.ascontiguousarray(X[self.held])
+        self.sv = np.where(yb[self.held] == 1, 1.0, -1.0)
+        self.n = X.shape[0]
+        self.history = []
+        self.refitting = False
+
+    def after_pass(self, it, model, change, seconds, verbose) -> str:
+        """Record pass ``it`` of weights ``model`` (solver layout, bias last) that moved by ``change``
+        (relative); returns "go on", "refit" (train on every row from now on) or "stop"."""
+        rule = self.rule
+        if self.refitting:
+            settled = change <= rule.weight_tol
+            self.history.append((np.nan, np.nan, float(change), bool(settled)))
+            solver_line(verbose, f"{self.name} pass {it} (all rows): weight change {change:.3g} (tol "
+                                 f"{rule.weight_tol:g}), {seconds:.2f} s")
+            return "stop" if settled else "go on"
+        lay = self.layout
+        scores = validation_scores(self.Xv, model, lay.table, self.sqb, lay.degree, lay.base)
+        loss = float(np.mean(np.maximum(0.0, 1.0 - self.sv * scores)))
+        acc = float(np.mean((scores > 0) == (self.sv > 0)))
+        d_loss, d_acc = rule.changes(loss, acc)
+        stop = rule.update(loss, acc, change)
+        self.history.append(rule.history[-1])
+        solver_line(verbose, f"{self.name} pass {it}: held-out hinge loss {loss:.6g} (change {d_loss:.2g}), accuracy "
+                             f"{acc:.4f} (change {d_acc:.2g}; tol {rule.validation_tol:g}), weight change "
+                             f"{change:.3g} (tol {rule.weight_tol:g}), {seconds:.2f} s")
+        if not stop:
+            return "go on"
+        if not self.refit:
+            return "stop"
+        solver_line(verbose, f"{self.name}: settled on the held-out rows; passes over all {self.n:,} rows until the "
+                             f"weight change is <= {rule.weight_tol:g}")
+        self.refitting = True
+        return "refit"
+
+
+def relative_change(new, old) -> float:
+    """``||new - old|| / ||new||`` of two weight vectors (inf when ``new`` is 0)."""
+    norm = float(np.dot(new, new))
+    if norm == 0:
+        return np.inf
+    d = new - old
+    return float(np.sqrt(np.dot(d, d) / norm))
