@@ -47,8 +47,7 @@ def progress_bar(total, desc, *, enabled=True, file=None):
     ...     for _ in range(100):
     ...         bar.update()
     """
-    from tqdm.auto import tqdm
-
+    tqdm = _bar_class()
     delay = AUTO_DELAY if enabled is None else 0.0
     show = progress_default() if enabled is None else bool(enabled)
     stream = sys.stderr if file is None else file
@@ -57,6 +56,19 @@ def progress_bar(total, desc, *, enabled=True, file=None):
         return _LineBar(total, desc, stream, delay)
     return tqdm(total=total, desc=desc, file=stream, disable=not show, mininterval=1.0, dynamic_ncols=True,
                 delay=delay)
+
+
+def _bar_class():
+    """``tqdm.auto``'s bar: a widget in Jupyter, text elsewhere and in Jupyter without ipywidgets
+    (whose warning about that is not repeated in every notebook: docs/tutorial.ipynb says it)."""
+    import warnings
+
+    from tqdm import TqdmWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TqdmWarning)
+        from tqdm.auto import tqdm
+    return tqdm
 
 
 def _interactive(stream) -> bool:

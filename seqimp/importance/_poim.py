@@ -73,7 +73,7 @@ def _check_inputs(model_or_weights, background, max_order):
 
 
 def poim(model_or_weights, background=None, max_order=None, *, engine="auto", max_memory=None, full_tables=None,
-         full_tables_dtype="float32", top_n=1000, block=None, progress=False, standardize=False):
+         full_tables_dtype="float32", top_n=1000, block=None, progress=None, standardize=False):
     """Exact POIM and FIRM of a linear positional scoring system under a Markov background.
 
     Parameters
@@ -105,8 +105,9 @@ def poim(model_or_weights, background=None, max_order=None, *, engine="auto", ma
     block : int, optional
         Streaming: start positions per block (default: the largest that fits, at most 128).
         Results do not depend on it.
-    progress : bool, default=False
-        A progress bar on stderr (levels in memory, blocks streamed).
+    progress : bool or None, default=None
+        A progress bar on stderr (levels in memory, blocks streamed); None: for work over 2 s
+        unless the ``seqimp`` logger's level is above INFO (:mod:`seqimp._progress`).
     standardize : bool, default=False
         Divide POIM and FIRM by the standard deviation of s(X) (see :meth:`POIMResult.standardized`).
 

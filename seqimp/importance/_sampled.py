@@ -135,7 +135,7 @@ def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar, n_job
 
 
 def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000, batch_size=8192,
-                 random_state=None, positions=None, progress=False, n_jobs=None, client=None):
+                 random_state=None, positions=None, progress=None, n_jobs=None, client=None):
     """Monte-Carlo POIM and FIRM for any score function.
 
     Every k-mer z (k = 1..max_order) is planted at every start j into the same
@@ -169,7 +169,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         fixed seed 0).
     positions : sequence of int, optional
         0-based starts to analyse (every order k with ``j <= L-k``); other rows are NaN.
-    progress : bool, default=False
+    progress : bool or None, default=None
         Report scored sequences on stderr.
     n_jobs : int or None, default=None
         Run the batches (a group of starts x a block of samples, scored in calls of at most

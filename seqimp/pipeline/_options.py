@@ -211,6 +211,13 @@ class MotifOptions:
         model): after a round that reported motifs, their sites are masked in the positives and
         negatives, the model retrained and the motifs looked for again; it stops at the first
         round that adds none. 1: a single search.
+    min_width, max_width : int, default=1, 30
+        Widths of the motifs reported (as STREME's ``--minw``/``--maxw``): candidates narrower
+        than ``min_width`` are widened by uniform columns on both sides (within the sequences)
+        before refinement, and no motif grows past ``max_width`` columns.
+    position_origin : int, optional
+        The 1-based position shown as ``+1`` (recorded in ``motifs.json``): ``motifs.tsv`` gains
+        ``start_label`` and ``motif_sites.tsv`` ``position_label``, counted from it (no 0).
     """
 
     strand: str = "given"
@@ -225,9 +232,16 @@ class MotifOptions:
     fit_order: int = 3
     min_score: float = 0.0
     rounds: int = 5
+    min_width: int = 1
+    max_width: int = 30
+    position_origin: int | None = None
 
     def __post_init__(self):
         check_choice(self.strand, "strand", ("given", "both"))
+        _set(self, "min_width", check_int(self.min_width, "min_width"))
+        _set(self, "max_width", check_int(self.max_width, "max_width", minimum=self.min_width))
+        if self.position_origin is not None:
+            _set(self, "position_origin", check_int(self.position_origin, "position origin", minimum=-(2**62)))
         _set(self, "rounds", check_int(self.rounds, "rounds"))
         if not 0 < self.fpr < 1:
             raise SeqimpError(f"fpr must lie in (0, 1), got {self.fpr}")

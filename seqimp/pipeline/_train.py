@@ -61,7 +61,7 @@ def evaluate(scores, y) -> dict:
     return out
 
 
-def train_model(positive, negative, *, model=ModelOptions(), random_state=None, progress=False, client=None,
+def train_model(positive, negative, *, model=ModelOptions(), random_state=None, progress=None, client=None,
                 max_memory=None):
     """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
 
@@ -74,7 +74,7 @@ def train_model(positive, negative, *, model=ModelOptions(), random_state=None, 
         The returned model is the one trained on the rest.
     random_state : int or None
         The split and the solver (None: the fixed seed 0).
-    progress : bool, default=False
+    progress : bool or None, default=None
         Report each training step (feature map or Gram matrix, solver) and each solver pass with
         its time on stderr (``WDClassifier(verbose=True)``) when the ``seqimp`` logger shows DEBUG
         (``seqimp -v``); the steps of a run are logged at INFO either way.
