@@ -57,7 +57,7 @@ def test_staging_is_inside_the_output_folder_and_removed(tmp_path):
     out = tmp_path / "res"
     with _output_folder.output_dir(out, "x") as stage:
         assert stage.parent == out and stage.name == f".seqimp-staging-x-{os.getpid()}"
-        assert (out / ".seqimp.lock").read_text().strip() == str(os.getpid())
+        assert (out / ".seqimp.lock").read_text().split()[0] == str(os.getpid())  # pid, start time
         (stage / "a.tsv").write_text("a")
     assert _hidden(out) == [".seqimp-x.json"] and (out / "a.tsv").read_text() == "a"
     assert json.loads((out / ".seqimp-x.json").read_text())["files"] == ["a.tsv"]

@@ -128,7 +128,9 @@ def main(argv=None) -> int:
     except (KeyboardInterrupt, Terminated) as exc:
         signame, status = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("SIGINT", 130)
         out = getattr(args, "out", None) or getattr(args, "model_out", None)
-        where = f"; nothing written, earlier results in {out} unchanged" if out else ""
+        from ._output_folder import committed_note
+
+        where = committed_note(out)  # the results may have been committed just before the signal
         print(f"seqimp: {args.command} interrupted by {signame}{where}", file=sys.stderr)
         return status
 

@@ -1,6 +1,14 @@
-"""The output-folder transaction of the subcommands: a results folder is checked, locked,
-written through a staging folder inside it and published as a whole (:func:`output_dir`);
-a store written as one folder is locked beside it (:func:`store_lock`)."""
+"""The output-folder transaction of the subcommands (docs/pipeline.md, "What each command owns").
+
+:func:`output_dir` checks and locks a results folder, stages a command's files inside it and
+publishes them as one set: the files the command's previous run wrote (its manifest,
+``OUT/.seqimp-<command>.json``, file by file, ``logos/`` included) are replaced, a file no
+seqimp command wrote is never deleted or replaced (the run is refused instead), an input of
+the run is never an output, and the shared files another command owns (``summary.json`` and
+``report.html`` of a ``seqimp poim`` folder that ``seqimp motifs`` adds its motifs to) are
+rewritten in the same set. Every file replaced is moved aside first; on any failure, signal
+or full disk the moves are undone, so the folder holds the earlier result exactly.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +21,23 @@ import signal
 from pathlib import Path
 
 from ..errors import SeqimpError
-from ._logging import UserError, log
+from ._lock import take_lock
+from ._logging import UserError
 
-__all__ = ["check_output_path", "manifest_path", "output_dir", "store_lock", "LOCK_NAME", "STAGING_PREFIX"]
+__all__ = ["check_output_path", "manifest_path", "owned_files", "output_dir", "input_paths", "committed_note",
+           "LOCK_NAME", "STAGING_PREFIX", "MOTIF_FILES"]
+
+LOCK_NAME = ".seqimp.lock"
+STAGING_PREFIX = ".seqimp-staging-"
+
+#: The files of one set of motifs: whichever command writes motifs into a folder replaces
+#: every file of the set that it does not write again (``logos/`` file by file), so motif
+#: files of two runs are never mixed.
+MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.tsv", "motifs.json",
+               "motif_candidates.tsv", "motif_sites.tsv", "motif_sites.bed", "matches.tsv", "logos/")
+
+#: Folders whose outputs are committed; the interruption message of :func:`seqimp.cli.main` reads it.
+_COMMITTED: set = set()
 
 
 def check_output_path(out, option="--out") -> Path:
@@ -36,49 +58,47 @@ def check_output_path(out, option="--out") -> Path:
     return out
 
 
-LOCK_NAME = ".seqimp.lock"
-STAGING_PREFIX = ".seqimp-staging-"
-
-
 def manifest_path(out, command) -> Path:
     """``OUT/.seqimp-<command>.json``: the files the last successful ``command`` wrote into OUT."""
     return Path(out) / f".seqimp-{command}.json"
 
 
-def _pid_alive(pid: int) -> bool:
+def _read_manifest(path: Path) -> list:
+    """The relative paths a manifest lists (``a.tsv``, ``logos/M1_logo.png``); none that leave the folder."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's live process
-        return True
-    return True
+        files = json.loads(path.read_text()).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [f for f in files if isinstance(f, str) and f and not f.startswith("/")
+            and all(part not in ("", ".", "..") for part in f.split("/"))]
 
 
-def _take_lock(out: Path, lock: Path | None = None) -> Path:
-    """Create ``lock`` (default ``OUT/.seqimp.lock``; O_EXCL) holding our pid; take over a lock whose
-    process is gone."""
-    lock = out / LOCK_NAME if lock is None else lock
-    for _attempt in range(2):
-        try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            try:
-                pid = int(lock.read_text().strip() or "0")
-            except (OSError, ValueError):
-                pid = 0
-            if pid > 0 and pid != os.getpid() and _pid_alive(pid) or pid == os.getpid():
-                raise UserError(f"--out {out}: another seqimp run (pid {pid}) is writing into this folder; "
-                                f"wait for it, or delete {lock} if that process is not seqimp") from None
-            log(f"seqimp: taking over the stale lock {lock} of process {pid}, which no longer runs")
-            lock.unlink(missing_ok=True)
+def owned_files(out, command) -> list:
+    """The files of ``OUT`` that the last successful ``command`` run wrote (its manifest)."""
+    return _read_manifest(manifest_path(out, command))
+
+
+def input_paths(args) -> list:
+    """Every existing file named by an option of ``args`` (``--out`` aside): the run's inputs,
+    which it never replaces or removes. ``FILE:NAME`` values (``--scorer``) count by their file."""
+    found = []
+    for key, value in vars(args).items():
+        if key in ("out", "func"):
             continue
-        except PermissionError:
-            raise UserError(f"--out {out}: folder is not writable") from None
-        with os.fdopen(fd, "w") as fh:
-            fh.write(f"{os.getpid()}\n")
-        return lock
-    raise UserError(f"--out {out}: cannot take the lock {lock}")
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if not isinstance(item, (str, os.PathLike)):
+                continue
+            for candidate in {os.fspath(item), os.fspath(item).rsplit(":", 1)[0]}:
+                if candidate and os.path.isfile(candidate):
+                    found.append(Path(candidate))
+    return found
+
+
+def committed_note(out) -> str:
+    """What an interruption message says about ``out``: nothing written, or written before it."""
+    if out is not None and Path(out).resolve() in _COMMITTED:
+        return f"; the results had been written to {out} before it"
+    return f"; nothing written, earlier results in {out} unchanged" if out else ""
 
 
 def _remove(path: Path) -> None:
@@ -88,42 +108,150 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
-def _read_manifest(path: Path) -> list:
+def _files(folder: Path) -> list:
+    """Relative posix paths of the files under ``folder``, sorted."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if not p.is_dir() or p.is_symlink())
+
+
+def _in_group(name: str, group) -> bool:
+    return any(name == g or (g.endswith("/") and name.startswith(g)) for g in group)
+
+
+def _same_file(path: Path, inputs) -> bool:
     try:
-        files = json.loads(path.read_text()).get("files", [])
-    except (OSError, ValueError, AttributeError):
-        return []
-    return [f for f in files if isinstance(f, str) and f and "/" not in f and f not in (".", "..")]
+        return any(os.path.samefile(path, i) for i in inputs)
+    except OSError:
+        return False
 
 
-def _commit(staging: Path, out: Path, command: str) -> None:
-    """Replace ``command``'s previous outputs in ``out`` by the staged ones, as a whole."""
-    new = sorted(item.name for item in staging.iterdir())
-    for name in _read_manifest(manifest_path(out, command)):
-        if name not in new:
-            _remove(out / name)  # an old output this run did not make again (other order, format)
-    for other in sorted(out.glob(".seqimp-*.json")):
-        if other != manifest_path(out, command):  # a file now made by this command changes owner
-            files = _read_manifest(other)
-            if set(files) & set(new):
-                _write_json(other, {"files": [f for f in files if f not in new]})
+def _exists(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+class _Transaction:
+    """Moves of one commit, undone in reverse order on failure (see the module docstring)."""
+
+    def __init__(self, out: Path, aside: Path):
+        self.out, self.aside, self.done, self.made = out, aside, [], []
+
+    def _mkdirs(self, folder: Path) -> None:
+        missing = []
+        while not folder.exists():
+            missing.append(folder)
+            folder = folder.parent
+        for d in reversed(missing):
+            d.mkdir()
+            self.made.append(d)
+
+    def move(self, src: Path, dst: Path) -> None:
+        self._mkdirs(dst.parent)
+        os.replace(src, dst)
+        self.done.append((src, dst))
+
+    def put(self, source: Path, name: str) -> None:
+        """``source`` becomes ``OUT/name``; what was there is moved aside."""
+        target = self.out / name
+        if _exists(target):
+            self.move(target, self.aside / name)
+        self.move(source, target)
+
+    def drop(self, name: str) -> None:
+        self.move(self.out / name, self.aside / name)
+
+    def undo(self) -> None:
+        for src, dst in reversed(self.done):
+            with contextlib.suppress(OSError):
+                os.replace(dst, src)
+        for d in reversed(self.made):
+            with contextlib.suppress(OSError):
+                d.rmdir()
+
+    def tidy(self, names) -> None:
+        """After success: what was moved aside is gone, folders emptied by removals too."""
+        shutil.rmtree(self.aside, ignore_errors=True)
+        for name in names:
+            parent = (self.out / name).parent
+            while parent != self.out and parent.is_dir() and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
+
+
+def _owners(out: Path, command: str, adopt=()) -> dict:
+    """``{command: [files]}`` of every manifest in ``out`` (this command's included, with ``adopt``)."""
+    owners = {command: sorted(set(owned_files(out, command)) | set(adopt))}
+    for path in sorted(out.glob(".seqimp-*.json")):
+        name = path.name[len(".seqimp-"):-len(".json")]
+        owners.setdefault(name, _read_manifest(path))
+    return owners
+
+
+def _foreign(out: Path, name: str, why: str) -> UserError:
+    return UserError(f"--out {out}: {name} {why}; move it away or choose another --out "
+                     f"(nothing written, the folder is unchanged)")
+
+
+def _commit(staging: Path, out: Path, command: str, *, inputs=(), group=(), finish=None, adopt=()) -> None:
+    """Publish the staged files of ``command`` in ``out`` as one set (see the module docstring)."""
+    new = _files(staging)
+    owners = _owners(out, command, adopt)
+    ours = set(owners[command])
+    seqimp_files = {f for files in owners.values() for f in files}
+    for entry in list(seqimp_files):  # a folder listed whole (older seqimp): its files may be replaced,
+        if (out / entry).is_dir():     # but none is removed (a user's file may have joined them)
+            seqimp_files.update(f"{entry}/{f}" for f in _files(out / entry))
     for name in new:
         target = out / name
+        for parent in list(Path(name).parents)[:-1]:
+            if _exists(out / parent) and not (out / parent).is_dir():
+                raise _foreign(out, parent.as_posix(), "is a file where this run writes a folder")
         if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-        os.replace(staging / name, target)
-    _write_json(manifest_path(out, command), {"command": command, "files": new})
-
-
-def _write_json(path: Path, data) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+            raise _foreign(out, name, "is a folder where this run writes a file")
+        if _same_file(target, inputs):
+            raise UserError(f"--out {out}: {name} is an input of this run and would be replaced by its output; "
+                            "choose another --out (nothing written)")
+        if _exists(target) and name not in seqimp_files:
+            raise _foreign(out, name, "was not written by seqimp")
+    writes_group = group and any(_in_group(n, group) for n in new)
+    superseded = {f for cmd, files in owners.items() if cmd != command for f in files
+                  if writes_group and _in_group(f, group)}
+    stale = sorted(f for f in (ours | superseded) - set(new)
+                   if _exists(out / f) and not (out / f).is_dir() and not _same_file(out / f, inputs))
+    kept = sorted(f for f in ours - set(new) - set(stale) if _exists(out / f) and (out / f).is_file())
+    aside = staging.with_name(staging.name + "-old")
+    shared = staging.with_name(staging.name + "-shared")
+    txn = _Transaction(out, aside)
+    try:
+        for name in stale:
+            txn.drop(name)
+        for name in new:
+            txn.put(staging / name, name)
+        manifests = {command: sorted(set(new) | set(kept))}
+        for cmd, files in owners.items():
+            if cmd != command and (set(files) & set(new) or set(files) & set(stale)):
+                manifests[cmd] = [f for f in files if f not in new and f not in stale]
+        if finish is not None:  # files another command owns, rewritten in the same set (owners unchanged)
+            shared.mkdir()
+            finish(shared)
+            for name in _files(shared):
+                if name not in seqimp_files:
+                    raise _foreign(out, name, "was not written by seqimp")
+                txn.put(shared / name, name)
+        for cmd, files in sorted(manifests.items()):
+            tmp = staging.with_name(f"{staging.name}-{cmd}.json")
+            data = {"files": files} if cmd != command else {"command": command, "files": files}
+            tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+            txn.put(tmp, manifest_path(out, cmd).name)
+    except BaseException:
+        txn.undo()
+        raise
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+    txn.tidy(stale)
 
 
 def _user_paths(exc: BaseException, staging: Path, out: Path) -> BaseException:
     """``exc`` with the staging folder replaced by ``out`` in its message; ENOSPC names ``out``."""
-    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return UserError(f"--out {out}: no space left on device while writing the results; "
                          f"earlier results in {out} are unchanged")
     text = str(exc)
@@ -134,30 +262,22 @@ def _user_paths(exc: BaseException, staging: Path, out: Path) -> BaseException:
 
 
 @contextlib.contextmanager
-def store_lock(out):
-    """Hold ``PARENT/.<name>.seqimp.lock`` beside the store folder ``out`` that a command writes
-    as a whole (``seqimp encode``: it writes a temporary folder and renames it): a second run
-    writing the same store is refused instead of silently replacing the first one's."""
-    out = check_output_path(out)
-    lock = _take_lock(out, out.parent / f".{out.name}{LOCK_NAME}")
-    try:
-        yield out
-    finally:
-        lock.unlink(missing_ok=True)
-
-
-@contextlib.contextmanager
-def output_dir(out, command="poim", *, finish=None):
+def output_dir(out, command="poim", *, finish=None, inputs=(), group=MOTIF_FILES, adopt=()):
     """Stage a command's results inside ``out`` and publish them on success.
 
-    The rule (docs/pipeline.md, "Output folders and interruptions"): ``out`` is checked
-    and locked (``OUT/.seqimp.lock``: a second run into it is refused), results are
-    written into ``OUT/.seqimp-staging-<command>-<pid>/`` (the same file system, so
-    mount points and ``--out .`` work), and only when the block succeeds the files the
-    previous ``command`` run wrote (listed in ``OUT/.seqimp-<command>.json``) are replaced
-    as a whole by the new ones; other commands' files stay. ``finish()`` runs after
-    that, still under the lock. On an error or interruption the staging folder is
-    removed and ``out`` is as before.
+    The rule (docs/pipeline.md, "What each command owns"): ``out`` is checked and locked
+    (``OUT/.seqimp.lock``: a second run into it is refused), results are written into
+    ``OUT/.seqimp-staging-<command>-<pid>/`` (the same file system, so mount points and
+    ``--out .`` work), and when the block succeeds they are published as one set: the files
+    the previous ``command`` run wrote (``OUT/.seqimp-<command>.json``) are replaced, those it
+    does not write again removed, other commands' files stay, files no seqimp command wrote are
+    never replaced (the run is refused) and ``inputs`` (paths) are never replaced or removed.
+    ``group``: files of which one run's set replaces another's whoever wrote them
+    (:data:`MOTIF_FILES`). ``finish(folder)``, called after the files are in place, may write
+    new versions of files other seqimp commands own into ``folder``; they are published in the
+    same set. ``adopt``: files in ``out`` to treat as this command's own (an earlier result
+    written without a manifest, e.g. a codes store of the library). On an error, signal or
+    full disk, ``out`` is as before.
     """
     out = check_output_path(out)
     created = not out.exists()
@@ -167,8 +287,9 @@ def output_dir(out, command="poim", *, finish=None):
         raise UserError(f"--out {out}: cannot create the folder ({exc.strerror})") from None
     lock = None
     staging = out / f"{STAGING_PREFIX}{command}-{os.getpid()}"
+    _COMMITTED.discard(out.resolve())
     try:
-        lock = _take_lock(out)
+        lock = take_lock(out)
         for old in out.glob(STAGING_PREFIX + "*"):  # left by a killed run: we hold the lock now
             _remove(old)
         staging.mkdir()
@@ -181,14 +302,16 @@ def output_dir(out, command="poim", *, finish=None):
             raise converted from None
         with _signals_blocked():
             try:
-                _commit(staging, out, command)
-            except OSError as exc:
-                raise _user_paths(exc, staging, out) from None
-        if finish is not None:
-            finish()
+                _commit(staging, out, command, inputs=inputs, group=group, finish=finish, adopt=adopt)
+            except (OSError, SeqimpError) as exc:
+                converted = _user_paths(exc, staging, out)
+                if converted is exc:
+                    raise
+                raise converted from None
+            _COMMITTED.add(out.resolve())
     finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+        for leftover in out.glob(f"{STAGING_PREFIX}{command}-{os.getpid()}*"):
+            _remove(leftover)
         if lock is not None:
             lock.unlink(missing_ok=True)
         if created and out.is_dir() and not any(out.iterdir()):

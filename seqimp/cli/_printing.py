@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._logging import log
+from ._logging import log, terminal_text
 
 __all__ = ["print_outcome", "print_motifs", "match_lines"]
 
@@ -33,10 +33,10 @@ def print_motifs(run, out) -> None:
     """The motifs of a :class:`seqimp.pipeline.MotifRun` (stdout): one line each, strongest first,
     each one's database verdict (:func:`match_lines`), and where ``motifs.tsv`` is."""
     for line in run.lines():
-        print(line)
+        print(terminal_text(line))  # names read from --db files: escape sequences shown, not obeyed
     if run.matches is not None and len(run.matches):
         for line in match_lines(run.matches, database=run.parameters.get("database")):
-            print(line)
+            print(terminal_text(line))
     print(f"motifs: {Path(out)}/motifs.tsv")
 
 

@@ -9,7 +9,7 @@ from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
 from ._options import (add_data_options, add_db_option, add_gkm_options, add_model_options, add_quiet, check_degree,
                        positive_int, share)
-from ._output_folder import check_output_path, output_dir
+from ._output_folder import check_output_path, input_paths, output_dir, owned_files
 from ._printing import print_motifs
 
 HELP = """\
@@ -150,10 +150,11 @@ def run(args) -> int:
                    importance=ImportanceOptions(max_order=args.max_order), motifs=motifs,
                    output=OutputOptions(fmt=args.format, progress=progress_enabled()), random_state=args.seed)
 
-    def finish():  # a 'seqimp poim' folder: its summary and report get the motifs, still under the folder's lock
-        update_report(args.out, run, written_in=tmp)
+    def finish(shared):  # a 'seqimp poim' folder: its summary and report get the motifs, in the same commit
+        if "summary.json" in owned_files(args.out, "poim"):
+            update_report(args.out, run, written_in=tmp, into=shared, announce=False)
 
-    with output_dir(args.out, "motifs", finish=finish) as tmp:
+    with output_dir(args.out, "motifs", finish=finish, inputs=input_paths(args)) as tmp:
         run = run_motifs_routed(tmp, poim=result, positive=pos, negative=neg, **options)
     print_motifs(run, args.out)
     return 0

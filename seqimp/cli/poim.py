@@ -11,7 +11,7 @@ from ._logging import UserError, progress_enabled
 from ._options import (MODEL_KIND_HELP, add_dask_options, add_data_options, add_db_option, add_gkm_options,
                        add_model_options, add_quiet, check_degree, dask_client, memory_size, model_kind, nonneg_int,
                        positive_int)
-from ._output_folder import check_output_path, output_dir
+from ._output_folder import check_output_path, input_paths, output_dir
 from ._printing import print_motifs, print_outcome
 
 HELP = """\
@@ -254,7 +254,7 @@ def run(args) -> int:
     options = _options(args, inputs, background_fasta)
     # motifs: the POIM just computed, refined on the sequences at hand (no second model)
     motif_options = MotifOptions(strand=args.strand, database=database) if motifs else None
-    with dask_client(args) as client, output_dir(args.out, "poim") as tmp:
+    with dask_client(args) as client, output_dir(args.out, "poim", inputs=input_paths(args)) as tmp:
         if args.model:
             weights, metadata = load_model(args.model)
             run = run_model(weights, tmp, metadata=metadata, positive=pos, negative=neg, motifs=motif_options,

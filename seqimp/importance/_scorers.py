@@ -26,15 +26,27 @@ _DNA = 4
 def call_scorer(score_fn, Y) -> np.ndarray:
     """Score a batch and check that one finite score per sequence came back."""
     n = Y.shape[0]
-    out = np.asarray(score_fn(Y), dtype=np.float64)
+    name = getattr(score_fn, "name", "score_fn")
+    returned = score_fn(Y)
+    try:
+        raw = np.asarray(returned)
+    except (TypeError, ValueError) as exc:  # ragged lists and the like
+        raise SeqimpError(f"{name} returned {type(returned).__name__} that is not an array of numbers "
+                          f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+    if raw.dtype.kind not in "biuf":
+        what = {"U": "strings", "S": "bytes", "O": "Python objects", "c": "complex numbers"}.get(raw.dtype.kind,
+                                                                                            f"dtype {raw.dtype}")
+        raise SeqimpError(f"{name} returned {what}, not real numbers; it must return one real score per "
+                          "sequence, shape (n,)")
+    out = raw.astype(np.float64)
     if out.shape in ((n, 1), (1, n)):
         out = out.reshape(n)
     if out.shape != (n,):
-        raise SeqimpError(f"score_fn returned shape {out.shape} for {n} sequences; "
+        raise SeqimpError(f"{name} returned shape {out.shape} for {n} sequences; "
                           "it must return one score per sequence, shape (n,)")
     bad = np.count_nonzero(~np.isfinite(out))
     if bad:
-        raise SeqimpError(f"score_fn returned {bad} non-finite scores (NaN/inf) for {n} sequences")
+        raise SeqimpError(f"{name} returned {bad} non-finite scores (NaN/inf) for {n} sequences")
     return out
 
 
@@ -174,7 +186,7 @@ def load_scorer(spec: str):
             module = importlib.import_module(target)
     except SeqimpError:
         raise
-    except Exception as exc:  # noqa: BLE001 - report any import failure in one line
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any import failure (sys.exit too), in one line
         raise SeqimpError(f"--scorer {spec!r}: cannot import {target} ({type(exc).__name__}: {exc})") from None
     obj = module
     for part in attr.split("."):
@@ -219,6 +231,6 @@ class ImportedScorer:
             return self.fn(X)
         except SeqimpError:
             raise
-        except Exception as exc:  # noqa: BLE001 - the user's code: any failure, reported in one line
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's code: any failure (sys.exit too)
             detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             raise SeqimpError(f"{self.name} raised {type(exc).__name__}" + (f": {detail}" if detail else "")) from exc

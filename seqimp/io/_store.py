@@ -17,6 +17,7 @@ row by row, without loading it whole.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import os
@@ -32,7 +33,8 @@ from ..errors import SeqimpError, check_file, check_int
 from ._alphabet import INVALID, encode, get_alphabet
 from ._fasta import iter_fasta
 
-__all__ = ["CodesStore", "encode_fasta_to_store", "write_codes_store", "open_codes_store"]
+__all__ = ["CodesStore", "encode_fasta_to_store", "fill_codes_store", "check_store_out", "store_state", "STORE_FILES",
+           "write_codes_store", "open_codes_store"]
 
 FORMAT = "seqimp-codes"
 VERSION = 1
@@ -102,6 +104,47 @@ def _label_source(labels, paths):
     return per_file, None
 
 
+#: The files of a codes store; a folder holding anything else (hidden files aside) is not one.
+STORE_FILES = ("codes.npy", "labels.npy", "ids.txt", "meta.json")
+
+
+def store_state(out) -> str:
+    """What the folder ``out`` is to a store writer: ``"new"`` (missing or empty), ``"store"``
+    (a codes store: ``meta.json`` of this format and nothing visible besides :data:`STORE_FILES`)
+    or ``"other"`` (a file, or a folder holding anything else, which a store never replaces)."""
+    out = Path(os.fspath(out))
+    if not out.exists() and not out.is_symlink():
+        return "new"
+    if not out.is_dir() or out.is_symlink():
+        return "other"
+    visible = {p.name for p in out.iterdir() if not p.name.startswith(".")}
+    if not visible:
+        return "new"
+    if not visible <= set(STORE_FILES) or not (out / "meta.json").is_file():
+        return "other"
+    try:
+        meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "other"
+    return "store" if isinstance(meta, dict) and meta.get("format") == FORMAT else "other"
+
+
+def check_store_out(out, *, overwrite=False, name="out") -> Path:
+    """``out`` as a Path if a store may be written there: a new or empty folder, or with
+    ``overwrite`` an earlier codes store; SeqimpError for anything else (nothing is deleted)."""
+    out = Path(os.fspath(out))
+    state = store_state(out)
+    if state == "other":
+        what = "is a file" if out.exists() and not out.is_dir() else "holds files that are not a codes store"
+        raise SeqimpError(f"{name} {out}: {what}; a store is written into a new or empty folder "
+                          "(nothing was deleted)")
+    if state == "store" and not overwrite:
+        raise SeqimpError(f"{name} {out}: already exists and holds a codes store (pass overwrite=True to replace it)")
+    if not out.resolve().parent.is_dir():
+        raise SeqimpError(f"{name} {out}: folder {out.resolve().parent} does not exist")
+    return out
+
+
 def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid="error", chunk_size=100_000,
                           overwrite=False, verbose=False) -> CodesStore:
     """Stream FASTA files into a codes store on disk; memory is one chunk of records.
@@ -111,7 +154,7 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
     fasta : path or list of paths
         FASTA files (plain or gzip), read in order; all sequences must have one length.
     out : path
-        The store folder to create.
+        The store folder to create (missing or empty).
     labels : list of numbers, path or None
         One label per FASTA file (e.g. ``[1, 0]`` for positive and negative files), or a
         text file with one number per record (in order), or None (no ``labels.npy``).
@@ -122,7 +165,8 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
     chunk_size : int, default=100000
         Records encoded and written at a time.
     overwrite : bool, default=False
-        Replace an existing store at ``out``.
+        Replace an earlier codes store at ``out``. A folder holding anything else is never
+        replaced (:func:`check_store_out`).
     verbose : bool, default=False
         Progress with ETA (tqdm, stderr) while encoding.
 
@@ -134,10 +178,58 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
     Notes
     -----
     Two passes over the input: the first counts the records and checks their lengths
-    (so that ``codes.npy`` can be allocated at its final size), the second encodes.
-    The store is written to a temporary folder beside ``out`` and renamed, so a failed
-    or interrupted run leaves no half-written store.
+    (so that ``codes.npy`` can be allocated at its final size, on disk at once: a full disk
+    fails here with ENOSPC, not later inside the memory map), the second encodes
+    (:func:`fill_codes_store`). The store is written to a temporary folder beside ``out`` and
+    renamed, so a failed or interrupted run leaves no half-written store and the earlier
+    one as it was.
     """
+    out = check_store_out(out, overwrite=overwrite)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.resolve().parent))
+    try:
+        fill_codes_store(fasta, tmp, labels=labels, alphabet=alphabet, on_invalid=on_invalid,
+                         chunk_size=chunk_size, verbose=verbose)
+        if out.is_dir():  # empty, or an earlier store (checked): moved aside, then removed
+            aside = tmp.with_name(tmp.name + ".old")
+            os.replace(out, aside)
+            try:
+                os.replace(tmp, out)
+            except BaseException:
+                os.replace(aside, out)
+                raise
+            shutil.rmtree(aside, ignore_errors=True)
+        else:
+            os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return open_codes_store(out)
+
+
+def _allocate_codes(path: Path, n: int, length: int) -> np.memmap:
+    """``codes.npy`` of shape (n, length) uint8 with its blocks allocated on disk before it is
+    mapped (a full disk raises ENOSPC here instead of a bus error while writing the map)."""
+    header = {"descr": "|u1", "fortran_order": False, "shape": (n, length)}
+    with open(path, "wb") as fh:
+        np.lib.format.write_array_header_1_0(fh, header)
+        offset = fh.tell()
+        fh.flush()
+        try:
+            os.posix_fallocate(fh.fileno(), 0, offset + n * length)
+        except AttributeError:  # pragma: no cover - no posix_fallocate (macOS): a sparse file
+            fh.truncate(offset + n * length)
+        except OSError as exc:
+            if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+                raise
+            fh.truncate(offset + n * length)  # a file system that cannot preallocate
+    return np.memmap(path, dtype=np.uint8, mode="r+", offset=offset, shape=(n, length))
+
+
+def fill_codes_store(fasta, folder, *, labels=None, alphabet="dna", on_invalid="error", chunk_size=100_000,
+                     verbose=False) -> Path:
+    """Write the files of a codes store (:data:`STORE_FILES`) into the existing folder ``folder``
+    (a staging folder that is renamed or published afterwards; see
+    :func:`encode_fasta_to_store` for the parameters). Returns ``folder``."""
     from tqdm import tqdm
 
     alpha = get_alphabet(alphabet)
@@ -148,11 +240,7 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
     if not paths:
         raise SeqimpError("fasta: no input files")
     paths = [check_file(p, expected="a FASTA file") for p in paths]
-    out = Path(os.fspath(out))
-    if out.exists() and not overwrite:
-        raise SeqimpError(f"out {out}: already exists (pass overwrite=True to replace it)")
-    if not out.resolve().parent.is_dir():
-        raise SeqimpError(f"out {out}: folder {out.resolve().parent} does not exist")
+    folder = Path(os.fspath(folder))
     per_file, per_record = _label_source(labels, paths)
 
     # pass 1: count, check lengths (and which records are dropped)
@@ -178,56 +266,48 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
     if per_record is not None and per_record.shape[0] != total:
         raise SeqimpError(f"labels: {per_record.shape[0]} labels for {total} records")
 
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.resolve().parent))
-    try:
-        codes = np.lib.format.open_memmap(tmp / "codes.npy", mode="w+", dtype=np.uint8, shape=(n, length))
-        label_values = np.empty(n) if (per_file is not None or per_record is not None) else None
-        row, rec = 0, 0
-        with open(tmp / "ids.txt", "w", encoding="utf-8") as ids_out, \
-                tqdm(total=n, desc="encoding", unit="seq", file=sys.stderr, disable=not verbose,
-                     mininterval=1.0) as bar:
-            for f, path in enumerate(paths):
-                records = iter_fasta(path)
-                while True:
-                    block = list(itertools.islice(records, chunk_size))
-                    if not block:
-                        break
-                    keep = [on_invalid == "error" or _valid(s, alpha) for _, s in block]
-                    ids = [rid for (rid, _), k in zip(block, keep) if k]
-                    try:
-                        enc = encode([s for (_, s), k in zip(block, keep) if k], alpha, names=ids)
-                    except SeqimpError as exc:
-                        raise SeqimpError(f"{path}: {exc}") from None
-                    m = enc.shape[0]
-                    codes[row:row + m] = enc
-                    if label_values is not None:
-                        if per_file is not None:
-                            label_values[row:row + m] = per_file[f]
-                        else:
-                            label_values[row:row + m] = per_record[rec:rec + len(block)][np.asarray(keep)]
-                    ids_out.write("".join(f"{i}\n" for i in ids))
-                    row += m
-                    rec += len(block)
-                    bar.update(m)
-        codes.flush()
-        del codes
-        if label_values is not None:
-            if np.all(label_values == np.round(label_values)):
-                label_values = label_values.astype(np.int64)
-            np.save(tmp / "labels.npy", label_values)
-        meta = {"format": FORMAT, "version": VERSION, "n": n, "length": length, "alphabet": alpha.name,
-                "sources": [str(p) for p in paths], "labels": label_values is not None}
-        (tmp / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        if out.exists():
-            shutil.rmtree(out) if out.is_dir() else out.unlink()
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    codes = _allocate_codes(folder / "codes.npy", n, length)
+    label_values = np.empty(n) if (per_file is not None or per_record is not None) else None
+    row, rec = 0, 0
+    with open(folder / "ids.txt", "w", encoding="utf-8") as ids_out, \
+            tqdm(total=n, desc="encoding", unit="seq", file=sys.stderr, disable=not verbose,
+                 mininterval=1.0) as bar:
+        for f, path in enumerate(paths):
+            records = iter_fasta(path)
+            while True:
+                block = list(itertools.islice(records, chunk_size))
+                if not block:
+                    break
+                keep = [on_invalid == "error" or _valid(s, alpha) for _, s in block]
+                ids = [rid for (rid, _), k in zip(block, keep) if k]
+                try:
+                    enc = encode([s for (_, s), k in zip(block, keep) if k], alpha, names=ids)
+                except SeqimpError as exc:
+                    raise SeqimpError(f"{path}: {exc}") from None
+                m = enc.shape[0]
+                codes[row:row + m] = enc
+                if label_values is not None:
+                    if per_file is not None:
+                        label_values[row:row + m] = per_file[f]
+                    else:
+                        label_values[row:row + m] = per_record[rec:rec + len(block)][np.asarray(keep)]
+                ids_out.write("".join(f"{i}\n" for i in ids))
+                row += m
+                rec += len(block)
+                bar.update(m)
+    codes.flush()
+    del codes
+    if label_values is not None:
+        if np.all(label_values == np.round(label_values)):
+            label_values = label_values.astype(np.int64)
+        np.save(folder / "labels.npy", label_values)
+    meta = {"format": FORMAT, "version": VERSION, "n": n, "length": length, "alphabet": alpha.name,
+            "sources": [str(p) for p in paths], "labels": label_values is not None}
+    (folder / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     if dropped:
         print(f"seqimp: dropped {dropped} of {total} records with symbols outside {alpha.symbols}",
               file=sys.stderr)
-    return open_codes_store(out)
+    return folder
 
 
 def write_codes_store(out, codes, labels=None, ids=None, *, alphabet="dna", rows=1 << 20) -> CodesStore:

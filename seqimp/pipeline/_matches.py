@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ._outputs import save_figure
+
 __all__ = ["write_match_logos"]
 
 
@@ -32,6 +34,6 @@ def write_match_logos(matches, motifs, database, folder, fmt="png") -> list:
                         title=f"{name} (columns {row['query_from']}-{row['query_to']})\nbest match "
                               f"{row['target']}, q = {row['q_value']:.2g}, calibrated q = {row['calibrated_q']:.2g}")
         files.append(folder / f"{name}_match.{fmt}")
-        ax[0].figure.savefig(files[-1], dpi=130)
+        save_figure(ax[0].figure, files[-1], dpi=130)  # fixed metadata and ids: the same bytes on a rerun
         plt.close(ax[0].figure)
     return files

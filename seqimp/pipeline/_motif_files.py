@@ -39,14 +39,15 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
     write_meme(motifs, files[0])
     write_jaspar(motifs, files[1])
     write_transfac(motifs, files[2])
-    write_tsv(run.table(), files[3])
+    origin = run.parameters.get("position_origin")  # positions people read, counted from an origin
+    write_tsv(_labelled(run.table(), "start", origin), files[3])
     write_tsv(run.candidates, files[4])
     if run.matches is not None:
         write_tsv(run.matches, out / "matches.tsv")
         files.append(out / "matches.tsv")
     if run.sites is not None:
         files += [out / "motif_sites.tsv", out / "motif_sites.bed"]
-        write_tsv(run.sites[["motif", "id", "position", "strand", "score"]], files[-2])
+        write_tsv(_labelled(run.sites[["motif", "id", "position", "strand", "score"]], "position", origin), files[-2])
         _write_bed(run.sites, dict((m.name, m.length) for m in motifs), files[-1], run.coords)
     files.append(out / "motifs.json")
     _write_json(run, files[-1])
@@ -73,6 +74,21 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
     return files
 
 
+def _labelled(table, column, origin):
+    """``table`` with ``<column>_label`` after ``column``: the 1-based positions counted from
+    ``origin`` (+1 at it, -1 before it, no 0; :func:`seqimp.io.position_labels`); as it is
+    without an origin or rows."""
+    if origin is None or not len(table):
+        return table
+    from ..io import position_labels
+
+    position = table[column].to_numpy(dtype="int64")
+    table = table.copy()
+    table.insert(list(table.columns).index(column) + 1, f"{column}_label",
+                 position_labels(int(position.max()), origin=origin)[position - 1])
+    return table
+
+
 def _write_bed(sites, lengths, path, coords=None):
     """BED6 sites: chrom, 0-based start, end, motif, score, strand. In genome coordinates when
     the positives are genomic windows (``coords``, :func:`seqimp.io.hits_to_bed`: a site on a
@@ -80,7 +96,7 @@ def _write_bed(sites, lengths, path, coords=None):
     position along the sequence."""
     import pandas as pd
 
-    from ..io import hits_to_bed
+    from ..io import hits_to_bed, write_bed
 
     length = sites["motif"].map(lengths)
     if coords is not None:
@@ -90,8 +106,7 @@ def _write_bed(sites, lengths, path, coords=None):
         rows = pd.DataFrame({"chrom": sites["id"], "start": sites["position"] - 1,
                              "end": sites["position"] - 1 + length, "name": sites["motif"],
                              "score": sites["score"], "strand": sites["strand"]})
-    Path(path).write_text("".join(f"{r['chrom']}\t{r['start']}\t{r['end']}\t{r['name']}\t{r['score']:.4f}\t"
-                                  f"{r['strand']}\n" for r in rows.to_dict("records")))
+    write_bed(rows, path)  # BED's integer scores 0-1000: the site scores scaled by the largest
 
 
 def best_motif(run) -> dict | None:
@@ -122,7 +137,7 @@ def motif_summary(run) -> dict:
     return record
 
 
-def update_report(folder, run, *, announce=True, written_in=None):
+def update_report(folder, run, *, announce=True, written_in=None, into=None):
     """Add ``run``'s motifs to the ``seqimp poim`` folder ``folder`` (one with ``summary.json``,
     from an earlier ``seqimp poim``; ``seqimp motifs --out`` into it): its best motif and
     database (:func:`motif_summary`) into that summary, which is written back once, and the
@@ -130,10 +145,15 @@ def update_report(folder, run, *, announce=True, written_in=None):
     other folders. ``announce``: log where the report is (off for a staging folder, whose name
     the user never sees). ``written_in``: the folder ``run.files`` were written into when it is
     not ``folder`` (a staging folder published into ``folder`` since); the summary's record of
-    what was written (``files``) gains them under their names in ``folder``."""
+    what was written (``files``) gains them under their names in ``folder``. ``into``: the
+    folder the new ``summary.json`` and ``report.html`` are written into (default ``folder``;
+    the command line gives a folder its output transaction publishes with the motif files).
+    Each file is written under a hidden name and renamed, so neither is ever half-written."""
     import json
+    import os
 
     folder = Path(folder)
+    into = folder if into is None else Path(into)
     if not (folder / "summary.json").exists():
         return None
     summary = json.loads((folder / "summary.json").read_text())
@@ -142,8 +162,15 @@ def update_report(folder, run, *, announce=True, written_in=None):
     root = Path(written_in) if written_in is not None else folder
     written = (folder / Path(p).relative_to(root) for p in run.files)
     summary = add_file_sizes(summary, folder, [p for p in written if p.is_file()])
-    write_summary(folder / "summary.json", summary)
-    path = write_report(folder, summary=summary)
+    partial = [into / ".summary.json.partial", into / ".report.html.partial"]
+    try:
+        write_summary(partial[0], summary)
+        write_report(folder, summary=summary, path=partial[1])
+        os.replace(partial[0], into / "summary.json")
+        os.replace(partial[1], into / "report.html")
+    finally:
+        for path in partial:
+            path.unlink(missing_ok=True)
     if announce:
         logger.info(f"report updated: {folder}/report.html")
-    return path
+    return into / "report.html"
