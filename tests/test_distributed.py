@@ -191,6 +191,25 @@ def test_a_killed_worker_is_survived_exactly_when_the_rows_come_from_a_codes_sto
         np.testing.assert_array_equal(survived.dual_coef, clean.dual_coef)
 
 
+def test_a_killed_worker_process_leaves_the_fast_route_bit_identical(data, monkeypatch):
+    """The fast route's rounds (held-out slice, stopping rule, final rounds over all rows) are the
+    same pure tasks: a worker process killed with SIGKILL once round 2 is submitted costs a retry,
+    not a different model."""
+    from seqimp.kernels._sgd_rule import PlateauRule
+
+    X, y = data[0][:2000], data[1][:2000]
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    with cluster, distributed.Client(cluster) as c:
+        rule = dict(validation_tol=1e-2, weight_tol=5e-2)
+        clean = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, stopping=PlateauRule(**rule))
+        killed = _kill_a_worker_in_round_2(c, monkeypatch)
+        survived = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, stopping=PlateauRule(**rule))
+        assert len(killed) == 1 and clean.converged and survived.n_iter == clean.n_iter >= 3
+        np.testing.assert_array_equal(survived.coef, clean.coef)
+        np.testing.assert_array_equal(survived.dual_coef, clean.dual_coef)
+        assert survived.history == clean.history
+
+
 def test_scheduler_address_as_client_param(client, data):
     X, y = data[0][:2000], data[1][:2000]
     model = WDClassifier(degree=3, C=0.1, tol=1e-1, client=client.scheduler.address).fit(X, y)
