@@ -210,8 +210,9 @@ def run_poim(positive, negative, out, *, model=ModelOptions(), background=Backgr
                          held_out=info)
     if motifs is None:
         route.requested, route.reason = model.kind, "no motif step: the POIM is the positional model's"
+    else:
+        logger.info(f"model route: {route.route} ({route.reason})")
     summary["model_route"] = route.record()
-    logger.info(f"model route: {route.route} ({route.reason})")
     gkm = route.route == "gkm"
     run = explain_and_write(
         lambda: compute_importance(weights, bg, max_order=max_order, max_memory=importance.max_memory,
