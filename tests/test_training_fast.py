@@ -217,3 +217,25 @@ def test_max_iter_without_a_plateau_warns():
     with pytest.warns(ConvergenceWarning, match=r"still changing after max_iter=2 passes"):
         sol = fast_svm(X, y, degree=3, max_iter=2, weight_tol=0.0)
     assert not sol.converged and sol.n_iter == 2
+
+
+@pytest.mark.parametrize("method", ["dcd", "sgd"])
+def test_memory_estimate_of_the_fast_route_matches_its_traced_peak(method):
+    import tracemalloc
+
+    from seqimp.kernels import training_memory
+
+    X, y = planted(800, 60, 3)
+    fit = lambda: fast_svm(X, y, degree=5, method=method, max_iter=3, weight_tol=0.0)  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit()                                   # compile outside the trace
+        tracemalloc.start()
+        try:
+            fit()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    est = training_memory(800, 60, 5, 4, "implicit", solver="fast" if method == "dcd" else "sgd")
+    assert 0.9 * peak <= est <= 1.5 * peak, (est, peak)
+    assert est > training_memory(800, 60, 5, 4, "implicit")    # more than the exact route's

@@ -84,8 +84,10 @@ class _WDModel(BaseEstimator):
 
     def _check_memory(self, codes, method):
         """Refuse, before allocating, a fit whose working memory exceeds ``memory_budget``."""
+        svm_solver = "dcd" if is_regressor(self) or self.client is not None else self._solver(codes.shape[0])
         check_training_memory(codes, self.degree_, get_alphabet(self.alphabet).size, method, self.memory_budget,
-                              shifts=self.shifts_, problem="ridge" if is_regressor(self) else "svm")
+                              shifts=self.shifts_, problem="ridge" if is_regressor(self) else "svm",
+                              solver=svm_solver)
 
     @contextlib.contextmanager
     def _step(self, what):

@@ -1,30 +1,35 @@
-"""The fast SVM route: averaged SGD on the WD features, stopped when the model stops changing.
+"""The fast SVM route: passes until the model stops changing (dual coordinate descent or averaged SGD).
 
-:func:`fast_svm` minimises the same primal as :func:`~seqimp.kernels._dcd.dcd_svm`
-(liblinear's hinge-loss SVM with the bias as a constant feature 1)::
+:func:`fast_svm` solves the problem of :func:`~seqimp.kernels._dcd.dcd_svm` (liblinear's
+hinge-loss SVM with the bias as a constant feature 1)::
 
     1/2 ||(w, b)||^2 + sum_i C_i max(0, 1 - y_i (w.phi_i + b))
 
-divided by n C, i.e. ``lam/2 ||(w, b)||^2 + 1/n sum_i (C_i / C) hinge_i`` with ``lam = 1 / (n C)``,
-by averaged stochastic gradient descent (ASGD; Polyak-Ruppert averaging, Bottou 2010,
-Xu 2011): one coordinate-free step per row in a random order per pass,
+pass by pass and stops by :class:`._sgd_rule.PlateauRule` instead of liblinear's
+projected-gradient rule: a validation slice of the rows (``validation_fraction``, at most
+``max_validation`` rows, drawn from ``random_state``) is left out of training, and after each
+pass the held-out hinge loss and accuracy and the relative change of the weights over the
+pass are compared with ``validation_tol`` and ``weight_tol``; once settled, the slice joins
+the training rows and the passes go on until the weights settle again (``refit``).
+
+``method="dcd"`` (the default; ``WDClassifier(solver="fast")``) takes the exact route's
+passes: dual coordinate descent with liblinear's shrinking, the same kernel
+(:func:`~seqimp.kernels._dcd._steps`). ``method="sgd"`` is averaged stochastic gradient
+descent on the primal divided by n C, ``lam/2 ||(w, b)||^2 + 1/n sum_i (C_i / C) hinge_i`` with
+``lam = 1 / (n C)`` (Polyak-Ruppert averaging; Bottou 2010, Xu 2011): one step per row in a
+random order per pass,
 
     w <- (1 - eta_t lam) w + eta_t (C_i / C) y_i phi_i      (the second term only when y_i w.phi_i < 1)
 
 with ``eta_t = eta0 / (1 + lam eta0 t)^(3/4)`` and ``eta0 = 1 / (||phi||^2 + 1)`` (the step
-that moves a violated margin by about one), and the returned model is the average of the
-iterates from the second pass on. Both vectors are kept in scaled form so that a step touches
-only the row's weights: ``w = s v`` and ``avg = D (z + E v)`` for scalars s, D, E (the scale
+that moves a violated margin by about one), returning the average of the iterates from the
+second pass on. Both vectors are kept in scaled form so that a step touches only the row's
+weights: ``w = s v`` and ``avg = D (z + E v)`` for scalars s, D, E (the scale
 ``(1 - eta lam)`` multiplies s; an update of v by ``c phi`` subtracts ``E c phi`` from z, so the
 average does not move; averaging in ``w`` with weight mu updates D and E only).
 
-The fit stops by :class:`._sgd_rule.PlateauRule`: a validation slice of the rows
-(``validation_fraction``, at most ``max_validation`` rows, drawn from ``random_state``) is
-left out of training, and after each pass the held-out hinge loss and accuracy and the
-relative change of the averaged weights over the pass are compared with ``validation_tol``
-and ``weight_tol``. Memory: the codes, three vectors in the solver's layout (v, z and the
-averaged weights, 8 (q + 1) bytes each, see :mod:`._layout`), the returned coefficients and
-O(n) integers.
+Memory: the codes, the solver's weight vector and the previous pass's weights (8 (q + 1)
+bytes each, see :mod:`._layout`; SGD also z), the returned coefficients and O(n) numbers.
 """
 
 from __future__ import annotations
