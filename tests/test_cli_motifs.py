@@ -98,8 +98,12 @@ def test_motifs_from_bed_windows_equal_the_fasta_run(genome, from_fasta, tmp_pat
     assert "motif1\tGATTACA\tstart 11" in captured.out
     assert re.search(r"300 windows of 30 nt \(dropped 1: .*off_chromosome 1", captured.err)
     fasta = from_fasta[0]
-    for name in ("motifs.tsv", "motifs.meme", "motifs.jaspar", "motif_candidates.tsv"):
+    for name in ("motifs.meme", "motifs.jaspar", "motif_candidates.tsv"):
         assert (out / name).read_bytes() == (fasta / name).read_bytes(), name
+    # the same table; BED windows count positions from their centre (+1 at 1-based 16: no 0)
+    bed_motifs, fasta_motifs = _tsv(out / "motifs.tsv"), _tsv(fasta / "motifs.tsv")
+    assert [{k: v for k, v in r.items() if k != "start_label"} for r in bed_motifs] == fasta_motifs
+    assert bed_motifs[0]["start_label"] == "-5"  # start 11 counted from origin 16
     bed_sites, fasta_sites = _tsv(out / "motif_sites.tsv"), _tsv(fasta / "motif_sites.tsv")
     assert len(bed_sites) == len(fasta_sites) > 200
     for b, f in zip(bed_sites, fasta_sites):  # record seq<i> of the FASTA is region chr1:30(i-1)-30i

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._inputs import add_input_options, read_inputs
+from ._inputs import add_input_options, read_inputs, read_motif_source
 from ._logging import UserError, progress_enabled
 from ._options import (add_data_options, add_db_option, add_gkm_options, add_model_options, add_quiet, check_degree,
                        positive_int, share)
@@ -68,7 +68,7 @@ def register(sub) -> None:
     p = sub.add_parser("motifs", help="motifs (PWMs, logos, files, database matches) from a POIM",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_data_options(p, required=False)
-    add_input_options(p, table=False, regression=False, alphabet=False, origin=False)
+    add_input_options(p, regression=False)
     p.add_argument("--poim", metavar="POIM.npz", help="a saved POIM result instead of training")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_model_options(p)
@@ -90,8 +90,11 @@ def register(sub) -> None:
                    help="fit POIM orders 1..N (default 3; at most the POIM's max order)")
     m.add_argument("--min-score", type=share, default=0.0,
                    help="drop motifs explaining less than this share of the POIM (default 0: keep all)")
+    m.add_argument("--min-width", type=positive_int, default=1,
+                   help="narrowest motif: narrower candidates are widened before refinement (default 1)")
+    m.add_argument("--max-width", type=positive_int, default=30, help="widest motif (default 30)")
     add_db_option(m)
-    m.add_argument("--db-format", choices=["meme", "jaspar", "transfac"], default=None,
+    m.add_argument("--db-format", choices=["meme", "jaspar", "transfac", "homer"], default=None,
                    help="format of --db (default: recognised from the file)")
     m.add_argument("--matches", type=positive_int, default=5, help="best matches listed per motif (default 5)")
     m.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="logo format (default png)")
@@ -102,12 +105,23 @@ def register(sub) -> None:
 def _inputs(args):
     """The checked inputs before any work: the database, the sequences and the --poim result."""
     from ..importance import load_poim
-    from ..motifs import load_database
 
     check_output_path(args.out)
-    database = load_database(args.db, args.db_format) if args.db else None
-    inputs = read_inputs(args)  # FASTA, or BED windows cut from --genome, as in 'seqimp poim'
+    if args.min_width > args.max_width:
+        raise UserError(f"--min-width {args.min_width} exceeds --max-width {args.max_width}")
+    if args.alphabet == "protein":
+        raise UserError("--alphabet protein: seqimp motifs finds DNA motifs (A, C, G, T; RNA reads U as T)")
+    database = read_motif_source(args.db, args.db_format, "--db") if args.db else None
+    inputs = read_inputs(args)  # FASTA, BED windows cut from --genome or a table, as in 'seqimp poim'
+    if inputs.regression:
+        raise UserError(f"--table {args.table}: motifs need two classes; the value column {args.value_column!r} "
+                        "holds measured values (seqimp poim --table takes them)")
+    args.origin = inputs.origin
     pos, neg = inputs.positive, inputs.negative
+    if args.alphabet == "rna":  # U reads as T: the same codes, motifs in A, C, G, T
+        from ..io import SequenceSet
+
+        pos, neg = (None if s is None else SequenceSet(s.codes, s.ids, "dna", s.source) for s in (pos, neg))
     if (pos is None) != (neg is None):
         raise UserError("give both --positive and --negative (or --positive-bed with --negative-bed or "
                         "--negatives; or neither, with --poim)")
@@ -137,12 +151,13 @@ def run(args) -> int:
 
     matplotlib.use("Agg")
     from ..pipeline import (BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions,
-                            run_motifs_routed, update_report)
+                            run_motifs_routed, update_report, write_motif_report)
 
     database, pos, neg, result = _inputs(args)
     motifs = MotifOptions(strand=args.strand, database=database, top_matches=args.matches,
                           max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
-                          min_score=args.min_score)
+                          min_score=args.min_score, min_width=args.min_width, max_width=args.max_width,
+                          position_origin=args.origin)
     options = dict(model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
                                       test_fraction=args.test_fraction, kind=args.model,
                                       word_length=args.gkm_length, informative=args.gkm_informative),
@@ -156,5 +171,7 @@ def run(args) -> int:
 
     with output_dir(args.out, "motifs", finish=finish, inputs=input_paths(args)) as tmp:
         run = run_motifs_routed(tmp, poim=result, positive=pos, negative=neg, **options)
+        if not (Path(args.out) / "summary.json").exists():  # a folder of its own: the run's own report
+            run.files.append(write_motif_report(tmp, run))
     print_motifs(run, args.out)
     return 0

@@ -217,6 +217,21 @@ def _trim(pwm, informative):
     return int(keep[0]), int(keep[-1]) + 1
 
 
+def _width_limits(pwm, a, b, min_length, max_length):
+    """The kept columns ``[a, b)`` within ``min_length..max_length``: widened on both sides (within
+    the PWM) or cut to the ``max_length`` columns of most information."""
+    if b - a > max_length:
+        ic = np.convolve(information_content(pwm[a:b]), np.ones(max_length), "valid")
+        a += int(np.argmax(ic))
+        return a, a + max_length
+    while b - a < min(min_length, pwm.shape[0]):
+        if (a > 0 and (b - a) % 2) or b == pwm.shape[0]:
+            a -= 1
+        else:
+            b += 1
+    return a, b
+
+
 def _motif_columns(pwm, n_sites, backgrounds, min_ic, alpha):
     """Columns informative (:func:`_informative`) against every one of ``backgrounds``."""
     keep = np.ones(pwm.shape[0], dtype=bool)
@@ -246,6 +261,7 @@ class _Options:
     tol: float
     max_grow: int
     max_length: int
+    min_length: int = 1
 
 
 def _fit(motif, pos, neg, strands, background, positive_letters, o):
@@ -271,7 +287,8 @@ def _fit(motif, pos, neg, strands, background, positive_letters, o):
         pwm = np.vstack([np.tile(background, (left, 1)), pwm, np.tile(background, (right, 1))])
         starts = starts - left
         pwm, n_eff = _em(pwm, train, starts, strands, background, o.pseudocount, o.max_iter, o.tol)
-    a, b = _trim(pwm, _motif_columns(pwm, n_eff, backgrounds, o.min_ic, o.alpha))
+    a, b = _width_limits(pwm, *_trim(pwm, _motif_columns(pwm, n_eff, backgrounds, o.min_ic, o.alpha)),
+                         o.min_length, o.max_length)
     pwm, starts = pwm[a:b], starts + a
     if motif.position_free:
         starts = np.arange(0, L - pwm.shape[0] + 1)
@@ -306,7 +323,7 @@ def _held_out(motif, pos, neg, strands, o, folds=2):
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
-                  ids=None, held_out=True, random_state=None) -> MotifSites:
+                  ids=None, held_out=True, random_state=None, min_length=1) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
     Parameters
@@ -343,6 +360,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         columns.
     max_iter, tol :
         EM iterations and relative log-likelihood tolerance.
+    min_length : int, default=1
+        Narrowest motif: the kept columns are widened on both sides to at least this many
+        (``max_length`` also cuts a wider motif to its most informative columns).
     ids : sequence of str, optional
         Positive sequence ids for the site table (default ``pos1, pos2, ...``).
     held_out : bool, default=True
@@ -370,7 +390,8 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     ids = [f"pos{i + 1}" for i in range(len(pos))] if ids is None else list(ids)
     background = _letters_of(neg)
     positive_letters = _letters_of(pos)  # what a (non-depleted) motif's sites sit in
-    opts = _Options(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length)
+    opts = _Options(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length,
+                    min_length)
     strands = ("+", "-") if strand == "both" else ("+",)
     # composition-matched controls: the positives' dinucleotide shuffles (step 6)
     shuffled = dinucleotide_shuffle(pos.astype(np.uint8), random_state=random_state).astype(np.intp) \

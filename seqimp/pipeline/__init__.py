@@ -18,7 +18,7 @@ from ._outputs import (load_model, save_model, top_oligomers, versions, write_fi
                        write_result_files, write_summary, write_top_bed)
 from ._poim_run import PipelineRun
 from ._regression import run_regression, train_regressor
-from ._report import build_report, write_report
+from ._report import build_report, write_motif_report, write_report
 from ._scan_run import ScanOptions, ScanRun, run_scan
 from ._enrich_run import EnrichOptions, EnrichRun, run_enrich
 from ._poim_routes import check_job, compute_importance, make_background, run_model, run_poim, run_sampled
@@ -32,4 +32,5 @@ __all__ = ["ModelOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptio
            "run_motifs_routed", "ModelRoute", "choose_route", "MODEL_KINDS",
            "update_report", "no_motifs_reason", "top_oligomers", "write_figures", "write_outputs",
            "write_result_files", "write_summary", "save_model", "load_model", "versions", "write_report",
-           "build_report", "ScanOptions", "ScanRun", "run_scan", "EnrichOptions", "EnrichRun", "run_enrich"]
+           "build_report", "ScanOptions", "ScanRun", "run_scan", "EnrichOptions", "EnrichRun", "run_enrich",
+           "write_motif_report"]

@@ -193,7 +193,9 @@ def find_motifs(result, sequences=None, *, options=MotifOptions(), round=1, acce
                           f"of length {result.length}")
     result = _with_full_tables(result)
     fit_order = min(fit_order, result.max_order)
-    parameters = {"strand": strand, "fpr": fpr, "max_pvalue": max_pvalue,
+    parameters = {"min_width": options.min_width, "max_width": options.max_width,
+                  "position_origin": options.position_origin, "strand": strand, "fpr": fpr,
+                  "max_pvalue": max_pvalue,
                   "max_held_out_pvalue": max_held_out_pvalue, "measure": measure,
                   "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
                   "rounds": options.rounds, "database": database_info(database)}
@@ -206,11 +208,13 @@ def find_motifs(result, sequences=None, *, options=MotifOptions(), round=1, acce
                         sites=_empty_sites(), parameters=dict(parameters, noise_level=float("nan")))
     prefix = "candidate" if round == 1 else f"round{round}_candidate"
     found = discover_motifs(result, max_motifs=max_motifs, measure=measure, orders=range(1, fit_order + 1),
-                            min_score=min_score, strands="both" if strand == "both" else "given", prefix=prefix)
-    motifs, stats, sites = found.motifs, None, None
+                            min_score=min_score, strands="both" if strand == "both" else "given", prefix=prefix,
+                            max_length=options.max_width)
+    motifs, stats, sites = _widened(found.motifs, options.min_width, result.length), None, None
     if pos is not None:
         logger.info(f"refining {len(motifs)} candidate(s) on the sequences (EM, strand {strand}) and finding sites")
-        refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids, random_state=random_state)
+        refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids, random_state=random_state,
+                                max_length=options.max_width, min_length=options.min_width)
         selected = select_motifs(refined, max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue,
                                  strands=strand, first_number=len(accepted) + 1, accepted=accepted)
         motifs, stats, sites = selected.motifs, selected.stats, selected.sites
@@ -332,3 +336,23 @@ def no_motifs_reason(result):
     if len(motif_candidates(result, 1)) == 0:
         return "the differential POIM has no positive peak"
     return None
+
+
+def _widened(motifs, min_width, length) -> list:
+    """Motifs narrower than ``min_width`` with uniform columns added on both sides (right first
+    when odd), within positions 1..``length``; the others as they are."""
+    import numpy as np
+    from dataclasses import replace
+
+    out = []
+    for m in motifs:
+        extra = min(min_width, length) - m.length
+        if extra <= 0 or m.start is None:
+            out.append(m)
+            continue
+        left = min(extra // 2, m.start - 1)
+        right = min(extra - left, length - (m.start - 1 + m.length))
+        left = min(extra - right, m.start - 1)
+        pwm = np.vstack([np.full((left, 4), 0.25), m.pwm, np.full((right, 4), 0.25)])
+        out.append(replace(m, pwm=pwm, start=m.start - left))
+    return out

@@ -25,7 +25,7 @@ from .._tables import format_value
 from ._html import FIGURE_EXTS, STYLE, figure_html, html_table, read_tsv
 from ._report_motifs import motif_cards, motif_details
 
-__all__ = ["write_report", "build_report", "write_page", "page_table", "run_files"]
+__all__ = ["write_report", "build_report", "write_page", "page_table", "run_files", "write_motif_report"]
 
 _FIGURE_CAPTIONS = {
     "maximal_poim": ("Maximal POIM: the largest |POIM| of any k-mer at each order k and 1-based start "
@@ -252,6 +252,20 @@ def write_report(directory, *, summary=None, path=None, title=None, embed=True) 
     path = Path(directory) / "report.html" if path is None else Path(path)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def write_motif_report(folder, run) -> Path:
+    """``report.html`` of a ``seqimp motifs`` run in a folder of its own (no ``seqimp poim``
+    summary): the motif cards and details of the files ``run.files`` (a MotifRun), positions
+    counted from the run's origin, the database it was matched against."""
+    from ._outputs import file_sizes, json_ready
+
+    folder = Path(folder)
+    parameters = run.parameters
+    summary = {"title": "seqimp motifs", "files": file_sizes(folder, [p for p in run.files if Path(p).is_file()]),
+               "position_origin": parameters.get("position_origin"), "motif_database": parameters.get("database"),
+               "parameters": {k: v for k, v in parameters.items() if k not in ("database", "metrics")}}
+    return write_report(folder, summary=json_ready(summary))
 
 
 def page_table(table, *, limit=50) -> str:
