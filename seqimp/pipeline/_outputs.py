@@ -72,13 +72,18 @@ def top_oligomers(result, n=50, *, position_origin=None):
     return table
 
 
-def write_top_bed(path, windows, table) -> int:
+def write_top_bed(path, windows, table, *, min_order=3) -> int:
     """Write the genomic sites of ranked positional oligomers in the windows as BED6; return the row count.
+
+    Only oligomers of order >= ``min_order`` (default 3: a 1- or 2-mer hits most windows);
+    ``min_order=1`` writes every order. Scores are BED's integers 0-1000 (|FIRM| scaled by the
+    largest, :func:`seqimp.io.write_bed`).
 
     One row per window holding a ranked oligomer at its position (:func:`seqimp.io.oligomer_hits`),
     in genome coordinates (:func:`seqimp.io.hits_to_bed`): name ``oligomer@position``, score
     its FIRM, strand relative to the genome (a hit in a '-' window is on '-').
     """
+    table = table[table["order"] >= min_order]
     hits = oligomer_hits(windows, table)
     firm = {(o, int(p)): f for o, p, f in zip(table["oligomer"], table["position"], table["firm"])}
     bed = hits_to_bed(windows, hits["window"], hits["position"], hits["length"],
