@@ -43,14 +43,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..errors import check_choice, check_random_state
-from ._dcd import (
-    _pass_bar,
-    _steps,
-    check_svm_problem,
-    check_threads,
-    cumulative_beta,
-    svm_start,
-)
+from ._dcd import _dot_buf, _pass_bar, _steps, check_svm_problem, check_threads, cumulative_beta, svm_start
 from ._layout import aligned_zeros, row_addresses, to_standard
 from ._sgd_rule import HeldOutStop, PlateauRule
 
@@ -78,16 +71,7 @@ def _asgd_steps(codes, sign, weight, order, lo, hi, v, z, lay, sqb, degree, base
         i = order[j]
         row_addresses(codes[i], lay, degree, base, buf, kmer)
         eta = eta0 / (1.0 + lam * eta0 * t) ** 0.75
-        dot = 0.0
-        start = 0
-        for k in range(1, degree + 1):
-            acc = 0.0
-            stop = start + length - k + 1
-            for q in range(start, stop):
-                acc += v[buf[q]]
-            dot += sqb[k - 1] * acc
-            start = stop
-        margin = sign[i] * s * (dot + v[p])
+        margin = sign[i] * s * (_dot_buf(buf, v, sqb, degree, length) + v[p])
         s *= 1.0 - eta * lam
         if margin < 1.0:
             c = eta * weight[i] * sign[i] / s           # v += c phi  <=>  w += eta weight y phi

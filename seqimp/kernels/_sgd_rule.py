@@ -25,6 +25,7 @@ import numba
 import numpy as np
 
 from ..errors import SeqimpError, check_int, check_number
+from ._dcd import _dot_buf
 from ._implicit import solver_line
 from ._layout import row_addresses
 
@@ -114,16 +115,7 @@ def _scores_on_layout(codes, w, lay, sqb, degree, base, out):
         buf = np.empty(nnz, dtype=np.int64)
         kmer = np.empty(length, dtype=np.int64)
         row_addresses(codes[r], lay, degree, base, buf, kmer)
-        total = 0.0
-        start = 0
-        for k in range(1, degree + 1):
-            acc = 0.0
-            stop = start + length - k + 1
-            for j in range(start, stop):
-                acc += w[buf[j]]
-            total += sqb[k - 1] * acc
-            start = stop
-        out[r] = total + w[p]
+        out[r] = _dot_buf(buf, w, sqb, degree, length) + w[p]
 
 
 def validation_scores(codes, w, lay, sqb, degree, base) -> np.ndarray:
