@@ -7,7 +7,7 @@ import argparse
 from ._inputs import add_input_options, read_inputs, read_motif_source
 from ._logging import UserError
 from ._options import add_data_options, add_quiet, positive_float, seed, share
-from ._output_folder import check_output_path, output_dir
+from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "enrichment of known motifs in positives vs negatives (SEA/AME-like)"
 
@@ -92,7 +92,7 @@ def run(args) -> int:
     inputs = _sequences(args)
     options = EnrichOptions(method=args.method, site_pvalue=args.site_pvalue, background=args.background,
                             strand=args.strand, max_qvalue=args.max_q)
-    with output_dir(args.out, "enrich") as tmp:
+    with output_dir(args.out, "enrich", inputs=input_paths(args)) as tmp:
         found = run_enrich(tmp, database, inputs.positive, inputs.negative, options=options, fmt=args.format,
                            random_state=args.seed)
     table = found.table

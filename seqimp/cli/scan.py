@@ -7,7 +7,7 @@ import argparse
 from ._inputs import add_input_options, read_inputs, read_motif_source
 from ._logging import UserError
 from ._options import add_quiet, positive_float
-from ._output_folder import check_output_path, output_dir
+from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "sites of known motifs in sequences: exact p-values, q-values (FIMO-like)"
 
@@ -92,7 +92,7 @@ def run(args) -> int:
     sequences, inputs = _sequences(args)
     options = ScanOptions(threshold=args.thresh, strand=args.strand, q_method=args.q_method,
                           background=args.background, pseudocount=args.pseudocount)
-    with output_dir(args.out, "scan") as tmp:
+    with output_dir(args.out, "scan", inputs=input_paths(args)) as tmp:
         found = run_scan(tmp, database, sequences, windows=inputs.windows, origin=inputs.origin, options=options,
                          database=database.info, fmt=args.format)
     hits = found.hits
