@@ -152,123 +152,120 @@ def check_lengths(offsets, word_length, name="X") -> None:
 
 
 @njit(cache=True)
-def _walk_dot(codes, lo, hi, l, left, right, rc, w):
-    """``<phi(x), w>`` for the sequence ``codes[lo:hi]`` (occurrences counted with multiplicity)."""
-    n_choice = left.shape[1]
+def _halves(codes, lo, hi, l, rc, buf):
+    """The left and right half codes of every l-mer window of ``codes[lo:hi]`` into ``buf``
+    (int64, at least ``2 (hi - lo - l + 1)`` rows of 2): row t is the + strand window starting at
+    ``lo + t``; with ``rc`` row ``m + t`` is its reverse complement (m windows). Returns the rows
+    written."""
+    m = hi - lo - l + 1
     shift = 2 * (l - l // 2)
     rmask = (1 << shift) - 1
     mask = (1 << (2 * l)) - 1
     top = 2 * (l - 1)
     code = 0
     rcode = 0
-    total = 0.0
     for p in range(lo, hi):
         b = np.int64(codes[p])
         code = ((code << 2) | b) & mask
         rcode = (rcode >> 2) | ((3 - b) << top)
-        if p - lo >= l - 1:
-            a, r = code >> shift, code & rmask
-            for c in range(n_choice):
-                total += w[left[a, c] + right[r, c]]
+        t = p - lo - l + 1
+        if t >= 0:
+            buf[t, 0] = code >> shift
+            buf[t, 1] = code & rmask
             if rc:
-                a, r = rcode >> shift, rcode & rmask
-                for c in range(n_choice):
-                    total += w[left[a, c] + right[r, c]]
+                buf[m + t, 0] = rcode >> shift
+                buf[m + t, 1] = rcode & rmask
+    return 2 * m if rc else m
+
+
+@njit(cache=True)
+def _dot(buf, n, left, right, w):
+    """``<phi(x), w>`` over the first ``n`` window rows of ``buf`` (occurrences with multiplicity)."""
+    total = 0.0
+    for t in range(n):
+        a, r = buf[t, 0], buf[t, 1]
+        for c in range(left.shape[1]):
+            total += w[left[a, c] + right[r, c]]
     return total
 
 
 @njit(cache=True)
-def _walk_add(codes, lo, hi, l, left, right, rc, w, value):
-    """``w += value * phi(x)`` for the sequence ``codes[lo:hi]``."""
-    n_choice = left.shape[1]
-    shift = 2 * (l - l // 2)
-    rmask = (1 << shift) - 1
-    mask = (1 << (2 * l)) - 1
-    top = 2 * (l - 1)
-    code = 0
-    rcode = 0
-    for p in range(lo, hi):
-        b = np.int64(codes[p])
-        code = ((code << 2) | b) & mask
-        rcode = (rcode >> 2) | ((3 - b) << top)
-        if p - lo >= l - 1:
-            a, r = code >> shift, code & rmask
-            for c in range(n_choice):
-                w[left[a, c] + right[r, c]] += value
-            if rc:
-                a, r = rcode >> shift, rcode & rmask
-                for c in range(n_choice):
-                    w[left[a, c] + right[r, c]] += value
+def _add(buf, n, left, right, w, value):
+    """``w += value * phi(x)`` over the first ``n`` window rows of ``buf``."""
+    for t in range(n):
+        a, r = buf[t, 0], buf[t, 1]
+        for c in range(left.shape[1]):
+            w[left[a, c] + right[r, c]] += value
 
 
 @njit(cache=True)
-def _walk_sq(codes, lo, hi, l, left, right, rc, scratch):
+def _squared_norm(buf, n, left, right, scratch):
     """``||phi(x)||^2``: counts in the zeroed ``scratch``, squared and summed, scratch zeroed again."""
-    _walk_add(codes, lo, hi, l, left, right, rc, scratch, 1.0)
-    n_choice = left.shape[1]
-    shift = 2 * (l - l // 2)
-    rmask = (1 << shift) - 1
-    mask = (1 << (2 * l)) - 1
-    top = 2 * (l - 1)
-    code = 0
-    rcode = 0
+    _add(buf, n, left, right, scratch, 1.0)
     total = 0.0
-    for p in range(lo, hi):
-        b = np.int64(codes[p])
-        code = ((code << 2) | b) & mask
-        rcode = (rcode >> 2) | ((3 - b) << top)
-        if p - lo >= l - 1:
-            for strand in range(2 if rc else 1):
-                cc = code if strand == 0 else rcode
-                a, r = cc >> shift, cc & rmask
-                for c in range(n_choice):
-                    j = left[a, c] + right[r, c]
-                    v = scratch[j]
-                    total += v * v
-                    scratch[j] = 0.0
+    for t in range(n):
+        a, r = buf[t, 0], buf[t, 1]
+        for c in range(left.shape[1]):
+            j = left[a, c] + right[r, c]
+            v = scratch[j]
+            total += v * v
+            scratch[j] = 0.0
     return total
+
+
+def buffer_rows(offsets, l) -> int:
+    """Rows of a window buffer (:func:`_halves`) for the longest sequence of ``offsets``."""
+    return 2 * max(int(np.diff(offsets).max()) - l + 1, 1)
 
 
 @njit(cache=True, parallel=True)
-def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks):
+def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks, rows):
     n = offsets.size - 1
     out = np.empty(n)
     step = (n + n_chunks - 1) // n_chunks
     for t in prange(n_chunks):
         scratch = np.zeros(n_features)
+        buf = np.empty((rows, 2), dtype=np.int64)
         for i in range(t * step, min(n, (t + 1) * step)):
-            out[i] = _walk_sq(codes, offsets[i], offsets[i + 1], l, left, right, rc, scratch)
+            m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
+            out[i] = _squared_norm(buf, m, left, right, scratch)
     return out
 
 
 @njit(cache=True, parallel=True)
-def _scores(codes, offsets, l, left, right, rc, w, scale):
+def _scores(codes, offsets, l, left, right, rc, w, scale, rows):
     """``scale[i] * <phi(x_i), w>`` for every sequence."""
     n = offsets.size - 1
     out = np.empty(n)
     for i in prange(n):
-        out[i] = scale[i] * _walk_dot(codes, offsets[i], offsets[i + 1], l, left, right, rc, w)
+        buf = np.empty((rows, 2), dtype=np.int64)
+        m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
+        out[i] = scale[i] * _dot(buf, m, left, right, w)
     return out
 
 
 @njit(cache=True, parallel=True)
-def _gram(xcodes, xoff, ycodes, yoff, l, left, right, rc, n_features, n_chunks):
+def _gram(xcodes, xoff, ycodes, yoff, l, left, right, rc, n_features, n_chunks, rows):
     """``<phi(x_i), phi(y_j)>`` for all pairs: ``phi(x_i)`` counted into a dense scratch, then each y walked."""
     nx, ny = xoff.size - 1, yoff.size - 1
     out = np.empty((nx, ny))
     step = (nx + n_chunks - 1) // n_chunks
     for t in prange(n_chunks):
         scratch = np.zeros(n_features)
+        xbuf = np.empty((rows, 2), dtype=np.int64)
+        ybuf = np.empty((rows, 2), dtype=np.int64)
         for i in range(t * step, min(nx, (t + 1) * step)):
-            _walk_add(xcodes, xoff[i], xoff[i + 1], l, left, right, rc, scratch, 1.0)
+            mx = _halves(xcodes, xoff[i], xoff[i + 1], l, rc, xbuf)
+            _add(xbuf, mx, left, right, scratch, 1.0)
             for j in range(ny):
-                out[i, j] = _walk_dot(ycodes, yoff[j], yoff[j + 1], l, left, right, rc, scratch)
-            _walk_add(xcodes, xoff[i], xoff[i + 1], l, left, right, rc, scratch, -1.0)
+                my = _halves(ycodes, yoff[j], yoff[j + 1], l, rc, ybuf)
+                out[i, j] = _dot(ybuf, my, left, right, scratch)
+            _add(xbuf, mx, left, right, scratch, -1.0)
     return out
 
 
 @njit(cache=True)
-def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left, right, rc):
+def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left, right, rc, buf):
     """One pass of dual coordinate descent for the hinge-loss SVM (L1-loss dual, as liblinear's)
     over the rows in ``order``; the bias is a constant feature of value ``bias`` (weight
     ``bias_w[0]``). Returns the largest and smallest projected gradient of the pass."""
@@ -276,8 +273,8 @@ def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l
     pg_min = np.inf
     for t in range(order.size):
         i = order[t]
-        lo, hi = offsets[i], offsets[i + 1]
-        g = y[i] * (scale[i] * _walk_dot(codes, lo, hi, l, left, right, rc, w) + bias * bias_w[0]) - 1.0
+        m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
+        g = y[i] * (scale[i] * _dot(buf, m, left, right, w) + bias * bias_w[0]) - 1.0
         a = alpha[i]
         if a == 0.0:
             pg = min(g, 0.0)
@@ -292,66 +289,48 @@ def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l
             d = (new - a) * y[i]
             alpha[i] = new
             if d != 0.0:
-                _walk_add(codes, lo, hi, l, left, right, rc, w, d * scale[i])
+                _add(buf, m, left, right, w, d * scale[i])
                 bias_w[0] += d * bias
     return pg_max, pg_min
 
 
 @njit(cache=True, parallel=True)
-def _attributions(codes, offsets, l, columns, left, right, rc, w, scale, out):
+def _attributions(codes, offsets, l, columns, left, right, rc, w, scale, out, rows):
     """gkmexplain-style: every gapped k-mer occurrence's ``scale[i] * w[f]`` split evenly over its
     k informative bases (a reverse-complement occurrence's columns mapped back to the + strand)."""
     n = offsets.size - 1
     n_choice, k = columns.shape
-    shift = 2 * (l - l // 2)
-    rmask = (1 << shift) - 1
-    mask = (1 << (2 * l)) - 1
-    top = 2 * (l - 1)
     for i in prange(n):
-        lo, hi = offsets[i], offsets[i + 1]
+        buf = np.empty((rows, 2), dtype=np.int64)
+        lo = offsets[i]
+        n_rows = _halves(codes, lo, offsets[i + 1], l, rc, buf)
+        windows = offsets[i + 1] - lo - l + 1
         share = scale[i] / k
-        code = 0
-        rcode = 0
-        for p in range(lo, hi):
-            b = np.int64(codes[p])
-            code = ((code << 2) | b) & mask
-            rcode = (rcode >> 2) | ((3 - b) << top)
-            if p - lo >= l - 1:
-                first = p - l + 1  # flat index of the window's first base
-                a, r = code >> shift, code & rmask
-                for c in range(n_choice):
-                    v = w[left[a, c] + right[r, c]] * share
-                    for j in range(k):
-                        out[first + columns[c, j]] += v
-                if rc:
-                    a, r = rcode >> shift, rcode & rmask
-                    for c in range(n_choice):
-                        v = w[left[a, c] + right[r, c]] * share
-                        for j in range(k):
-                            out[first + l - 1 - columns[c, j]] += v
+        for t in range(n_rows):
+            forward = t < windows
+            first = lo + (t if forward else t - windows)  # flat index of the window's first base
+            a, r = buf[t, 0], buf[t, 1]
+            for c in range(n_choice):
+                v = w[left[a, c] + right[r, c]] * share
+                for j in range(k):
+                    out[first + (columns[c, j] if forward else l - 1 - columns[c, j])] += v
 
 
 @njit(cache=True, parallel=True)
 def _lmer_scores(l, left, right, rc, w):
     """``<phi(u), w>`` of every l-mer ``u`` alone (both strands with ``rc``), by l-mer index."""
     n = 4 ** l
-    n_choice = left.shape[1]
     shift = 2 * (l - l // 2)
     rmask = (1 << shift) - 1
     out = np.empty(n)
     for u in prange(n):
-        a, r = u >> shift, u & rmask
-        s = 0.0
-        for c in range(n_choice):
-            s += w[left[a, c] + right[r, c]]
-        if rc:
-            v = 0
-            for p in range(l):
-                v = (v << 2) | (3 - ((u >> (2 * p)) & 3))
-            a, r = v >> shift, v & rmask
-            for c in range(n_choice):
-                s += w[left[a, c] + right[r, c]]
-        out[u] = s
+        buf = np.empty((2, 2), dtype=np.int64)
+        buf[0, 0], buf[0, 1] = u >> shift, u & rmask
+        v = 0
+        for p in range(l):
+            v = (v << 2) | (3 - ((u >> (2 * p)) & 3))
+        buf[1, 0], buf[1, 1] = v >> shift, v & rmask
+        out[u] = _dot(buf, 2 if rc else 1, left, right, w)
     return out
 
 
@@ -398,10 +377,11 @@ def gkm_kernel(X, Y=None, *, word_length=10, informative=6, reverse_complement=T
         check_lengths(yo, tables.word_length, "Y")
     rc = bool(reverse_complement)
     args = (tables.word_length, tables.left, tables.right, rc)
-    G = _gram(xc, xo, yc, yo, *args, tables.n_features, n_chunks(xo.size - 1))
+    rows = max(buffer_rows(xo, tables.word_length), buffer_rows(yo, tables.word_length))
+    G = _gram(xc, xo, yc, yo, *args, tables.n_features, n_chunks(xo.size - 1), rows)
     if normalize:
-        nx = _squared_norms(xc, xo, *args, tables.n_features, n_chunks(xo.size - 1))
-        ny = nx if Y is None else _squared_norms(yc, yo, *args, tables.n_features, n_chunks(yo.size - 1))
+        nx = _squared_norms(xc, xo, *args, tables.n_features, n_chunks(xo.size - 1), rows)
+        ny = nx if Y is None else _squared_norms(yc, yo, *args, tables.n_features, n_chunks(yo.size - 1), rows)
         G /= np.sqrt(np.outer(nx, ny))
     return G
 

@@ -23,8 +23,8 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ._gkm import (GkmTables, _attributions, _dcd_pass, _lmer_scores, _scores, _squared_norms, check_lengths,
-                   n_chunks, ragged_codes)
+from ._gkm import (GkmTables, _attributions, _dcd_pass, _lmer_scores, _scores, _squared_norms, buffer_rows,
+                   check_lengths, n_chunks, ragged_codes)
 
 __all__ = ["GKMClassifier"]
 
@@ -99,7 +99,8 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
 
     def _scale(self, codes, offsets):
         """1 / ||phi(x)|| (normalised) or 1 per sequence, and ||phi(x)||^2."""
-        sq = _squared_norms(codes, offsets, *self._args(), self.tables_.n_features, n_chunks(offsets.size - 1))
+        sq = _squared_norms(codes, offsets, *self._args(), self.tables_.n_features, n_chunks(offsets.size - 1),
+                            buffer_rows(offsets, self.tables_.word_length))
         if not self.normalize:
             return np.ones_like(sq), sq
         if (sq <= 0).any():  # cannot happen for sequences of length >= l; guarded all the same
@@ -135,12 +136,13 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         bias_w = np.zeros(1)
         alpha = np.zeros(sign.size)
         rng = check_random_state(self.random_state)
+        buf = np.empty((buffer_rows(offsets, self.tables_.word_length), 2), dtype=np.int64)
         C = float(self.C)
         self.n_iter_ = max_iter
         for it in range(max_iter):
             order = rng.permutation(sign.size).astype(np.int64)
             pg_max, pg_min = _dcd_pass(codes, offsets, sign, scale, qii, order, alpha, w, bias_w, C, bias,
-                                       *self._args())
+                                       *self._args(), buf)
             if pg_max - pg_min < self.tol:
                 self.n_iter_ = it + 1
                 break
@@ -158,7 +160,8 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "coef_")
         codes, offsets = self._codes(X)
         scale, _ = self._scale(codes, offsets)
-        return _scores(codes, offsets, *self._args(), self.coef_, scale) + self.intercept_
+        rows = buffer_rows(offsets, self.tables_.word_length)
+        return _scores(codes, offsets, *self._args(), self.coef_, scale, rows) + self.intercept_
 
     def predict(self, X):
         """Class labels, shape (n,)."""
@@ -181,7 +184,8 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         scale, _ = self._scale(codes, offsets)
         out = np.zeros(codes.size)
         _attributions(codes, offsets, self.tables_.word_length, self.tables_.columns, self.tables_.left,
-                      self.tables_.right, bool(self.reverse_complement), self.coef_, scale, out)
+                      self.tables_.right, bool(self.reverse_complement), self.coef_, scale, out,
+                      buffer_rows(offsets, self.tables_.word_length))
         lengths = np.diff(offsets)
         if (lengths == lengths[0]).all():
             return out.reshape(lengths.size, int(lengths[0]))
