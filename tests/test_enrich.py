@@ -76,3 +76,13 @@ def test_bad_input():
         enrich_motifs(db, pos, neg, method="t-test")
     with pytest.raises(SeqimpError, match="needs positive and negative sequences"):
         enrich_motifs(db, pos, [])
+
+
+def test_no_motifs_gives_an_empty_match_table():
+    """A run that found no motif, with a database: an empty matches table (the answer), no error."""
+    from seqimp.motifs import database_matches
+
+    db = MotifDatabase([Motif("a", np.full((5, 4), 0.25))], annotations={"a": {"tf_class": "c", "tf_family": "f"}})
+    matches = database_matches([], db)
+    assert len(matches) == 0 and list(matches.columns[:4]) == ["query", "target", "target_description",
+                                                               "target_class"]

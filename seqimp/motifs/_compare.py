@@ -307,7 +307,10 @@ def database_matches(motifs, database, *, top=5) -> pd.DataFrame:
     logger.info(f"comparing {len(motifs)} motif(s) with {len(database)} known motifs (TOMTOM)")
     if database and motifs and not tomtom_compiled():
         logger.info(COMPILE_NOTICE)
-    matches = compare_motifs(motifs, list(database), top=top)
+    if not motifs:  # "no motif" is an answer: an empty table, not an error
+        matches = pd.DataFrame(columns=list(_COLUMNS))
+    else:
+        matches = compare_motifs(motifs, list(database), top=top)
     classes = {name: fields.get("tf_class", "") for name, fields in database.annotations.items()}
     if not any(classes.values()):
         return matches
