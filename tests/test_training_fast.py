@@ -239,3 +239,25 @@ def test_memory_estimate_of_the_fast_route_matches_its_traced_peak(method):
     est = training_memory(800, 60, 5, 4, "implicit", solver="fast" if method == "dcd" else "sgd")
     assert 0.9 * peak <= est <= 1.5 * peak, (est, peak)
     assert est > training_memory(800, 60, 5, 4, "implicit")    # more than the exact route's
+
+
+def test_the_weight_change_does_not_depend_on_the_number_of_threads():
+    import numba
+
+    from seqimp.kernels._sgd import _materialize
+
+    rng = np.random.default_rng(0)
+    v, z = rng.normal(size=10_001), rng.normal(size=10_001)
+    results = []
+    for threads in (1, numba.config.NUMBA_NUM_THREADS):
+        previous = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            out = np.ones(10_001)
+            results.append((_materialize(v, z, 0.5, 2.0, 3.0, True, out), out))
+        finally:
+            numba.set_num_threads(previous)
+    assert results[0][0] == results[1][0]
+    np.testing.assert_array_equal(results[0][1], 2.0 * (z + 3.0 * v))
+    np.testing.assert_allclose(results[0][0], (np.sum((2.0 * (z + 3.0 * v) - 1) ** 2),
+                                               np.sum((2.0 * (z + 3.0 * v)) ** 2)), rtol=1e-12)

@@ -111,16 +111,31 @@ def _asgd_steps(codes, sign, weight, order, lo, hi, v, z, lay, sqb, degree, base
 @numba.njit(cache=True, parallel=True)
 def _materialize(v, z, s, D, E, averaged, out):
     """``out`` <- the model (avg = D (z + E v) when ``averaged``, else w = s v); returns
-    (||new - old||^2, ||new||^2) with ``old`` the previous content of ``out``."""
+    (||new - old||^2, ||new||^2) with ``old`` the previous content of ``out``.
+
+    The sums are taken over 64 fixed chunks and then added in order, so they (and the
+    stopping decisions) do not depend on the number of threads.
+    """
     n = v.shape[0]
+    chunks = 64
+    size = (n + chunks - 1) // chunks
+    parts = np.zeros((chunks, 2))
+    for c in numba.prange(chunks):
+        diff = 0.0
+        norm = 0.0
+        for q in range(c * size, min(n, (c + 1) * size)):
+            new = D * (z[q] + E * v[q]) if averaged else s * v[q]
+            d = new - out[q]
+            diff += d * d
+            norm += new * new
+            out[q] = new
+        parts[c, 0] = diff
+        parts[c, 1] = norm
     diff = 0.0
     norm = 0.0
-    for q in numba.prange(n):
-        new = D * (z[q] + E * v[q]) if averaged else s * v[q]
-        d = new - out[q]
-        diff += d * d
-        norm += new * new
-        out[q] = new
+    for c in range(chunks):
+        diff += parts[c, 0]
+        norm += parts[c, 1]
     return diff, norm
 
 
