@@ -35,6 +35,14 @@ per set and seed) and reuses them on the next run with the same file.
     python scripts/eval_motif_recovery.py --seeds 5        # everything, 5 seeds
     python scripts/eval_motif_recovery.py --only splice --no-modisco
     python scripts/eval_motif_recovery.py --seeds 5 --modisco-cache modisco.json --modisco-skip CTCF
+    python scripts/eval_motif_recovery.py --scenarios public      # motif_benchmark_2 beside STREME
+    python scripts/eval_motif_recovery.py --scenarios generated --scenario-seeds 1 2
+
+``--scenarios`` runs the scenario benchmark of ``scripts/motif_scenarios.py`` instead: the five
+sets of ``motif_benchmark_2`` (STREME 5.5.8's stored answers) and generated sets of the same
+kinds (low prevalence anywhere in long sequences, a dominant motif masking a second one, a
+composite pair, a weak long motif, few sequences) with other factors and seeds: recall of the
+planted sites at 1% FPR, offset, spurious motifs, wall time and peak memory beside STREME's.
 """
 
 from __future__ import annotations
@@ -285,7 +293,18 @@ def main(argv=None) -> int:
                         help="seeds for MoDISco (default 1: it takes minutes per run)")
     parser.add_argument("--data", default=str(SHARED), metavar="DIR", help="the shared data folder "
                         "(default ../shared/data beside the repository)")
+    parser.add_argument("--scenarios", choices=["public", "generated", "all"], default=None,
+                        help="instead: the scenario benchmark (scripts/motif_scenarios.py): the five sets of "
+                             "motif_benchmark_2 with STREME's stored answers, generated ones, or both")
+    parser.add_argument("--scenario-seeds", type=int, nargs="+", default=[1], metavar="SEED",
+                        help="seeds of the generated scenarios (default 1)")
+    parser.add_argument("--keep", metavar="DIR", default=None, help="keep the scenario runs' folders in DIR")
     args = parser.parse_args(argv)
+    if args.scenarios:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from motif_scenarios import run_scenarios
+
+        return run_scenarios(args.scenarios, tuple(args.scenario_seeds), args.data, keep=args.keep)
     _paths(args.data)
     if not JASPAR.exists():
         print(f"{JASPAR} is missing: the benchmark needs ../shared/data beside the repository")

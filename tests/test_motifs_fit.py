@@ -63,6 +63,64 @@ def test_implied_poim_matches_poim_engine():
         np.testing.assert_allclose(table, exact.poim[k - 1], atol=1e-10)
 
 
+def _ratio_products(pwm, starts, positions, k):
+    """The NumPy formulation the kernels replaced: prod over the k-mer's letters of 4 r_l(letter)
+    (1 outside the motif), shape (len(positions), len(starts), 4**k), over every start."""
+    m = pwm.shape[0]
+    ratio = np.vstack([4.0 * pwm, np.ones((1, 4))])
+    out = None
+    for p in range(k):
+        col = positions[:, None] + p - starts[None, :]
+        col = np.where((col >= 0) & (col < m), col, m)
+        f = ratio[col]
+        out = f if out is None else (out[..., :, None] * f[..., None, :]).reshape(out.shape[:2] + (-1,))
+    return out
+
+
+def _column_design_numpy(pwm, col, starts, weights, alpha, orders, positions_by_order):
+    excl = pwm.copy()
+    excl[col] = 0.25
+    bases, designs = [], []
+    for a, k, pos in zip(alpha, orders, positions_by_order):
+        prod = _ratio_products(excl, starts, pos, k) * weights[None, :, None]
+        offset = col + starts[None, :] - pos[:, None]
+        inside = (offset >= 0) & (offset < k)
+        bases.append(a * ((prod * ~inside[..., None]).sum(axis=1) - weights.sum()).ravel())
+        z = np.arange(4 ** k)
+        G = np.zeros((pos.size, 4 ** k, 4))
+        for p in range(k):
+            sel = offset == p
+            if sel.any():
+                G[:, z, (z >> (2 * (k - 1 - p))) & 3] += 4.0 * a * (prod * sel[..., None]).sum(axis=1)
+        designs.append(G.reshape(-1, 4))
+    return np.concatenate(bases), np.concatenate(designs, axis=0)
+
+
+def test_implied_poim_kernels_against_the_numpy_formulation():
+    """The kernels visit only the starts that overlap a row; the NumPy formulation used every start."""
+    from seqimp.motifs._implied_poim import column_design, motif_contribution, per_start_contributions
+
+    rng = np.random.default_rng(3)
+    pwm = rng.dirichlet(np.ones(4), 5)
+    L, orders, alpha = 30, [1, 2, 3], np.array([0.7, 1.3, 0.4])
+    positions = [np.arange(2, L - k - 1) for k in orders]
+    starts = np.arange(0, L - 5 + 1)  # every start, as a position-free motif has
+    weights = rng.random(starts.size)
+    weights[3] = 0.0
+    weights /= weights.sum()
+    slow = np.concatenate([a * np.tensordot(_ratio_products(pwm, starts, pos, k) - 1.0, weights, axes=([1], [0])).ravel()
+                           for a, k, pos in zip(alpha, orders, positions)])
+    assert np.allclose(motif_contribution(pwm, starts, weights, alpha, orders, positions), slow, rtol=1e-12, atol=1e-12)
+    per = np.concatenate([(a * (_ratio_products(pwm, starts, pos, k) - 1.0)).transpose(0, 2, 1).reshape(-1, starts.size)
+                          for a, k, pos in zip(alpha, orders, positions)])
+    assert np.allclose(per_start_contributions(pwm, starts, alpha, orders, positions), per, rtol=1e-12, atol=1e-12)
+    for col in range(5):
+        base, G = column_design(pwm, col, starts, weights, alpha, orders, positions)
+        base0, G0 = _column_design_numpy(pwm, col, starts, weights, alpha, orders, positions)
+        assert np.allclose(base, base0, rtol=1e-12, atol=1e-12) and np.allclose(G, G0, rtol=1e-12, atol=1e-12)
+        assert np.allclose(base + G @ pwm[col], slow, rtol=1e-12, atol=1e-12)  # affine in the column
+
+
 def test_simplex_lstsq_matches_slsqp():
     rng = np.random.default_rng(3)
     for _ in range(25):

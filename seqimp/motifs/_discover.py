@@ -122,10 +122,11 @@ def _span(m: Motif, margin=0):
 class _Masked:
     """A POIM whose tables are 0 on the starts of given spans (what positional motifs explain)."""
 
-    def __init__(self, result, spans, measure):
-        self.length, self.max_order = result.length, result.max_order
+    def __init__(self, result, spans, measure, max_order=None):
+        self.length = result.length
+        self.max_order = result.max_order if max_order is None else min(int(max_order), result.max_order)
         tables = []
-        for k, t in enumerate(measure_tables(result, measure), start=1):
+        for k, t in enumerate(measure_tables(result, measure)[:self.max_order], start=1):  # the fitted orders only
             t = np.array(t, dtype=np.float64)
             for lo, hi in spans:
                 t[max(lo - k + 1, 0):max(min(hi, t.shape[0]), 0)] = 0.0
@@ -133,8 +134,8 @@ class _Masked:
         setattr(self, measure, tables)
 
 
-def _masked(result, spans, measure):
-    return _Masked(result, spans, measure)
+def _masked(result, spans, measure, max_order=None):
+    return _Masked(result, spans, measure, max_order)
 
 
 def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_candidates=None,
@@ -254,8 +255,11 @@ def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_c
         fitted = list(final.motifs)
     else:
         final = None
-    for m in free:  # fitted alone to the POIM outside the positional motifs' spans, placed anywhere
-        masked = _masked(result, [_span(p, pad) for p in fitted], measure)
+    masked, masked_for = None, -1
+    for m in free:  # fitted alone to the POIM outside the earlier motifs' spans, placed anywhere
+        if masked_for != len(fitted):  # copies of the fitted orders' tables only, remade when a motif was added
+            fit_orders = list(range(1, min(3, result.max_order) + 1)) if orders is None else list(orders)
+            masked, masked_for = _masked(result, [_span(p, pad) for p in fitted], measure, max(fit_orders)), len(fitted)
         one = fit_motifs(masked, [m], orders=orders, measure=measure, window=result.length, max_iter=10,
                          per_order=per_order)
         if one.motifs[0].score > max(min_score, 0.0):  # keep the k-mer seed: its sites refine it

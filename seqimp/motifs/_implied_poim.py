@@ -61,20 +61,13 @@ def placement_weights(start0, spread, m, length):
     return starts, w / w.sum()
 
 
-def _ratio_products(pwm, starts, positions, k):
-    """prod over the k-mer's letters of 4 r_l(letter) (1 outside the motif).
+def _ratio(pwm):
+    """``4 * pwm`` with a last row of ones (a letter outside the motif), contiguous: (m + 1, 4)."""
+    return np.ascontiguousarray(np.vstack([4.0 * np.asarray(pwm, dtype=np.float64), np.ones((1, 4))]))
 
-    Returns ndarray of shape (len(positions), len(starts), 4**k).
-    """
-    m = pwm.shape[0]
-    ratio = np.vstack([4.0 * pwm, np.ones((1, 4))])  # row m: "not in the motif"
-    out = None
-    for p in range(k):
-        col = positions[:, None] + p - starts[None, :]
-        col = np.where((col >= 0) & (col < m), col, m)
-        f = ratio[col]  # (nj, nt, 4)
-        out = f if out is None else (out[..., :, None] * f[..., None, :]).reshape(out.shape[:2] + (-1,))
-    return out
+
+def _ints(a):
+    return np.ascontiguousarray(a, dtype=np.int64)
 
 
 def motif_contribution(pwm, starts, weights, alpha, orders, positions_by_order):
@@ -83,13 +76,16 @@ def motif_contribution(pwm, starts, weights, alpha, orders, positions_by_order):
     ``alpha[i]`` scales order ``orders[i]``; ``positions_by_order[i]`` are the rows used.
     Returns one 1-D array: the blocks of all orders concatenated, each (n_j, 4**k) row-major.
     """
+    from ._implied_kernels import contribution_kernel
+
+    ratio, starts = _ratio(pwm), _ints(starts)
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
     parts = []
     for a, k, pos in zip(alpha, orders, positions_by_order):
-        if a == 0 or pos.size == 0:
-            parts.append(np.zeros(pos.size * 4 ** k))
-            continue
-        prod = _ratio_products(pwm, starts, pos, k)
-        parts.append(a * np.tensordot(prod - 1.0, weights, axes=([1], [0])).ravel())
+        out = np.zeros((pos.size, 4 ** k))
+        if a != 0 and pos.size:
+            contribution_kernel(ratio, starts, weights, float(a), int(k), _ints(pos), out)
+        parts.append(out.ravel())
     return np.concatenate(parts) if parts else np.zeros(0)
 
 
@@ -98,10 +94,15 @@ def per_start_contributions(pwm, starts, alpha, orders, positions_by_order):
 
     Returns ndarray of shape (n_entries, len(starts)).
     """
+    from ._implied_kernels import per_start_kernel
+
+    ratio, starts = _ratio(pwm), _ints(starts)
     parts = []
     for a, k, pos in zip(alpha, orders, positions_by_order):
-        prod = _ratio_products(pwm, starts, pos, k)  # (nj, nt, 4**k)
-        parts.append((a * (prod - 1.0)).transpose(0, 2, 1).reshape(-1, len(starts)))
+        out = np.zeros((pos.size, 4 ** k, starts.size))
+        if pos.size:
+            per_start_kernel(ratio, starts, float(a), int(k), _ints(pos), out)
+        parts.append(out.reshape(-1, starts.size))
     return np.concatenate(parts, axis=0)
 
 
@@ -111,23 +112,16 @@ def column_design(pwm, col, starts, weights, alpha, orders, positions_by_order):
     Returns ``(base, G)``: the flattened implied POIM is ``base + G @ pwm[col]``;
     ``base`` of shape (n_entries,), ``G`` of shape (n_entries, 4).
     """
-    excl = pwm.copy()
-    excl[col] = 0.25  # ratio 1: the product without this column
+    from ._implied_kernels import column_kernel
+
+    ratio, starts = _ratio(pwm), _ints(starts)
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
     bases, designs = [], []
     for a, k, pos in zip(alpha, orders, positions_by_order):
-        prod = _ratio_products(excl, starts, pos, k) * weights[None, :, None]  # (nj, nt, 4**k)
-        offset = col + starts[None, :] - pos[:, None]  # column's offset inside the k-mer, (nj, nt)
-        inside = (offset >= 0) & (offset < k)
-        bases.append(a * ((prod * ~inside[..., None]).sum(axis=1) - weights.sum()).ravel())
-        z = np.arange(4 ** k)
-        G = np.zeros((pos.size, 4 ** k, 4))
-        for p in range(k):
-            sel = offset == p
-            if not sel.any():
-                continue
-            summed = (prod * sel[..., None]).sum(axis=1)  # (nj, 4**k)
-            letter = (z >> (2 * (k - 1 - p))) & 3
-            G[:, z, letter] += 4.0 * a * summed
+        base, G = np.zeros((pos.size, 4 ** k)), np.zeros((pos.size, 4 ** k, 4))
+        if pos.size:
+            column_kernel(ratio, int(col), starts, weights, float(a), int(k), _ints(pos), base, G)
+        bases.append(base.ravel())
         designs.append(G.reshape(-1, 4))
     return np.concatenate(bases), np.concatenate(designs, axis=0)
 

@@ -162,6 +162,7 @@ def _explain_away(run, data, *, model, background, importance, motifs, random_st
                                     importance=importance, random_state=random_state, progress=progress)
         step = find_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
                            random_state=random_state)
+        step.result = result = None  # only the first round's POIM is kept: one POIM in memory at a time
         new = list(step.motifs)
         accepted += new
         steps.append(step)

@@ -1,0 +1,368 @@
+"""Scenario benchmark of ``seqimp motifs`` (issue 26): the five public sets of
+``../shared/data/motif_benchmark_2`` with STREME 5.5.8's stored answers, and a generator of
+the same kinds of scenario with other factors and seeds.
+
+Scenarios: a motif anywhere in long sequences at low prevalence, a dominant motif masking a
+second one, a composite pair, a weak long motif, few sequences. Per scenario and planted
+factor: the reported motif closest to the planted JASPAR matrix (TOMTOM p of
+``memelite.tomtom`` with JASPAR 2024 and the planted matrices as targets), its rank, offset
+error (where its 1-based start places the planted matrix minus the planted sites' median
+start; none for a factor placed anywhere), and the recall of the planted sites: the share of
+positives' planted sites that a site of that motif overlaps by at least 1 nt. seqimp's sites
+are those of ``motif_sites.tsv``, whose threshold 1% of the negatives pass (recall at 1% FPR);
+STREME's are its ``sites.tsv`` (its own threshold). "any" counts the sites of every reported
+motif. Spurious: reported motifs that match no planted matrix at TOMTOM p <= 1e-4 (STREME: only
+its motifs with E <= 0.05, the ones it calls significant). Wall time and peak memory (maximum
+resident set size of the ``seqimp motifs`` process, from ``os.wait4``) beside STREME's
+FINALTIME, which was taken on another machine: compare the orders of magnitude only.
+
+Each seqimp run is the command line a user types, ``seqimp motifs --positive P --negative N
+--out DIR --strand both``, in a fresh process after a warm-up run that fills the numba cache
+(the one-time compilation is not counted).
+
+    python scripts/eval_motif_recovery.py --scenarios public
+    python scripts/eval_motif_recovery.py --scenarios generated --scenario-seeds 1 2
+    python scripts/motif_scenarios.py --generate OUTDIR --seed 1   # only write the generated sets
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+SHARED = Path(os.path.abspath(__file__)).parents[1].parent / "shared" / "data"
+PUBLIC = ("anywhere", "masked", "composite", "weaklong", "few")
+FOUND_P = 1e-4  # a reported motif "is" a planted factor at TOMTOM p <= this
+
+# Human-like first-order background: dinucleotide frequencies (%) of the human genome, rows
+# normalised into transition probabilities (41% GC, CpG depleted); written here for the
+# generator, not taken from another generator.
+_DINUC = np.array([[9.8, 5.0, 7.0, 7.6],
+                   [7.3, 5.2, 1.0, 7.0],
+                   [5.9, 4.3, 5.2, 5.0],
+                   [6.5, 5.9, 7.3, 9.8]])
+TRANSITIONS = _DINUC / _DINUC.sum(axis=1, keepdims=True)
+
+
+@dataclass
+class Scenario:
+    """One benchmark set: FASTA files, the planted sites and the planted matrices.
+
+    ``planted`` has one row per planted site in a positive: ``sequence`` (0-based), ``motif``
+    (JASPAR ID), ``start``/``end`` (1-based, inclusive, on the + strand). ``truths`` maps a
+    JASPAR ID to its Motif (``start`` the planted sites' median start, None where placed
+    anywhere). ``streme`` holds the stored STREME answer (motif file, site table) or None."""
+
+    name: str
+    pos: Path
+    neg: Path
+    planted: object
+    truths: dict
+    streme: tuple | None = None
+    note: str = ""
+    ids: list = field(default_factory=list)
+
+
+def jaspar(shared=SHARED):
+    from seqimp.motifs import read_motifs
+
+    return read_motifs(Path(shared) / "tomtom_reference" / "JASPAR2024_CORE_vertebrates_non-redundant.meme")
+
+
+def _truth_motifs(database, planted, anywhere=()):
+    out = {}
+    for mid, rows in planted.groupby("motif"):
+        m = next(x for x in database if x.name.split("_")[0] == mid)
+        m.description = m.name
+        m.start = None if mid in anywhere else int(np.median(rows["start"]))
+        out[mid] = m
+    return out
+
+
+def public_scenario(name, shared=SHARED, database=None):
+    """A set of ``motif_benchmark_2`` with STREME's stored answer (the composite unit's rows are
+    left out: its halves are the planted matrices)."""
+    import pandas as pd
+
+    folder = Path(shared) / "motif_benchmark_2"
+    truth = pd.read_csv(folder / f"{name}_truth.tsv", sep="\t")
+    truth = truth[(truth["label"] == "pos") & truth["motif"].str.startswith("MA")].copy()
+    truth["sequence"] = truth["seq_id"].str.rsplit("_", n=1).str[1].astype(int) - 1
+    database = jaspar(shared) if database is None else database
+    planted = truth[["sequence", "motif", "start", "end"]].reset_index(drop=True)
+    truths = _truth_motifs(database, planted, anywhere=("MA0047.4",) if name == "anywhere" else ())
+    return Scenario(name, folder / f"{name}_pos.fa", folder / f"{name}_neg.fa", planted, truths,
+                    streme=(folder / f"streme_{name}.txt", folder / f"streme_{name}_sites.tsv"))
+
+
+# ---------------------------------------------------------------- generator ----
+
+GENERATED = {  # kind: (JASPAR IDs, sequences per class, length, description)
+    "anywhere": (("MA0143.5",), 1000, 250, "SOX2 anywhere in 250 nt, 25% of positives"),
+    "masked": (("MA0466.4", "MA0114.5"), 1000, 200, "CEBPB at 50+-5 in all, HNF4A at 140+-5 in 60%"),
+    "composite": (("MA0098.4", "MA0090.4"), 1000, 100, "ETS1 + 3 nt + TEAD1 at 35+-3 in all; one half in each negative"),
+    "weaklong": (("MA0139.2",), 1600, 90, "CTCF (19 columns) at 20-30, each column from the matrix with p 0.65"),
+    "few": (("MA0052.5",), 100, 80, "MEF2A at 40+-2 in 75% of 100 positives"),
+}
+
+
+def _background(rng, n, L):
+    first = rng.choice(4, size=n, p=np.full(4, 0.25) @ np.linalg.matrix_power(TRANSITIONS, 50))
+    X = np.empty((n, L), dtype=np.uint8)
+    X[:, 0] = first
+    cum = np.cumsum(TRANSITIONS, axis=1)
+    for j in range(1, L):
+        X[:, j] = (rng.random((n, 1)) > cum[X[:, j - 1]]).sum(axis=1)
+    return X
+
+
+def _site(rng, pwm, keep=1.0):
+    p = 0.98 * pwm + 0.005
+    p /= p.sum(axis=1, keepdims=True)
+    letters = (rng.random((len(p), 1)) > np.cumsum(p, axis=1)).sum(axis=1).astype(np.uint8)
+    noisy = rng.random(len(p)) > keep
+    letters[noisy] = rng.integers(0, 4, int(noisy.sum()))
+    return letters
+
+
+def _paste(X, i, start0, letters, strand):
+    X[i, start0:start0 + len(letters)] = letters if strand == "+" else (3 - letters)[::-1]
+
+
+def generate(kind, seed, out, shared=SHARED, database=None) -> Scenario:
+    """Write a generated scenario of ``kind`` (see :data:`GENERATED`) with ``seed`` into ``out``."""
+    import pandas as pd
+
+    ids, n, L, note = GENERATED[kind]
+    database = jaspar(shared) if database is None else database
+    pwms = {mid: next(x for x in database if x.name.split("_")[0] == mid).pwm for mid in ids}
+    rng = np.random.default_rng([seed, list(GENERATED).index(kind)])
+    pos, neg = _background(rng, n, L), _background(rng, n, L)
+    rows = []
+
+    def plant(i, mid, start0, keep=1.0, strand=None):
+        strand = strand or ("+" if rng.random() < 0.5 else "-")
+        letters = _site(rng, pwms[mid], keep)
+        _paste(pos, i, start0, letters, strand)
+        rows.append((i, mid, start0 + 1, start0 + len(letters)))
+
+    if kind == "anywhere":
+        m = len(pwms[ids[0]])
+        for i in rng.choice(n, size=n // 4, replace=False):
+            plant(int(i), ids[0], int(rng.integers(0, L - m + 1)))
+    elif kind == "masked":
+        for i in range(n):
+            plant(i, ids[0], 49 + int(rng.integers(-5, 6)))
+        for i in rng.choice(n, size=int(0.6 * n), replace=False):
+            plant(int(i), ids[1], 139 + int(rng.integers(-5, 6)))
+    elif kind == "composite":
+        a, b = (len(pwms[x]) for x in ids)
+        for i in range(n):
+            s = 34 + int(rng.integers(-3, 4))
+            left, right = _site(rng, pwms[ids[0]]), _site(rng, pwms[ids[1]])
+            unit = np.concatenate([left, _background(rng, 1, 3)[0], right])
+            strand = "+" if rng.random() < 0.5 else "-"
+            _paste(pos, i, s, unit, strand)
+            if strand == "+":
+                rows += [(i, ids[0], s + 1, s + a), (i, ids[1], s + a + 4, s + a + 3 + b)]
+            else:
+                rows += [(i, ids[1], s + 1, s + b), (i, ids[0], s + b + 4, s + b + 3 + a)]
+        for i in range(n):  # each negative carries one half anywhere
+            mid = ids[int(rng.random() < 0.5)]
+            letters = _site(rng, pwms[mid])
+            _paste(neg, i, int(rng.integers(0, L - len(letters) + 1)), letters, "+" if rng.random() < 0.5 else "-")
+    elif kind == "weaklong":
+        for i in range(n):
+            plant(i, ids[0], 19 + int(rng.integers(0, 11)), keep=0.65)
+    elif kind == "few":
+        for i in rng.choice(n, size=int(0.75 * n), replace=False):
+            plant(int(i), ids[0], 39 + int(rng.integers(-2, 3)))
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    name = f"gen_{kind}_{seed}"
+    for label, X in (("pos", pos), ("neg", neg)):
+        (out / f"{name}_{label}.fa").write_text(
+            "".join(f">{name}_{label}_{i + 1}\n{''.join('ACGT'[c] for c in x)}\n" for i, x in enumerate(X)))
+    planted = pd.DataFrame(rows, columns=["sequence", "motif", "start", "end"])
+    truths = _truth_motifs(database, planted, anywhere=ids if kind == "anywhere" else ())
+    return Scenario(name, out / f"{name}_pos.fa", out / f"{name}_neg.fa", planted, truths, note=note)
+
+
+# ---------------------------------------------------------------- runs ----
+
+def run_seqimp(scenario, out, extra=()):
+    """``seqimp motifs`` in a fresh process: (wall seconds, peak RSS in MiB, return code)."""
+    cmd = [sys.executable, "-m", "seqimp", "motifs", "--positive", str(scenario.pos), "--negative",
+           str(scenario.neg), "--out", str(out), "--strand", "both", "--quiet", *extra]
+    t0 = time.perf_counter()
+    with open(Path(out).parent / f"{Path(out).name}.log", "w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - t0, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+
+
+def seqimp_answer(out):
+    """The reported motifs (with their 1-based starts), their sites and composition flags."""
+    import pandas as pd
+
+    from seqimp.motifs import read_motifs
+
+    table = pd.read_csv(Path(out) / "motifs.tsv", sep="\t")
+    motifs = read_motifs(Path(out) / "motifs.meme", "meme") if len(table) else []
+    for m, row in zip(motifs, table.to_dict("records")):
+        m.start = None if row["position_free"] else int(row["start"])
+    sites = pd.read_csv(Path(out) / "motif_sites.tsv", sep="\t")
+    sites["sequence"] = sites["id"].str.rsplit("_", n=1).str[1].astype(int) - 1
+    sites["length"] = sites["motif"].map({m.name: m.length for m in motifs})
+    return motifs, sites, table
+
+
+def streme_answer(scenario):
+    """STREME's motifs (only E <= 0.05 counted as claims), its sites and FINALTIME seconds."""
+    import pandas as pd
+
+    from seqimp.motifs import read_motifs
+
+    text_path, sites_path = scenario.streme
+    motifs = read_motifs(text_path, "meme")
+    seconds = next(float(line.split()[1]) for line in Path(text_path).read_text().splitlines()
+                   if line.startswith("FINALTIME:"))
+    sites = pd.read_csv(sites_path, sep="\t", comment="#").dropna(subset=["seq_ID"])
+    sites = sites[sites["seq_ID"].str.contains("_pos_")].copy()
+    sites["sequence"] = sites["seq_ID"].str.rsplit("_", n=1).str[1].astype(int) - 1
+    sites["position"] = sites[["site_Start", "site_End"]].min(axis=1).astype(int)
+    sites["length"] = (sites["site_End"] - sites["site_Start"]).abs().astype(int) + 1
+    # STREME's motif IDs are "<rank>-<consensus>"; read_motifs names them the same way
+    sites["motif"] = sites["motif_ID"]
+    return motifs, sites, seconds
+
+
+def recall(planted, sites):
+    """Share of the planted sites (rows of ``planted``) that a site of ``sites`` overlaps by >= 1 nt."""
+    if len(planted) == 0:
+        return float("nan")
+    by_seq = {}
+    for s, p, m in zip(sites["sequence"], sites["position"], sites["length"]):
+        by_seq.setdefault(int(s), []).append((int(p), int(p) + int(m) - 1))
+    hit = 0
+    for s, a, b in zip(planted["sequence"], planted["start"], planted["end"]):
+        hit += any(lo <= b and a <= hi for lo, hi in by_seq.get(int(s), ()))
+    return hit / len(planted)
+
+
+def compare(motifs, truths, database):
+    """TOMTOM p (n_motifs, n_truths), offsets and strands of reported motifs against the truths
+    (JASPAR 2024 and the truths as targets, memelite)."""
+    from seqimp.motifs._compare import _tomtom
+
+    targets = [m.pwm for m in database] + [t.pwm for t in truths]
+    p, offset, _overlap, strand = _tomtom([m.pwm for m in motifs], targets, True)
+    k = len(database)
+    return p[:, k:], offset[:, k:], strand[:, k:]
+
+
+def evaluate(scenario, motifs, sites, database, claims=None):
+    """Per planted factor: (p, rank, offset error, recall of that motif, recall of any motif);
+    and the spurious count among ``claims`` (indices of motifs counted; default all)."""
+    truths = list(scenario.truths.values())
+    ids = list(scenario.truths)
+    any_recall = {mid: recall(scenario.planted[scenario.planted["motif"] == mid], sites) for mid in ids}
+    if not motifs:
+        return [dict(p=1.0, rank=None, err=None, recall=0.0, any=any_recall[mid]) for mid in ids], 0
+    p, offset, _strand = compare(motifs, truths, database)
+    rows = []
+    for j, (mid, truth) in enumerate(zip(ids, truths)):
+        i = int(np.argmin(p[:, j]))
+        mine = sites[sites["motif"] == motifs[i].name]
+        err = None
+        if motifs[i].start is not None and truth.start is not None:
+            err = int(motifs[i].start - offset[i, j] - truth.start)
+        rows.append(dict(p=float(p[i, j]), rank=i + 1, err=err,
+                         recall=recall(scenario.planted[scenario.planted["motif"] == mid], mine), any=any_recall[mid]))
+    claims = range(len(motifs)) if claims is None else claims
+    spurious = int(sum(p[i].min() > FOUND_P for i in claims))
+    return rows, spurious
+
+
+def _warm_up(tmp):
+    """One small run so that the numba cache is filled before anything is timed."""
+    from seqimp.io import write_fasta
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 4, (60, 30)).astype(np.uint8)
+    write_fasta(Path(tmp) / "w.fa", ["".join("ACGT"[c] for c in x) for x in X], ids=[f"w{i}" for i in range(len(X))])
+    subprocess.run([sys.executable, "-m", "seqimp", "motifs", "--positive", str(Path(tmp) / "w.fa"), "--negative",
+                    str(Path(tmp) / "w.fa"), "--out", str(Path(tmp) / "warm"), "--strand", "both", "--quiet"],
+                   capture_output=True)
+
+
+def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None) -> int:
+    """Print the scenario table (markdown) for the public sets and/or generated ones."""
+    database = jaspar(shared)
+    tmp = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="motif_scenarios_"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    _warm_up(tmp)
+    scenarios = []
+    if which in ("public", "all"):
+        scenarios += [public_scenario(name, shared, database) for name in PUBLIC
+                      if (Path(shared) / "motif_benchmark_2" / f"{name}_pos.fa").exists()]
+    if which in ("generated", "all"):
+        scenarios += [generate(kind, seed, tmp / "sets", shared, database) for seed in seeds for kind in GENERATED]
+    print("recall = share of the planted sites overlapped by a site of the motif closest to the planted matrix "
+          "(seqimp: sites at 1% FPR of the negatives; STREME: its sites.tsv); found = TOMTOM p <= 1e-4; "
+          "timings on a shared, busy machine (seqimp) and STREME's stored FINALTIME (another machine)\n")
+    print("| set | planted | method | found (p) | rank | offset | recall (any motif) | motifs (spurious) "
+          "| wall s | peak MiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for sc in scenarios:
+        out = tmp / sc.name
+        seconds, rss, code = run_seqimp(sc, out)
+        if code != 0:
+            print(f"| {sc.name} | - | seqimp | exit {code} (see {out}.log) |")
+            continue
+        motifs, sites, table = seqimp_answer(out)
+        rows, spurious = evaluate(sc, motifs, sites, database)
+        flagged = int(table["composition"].astype(bool).sum()) if len(table) else 0
+        _print(sc, "seqimp", rows, f"{len(motifs)} ({spurious}" + (f"; {flagged} composition)" if flagged else ")"),
+               f"{seconds:.1f}", f"{rss:.0f}")
+        if sc.streme is not None:
+            s_motifs, s_sites, s_seconds = streme_answer(sc)
+            significant = [i for i, m in enumerate(s_motifs) if np.isfinite(m.evalue) and m.evalue <= 0.05]
+            rows, spurious = evaluate(sc, s_motifs, s_sites, database, claims=significant)
+            _print(sc, "STREME 5.5.8 (stored)", rows, f"{len(significant)} with E <= 0.05 ({spurious})",
+                   f"{s_seconds:.1f}", "-")
+    return 0
+
+
+def _print(sc, method, rows, motifs, seconds, rss):
+    for (mid, truth), r in zip(sc.truths.items(), rows):
+        found = "yes" if r["p"] <= FOUND_P else "no"
+        err = "-" if r["err"] is None else f"{r['err']:+d}"
+        print(f"| {sc.name} | {truth.description} | {method} | {found} ({r['p']:.1e}) | {r['rank'] or '-'} | {err} | "
+              f"{r['recall']:.3f} ({r['any']:.3f}) | {motifs} | {seconds} | {rss} |", flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--generate", metavar="OUTDIR", help="only write the generated sets into OUTDIR")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--data", default=str(SHARED), metavar="DIR")
+    args = parser.parse_args(argv)
+    if args.generate:
+        for kind in GENERATED:
+            sc = generate(kind, args.seed, args.generate, args.data)
+            print(f"{sc.pos} {sc.neg}: {sc.note}; {len(sc.planted)} planted sites")
+        return 0
+    return run_scenarios("all", (args.seed,), args.data)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
