@@ -15,7 +15,9 @@ share of the positives; uniform random letters elsewhere):
 
 LS-GKM is skipped, with a note, unless ``--lsgkm DIR`` names the folder of its binaries
 (``gkmmatrix``, ``gkmtrain``, ``gkmpredict``); build it from github:Dongwon-Lee/lsgkm
-(``cd src && make``). Timings are wall-clock on whatever machine runs this; compare rows of one
+(``cd src && make``). gkmsvm-lite (PyPI) is skipped unless ``--gkmsvm-lite PYTHON`` names the
+interpreter of a separate environment it is installed in (``python -m venv V && V/bin/pip
+install gkmsvm-lite``; not a dependency of seqimp). Timings are wall-clock on whatever machine runs this; compare rows of one
 run only.
 
     python scripts/bench_gkm.py                                  # seqimp only
@@ -101,6 +103,35 @@ def _lsgkm_fit(binaries, X_train, y_train, X_test, l, k, C, work):
     return np.array([float(scores[f"t{i}"]) for i in range(len(X_test))]), seconds
 
 
+_GKMSVM_LITE = """
+import sys, time, numpy as np
+import gkmsvm
+from gkmsvm.gram import compute_gram
+from gkmsvm.kernels.direct import DirectGkmKernel
+d = np.load(sys.argv[1])
+X, y, test, l, k, C, kn = d["X"], d["y"], d["test"], int(d["l"]), int(d["k"]), float(d["C"]), int(d["kn"])
+onehot = lambda A: np.ascontiguousarray(np.eye(4, dtype=np.float32)[A].transpose(0, 2, 1))
+K = np.asarray(compute_gram(DirectGkmKernel(l, k), onehot(X[:kn])))
+train = ~test
+start = time.perf_counter()
+model = gkmsvm.train_gkmsvm(onehot(X[train & (y == 1)]), onehot(X[train & (y == 0)]), kernel_type="direct",
+                            l=l, k=k, d=l - k, C=C, device="cpu")
+seconds = time.perf_counter() - start
+scores = np.asarray(model(onehot(X[test])))[:, 0]
+np.savez(sys.argv[2], K=K, scores=scores, seconds=seconds)
+"""
+
+
+def _gkmsvm_lite(python, X, y, test, l, k, C, kn, work):
+    """gkmsvm-lite (PyPI, its own environment: ``python``): kernel of the first ``kn`` sequences
+    (its direct kernel, LS-GKM's -t 0), held-out scores and training seconds."""
+    np.savez(work / "data.npz", X=X, y=y, test=test, l=l, k=k, C=C, kn=kn)
+    (work / "lite.py").write_text(_GKMSVM_LITE)
+    subprocess.run([str(python), str(work / "lite.py"), str(work / "data.npz"), str(work / "lite.npz")], check=True)
+    out = np.load(work / "lite.npz")
+    return out["K"], out["scores"], float(out["seconds"])
+
+
 def main(argv=None) -> int:
     from sklearn.metrics import roc_auc_score
 
@@ -115,6 +146,8 @@ def main(argv=None) -> int:
     p.add_argument("--C", type=float, default=1.0)
     p.add_argument("--kernel-n", type=int, default=40, help="sequences in the kernel comparison (default 40)")
     p.add_argument("--lsgkm", type=Path, default=None, help="folder of LS-GKM's binaries (skipped without)")
+    p.add_argument("--gkmsvm-lite", type=Path, default=None, metavar="PYTHON",
+                   help="a Python with gkmsvm-lite installed (a separate environment; skipped without)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--figure", type=Path, default=None, help="write the attributions of three positives here (PNG)")
     args = p.parse_args(argv)
@@ -145,6 +178,13 @@ def main(argv=None) -> int:
         if lsgkm is not None:
             scores, seconds = _lsgkm_fit(lsgkm, X[~test], y[~test], X[test], l, k, args.C, work)
             rows.append(("LS-GKM gkmtrain -t 0", seconds, roc_auc_score(y[test], scores)))
+        if args.gkmsvm_lite is None:
+            print("gkmsvm-lite: skipped (give --gkmsvm-lite PYTHON, a Python where it is installed)")
+        else:
+            K, scores, seconds = _gkmsvm_lite(args.gkmsvm_lite, X, y, test, l, k, args.C, args.kernel_n, work)
+            print(f"kernel agreement with gkmsvm-lite (direct kernel) on {args.kernel_n} sequences: "
+                  f"max |seqimp - gkmsvm-lite| = {np.abs(G - K).max():.2e}")
+            rows.append(("gkmsvm-lite 0.1.0 (direct, SMO)", seconds, roc_auc_score(y[test], scores)))
         start = time.perf_counter()
         wd = WDClassifier(degree=8, C=args.C).fit(X[~test], y[~test])
         rows.append(("seqimp WDClassifier (baseline, positional)", time.perf_counter() - start,
@@ -156,8 +196,8 @@ def main(argv=None) -> int:
     print(f"{'model':45s} {'train s':>9s} {'s/1000 seq':>10s} {'auROC':>7s}")
     for name, seconds, auc in rows:
         print(f"{name:45s} {seconds:9.2f} {seconds * 1000 / n_train:10.2f} {auc:7.3f}")
-    if len(rows) == 3:
-        print(f"time ratio LS-GKM / seqimp GKMClassifier: {rows[1][1] / rows[0][1]:.2f}")
+    for name, seconds, _auc in rows[1:-1]:
+        print(f"time ratio {name} / seqimp GKMClassifier: {seconds / rows[0][1]:.2f}")
     from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs_routed
 
     with tempfile.TemporaryDirectory() as tmp:
