@@ -60,7 +60,7 @@ def match_text(records) -> str:
                      if best.get(key))
     text = (f"<p>Best significant match: <b>{html.escape(best['target'])} "
             f"{html.escape(best.get('target_description', ''))}</b>" + (f" ({kind})" if kind else "")
-            + f", p = {html.escape(best['p_value'])}, q = {html.escape(best['q_value'])}</p>")
+            + f", p = {_float(best['p_value']):.2g}, q = {_float(best['q_value']):.2g}</p>")
     p = _float(best["p_value"])
     ties = [r for r in significant[1:] if abs(_float(r["p_value"]) - p) <= 1e-9 * max(abs(p), 1e-300)]
     if ties:
