@@ -146,3 +146,35 @@ def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, argv, messa
 
     assert re.search(message, err[-1]), err[-1]
     assert not out.exists()
+
+
+def test_scan_table_route_and_byte_identical_reruns(tmp_path):
+    seqs = [s[:40] for s in _seqs()]
+    table = tmp_path / "t.tsv"
+    table.write_text("seq\tvalue\n" + "".join(f"{s}\t{i * 0.5}\n" for i, s in enumerate(seqs)))
+    argv = ["scan", "--motifs", str(_motif_file(tmp_path)), "--table", str(table), "--sequence-column", "seq",
+            "--value-column", "value", "--thresh", "1e-5"]
+    assert main(argv + ["--out", str(tmp_path / "a")]) == 0
+    assert main(argv + ["--out", str(tmp_path / "b")]) == 0
+    hits = pd.read_csv(tmp_path / "a" / "scan.tsv", sep="\t")
+    assert set(zip(hits["position"], hits["strand"])) == {(6, "+"), (21, "-")}
+    for name in _listing(tmp_path / "a"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+def test_enrich_bed_windows_with_genomic_negatives(tmp_path):
+    rng = np.random.default_rng(4)
+    chrom = list("".join(rng.choice(list("ACGT"), size=20000)))
+    peaks = []
+    for i, start in enumerate(range(200, 6200, 200)):  # 30 peaks with the site at their centre
+        chrom[start + 45:start + 55] = list(SITE)
+        peaks.append(f"chr1\t{start}\t{start + 100}\tpk{i}\t0\t+\n")
+    text = "".join(chrom)
+    (tmp_path / "g.fa").write_text(">chr1\n" + "\n".join(text[i:i + 60] for i in range(0, len(text), 60)) + "\n")
+    (tmp_path / "p.bed").write_text("".join(peaks))
+    assert main(["enrich", "--positive-bed", str(tmp_path / "p.bed"), "--genome", str(tmp_path / "g.fa"),
+                 "--width", "60", "--negatives", "genome", "--db", str(_motif_file(tmp_path)),
+                 "--out", str(tmp_path / "e")]) == 0
+    table = pd.read_csv(tmp_path / "e" / "enrichment.tsv", sep="\t")
+    top = table.iloc[0]
+    assert top["motif"] == "AP1" and top["positives_with_site"] == 30 and top["q_value"] <= 1e-5

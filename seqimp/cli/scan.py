@@ -70,10 +70,10 @@ def _sequences(args):
         raise UserError("seqimp scan takes one set of sequences; negatives (--negative-bed, --negatives) are "
                         "for seqimp enrich")
     inputs = read_inputs(args, any_length=True)
-    if inputs.positive is None:
+    sequences = inputs.table if inputs.table is not None else inputs.positive  # a table: all its sequences
+    if sequences is None:
         raise UserError("give the sequences to scan: --fasta SEQS.fa, --positive-bed PEAKS.bed --genome G "
                         "--width W, or --table")
-    sequences = inputs.table if inputs.table is not None else inputs.positive
     return sequences, inputs
 
 
