@@ -186,3 +186,20 @@ def test_position_free_logo_has_no_absolute_axis():
     labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
     assert "40" not in labels
     plt.close(ax.figure)
+
+
+def test_site_positions_count_from_the_origin():
+    import pandas as pd
+
+    from seqimp.motifs import Motif
+    from seqimp.plot import site_positions
+
+    sites = pd.DataFrame({"motif": ["m"] * 3, "position": [9, 10, 11], "strand": ["+", "-", "+"]})
+    motif = Motif.from_consensus("m", "ACG")
+    ax = site_positions(sites, motif, 20, origin=10)
+    ax.figure.canvas.draw()
+    shown = {int(round(t.get_position()[0])): t.get_text() for t in ax.get_xticklabels() if t.get_text()}
+    assert shown  # every tick at 1-based position p reads p's label from the origin (10 -> +1, 9 -> -1)
+    assert all(text == (f"{p - 9:+d}" if p >= 10 else f"{p - 10:+d}") for p, text in shown.items()), shown
+    assert ax.get_xlabel() == "site start (+1 at position 10)"
+    plt.close(ax.figure)

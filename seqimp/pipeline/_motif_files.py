@@ -66,7 +66,8 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
     if run.sites is not None:
         from ..plot._logos import site_positions
 
-        figures += [(site_positions(run.sites, m, result.length), f"{m.name}_positions") for m in motifs]
+        figures += [(site_positions(run.sites, m, result.length, origin=origin), f"{m.name}_positions")
+                    for m in motifs]
     for ax, name in figures:
         files.append(out / "logos" / f"{name}.{fmt}")
         save_figure(ax.figure, files[-1], dpi=130)

@@ -193,7 +193,7 @@ class _BarePWM:
         self.name, self.pwm, self.start, self.spread = name, pwm / sums[:, None], None, 0.0
 
 
-def site_positions(sites, motif, length, ax=None):
+def site_positions(sites, motif, length, ax=None, *, origin=None):
     """Where a motif's sites start: counts per 1-based start position, stacked by strand.
 
     Parameters
@@ -206,6 +206,9 @@ def site_positions(sites, motif, length, ax=None):
     length : int
         Sequence length L (starts 1..L - m + 1 are shown).
     ax : matplotlib Axes, optional
+    origin : int, optional
+        The 1-based position labelled +1 (:func:`seqimp.io.position_labels`: -1 before it,
+        no 0); default plain 1-based positions.
 
     Returns
     -------
@@ -222,7 +225,15 @@ def site_positions(sites, motif, length, ax=None):
         ax.bar(x, counts, bottom=bottom, width=1.0, color=colour, label=f"strand {strand}")
         bottom += counts
     _ticks(ax, 1, n)
-    ax.set_xlabel("site start (1-based)")
+    if origin is not None:
+        from matplotlib.ticker import FuncFormatter
+
+        from ..io import format_position, position_labels
+
+        labels = position_labels(int(length), origin=origin)
+        ax.xaxis.set_major_formatter(FuncFormatter(
+            lambda v, _pos: format_position(labels[int(round(v)) - 1]) if 1 <= round(v) <= length else ""))
+    ax.set_xlabel("site start (1-based)" if origin is None else f"site start (+1 at position {origin})")
     ax.set_ylabel("sites")
     ax.set_title(f"{motif.name} {motif.consensus}: {len(rows)} sites")
     ax.legend(fontsize="small", frameon=False)
