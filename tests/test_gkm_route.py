@@ -38,6 +38,21 @@ def test_choose_route_rule():
     assert rec["positional_auroc"] == 0.412 and rec["threshold"] == 0.6 and "0.412 < 0.6" in rec["reason"]
 
 
+def test_choose_route_compares_in_the_gray_zone():
+    calls = []
+
+    def gkm(auroc):
+        return lambda: calls.append(auroc) or {"auroc": auroc}
+
+    r = choose_route("auto", held_out={"auroc": 0.7}, gkm_held_out=gkm(0.76))
+    assert r.route == "gkm" and r.record()["gkm_auroc"] == 0.76 and "predicts better held out" in r.reason
+    r = choose_route("auto", held_out={"auroc": 0.7}, gkm_held_out=gkm(0.74))
+    assert r.route == "wd" and r.gkm_held_out == {"auroc": 0.74} and "not better by 0.05" in r.reason
+    assert choose_route("auto", held_out={"auroc": 0.8}, gkm_held_out=gkm(0.99)).route == "wd"  # no comparison
+    assert choose_route("auto", held_out={"auroc": 0.5}, gkm_held_out=gkm(0.4)).route == "gkm"  # near chance
+    assert calls == [0.76, 0.74]
+
+
 def test_auto_runs_gkm_on_position_free_motif(free, tmp_path):
     pos, neg = free
     run = run_motifs_routed(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=4),

@@ -7,7 +7,12 @@ Auto rule: the positional model is trained first, as always; when its held-out a
 that a model is close to chance) the signal, if any, is not at fixed positions, and the motifs
 come from a :class:`~seqimp.kernels.GKMClassifier` instead (its attributions, seqlets and the
 common refinement: :mod:`seqimp.pipeline._gkm_motifs`). Without a held-out split
-(``test_fraction`` 0) there is no held-out auROC and the positional model is kept. The choice and
+(``test_fraction`` 0) there is no held-out auROC and the positional model is kept. Between
+0.6 and :data:`COMPARE_AUROC` (0.8) the positional model has learnt something, but a motif whose
+place varies (importance spread over the positions) is learnt better without positions: the gkm
+model is then trained on the same split, and it runs when its held-out auROC exceeds the
+positional model's by :data:`MARGIN` (0.05) or more (its held-out fit is reused). From 0.8 the
+positional model is kept without the comparison. The choice and
 its reason are recorded (:meth:`ModelRoute.record`): ``summary.json``'s ``model_route`` of
 ``seqimp poim``, and ``motifs.json``'s parameters of ``seqimp motifs``.
 
@@ -25,12 +30,20 @@ from ..errors import SeqimpError
 from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
 from ._train import CHANCE_AUROC, evaluate, recorded_seed
 
-__all__ = ["MODEL_KINDS", "ModelRoute", "choose_route", "train_gkm", "run_motifs_routed", "add_gkm_motifs"]
+__all__ = ["MODEL_KINDS", "COMPARE_AUROC", "MARGIN", "ModelRoute", "choose_route", "train_gkm", "run_motifs_routed",
+           "add_gkm_motifs"]
 
 logger = logging.getLogger(__name__)
 
 #: The model kinds of ``--model``: chosen by the run, WD, WDS, gapped k-mers.
 MODEL_KINDS = ("auto", "wd", "wds", "gkm")
+
+#: Held-out auROC of the positional model below which auto compares it with the gkm model.
+COMPARE_AUROC = 0.8
+
+#: How much better (held-out auROC) the gkm model must predict for auto to choose it over an
+#: informative positional model.
+MARGIN = 0.05
 
 
 @dataclass
@@ -47,19 +60,24 @@ class ModelRoute:
     held_out : dict or None
         The positional model's held-out metrics (``train_classifier``'s info) when it was
         trained for the choice; the run reuses them instead of training it again.
+    gkm_held_out : dict or None
+        The gkm model's held-out metrics (:func:`train_gkm`'s info) when the choice compared
+        the two; the gkm route reuses them.
     """
 
     route: str
     requested: str
     reason: str
     held_out: dict | None = field(default=None, repr=False)
+    gkm_held_out: dict | None = field(default=None, repr=False)
 
     def record(self) -> dict:
-        """``model_route`` as JSON: ``route, requested, reason, threshold`` and the positional
-        model's ``positional_auroc`` (held out; None without a split or when not trained)."""
+        """``model_route`` as JSON: ``route, requested, reason, threshold`` and the held-out
+        ``positional_auroc`` and ``gkm_auroc`` of the choice (None where not measured)."""
         auroc = None if self.held_out is None else self.held_out.get("auroc")
+        gkm = None if self.gkm_held_out is None else self.gkm_held_out.get("auroc")
         return {"route": self.route, "requested": self.requested, "reason": self.reason,
-                "positional_auroc": auroc, "threshold": CHANCE_AUROC}
+                "positional_auroc": auroc, "gkm_auroc": gkm, "threshold": CHANCE_AUROC}
 
 
 def check_kind(kind, shifts) -> str:
@@ -67,9 +85,12 @@ def check_kind(kind, shifts) -> str:
     return ModelOptions(kind=kind, shifts=shifts).kind
 
 
-def choose_route(requested, *, shifts=0, held_out=None) -> ModelRoute:
+def choose_route(requested, *, shifts=0, held_out=None, gkm_held_out=None) -> ModelRoute:
     """The route of a run (module docstring): ``held_out`` is the positional model's held-out
-    info (``auroc`` None or absent without a split); not needed for an explicit kind."""
+    info (``auroc`` None or absent without a split); not needed for an explicit kind.
+    ``gkm_held_out``: a callable returning the gkm model's held-out info (:func:`train_gkm` with
+    ``full=False``), called only when the positional auROC lies in [0.6, 0.8); without it there
+    is no comparison."""
     requested = check_kind(requested, shifts)
     positional = "wds" if shifts else "wd"
     if requested == "gkm":
@@ -85,19 +106,31 @@ def choose_route(requested, *, shifts=0, held_out=None) -> ModelRoute:
         return ModelRoute("gkm", requested, f"the positional {name} model is near chance held out (auROC "
                                             f"{auroc:.3f} < {CHANCE_AUROC}); the position-free gapped-k-mer "
                                             "model finds the motifs", held_out)
+    if auroc < COMPARE_AUROC and gkm_held_out is not None:
+        gkm = gkm_held_out()
+        if gkm.get("auroc") is not None and gkm["auroc"] >= auroc + MARGIN:
+            return ModelRoute("gkm", requested, f"the position-free gapped-k-mer model predicts better held out "
+                                                f"(auROC {gkm['auroc']:.3f} against {auroc:.3f} of the positional "
+                                                f"{name} model, margin {MARGIN})", held_out, gkm)
+        return ModelRoute(positional, requested, f"the positional {name} model is informative held out (auROC "
+                                                 f"{auroc:.3f}) and the gapped-k-mer model is not better by "
+                                                 f"{MARGIN} (auROC {gkm['auroc']:.3f})", held_out, gkm)
     return ModelRoute(positional, requested, f"the positional {name} model is informative held out (auROC "
                                              f"{auroc:.3f} >= {CHANCE_AUROC})", held_out)
 
 
-def train_gkm(X, y, *, model, random_state):
+def train_gkm(X, y, *, model, random_state, held_out=None, full=True):
     """A :class:`~seqimp.kernels.GKMClassifier` (``model.word_length``, ``model.informative``,
     ``model.C``) evaluated on the held-out split of ``train_classifier`` (same stratified split,
     same seed) and then trained on all sequences, which the motifs come from.
 
+    ``held_out``: that evaluation already made (a route's ``gkm_held_out``), reused;
+    ``full=False``: the evaluation only (no model, info without the timings).
+
     Returns
     -------
-    gkm : GKMClassifier
-        Trained on all of ``X``.
+    gkm : GKMClassifier or None
+        Trained on all of ``X`` (None with ``full=False``).
     info : dict
         ``n_train, n_test, accuracy, auroc`` (held out; None without a split) and
         ``train_seconds`` (the fit on all sequences) and ``seconds_per_1000`` (of that fit).
@@ -112,13 +145,17 @@ def train_gkm(X, y, *, model, random_state):
                              random_state=recorded_seed(random_state)).fit(X, y)
 
     info = {"n_train": int(len(y)), "n_test": 0, "accuracy": None, "auroc": None}
-    if model.test_fraction > 0:
+    if held_out is not None:
+        info = dict(held_out)
+    elif model.test_fraction > 0:
         X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=model.test_fraction, stratify=y,
                                                             random_state=_split_seed(random_state))
         held = fit(X_train, y_train)
         info.update(evaluate(held.decision_function(X_test), y_test), n_train=int(len(y_train)))
         logger.info(f"gkm classifier (l {model.word_length}, k {model.informative}): held-out accuracy "
                     f"{info['accuracy']:.3f}, auROC {info['auroc']:.3f} on {info['n_test']} sequences")
+    if not full:
+        return None, info
     logger.info(f"training the gkm classifier on all {len(y)} sequences (l {model.word_length}, "
                 f"k {model.informative}, C {model.C:g})")
     start = time.perf_counter()
@@ -177,7 +214,8 @@ def run_motifs_routed(out, *, poim=None, positive=None, negative=None, model=Mod
         if model.test_fraction > 0:
             _w, held = train_classifier(X, y, model=model, random_state=0 if random_state is None else random_state,
                                         progress=output.progress, max_memory=importance.max_memory)
-    route = choose_route(kind, shifts=model.shifts, held_out=held)
+    route = choose_route(kind, shifts=model.shifts, held_out=held,
+                         gkm_held_out=lambda: train_gkm(X, y, model=model, random_state=random_state, full=False)[1])
     logger.info(f"model route: {route.route} ({route.reason})")
     if route.route != "gkm":
         return run_motifs(out, positive=positive, negative=negative, model=model, route=route, **common)
@@ -185,7 +223,7 @@ def run_motifs_routed(out, *, poim=None, positive=None, negative=None, model=Mod
     from ._motifs import with_database_loaded
 
     motifs = with_database_loaded(motifs)
-    gkm, info = train_gkm(X, y, model=model, random_state=random_state)
+    gkm, info = train_gkm(X, y, model=model, random_state=random_state, held_out=route.gkm_held_out)
     run = find_gkm_motifs(gkm, data, options=motifs)
     run.parameters.update(_gkm_parameters(model, info, route, random_state), trained=True)
     run.files = write_motif_run(out, run, database=motifs.database, fmt=output.fmt, with_poim=False)
@@ -213,7 +251,7 @@ def add_gkm_motifs(out, summary, sequences, *, model, options, route, fmt="png",
 
     options = with_database_loaded(options)
     X, y = sequences.labelled()
-    gkm, info = train_gkm(X, y, model=model, random_state=random_state)
+    gkm, info = train_gkm(X, y, model=model, random_state=random_state, held_out=route.gkm_held_out)
     run = find_gkm_motifs(gkm, sequences, options=options)
     run.parameters.update(_gkm_parameters(model, info, route, random_state), trained=False,
                           poim="none: the motifs are the gkm model's")

@@ -174,7 +174,7 @@ def run_poim(positive, negative, out, *, model=ModelOptions(), background=Backgr
     -----
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
-    from ._model_route import add_gkm_motifs, check_kind, choose_route
+    from ._model_route import add_gkm_motifs, check_kind, choose_route, train_gkm
 
     data = encode_sequences(positive, negative, model.alphabet)
     check_motif_inputs(motifs, data)
@@ -207,7 +207,8 @@ def run_poim(positive, negative, out, *, model=ModelOptions(), background=Backgr
         metrics["warning"] = info["warning"]
     summary = run_summary(output.title, "poim", parameters, data.record(), metrics, bg_info)
     route = choose_route(model.kind if motifs is not None else "wds" if model.shifts else "wd", shifts=model.shifts,
-                         held_out=info)
+                         held_out=info, gkm_held_out=lambda: train_gkm(X, y, model=model, random_state=random_state,
+                                                                       full=False)[1])
     if motifs is None:
         route.requested, route.reason = model.kind, "no motif step: the POIM is the positional model's"
     else:
