@@ -115,3 +115,12 @@ def test_threshold_score_and_bad_input():
         scan_sequences([], ["ACGT"])
     with pytest.raises(SeqimpError, match="background must be 4 positive"):
         scan_sequences(motif, ["ACGT"], background=[1, 0, 0, 0])
+
+
+def test_bed_scores_are_integers_0_to_1000():
+    from seqimp.io._bed import bed_scores
+    from seqimp.pipeline._scan_run import pvalue_bed_score
+
+    assert bed_scores([0, 500, 1000]).tolist() == [0, 500, 1000]          # already BED scores: kept
+    assert bed_scores([0.5, -0.25, float("nan")]).tolist() == [1000, 500, 0]  # scaled by the largest |v|
+    assert pvalue_bed_score([1e-4, 1e-12, 0.5, 0.0]).tolist() == [400, 1000, 30, 1000]
