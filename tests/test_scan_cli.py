@@ -99,6 +99,13 @@ def test_enrich_contract_planted_and_folder(tmp_path, capsys):
                                        "p_value", "q_value"]
     assert table["motif"].iloc[0] == "PLANTED" and table["q_value"].iloc[0] <= 0.01
     assert "1 of 10 motifs enriched" in capsys.readouterr().out
+    # the same test on the motifs of a run folder (a 'seqimp motifs' run's motifs.meme)
+    run = tmp_path / "run"
+    run.mkdir()
+    write_meme(db, run / "motifs.meme")
+    assert main(["enrich", "--positive", str(p), "--negative", str(n), "--db", str(run), "--out",
+                 str(tmp_path / "r")]) == 0
+    assert (tmp_path / "r" / "enrichment.tsv").read_bytes() == (tmp_path / "e" / "enrichment.tsv").read_bytes()
     html = (tmp_path / "e" / "report.html").read_text()
     assert html.index("PLANTED") < html.index("<table")  # the answer leads
     # shuffled positives as negatives: the seed is recorded
