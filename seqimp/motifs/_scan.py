@@ -310,7 +310,7 @@ def _scan_one(motif, codes, offsets, ids, bg, strands, threshold, q_method, pseu
     if q_method == "storey":
         q = np.minimum(q * pi0, 1.0)
     m = motif.length
-    matched = [_site_text(codes, offsets[r] + p, m, strands[s]) for r, p, s in zip(seq, pos, strand)]
+    matched = _site_texts(codes, offsets[seq] + pos, m, strand == 1)
     table = pd.DataFrame({"motif": motif.name, "sequence": seq, "id": [ids[r] for r in seq], "position": pos + 1,
                           "strand": [strands[s] for s in strand], "score": score / SCALE, "p_value": pvals,
                           "q_value": q, "matched": matched}, columns=HIT_COLUMNS)
@@ -331,8 +331,12 @@ def _qvalues(p, n_tests) -> np.ndarray:
     return q
 
 
-def _site_text(codes, start, m, strand):
-    window = codes[start:start + m]
-    if strand == "-":
-        window = 3 - window[::-1]
-    return "".join(DNA_LETTERS[c] for c in window)
+def _site_texts(codes, starts, m, minus) -> list:
+    """The sites as read on their strand: the letters of ``codes[start:start + m]`` for every start
+    (shape (h,)), reverse-complemented where ``minus``; a list of h strings."""
+    if starts.size == 0:
+        return []
+    window = codes[starts[:, None] + np.arange(m)[None, :]]
+    window = np.where(minus[:, None], 3 - window[:, ::-1], window)
+    letters = np.frombuffer(DNA_LETTERS.encode(), np.uint8)[window]
+    return [row.tobytes().decode("ascii") for row in letters]
