@@ -129,3 +129,22 @@ def test_errors(free, tmp_path, capsys):
         run_motifs_routed(tmp_path, poim=tmp_path / "none.npz", model=ModelOptions(kind="gkm"))
     assert main(["motifs", "--poim", str(tmp_path / "x.npz"), "--out", str(tmp_path / "o"), "--model", "gkm"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_cli_route_errors(free, tmp_path, capsys):
+    from seqimp.cli import main
+    from seqimp.io import write_fasta
+
+    pos, neg = free
+    write_fasta(tmp_path / "p.fa", pos[:20])
+    write_fasta(tmp_path / "n.fa", neg[:20])
+    data = ["--positive", str(tmp_path / "p.fa"), "--negative", str(tmp_path / "n.fa"), "--out", str(tmp_path / "o")]
+    cases = [(["poim", *data, "--model", "gkm", "--no-motifs"], "--model gkm finds the motifs of a gapped-k-mer "
+                                                                "model; this run has no motif step"),
+             (["motifs", *data, "--model", "wds"], "model kind 'wds' needs shifts > 0"),
+             (["motifs", *data, "--model", "wd", "--shifts", "2"], "model kind 'wd' is the WD kernel without shifts"),
+             (["motifs", *data, "--gkm-length", "5", "--gkm-informative", "6"], "informative must be <= word_length")]
+    for argv, message in cases:
+        assert main(argv) == 2, argv
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

@@ -54,6 +54,7 @@ that --negatives draws).
 examples:
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs --strand both
+  seqimp motifs --positive peaks.fa --negative shuffled.fa --out motifs --strand both --model gkm
   seqimp motifs --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 \
                 --negatives shuffle --out motifs --strand both
   seqimp poim --positive pos.fa --negative neg.fa --out results

@@ -239,7 +239,8 @@ def run(args) -> int:
                         "give them, --background-fasta FA or --background uniform")
     motifs = _motif_route(args, inputs, external)
     if kind != "auto" and (external or args.model or inputs.regression):
-        raise UserError(f"--model {kind} chooses the classifier trained on --positive/--negative; this run trains none")
+        raise UserError(f"--model {kind} chooses the classifier trained on --positive/--negative; runs with a saved "
+                        "or external model or with --table train none")
     if kind == "gkm" and not motifs:
         raise UserError("--model gkm finds the motifs of a gapped-k-mer model; this run has no motif step "
                         "(--no-motifs, or not both classes of DNA sequences)")
