@@ -170,14 +170,16 @@ def _window_score(codes, start, mat):
 
 
 @njit(cache=True)
-def _scan_kernel(codes, offsets, mats, thresholds, lam_scores):
-    """Hits (score >= threshold of its strand): counts pass then fill pass. Also the number of
-    windows scored per strand and of windows scoring below ``lam_scores`` (p > lambda)."""
+def _scan_kernel(codes, offsets, mats, thresholds, lam_scores, capacity):
+    """Hits (score >= threshold of its strand) in one pass, into arrays that double when full;
+    also the number of windows scored per strand and of windows scoring below ``lam_scores``
+    (p > lambda)."""
     n_strands, m = mats.shape[0], mats.shape[1]
     n = offsets.size - 1
     tests = np.zeros(n_strands, np.int64)
     above_lam = np.zeros(n_strands, np.int64)
-    count = 0
+    out = np.empty((max(capacity, 16), 4), np.int64)  # sequence, position, strand, score
+    k = 0
     for r in range(n):
         for p in range(offsets[r], offsets[r + 1] - m + 1):
             for s in range(n_strands):
@@ -188,20 +190,13 @@ def _scan_kernel(codes, offsets, mats, thresholds, lam_scores):
                 if sc < lam_scores[s]:
                     above_lam[s] += 1
                 if sc >= thresholds[s]:
-                    count += 1
-    seq = np.empty(count, np.int64)
-    pos = np.empty(count, np.int64)
-    strand = np.empty(count, np.int64)
-    score = np.empty(count, np.int64)
-    k = 0
-    for r in range(n):
-        for p in range(offsets[r], offsets[r + 1] - m + 1):
-            for s in range(n_strands):
-                sc = _window_score(codes, p, mats[s])
-                if sc >= thresholds[s]:
-                    seq[k], pos[k], strand[k], score[k] = r, p - offsets[r], s, sc
+                    if k == out.shape[0]:
+                        grown = np.empty((2 * k, 4), np.int64)
+                        grown[:k] = out
+                        out = grown
+                    out[k, 0], out[k, 1], out[k, 2], out[k, 3] = r, p - offsets[r], s, sc
                     k += 1
-    return seq, pos, strand, score, tests, above_lam
+    return out[:k, 0].copy(), out[:k, 1].copy(), out[:k, 2].copy(), out[:k, 3].copy(), tests, above_lam
 
 
 @njit(cache=True)
@@ -299,7 +294,8 @@ def _scan_one(motif, codes, offsets, ids, bg, strands, threshold, q_method, pseu
     tails = [score_pvalues(mat, bg) for mat in mats]
     thresholds = np.array([pvalue_threshold(low, tail, threshold) for low, tail in tails], np.int64)
     lam = np.array([pvalue_threshold(low, tail, _STOREY_LAMBDA) for low, tail in tails], np.int64)
-    seq, pos, strand, score, tests, above = _scan_kernel(codes, offsets, mats, thresholds, lam)
+    expected = int(threshold * codes.size * len(strands) * 2) + 1024  # room for twice the hits expected by chance
+    seq, pos, strand, score, tests, above = _scan_kernel(codes, offsets, mats, thresholds, lam, expected)
     pvals = np.empty(seq.size)
     for s, (low, tail) in enumerate(tails):
         on = strand == s
