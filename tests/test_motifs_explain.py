@@ -8,10 +8,11 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from seqimp.cli import main
-from seqimp.motifs import Motif, read_motifs, same_motif, write_meme
+from seqimp.motifs import Motif, MotifDatabase, read_motifs, same_motif, write_meme
 from seqimp.motifs._stats import fisher_log10, format_pvalue, is_palindromic
 from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
 
@@ -128,3 +129,38 @@ def test_nnls_on_the_cholesky_factor_equals_nnls_on_the_whole_problem():
         fast = _nnls(A, b)
         assert np.allclose(fast, slow, atol=1e-8)
         assert np.linalg.norm(A @ fast - b) == pytest.approx(np.linalg.norm(A @ slow - b), rel=1e-10)
+
+
+def test_a_motif_the_composition_explains_is_flagged_and_not_matched(caplog):
+    """A/T-rich positives (70% A/T) against uniform negatives: an A/T stretch is enriched over the
+    negatives, in and out of sample, but has about as many sites in the positives' dinucleotide
+    shuffles (composition); a planted GGATTACAT in uniform positives has few there. The
+    composition motif gets no database match."""
+    from seqimp.motifs import refine_motifs, select_motifs
+    from seqimp.pipeline import MotifRun
+    from seqimp.pipeline._motifs import motif_matches
+
+    rng = np.random.default_rng(6)
+    rich = rng.choice(4, size=(300, 40), p=[0.35, 0.15, 0.15, 0.35]).astype(np.uint8)
+    neg = rng.integers(0, 4, (300, 40)).astype(np.uint8)
+    at = refine_motifs([Motif.from_consensus("candidate1", "AATTTAAATT", purity=0.7, start=15, spread=5.0)],
+                       rich, neg, strand="both")
+    row = at.stats.iloc[0]
+    assert row["log10_p_value"] < -20 and row["log10_held_out_p_value"] < -5       # enriched over the negatives
+    assert row["log10_composition_p_value"] > -3 and row["shuffled_sites"] > 0.5 * row["sites"]
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        kept = select_motifs(at, strands="both")
+    assert list(kept.stats["composition"]) == [True]
+    assert any(m.startswith("motif1 (") and "is composition, not a motif" in m for m in _messages(caplog))
+    planted = _plant(rng, rng.integers(0, 4, (300, 40)).astype(np.uint8), "GGATTACAT", 25, rate=0.6)
+    real = refine_motifs([Motif.from_consensus("candidate1", "GGATTACAT", purity=0.9, start=26)], planted, neg,
+                         strand="both")
+    assert real.stats.iloc[0]["log10_composition_p_value"] < -20
+    assert list(select_motifs(real, strands="both", first_number=2).stats["composition"]) == [False]
+    database = MotifDatabase([Motif.from_consensus("AT_RICH", at.motifs[0].consensus, purity=0.9),
+                              Motif.from_consensus("GATTA", "GGATTACAT", purity=0.9)])
+    both = select_motifs(real, strands="both", first_number=2)
+    run = MotifRun(kept.motifs + both.motifs, None, None, stats=pd.concat([kept.stats, both.stats], ignore_index=True),
+                   sites=kept.sites)
+    matches = motif_matches(run, MotifOptions(database=database))
+    assert set(matches["query"]) == {"motif2"}                                      # motif1 is composition
