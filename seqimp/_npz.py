@@ -12,7 +12,7 @@ import zipfile
 
 import numpy as np
 
-__all__ = ["save_npz", "FIXED_DATE"]
+__all__ = ["save_npz", "FIXED_DATE", "npz_headers", "check_npz_memory", "read_metadata_json"]
 
 #: The date written into every zip entry.
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
@@ -39,3 +39,92 @@ def save_npz(path, arrays: dict, *, compress=False, append=False) -> str:
             info.external_attr = 0o644 << 16
             zf.writestr(info, buffer.getvalue())
     return path
+
+
+#: Largest ``metadata`` entry (a JSON string) a result file may hold, and its deepest nesting.
+MAX_METADATA_BYTES = 1 << 20
+MAX_METADATA_DEPTH = 64
+
+
+def npz_headers(path, *, name=None, expected="a readable .npz file") -> dict:
+    """``{array name: (shape, dtype)}`` of an ``.npz`` file, read from each entry's ``.npy``
+    header only (:func:`numpy.lib.format.read_magic` / ``read_array_header_*``): nothing is
+    decompressed beyond the first bytes of each entry, so a file whose header declares a
+    huge array costs nothing to inspect. SeqimpError (one line naming ``name`` or the path)
+    for a file that is not such an archive, and for an entry whose declared size disagrees
+    with the size the zip directory gives it (``expected``: what the message says the file is not)."""
+    from .errors import SeqimpError
+
+    where = os.fspath(path) if name is None else name
+    headers = {}
+    try:
+        with zipfile.ZipFile(path) as zf:
+            for info in zf.infolist():
+                if not info.filename.endswith(".npy"):
+                    continue
+                with zf.open(info) as fh:
+                    version = np.lib.format.read_magic(fh)
+                    read = {(1, 0): np.lib.format.read_array_header_1_0,
+                            (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+                    if read is None:
+                        raise ValueError(f"entry {info.filename}: .npy format version {version}")
+                    shape, _fortran, dtype = read(fh, max_header_size=10_000)
+                    data_offset = fh.tell()
+                if dtype.hasobject:
+                    raise ValueError(f"entry {info.filename} holds Python objects")
+                nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
+                if data_offset + nbytes != info.file_size:
+                    raise ValueError(f"entry {info.filename} declares {nbytes:,} bytes of data but holds "
+                                     f"{max(info.file_size - data_offset, 0):,}")
+                headers[info.filename[:-4]] = (tuple(int(n) for n in shape), dtype)
+    except (OSError, EOFError, zipfile.BadZipFile, ValueError, TypeError) as exc:
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise SeqimpError(f"{where}: not {expected} ({text})") from None
+    return headers
+
+
+def check_npz_memory(headers: dict, *, name, available=None) -> int:
+    """The bytes the arrays of ``headers`` (:func:`npz_headers`) take once read; SeqimpError
+    when that is more than the memory ``available`` (default: what the machine has free now)."""
+    from ._sizes import available_memory, format_size
+    from .errors import SeqimpError
+
+    total = sum(int(np.prod(shape, dtype=object)) * dtype.itemsize for shape, dtype in headers.values())
+    available = available_memory() if available is None else available
+    if total > available:
+        biggest = max(headers, key=lambda k: int(np.prod(headers[k][0], dtype=object)) * headers[k][1].itemsize)
+        raise SeqimpError(f"{name}: its arrays take {format_size(total)} once read ({biggest!r} has shape "
+                          f"{headers[biggest][0]}), more than the {format_size(available)} of memory available")
+    return total
+
+
+def read_metadata_json(text, *, name):
+    """The JSON value of a result file's ``metadata`` entry, with its size and nesting bounded
+    (:data:`MAX_METADATA_BYTES`, :data:`MAX_METADATA_DEPTH`): SeqimpError instead of a
+    RecursionError or a parse of a huge string."""
+    import json
+
+    from .errors import SeqimpError
+
+    if len(text) > MAX_METADATA_BYTES:
+        raise SeqimpError(f"{name}: its metadata is {len(text):,} characters long, more than the "
+                          f"{MAX_METADATA_BYTES:,} a seqimp file holds; the file was altered")
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:  # nesting outside strings, before the parser recurses into it
+        if in_string:
+            escaped, in_string = (not escaped and char == "\\"), in_string and (escaped or char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    if deepest > MAX_METADATA_DEPTH:
+        raise SeqimpError(f"{name}: its metadata is nested {deepest} levels deep, more than the "
+                          f"{MAX_METADATA_DEPTH} a seqimp file holds; the file was altered")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise SeqimpError(f"{name}: its metadata is not valid JSON ({str(exc).splitlines()[0]})") from None

@@ -60,7 +60,12 @@ def format_size(n_bytes) -> str:
 
 
 def available_memory() -> int:
-    """Bytes of RAM available now: ``MemAvailable`` of /proc/meminfo, else sysconf, else 8 GiB."""
+    """Bytes of RAM available now: ``MemAvailable`` of /proc/meminfo, else sysconf, else 8 GiB;
+    under an address-space limit (``ulimit -v``) at most what the limit leaves this process."""
+    return min(_free_ram(), _address_space_left())
+
+
+def _free_ram() -> int:
     try:
         with open("/proc/meminfo") as fh:
             for line in fh:
@@ -72,6 +77,21 @@ def available_memory() -> int:
         return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
     except (ValueError, OSError, AttributeError):
         return 8 << 30
+
+
+def _address_space_left() -> int:
+    """``RLIMIT_AS`` less the address space this process maps now (``VmSize``); no limit: 2**62."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft == resource.RLIM_INFINITY:
+            return 1 << 62
+        with open("/proc/self/status") as fh:
+            size = next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmSize:"))
+        return max(int(soft) - size, 0)
+    except (ImportError, OSError, ValueError, StopIteration):
+        return 1 << 62
 
 
 def memory_budget(value, name="max_memory", *, share=0.5) -> int:

@@ -152,7 +152,7 @@ def test_bed_route_with_genomic_and_bed_negatives(genome, tmp_path, capsys):
     (["--genome", "{fa}", "--width", "20", "--negatives", "shuffle", "--positive", "{fa}"],
      r"--positive and --positive-bed both give the sequences"),
     (["--genome", "{fa}", "--width", "9000", "--negatives", "shuffle"],
-     r"no window of width 9000 is left \(dropped: unknown_chromosome 1, off_chromosome 32"),
+     r"--width 9,000: longer than every chromosome of the genome \(the longest, 'chr1', has 8,000 bases\)"),
 ])
 def test_bed_route_bad_options(genome, tmp_path, capsys, extra, message):
     _, fa, bed, _ = genome

@@ -15,6 +15,7 @@ import warnings
 from importlib import import_module
 
 from .. import __version__
+from . import _resources  # before NumPy: one BLAS thread under a memory limit
 from ..errors import SeqimpError
 from ._logging import UserError, configure, log, terminal_text
 
@@ -98,6 +99,9 @@ def main(argv=None) -> int:
     """Run the command line; return the exit status (0 success, 2 user error, 130 SIGINT, 143 SIGTERM)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
+    if _resources.limit_error():  # below what the libraries need: one line instead of a hang or an abort
+        print(f"seqimp: error: {_resources.limit_error()}", file=sys.stderr)
+        return 2
     try:
         parser = build_parser(argv)
         args = parser.parse_args(argv)

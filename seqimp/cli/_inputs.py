@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ._logging import UserError, log
-from ._options import positive_float, positive_int, read_pair
+from ._options import position_origin, positive_float, positive_int, read_pair
 
 __all__ = ["Inputs", "Records", "add_input_options", "read_inputs", "read_records", "read_motif_source", "ALPHABETS"]
 
@@ -132,7 +132,7 @@ def add_input_options(p, *, table=True, regression=True, alphabet=True, origin=T
                    help="generate negatives: dinucleotide-preserving shuffles of the positives, or random "
                         "GC-matched windows of --genome on the positives' chromosomes, away from the regions")
     if origin:
-        g.add_argument("--position-origin", type=int, metavar="N",
+        g.add_argument("--position-origin", type=position_origin, metavar="N",
                        help="1-based position shown as +1 in tables, figures and the report (the one before it "
                             "is -1; there is no 0); default: the window centre for BED input, plain 1..L otherwise")
     if alphabet:

@@ -15,7 +15,7 @@ from ._logging import UserError
 __all__ = ["positive_int", "nonneg_int", "seed", "share", "fraction", "positive_float", "memory_size",
            "add_db_option", "add_quiet", "add_dask_options", "dask_client", "add_data_options", "add_model_options",
            "read_pair", "check_degree", "MODEL_KINDS", "MODEL_KIND_HELP", "add_gkm_options",
-           "model_kind"]
+           "model_kind", "position_origin"]
 
 
 def _arg_type(text: str, convert, check, **limits):
@@ -32,6 +32,15 @@ def _arg_type(text: str, convert, check, **limits):
         return check(value, "", **limits)
     except SeqimpError as exc:
         raise argparse.ArgumentTypeError(str(exc).strip()) from None
+
+
+#: Largest |--position-origin|: its labels (index + 2 - N) stay exact integers (int64 and float64).
+MAX_ORIGIN = 10**15
+
+
+def position_origin(text: str) -> int:
+    """A 1-based origin position: an integer in [-10**15, 10**15] (any sign: a TSS may lie outside the sequences)."""
+    return _arg_type(text, int, check_int, minimum=-MAX_ORIGIN, maximum=MAX_ORIGIN)
 
 
 def positive_int(text: str) -> int:

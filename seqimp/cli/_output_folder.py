@@ -211,6 +211,9 @@ def _commit(staging: Path, out: Path, command: str, *, inputs=(), group=(), fini
                             "choose another --out (nothing written)")
         if _exists(target) and name not in seqimp_files:
             raise _foreign(out, name, "was not written by seqimp")
+        other = next((cmd for cmd, files in owners.items() if cmd != command and name in files), None)
+        if _exists(target) and name not in ours and other is not None and not _in_group(name, group):
+            raise _foreign(out, name, f"belongs to an earlier 'seqimp {other}' run")  # motif files change owner
     writes_group = group and any(_in_group(n, group) for n in new)
     superseded = {f for cmd, files in owners.items() if cmd != command for f in files
                   if writes_group and _in_group(f, group)}

@@ -83,7 +83,9 @@ class OnnxScorer:
         Column of the model's first output to use as the score when it has shape (n, m)
         (a multi-task model); an output of shape (n,) or (n, 1) is used as is.
     batch_size : int, default=1024
-        Sequences per ``session.run``; calls with more rows are split.
+        Sequences per ``session.run``; calls with more rows are split. A model whose batch
+        axis is fixed (exported with batch 1, say) is fed exactly that many rows per call,
+        the last call padded.
     providers : list of str, optional
         ONNX Runtime execution providers. Default: CUDA then CPU when onnxruntime-gpu
         offers CUDA, else CPU.
@@ -168,6 +170,10 @@ class OnnxScorer:
                               f"needs {self.alphabet.size} one-hot channels on axis "
                               f"{1 if self.layout == 'NCL' else 2} ({self.alphabet.name}){hint}")
         self.length = length if isinstance(length, int) else None
+        # a model exported with a fixed batch axis (often 1) takes exactly that many sequences per call
+        self.fixed_batch = shape[0] if isinstance(shape[0], int) and shape[0] > 0 else None
+        if self.fixed_batch is not None:
+            self.batch_size = self.fixed_batch
         self.output_name = self.session.get_outputs()[0].name
         self._buffer = None
 
@@ -198,15 +204,19 @@ class OnnxScorer:
             block = codes[a:a + self.batch_size]
             if self._buffer is None or self._buffer.shape[0] < block.shape[0] or \
                     self._buffer.shape[1:] != self._shape_for(length):
-                self._buffer = np.empty((max(block.shape[0], min(n, self.batch_size)),) + self._shape_for(length),
-                                        dtype=self.dtype)
+                rows = self.fixed_batch or max(block.shape[0], min(n, self.batch_size))
+                self._buffer = np.zeros((rows,) + self._shape_for(length), dtype=self.dtype)
             feed = onehot_layout(block, self.alphabet.size, self.layout, self.dtype,
                                  out=self._buffer[:block.shape[0]])
+            if self.fixed_batch is not None:  # the last block padded to the model's batch (rows ignored)
+                feed = self._buffer
             try:
                 result = self.session.run([self.output_name], {self.input_name: feed})[0]
             except Exception as exc:  # noqa: BLE001 - report onnxruntime's complaint in one line
                 raise SeqimpError(f"{self.source}: the model failed on input of shape {feed.shape} "
                                   f"({_first_line(exc)})") from None
+            if self.fixed_batch is not None:
+                result = np.asarray(result)[:block.shape[0]]
             out[a:a + block.shape[0]] = select_output(result, block.shape[0], self.output_index, self.source)
         return out
 

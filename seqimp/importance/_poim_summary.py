@@ -15,6 +15,7 @@ import zipfile
 import numpy as np
 
 from .. import _tables
+from .._npz import read_metadata_json
 from ..errors import SeqimpError, check_choice
 from ..io._alphabet import get_alphabet, kmer_string
 from ._result import FULL_ORDERS, MEASURES, BasePOIMResult, POIMResult, differential_poim
@@ -308,7 +309,7 @@ class StreamedPOIM(BasePOIMResult):
                        poim=[p for p, _ in full], firm=[f for _, f in full],
                        expected_score=float(data["expected_score"]), score_std=float(data["score_std"]),
                        top_n=int(data["top_n"]), alphabet=str(data["alphabet"]), method=str(data["method"]),
-                       meta=json.loads(str(data["meta"])))
+                       meta=read_metadata_json(str(data["meta"]), name=str(path)))
 
 
 def load_poim(path, *, name=None):
@@ -328,6 +329,7 @@ def load_poim(path, *, name=None):
     SeqimpError
         One line naming the file: no such file, a directory, or not a POIM result file.
     """
+    from .._npz import check_npz_memory, npz_headers
     from ..kernels._weights import npz_path
 
     where = os.fspath(path) if name is None else name
@@ -340,6 +342,7 @@ def load_poim(path, *, name=None):
     try:
         with np.load(path, allow_pickle=False) as data:
             kind = str(data["kind"]) if "kind" in data.files else None
+        check_npz_memory(npz_headers(path, name=where), name=where)  # headers only: no bomb is inflated
         if kind == StreamedPOIM.kind:
             return StreamedPOIM.load(path)
         if kind == "POIMResult":

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..io._alphabet import get_alphabet, kmer_string
 from ..errors import SeqimpError, check_choice, check_int
+from .._npz import read_metadata_json
 from .._tables import check_order_tables, oligomer_table
 
 __all__ = ["POIMResult", "BasePOIMResult", "MEASURES", "FULL_ORDERS", "measure_tables", "maximal_poim",
@@ -345,4 +346,4 @@ class POIMResult(BasePOIMResult):
             return cls(tables("poim"), tables("firm"), expected_score=float(data["expected_score"]),
                        score_std=float(data["score_std"]), alphabet=str(data["alphabet"]),
                        poim_se=tables("poim_se"), firm_se=tables("firm_se"), method=str(data["method"]),
-                       meta=json.loads(str(data["meta"])))
+                       meta=read_metadata_json(str(data["meta"]), name=str(path)))

@@ -142,6 +142,7 @@ def iter_fasta(path: Path):
                     break
             if not first:
                 raise SeqimpError(f"{path}: file is empty (no FASTA records)")
+            first = first.removeprefix("\xef\xbb\xbf")  # a UTF-8 byte-order mark (read as Latin-1)
             if not first.startswith(">"):
                 raise SeqimpError(f"{path}: not FASTA: the first non-empty line does not start with '>'")
             # SimpleFastaParser wants to see the header line itself; feed it back.

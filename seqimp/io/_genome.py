@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,9 +21,10 @@ from ._alphabet import INVALID, get_alphabet, kmer_index
 from ._bed import read_bed
 from ._fasta import SequenceSet
 from ._strand import require_dna, reverse_complement_codes
+from .._sizes import available_memory, format_size
 from ..errors import SeqimpError, check_file, check_int, check_random_state
 
-__all__ = ["GenomicWindows", "open_genome", "extract_windows", "genome_negatives", "oligomer_hits",
+__all__ = ["GenomicWindows", "open_genome", "index_mismatch", "extract_windows", "genome_negatives", "oligomer_hits",
            "COORD_COLUMNS", "DROP_REASONS"]
 
 #: Columns of ``GenomicWindows.coords``.
@@ -109,12 +111,59 @@ def open_genome(genome, *, name="--genome"):
         raise SeqimpError(f"{name} {path}: gzip-compressed but not bgzip; random access needs bgzip: "
                           f"zcat {path} | bgzip > {os.path.splitext(str(path))[0]}.bgz (or gunzip it)")
     try:
-        return pyfaidx.Fasta(os.fspath(path), as_raw=True, sequence_always_upper=True)
+        fa = pyfaidx.Fasta(os.fspath(path), as_raw=True, sequence_always_upper=True)
     except PermissionError as exc:
         raise SeqimpError(f"{name} {path}: cannot write the index {exc.filename} (make it with "
                           f"'samtools faidx {path}' where the directory is writable)") from None
     except Exception as exc:  # noqa: BLE001 - pyfaidx raises many kinds for a bad file
         raise SeqimpError(f"{name} {path}: cannot index the genome FASTA ({type(exc).__name__}: {exc})") from None
+    if not gz:
+        problem = index_mismatch(path, fa.faidx.index)
+        if problem:
+            fa.close()
+            raise SeqimpError(f"{name} {path}: its index {fa.faidx.indexname} does not match the FASTA ({problem}); "
+                              f"the FASTA changed after the index was built: delete {fa.faidx.indexname} and run "
+                              f"again (it is rebuilt), or run 'samtools faidx {path}'")
+    return fa
+
+
+def index_mismatch(path, index) -> str | None:
+    """Why the ``.fai`` records ``index`` (pyfaidx ``IndexRecord``\\s: ``rlen`` bases from byte
+    ``offset``, ``lenc`` bases in ``lenb`` bytes per line) do not describe the plain FASTA
+    ``path``, or None when they do. Checked per record, a few bytes each: the header line ends
+    just before ``offset``, the first and the last sequence line end where the layout says,
+    and the next record's header (or the end of the file) follows the sequence. A FASTA
+    edited, extended or re-wrapped after its index was built fails one of these."""
+    size = os.path.getsize(path)
+    records = sorted(index.items(), key=lambda item: item[1].offset)
+    with open(path, "rb") as fh:
+        def at(pos, n=1):
+            fh.seek(pos)
+            return fh.read(n)
+
+        for i, (chrom, rec) in enumerate(records):
+            rlen, offset, lenc, lenb = int(rec.rlen), int(rec.offset), int(rec.lenc), int(rec.lenb)
+            if rlen == 0:
+                continue
+            eol = lenb - lenc
+            if lenc <= 0 or eol not in (1, 2) or not 0 < offset <= size:
+                return f"record {chrom!r}: an impossible line layout ({lenc} bases in {lenb} bytes per line)"
+            if at(offset - 1) != b"\n":
+                return f"record {chrom!r}: its sequence does not start at byte {offset}"
+            full, rem = divmod(rlen, lenc)
+            if rlen > lenc and at(offset + lenc) not in (b"\n", b"\r"):
+                return f"record {chrom!r}: its lines are no longer {lenc} bases long (re-wrapped?)"
+            end = offset + full * lenb + rem  # just past the last base (past the line end when rem == 0)
+            last_eol = end if rem else end - eol
+            if last_eol < size and at(last_eol) not in (b"\n", b"\r"):
+                return f"record {chrom!r}: it no longer ends after {rlen:,} bases (longer or re-wrapped?)"
+            after = end + (eol if rem else 0)
+            if i + 1 < len(records):
+                if at(after, 64).lstrip(b"\r\n")[:1] != b">":
+                    return f"record {chrom!r}: the next record does not follow its {rlen:,} bases"
+            elif last_eol > size or at(after, 64).strip() or size - after > 64:
+                return f"record {chrom!r}: the file does not end after its {rlen:,} bases"
+    return None
 
 
 def _chrom_lengths(fa) -> dict:
@@ -173,9 +222,20 @@ def extract_windows(bed, genome, width, *, alphabet="dna", name=None) -> Genomic
     table = bed if isinstance(bed, pd.DataFrame) else read_bed(bed, name=name)
     fa = open_genome(genome)
     lengths = _chrom_lengths(fa)
+    source = table.attrs.get("source", name or "BED")
+    longest = max(lengths.items(), key=lambda item: item[1], default=(None, 0))
+    if width > longest[1]:  # before any allocation: no window can fit
+        raise SeqimpError(f"--width {width:,}: longer than every chromosome of the genome (the longest, "
+                          f"{longest[0]!r}, has {longest[1]:,} bases)")
+    need = len(table) * width
+    if need > available_memory():
+        raise SeqimpError(f"--width {width:,}: {len(table):,} windows of {width:,} bases need {format_size(need)}, "
+                          f"more than the {format_size(available_memory())} of memory available; "
+                          "use a smaller --width or fewer regions")
     ws, minus = _window_starts(table, width)
     chroms = table["chrom"].to_numpy(object)
     known = np.array([c in lengths for c in chroms], dtype=bool)
+    warn_chr_prefix(chroms[~known], lengths, source)
     chrom_len = np.array([lengths.get(c, 0) for c in chroms], dtype=np.int64)
     inside = known & (ws >= 0) & (ws + width <= chrom_len)
     codes = np.full((len(table), width), INVALID, dtype=np.uint8)
@@ -186,7 +246,6 @@ def extract_windows(bed, genome, width, *, alphabet="dna", name=None) -> Genomic
     dropped = {"unknown_chromosome": int(np.count_nonzero(~known)),
                "off_chromosome": int(np.count_nonzero(known & ~inside)),
                "ambiguous_base": int(np.count_nonzero(inside & ~clean))}
-    source = table.attrs.get("source", name or "BED")
     if not clean.any():
         missing = next((c for c in chroms if c not in lengths), None)
         hint = f"; e.g. chromosome {missing!r} is not in the genome" if missing is not None else ""
@@ -208,6 +267,26 @@ def extract_windows(bed, genome, width, *, alphabet="dna", name=None) -> Genomic
     })
     ids = [f"{c}:{s}-{e}({st})" for c, s, e, st in zip(coords["chrom"], coords["start"], coords["end"], strand)]
     return GenomicWindows(codes, ids, alpha, str(source), coords=coords, dropped=dropped)
+
+
+def warn_chr_prefix(unknown, lengths, source) -> None:
+    """One warning (shown even with ``-q``) when chromosome names of ``source`` that the genome
+    lacks are in it with the ``chr`` prefix added or removed ('1' vs 'chr1'): those regions are
+    dropped, and the warning gives the command that renames them."""
+    unknown = pd.unique(np.asarray(unknown, dtype=object))
+    if not len(unknown):
+        return
+    add = [c for c in unknown if f"chr{c}" in lengths]
+    drop = [c for c in unknown if str(c).startswith("chr") and str(c)[3:] in lengths]
+    if not add and not drop:
+        return
+    example = add[0] if add else drop[0]
+    other = f"chr{example}" if add else str(example)[3:]
+    fix = (f"awk 'BEGIN{{OFS=\"\\t\"}} !/^(#|track|browser)/{{$1=\"chr\"$1}} 1' {source} > renamed.bed" if add else
+           f"sed 's/^chr//' {source} > renamed.bed")
+    warnings.warn(f"{source}: {len(add) + len(drop)} chromosome name(s) are not in the genome, which names them "
+                  f"{'with' if add else 'without'} the 'chr' prefix (e.g. {example!r} is {other!r} there); "
+                  f"their regions are dropped; rename them: {fix}", UserWarning, stacklevel=3)
 
 
 def _merge(starts, ends):

@@ -8,6 +8,7 @@ in the file (the header is line 1).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,8 +34,9 @@ class MeasuredSequences(SequenceSet):
     values : ndarray of shape (n,), float64
         The value column; for a binary label column, 0.0 / 1.0 (1.0 = ``classes[1]``).
     binary : bool
-        Whether the value column holds exactly two distinct labels (0/1, -1/1, or two
-        distinct strings): then train a classifier instead of a regressor.
+        Whether the value column holds exactly two distinct labels (numbers compared as
+        numbers, so ``1`` and ``1.0`` are one: 0/1 or -1/1; or two distinct strings): then
+        train a classifier instead of a regressor. Decided once, for the whole column.
     classes : tuple or None
         For a binary column, the (negative, positive) labels as written in the file;
         strings are ordered alphabetically, numbers ascending.
@@ -88,21 +90,42 @@ def _guess_sep(path) -> str | None:
     return None
 
 
+#: Largest magnitude of a measured value: beyond it sums of squares overflow float64 on large tables.
+MAX_VALUE = 1e100
+
+
+def _number(text):
+    """``text`` as a float, or None when it is not a number (missing words are not numbers)."""
+    if text.lower() in _NAN_WORDS:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def _binary(raw_values):
-    """(is_binary, classes, 0/1 values) of the stripped value strings."""
-    distinct = sorted(set(v for v in raw_values if v.lower() not in _NAN_WORDS))
+    """(is_binary, classes, 0/1 values) of the stripped value strings, decided once for the column:
+    two distinct labels make a label column -- numbers compared as numbers (``1`` and ``1.0`` are
+    one label, written as first seen; 0/1 or -1/1, the smaller the negative class), or two
+    strings (alphabetically). Two other numbers are measured values (:func:`read_sequence_table`
+    warns)."""
+    present = [v for v in raw_values if v.lower() not in _NAN_WORDS]
+    numbers = [_number(v) for v in present]
+    if present and all(x is not None for x in numbers):
+        spelling = {}
+        for v, x in zip(present, numbers):
+            spelling.setdefault(x, v)
+        if len(spelling) != 2 or set(spelling) not in ({0.0, 1.0}, {-1.0, 1.0}):
+            return False, None, None
+        lo, hi = sorted(spelling)
+        classes = (spelling[lo], spelling[hi])
+        values = [_number(v) for v in raw_values]
+        return True, classes, np.array([1.0 if x == hi else 0.0 if x == lo else np.nan for x in values])
+    distinct = sorted(set(present))
     if len(distinct) != 2:
         return False, None, None
-    try:
-        nums = [float(v) for v in distinct]
-    except ValueError:
-        nums = None
-    if nums is not None:
-        if set(nums) not in ({0.0, 1.0}, {-1.0, 1.0}):
-            return False, None, None
-        lo, hi = sorted(distinct, key=float)
-    else:
-        lo, hi = distinct
+    lo, hi = distinct
     return True, (lo, hi), np.array([1.0 if v == hi else 0.0 if v == lo else np.nan for v in raw_values])
 
 
@@ -192,6 +215,10 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
             if not math.isfinite(x):
                 bad(i, "bad_value", f"value {v!r} in column {value_column!r} is missing or not finite")
                 continue
+            if abs(x) > MAX_VALUE:
+                bad(i, "bad_value", f"value {v!r} in column {value_column!r} is beyond +-{MAX_VALUE:g}, too large "
+                                    "to train on; rescale the column (e.g. log10 of it)")
+                continue
             values[i] = x
         codes = alpha.lut[np.frombuffer(s.encode("ascii", "replace"), dtype=np.uint8)]
         wrong = np.flatnonzero(codes == INVALID)
@@ -217,10 +244,19 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
         ids = [str(x) for x in frame[id_column].to_numpy()[rows]]
     else:
         ids = [f"line{lines[i]}" for i in rows]
+    if not is_binary and len(set(values[rows])) == 2:
+        two = sorted(set(values[rows]))
+        warnings.warn(f"--table {path}: column {value_column!r} holds only the two values {two[0]:g} and {two[1]:g}; "
+                      "training a regressor on them (write them as 0 and 1 to train a classifier)", UserWarning,
+                      stacklevel=2)
+    if not is_binary and np.ptp(values[rows]) == 0:
+        raise SeqimpError(f"--table {path}: column {value_column!r} holds the one value {values[rows[0]]:g} in every "
+                          "row; there is nothing to learn (give a column whose values differ)")
     if is_binary:
-        kept = set(raw_values[i] for i in rows)
+        kept = set(values[i] for i in rows)
         if len(kept) < 2:
-            raise SeqimpError(f"--table {path}: column {value_column!r}: only label {kept.pop()!r} is left "
+            only = classes[int(kept.pop())]
+            raise SeqimpError(f"--table {path}: column {value_column!r}: only label {only!r} is left "
                               "after dropping bad rows; a classifier needs both labels")
     return MeasuredSequences(codes, ids, alpha, str(path), values=values[rows], binary=is_binary,
                              classes=classes, lines=lines[rows], dropped=dropped)

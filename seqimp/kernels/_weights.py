@@ -257,6 +257,9 @@ class PositionalWeights:
                         index = np.cumsum(data[f"sparse_{k}_step"], dtype=np.int64)
                     else:
                         index = data[f"sparse_{k}_index"]
+                    if index.size and (index.min() < 0 or index.max() >= table.size):  # -1 would wrap around
+                        raise IndexError(f"sparse index {int(index.min()) if index.min() < 0 else int(index.max())} "
+                                         f"outside 0..{table.size - 1}")
                     table.ravel()[index] = data[f"sparse_{k}_value"]
                 except (KeyError, IndexError, ValueError, TypeError) as exc:
                     raise SeqimpError(f"{path}: the order-{k} table is damaged ({exc})") from None

@@ -23,13 +23,14 @@ from .. import __version__
 from ..errors import SeqimpError
 from ..io import format_position, hits_to_bed, oligomer_hits, write_bed
 from ..io import position_labels as _position_labels
-from .._npz import save_npz
+from .._npz import read_metadata_json, save_npz
 from .._tables import write_tsv
 from ..kernels._weights import PositionalWeights
 from ._options import check_figure_format
 
 __all__ = ["top_oligomers", "write_top_bed", "write_figures", "save_figure", "write_outputs", "write_result_files",
-           "write_summary", "json_ready", "save_model", "load_model", "versions", "file_sizes", "add_file_sizes"]
+           "write_summary", "json_ready", "save_model", "load_model", "check_model_layout", "versions", "file_sizes",
+           "add_file_sizes"]
 
 
 def versions() -> dict:
@@ -174,10 +175,11 @@ def load_model(path):
     path = Path(os.fspath(path))
     if not path.exists():
         raise SeqimpError(f"{path}: no such file")
+    check_model_layout(path)  # from the headers, before any array is read
     try:
         weights = PositionalWeights.load(path)
         with np.load(path, allow_pickle=False) as data:
-            metadata = json.loads(str(data["metadata"])) if "metadata" in data.files else {}
+            metadata = read_metadata_json(str(data["metadata"]), name=str(path)) if "metadata" in data.files else {}
     except (OSError, EOFError, zipfile.BadZipFile, KeyError, ValueError) as exc:
         if isinstance(exc, SeqimpError):
             raise
@@ -189,6 +191,57 @@ def load_model(path):
             raise SeqimpError(f"{path}: the metadata says {key} {metadata[key]!r} but the weights have {value!r}; "
                               "the file was altered")
     return weights, metadata
+
+
+def check_model_layout(path) -> dict:
+    """Check a model file from its ``.npz`` headers (:func:`seqimp._npz.npz_headers`) before any
+    table is read: the arrays fit in memory, every order-k table (dense, or the shape of a sparse
+    one) is (L - k + 1, A**k) for the L of order 1, a sparse table's indices and values agree in
+    number and fit the table, and the metadata is bounded. Returns the headers; SeqimpError (one
+    line naming the file) otherwise."""
+    from .._npz import MAX_METADATA_BYTES, check_npz_memory, npz_headers
+    from ..io import get_alphabet
+
+    name = str(path)
+    headers = npz_headers(path, name=name, expected="a seqimp model file")
+    check_npz_memory(headers, name=name)
+    meta = headers.get("metadata")
+    if meta is not None and (meta[1].kind not in "US" or meta[1].itemsize > 4 * MAX_METADATA_BYTES):
+        raise SeqimpError(f"{name}: its metadata entry is {meta[1]}, not a JSON string of at most "
+                          f"{MAX_METADATA_BYTES:,} characters; the file was altered")
+    small = [n for n in ("alphabet", "format_version") if n in headers] + \
+        [n for n in headers if n.startswith("sparse_") and n.endswith("_shape")]
+    if any(int(np.prod(headers[n][0], dtype=object)) * headers[n][1].itemsize > 1024 for n in small):
+        raise SeqimpError(f"{name}: not a seqimp model file (an oversized entry among {', '.join(small)})")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            values = {n: data[n] for n in small}
+        size = get_alphabet(str(values["alphabet"])).size if "alphabet" in values else None
+    except (OSError, ValueError, KeyError, SeqimpError):
+        return headers  # PositionalWeights.load says what is wrong
+    shapes = {}
+    for n, (shape, _dtype) in headers.items():
+        parts = n.split("_")
+        if len(parts) >= 2 and parts[0] in ("table", "sparse") and parts[1].isdigit():
+            k = int(parts[1])
+            if parts[0] == "table":
+                shapes[k] = shape
+            elif n.endswith("_shape"):
+                shapes[k] = tuple(int(x) for x in np.ravel(values[n]))
+    length = shapes.get(1, (None,))[0] if len(shapes.get(1, ())) == 2 else None
+    for k, shape in sorted(shapes.items()):
+        want = None if length is None or size is None else (length - k + 1, size ** k)
+        if len(shape) != 2 or (want is not None and shape != want):
+            raise SeqimpError(f"{name}: the order-{k} table has shape {shape}; a model of sequences of length "
+                              f"{length} needs {want}; the file was altered" if want else
+                              f"{name}: the order-{k} table has shape {shape}, not (positions, k-mers)")
+        cells = shape[0] * shape[1]
+        entries = [headers[f"sparse_{k}_{part}"][0] for part in ("index", "step", "value")
+                   if f"sparse_{k}_{part}" in headers]
+        if entries and (any(len(e) != 1 or e[0] > cells for e in entries) or len({e[0] for e in entries}) != 1):
+            raise SeqimpError(f"{name}: the order-{k} table is damaged (its sparse entries {entries} do not fit "
+                              f"a table of {cells:,} cells)")
+    return headers
 
 
 def poim_file(result, top=1000):
