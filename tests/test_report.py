@@ -203,3 +203,15 @@ def test_site_positions_count_from_the_origin():
     assert all(text == (f"{p - 9:+d}" if p >= 10 else f"{p - 10:+d}") for p, text in shown.items()), shown
     assert ax.get_xlabel() == "site start (+1 at position 10)"
     plt.close(ax.figure)
+
+
+def test_logo_counts_from_the_origin():
+    from seqimp.motifs import Motif
+    from seqimp.plot import logo
+
+    ax = logo(Motif.from_consensus("m", "GATTACA", start=8), origin=10)
+    ax.figure.canvas.draw()
+    shown = {int(round(t.get_position()[0])): t.get_text() for t in ax.get_xticklabels() if t.get_text()}
+    assert shown and all(text == (f"{p - 9:+d}" if p >= 10 else f"{p - 10:+d}") for p, text in shown.items())
+    assert ax.get_xlabel() == "position (+1 at 10)"
+    plt.close(ax.figure)

@@ -55,7 +55,7 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
         result.save(out / "motifs_poim.npz")
         files.append(out / "motifs_poim.npz")
     (out / "logos").mkdir(exist_ok=True)
-    figures = [(logo(m), f"{m.name}_logo") for m in motifs]
+    figures = [(logo(m, origin=origin), f"{m.name}_logo") for m in motifs]
     starts = [(m.start, m.start + m.length - 1) for m in motifs] or [(1, min(result.length, 110))]  # no motif
     lo = max(min(a for a, _ in starts) - 5, 1)
     hi = min(max(b for _, b in starts) + 5, result.length)

@@ -39,7 +39,18 @@ def _ticks(ax, first, n):
     ax.set_xlim(first - 0.5, first + n - 0.5)
 
 
-def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=None):
+def _origin_ticks(ax, origin, length):
+    """Tick labels of 1-based positions 1..``length`` counted from ``origin`` (+1 at it, no 0)."""
+    from matplotlib.ticker import FuncFormatter
+
+    from ..io import format_position, position_labels
+
+    labels = position_labels(int(length), origin=origin)
+    ax.xaxis.set_major_formatter(FuncFormatter(
+        lambda v, _pos: format_position(labels[int(round(v)) - 1]) if 1 <= round(v) <= length else ""))
+
+
+def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=None, origin=None):
     """Information-content logo of a motif.
 
     Letter heights are ``p(a) * IC`` with IC the column's information content in bits
@@ -62,6 +73,9 @@ def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=N
         Top of the y axis in bits. Default 2, or 1.15 times the tallest column when no column
         reaches 0.5 bit (flat PWMs, such as those fitted to a POIM alone, would be invisible
         on a 0-2 bit axis; the title then says that the axis is zoomed).
+    origin : int, optional
+        The 1-based position labelled +1 (-1 before it, no 0): a placed motif's axis counts
+        from it (:func:`seqimp.io.position_labels`).
 
     Returns
     -------
@@ -101,6 +115,9 @@ def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=N
     ax.set_ylabel("bits")
     ax.set_xlabel("position (1-based)" if placed else "motif column")
     _ticks(ax, first, len(pwm))
+    if placed and origin is not None:
+        _origin_ticks(ax, origin, first + len(pwm) - 1)
+        ax.set_xlabel(f"position (+1 at {origin})")
     ax.spines[["top", "right"]].set_visible(False)
     if title is None:
         where = f" at {motif.start}" if placed else " (position-free)" if motif.start is not None else ""
@@ -226,13 +243,7 @@ def site_positions(sites, motif, length, ax=None, *, origin=None):
         bottom += counts
     _ticks(ax, 1, n)
     if origin is not None:
-        from matplotlib.ticker import FuncFormatter
-
-        from ..io import format_position, position_labels
-
-        labels = position_labels(int(length), origin=origin)
-        ax.xaxis.set_major_formatter(FuncFormatter(
-            lambda v, _pos: format_position(labels[int(round(v)) - 1]) if 1 <= round(v) <= length else ""))
+        _origin_ticks(ax, origin, int(length))
     ax.set_xlabel("site start (1-based)" if origin is None else f"site start (+1 at position {origin})")
     ax.set_ylabel("sites")
     ax.set_title(f"{motif.name} {motif.consensus}: {len(rows)} sites")
