@@ -190,6 +190,9 @@ def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9):
                 f"(attribution above {seqlets.attrs['threshold']:.3g}, the {seqlet_quantile:g} quantile of the "
                 "negatives' best windows)")
     seeds, candidates = gkm_seeds(seqlets, pos, neg, max_motifs=options.max_motifs or 3)
+    if options.strand == "given" and model.reverse_complement and seeds:
+        logger.info("hint: the gkm model counts both strands; --strand both finds the sites of its motifs on "
+                    "either strand")
     motifs, stats, sites = [], None, None
     if seeds:
         logger.info(f"refining {len(seeds)} position-free seed(s) on the sequences (EM, strand {options.strand})")
