@@ -22,6 +22,11 @@ The sequences may also be windows cut from a genome, as in 'seqimp poim':
 --positive-bed PEAKS --genome G --width W with --negative-bed BG, --negatives
 shuffle (dinucleotide-preserving shuffles of the positives) or --negatives
 genome (GC-matched genomic windows); site ids are then chrom:start-end(strand).
+A --table with a binary label column (--sequence-column, --value-column) gives
+both classes; --alphabet rna reads U as T. Positions count from
+--position-origin N (or the window centre for BED input) in motifs.tsv
+(start_label), motif_sites.tsv (position_label) and the plots.
+--min-width/--max-width bound the motifs' widths (as STREME's --minw/--maxw).
 
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac, motifs.tsv
 (one row per motif, strongest first: name, consensus, 1-based start, length,
@@ -31,7 +36,8 @@ sequences; BED in genome coordinates for genomic windows), logos/ (one logo
 and one site-position plot per motif and a
 letter-importance logo),
 motifs_poim.npz (the POIM, when trained here; a poim.npz of 'seqimp poim'
-in DIR is left alone), and matches.tsv (TOMTOM p- and q-values, a decoy-calibrated q,
+in DIR is left alone), report.html (the motifs first; in a 'seqimp poim' folder its
+report gains the motif section instead), and matches.tsv (TOMTOM p- and q-values, a decoy-calibrated q,
 "no significant match" rows; with a JASPAR release also each target's TF class) when
 --db is given: a motif file, or a JASPAR release by name (JASPAR2024 = CORE
 vertebrates, 879 matrices; RELEASE:COLLECTION:TAX_GROUP for others) read from
@@ -62,6 +68,8 @@ examples:
                 --positive pos.fa --negative neg.fa
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2024
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2022:CORE:plants
+  seqimp motifs --table data.tsv --value-column bound --out motifs --min-width 8 --max-width 15
+  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2024:insects
 """
 
 
