@@ -60,7 +60,10 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
     coef_ : ndarray of shape (C(l, k) * 4**k,)
         One weight per gapped k-mer, index ``c * 4**k + u`` (:mod:`seqimp.kernels._gkm`).
     intercept_ : float
-        ``bias * `` the constant feature's weight.
+        ``bias`` times the constant feature's weight.
+    dual_coef_ : ndarray of shape (n,)
+        ``y_i alpha_i`` of the training sequences (labels as -1/+1); non-zero for the support
+        vectors.
     columns_ : ndarray of shape (C(l, k), k)
         The informative columns of each choice ``c``.
     n_iter_ : int
