@@ -151,7 +151,8 @@ MODEL_KINDS = ("auto", "wd", "wds", "gkm")
 
 MODEL_KIND_HELP = ("the model whose motifs are found: wd/wds (positional WD/WDS kernel), gkm (position-free "
               "gapped-k-mer SVM) or auto (default): the WD/WDS model unless its held-out auROC is below 0.6, "
-              "then gkm; summary.json/motifs.json record the route and why as model_route")
+              "or below 0.8 with the gkm model better by 0.05 on the same split, then gkm; "
+              "summary.json/motifs.json record the route and why as model_route")
 
 
 def add_gkm_options(g, *, kind=True) -> None:
