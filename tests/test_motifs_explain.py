@@ -122,8 +122,8 @@ def test_nnls_on_the_cholesky_factor_equals_nnls_on_the_whole_problem():
     from seqimp.motifs._fit import _nnls
 
     rng = np.random.default_rng(2)
-    for n, d in ((400, 15), (2000, 60)):
-        A = rng.random((n, d)) * (rng.random((n, d)) < 0.3)
+    for n, d, density in ((400, 15, 0.3), (2000, 60, 0.3), (6000, 80, 0.1)):  # the last: the sparse product
+        A = rng.random((n, d)) * (rng.random((n, d)) < density)
         b = A @ np.maximum(rng.normal(size=d), 0.0) + 0.1 * rng.normal(size=n)
         slow = nnls(A, b, maxiter=50 * d)[0]
         fast = _nnls(A, b)
