@@ -98,6 +98,17 @@ def test_help_lists_every_command_and_imports_none():
     assert not [m for m in loaded if m.startswith("seqimp.cli.") and m.split(".")[-1] in _COMMANDS], loaded
 
 
+def test_poim_help_needs_not_the_pipeline():
+    from seqimp.cli import _options
+    from seqimp.pipeline import BACKGROUNDS
+
+    assert _options.BACKGROUNDS == BACKGROUNDS  # --background's choices, without importing the pipeline
+    code = ("import sys; from seqimp.cli import main; main(['poim', '--help']); "
+            "print(sorted(m for m in sys.modules if m.startswith(('seqimp.pipeline', 'sklearn', 'numba'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert eval(out.strip().splitlines()[-1]) == []
+
+
 def test_a_missing_input_is_reported_before_the_library_loads(tmp_path, capsys):
     assert main(["train", "--positive", str(tmp_path / "nope.fa"), "--negative", str(tmp_path / "nope.fa"),
                  "--model-out", str(tmp_path / "m.npz")]) == 2
@@ -112,6 +123,21 @@ def test_metrics_line_names_what_was_measured():
     assert line.startswith("accuracy 0.9500, auROC 0.9800 on the given sequences, NOT held out: the model may")
     assert "sequences the model never saw" in line and "'seqimp train'" in line
     assert metrics_line({"auroc": None}) is None
+
+
+def test_accuracy_on_training_sequences_is_labelled_with_the_held_out_route(tmp_path, capsys):
+    pos, neg = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")
+    model = tmp_path / "m.npz"
+    assert main(["train", "--positive", pos, "--negative", neg, "--degree", "2", "--model-out", str(model)]) == 0
+    assert "on 40 held-out sequences" in capsys.readouterr().out
+    assert main(["poim", "--model", str(model), "--positive", pos, "--negative", neg, "--max-order", "2",
+                 "--no-motifs", "--out", str(tmp_path / "r")]) == 0
+    err = capsys.readouterr().err
+    assert "on the given sequences, NOT held out: the model may have been trained on them" in err
+    assert "score sequences the model never saw" in err
+    assert main(["poim", "--positive", pos, "--negative", neg, "--degree", "2", "--max-order", "2", "--no-motifs",
+                 "--out", str(tmp_path / "s")]) == 0
+    assert "on 40 held-out sequences" in capsys.readouterr().err
 
 
 def test_cite_lists_every_method_or_those_a_run_used(tmp_path, capsys):

@@ -127,3 +127,16 @@ def test_heatmap_of_an_order_without_full_tables_names_the_fix():
     with pytest.raises(SeqimpError, match=r"order 6 tables are not kept: .*--full-tables.*differential POIM.*"
                                           r"top\(n, order=6\)"):
         poim_heatmap(summary, 6)
+
+
+def test_too_few_sequences_for_a_split_names_the_option(tmp_path, capsys):
+    pos, neg = tmp_path / "p.fa", tmp_path / "n.fa"
+    pos.write_text(">p1\nACGTACGT\n>p2\nACGTACGA\n")
+    neg.write_text(">n1\nTTGTACGT\n>n2\nTTGTACGA\n")
+    with pytest.raises(SeqimpError, match=r"too few sequences \(2 positive, 2 negative\) for a held-out split of "
+                                          r"0\.2; add data or use test_fraction=0$"):
+        run_poim(read_fasta(pos), read_fasta(neg), tmp_path, model=ModelOptions(degree=2),
+                 importance=ImportanceOptions(max_order=2))
+    err = _cli_error(["train", "--positive", str(pos), "--negative", str(neg), "--model-out",
+                      str(tmp_path / "m.npz")], capsys)
+    assert err.endswith("add data or use --test-fraction 0")

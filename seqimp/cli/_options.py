@@ -18,6 +18,12 @@ __all__ = ["positive_int", "nonneg_int", "seed", "share", "fraction", "positive_
            "model_kind", "position_origin"]
 
 
+#: The kinds of ``--background``: :data:`seqimp.pipeline.BACKGROUNDS`, kept here so that
+#: ``seqimp poim --help`` and its argument errors do not import the pipeline (start-up);
+#: tests/test_cli_logging_levels.py checks that the two are the same.
+BACKGROUNDS = ("uniform", "negative", "all")
+
+
 def _arg_type(text: str, convert, check, **limits):
     """``check(convert(text))`` for argparse: a SeqimpError becomes ArgumentTypeError.
 

@@ -29,6 +29,11 @@ and --db the demo prints how to get the match.
 The demo uses a WD kernel of degree 6 and analyses oligomers up to length 8,
 longer than the kernel's k-mers, which is how FIRM recovers a whole 7-mer.
 
+The first run on a fresh install compiles numba kernels and caches them: about
+20 s of CPU for seqimp's and about 60 s for the motif comparison (TOMTOM), so
+about 1.5 minutes on two idle cores; later runs take about 10 s
+(docs/pipeline.md, "First run and start-up").
+
 examples:
   seqimp demo --out demo-results
   seqimp demo --out demo-results --db JASPAR2024_CORE_vertebrates_non-redundant.meme
@@ -36,7 +41,7 @@ examples:
   seqimp demo --out demo-results --no-db
 """
 
-#: Settings of the demo run (fast enough for < 1 minute on two cores).
+#: Settings of the demo run (about 10 s on two cores once numba's kernels are cached).
 DEMO_SETTINGS = dict(degree=6, shifts=0, max_order=8, C=1.0, background="negative", test_fraction=0.2,
                      random_state=0, top=20)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ..pipeline import BACKGROUNDS
+from ._options import BACKGROUNDS  # seqimp.pipeline.BACKGROUNDS, without importing the pipeline (start-up)
 from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
 from ._options import (MODEL_KIND_HELP, add_dask_options, add_data_options, add_db_option, add_gkm_options,

@@ -178,8 +178,10 @@ def train_classifier(X, y, *, model, random_state, progress=False, client=None, 
     if test_fraction > 0:
         n_test = int(np.ceil(test_fraction * len(y)))
         if min(n_pos, n_neg) < 2 or n_test < 2 or len(y) - n_test < 2:
-            raise SeqimpError(f"too few sequences ({n_pos} positive, {n_neg} negative) for a held-out split "
-                              f"of {test_fraction:g}; add data or use test_fraction=0")
+            from ..io._fasta import with_fix
+
+            raise with_fix(f"too few sequences ({n_pos} positive, {n_neg} negative) for a held-out split of "
+                           f"{test_fraction:g}; add data or ", ("use test_fraction=0", "use --test-fraction 0"))
         X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_fraction, stratify=y,
                                                             random_state=_split_seed(random_state))
     else:
