@@ -205,6 +205,12 @@ def read_inputs(args, *, any_length=False) -> Inputs:
 
 def _read_records_pair(args, origin, alphabet) -> Inputs:
     """``--positive``/``--negative`` (or ``--negatives shuffle``) as Records of any lengths."""
+    from pathlib import Path
+
+    if getattr(args, "positive", None) and getattr(args, "negative", None) and Path(args.positive).is_file() \
+            and Path(args.negative).is_file() and Path(args.positive).samefile(args.negative):
+        raise UserError(f"--positive and --negative are the same file ({args.negative}); enrichment needs two "
+                        "different sets")
     pos = read_records(args.positive, "--positive") if getattr(args, "positive", None) else None
     neg = read_records(args.negative, "--negative") if getattr(args, "negative", None) else None
     if getattr(args, "negatives", None) == "shuffle":
