@@ -134,10 +134,16 @@ def test_later_rounds_number_on_and_merge_copies_of_accepted_motifs(caplog):
     assert [(m.name, m.consensus) for m in kept.motifs] == [("motif2", "TATAAT")]
     assert _messages(caplog) == ["round2_candidate1 (GACTCA at 24) is a copy of motif1; merged into it"]
     caplog.clear()
-    refined.stats["held_out_p_value"] = 0.5
+    refined.stats["held_out_p_value"] = [1e-9, 0.5]
     with caplog.at_level(logging.INFO, logger="seqimp"):
         assert select_motifs(refined, first_number=2, accepted=[earlier]).motifs == []
-    assert _messages(caplog)[-1].startswith("no further motif: no candidate's sites are enriched")
+    last = _messages(caplog)[-1]  # the best candidate is one that is not a copy
+    assert last.startswith("no further motif: no candidate's sites are enriched") and "candidate, TATAAT at 50" in last
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        assert select_motifs(_refined([("round2_candidate1", "GACTCA", 24, 30, 1e-9, 1e-9)]), first_number=2,
+                             accepted=[earlier]).motifs == []
+    assert _messages(caplog)[-1] == "no further motif: every candidate copies a motif already reported"
 
 
 def test_a_dropped_motif_whose_sites_a_kept_one_took_names_it_by_its_final_name(caplog):

@@ -98,12 +98,17 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
             taken = (f"; {r['taken_sites']} of its sites are sites of {names.get(r['taken_by'], r['taken_by'])}, "
                      f"which took them" if took else "")
             logger.info(f"{m.name} ({m.consensus} at {m.start}): {_figures(r)}{taken}; not reported")
+    rest = [i for i in range(len(records)) if i not in copies]  # candidates neither kept nor merged
     if not keep and records:  # "no motif" is an answer: the best candidate's figures in the log only
-        best = min(range(len(records)), key=lambda i: (np.nan_to_num(records[i]["held_out_p_value"], nan=2.0),
-                                                        records[i]["p_value"]))
-        logger.info(f"{'no further motif' if accepted else 'no motif found'}: no candidate's sites are enriched (p <= {max_pvalue:g}, held out "
-                    f"p <= {max_held_out_pvalue:g}, at least {min_sites} sites); the best candidate, "
-                    f"{motifs[best].consensus} at {motifs[best].start}: {_figures(records[best])}")
+        what = "no further motif" if accepted else "no motif found"
+        if not rest:
+            logger.info(f"{what}: every candidate copies a motif already reported")
+        else:
+            best = min(rest, key=lambda i: (np.nan_to_num(records[i]["held_out_p_value"], nan=2.0),
+                                            records[i]["p_value"]))
+            logger.info(f"{what}: no candidate's sites are enriched (p <= {max_pvalue:g}, held out "
+                        f"p <= {max_held_out_pvalue:g}, at least {min_sites} sites); the best candidate, "
+                        f"{motifs[best].consensus} at {motifs[best].start}: {_figures(records[best])}")
     kept = _renamed(refined, keep, names)
     if len(kept.stats):
         level = np.log10(max_pvalue) if max_pvalue > 0 else -np.inf
