@@ -164,3 +164,15 @@ def test_a_motif_the_composition_explains_is_flagged_and_not_matched(caplog):
                    sites=kept.sites)
     matches = motif_matches(run, MotifOptions(database=database))
     assert set(matches["query"]) == {"motif2"}                                      # motif1 is composition
+
+
+@pytest.mark.parametrize("shifts", [0, 2])
+def test_the_shifts_hint_only_where_it_applies(tmp_path, caplog, shifts):
+    rng = np.random.default_rng(8)
+    pos, neg = (rng.integers(0, 4, (120, 24)).astype(np.uint8) for _ in range(2))
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        run = run_motifs(tmp_path, positive=pos, negative=neg,
+                         model=ModelOptions(degree=3, shifts=shifts, test_fraction=0))
+    assert run.motifs == []
+    hinted = [m for m in _messages(caplog) if m.startswith("hint:") and "--shifts" in m]
+    assert len(hinted) == (1 if shifts == 0 else 0)
