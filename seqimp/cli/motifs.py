@@ -29,7 +29,7 @@ both classes; --alphabet rna reads U as T. Positions count from
 --min-width/--max-width bound the motifs' widths (as STREME's --minw/--maxw).
 
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac, motifs.tsv
-(one row per motif, strongest first: name, consensus, 1-based start, length,
+(one row per motif, in the order found: name, consensus, 1-based start, length,
 direction, position_free, spread, score, sites, ...), motifs.json (seed and
 options), motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with
 sequences; BED in genome coordinates for genomic windows), logos/ (one logo
@@ -52,7 +52,12 @@ with a site threshold that 1% of the negatives pass; from --poim alone they
 are the fitted PWMs, flatter than the sites. A motif is kept when its sites
 are enriched in the positives (p <= 1e-3) and also held out: refitted on one
 half of the sequences, counted in the other (p <= 0.05, held_out_p_value in
-motifs.tsv); where none is, the best held out is reported and the log says so. The model whose importance gives
+motifs.tsv); where none is, no motif is reported ("no motif found"; the log
+gives the best candidate's figures). A motif as frequent in the positives'
+dinucleotide shuffles is flagged as composition and not matched to --db.
+When the model is trained here, the motifs found are explained away (their
+sites erased, the model retrained) and motifs looked for again, up to
+--rounds times, until nothing more is enriched. The model whose importance gives
 the motifs is trained on all sequences (the held-out split only reports
 accuracy), so the motifs do not depend on --seed (except through negatives
 that --negatives draws).
@@ -97,6 +102,8 @@ def register(sub) -> None:
                    help="importance the motifs are fitted to (default poim)")
     m.add_argument("--fit-order", type=positive_int, default=3,
                    help="fit POIM orders 1..N (default 3; at most the POIM's max order)")
+    m.add_argument("--rounds", type=positive_int, default=5,
+                   help="most rounds of explaining away when training (default 5; 1: a single search)")
     m.add_argument("--min-score", type=share, default=0.0,
                    help="drop motifs explaining less than this share of the POIM (default 0: keep all)")
     m.add_argument("--min-width", type=positive_int, default=1,
@@ -165,7 +172,8 @@ def run(args) -> int:
     database, pos, neg, result = _inputs(args)
     motifs = MotifOptions(strand=args.strand, database=database, top_matches=args.matches,
                           max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
-                          min_score=args.min_score, min_width=args.min_width, max_width=args.max_width,
+                          min_score=args.min_score, rounds=args.rounds, min_width=args.min_width,
+                          max_width=args.max_width,
                           position_origin=args.origin)
     options = dict(model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
                                       test_fraction=args.test_fraction, kind=args.model,
