@@ -47,7 +47,8 @@ def test_poim_writes_all_outputs(tmp_path, capsys):
     assert {p.name for p in out.iterdir() if not p.name.startswith(".")} == EXACT_FILES | MOTIF_FILES
     assert "motif1\tGATTACA\tstart 11" in captured.out and f"motifs: {out}/motifs.tsv" in captured.out
     owned = json.loads((out / ".seqimp-poim.json").read_text())["files"]
-    assert set(owned) == EXACT_FILES | MOTIF_FILES  # one command, one manifest
+    assert {name.split("/")[0] for name in owned} == EXACT_FILES | MOTIF_FILES  # one command, one manifest
+    assert "logos" not in owned and "logos/motif1_logo.png" in owned  # logos/ is owned file by file
     with open(out / "top_oligomers.tsv") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
     assert list(rows[0]) == ["rank", "oligomer", "order", "position", "poim", "firm"]

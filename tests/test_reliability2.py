@@ -217,6 +217,32 @@ def test_full_disk_while_adding_motifs_to_a_poim_folder_leaves_it_exactly(tmp_pa
     assert listing(out) == before
 
 
+def test_a_failure_at_any_step_of_the_commit_is_undone(tmp_path, capsys, monkeypatch, poim_folder):
+    """The set is published by moves (old files aside, new ones in, the manifests last): whichever
+    move fails, every earlier one is undone and the folder is byte for byte as before."""
+    real = _output_folder._Transaction.move
+    counted = _copy(poim_folder, tmp_path / "count")
+    moves = []
+    monkeypatch.setattr(_output_folder._Transaction, "move", lambda self, a, b: (moves.append(b), real(self, a, b)))
+    assert poim(counted, "--max-order", "2", "--format", "svg", "--no-motifs") == 0  # files replaced, removed
+    assert len(moves) > 20
+    for fail_at in (1, len(moves) // 2, len(moves)):
+        out = _copy(poim_folder, tmp_path / f"at{fail_at}")
+        before = listing(out)
+        calls = []
+
+        def failing(self, a, b, fail_at=fail_at, calls=calls):
+            calls.append(b)
+            if len(calls) == fail_at:
+                raise OSError(errno.EIO, "Input/output error")
+            return real(self, a, b)
+
+        monkeypatch.setattr(_output_folder._Transaction, "move", failing)
+        assert poim(out, "--max-order", "2", "--format", "svg", "--no-motifs") == 2
+        one_error(capsys, r"^seqimp: error: \[Errno 5\] Input/output error$")
+        assert listing(out) == before, fail_at
+
+
 def test_a_signal_after_the_commit_says_the_results_were_written(tmp_path, capsys, monkeypatch, poim_folder):
     out = _copy(poim_folder, tmp_path / "res")
 
