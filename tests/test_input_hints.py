@@ -108,8 +108,9 @@ def test_inspect_detects_the_alphabet(files, capsys):
     assert "6..8 (lengths differ; positional methods need one common length: cut windows" in ragged
     assert main(["inspect", "--alphabet", "protein", str(files["rna"])]) == 0
     assert "alphabet:    protein" in capsys.readouterr().out  # chosen, not detected
-    assert fasta_summary(files["protein"], "auto")["detected"] is True
-    assert fasta_summary(files["protein"], "protein")["detected"] is False
+    assert "alphabet:    dna (ACGT) -- assumed: the letters fit no alphabet exactly" in ambiguous
+    assert fasta_summary(files["protein"], "auto")["alphabet_source"] == "detected"
+    assert fasta_summary(files["protein"], "protein")["alphabet_source"] == "given"
 
 
 def test_run_poim_into_a_missing_folder_names_cause_and_fix(tmp_path):

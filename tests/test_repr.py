@@ -33,6 +33,11 @@ def run(tmp_path_factory):
                     random_state=0)
 
 
+@pytest.fixture(scope="module")
+def tabular():
+    return _tabular()
+
+
 def _tabular():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 3))
@@ -44,10 +49,10 @@ def _tabular():
             relative_feature_importance(X, (y > 0).astype(int), random_state=0)]
 
 
-def _results(run):
+def _results(run, tabular):
     streamed = load_poim(Path(run.files[0]).parent / "poim.npz")
     motif = run.motifs.motifs[0]
-    return [run, run.result, streamed, run.motifs, motif] + _tabular()
+    return [run, run.result, streamed, run.motifs, motif] + tabular
 
 
 def _check_html(text):
@@ -55,9 +60,9 @@ def _check_html(text):
     ET.fromstring(text if text.count("<div class='seqimp-result'") == 1 else f"<div>{text}</div>")
 
 
-def test_every_result_type_has_a_short_repr_and_an_html_view(run):
+def test_every_result_type_has_a_short_repr_and_an_html_view(run, tabular):
     kinds = set()
-    for obj in _results(run):
+    for obj in _results(run, tabular):
         kinds.add(type(obj).__name__)
         text = repr(obj)
         assert len(text) < MAX_REPR and text.count("\n") == 0, (type(obj).__name__, text)
@@ -92,8 +97,8 @@ def test_motif_run_and_motif_views(run):
     assert "<svg" in motifs.motifs[0]._repr_html_()
 
 
-def test_tabular_views_rank_features_by_mean_importance():
-    for result in _tabular():
+def test_tabular_views_rank_features_by_mean_importance(tabular):
+    for result in tabular:
         table = result.ranking()
         assert list(table["feature"].iloc[:1]) == ["x1"]  # the largest weight
         assert table["importance"].is_monotonic_decreasing

@@ -47,8 +47,7 @@ def describe(summary) -> str:
         f"file:        {summary['source']}",
         f"records:     {summary['records']}",
         f"length:      {length}",
-        f"alphabet:    {alpha.name} ({alpha.symbols})"
-        + (" -- detected from the letters; --alphabet to choose" if summary.get("detected") else ""),
+        f"alphabet:    {alpha.name} ({alpha.symbols})" + _SOURCES.get(summary.get("alphabet_source"), ""),
         "composition: " + "  ".join(f"{s}={100 * f:.1f}%" for s, f in zip(alpha.symbols, comp)),
     ]
     if alpha.name in ("dna", "rna"):
@@ -64,6 +63,10 @@ def describe(summary) -> str:
         lines.append(f"duplicate ids: {summary['duplicate_ids']} records repeat an earlier record id")
     return "\n".join(lines)
 
+
+#: How the alphabet line ends, by how the alphabet was chosen (``fasta_summary``'s ``alphabet_source``).
+_SOURCES = {"detected": " -- detected from the letters; --alphabet to choose",
+            "assumed": " -- assumed: the letters fit no alphabet exactly; --alphabet to choose"}
 
 #: IUPAC nucleotide ambiguity codes (N: any base).
 AMBIGUITY_CODES = frozenset("NRYSWKMBDHV")

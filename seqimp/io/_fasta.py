@@ -263,7 +263,7 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
     ----------
     alphabet : {"dna", "rna", "protein", "auto"} or Alphabet, default="dna"
         "auto": the alphabet the letters look like (:func:`~seqimp.io._alphabet.guess_alphabet`;
-        DNA when they fit none, e.g. with ambiguity codes); ``detected`` is then True.
+        DNA when they fit none, e.g. with ambiguity codes); see ``alphabet_source``.
     on_invalid : {"report", "error", "skip"}, default="report"
         Symbols outside the alphabet: count them (``invalid``, ``invalid_records``),
         raise like :func:`read_fasta`, or drop their records (``skipped``).
@@ -275,15 +275,18 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
         ``max_length`` (int), ``composition`` (ndarray of shape (alphabet size,), fractions of
         the valid symbols), ``invalid`` (dict symbol -> count, symbols outside the alphabet,
         bytes >= 0x80 as ``0x..``), ``invalid_records`` (records holding any), ``skipped``
-        (records dropped), ``duplicate_ids`` (records whose id an earlier record has), ``detected``
-        (whether the alphabet was detected, ``alphabet="auto"``).
+        (records dropped), ``duplicate_ids`` (records whose id an earlier record has), ``alphabet_source``
+        ("given"; with ``alphabet="auto"`` "detected", or "assumed": DNA, the letters fitting no
+        alphabet exactly).
     """
     mode = check_choice(on_invalid, "on_invalid", ("report", "error", "skip"))
-    detected = isinstance(alphabet, str) and alphabet.lower() == "auto"
-    if detected:
+    how = "given"
+    if isinstance(alphabet, str) and alphabet.lower() == "auto":
         path = check_file(path, expected="a FASTA file")
         ids, seqs = _parse(path)
-        alpha = get_alphabet(guess_alphabet(_letters(seqs)) or "dna")
+        guess = guess_alphabet(_letters(seqs))
+        how = "assumed" if guess is None else "detected"
+        alpha = get_alphabet(guess or "dna")
         path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error",
                                                  parsed=(ids, seqs))
     else:
@@ -314,7 +317,7 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
             "max_length": max(lengths), "composition": counts / total if total else counts.astype(float),
             "invalid": {_symbol(b): int(invalid[b]) for b in np.flatnonzero(invalid)},
             "invalid_records": invalid_records, "skipped": skipped, "duplicate_ids": len(ids) - len(set(ids)),
-            "detected": detected}
+            "alphabet_source": how}
 
 
 def _symbol(b: int) -> str:
