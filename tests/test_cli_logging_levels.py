@@ -182,3 +182,13 @@ def test_licence_and_citation_files():
     import seqimp
 
     assert f"version: {seqimp.__version__}" in citation
+
+
+def test_a_closed_pipe_ends_the_command_quietly(monkeypatch, capsys):
+    class ClosedPipe(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert main(["cite"]) == 141  # as a Unix tool killed by SIGPIPE; no "seqimp: error" line
+    assert capsys.readouterr().err == ""

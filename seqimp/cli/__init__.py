@@ -96,7 +96,8 @@ def _chosen_command(argv):
 
 
 def main(argv=None) -> int:
-    """Run the command line; return the exit status (0 success, 2 user error, 130 SIGINT, 143 SIGTERM)."""
+    """Run the command line; return the exit status (0 success, 2 user error, 130 SIGINT, 141 the reader of
+    stdout closed the pipe, 143 SIGTERM)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     if _resources.limit_error():  # below what the libraries need: one line instead of a hang or an abort
@@ -120,6 +121,9 @@ def main(argv=None) -> int:
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning
             return int(args.func(args) or 0)
+    except BrokenPipeError:  # the reader closed the pipe (seqimp cite | head): stop quietly, as Unix tools do
+        _silence_stdout()
+        return 141
     except (SeqimpError, UserError, OSError, MemoryError) as exc:
         if debug:
             raise
@@ -158,6 +162,17 @@ def _check_inputs(args) -> None:
                 continue  # --model KIND (cli/_options.MODEL_KINDS), not a saved model
             if isinstance(value, str) and not Path(value).exists():
                 raise SeqimpError(f"--{dest.replace('_', '-')} {value}: no such file")
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit does not raise again on a closed pipe."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (captured in tests)
+        pass
 
 
 class Terminated(BaseException):
