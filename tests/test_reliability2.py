@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from seqimp.cli import _lock, _output_folder, main
+from seqimp.errors import SeqimpError
 
 DATA = Path(__file__).resolve().parent / "data"
 POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")
@@ -241,6 +242,35 @@ def test_a_failure_at_any_step_of_the_commit_is_undone(tmp_path, capsys, monkeyp
         assert poim(out, "--max-order", "2", "--format", "svg", "--no-motifs") == 2
         one_error(capsys, r"^seqimp: error: \[Errno 5\] Input/output error$")
         assert listing(out) == before, fail_at
+
+
+KILLED_MID_COMMIT = """\
+import os, sys
+from seqimp.cli import _output_folder, main
+real, calls = _output_folder._Transaction.move, []
+def move(self, a, b):
+    calls.append(b)
+    if len(calls) == int(sys.argv[1]):
+        os._exit(9)  # as kill -9 would: no cleanup of any kind
+    return real(self, a, b)
+_output_folder._Transaction.move = move
+main(sys.argv[2:])
+"""
+
+
+def test_a_run_killed_mid_commit_is_undone_by_the_next_run(tmp_path, poim_folder):
+    out = _copy(poim_folder, tmp_path / "res")
+    before = listing(out)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    args = ["poim", "--positive", POS, "--negative", NEG, "--out", str(out), *FAST, "--no-motifs", "--max-order", "2"]
+    killed = subprocess.run([sys.executable, "-c", KILLED_MID_COMMIT, "12", *args], env=env, capture_output=True,
+                            timeout=300)
+    assert killed.returncode == 9
+    assert listing(out) != before and any(p.name.startswith(".seqimp-journal-") for p in out.iterdir())
+    with pytest.raises(SeqimpError, match="stop here"):
+        with _output_folder.output_dir(out, "poim"):  # the next run: takes the stale lock, undoes, fails
+            raise SeqimpError("stop here")
+    assert listing(out) == before
 
 
 def test_a_signal_after_the_commit_says_the_results_were_written(tmp_path, capsys, monkeypatch, poim_folder):
@@ -559,6 +589,28 @@ def test_position_origin_beyond_int64_is_one_line(tmp_path, capsys):
     one_error(capsys, r"^seqimp: error: argument --position-origin: must be an integer in "
                       r"\[-1000000000000000, 1000000000000000\], got 1180591620717411303424")
     assert not out.exists()
+
+
+def test_a_tiny_max_memory_is_one_line_in_the_options_words(tmp_path, capsys):
+    out = tmp_path / "res"
+    assert poim(out, "--max-memory", "0.0000001") == 2
+    line = one_error(capsys, r"^seqimp: error: argument --max-memory: expected a size such as 4G, 500M, 1\.5GiB or a "
+                             r"number of bytes, got '0\.0000001'")
+    assert "max_memory" not in line
+    assert not out.exists()
+
+
+def test_running_out_of_memory_mid_run_is_one_line_and_leaves_the_folder(tmp_path, capsys, monkeypatch, poim_folder):
+    out = _copy(poim_folder, tmp_path / "res")
+    before = listing(out)
+
+    def exhausted(*_args, **_kwargs):
+        raise MemoryError("Unable to allocate 12.0 GiB for an array with shape (40000, 40000)")
+
+    monkeypatch.setattr("seqimp.pipeline._poim_run.write_summary", exhausted)
+    assert poim(out, "--no-motifs") == 2
+    one_error(capsys, r"^seqimp: error: out of memory \(Unable to allocate 12\.0 GiB")
+    assert listing(out) == before  # no staging folder, no lock
 
 
 def _limited(limit):

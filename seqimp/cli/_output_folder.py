@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..errors import SeqimpError
 from ._lock import take_lock
-from ._logging import UserError
+from ._logging import UserError, log
 
 __all__ = ["check_output_path", "manifest_path", "owned_files", "output_dir", "input_paths", "committed_note",
            "LOCK_NAME", "STAGING_PREFIX", "MOTIF_FILES"]
@@ -128,11 +128,19 @@ def _exists(path: Path) -> bool:
     return path.exists() or path.is_symlink()
 
 
-class _Transaction:
-    """Moves of one commit, undone in reverse order on failure (see the module docstring)."""
+JOURNAL_PREFIX = ".seqimp-journal-"
 
-    def __init__(self, out: Path, aside: Path):
+
+class _Transaction:
+    """Moves of one commit, undone in reverse order on failure (see the module docstring).
+
+    Each move is appended to a journal (``OUT/.seqimp-journal-<command>-<pid>``, paths
+    relative to OUT) before it is made, so that the moves of a process killed mid-commit
+    (``kill -9``) are undone by the next run into OUT (:func:`_recover`)."""
+
+    def __init__(self, out: Path, aside: Path, journal: Path):
         self.out, self.aside, self.done, self.made = out, aside, [], []
+        self.journal = open(journal, "w", encoding="utf-8")
 
     def _mkdirs(self, folder: Path) -> None:
         missing = []
@@ -145,6 +153,8 @@ class _Transaction:
 
     def move(self, src: Path, dst: Path) -> None:
         self._mkdirs(dst.parent)
+        self.journal.write(f"{src.relative_to(self.out).as_posix()}\t{dst.relative_to(self.out).as_posix()}\n")
+        self.journal.flush()
         os.replace(src, dst)
         self.done.append((src, dst))
 
@@ -165,15 +175,43 @@ class _Transaction:
         for d in reversed(self.made):
             with contextlib.suppress(OSError):
                 d.rmdir()
+        self.close()
+
+    def close(self) -> None:
+        self.journal.close()
+        Path(self.journal.name).unlink(missing_ok=True)
 
     def tidy(self, names) -> None:
         """After success: what was moved aside is gone, folders emptied by removals too."""
+        self.close()
         shutil.rmtree(self.aside, ignore_errors=True)
         for name in names:
             parent = (self.out / name).parent
             while parent != self.out and parent.is_dir() and not any(parent.iterdir()):
                 parent.rmdir()
                 parent = parent.parent
+
+
+def _recover(out: Path) -> None:
+    """Undo the journalled moves of commits that a killed process left half-done (newest last
+    made, first undone): a move happened when its destination exists and its source does not."""
+    for journal in sorted(out.glob(JOURNAL_PREFIX + "*")):
+        try:
+            moves = [line.split("\t") for line in journal.read_text(encoding="utf-8").splitlines()]
+        except OSError:
+            continue
+        for src, dst in reversed([m for m in moves if len(m) == 2]):
+            src, dst = out / src, out / dst
+            if _exists(dst) and not _exists(src):
+                src.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(dst, src)
+                parent = dst.parent
+                while parent != out and parent.is_dir() and not any(parent.iterdir()):
+                    parent.rmdir()
+                    parent = parent.parent
+        journal.unlink()
+        log(f"seqimp: {out}: undid a commit that an interrupted run had left half-done; the earlier results "
+            "are back")
 
 
 def _owners(out: Path, command: str, adopt=()) -> dict:
@@ -222,7 +260,7 @@ def _commit(staging: Path, out: Path, command: str, *, inputs=(), group=(), fini
     kept = sorted(f for f in ours - set(new) - set(stale) if _exists(out / f) and (out / f).is_file())
     aside = staging.with_name(staging.name + "-old")
     shared = staging.with_name(staging.name + "-shared")
-    txn = _Transaction(out, aside)
+    txn = _Transaction(out, aside, out / f"{JOURNAL_PREFIX}{staging.name[len(STAGING_PREFIX):]}")
     try:
         for name in stale:
             txn.drop(name)
@@ -293,6 +331,7 @@ def output_dir(out, command="poim", *, finish=None, inputs=(), group=MOTIF_FILES
     _COMMITTED.discard(out.resolve())
     try:
         lock = take_lock(out)
+        _recover(out)  # a commit a killed run left half-done: undone first (its files are in staging)
         for old in out.glob(STAGING_PREFIX + "*"):  # left by a killed run: we hold the lock now
             _remove(old)
         staging.mkdir()
