@@ -357,6 +357,17 @@ def test_stale_locks_are_taken_over_with_a_reason(tmp_path, caplog, text, reason
     assert reason in caplog.text and sorted(p.name for p in out.iterdir()) == [".seqimp.lock"]
 
 
+def test_files_of_a_lock_being_taken_when_its_process_was_killed_are_cleared(tmp_path):
+    out = tmp_path / "res"
+    out.mkdir()
+    for name in (".seqimp.lock.999999999.new", ".seqimp.lock.999999999.stale"):
+        (out / name).write_text("999999999 1\n")
+        os.utime(out / name, (0, 0))
+    with _output_folder.output_dir(out, "x") as stage:
+        (stage / "a.tsv").write_text("a")
+    assert sorted(p.name for p in out.iterdir()) == [".seqimp-x.json", "a.tsv"]
+
+
 def test_a_reused_pid_is_a_stale_lock_and_a_live_one_is_not(tmp_path, capsys):
     out = tmp_path / "res"
     out.mkdir()

@@ -18,10 +18,11 @@ import json
 import os
 import shutil
 import signal
+import time
 from pathlib import Path
 
 from ..errors import SeqimpError
-from ._lock import take_lock
+from ._lock import GRACE_SECONDS, take_lock
 from ._logging import UserError, log
 
 __all__ = ["check_output_path", "manifest_path", "owned_files", "output_dir", "input_paths", "committed_note",
@@ -332,6 +333,10 @@ def output_dir(out, command="poim", *, finish=None, inputs=(), group=MOTIF_FILES
     try:
         lock = take_lock(out)
         _recover(out)  # a commit a killed run left half-done: undone first (its files are in staging)
+        for left in list(out.glob(LOCK_NAME + ".*.new")) + list(out.glob(LOCK_NAME + ".*.stale")):
+            with contextlib.suppress(OSError):  # a lock being written or taken over when its process was killed
+                if time.time() - left.stat().st_mtime > GRACE_SECONDS:
+                    left.unlink()
         for old in out.glob(STAGING_PREFIX + "*"):  # left by a killed run: we hold the lock now
             _remove(old)
         staging.mkdir()
