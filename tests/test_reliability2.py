@@ -158,6 +158,22 @@ def test_motifs_from_its_own_poim_keeps_its_input(tmp_path):
     assert not (out / "motif_sites.tsv").exists()  # no sequences: no sites, the earlier ones removed
 
 
+def test_an_input_written_again_is_kept_and_one_that_would_change_is_refused(tmp_path, capsys):
+    out = tmp_path / "res"
+    assert poim(out, "--no-motifs") == 0
+    model = (out / "model.npz").read_bytes()
+    assert main(["poim", "--model", str(out / "model.npz"), "--background", "uniform", "--out", str(out),
+                 "--max-order", "2", "-q"]) == 0  # the same model, written again byte for byte: kept
+    assert (out / "model.npz").read_bytes() == model and "model.npz" in _output_folder.owned_files(out, "poim")
+    table = out / "top_oligomers.tsv"
+    before = listing(out)
+    with pytest.raises(Exception, match=rf"^--out {out}: top_oligomers\.tsv is an input of this run and would be "
+                                        r"replaced by its output; choose another --out \(nothing written\)$"):
+        with _output_folder.output_dir(out, "poim", inputs=[table]) as stage:
+            (stage / "top_oligomers.tsv").write_text("another table\n")
+    assert listing(out) == before
+
+
 def test_motifs_owns_logos_file_by_file(tmp_path, poim_folder):
     out = _copy(poim_folder, tmp_path / "res")
     (out / "logos" / "my_notes.txt").write_text("the user's")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import filecmp
 import json
 import os
 import shutil
@@ -246,6 +247,9 @@ def _commit(staging: Path, out: Path, command: str, *, inputs=(), group=(), fini
         if target.is_dir() and not target.is_symlink():
             raise _foreign(out, name, "is a folder where this run writes a file")
         if _same_file(target, inputs):
+            if filecmp.cmp(staging / name, target, shallow=False):  # the run wrote its input again: keep it
+                (staging / name).unlink()
+                continue
             raise UserError(f"--out {out}: {name} is an input of this run and would be replaced by its output; "
                             "choose another --out (nothing written)")
         if _exists(target) and name not in seqimp_files:
@@ -253,6 +257,8 @@ def _commit(staging: Path, out: Path, command: str, *, inputs=(), group=(), fini
         other = next((cmd for cmd, files in owners.items() if cmd != command and name in files), None)
         if _exists(target) and name not in ours and other is not None and not _in_group(name, group):
             raise _foreign(out, name, f"belongs to an earlier 'seqimp {other}' run")  # motif files change owner
+    unchanged = [n for n in new if not _exists(staging / n)]  # inputs written again, byte for byte
+    new = [n for n in new if n not in unchanged]
     writes_group = group and any(_in_group(n, group) for n in new)
     superseded = {f for cmd, files in owners.items() if cmd != command for f in files
                   if writes_group and _in_group(f, group)}
@@ -267,7 +273,7 @@ def _commit(staging: Path, out: Path, command: str, *, inputs=(), group=(), fini
             txn.drop(name)
         for name in new:
             txn.put(staging / name, name)
-        manifests = {command: sorted(set(new) | set(kept))}
+        manifests = {command: sorted(set(new) | set(kept) | set(unchanged))}
         for cmd, files in owners.items():
             if cmd != command and (set(files) & set(new) or set(files) & set(stale)):
                 manifests[cmd] = [f for f in files if f not in new and f not in stale]
