@@ -148,3 +148,31 @@ def test_cli_route_errors(free, tmp_path, capsys):
         assert main(argv) == 2, argv
         assert message in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_lmer_seeds(free):
+    import pandas as pd
+
+    from seqimp.kernels import GKMClassifier
+    from seqimp.pipeline._gkm_motifs import _core, _variant, lmer_seeds
+
+    assert _variant("TGTTTACATT", "AATGTAAACA")  # reverse complement
+    assert _variant("TGTTTACATT", "ATGTTTACTA")  # shifted by one, two letters differ in nine
+    assert not _variant("TGTTTACATT", "GGGCCCAGGG")
+    pos, neg = free
+    model = GKMClassifier(8, 5).fit(np.concatenate([pos, neg]), np.r_[np.ones(len(pos)), np.zeros(len(neg))])
+    none = pd.DataFrame(columns=["sequence", "start", "end", "score"])
+    seeds, table = lmer_seeds(model, none, pos)
+    assert len(seeds) == 1 and seeds[0].position_free  # the planted motif's variants are one seed
+    core = table["core"].iloc[0]
+    assert core in "TTACGTAA" or core in "TTACGTAA"[::-1].translate(str.maketrans("ACGT", "TGCA"))
+    assert table["z"].iloc[0] > 7 and table["occurrences"].iloc[0] > 0
+    acgt = 0b00011011  # ACGT scores 4; replacing its first, third or fourth letter costs nothing
+    scores = np.zeros(4 ** 4)
+    for j in (0, 2, 3):
+        step = 4 ** (3 - j)
+        letter = (acgt // step) % 4
+        scores[[acgt + (b - letter) * step for b in range(4)]] = 4.0
+    assert _core(scores, acgt, 4) == (1, 2)
+    scores[acgt + (3 - 2) * 4] = 3.0  # the third letter now costs 1/3 (a twelfth of the second letter's 4)
+    assert _core(scores, acgt, 4) == (1, 2) and _core(scores, acgt, 4, share=0.05) == (1, 3)
