@@ -112,6 +112,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
                                     held_out=None if route is None else route.held_out)
     run = find_motifs(result, data, options=motifs, match=not trained, random_state=random_state)
     if trained and data.positive is not None:
+        result = None  # run.result holds the POIM; _explain_away may park it on disk meanwhile
         run = _explain_away(run, data, model=model, background=background, importance=importance, motifs=motifs,
                             random_state=random_state, progress=output.progress)
         run.matches = motif_matches(run, motifs)
@@ -121,7 +122,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
     run.parameters.update(seed=recorded_seed(random_state), trained=trained)
     if trained:
         run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
-                              metrics=result.meta.get("metrics"))
+                              metrics=run.result.meta.get("metrics"))
         if route is not None:
             run.parameters["model_route"] = route.record()
     run.files = write_motif_run(out, run, database=motifs.database, measure=motifs.measure, fmt=output.fmt,
@@ -137,7 +138,32 @@ def _explain_away(run, data, *, model, background, importance, motifs, random_st
     the model is trained again on what is left, and motifs are looked for in its POIM
     (:func:`find_motifs`, copies of motifs already reported merged into them). Stops at the
     first round that reports no new motif. The motifs, statistics, sites and candidates of
-    all rounds are joined; the POIM kept is the first round's."""
+    all rounds are joined; the POIM kept is the first round's (written to a temporary file while
+    the later rounds compute theirs, and read back)."""
+    import tempfile
+    from pathlib import Path
+
+    from ..importance import POIMResult
+
+    if not run.motifs or motifs.rounds < 2:
+        return run
+    if not isinstance(run.result, POIMResult):  # nothing to park
+        return _rounds(run, data, model=model, background=background, importance=importance, motifs=motifs,
+                       random_state=random_state, progress=progress)
+    with tempfile.TemporaryDirectory(prefix="seqimp-rounds-") as folder:
+        # the first round's POIM waits on disk while later rounds compute theirs: one POIM in memory
+        parked = Path(folder) / "round1_poim.npz"
+        run.result.save(parked)
+        run.result = None
+        try:
+            return _rounds(run, data, model=model, background=background, importance=importance, motifs=motifs,
+                           random_state=random_state, progress=progress)
+        finally:
+            run.result = POIMResult.load(parked)
+
+
+def _rounds(run, data, *, model, background, importance, motifs, random_state, progress):
+    """The rounds 2, 3, ... of :func:`_explain_away`."""
     import pandas as pd
 
     from ..errors import check_random_state
@@ -162,7 +188,7 @@ def _explain_away(run, data, *, model, background, importance, motifs, random_st
                                     importance=importance, random_state=random_state, progress=progress)
         step = find_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
                            random_state=random_state)
-        step.result = result = None  # only the first round's POIM is kept: one POIM in memory at a time
+        step.result = result = None  # only the first round's POIM is kept
         new = list(step.motifs)
         accepted += new
         steps.append(step)
