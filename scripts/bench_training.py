@@ -91,7 +91,7 @@ def set_layout():
 
 
 #: the single-machine solver of each route (WDClassifier(solver=...)); "implicit" is the exact route
-SOLVERS = {"implicit": "dcd", "fast": "fast", "sgd": "sgd", "linear": "dcd", "dask": "dcd"}
+SOLVERS = {"implicit": "dcd", "fast": "fast", "sgd": "sgd", "linear": "dcd", "dask": "dcd", "dask-fast": "fast"}
 
 
 def top_firm(model, degree, top=50):
@@ -124,7 +124,7 @@ def child(route, store_path, test_path, degree, max_iter, verbose=False, tol=1e-
         X = np.array(store.codes)                                      # the old route needs codes in memory
     else:
         X = store.codes                                                # read-only memory map
-    if route == "dask":
+    if route.startswith("dask"):
         from seqimp.kernels import connect
 
         client = connect(n_workers=2, threads_per_worker=1, processes=False)
@@ -253,8 +253,9 @@ def main(argv=None):
                    help="rounds of the Dask route (CoCoA+ converges sublinearly on the hinge loss: "
                         "its time per pass is the comparison; its objective is printed)")
     p.add_argument("--routes", nargs="*", default=["linear", "implicit", "dask"],
-                   choices=["linear", "implicit", "fast", "sgd", "dask"],
-                   help="implicit: the exact route (solver='dcd'); fast: solver='fast'; sgd: solver='sgd'")
+                   choices=["linear", "implicit", "fast", "sgd", "dask", "dask-fast"],
+                   help="implicit: the exact route (solver='dcd'); fast: solver='fast'; sgd: solver='sgd'; dask: "
+                        "CoCoA+ to tol on 2 local workers; dask-fast: CoCoA+ with the fast route's stopping rule")
     p.add_argument("--validation-tol", type=float, default=None, help="the fast routes' validation_tol")
     p.add_argument("--weight-tol", type=float, default=None, help="the fast routes' weight_tol")
     p.add_argument("--patience", type=int, default=None, help="the fast routes' patience")
@@ -341,6 +342,11 @@ def main(argv=None):
                 print(f"  linear / {base}: fit time {a['fit_s'] / b['fit_s']:.2f}x, peak RSS "
                       f"{a['peak_rss'] / b['peak_rss']:.2f}x; primal objective, implicit vs linear: relative "
                       f"difference {(b['primal'] - a['primal']) / a['primal']:+.2e}")
+            if "dask-fast" in res and "fast, 1 thread" in res:
+                a, b = res["dask-fast"], res["fast, 1 thread"]
+                print(f"  dask-fast / fast, 1 thread: {a['passes']} rounds vs {b['passes']} passes to the same stopping "
+                      f"rule: {a['passes'] / b['passes']:.2f}x (target <= 1.3x); held-out accuracy {a['accuracy']:.4f} "
+                      f"vs {b['accuracy']:.4f}", flush=True)
             if "dask" in res and base:
                 a, b = res["dask"], res[base]
                 ratio = a['per_pass_s'] / b['per_pass_s']
