@@ -60,25 +60,16 @@ def _word_codes(codes, m):
     return fwd, rev
 
 
-def _shifted_copy(a, b, min_overlap):
+def _variant(a, b, least=None, share=0.25):
+    """Whether word ``a`` is a variant of ``b`` (either strand): overlapping it, shifted or not, by
+    at least ``least`` letters (default ``len(a) - 4``, at least 4) of which at most ``share``
+    differ (0: a shifted copy)."""
     comp = str.maketrans("ACGT", "TGCA")
-    for o in (b, b.translate(comp)[::-1]):
-        for d in range(-(len(a) - min_overlap), len(o) - min_overlap + 1):
-            lo, hi = max(0, d), min(len(o), d + len(a))
-            if hi - lo >= min_overlap and o[lo:hi] == a[lo - d:hi - d]:
-                return True
-    return False
-
-
-def _variant(a, b):
-    """Whether l-mer ``a`` is a variant of ``b`` (either strand): overlapping it, shifted or not, by
-    at least ``len(a) - 4`` (and 4) letters with at most a quarter of them different."""
-    comp = str.maketrans("ACGT", "TGCA")
-    least = max(len(a) - 4, 4)
+    least = max(len(a) - 4, 4) if least is None else least
     for o in (b, b.translate(comp)[::-1]):
         for d in range(-(len(a) - least), len(o) - least + 1):
             lo, hi = max(0, d), min(len(o), d + len(a))
-            if hi - lo >= least and sum(x != y for x, y in zip(o[lo:hi], a[lo - d:hi - d])) <= (hi - lo) // 4:
+            if hi - lo >= least and sum(x != y for x, y in zip(o[lo:hi], a[lo - d:hi - d])) <= share * (hi - lo):
                 return True
     return False
 
@@ -213,7 +204,7 @@ def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_s
             if not z[best] >= min_z:
                 break
             text = kmer_string(int(best), word)
-            if not any(_shifted_copy(text, u, word - 2) for u in used):
+            if not any(_variant(text, u, least=word - 2, share=0.0) for u in used):
                 chosen = int(best)
                 break
             active[np.unique(pairs[pairs[:, 1] == best, 0])] = False  # a copy's seqlets are its seed's
