@@ -191,6 +191,11 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
                per_order=False, windows=None):
     """Refine motifs so that their implied POIM matches an observed POIM.
 
+    The fit's linear algebra is on small matrices (at most a few hundred columns), where a
+    multi-threaded BLAS only waits for its threads: it runs on one BLAS thread
+    (``threadpoolctl``; a 151 x 151 Cholesky factor took 83 ms on two threads of a busy
+    2-core machine, 0.7 ms on one).
+
     Parameters
     ----------
     result : POIMResult
@@ -219,6 +224,15 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
     -------
     MotifFit
     """
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _fit_motifs(result, motifs, orders=orders, measure=measure, window=window, max_iter=max_iter, tol=tol,
+                           per_order=per_order, windows=windows)
+
+
+def _fit_motifs(result, motifs, *, orders, measure, window, max_iter, tol, per_order, windows):
+    """:func:`fit_motifs` on one BLAS thread."""
     check_choice(measure, "measure", MEASURES)
     motifs = list(motifs)
     if not motifs:
