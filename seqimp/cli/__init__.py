@@ -145,8 +145,10 @@ def main(argv=None) -> int:
 
 #: Options that name an input file or folder: checked before a command imports the library, so a
 #: mistyped path is reported at once (start-up).
-_INPUT_OPTIONS = ("positive", "negative", "positive_bed", "negative_bed", "genome", "table", "model", "poim",
-                  "sklearn_model", "onnx_model", "background_fasta", "fasta", "codes", "test_codes")
+#: Only the sequence inputs: a command checks its option combinations first (cheap), and a saved model
+#: or POIM named in such a check need not exist.
+_INPUT_OPTIONS = ("positive", "negative", "positive_bed", "negative_bed", "genome", "table", "background_fasta",
+                  "fasta")
 
 
 def _check_inputs(args) -> None:
@@ -158,8 +160,6 @@ def _check_inputs(args) -> None:
             break  # its FASTA files are positional; it imports little and reports them itself
         values = getattr(args, dest, None)
         for value in values if isinstance(values, list) else [values]:
-            if dest == "model" and value in ("auto", "wd", "wds", "gkm"):
-                continue  # --model KIND (cli/_options.MODEL_KINDS), not a saved model
             if isinstance(value, str) and not Path(value).exists():
                 raise SeqimpError(f"--{dest.replace('_', '-')} {value}: no such file")
 
