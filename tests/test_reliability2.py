@@ -124,13 +124,15 @@ def test_encode_into_a_full_disk_gives_one_line_and_leaves_the_earlier_store(tmp
 
 
 def test_encode_library_refuses_to_replace_other_folders(tmp_path):
-    from seqimp.errors import SeqimpError
-    from seqimp.io import encode_fasta_to_store
+    from seqimp.io import encode_fasta_to_store, write_codes_store
 
     (tmp_path / "keep.txt").write_text("x")
+    before = listing(tmp_path)
     with pytest.raises(SeqimpError, match=r"holds files that are not a codes store; .*nothing was deleted"):
         encode_fasta_to_store([POS], tmp_path, overwrite=True)
-    assert (tmp_path / "keep.txt").read_text() == "x"
+    with pytest.raises(SeqimpError, match=r"holds files that are not a codes store; .*nothing was deleted"):
+        write_codes_store(tmp_path, np.zeros((2, 5), np.uint8))
+    assert listing(tmp_path) == before
 
 
 @pytest.fixture(scope="module")

@@ -311,7 +311,9 @@ def fill_codes_store(fasta, folder, *, labels=None, alphabet="dna", on_invalid="
 
 
 def write_codes_store(out, codes, labels=None, ids=None, *, alphabet="dna", rows=1 << 20) -> CodesStore:
-    """Write an in-memory or memory-mapped (n, L) code array as a store (rows copied in blocks)."""
+    """Write an in-memory or memory-mapped (n, L) code array as a store (rows copied in blocks)
+    into ``out``: a new or empty folder, or an earlier store, which is replaced
+    (:func:`check_store_out`)."""
     alpha = get_alphabet(alphabet)
     codes = np.asarray(codes)
     if codes.ndim != 2 or codes.dtype.kind not in "iu" or 0 in codes.shape:
@@ -321,9 +323,9 @@ def write_codes_store(out, codes, labels=None, ids=None, *, alphabet="dna", rows
         raise SeqimpError(f"labels must have shape ({n},), got {np.shape(labels)}")
     if ids is not None and len(ids) != n:
         raise SeqimpError(f"ids: {len(ids)} ids for {n} sequences")
-    out = Path(os.fspath(out))
+    out = check_store_out(out, overwrite=True)  # a folder of other files is never written into
     out.mkdir(parents=True, exist_ok=True)
-    mm = np.lib.format.open_memmap(out / "codes.npy", mode="w+", dtype=np.uint8, shape=(n, length))
+    mm = _allocate_codes(out / "codes.npy", n, length)
     for a in range(0, n, rows):
         block = codes[a:a + rows]
         if block.max() >= alpha.size:
