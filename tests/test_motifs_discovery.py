@@ -74,6 +74,28 @@ def test_weighted_counts_against_a_loop():
         assert np.allclose(weighted_counts(post, X, starts, 4), slow, rtol=1e-12, atol=1e-12)
 
 
+def test_em_step_against_scores_and_counts():
+    """One fused EM iteration equals the E-step from site_scores and the M-step's weighted_counts."""
+    from seqimp.motifs._sites import em_step, weighted_counts
+
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 4, (9, 30)).astype(np.intp)
+    pwm = rng.dirichlet(np.ones(4), 6)
+    bg = np.array([0.3, 0.2, 0.2, 0.3])
+    starts = np.arange(4, 20)
+    for strands in (("+",), ("+", "-")):
+        gamma = 0.3
+        llr = site_scores(pwm, X, starts, strands, bg) * np.log(2)
+        top = llr.max(axis=(1, 2), keepdims=True)
+        num = np.exp(llr - top) * (gamma / (starts.size * len(strands)))
+        den = (1 - gamma) * np.exp(-top[:, 0, 0]) + num.sum(axis=(1, 2))
+        post = num / den[:, None, None]
+        counts, loglik, mass = em_step(pwm, X, starts, strands, bg, gamma)
+        assert np.allclose(counts, weighted_counts(post, X, starts, 6), rtol=1e-12, atol=1e-12)
+        assert loglik == pytest.approx(float(np.sum(np.log(den) + top[:, 0, 0])), rel=1e-12)
+        assert mass == pytest.approx(float(post.sum()), rel=1e-12)
+
+
 def test_similarity_over_offsets_and_strands():
     a = Motif.from_consensus("a", "GGATTACACC", purity=0.9).pwm
     b = Motif.from_consensus("b", "ATTACA", purity=0.9).pwm

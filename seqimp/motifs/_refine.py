@@ -69,7 +69,7 @@ from ..errors import SeqimpError, check_choice
 from ..io._check import check_sequences
 from ._motif import information_content
 from ._stats import fisher_log10, is_palindromic
-from ._sites import best_windows, has_site, site_scores, site_threshold, weighted_counts
+from ._sites import best_windows, em_step, has_site, site_scores, site_threshold
 
 __all__ = ["refine_motifs", "MotifSites"]
 
@@ -140,23 +140,16 @@ def _sharpen(pwm, target):
 
 
 def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
-    n, m = codes.shape[0], pwm.shape[0]
-    gamma, prev = 0.5, -np.inf
-    places = starts.size * len(strands)
+    n = codes.shape[0]
+    gamma, prev, mass = 0.5, -np.inf, 0.0
     for _ in range(max_iter):
-        llr = site_scores(pwm, codes, starts, strands, background) * np.log(2)
-        top = llr.max(axis=(1, 2), keepdims=True)
-        num = np.exp(llr - top) * (gamma / places)
-        den = (1 - gamma) * np.exp(-top[:, 0, 0]) + num.sum(axis=(1, 2))
-        loglik = float(np.sum(np.log(den) + top[:, 0, 0]))
-        post = num / den[:, None, None]
-        counts = weighted_counts(post, codes, starts, m)
+        counts, loglik, mass = em_step(pwm, codes, starts, strands, background, gamma)
         pwm = (counts + pseudocount * background) / (counts.sum(axis=1, keepdims=True) + pseudocount)
-        gamma = float(np.clip(post.sum() / n, 1e-3, 1 - 1e-3))
+        gamma = float(np.clip(mass / n, 1e-3, 1 - 1e-3))
         if loglik - prev < tol * abs(loglik):
             break
         prev = loglik
-    return pwm, float(post.sum())
+    return pwm, float(mass)
 
 
 def _window(motif, m, L, pad, flank):

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["window_letters", "site_scores", "site_threshold", "has_site", "best_windows", "weighted_counts"]
+__all__ = ["window_letters", "site_scores", "site_threshold", "has_site", "best_windows", "weighted_counts",
+           "em_step", "overlaps", "mask_sites"]
 
 
 def window_letters(codes, starts, m, strand):
@@ -95,6 +96,69 @@ def weighted_counts(post, codes, starts, m):
     counts = np.zeros((int(m), 4))
     _counts_kernel(np.ascontiguousarray(post, dtype=np.float64), codes, starts, int(m), counts)
     return counts
+
+
+@njit(cache=True)
+def _em_kernel(logp, lognull, codes, starts, n_strands, gamma, counts):
+    """One EM iteration of ZOOPS (:func:`em_step`): adds the posterior-weighted letter counts to
+    ``counts`` and returns ``(log-likelihood, sum of the posteriors)``."""
+    m = logp.shape[0]
+    S = starts.shape[0]
+    ln2 = np.log(2.0)
+    prior = gamma / (S * n_strands)
+    llr = np.empty((S, n_strands))
+    loglik = 0.0
+    mass = 0.0
+    for i in range(codes.shape[0]):
+        top = -np.inf
+        for j in range(S):
+            s = starts[j]
+            null = 0.0
+            plus = 0.0
+            minus = 0.0
+            for c in range(m):
+                x = codes[i, s + c]
+                null += lognull[x]
+                plus += logp[c, x]
+                minus += logp[c, 3 - codes[i, s + m - 1 - c]]
+            llr[j, 0] = (plus - null) * ln2
+            if n_strands == 2:
+                llr[j, 1] = (minus - null) * ln2
+            for k in range(n_strands):
+                if llr[j, k] > top:
+                    top = llr[j, k]
+        total = 0.0
+        for j in range(S):
+            for k in range(n_strands):
+                llr[j, k] = np.exp(llr[j, k] - top) * prior
+                total += llr[j, k]
+        den = (1.0 - gamma) * np.exp(-top) + total
+        loglik += np.log(den) + top
+        mass += total / den
+        for j in range(S):
+            s = starts[j]
+            w = llr[j, 0] / den
+            for c in range(m):
+                counts[c, codes[i, s + c]] += w
+            if n_strands == 2:
+                w = llr[j, 1] / den
+                for c in range(m):
+                    counts[c, 3 - codes[i, s + m - 1 - c]] += w
+    return loglik, mass
+
+
+def em_step(pwm, codes, starts, strands, background, gamma):
+    """One EM iteration (zero or one occurrence per sequence) of a PWM over the windows at
+    ``starts`` on ``strands`` (``("+",)`` or ``("+", "-")``): every place's posterior
+    (prior ``gamma`` spread uniformly over the places, ``1 - gamma`` for no site) and the
+    posterior-weighted letter counts. Returns ``(counts of shape (m, 4), log-likelihood, sum of
+    the posteriors)``; the same as :func:`site_scores` and :func:`weighted_counts` on the
+    posteriors, in one pass without the (n, len(starts), strands) arrays."""
+    codes, starts = _arrays(codes, starts)
+    counts = np.zeros((pwm.shape[0], 4))
+    loglik, mass = _em_kernel(np.ascontiguousarray(np.log2(pwm)), np.log2(np.asarray(background, dtype=np.float64)),
+                              codes, starts, len(strands), float(gamma), counts)
+    return counts, float(loglik), float(mass)
 
 
 def site_threshold(neg_best, fpr):
