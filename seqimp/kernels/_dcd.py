@@ -417,7 +417,7 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
         it += 1
         gap = pg[0] - pg[1]
         if verbose:
-            solver_line(True, f"DCD pass {it}: active {active:,}/{n:,}, projected-gradient range {gap:.3g} "
+            solver_line(verbose, f"DCD pass {it}: active {active:,}/{n:,}, projected-gradient range {gap:.3g} "
                        f"(tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
                        f"{time.perf_counter() - start:.2f} s")
         if gap <= tol:

@@ -176,10 +176,11 @@ _PARAMS_DOC = """
         Used to encode strings and to size the positional tables.
     tol : float, default=1e-4
         Stopping tolerance of the solver.
-    verbose : bool, default=False
+    verbose : bool or "log", default=False
         Print a line on stderr before and after each training step (feature map or
         Gram matrix, solver) with its time, for long fits; the implicit route also
         reports each pass (objective, and progress with ETA for passes over a second).
+        ``"log"``: the same, but each pass's line at DEBUG level on the ``seqimp`` log.
     memory_budget : int, str or None, default=None
         Bytes the fit may allocate (an int, or a string such as ``"4GB"``); None is the
         memory available now (``MemAvailable``). A fit whose estimated working memory

@@ -93,8 +93,13 @@ def check_codes(codes, name="X", alphabet="dna"):
 
 
 def solver_line(verbose, msg):
-    """A solver's progress line (one pass, one iteration) on stderr when ``verbose``."""
-    if verbose:
+    """A solver's progress line (one pass, one iteration) on stderr when ``verbose``; with
+    ``verbose="log"`` (the pipeline) at DEBUG level on the ``seqimp`` log instead (``seqimp -v``)."""
+    if isinstance(verbose, str) and verbose == "log":
+        import logging
+
+        logging.getLogger("seqimp.kernels").debug(msg)
+    elif verbose:
         print(msg, file=sys.stderr, flush=True)
 
 

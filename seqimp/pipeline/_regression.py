@@ -71,7 +71,7 @@ def train_regressor(X, values, *, model=ModelOptions(), random_state=None, progr
                 f"on {train.size} sequences of length {X.shape[1]}")
     start = time.perf_counter()
     regressor = WDRegressor(degree=degree, shifts=shifts, alpha=alpha, alphabet=alphabet,  # solver lines at -v
-                            verbose=bool(progress) and logger.isEnabledFor(logging.DEBUG)).fit(X[train], y[train])
+                            verbose="log" if progress else False).fit(X[train], y[train])
     info["train_seconds"] = time.perf_counter() - start
     info["n_train"] = int(train.size)
     if test is not None:

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from .._progress import progress_default
 from ..errors import DEFAULT_SEED, SeqimpError, check_random_state
 from ._options import ModelOptions
 from ._sequences import encode_sequences
@@ -75,9 +76,10 @@ def train_model(positive, negative, *, model=ModelOptions(), random_state=None, 
     random_state : int or None
         The split and the solver (None: the fixed seed 0).
     progress : bool or None, default=None
-        Report each training step (feature map or Gram matrix, solver) and each solver pass with
-        its time on stderr (``WDClassifier(verbose=True)``) when the ``seqimp`` logger shows DEBUG
-        (``seqimp -v``); the steps of a run are logged at INFO either way.
+        Report each training step (feature map or Gram matrix, solver) with its time on stderr,
+        a bar for each solver pass that lasts over a second, and each pass's line at DEBUG level on
+        the ``seqimp`` log (``seqimp -v``; ``WDClassifier(verbose="log")``); None: unless the
+        ``seqimp`` logger's level is above INFO.
     client : distributed.Client or str, optional
         Train on a Dask cluster (``WDClassifier(client=...)``, shifts 0 only; docs/training-at-scale.md).
     max_memory : int or str, optional
@@ -189,8 +191,8 @@ def train_classifier(X, y, *, model, random_state, progress=False, client=None, 
     logger.info(f"training a WD{'S' if shifts else ''} classifier (degree {degree}, shifts {shifts}, C {C:g}) "
                 f"on {len(y_train)} sequences of length {X.shape[1]}")
     start = time.perf_counter()
-    # the solver's step and per-pass lines are details: only when the seqimp log shows DEBUG (the CLI's -v)
-    verbose = bool(progress) and logging.getLogger("seqimp").isEnabledFor(logging.DEBUG)
+    # the solver's per-pass lines are details: on the seqimp log at DEBUG (the CLI's -v); its bars stay
+    verbose = "log" if progress or (progress is None and progress_default()) else False
     model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state, alphabet=alphabet,
                          verbose=verbose, memory_budget=max_memory,
                          **({"client": client} if client is not None else {})).fit(X_train, y_train)
