@@ -8,8 +8,10 @@ import json
 import multiprocessing
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -302,6 +304,41 @@ def test_a_signal_after_the_commit_says_the_results_were_written(tmp_path, capsy
     assert capsys.readouterr().err.splitlines() == [
         f"seqimp: motifs interrupted by SIGINT; the results had been written to {out} before it"]
     assert "motifs_poim.npz" in listing(out)
+
+
+SLOW_REPORT = """\
+import pathlib, sys, time
+from seqimp.pipeline import _motif_files
+from seqimp.cli import main
+real = _motif_files.write_report
+def slow(*args, **kwargs):
+    pathlib.Path(sys.argv[1]).write_text("rewriting the report")
+    time.sleep(3)  # SIGTERM arrives now, while the poim report is rewritten inside the commit
+    return real(*args, **kwargs)
+_motif_files.write_report = slow
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_sigterm_while_motifs_rewrites_a_poim_report_is_told_truthfully(tmp_path, poim_folder):
+    out, marker = _copy(poim_folder, tmp_path / "res"), tmp_path / "marker"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_REPORT, str(marker), "motifs", "--positive", POS,
+                             "--negative", NEG, "--out", str(out), "--degree", "2", "-q"], env=env,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.poll() else ""
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    assert err.strip().splitlines() == [f"seqimp: motifs interrupted by SIGTERM; the results had been written to "
+                                        f"{out} before it"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert "motifs_poim.npz" in summary["files"]["bytes"]  # the report and summary of the same commit
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [".seqimp-motifs.json",
+                                                                               ".seqimp-poim.json"]
 
 
 def test_motifs_from_a_poim_without_sequences_leaves_a_consistent_folder(tmp_path, poim_folder):

@@ -373,13 +373,21 @@ def output_dir(out, command="poim", *, finish=None, inputs=(), group=MOTIF_FILES
 
 @contextlib.contextmanager
 def _signals_blocked():
-    """Hold SIGINT/SIGTERM back while results are moved into place (they act right after)."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:  # pragma: no cover - not POSIX
+    """Hold SIGINT/SIGTERM back while results are moved into place; one that arrives meanwhile
+    acts right after. Python handlers are swapped for one that only records the signal: masking
+    the main thread alone would not do, as the kernel hands a process signal to any thread that
+    does not block it (numba's, OpenBLAS's), and Python then runs its handler in the main thread."""
+    pending = []
+    try:
+        previous = {sig: signal.signal(sig, lambda signum, _frame: pending.append(signum))
+                    for sig in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread: Python runs no handler here
         yield
         return
-    old = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         yield
     finally:
-        mask(signal.SIG_SETMASK, old)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if pending:
+            signal.raise_signal(pending[0])  # now, under the command's own handler
