@@ -14,10 +14,16 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 import seqimp
-from seqimp import MarkovBackground, PositionalWeights, SeqimpError, WDClassifier, wd_features
+from seqimp import (
+    MarkovBackground,
+    PositionalWeights,
+    SeqimpError,
+    WDClassifier,
+    wd_features,
+)
 from seqimp.kernels import dcd_svm, wd_scores
-from seqimp.kernels._estimators import AUTO_FAST_FROM
 from seqimp.kernels._dcd import svm_start
+from seqimp.kernels._estimators import AUTO_FAST_FROM
 from seqimp.kernels._layout import to_standard
 from seqimp.kernels._sgd import _asgd_steps, fast_svm
 from seqimp.kernels._sgd_rule import PlateauRule, validation_scores, validation_split
@@ -137,7 +143,7 @@ def test_asgd_kernel_equals_dense_updates_on_explicit_features():
     for order in orders:
         _asgd_steps(X, sign, weight, order, 0, 60, v, z, layout.table, sqb, degree, base, state, lam, eta0, t0)
         _asgd_steps(X, sign, weight, order, 60, 120, v, z, layout.table, sqb, degree, base, state, lam, eta0, t0)
-    s, D, E = state[:3]
+    D, E = state[1], state[2]
     coef, bias = to_standard(D * (z + E * v), layout)
     ref = _dense_asgd(wd_features(X, degree=degree), sign, weight, orders, lam, eta0, 120)
     np.testing.assert_allclose(np.append(coef, bias), ref, rtol=1e-9, atol=1e-12)
@@ -226,7 +232,9 @@ def test_memory_estimate_of_the_fast_route_matches_its_traced_peak(method):
     from seqimp.kernels import training_memory
 
     X, y = planted(800, 60, 3)
-    fit = lambda: fast_svm(X, y, degree=5, method=method, max_iter=3, weight_tol=0.0)  # noqa: E731
+    def fit():
+        return fast_svm(X, y, degree=5, method=method, max_iter=3, weight_tol=0.0)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         fit()                                   # compile outside the trace

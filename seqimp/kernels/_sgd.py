@@ -43,7 +43,15 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..errors import check_choice, check_random_state
-from ._dcd import _dot_buf, _pass_bar, _steps, check_svm_problem, check_threads, cumulative_beta, svm_start
+from ._dcd import (
+    _dot_buf,
+    _pass_bar,
+    _steps,
+    check_svm_problem,
+    check_threads,
+    cumulative_beta,
+    svm_start,
+)
 from ._layout import aligned_zeros, row_addresses, to_standard
 from ._sgd_rule import HeldOutStop, PlateauRule
 
