@@ -32,8 +32,8 @@ def print_outcome(run, out, *, note="") -> None:
 def print_motifs(run, out) -> None:
     """The motifs of a :class:`seqimp.pipeline.MotifRun` (stdout): one line each, strongest first,
     each one's database verdict (:func:`match_lines`), and where ``motifs.tsv`` is."""
-    for line in run.lines():
-        print(terminal_text(line))  # names read from --db files: escape sequences shown, not obeyed
+    for line in run.lines():  # names read from --db files: escape sequences shown, not obeyed; tabs kept
+        print("\t".join(terminal_text(part) for part in line.split("\t")))
     if run.matches is not None and len(run.matches):
         for line in match_lines(run.matches, database=run.parameters.get("database")):
             print(terminal_text(line))
