@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import sys
 import time
 from concurrent.futures import CancelledError
 
@@ -44,6 +43,7 @@ import numpy as np
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ._dcd import (SVMSolution, _svm_steps, check_svm_problem, cumulative_beta, svm_dual_objective, svm_solution,
                    svm_start)
+from ._implicit import solver_line
 from ._layout import aligned_zeros
 from ._sgd_rule import HeldOutStop, relative_change
 
@@ -291,9 +291,8 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
                         raise SeqimpError(f"Dask training failed in round {rounds}: a worker was lost or did not "
                                           f"answer ({_one_line(exc)}); gave up after {retries} retries, no model "
                                           "was fitted") from None
-                    if verbose:
-                        print(f"CoCoA+ round {rounds}: {_one_line(exc)}; retrying the round ({attempt + 1}/{retries})",
-                              file=sys.stderr, flush=True)
+                    solver_line(verbose, f"CoCoA+ round {rounds}: {_one_line(exc)}; retrying the round "
+                                         f"({attempt + 1}/{retries})")
                     _release(parts)
                     parts = None
             pg_max, pg_min = -np.inf, np.inf
@@ -318,9 +317,9 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
                     pg_min_old = pg_min if pg_min < 0 else -np.inf
                 continue
             if verbose:
-                print(f"CoCoA+ round {rounds}: {K} partitions, active {sum(actives):,}/{n:,}, projected-gradient "
-                      f"range {gap:.3g} (tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
-                      f"{time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
+                solver_line(verbose, f"CoCoA+ round {rounds}: {K} partitions, active {sum(actives):,}/{n:,}, "
+                                     f"projected-gradient range {gap:.3g} (tol {tol:g}), dual objective "
+                                     f"{svm_dual_objective(w, alpha):.8g}, {time.perf_counter() - start:.2f} s")
             if gap <= tol:
                 if not shrinking or all(act == b - a for act, (a, b) in zip(actives, bounds)):
                     converged = True
