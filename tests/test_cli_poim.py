@@ -66,7 +66,9 @@ def test_poim_writes_all_outputs(tmp_path, capsys):
     report = (out / "report.html").read_text()
     # differential, maximal, 3 orders, weights vs FIRM; then the motif logo, its site positions, importance logo
     assert report.count("data:image/png;base64,") == 9
-    assert 'id="motifs"' in report and "Best motif: GATTACA</b> at 11" in report
+    # the report leads with the answer: the motif card comes before the summary and the heatmaps
+    assert "<h3>motif1: GATTACA</h3><p>starts at 11;" in report
+    assert report.index('id="motifs"') < report.index("<h2>Summary</h2>") < report.index("<h2>Figures</h2>")
     motifs = (out / "motifs.tsv").read_text().splitlines()
     assert motifs[0].split("\t")[:6] == ["name", "consensus", "start", "length", "direction", "position_free"]
     sites = (out / "motif_sites.tsv").read_text().splitlines()

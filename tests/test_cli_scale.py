@@ -37,14 +37,15 @@ def test_encode_refuses_a_store_another_run_is_writing(tmp_path, capsys):
     import sys
 
     out = tmp_path / "train.codes"
-    lock = tmp_path / ".train.codes.seqimp.lock"
+    lock = out / ".seqimp.lock"  # the store folder's own lock, as every output folder has
+    out.mkdir()
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         lock.write_text(f"{other.pid}\n")
         assert main(["encode", "--fasta", POS, NEG, "--labels", "1", "0", "--out", str(out), "-q"]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith(f"seqimp: error: --out {out}: another seqimp run (pid {other.pid})")
-        assert not out.exists() and lock.exists()
+        assert sorted(p.name for p in out.iterdir()) == [".seqimp.lock"]
     finally:
         other.kill()
         other.wait()
