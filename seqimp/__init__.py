@@ -48,6 +48,9 @@ _EXPORTS = {
     "wd_features": "kernels",
     "WDClassifier": "kernels",
     "WDRegressor": "kernels",
+    "GKMClassifier": "kernels",
+    "gkm_kernel": "kernels",
+    "spectrum_kernel": "kernels",
     # background
     "MarkovBackground": "background",
     # importance
@@ -59,6 +62,10 @@ _EXPORTS = {
     "ism": "importance",
     "position_summary": "importance",
     # scorer adapters: seqimp.scorers only
+    # motifs
+    "read_motifs": "motifs",
+    "scan_sequences": "motifs",
+    "enrich_motifs": "motifs",
 }
 
 _SUBPACKAGES = {"io", "kernels", "background", "importance", "motifs", "plot", "pipeline", "tabular", "cli",
