@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ._outputs import save_figure
 
-__all__ = ["write_match_logos"]
+__all__ = ["write_match_logos", "match_figure"]
 
 
 def write_match_logos(matches, motifs, database, folder, fmt="png") -> list:
@@ -15,8 +15,7 @@ def write_match_logos(matches, motifs, database, folder, fmt="png") -> list:
     strand (:func:`seqimp.plot.match_logo`). Returns the paths written."""
     import matplotlib.pyplot as plt
 
-    from ..motifs import Motif, best_matches
-    from ..plot import match_logo
+    from ..motifs import best_matches
 
     if matches is None:
         return []
@@ -28,12 +27,42 @@ def write_match_logos(matches, motifs, database, folder, fmt="png") -> list:
     for name, row in best_matches(matches).items():
         if not row["significant"] or name not in by_name or row["target"] not in targets:
             continue
-        query = by_name[name]
-        compared = Motif(query.name, query.pwm[row["query_from"] - 1:row["query_to"]])
-        ax = match_logo(compared, targets[row["target"]], offset=row["offset"], strand=row["strand"],
-                        title=f"{name} (columns {row['query_from']}-{row['query_to']})\nbest match "
-                              f"{row['target']}, q = {row['q_value']:.2g}, calibrated q = {row['calibrated_q']:.2g}")
+        ax = match_figure(by_name[name], targets[row["target"]], row)
         files.append(folder / f"{name}_match.{fmt}")
         save_figure(ax[0].figure, files[-1], dpi=130)  # fixed metadata and ids: the same bytes on a rerun
         plt.close(ax[0].figure)
     return files
+
+
+def match_figure(query, target, row):
+    """The match logo of one verdict row of ``matches`` (query's compared columns above
+    ``target``), its title whole inside the figure. Returns the pair of Axes."""
+    from ..motifs import Motif
+    from ..plot import match_logo
+
+    compared = Motif(query.name, query.pwm[row["query_from"] - 1:row["query_to"]])
+    ax = match_logo(compared, target, offset=row["offset"], strand=row["strand"], title=match_title(query.name, row))
+    fit_title(ax[0])
+    return ax
+
+
+def match_title(name, row) -> str:
+    """The title of a match logo, three short lines: the query and its compared columns, the
+    best target, its q-values (the calibrated one only where it was computed)."""
+    import math
+
+    qs = f"q = {row['q_value']:.2g}"
+    if not math.isnan(row["calibrated_q"]):
+        qs += f", calibrated q = {row['calibrated_q']:.2g}"
+    return f"{name} (columns {row['query_from']}-{row['query_to']})\nbest match {row['target']}\n{qs}"
+
+
+def fit_title(ax, pad_inches=0.5) -> None:
+    """Widen ``ax``'s figure until its title fits inside it whole (a narrow motif makes a
+    narrow figure, and a long title would be cut at the figure's edges)."""
+    fig = ax.figure
+    fig.canvas.draw()
+    need = ax.title.get_window_extent().width / fig.dpi + 2 * pad_inches
+    width, height = fig.get_size_inches()
+    if need > width:
+        fig.set_size_inches(need, height)
