@@ -36,23 +36,29 @@ def _arrays(codes, starts):
     return np.ascontiguousarray(codes), np.ascontiguousarray(starts, dtype=np.intp)
 
 
+@njit(cache=True, inline="always")
+def _window_odds(logp, lognull, codes, i, s):
+    """log2-odds of sequence ``i``'s window at ``s`` on the + and the - strand, against the null."""
+    m = logp.shape[0]
+    null = 0.0
+    plus = 0.0
+    minus = 0.0
+    for c in range(m):
+        x = codes[i, s + c]
+        null += lognull[x]
+        plus += logp[c, x]
+        minus += logp[c, 3 - codes[i, s + m - 1 - c]]
+    return plus - null, minus - null
+
+
 @njit(cache=True)
 def _scores_kernel(logp, lognull, codes, starts, n_strands, out):
-    m = logp.shape[0]
     for i in range(codes.shape[0]):
         for j in range(starts.shape[0]):
-            s = starts[j]
-            null = 0.0
-            plus = 0.0
-            minus = 0.0
-            for c in range(m):
-                x = codes[i, s + c]
-                null += lognull[x]
-                plus += logp[c, x]
-                minus += logp[c, 3 - codes[i, s + m - 1 - c]]
-            out[i, j, 0] = plus - null
+            plus, minus = _window_odds(logp, lognull, codes, i, starts[j])
+            out[i, j, 0] = plus
             if n_strands == 2:
-                out[i, j, 1] = minus - null
+                out[i, j, 1] = minus
 
 
 def site_scores(pwm, codes, starts, strands, background):
@@ -112,18 +118,10 @@ def _em_kernel(logp, lognull, codes, starts, n_strands, gamma, counts):
     for i in range(codes.shape[0]):
         top = -np.inf
         for j in range(S):
-            s = starts[j]
-            null = 0.0
-            plus = 0.0
-            minus = 0.0
-            for c in range(m):
-                x = codes[i, s + c]
-                null += lognull[x]
-                plus += logp[c, x]
-                minus += logp[c, 3 - codes[i, s + m - 1 - c]]
-            llr[j, 0] = (plus - null) * ln2
+            plus, minus = _window_odds(logp, lognull, codes, i, starts[j])
+            llr[j, 0] = plus * ln2
             if n_strands == 2:
-                llr[j, 1] = (minus - null) * ln2
+                llr[j, 1] = minus * ln2
             for k in range(n_strands):
                 if llr[j, k] > top:
                     top = llr[j, k]
