@@ -210,7 +210,7 @@ def test_too_large_jobs_fail_before_training(tmp_path, capsys):
     out = tmp_path / "out"
     for extra, message in ((["--max-order", "31"], r"max_order must lie in 1\.\.30 \(the sequence length\), got 31"),
                            (["--max-order", "12", "--max-memory", "1K"],
-                            r"even one position per block needs about .*, more than max_memory=1 KiB \(1024 bytes\)")):
+                            r"even one position per block needs about .*, more than --max-memory 1 KiB \(1024 bytes\)")):
         _error(capsys, ["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2"] + extra,
                out, message)
     assert main(["poim", "--no-motifs", "--positive", POS, "--negative", NEG, "--out", str(out), "--degree", "2",

@@ -320,8 +320,10 @@ def test_identical_classes_are_named_and_flagged(tmp_path, capsys):
     (["--C", "nan"], r"argument --C: must be a number in \(0, inf\), got nan"),
     (["--seed", str(2**63)], r"argument --seed: must be an integer in \[0, 9223372036854775807\]"),
     (["--seed", "-1"], r"argument --seed: must be an integer in \[0, "),
-    (["--max-memory", "1K"], r"needs about [\d.]+ [KMG]iB \(\d+ bytes\), more than max_memory=1 KiB \(1024 bytes\); "
-                             r"raise max_memory"),
+    (["--max-memory", "1K"], r"needs about [\d.]+ [KMG]iB \(\d+ bytes\), more than --max-memory 1 KiB \(1024 bytes\); "
+                             r"raise --max-memory or lower --max-order$"),
+    (["--max-memory", "100"], r"needs about [\d.]+ [KMG]iB \(\d+ bytes\), more than --max-memory 100 B \(100 bytes\); "
+                              r"raise --max-memory or lower --max-order$"),  # option names only, no max_memory=
 ])
 def test_option_values_give_one_line(tmp_path, capsys, extra, message):
     out = tmp_path / "res"

@@ -122,8 +122,19 @@ def _in_memory_refusal(a, length, degree, order, max_order, need, budget) -> Seq
         hint = f"even the smallest POIM of length {length} needs {format_size(smallest)}; raise max_memory"
     else:
         hint = "even max_order=1 does not fit (the weights' degree or the background order is too large)"
-    return SeqimpError(f"poim with max_order={max_order} needs about {format_size(need)}, more than "
-                       f"max_memory={format_size(budget)}; {hint}")
+    return _refusal(f"poim with max_order={max_order} needs about {format_size(need)}, more than "
+                    f"max_memory={format_size(budget)}; {hint}")
+
+
+def _refusal(message: str) -> SeqimpError:
+    """A SeqimpError of a memory plan; its ``for_cli`` (what ``seqimp`` prints) names the
+    options instead of the keywords: ``--max-memory 100 B``, ``raise --max-memory``."""
+    error = SeqimpError(message)
+    cli = message.replace(" (--max-memory)", "").replace(" (--max-order)", "")
+    for key, option in (("max_memory", "--max-memory"), ("max_order", "--max-order")):
+        cli = cli.replace(f"{key}=", f"{option} ").replace(key, option)
+    error.for_cli = cli.replace("use a smaller block or ", "")  # block is the library's alone
+    return error
 
 
 @dataclass(frozen=True)
@@ -240,14 +251,14 @@ def plan_poim(length, max_order, background_order=0, max_memory=None, *, degree=
         block = check_int(block, "block", minimum=1)
         need = fixed + block * per
         if need > budget:
-            raise SeqimpError(f"poim: a block of {block} positions needs about {format_size(need)}, more than "
-                              f"max_memory={format_size(budget)}; use a smaller block or raise max_memory (--max-memory)")
+            raise _refusal(f"poim: a block of {block} positions needs about {format_size(need)}, more than "
+                           f"max_memory={format_size(budget)}; use a smaller block or raise max_memory (--max-memory)")
     else:
         need1 = fixed + per
         if need1 > budget:
-            raise SeqimpError(f"poim: even one position per block needs about {format_size(need1)} ({need1} bytes), "
-                              f"more than max_memory={format_size(budget)} ({budget} bytes); raise max_memory "
-                              f"(--max-memory) or lower max_order (--max-order)")
+            raise _refusal(f"poim: even one position per block needs about {format_size(need1)} ({need1} bytes), "
+                           f"more than max_memory={format_size(budget)} ({budget} bytes); raise max_memory "
+                           f"(--max-memory) or lower max_order (--max-order)")
         block = int(min(MAX_BLOCK, max(length - background_order, 1), (budget - fixed) // per))
     return Plan(length=length, max_order=max_order, background_order=background_order, degree=degree,
                 engine="stream", block=block, bytes_needed=fixed + block * per, bytes_in_memory=in_memory,
