@@ -8,17 +8,19 @@ Prints, each the median of ``--repeat`` runs in fresh processes:
   (``seqimp train`` on a FASTA file that does not exist);
 
 and, with ``--demo``, ``seqimp demo`` into fresh folders with a fresh, empty numba cache
-(``NUMBA_CACHE_DIR``): once without the database match (``--no-db``: seqimp's kernels compiled),
-then, on another fresh cache, as the README's quick start runs it, twice (the first compiles
-seqimp's and memelite's TOMTOM kernels and caches them, the second reads the cache); each with its
-wall time and the CPU time of its process. With ``--install``, first ``pip install '.[jaspar]'`` into a fresh virtual
+(``NUMBA_CACHE_DIR``): once without the database match (``--no-db``: seqimp's kernels compiled);
+once with the match but TOMTOM compiled in the run's own process, after seqimp's work (the
+baseline: the first run before TOMTOM compiled in the background); then, on another fresh cache,
+as the README's quick start runs it, twice (the first compiles seqimp's kernels and, in a second
+process from the start, memelite's TOMTOM kernels, and caches them; the second reads the cache);
+each with its wall time, the CPU time of its processes and the load average before it. With ``--install``, first ``pip install '.[jaspar]'`` into a fresh virtual
 environment (packages from pip's cache when it has them) and the demos run there.
 
 Timings are wall-clock seconds on the machine it runs on; on a shared machine they vary with its
 load, so compare figures from one run of this script, and say how busy the machine was.
 
     python scripts/bench_startup.py                  # start-up only (about 10 s)
-    python scripts/bench_startup.py --demo           # + first and second demo (about 1 min)
+    python scripts/bench_startup.py --demo           # + the demos (about 3 min on two idle cores)
     python scripts/bench_startup.py --install --demo # + install into a fresh venv (minutes)
 """
 
@@ -74,20 +76,35 @@ def startup(python, repeat) -> None:
         print(f"  {name:40s} {seconds:6.2f} s   +{seconds - base:5.2f} s")
 
 
+#: ``seqimp`` with TOMTOM's background compilation switched off (it compiles in the run's process)
+SERIAL = ("import sys, seqimp.motifs._compare as c; from seqimp.cli import main; "
+          "c.tomtom_warmup = lambda needed: c.TomtomWarmup(False); sys.exit(main(sys.argv[1:]))")
+
+
 def demos(python, env) -> None:
     seqimp = [python, "-m", "seqimp"]
+    rows = []
+
+    def demo(name, argv, cache, out, *extra):
+        load = os.getloadavg()[0]
+        run_env = dict(env, NUMBA_CACHE_DIR=str(cache), MPLBACKEND="Agg")
+        rows.append((name, *timed(argv + ["demo", "--out", str(out), *extra], run_env, cpu=True), load))
+
     with tempfile.TemporaryDirectory(prefix="seqimp-bench-") as tmp:
-        own = dict(env, NUMBA_CACHE_DIR=str(Path(tmp) / "cache-no-db"), MPLBACKEND="Agg")
-        no_db = timed(seqimp + ["demo", "--no-db", "--out", str(Path(tmp) / "demo0")], own, cpu=True)
-        env = dict(env, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"), MPLBACKEND="Agg")
-        first = timed(seqimp + ["demo", "--out", str(Path(tmp) / "demo1")], env, cpu=True)
-        second = timed(seqimp + ["demo", "--out", str(Path(tmp) / "demo2")], env, cpu=True)
-        cache = sum(f.stat().st_size for f in (Path(tmp) / "numba-cache").rglob("*") if f.is_file())
-    print("seqimp demo, each on a fresh numba cache (wall seconds, and CPU seconds of the process):")
-    print(f"  --no-db, first run (seqimp's kernels compiled)       {no_db[0]:6.1f} s wall  {no_db[1]:6.1f} s CPU")
-    print(f"  as README says, first run (+ TOMTOM's kernels)       {first[0]:6.1f} s wall  {first[1]:6.1f} s CPU")
-    print(f"  as README says, second run (kernels from the cache)  {second[0]:6.1f} s wall  {second[1]:6.1f} s CPU"
-          f"   (cache {cache / 2**20:.1f} MiB)")
+        tmp = Path(tmp)
+        demo("--no-db, first run (seqimp's kernels compiled)", seqimp, tmp / "cache-no-db", tmp / "demo0",
+             "--no-db")
+        demo("first run, TOMTOM compiled in-process (baseline)", [python, "-c", SERIAL], tmp / "cache-serial",
+             tmp / "demo-serial")
+        demo("as README says, first run (TOMTOM in background)", seqimp, tmp / "numba-cache", tmp / "demo1")
+        demo("as README says, second run (kernels from cache)", seqimp, tmp / "numba-cache", tmp / "demo2")
+        cache = sum(f.stat().st_size for f in (tmp / "numba-cache").rglob("*") if f.is_file())
+    print("seqimp demo, each first run on a fresh numba cache (wall seconds, CPU seconds of its processes,\n"
+          "1-min load average before it):")
+    for name, wall, cpu, load in rows:
+        print(f"  {name:52s} {wall:6.1f} s wall  {cpu:6.1f} s CPU  load {load:4.1f}")
+    print(f"  first run with TOMTOM in the background / baseline: {rows[2][1] / rows[1][1]:.2f}x wall;"
+          f"   numba cache {cache / 2**20:.1f} MiB")
 
 
 def fresh_venv(tmp: Path) -> str:

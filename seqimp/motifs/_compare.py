@@ -14,12 +14,15 @@ from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ._motif import information_content
 
 __all__ = ["compare_motifs", "database_matches", "bh_qvalues", "best_matches", "match_line", "trim_uninformative",
-           "make_decoys", "NO_MATCH", "UNINFORMATIVE", "meme_pseudocount", "tomtom_compiled", "COMPILE_NOTICE"]
+           "make_decoys", "NO_MATCH", "UNINFORMATIVE", "meme_pseudocount", "tomtom_compiled", "COMPILE_NOTICE",
+           "tomtom_warmup"]
 
 logger = logging.getLogger(__name__)
 
 #: Logged before the first TOMTOM comparison on an empty numba cache.
-COMPILE_NOTICE = "compiling motif comparison (TOMTOM), once, ~2 min"
+COMPILE_NOTICE = "compiling motif comparison (TOMTOM), once, ~1 min of CPU"
+#: Logged when a run waits for the background compilation of :func:`tomtom_warmup`.
+WAIT_NOTICE = "waiting for the motif comparison (TOMTOM) to finish compiling in the background (once)"
 
 
 def bh_qvalues(p) -> np.ndarray:
@@ -305,6 +308,8 @@ def database_matches(motifs, database, *, top=5) -> pd.DataFrame:
         class annotations.
     """
     logger.info(f"comparing {len(motifs)} motif(s) with {len(database)} known motifs (TOMTOM)")
+    if _WARMUPS:
+        _WARMUPS[-1].wait()
     if database and motifs and not tomtom_compiled():
         logger.info(COMPILE_NOTICE)
     if not motifs:  # "no motif" is an answer: an empty table, not an error
@@ -324,7 +329,7 @@ def database_matches(motifs, database, *, top=5) -> pd.DataFrame:
 
 def tomtom_compiled() -> bool:
     """Whether memelite's TOMTOM kernels are in numba's on-disk cache (False: the first
-    :func:`compare_motifs` compiles them, about 2 minutes).
+    :func:`compare_motifs` compiles them, about 1 minute of CPU).
 
     memelite declares its kernels ``@njit(cache=True)``; numba keeps one ``*.nbi`` index per
     kernel in the cache folder (the module's ``__pycache__`` or ``NUMBA_CACHE_DIR``).
@@ -345,3 +350,104 @@ def _tomtom_cache_dir():
         return Path(sys.modules["memelite.tomtom"]._tomtom._cache._cache_path)
     except (ImportError, KeyError, AttributeError):
         return None
+
+
+_WARMUPS: list = []  # the active TomtomWarmup (innermost last), awaited by database_matches
+
+
+def _warmup_command() -> list:
+    """The command of the background compilation: a tiny :func:`_tomtom` call."""
+    import sys
+
+    return [sys.executable, "-c", "from seqimp.motifs._compare import _warm_up; _warm_up()"]
+
+
+def _warm_up() -> None:
+    """Compile memelite's TOMTOM kernels into numba's cache by one tiny :func:`_tomtom` call with
+    the argument types every seqimp call has (float64 (4, m) C-order PWMs, MEME's pseudocount,
+    both strands): run in the process :func:`tomtom_warmup` starts."""
+    import warnings
+
+    rng = np.random.default_rng(0)
+    pwms = [rng.dirichlet(np.ones(4), size=m) for m in (5, 6, 7)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # memelite: fewer than 25 targets
+        _tomtom(pwms[:1], pwms, True, query_sites=[0], target_sites=[0, 10, 20])
+
+
+class TomtomWarmup:
+    """TOMTOM's compilation in a background process (a context manager; see :func:`tomtom_warmup`).
+
+    ``process`` is the :class:`subprocess.Popen` of the compilation, None when none was started.
+    """
+
+    def __init__(self, start: bool):
+        import subprocess
+
+        self.process, self._ok, self._errors = None, None, None
+        if start:  # its messages go to a file: a pipe nobody reads could fill and stall it
+            import tempfile
+
+            self._errors = tempfile.TemporaryFile()
+            self.process = subprocess.Popen(_warmup_command(), stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.DEVNULL, stderr=self._errors)
+
+    def wait(self) -> bool:
+        """Wait for the compilation (logging that it waits); True when it finished and the
+        kernels are cached, False when none was started or it failed (logged: the comparison
+        then compiles in this process)."""
+        if self.process is None:
+            return False
+        if self._ok is not None:
+            return self._ok
+        if self.process.poll() is None:
+            logger.info(WAIT_NOTICE)
+        self.process.wait()
+        self._ok = self.process.returncode == 0
+        if not self._ok:
+            self._errors.seek(0)
+            last = self._errors.read().decode(errors="replace").strip().splitlines()[-1:] or [""]
+            logger.warning(f"the background compilation of TOMTOM failed (exit {self.process.returncode}"
+                           f"{': ' + last[0] if last[0] else ''}); compiling it in this process")
+            return False
+        return True
+
+    def close(self) -> None:
+        """Stop the compilation if it still runs and reap the process."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except Exception:  # noqa: BLE001 (also KeyboardInterrupt while waiting: never leave it behind)
+                self.process.kill()
+                self.process.wait()
+        if self._errors is not None:
+            self._errors.close()
+
+    def __enter__(self):
+        _WARMUPS.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _WARMUPS.remove(self)
+        self.close()
+        return False
+
+
+def tomtom_warmup(needed) -> TomtomWarmup:
+    """Compile TOMTOM in the background while a run does its own work.
+
+    When ``needed`` (the run will compare motifs with a database) and memelite's TOMTOM kernels are not in
+    numba's cache (:func:`tomtom_compiled`), starts a process that compiles them (about 1 minute
+    of CPU, one core) by a tiny comparison, so the cache files are written while this process
+    trains and computes POIMs on the other core. Use as a context manager around the run:
+    inside it, :func:`database_matches` first waits for that process (logging
+    :data:`WAIT_NOTICE`) and then reads the kernels from the cache; if the process failed, it
+    compiles them itself. Leaving the block (also by an error or Ctrl-C) ends the process.
+
+    Returns
+    -------
+    TomtomWarmup
+        Its ``process`` is None when nothing was started.
+    """
+    return TomtomWarmup(bool(needed) and not tomtom_compiled())
