@@ -232,3 +232,21 @@ def test_bad_input(planted, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "exists and is not a directory" in err and "training" not in err
     assert not out.exists()  # nothing half-written
+
+
+def test_motifs_homer_writes_motifs_homer_listed_in_the_manifest(tmp_path):
+    from seqimp.cli._output_folder import owned_files
+
+    truth = [Motif.from_consensus("a", "TTGACA", purity=0.9, start=8)]
+    tables = implied_poim(truth, 30, 4)
+    POIMResult(tables, tables, expected_score=0.0, score_std=1.0).save(tmp_path / "p.npz")
+    out = tmp_path / "m"
+    assert main(["motifs", "--poim", str(tmp_path / "p.npz"), "--out", str(out), "--homer", "-q"]) == 0
+    meme, homer = read_motifs(out / "motifs.meme"), read_motifs(out / "motifs.homer")
+    assert [m.name for m in homer] == [m.name for m in meme] and homer[0].consensus == "TTGACA"
+    for a, b in zip(meme, homer):  # HOMER rows carry 3 decimals
+        np.testing.assert_allclose(b.pwm, a.pwm, atol=2e-3)
+    assert "motifs.homer" in owned_files(out, "motifs")
+    # a later run without --homer leaves no motifs.homer of the earlier motifs behind
+    assert main(["motifs", "--poim", str(tmp_path / "p.npz"), "--out", str(out), "-q"]) == 0
+    assert not (out / "motifs.homer").exists() and "motifs.homer" not in owned_files(out, "motifs")

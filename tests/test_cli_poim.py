@@ -340,3 +340,17 @@ def test_poim_of_random_sequences_has_no_motifs_and_succeeds(tmp_path, capsys):
     assert "no motifs: the differential POIM has no positive peak" in captured.err
     assert not (out / "motifs.tsv").exists() and (out / "poim.npz").exists()
     assert "best_motif" not in json.loads((out / "summary.json").read_text())
+
+
+def test_poim_homer_adds_motifs_homer_to_the_motif_files(tmp_path):
+    from seqimp.cli._output_folder import owned_files
+    from seqimp.motifs import read_motifs
+
+    out = tmp_path / "out"
+    assert main(["poim", "--positive", POS, "--negative", NEG, "--out", str(out), "--homer", "-q"] + FAST) == 0
+    assert {p.name for p in out.iterdir() if not p.name.startswith(".")} == EXACT_FILES | MOTIF_FILES | {"motifs.homer"}
+    assert "motifs.homer" in owned_files(out, "poim")
+    meme, homer = read_motifs(out / "motifs.meme"), read_motifs(out / "motifs.homer")
+    assert [m.consensus for m in homer] == [m.consensus for m in meme] and homer
+    for a, b in zip(meme, homer):  # HOMER rows carry 3 decimals
+        np.testing.assert_allclose(b.pwm, a.pwm, atol=2e-3)

@@ -35,7 +35,7 @@ STAGING_PREFIX = ".seqimp-staging-"
 #: The files of one set of motifs: whichever command writes motifs into a folder replaces
 #: every file of the set that it does not write again (``logos/`` file by file), so motif
 #: files of two runs are never mixed.
-MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.tsv", "motifs.json",
+MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.homer", "motifs.tsv", "motifs.json",
                "motif_candidates.tsv", "motif_sites.tsv", "motif_sites.bed", "matches.tsv", "logos/")
 
 #: Folders whose outputs are committed; the interruption message of :func:`seqimp.cli.main` reads it.

@@ -28,7 +28,8 @@ both classes; --alphabet rna reads U as T. Positions count from
 (start_label), motif_sites.tsv (position_label) and the plots.
 --min-width/--max-width bound the motifs' widths (as STREME's --minw/--maxw).
 
-Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac, motifs.tsv
+Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac (and motifs.homer
+with --homer), motifs.tsv
 (one row per motif, in the order found: name, consensus, 1-based start, length,
 direction, position_free, spread, score, sites, ...), motifs.json (seed and
 options), motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with
@@ -98,6 +99,8 @@ def register(sub) -> None:
     m.add_argument("--strand", choices=["given", "both"], default="given",
                    help="sites on the given strand only, or on both (a motif and its reverse complement are "
                         "one motif; default given)")
+    m.add_argument("--homer", action="store_true",
+                   help="also write the motifs in HOMER's motif format (motifs.homer)")
     m.add_argument("--measure", choices=["poim", "firm"], default="poim",
                    help="importance the motifs are fitted to (default poim)")
     m.add_argument("--fit-order", type=positive_int, default=3,
@@ -173,7 +176,7 @@ def run(args) -> int:
     motifs = MotifOptions(strand=args.strand, database=database, top_matches=args.matches,
                           max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
                           min_score=args.min_score, rounds=args.rounds, min_width=args.min_width,
-                          max_width=args.max_width,
+                          max_width=args.max_width, homer=args.homer,
                           position_origin=args.origin)
     options = dict(model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
                                       test_fraction=args.test_fraction, kind=args.model,

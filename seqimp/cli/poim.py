@@ -113,6 +113,8 @@ def register(sub) -> None:
     m.add_argument("--strand", choices=["given", "both"], default="given",
                    help="motif sites on the given strand only, or on both (a motif and its reverse complement "
                         "are one motif; default given)")
+    m.add_argument("--homer", action="store_true",
+                   help="also write the motifs in HOMER's motif format (motifs.homer)")
     add_db_option(m)
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="figure format (default png)")
@@ -254,7 +256,7 @@ def run(args) -> int:
         score_fn, source = _scorer(args)  # a model that cannot be loaded fails before the output folder
     options = _options(args, inputs, background_fasta)
     # motifs: the POIM just computed, refined on the sequences at hand (no second model)
-    motif_options = MotifOptions(strand=args.strand, database=database) if motifs else None
+    motif_options = MotifOptions(strand=args.strand, database=database, homer=args.homer) if motifs else None
     with dask_client(args) as client, output_dir(args.out, "poim", inputs=input_paths(args)) as tmp:
         if args.model:
             weights, metadata = load_model(args.model)

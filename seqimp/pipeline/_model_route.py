@@ -226,7 +226,8 @@ def run_motifs_routed(out, *, poim=None, positive=None, negative=None, model=Mod
     gkm, info = train_gkm(X, y, model=model, random_state=random_state, held_out=route.gkm_held_out)
     run = find_gkm_motifs(gkm, data, options=motifs)
     run.parameters.update(_gkm_parameters(model, info, route, random_state), trained=True)
-    run.files = write_motif_run(out, run, database=motifs.database, fmt=output.fmt, with_poim=False)
+    run.files = write_motif_run(out, run, database=motifs.database, fmt=output.fmt, with_poim=False,
+                                homer=motifs.homer)
     update_report(out, run)
     return run
 
@@ -255,7 +256,7 @@ def add_gkm_motifs(out, summary, sequences, *, model, options, route, fmt="png",
     run = find_gkm_motifs(gkm, sequences, options=options)
     run.parameters.update(_gkm_parameters(model, info, route, random_state), trained=False,
                           poim="none: the motifs are the gkm model's")
-    run.files = write_motif_run(out, run, database=options.database, fmt=fmt)
+    run.files = write_motif_run(out, run, database=options.database, fmt=fmt, homer=options.homer)
     update_report(out, run, announce=False)
     summary.clear()
     summary.update(json.loads((Path(out) / "summary.json").read_text()))

@@ -15,13 +15,19 @@ __all__ = ["write_motif_run", "best_motif", "motif_summary", "update_report"]
 logger = logging.getLogger(__name__)
 
 
-def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_poim=False) -> list:
+def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_poim=False, homer=False) -> list:
     """Write a :class:`~seqimp.pipeline.MotifRun` into the folder ``out`` (the files of :func:`run_motifs`:
     motif files, tables, ``motifs.json``, logos, ``matches.tsv`` and match logos with a
-    database, ``motifs_poim.npz`` when ``with_poim``); return the paths written."""
+    database, ``motifs_poim.npz`` when ``with_poim``, ``motifs.homer`` when ``homer``); return
+    the paths written."""
     from ._matches import write_match_logos
 
     files = _write_motif_files(Path(out), run, measure=measure, fmt=fmt, with_poim=with_poim)
+    if homer:
+        from ..motifs import write_homer
+
+        write_homer(run.motifs, Path(out) / "motifs.homer")
+        files.append(Path(out) / "motifs.homer")
     return files + write_match_logos(run.matches, run.motifs, database or [], Path(out) / "logos", fmt)
 
 

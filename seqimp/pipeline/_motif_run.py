@@ -126,7 +126,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         if route is not None:
             run.parameters["model_route"] = route.record()
     run.files = write_motif_run(out, run, database=motifs.database, measure=motifs.measure, fmt=output.fmt,
-                                with_poim=trained)
+                                with_poim=trained, homer=motifs.homer)
     update_report(out, run)
     return run
 

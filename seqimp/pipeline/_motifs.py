@@ -321,7 +321,7 @@ def add_motifs(out, result, sequences, options, *, fmt="png", random_state=None)
     run = find_motifs(result, sequences, options=options, random_state=random_state)
     run.parameters.update(seed=recorded_seed(random_state), trained=False,
                           poim="poim.npz of seqimp poim")
-    run.files = write_motif_run(out, run, database=options.database, fmt=fmt)
+    run.files = write_motif_run(out, run, database=options.database, fmt=fmt, homer=options.homer)
     return run
 
 

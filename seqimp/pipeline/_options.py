@@ -218,6 +218,9 @@ class MotifOptions:
     position_origin : int, optional
         The 1-based position shown as ``+1`` (recorded in ``motifs.json``): ``motifs.tsv`` gains
         ``start_label`` and ``motif_sites.tsv`` ``position_label``, counted from it (no 0).
+    homer : bool, default=False
+        Also write the motifs in HOMER's motif format (``motifs.homer``, :func:`seqimp.motifs.write_homer`)
+        beside ``motifs.meme``, ``motifs.jaspar`` and ``motifs.transfac``.
     """
 
     strand: str = "given"
@@ -235,6 +238,7 @@ class MotifOptions:
     min_width: int = 1
     max_width: int = 30
     position_origin: int | None = None
+    homer: bool = False
 
     def __post_init__(self):
         check_choice(self.strand, "strand", ("given", "both"))

@@ -12,7 +12,7 @@ from ._html import figure_html, html_table, read_tsv
 
 __all__ = ["motif_cards", "motif_details", "MOTIF_FILES", "CARDS"]
 
-MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motif_candidates.tsv", "matches.tsv",
+MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.homer", "motif_candidates.tsv", "matches.tsv",
                "motif_sites.tsv", "motif_sites.bed", "motifs.json")
 #: motifs shown as cards on the first screen (the others are in the table below)
 CARDS = 6
