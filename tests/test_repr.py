@@ -1,6 +1,7 @@
 """Every public result type shows itself: a short one-line ``repr`` and an HTML view for Jupyter
 (``_repr_html_``) with figures, the top table and, for motifs, an inline logo."""
 
+import base64
 import html
 import re
 import xml.etree.ElementTree as ET
@@ -120,6 +121,9 @@ def test_helpers_escape_and_draw():
     assert "a &lt;b&gt;" in card and "&lt;i&gt;" in card and "1.235" in card
     assert short_repr("R", a=1.0 / 3, b="x" * 60) == f"R(a=0.3333, b='{'x' * 37}...')"
     assert heatmap_png(np.array([[1.0, np.nan], [0.5, -1.0]])).startswith("<img src='data:image/png;base64,")
+    # the inline PNG carries no date: a notebook's repr is the same bytes on a rerun
+    assert heatmap_png(np.eye(3)) == heatmap_png(np.eye(3))
+    assert b"tIME" not in base64.b64decode(heatmap_png(np.eye(3)).split(",", 1)[1].split("'")[0])
     # a pure column fills the logo's height with one letter; a uniform column draws nothing
     svg = logo_svg(np.array([[1.0, 0, 0, 0], [0.25, 0.25, 0.25, 0.25]]))
     root = ET.fromstring(svg)
