@@ -195,7 +195,7 @@ class MotifOptions:
         Known motifs for TOMTOM matches: a MEME, JASPAR or TRANSFAC file (format ``db_format``
         or recognised), a JASPAR release name such as ``"JASPAR2024"``, or a loaded
         :class:`seqimp.motifs.MotifDatabase` (:func:`seqimp.motifs.load_database`).
-    db_format : {"meme", "jaspar", "transfac"}, optional
+    db_format : {"meme", "jaspar", "transfac", "homer"}, optional
     top_matches : int, default=5
         Best matches kept per motif.
     max_motifs : int, optional
@@ -252,7 +252,7 @@ class MotifOptions:
         check_number(self.max_pvalue, "max_pvalue", low=0.0, high=1.0)
         check_number(self.max_held_out_pvalue, "max_held_out_pvalue", low=0.0, high=1.0)
         if self.db_format is not None:
-            check_choice(self.db_format, "db_format", ("meme", "jaspar", "transfac"))
+            check_choice(self.db_format, "db_format", ("meme", "jaspar", "transfac", "homer"))
         _set(self, "top_matches", check_int(self.top_matches, "top_matches"))
         if self.max_motifs is not None and self.max_motifs < 1:
             raise SeqimpError(f"max_motifs must be >= 1, got {self.max_motifs}")
