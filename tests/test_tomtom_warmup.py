@@ -84,3 +84,22 @@ def test_warmup_compiles_the_kernel_seqimp_calls():
     with pytest.warns(UserWarning):
         compare.compare_motifs(motifs[:2], motifs, n_decoys=2)
     assert len(tomtom.signatures) == 1
+
+
+@pytest.mark.parametrize("argv, jaspar, needed", [
+    (["--no-db"], True, False),                             # no match: nothing to compile
+    (["--db", str(DATA / "toy_motifs.meme")], False, True),  # a database named
+    ([], True, True),                                       # JASPAR through pyjaspar
+    ([], False, False),                                     # no database at all: the demo says how to get one
+])
+def test_demo_starts_the_warmup_only_when_it_will_match(monkeypatch, tmp_path, argv, jaspar, needed):
+    import seqimp.cli.demo as demo
+    import seqimp.motifs._jaspar as jaspar_module
+    from seqimp.cli import main
+
+    asked = []
+    monkeypatch.setattr(jaspar_module, "pyjaspar_available", lambda: jaspar)
+    monkeypatch.setattr(compare, "tomtom_warmup", lambda need: asked.append(need) or compare.TomtomWarmup(False))
+    monkeypatch.setattr(demo, "_run", lambda args: 0)  # the condition only, not a whole demo
+    assert main(["demo", "--out", str(tmp_path / "out"), *argv]) == 0
+    assert asked == [needed]
