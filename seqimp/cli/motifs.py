@@ -166,6 +166,14 @@ def _inputs(args):
 
 
 def run(args) -> int:
+    from ..motifs._compare import tomtom_warmup
+
+    # a first run with --db compiles TOMTOM (once) in a second process while this one works
+    with tomtom_warmup(bool(args.db)):
+        return _run(args)
+
+
+def _run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")

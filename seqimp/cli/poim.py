@@ -208,6 +208,14 @@ def _motif_route(args, inputs, external) -> bool:
 
 
 def run(args) -> int:
+    from ..motifs._compare import tomtom_warmup
+
+    # a first run with --db compiles TOMTOM (once) in a second process while this one trains
+    with tomtom_warmup(bool(args.db) and not args.no_motifs):
+        return _run(args)
+
+
+def _run(args) -> int:
     from ..io._fasta import read_fasta
     from ..pipeline import (ModelOptions, MotifOptions, load_model, run_model, run_poim, run_regression,
                             run_sampled)
