@@ -127,11 +127,10 @@ def test_table_labels_are_decided_once(tmp_path):
     mixed = read_sequence_table(_table(tmp_path, ["0", "1", "1.0", "0.0", "1"] * 4), sequence_column="sequence",
                                 value_column="value")
     assert mixed.binary and mixed.classes == ("0", "1") and mixed.labels.tolist() == [0, 1, 1, 0, 1] * 4
-    with pytest.warns(UserWarning, match=r"holds only the two values 2\.5 and 7; training a regressor on them "
-                                         r"\(write them as 0 and 1 to train a classifier\)"):
-        two = read_sequence_table(_table(tmp_path, ["2.5", "7", "7.0"] * 4, "two.tsv"), sequence_column="sequence",
-                                  value_column="value")
-    assert not two.binary
+    # two other numbers are two labels too (the smaller the negative class), and 7 and 7.0 are one
+    two = read_sequence_table(_table(tmp_path, ["2.5", "7", "7.0"] * 4, "two.tsv"), sequence_column="sequence",
+                              value_column="value")
+    assert two.binary and two.classes == ("2.5", "7") and two.labels.tolist() == [0, 1, 1] * 4
 
 
 @pytest.mark.parametrize("values, message", [

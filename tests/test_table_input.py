@@ -60,8 +60,9 @@ def test_read_table_and_planted_motif(tmp_path, name, sep):
 ])
 def test_bad_rows_are_named_by_line(tmp_path, row, message):
     path = tmp_path / "bad.tsv"
+    # three measured values (two would be two labels), the bad row on line 4
     path.write_text("id\tsequence\tactivity\nr1\tACGTACGT\t0.5\n\nr2\tACGTACGA\t1.5\n".replace("\n\n", "\n")
-                    + row)
+                    + row + "r3\tACGTACGC\t2.5\n")
     with pytest.raises(SeqimpError, match=r"--table .*bad\.tsv: " + message):
         read_sequence_table(path, sequence_column="sequence", value_column="activity")
 
@@ -94,7 +95,8 @@ def test_binary_label_column_is_detected(tmp_path, labels, classes):
     assert data.labels.tolist() == [0, 1, 0, 1, 0, 1]
     two_numbers = tmp_path / "d.csv"
     two_numbers.write_text("seq,label\nACGT,2.5\nACGT,7\n")
-    assert not read_sequence_table(two_numbers, sequence_column="seq", value_column="label").binary
+    two = read_sequence_table(two_numbers, sequence_column="seq", value_column="label")
+    assert two.binary and two.classes == ("2.5", "7")  # any two numbers are two labels; the smaller is negative
 
 
 def test_protein_table(tmp_path):

@@ -8,7 +8,6 @@ in the file (the header is line 1).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,7 +34,7 @@ class MeasuredSequences(SequenceSet):
         The value column; for a binary label column, 0.0 / 1.0 (1.0 = ``classes[1]``).
     binary : bool
         Whether the value column holds exactly two distinct labels (numbers compared as
-        numbers, so ``1`` and ``1.0`` are one: 0/1 or -1/1; or two distinct strings): then
+        numbers, so ``1`` and ``1.0`` are one: 0/1, -1/1 or any two numbers; or two distinct strings): then
         train a classifier instead of a regressor. Decided once, for the whole column.
     classes : tuple or None
         For a binary column, the (negative, positive) labels as written in the file;
@@ -107,16 +106,16 @@ def _number(text):
 def _binary(raw_values):
     """(is_binary, classes, 0/1 values) of the stripped value strings, decided once for the column:
     two distinct labels make a label column -- numbers compared as numbers (``1`` and ``1.0`` are
-    one label, written as first seen; 0/1 or -1/1, the smaller the negative class), or two
-    strings (alphabetically). Two other numbers are measured values (:func:`read_sequence_table`
-    warns)."""
+    one label, written as first seen; the smaller number is the negative class: 0/1, -1/1, or any
+    other two numbers, since a column of two values is a label whatever its coding), or two
+    strings (alphabetically)."""
     present = [v for v in raw_values if v.lower() not in _NAN_WORDS]
     numbers = [_number(v) for v in present]
     if present and all(x is not None for x in numbers):
         spelling = {}
         for v, x in zip(present, numbers):
             spelling.setdefault(x, v)
-        if len(spelling) != 2 or set(spelling) not in ({0.0, 1.0}, {-1.0, 1.0}):
+        if len(spelling) != 2:
             return False, None, None
         lo, hi = sorted(spelling)
         classes = (spelling[lo], spelling[hi])
@@ -244,11 +243,6 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
         ids = [str(x) for x in frame[id_column].to_numpy()[rows]]
     else:
         ids = [f"line{lines[i]}" for i in rows]
-    if not is_binary and len(set(values[rows])) == 2:
-        two = sorted(set(values[rows]))
-        warnings.warn(f"--table {path}: column {value_column!r} holds only the two values {two[0]:g} and {two[1]:g}; "
-                      "training a regressor on them (write them as 0 and 1 to train a classifier)", UserWarning,
-                      stacklevel=2)
     if not is_binary and np.ptp(values[rows]) == 0:
         raise SeqimpError(f"--table {path}: column {value_column!r} holds the one value {values[rows[0]]:g} in every "
                           "row; there is nothing to learn (give a column whose values differ)")
