@@ -133,6 +133,8 @@ def test_enrich_jaspar_collection_is_printed(tmp_path, capsys):
                                                                                         r"seqimp enrich"),
     (["scan", "--motifs", "{motifs}", "--fasta", "{fasta}", "--alphabet", "protein"], r"motifs are DNA"),
     (["enrich", "--positive", "{fasta}", "--db", "{motifs}"], r"give positives and negatives"),
+    (["enrich", "--positive", "{fasta}", "--negatives", "shuffle", "--db", "{motifs}", "--alphabet", "protein"],
+     r"--alphabet protein: motifs are DNA \(A, C, G, T\); protein sequences cannot be tested"),
     (["enrich", "--positive", "{fasta}", "--negative", "{fasta}", "--db", "{motifs}"], r"are the same file"),
     (["enrich", "--positive", "{fasta}", "--negative", "{fasta}", "--db", "nothing.meme"],
      r"nothing\.meme: no such motif file"),

@@ -100,8 +100,9 @@ def main(argv=None) -> int:
     stdout closed the pipe, 143 SIGTERM)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
-    if _resources.limit_error():  # below what the libraries need: one line instead of a hang or an abort
-        print(f"seqimp: error: {_resources.limit_error()}", file=sys.stderr)
+    limit = _resources.limit_error()
+    if limit:  # below what the libraries need: one line instead of a hang or an abort
+        print(f"seqimp: error: {limit}", file=sys.stderr)
         return 2
     try:
         parser = build_parser(argv)

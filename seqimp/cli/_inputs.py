@@ -161,6 +161,12 @@ def _drop_text(dropped) -> str:
     return f"dropped {total}" + (": " + ", ".join(f"{k} {v}" for k, v in dropped.items()) if total else "")
 
 
+def refuse_protein(args, why):
+    """A UserError for ``--alphabet protein`` in a command that works on DNA motifs; ``why`` ends the line."""
+    if getattr(args, "alphabet", "dna") == "protein":
+        raise UserError(f"--alphabet protein: {why}")
+
+
 def read_inputs(args, *, any_length=False) -> Inputs:
     """The run's sequences from the parsed options (a FASTA pair through ``read_pair``).
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._inputs import add_input_options, read_inputs, read_motif_source
+from ._inputs import add_input_options, read_inputs, read_motif_source, refuse_protein
 from ._logging import UserError
 from ._options import add_data_options, add_quiet, positive_float, seed, share
 from ._output_folder import check_output_path, input_paths, output_dir
@@ -67,8 +67,7 @@ def register(sub) -> None:
 
 
 def _sequences(args):
-    if args.alphabet == "protein":
-        raise UserError("--alphabet protein: motifs are DNA (A, C, G, T); protein sequences cannot be tested")
+    refuse_protein(args, "motifs are DNA (A, C, G, T); protein sequences cannot be tested")
     inputs = read_inputs(args, any_length=True)
     if inputs.table is not None and not inputs.table.binary:
         raise UserError(f"--table {args.table}: enrichment needs two classes; the value column "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._inputs import add_input_options, read_inputs, read_motif_source
+from ._inputs import add_input_options, read_inputs, read_motif_source, refuse_protein
 from ._logging import UserError, progress_enabled
 from ._options import (add_data_options, add_db_option, add_gkm_options, add_model_options, add_quiet, check_degree,
                        positive_int, share)
@@ -128,8 +128,7 @@ def _inputs(args):
     check_output_path(args.out)
     if args.min_width > args.max_width:
         raise UserError(f"--min-width {args.min_width} exceeds --max-width {args.max_width}")
-    if args.alphabet == "protein":
-        raise UserError("--alphabet protein: seqimp motifs finds DNA motifs (A, C, G, T; RNA reads U as T)")
+    refuse_protein(args, "seqimp motifs finds DNA motifs (A, C, G, T; RNA reads U as T)")
     database = read_motif_source(args.db, args.db_format, "--db") if args.db else None
     inputs = read_inputs(args)  # FASTA, BED windows cut from --genome or a table, as in 'seqimp poim'
     if inputs.regression:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._inputs import add_input_options, read_inputs, read_motif_source
+from ._inputs import add_input_options, read_inputs, read_motif_source, refuse_protein
 from ._logging import UserError
 from ._options import add_quiet, positive_float
 from ._output_folder import check_output_path, input_paths, output_dir
@@ -64,8 +64,7 @@ def register(sub) -> None:
 
 
 def _sequences(args):
-    if args.alphabet == "protein":
-        raise UserError("--alphabet protein: motifs are DNA (A, C, G, T); protein sequences cannot be scanned")
+    refuse_protein(args, "motifs are DNA (A, C, G, T); protein sequences cannot be scanned")
     if args.negative_bed is not None or args.negatives is not None:
         raise UserError("seqimp scan takes one set of sequences; negatives (--negative-bed, --negatives) are "
                         "for seqimp enrich")
