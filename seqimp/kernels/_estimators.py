@@ -264,6 +264,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
         change, settled); NaN loss and accuracy in the final passes over all sequences.
     validation_rows_ : ndarray of shape (m,)
         "fast"/"sgd": the rows (0-based) held out for the stopping rule.
+    converged_ : bool
+        Implicit route: whether the solver's stopping rule stopped it (liblinear's rule for
+        "dcd"/"cocoa", the plateau rule for "fast"/"sgd"/"cocoa-fast"), not ``max_iter``.
 
     Notes
     -----
@@ -342,6 +345,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
+            self.converged_ = bool(sol.converged)
             self.dual_objective_ = float("nan") if fast else sol.dual_objective
             self.solver_ = "cocoa-fast" if fast else "cocoa"
             if fast:
@@ -355,6 +359,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
+            self.converged_ = bool(sol.converged)
             self.dual_objective_ = sol.dual_objective
             self.solver_ = "dcd"
         elif method == "implicit":
@@ -369,6 +374,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
+            self.converged_ = bool(sol.converged)
             self.dual_objective_ = float("nan")
             self.solver_ = solver
             self.stopping_history_ = sol.history
