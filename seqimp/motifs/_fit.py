@@ -23,9 +23,9 @@ Every step solves its block exactly, so the objective never increases.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import combinations
 
 import numpy as np
+from numba import njit
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
 from scipy.optimize import nnls
 
@@ -43,7 +43,8 @@ def simplex_lstsq(G, c, *, ridge=1e-10):
     Exact for small ``G.shape[1]``: the optimum of this convex quadratic programme is the
     equality-constrained optimum on one face of the simplex; faces are tried from the largest
     down and the first point that satisfies the KKT conditions is returned. A tiny ridge towards the centre of the simplex makes the
-    answer unique when ``G`` does not determine it.
+    answer unique when ``G`` does not determine it. The faces are searched by a numba kernel
+    (:func:`_simplex_faces`) on the normal equations ``G'G``, ``G'c``.
 
     Parameters
     ----------
@@ -59,30 +60,68 @@ def simplex_lstsq(G, c, *, ridge=1e-10):
     d = G.shape[1]
     H = G.T @ G
     lam = max(ridge * np.trace(H) / d, 1e-300)
-    centre = np.full(d, 1.0 / d)
     H = H + lam * np.eye(d)
-    g = G.T @ c + lam * centre
-    best, best_val = centre, np.inf
+    g = G.T @ c + lam / d  # the ridge pulls towards the centre 1/d
     scale = np.abs(H).max() + np.abs(g).max()
+    return _simplex_faces(np.ascontiguousarray(H), np.ascontiguousarray(g), float(scale))
+
+
+@njit(cache=True)
+def _simplex_faces(H, g, scale):
+    """:func:`simplex_lstsq` on ``min x'Hx - 2g'x`` over the simplex: faces in the order of
+    ``itertools.combinations`` from the largest down; on each the equality-constrained optimum
+    ``x = H_S^-1 (g_S - nu 1)``, ``sum(x) = 1``; the first feasible point meeting the KKT
+    conditions (no letter outside the face lowers the objective) is returned, else the best
+    feasible point met."""
+    d = H.shape[0]
+    best = np.full(d, 1.0 / d)
+    best_val = np.inf
+    idx = np.empty(d, dtype=np.intp)
+    inside = np.empty(d, dtype=np.bool_)
     for size in range(d, 0, -1):  # larger faces first: the optimum is usually interior or near it
-        for S in combinations(range(d), size):
-            S = list(S)
-            # minimise x'Hx - 2g'x on the face: x = H_S^-1 (g_S - nu 1) with sum(x) = 1
-            HS = H[np.ix_(S, S)]
-            u, v = np.linalg.solve(HS, np.column_stack([g[S], np.ones(size)])).T
-            sol = u + (1.0 - u.sum()) / v.sum() * v
-            if (sol < -1e-12).any():
-                continue
-            x = np.zeros(d)
-            x[S] = np.clip(sol, 0.0, None)
-            x /= x.sum()
-            grad = H @ x - g
-            # KKT: no letter outside the face would lower the objective -> the global optimum
-            if size == d or grad[[i for i in range(d) if i not in S]].min() >= grad[S].mean() - 1e-9 * scale:
-                return x
-            val = x @ H @ x - 2 * g @ x
-            if val < best_val:
-                best, best_val = x, val
+        for t in range(size):
+            idx[t] = t
+        while True:
+            HS = np.empty((size, size))
+            rhs = np.empty((size, 2))
+            for a in range(size):
+                rhs[a, 0] = g[idx[a]]
+                rhs[a, 1] = 1.0
+                for b in range(size):
+                    HS[a, b] = H[idx[a], idx[b]]
+            uv = np.linalg.solve(HS, rhs)
+            nu = (1.0 - uv[:, 0].sum()) / uv[:, 1].sum()
+            sol = uv[:, 0] + nu * uv[:, 1]
+            if sol.min() >= -1e-12:
+                x = np.zeros(d)
+                inside[:] = False
+                for a in range(size):
+                    x[idx[a]] = max(sol[a], 0.0)
+                    inside[idx[a]] = True
+                x /= x.sum()
+                grad = H @ x - g
+                if size == d:
+                    return x
+                mean_in = 0.0
+                min_out = np.inf
+                for a in range(d):
+                    if inside[a]:
+                        mean_in += grad[a]
+                    elif grad[a] < min_out:
+                        min_out = grad[a]
+                if min_out >= mean_in / size - 1e-9 * scale:
+                    return x
+                val = x @ (H @ x) - 2.0 * (g @ x)
+                if val < best_val:
+                    best, best_val = x, val
+            t = size - 1  # the next face of this size, in lexicographic order
+            while t >= 0 and idx[t] == d - size + t:
+                t -= 1
+            if t < 0:
+                break
+            idx[t] += 1
+            for a in range(t + 1, size):
+                idx[a] = idx[a - 1] + 1
     return best
 
 

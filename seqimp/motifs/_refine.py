@@ -316,7 +316,8 @@ def _held_out(motif, pos, neg, strands, o, folds=2):
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
-                  ids=None, held_out=True, random_state=None, min_length=1) -> MotifSites:
+                  ids=None, held_out=True, random_state=None, min_length=1,
+                  held_out_max_pvalue=None) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
     Parameters
@@ -363,6 +364,12 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         ``held_out_*`` columns of ``stats``.
     random_state : int, Generator or None
         Seed of the positives' dinucleotide shuffles (step 6; None: 0).
+    held_out_max_pvalue : float or None, default=None
+        With ``held_out``, refit held out only the motifs whose p-value (in the positives) is at
+        most this; the others' ``held_out_*`` columns are NaN (not tested). A motif is reported
+        only when both p-values pass (:func:`seqimp.motifs.select_motifs`), so one whose own
+        p-value fails needs no held-out refits: they are two thirds of the EM work of a noise
+        candidate. None: every motif is tested held out.
 
     Returns
     -------
@@ -375,8 +382,8 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         raise SeqimpError(f"fpr must lie in (0, 1), got {fpr}")
     if not pseudocount > 0:
         raise SeqimpError(f"pseudocount must be > 0, got {pseudocount}")
-    pos = check_sequences(positive, "positive").astype(np.intp)
-    neg = check_sequences(negative, "negative").astype(np.intp)
+    pos = check_sequences(positive, "positive").astype(np.uint8)  # letter codes 0..3: the kernels read bytes
+    neg = check_sequences(negative, "negative").astype(np.uint8)
     L = pos.shape[1]
     if neg.shape[1] != L:
         raise SeqimpError(f"positive sequences have length {L}, negative {neg.shape[1]}")
@@ -387,8 +394,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
                     min_length)
     strands = ("+", "-") if strand == "both" else ("+",)
     # composition-matched controls: the positives' dinucleotide shuffles (step 6)
-    shuffled = dinucleotide_shuffle(pos.astype(np.uint8), random_state=random_state).astype(np.intp) \
-        if len(pos) else pos
+    shuffled = dinucleotide_shuffle(pos, random_state=random_state) if len(pos) else pos
     owner = np.full(pos.shape, -1, dtype=np.intp)  # which stronger motif's site covers a position
     out, rows, site_rows = [], [], []
     for motif in motifs:
@@ -414,7 +420,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         neg_sites = int(has_site(neg_best, threshold, inclusive).sum())
         side = "less" if depleted else "greater"
         log_p = fisher_log10(n_sites, len(pos) - n_sites, neg_sites, len(neg) - neg_sites, side)
-        if held_out and min(len(pos), len(neg)) < 2:  # a half without positives or negatives
+        untested = held_out_max_pvalue is not None and not log_p <= _log10(held_out_max_pvalue)
+        # not tested held out: a half without positives or negatives, or failing in the positives
+        if held_out and (min(len(pos), len(neg)) < 2 or untested):
             held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan,
                     "log10_held_out_p_value": np.nan}
         elif held_out:
@@ -448,6 +456,11 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         m.evalue = 10.0 ** m.log10_evalue
     sites = pd.DataFrame(site_rows, columns=["motif", "sequence", "id", "position", "strand", "score"])
     return MotifSites(out, pd.DataFrame(rows), sites)
+
+
+def _log10(p):
+    """log10 of a p-value level; -inf for 0."""
+    return float(np.log10(p)) if p > 0 else -np.inf
 
 
 def _composition(pwm, pos, shuffled, starts, strands, background, threshold, inclusive, depleted):

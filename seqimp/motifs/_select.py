@@ -128,6 +128,8 @@ def _figures(r) -> str:
     """A candidate's figures for a log line: sites, p, held-out sites and p (never printed as 0)."""
     log_p = r.get("log10_p_value", np.log10(r["p_value"]) if r["p_value"] > 0 else np.nan)
     log_h = r.get("log10_held_out_p_value", np.log10(r["held_out_p_value"]) if r["held_out_p_value"] > 0 else np.nan)
+    if np.isnan(r.get("held_out_sites", np.nan)) and np.isnan(r["held_out_p_value"]):
+        return f"sites in {r['sites']} positives (p = {format_pvalue(log_p)}), not tested held out"
     return (f"sites in {r['sites']} positives (p = {format_pvalue(log_p)}), {r['held_out_sites']} positives "
             f"against {r['held_out_negative_sites']} negatives held out (p = {format_pvalue(log_h)})")
 

@@ -30,9 +30,11 @@ def window_letters(codes, starts, m, strand):
 
 
 def _arrays(codes, starts):
+    """Codes as contiguous uint8 (the kernels read a byte per letter: half the time of intp on
+    long windows) or intp as given, starts as intp."""
     codes = np.asarray(codes)
-    if codes.dtype != np.intp:
-        codes = codes.astype(np.intp)
+    if codes.dtype not in (np.uint8, np.intp):
+        codes = codes.astype(np.uint8)
     return np.ascontiguousarray(codes), np.ascontiguousarray(starts, dtype=np.intp)
 
 
@@ -105,43 +107,61 @@ def weighted_counts(post, codes, starts, m):
 
 
 @njit(cache=True)
-def _em_kernel(logp, lognull, codes, starts, n_strands, gamma, counts):
+def _em_kernel(plus, minus, codes, starts, n_strands, gamma, counts):
     """One EM iteration of ZOOPS (:func:`em_step`): adds the posterior-weighted letter counts to
-    ``counts`` and returns ``(log-likelihood, sum of the posteriors)``."""
-    m = logp.shape[0]
+    ``counts`` and returns ``(log-likelihood, sum of the posteriors)``. ``plus[c, x]`` and
+    ``minus[c, x]`` are the natural-log odds of letter ``x`` at window offset ``c`` on the + and
+    on the - strand (the reverse-complemented PWM), so every letter of a window is read once;
+    the - strand's counts are gathered by window offset and reverse-complemented at the end."""
+    m = plus.shape[0]
     S = starts.shape[0]
-    ln2 = np.log(2.0)
     prior = gamma / (S * n_strands)
-    llr = np.empty((S, n_strands))
+    odds = np.empty((S, 2))
+    cplus = np.zeros((m, 4))
+    cminus = np.zeros((m, 4))
     loglik = 0.0
     mass = 0.0
     for i in range(codes.shape[0]):
+        row = codes[i]
         top = -np.inf
         for j in range(S):
-            plus, minus = _window_odds(logp, lognull, codes, i, starts[j])
-            llr[j, 0] = plus * ln2
-            if n_strands == 2:
-                llr[j, 1] = minus * ln2
-            for k in range(n_strands):
-                if llr[j, k] > top:
-                    top = llr[j, k]
+            s = starts[j]
+            a = 0.0
+            b = 0.0
+            for c in range(m):
+                x = row[s + c]
+                a += plus[c, x]
+                b += minus[c, x]
+            odds[j, 0] = a
+            odds[j, 1] = b
+            if a > top:
+                top = a
+            if n_strands == 2 and b > top:
+                top = b
         total = 0.0
         for j in range(S):
             for k in range(n_strands):
-                llr[j, k] = np.exp(llr[j, k] - top) * prior
-                total += llr[j, k]
+                e = np.exp(odds[j, k] - top) * prior
+                odds[j, k] = e
+                total += e
         den = (1.0 - gamma) * np.exp(-top) + total
         loglik += np.log(den) + top
         mass += total / den
         for j in range(S):
             s = starts[j]
-            w = llr[j, 0] / den
-            for c in range(m):
-                counts[c, codes[i, s + c]] += w
+            wp = odds[j, 0] / den
             if n_strands == 2:
-                w = llr[j, 1] / den
+                wm = odds[j, 1] / den
                 for c in range(m):
-                    counts[c, 3 - codes[i, s + m - 1 - c]] += w
+                    x = row[s + c]
+                    cplus[c, x] += wp
+                    cminus[c, x] += wm
+            else:
+                for c in range(m):
+                    cplus[c, row[s + c]] += wp
+    for c in range(m):
+        for x in range(4):
+            counts[c, x] += cplus[c, x] + cminus[m - 1 - c, 3 - x]
     return loglik, mass
 
 
@@ -153,9 +173,12 @@ def em_step(pwm, codes, starts, strands, background, gamma):
     the posteriors)``; the same as :func:`site_scores` and :func:`weighted_counts` on the
     posteriors, in one pass without the (n, len(starts), strands) arrays."""
     codes, starts = _arrays(codes, starts)
+    logp = np.log(np.asarray(pwm, dtype=np.float64))
+    lognull = np.log(np.asarray(background, dtype=np.float64))
+    plus = np.ascontiguousarray(logp - lognull)
+    minus = np.ascontiguousarray(logp[::-1, ::-1] - lognull)
     counts = np.zeros((pwm.shape[0], 4))
-    loglik, mass = _em_kernel(np.ascontiguousarray(np.log2(pwm)), np.log2(np.asarray(background, dtype=np.float64)),
-                              codes, starts, len(strands), float(gamma), counts)
+    loglik, mass = _em_kernel(plus, minus, codes, starts, len(strands), float(gamma), counts)
     return counts, float(loglik), float(mass)
 
 

@@ -214,7 +214,8 @@ def find_motifs(result, sequences=None, *, options=MotifOptions(), round=1, acce
     if pos is not None:
         logger.info(f"refining {len(motifs)} candidate(s) on the sequences (EM, strand {strand}) and finding sites")
         refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids, random_state=random_state,
-                                max_length=options.max_width, min_length=options.min_width)
+                                max_length=options.max_width, min_length=options.min_width,
+                                held_out_max_pvalue=max_pvalue)  # a candidate failing p is not refitted
         selected = select_motifs(refined, max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue,
                                  strands=strand, first_number=len(accepted) + 1, accepted=accepted)
         motifs, stats, sites = selected.motifs, selected.stats, selected.sites
