@@ -199,8 +199,10 @@ def test_run_poim_logs_each_step_and_writes_the_summary_once(tmp_path, planted, 
     assert written == [tmp_path / "summary.json"]
     messages = [r.getMessage() for r in caplog.records if r.name.startswith("seqimp")]
     assert messages[0] == "training a WD classifier (degree 2, shifts 0, C 1) on 160 sequences of length 30"
-    assert messages[1].startswith("held-out accuracy ")
-    assert messages[2:] == ["computing POIM and FIRM up to order 2 for L = 30",
+    assert messages[1].startswith("solver: the exact route (dual coordinate descent), auto: 160 training sequences, "
+                                  "fewer than 50,000; ")
+    assert messages[2].startswith("held-out accuracy ")
+    assert messages[3:] == ["computing POIM and FIRM up to order 2 for L = 30",
                             "writing tables, figures and the report (png)"]
     on_disk = json.loads((tmp_path / "summary.json").read_text())
     assert set(on_disk["timings"]) == {"train", "poim", "outputs"}

@@ -7,10 +7,11 @@ import errno
 import os
 from pathlib import Path
 
+from ..errors import check_number
 from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
-from ._options import (add_dask_options, add_data_options, add_model_options, add_quiet, check_degree, dask_client,
-                       memory_size)
+from ._options import (_arg_type, add_dask_options, add_data_options, add_model_options, add_quiet, check_degree,
+                       dask_client, memory_size, positive_int)
 
 HELP = """\
 Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs
@@ -23,6 +24,8 @@ examples:
   seqimp train --positive pos.fa --negative neg.fa --degree 6 --shifts 2 --model-out m.npz
   seqimp train --positive-bed peaks.bed --genome hg38.fa --width 100 --negatives shuffle --model-out m.npz
   seqimp train --table bound.tsv --sequence-column seq --value-column label --model-out m.npz
+  seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --solver fast --weight-tol 0.02
+  seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --solver dcd
   seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-workers 2
   seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-scheduler tcp://host:8786
   seqimp encode --fasta pos.fa.gz neg.fa.gz --labels 1 0 --out train.codes
@@ -36,7 +39,55 @@ refused before anything is allocated, naming the size it needs.
 
 --dask-workers/--dask-scheduler train the WD SVM (--shifts 0) on a Dask cluster
 (pip install "seqimp[dask]"; docs/training-at-scale.md).
+
+The model file records how the SVM was solved: the solver that ran, its passes,
+whether its stopping rule stopped it, the thresholds and the per-pass history.
 """
+
+#: ``--solver``'s choices: :data:`seqimp.pipeline._train.SOLVERS`, kept here so that 'seqimp train' and its
+#: argument errors do not import the library (start-up); tests/test_cli_train.py checks that the two are the same.
+SOLVERS = ("auto", "dcd", "fast", "sgd")
+
+#: ``--solver``: when each is right, one line each (docs/training-at-scale.md, "Exact or fast").
+SOLVER_HELP = """\
+  dcd   the exact SVM optimum (liblinear's stopping rule): up to ~10^5 sequences
+  fast  stops once held-out loss, accuracy and weights settle: 10^5 and more
+  sgd   averaged SGD, an early-regularised model, not the exact one: a first look
+  auto  (default) dcd or fast by the number of training sequences (--solver)
+The thresholds below set when fast, sgd and auto's fast route stop."""
+
+#: The options of the fast route's stopping rule: ``--option`` -> WDClassifier parameter.
+STOPPING_OPTIONS = {"--validation-fraction": "validation_fraction", "--validation-tol": "validation_tol",
+                    "--weight-tol": "weight_tol", "--patience": "patience"}
+
+
+class _LibraryDefault:
+    """A default of :class:`~seqimp.WDClassifier`, read from its signature only when --help shows it, so
+    that 'seqimp train' starts without importing the library; an option left at it is not passed on
+    and the library applies its own default: the numbers live in one place."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        import inspect
+
+        from ..kernels._estimators import AUTO_FAST_FROM, WDClassifier
+
+        value = inspect.signature(WDClassifier).parameters[self.name].default
+        if self.name == "solver":
+            return f"{value}: dcd below {AUTO_FAST_FROM:,} training sequences, else fast"
+        return f"{value:g}"
+
+
+def _open_share(text: str) -> float:
+    """A share in (0, 1)."""
+    return _arg_type(text, float, check_number, low=0.0, high=1.0, low_open=True, high_open=True)
+
+
+def _nonneg_float(text: str) -> float:
+    """A finite number >= 0."""
+    return _arg_type(text, float, check_number, low=0.0)
 
 
 def register(sub) -> None:
@@ -53,6 +104,21 @@ def register(sub) -> None:
     g.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
                    help="refuse, before allocating, a fit whose working memory exceeds SIZE (e.g. 4G; default: "
                         "the memory available now)")
+    s = p.add_argument_group("solver (WD SVM, --shifts 0; docs/training-at-scale.md, \"Exact or fast\")",
+                             description=SOLVER_HELP)
+    s.add_argument("--solver", choices=SOLVERS, default=_LibraryDefault("solver"),
+                   help="how the SVM is solved (default %(default)s)")
+    s.add_argument("--validation-fraction", type=_open_share, default=_LibraryDefault("validation_fraction"),
+                   metavar="F", help="share of the sequences held out to decide when to stop (trained on "
+                                     "once the rule holds; default %(default)s)")
+    s.add_argument("--validation-tol", type=_nonneg_float, default=_LibraryDefault("validation_tol"), metavar="TOL",
+                   help="largest change of the held-out hinge loss (relative) and accuracy (absolute) between "
+                        "passes that counts as settled (default %(default)s)")
+    s.add_argument("--weight-tol", type=_nonneg_float, default=_LibraryDefault("weight_tol"), metavar="TOL",
+                   help="largest relative change of the weights over a pass that counts as settled "
+                        "(default %(default)s)")
+    s.add_argument("--patience", type=positive_int, default=_LibraryDefault("patience"), metavar="N",
+                   help="settled passes in a row before the fit stops (default %(default)s)")
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
     add_dask_options(p, "train")
     add_quiet(p)
@@ -71,6 +137,7 @@ def run(args) -> int:
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} does not exist")
     if not os.access(out.resolve().parent, os.W_OK | os.X_OK):
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} is not writable")
+    args.solver_options = _solver_options(args)
     if args.codes is not None:
         return _run_store(args, out)
     if args.test_codes is not None:
@@ -91,8 +158,8 @@ def run(args) -> int:
     with dask_client(args) as client:
         model = ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C, test_fraction=args.test_fraction,
                              alphabet=inputs.alphabet)
-        weights, info = train_model(pos, neg, model=model, random_state=args.seed, progress=progress_enabled(),
-                                    client=client, max_memory=args.max_memory)
+        weights, info = train_model(pos, neg, model=model, solver=args.solver_options, random_state=args.seed,
+                                    progress=progress_enabled(), client=client, max_memory=args.max_memory)
     source = {"table": str(args.table)} if inputs.table is not None else {
         "positive": str(args.positive_bed or args.positive),
         "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}
@@ -118,10 +185,29 @@ def _run_store(args, out) -> int:
     check_degree(args, store.length)
     with dask_client(args) as client:
         weights, info = train_on_store(store, test_store=args.test_codes, degree=args.degree, shifts=args.shifts,
-                                       C=args.C, random_state=args.seed, progress=progress_enabled(), client=client,
-                                       max_memory=args.max_memory)
+                                       C=args.C, solver=args.solver_options, random_state=args.seed,
+                                       progress=progress_enabled(), client=client, max_memory=args.max_memory)
     source = {"codes": str(args.codes), "test_codes": None if args.test_codes is None else str(args.test_codes)}
     return _save(args, out, weights, info, source, store.length, store.alphabet.name)
+
+
+def _solver_options(args):
+    """``SolverOptions`` of --solver and the stopping thresholds (those left at their default: the
+    library's), or UserError for a combination where an option would be ignored."""
+    from ..pipeline import SolverOptions
+
+    given = {option: getattr(args, name) for option, name in STOPPING_OPTIONS.items()
+             if not isinstance(getattr(args, name), _LibraryDefault)}
+    solver = "auto" if isinstance(args.solver, _LibraryDefault) else args.solver
+    if solver == "dcd" and given:
+        raise UserError(f"{', '.join(given)} {'sets' if len(given) == 1 else 'set'} the fast route's stopping rule; "
+                        "--solver dcd stops by liblinear's rule: use --solver fast, sgd or auto, or leave "
+                        f"{'it' if len(given) == 1 else 'them'} out")
+    if args.shifts and (given or solver != "auto"):
+        chosen = ([f"--solver {solver}"] if solver != "auto" else []) + list(given)
+        raise UserError(f"{', '.join(chosen)}: the solver options train the WD SVM (--shifts 0); --shifts "
+                        f"{args.shifts} trains the WDS kernel route (libsvm)")
+    return SolverOptions(solver=solver, **{STOPPING_OPTIONS[option]: value for option, value in given.items()})
 
 
 def _save(args, out, weights, info, source, length, alphabet) -> int:

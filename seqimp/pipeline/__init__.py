@@ -23,7 +23,7 @@ from ._scan_run import ScanOptions, ScanRun, run_scan
 from ._enrich_run import EnrichOptions, EnrichRun, run_enrich
 from ._poim_routes import check_job, compute_importance, make_background, run_model, run_poim, run_sampled
 from ._sequences import Sequences, encode_sequences
-from ._train import evaluate, train_model, train_on_store
+from ._train import SolverOptions, evaluate, train_model, train_on_store
 
 __all__ = ["ModelOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptions", "OutputOptions", "BACKGROUNDS",
            "PipelineRun", "run_poim", "run_regression", "train_regressor", "run_model", "run_sampled", "train_model",
@@ -33,4 +33,4 @@ __all__ = ["ModelOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptio
            "update_report", "no_motifs_reason", "top_oligomers", "write_figures", "write_outputs",
            "write_result_files", "write_summary", "save_model", "load_model", "versions", "write_report",
            "build_report", "ScanOptions", "ScanRun", "run_scan", "EnrichOptions", "EnrichRun", "run_enrich",
-           "write_motif_report"]
+           "write_motif_report", "SolverOptions"]

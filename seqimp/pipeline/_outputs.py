@@ -147,7 +147,8 @@ def save_model(path, weights, metadata=None) -> None:
     """Save the unfolded model: :meth:`PositionalWeights.save` plus a ``metadata`` entry (JSON).
 
     The file stays readable by :meth:`PositionalWeights.load`; :func:`load_model` also
-    returns the metadata (degree, shifts, C, training sizes, metrics, ...).
+    returns the metadata (degree, shifts, C, training sizes, metrics, how the SVM was solved:
+    ``seqimp.pipeline._train.solver_record``, ...); NaN and infinities are written as null.
     """
     path = Path(os.fspath(path))
     if path.suffix != ".npz":

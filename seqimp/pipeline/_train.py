@@ -8,19 +8,22 @@ start with; :func:`evaluate` scores any classifier's held-out predictions.
 from __future__ import annotations
 
 import logging
+import math
 import numbers
 import time
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
 from .._progress import progress_default
-from ..errors import DEFAULT_SEED, SeqimpError, check_random_state
+from ..errors import DEFAULT_SEED, SeqimpError, check_choice, check_int, check_number, check_random_state
 from ._options import ModelOptions
 from ._sequences import encode_sequences
 
 __all__ = ["train_model", "train_on_store", "train_classifier", "evaluate", "flag_chance", "recorded_seed",
-           "CHANCE_AUROC", "metrics_line", "HELD_OUT_ROUTE"]
+           "CHANCE_AUROC", "metrics_line", "HELD_OUT_ROUTE", "SolverOptions", "SOLVERS", "STOPPING_THRESHOLDS",
+           "solver_record", "solver_line"]
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +35,131 @@ CHANCE_AUROC = 0.6
 HELD_OUT_ROUTE = ("for held-out figures, score sequences the model never saw, or use the held-out accuracy "
                   "'seqimp train' measured on its --test-fraction split, printed when it saved the model and "
                   "kept in the model file")
+
+
+#: The solvers of the WD SVM's implicit route (:class:`~seqimp.WDClassifier`'s ``solver``).
+SOLVERS = ("auto", "dcd", "fast", "sgd")
+
+#: The thresholds of the fast route's stopping rule: :class:`~seqimp.WDClassifier` parameters.
+STOPPING_THRESHOLDS = ("validation_fraction", "validation_tol", "weight_tol", "patience")
+
+#: What each ``solver_`` is, for the log line at the end of a fit.
+_ROUTES = {"dcd": "the exact route (dual coordinate descent)", "fast": "the fast route (coordinate descent)",
+           "sgd": "the averaged SGD route", "cocoa": "the exact route on the Dask cluster (CoCoA+)",
+           "cocoa-fast": "the fast route on the Dask cluster (CoCoA+)"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolverOptions:
+    """How the WD SVM is solved (implicit route, shifts 0): the solver and when the fast route stops.
+
+    The fields are the :class:`~seqimp.WDClassifier` parameters of the same names, checked when
+    the options are made; None leaves the classifier's default, so the defaults live in one
+    place (docs/training-at-scale.md, "Exact or fast: the solver and when it stops").
+
+    Attributes
+    ----------
+    solver : {"auto", "dcd", "fast", "sgd"}, default="auto"
+        "dcd": the exact fit; "fast": coordinate descent until the model stops changing;
+        "sgd": averaged SGD, an early regularised model; "auto": "dcd" below
+        ``seqimp.kernels._estimators.AUTO_FAST_FROM`` training sequences, else "fast".
+    validation_fraction : float in (0, 1), optional
+        Share of the sequences held out for the stopping rule.
+    validation_tol, weight_tol : float >= 0, optional
+        The stopping rule's thresholds on the held-out loss and accuracy and on the weights.
+    patience : int >= 1, optional
+        Settled passes in a row before the fit stops.
+    """
+
+    solver: str = "auto"
+    validation_fraction: float | None = None
+    validation_tol: float | None = None
+    weight_tol: float | None = None
+    patience: int | None = None
+
+    def __post_init__(self):
+        check_choice(self.solver, "solver", SOLVERS)
+        if self.validation_fraction is not None:
+            check_number(self.validation_fraction, "validation_fraction", low=0, high=1, low_open=True,
+                         high_open=True)
+        for name in ("validation_tol", "weight_tol"):
+            if getattr(self, name) is not None:
+                check_number(getattr(self, name), name, low=0)
+        if self.patience is not None:
+            check_int(self.patience, "patience")
+        given = [name for name in STOPPING_THRESHOLDS if getattr(self, name) is not None]
+        if self.solver == "dcd" and given:
+            raise SeqimpError(f"{', '.join(given)}: thresholds of the fast route's stopping rule; solver 'dcd' "
+                              "stops by liblinear's rule (tol); use solver 'fast', 'sgd' or 'auto'")
+
+    def params(self) -> dict:
+        """The :class:`~seqimp.WDClassifier` keyword arguments these options set."""
+        return {name: value for name in ("solver",) + STOPPING_THRESHOLDS
+                if (value := getattr(self, name)) is not None}
+
+
+def solver_record(clf, n_train) -> dict:
+    """How a fitted :class:`~seqimp.WDClassifier` was solved, as the model file records it (JSON-ready).
+
+    Parameters
+    ----------
+    clf : WDClassifier
+        Fitted.
+    n_train : int
+        The sequences it was fitted on (what ``solver="auto"`` decided on).
+
+    Returns
+    -------
+    dict
+        ``solver`` (``clf.solver_``; "libsvm" on the kernel route), ``solver_requested`` (``clf.solver``),
+        ``solver_reason`` (why it ran), ``passes`` (rounds on a Dask cluster; the kernel route
+        records libsvm's ``iterations`` instead), ``converged`` (the stopping rule stopped it,
+        not ``max_iter``), ``max_iter``; ``tol`` for the exact route; for the fast route the
+        thresholds (:data:`STOPPING_THRESHOLDS`), ``validation_rows`` (how many were held out)
+        and ``stopping_history``: per pass, lists ``held_out_hinge_loss``, ``held_out_accuracy``
+        (None in the final passes over all rows), ``weight_change`` and ``settled``.
+    """
+    from ..kernels._estimators import AUTO_FAST_FROM
+
+    n, requested = int(n_train), clf.get_params()["solver"]
+    if clf.method_ != "implicit":  # the solver options are the implicit route's
+        kernel = clf.method_ == "kernel"
+        return {"solver": "libsvm" if kernel else "liblinear", "solver_requested": requested,
+                "iterations": int(clf.n_iter_),
+                "solver_reason": f"shifts {clf.shifts_}: the WDS kernel route (precomputed Gram matrix)" if kernel
+                else "method 'linear': the explicit WD features"}
+    if requested == "auto":
+        reason = (f"auto: {n:,} training sequences, {AUTO_FAST_FROM:,} or more" if n >= AUTO_FAST_FROM
+                  else f"auto: {n:,} training sequences, fewer than {AUTO_FAST_FROM:,}")
+    else:
+        reason = "as chosen"
+    record = {"solver": clf.solver_, "solver_requested": requested, "solver_reason": reason,
+              "passes": int(clf.n_iter_), "converged": bool(clf.converged_), "max_iter": int(clf.max_iter)}
+    if not hasattr(clf, "stopping_history_"):
+        return dict(record, tol=float(clf.tol))
+    record.update({name: clf.get_params()[name] for name in STOPPING_THRESHOLDS})
+    record["validation_rows"] = int(len(clf.validation_rows_))
+    columns = list(zip(*clf.stopping_history_)) or [(), (), (), ()]
+    record["stopping_history"] = {
+        name: [None if math.isnan(x) else float(x) for x in values]
+        for name, values in zip(("held_out_hinge_loss", "held_out_accuracy", "weight_change"), columns)}
+    record["stopping_history"]["settled"] = [bool(x) for x in columns[3]]
+    return record
+
+
+def solver_line(record) -> str:
+    """The log line of :func:`solver_record`: the route, why, the passes and how the fit stopped."""
+    if "iterations" in record:
+        return f"solver: {record['solver']}, {record['solver_reason']}; {record['iterations']} iterations"
+    steps = "rounds" if record["solver"].startswith("cocoa") else "passes"
+    if not record["converged"]:
+        how = f"stopped at max_iter {record['max_iter']} before its stopping rule held"
+    elif "tol" in record:
+        how = f"converged to liblinear's rule (tol {record['tol']:g})"
+    else:
+        how = (f"the model stopped changing (validation_tol {record['validation_tol']:g}, weight_tol "
+               f"{record['weight_tol']:g}, patience {record['patience']}; {record['validation_rows']:,} rows held out)")
+    return f"solver: {_ROUTES[record['solver']]}, {record['solver_reason']}; {record['passes']} {steps}, {how}"
 
 
 def metrics_line(metrics) -> str | None:
@@ -62,8 +190,8 @@ def evaluate(scores, y) -> dict:
     return out
 
 
-def train_model(positive, negative, *, model=ModelOptions(), random_state=None, progress=None, client=None,
-                max_memory=None):
+def train_model(positive, negative, *, model=ModelOptions(), solver=SolverOptions(), random_state=None, progress=None,
+                client=None, max_memory=None):
     """Train a WD/WDS classifier (positive = 1), evaluate it on a held-out split, unfold it.
 
     Parameters
@@ -73,6 +201,8 @@ def train_model(positive, negative, *, model=ModelOptions(), random_state=None, 
         ``degree``, ``shifts``, ``C``, ``alphabet`` and ``test_fraction``: the stratified
         held-out share for accuracy/auROC; 0 trains on everything and reports no metrics.
         The returned model is the one trained on the rest.
+    solver : SolverOptions
+        The WD SVM's solver and its stopping thresholds (shifts 0; with shifts only the default).
     random_state : int or None
         The split and the solver (None: the fixed seed 0).
     progress : bool or None, default=None
@@ -92,19 +222,20 @@ def train_model(positive, negative, *, model=ModelOptions(), random_state=None, 
         Tables of shape (L-k+1, 4**k), k = 1..degree; scores exactly like the model.
     info : dict
         ``n_train``, ``n_test``, ``accuracy``, ``auroc`` (None without a test split),
-        ``train_seconds``.
+        ``train_seconds``, and how the model was solved (:func:`solver_record`'s keys:
+        ``solver``, ``passes``, ``converged``, the thresholds, ``stopping_history``, ...).
 
     Notes
     -----
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
     data = encode_sequences(positive, negative, model.alphabet)
-    return train_classifier(*data.labelled(), model=model, random_state=random_state, progress=progress,
-                            client=client, alphabet=data.alphabet, max_memory=max_memory)
+    return train_classifier(*data.labelled(), model=model, solver=solver, random_state=random_state,
+                            progress=progress, client=client, alphabet=data.alphabet, max_memory=max_memory)
 
 
-def train_on_store(store, *, test_store=None, degree=8, shifts=0, C=1.0, random_state=None, progress=False,
-                   client=None, max_memory=None):
+def train_on_store(store, *, test_store=None, degree=8, shifts=0, C=1.0, solver=SolverOptions(), random_state=None,
+                   progress=False, client=None, max_memory=None):
     """Train a WD/WDS classifier on the rows of a codes store, read from disk, never loaded whole.
 
     The sequences-larger-than-memory route (docs/training-at-scale.md): the store's codes
@@ -122,7 +253,7 @@ def train_on_store(store, *, test_store=None, degree=8, shifts=0, C=1.0, random_
         auROC of the model trained on ``store``.
     degree, shifts, C
         As in :class:`ModelOptions` (there is no split: every row of ``store`` trains).
-    random_state, progress, client, max_memory
+    solver, random_state, progress, client, max_memory
         As in :func:`train_model`.
 
     Returns
@@ -141,7 +272,7 @@ def train_on_store(store, *, test_store=None, degree=8, shifts=0, C=1.0, random_
         X_test, y_test = test.codes, np.asarray(test.labels, dtype=np.int64)
     return train_classifier(train.codes, np.asarray(train.labels, dtype=np.int64),
                             model=ModelOptions(degree=degree, shifts=shifts, C=C, test_fraction=0.0),
-                            random_state=random_state, progress=progress, client=client,
+                            solver=solver, random_state=random_state, progress=progress, client=client,
                             alphabet=train.alphabet.name, max_memory=max_memory, test=(X_test, y_test),
                             check_identical=False)
 
@@ -160,16 +291,20 @@ def _labelled_store(store, name):
     return store
 
 
-def train_classifier(X, y, *, model, random_state, progress=False, client=None, alphabet="dna", max_memory=None,
-                     test=(None, None), check_identical=True):
+def train_classifier(X, y, *, model, random_state, solver=SolverOptions(), progress=False, client=None, alphabet="dna",
+                     max_memory=None, test=(None, None), check_identical=True):
     """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``);
     ``model``: :class:`ModelOptions` (its ``alphabet`` is ignored: ``alphabet`` is that of ``X``);
+    ``solver``: :class:`SolverOptions` (shifts 0);
     ``test``: a held-out ``(X_test, y_test)`` given instead of a split (``model.test_fraction`` 0)."""
     from sklearn.model_selection import train_test_split
 
     from ..kernels._estimators import WDClassifier
 
     degree, shifts, C, test_fraction = model.degree, model.shifts, model.C, model.test_fraction
+    if shifts and solver != SolverOptions():
+        raise SeqimpError(f"solver options ({', '.join(f'{k}={v!r}' for k, v in solver.params().items())}) are the "
+                          f"WD SVM's (shifts 0); shifts {shifts} trains the WDS kernel route (libsvm)")
     n_pos, n_neg = int(y.sum()), int(len(y) - y.sum())
     info = {"n_positive": n_pos, "n_negative": n_neg, "n_test": 0, "accuracy": None, "auroc": None}
     identical = check_identical and _same_sequences(X[y == 1], X[y == 0])
@@ -194,10 +329,12 @@ def train_classifier(X, y, *, model, random_state, progress=False, client=None, 
     # the solver's per-pass lines are details: on the seqimp log at DEBUG (the CLI's -v); its bars stay
     verbose = "log" if progress or (progress is None and progress_default()) else False
     model = WDClassifier(degree=degree, shifts=shifts, C=C, random_state=random_state, alphabet=alphabet,
-                         verbose=verbose, memory_budget=max_memory,
+                         verbose=verbose, memory_budget=max_memory, **solver.params(),
                          **({"client": client} if client is not None else {})).fit(X_train, y_train)
     info["train_seconds"] = time.perf_counter() - start
     info["n_train"] = int(len(y_train))
+    info.update(solver_record(model, len(y_train)))
+    logger.info(solver_line(info))
     if X_test is not None:
         info.update(evaluate(model.decision_function(X_test), y_test))
         logger.info(f"held-out accuracy {info['accuracy']:.3f}, auROC {info['auroc']:.3f} "

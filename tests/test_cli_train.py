@@ -1,0 +1,170 @@
+"""``seqimp train --solver ...`` and the model file's record of how the SVM was solved (issue 28), in-process
+through main(), against independent fits of :class:`seqimp.WDClassifier` on the same rows."""
+
+import inspect
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from seqimp import WDClassifier
+from seqimp.cli import main
+from seqimp.errors import SeqimpError
+from seqimp.io import read_fasta
+from seqimp.pipeline import SolverOptions, load_model, save_model
+
+DATA = Path(__file__).parent / "data"
+POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")  # 100 + 100 sequences of 30 nt
+DEFAULTS = {name: p.default for name, p in inspect.signature(WDClassifier).parameters.items()}
+
+
+def _train(tmp_path, *extra, name="m.npz"):
+    """``seqimp train`` on all 200 sequences (--test-fraction 0: the rows are positives then negatives)."""
+    out = tmp_path / name
+    assert main(["train", "--positive", POS, "--negative", NEG, "--degree", "3", "--test-fraction", "0",
+                 "--model-out", str(out), *extra]) == 0
+    return out
+
+
+def _reference(**params):
+    """The same fit through the library: the 200 sequences in the order the command trains on them."""
+    X = np.vstack([read_fasta(POS).codes, read_fasta(NEG).codes])
+    y = np.r_[np.ones(100, dtype=int), np.zeros(100, dtype=int)]
+    return WDClassifier(degree=3, random_state=0, **params).fit(X, y)
+
+
+def _raw_metadata(path) -> str:
+    with np.load(path, allow_pickle=False) as data:
+        return str(data["metadata"])
+
+
+@pytest.mark.parametrize("extra, thresholds", [
+    ([], {}),
+    (["--validation-fraction", "0.1", "--validation-tol", "0.003", "--weight-tol", "0.05", "--patience", "1"],
+     {"validation_fraction": 0.1, "validation_tol": 0.003, "weight_tol": 0.05, "patience": 1}),
+])
+def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys, extra, thresholds):
+    out = _train(tmp_path, "--solver", "fast", *extra)
+    err = capsys.readouterr().err
+    weights, meta = load_model(out)
+    ref = _reference(solver="fast", **thresholds)
+    assert meta["solver"] == "fast" and meta["solver_requested"] == "fast" and meta["solver_reason"] == "as chosen"
+    assert meta["passes"] == ref.n_iter_ and meta["converged"] is True and ref.converged_
+    for name in ("validation_fraction", "validation_tol", "weight_tol", "patience"):
+        assert meta[name] == thresholds.get(name, DEFAULTS[name]), name   # the library's defaults when not given
+    assert meta["validation_rows"] == len(ref.validation_rows_) == max(1, round(meta["validation_fraction"] * 200))
+    history = meta["stopping_history"]
+    assert all(len(column) == meta["passes"] for column in history.values())
+    for i, (loss, acc, change, settled) in enumerate(ref.stopping_history_):
+        assert history["held_out_hinge_loss"][i] == (None if math.isnan(loss) else pytest.approx(loss, rel=1e-12))
+        assert history["held_out_accuracy"][i] == (None if math.isnan(acc) else pytest.approx(acc, abs=1e-12))
+        assert history["weight_change"][i] == pytest.approx(change, rel=1e-12)
+        assert history["settled"][i] is settled
+    assert None in history["held_out_accuracy"]          # the final passes over all rows have no held-out figures
+    assert history["settled"][-1] is True and "tol" not in meta
+    # strict JSON: the passes over all rows are null, never NaN
+    json.loads(_raw_metadata(out), parse_constant=lambda c: pytest.fail(f"{c} in the model's metadata"))
+    np.testing.assert_allclose(weights.tables[2], ref.positional_weights().tables[2], rtol=0, atol=1e-12)
+    assert (f"solver: the fast route (coordinate descent), as chosen; {ref.n_iter_} passes, the model stopped "
+            f"changing (validation_tol {meta['validation_tol']:g}, weight_tol {meta['weight_tol']:g}") in err
+
+
+def test_dcd_and_auto_record_the_exact_route_and_why(tmp_path, capsys):
+    ref = _reference(solver="dcd")
+    for extra, requested, reason in ((["--solver", "dcd"], "dcd", "as chosen"),
+                                     ([], "auto", "auto: 200 training sequences, fewer than 50,000")):
+        _, meta = load_model(_train(tmp_path, *extra))
+        assert (meta["solver"], meta["solver_requested"], meta["solver_reason"]) == ("dcd", requested, reason)
+        assert meta["passes"] == ref.n_iter_ and meta["converged"] is True and meta["tol"] == DEFAULTS["tol"]
+        assert "stopping_history" not in meta and "weight_tol" not in meta
+        assert (f"solver: the exact route (dual coordinate descent), {reason}; {ref.n_iter_} passes, converged "
+                f"to liblinear's rule (tol {DEFAULTS['tol']:g})") in capsys.readouterr().err
+
+
+def test_sgd_and_a_codes_store_record_their_solver(tmp_path, capsys):
+    _, meta = load_model(_train(tmp_path, "--solver", "sgd", "--weight-tol", "0.05", "-q"))
+    ref = _reference(solver="sgd", weight_tol=0.05)
+    assert meta["solver"] == "sgd" and meta["passes"] == ref.n_iter_ and len(meta["stopping_history"]["settled"])
+    store = tmp_path / "train.codes"
+    assert main(["encode", "--fasta", POS, NEG, "--labels", "1", "0", "--out", str(store), "-q"]) == 0
+    out = tmp_path / "store.npz"
+    assert main(["train", "--codes", str(store), "--degree", "3", "--solver", "fast", "--weight-tol", "0.05",
+                 "--model-out", str(out), "-q"]) == 0
+    _, meta = load_model(out)
+    ref = _reference(solver="fast", weight_tol=0.05)
+    assert meta["solver"] == "fast" and meta["weight_tol"] == 0.05 and meta["passes"] == ref.n_iter_
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--weight-tol", "-1"], r"argument --weight-tol: must be a number in \[0, inf\), got -1\.0"),
+    (["--validation-tol", "nan"], r"argument --validation-tol: must be a number in \[0, inf\), got nan"),
+    (["--validation-fraction", "1"], r"argument --validation-fraction: must be a number in \(0, 1\), got 1\.0"),
+    (["--validation-fraction", "0"], r"argument --validation-fraction: must be a number in \(0, 1\), got 0\.0"),
+    (["--patience", "0"], r"argument --patience: .*got 0"),
+    (["--solver", "newton"], r"argument --solver: invalid choice: 'newton'"),
+    (["--solver", "dcd", "--weight-tol", "0.1"], (r"^seqimp: error: --weight-tol sets the fast route's stopping rule; "
+                                                  r"--solver dcd stops by liblinear's rule")),
+    (["--solver", "dcd", "--patience", "3", "--validation-tol", "0.1"], r"--validation-tol, --patience set the fast"),
+    (["--shifts", "1", "--solver", "fast"], (r"--solver fast: the solver options train the WD SVM \(--shifts 0\); "
+                                             r"--shifts 1 trains the WDS kernel route")),
+    (["--shifts", "1", "--weight-tol", "0.1"], r"--weight-tol: the solver options train the WD SVM"),
+])
+def test_bad_solver_options_are_one_line_and_exit_2(tmp_path, capsys, extra, message):
+    out = tmp_path / "m.npz"
+    assert main(["train", "--positive", POS, "--negative", NEG, "--degree", "3", "--model-out", str(out)] + extra) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("seqimp: error: ") and re.search(message, err[0]), err
+    assert not out.exists()
+
+
+def test_solver_options_check_their_fields_and_pass_only_what_is_set():
+    assert SolverOptions().params() == {"solver": "auto"}
+    assert SolverOptions(solver="fast", weight_tol=0.05).params() == {"solver": "fast", "weight_tol": 0.05}
+    with pytest.raises(SeqimpError, match=r"weight_tol must be a number in \[0, inf\), got -1"):
+        SolverOptions(weight_tol=-1)
+    with pytest.raises(SeqimpError, match=r"solver must be one of 'auto', 'dcd', 'fast', 'sgd', got 'newton'"):
+        SolverOptions(solver="newton")
+    with pytest.raises(SeqimpError, match=r"patience: thresholds of the fast route's stopping rule; solver 'dcd'"):
+        SolverOptions(solver="dcd", patience=3)
+    from seqimp.pipeline import ModelOptions, train_model
+
+    with pytest.raises(SeqimpError, match=r"solver options \(solver='fast'\) are the WD SVM's \(shifts 0\); shifts 1"):
+        train_model(["ACGTAC", "ACGTTT"], ["TTGTAC", "GGGTAC"], model=ModelOptions(degree=2, shifts=1, test_fraction=0),
+                    solver=SolverOptions(solver="fast"))
+
+
+def test_the_command_line_offers_the_librarys_solvers_and_shows_its_defaults(capsys):
+    from seqimp.cli.train import SOLVERS
+    from seqimp.pipeline._train import SOLVERS as PIPELINE_SOLVERS
+
+    assert SOLVERS == PIPELINE_SOLVERS
+    with pytest.raises(SeqimpError, match="solver must be one of " + ", ".join(map(repr, SOLVERS)) + ", got 'x'"):
+        WDClassifier(degree=2, solver="x").fit(["ACGT", "AAAA", "CCCC", "GGGG"], [1, 0, 1, 0])
+    assert main(["train", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for option, name in (("--validation-fraction", "validation_fraction"), ("--validation-tol", "validation_tol"),
+                         ("--weight-tol", "weight_tol"), ("--patience", "patience")):
+        entry = text.split(f" {option} ")[-1].split(" --")[0]     # its line under "solver", not the examples
+        assert f"default {DEFAULTS[name]:g})" in entry, (option, entry)
+    assert f"(default {DEFAULTS['solver']}: dcd below 50,000 training sequences, else fast)" in text
+    assert "--solver fast --weight-tol 0.02" in text          # the example
+
+
+def test_an_old_model_file_without_the_solver_record_still_loads_and_analyses(tmp_path, capsys):
+    weights, meta = load_model(_train(tmp_path, "--solver", "fast", "-q"))
+    new_keys = {"solver", "solver_requested", "solver_reason", "passes", "converged", "max_iter", "tol",
+                "validation_fraction", "validation_tol", "weight_tol", "patience", "validation_rows",
+                "stopping_history"}
+    old = {k: v for k, v in meta.items() if k not in new_keys}    # what 'seqimp train' wrote before issue 28
+    save_model(tmp_path / "old.npz", weights, old)
+    loaded, old_meta = load_model(tmp_path / "old.npz")
+    assert old_meta == old and "solver" not in old_meta
+    np.testing.assert_array_equal(loaded.tables[2], weights.tables[2])
+    # the round trip keeps the record as written (JSON: tuples and arrays as lists, NaN as null)
+    save_model(tmp_path / "again.npz", weights, meta)
+    assert load_model(tmp_path / "again.npz")[1] == meta
+    assert main(["poim", "--model", str(tmp_path / "old.npz"), "--background-fasta", NEG, "--max-order", "2",
+                 "--out", str(tmp_path / "run"), "--no-motifs", "-q"]) == 0
