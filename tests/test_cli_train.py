@@ -168,3 +168,17 @@ def test_an_old_model_file_without_the_solver_record_still_loads_and_analyses(tm
     assert load_model(tmp_path / "again.npz")[1] == meta
     assert main(["poim", "--model", str(tmp_path / "old.npz"), "--background-fasta", NEG, "--max-order", "2",
                  "--out", str(tmp_path / "run"), "--no-motifs", "-q"]) == 0
+
+
+def test_solver_options_keep_the_start_up_light():
+    """The defaults are read from the library only when --help shows them: an argument error imports neither."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from seqimp.cli import main; "
+            "assert main(['train', '--positive', 'p.fa', '--negative', 'n.fa', '--model-out', 'm.npz', "
+            "'--weight-tol', '-1']) == 2; "
+            "print(sorted(m for m in sys.modules if m.startswith(('seqimp.kernels', 'sklearn', 'numba'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert eval(out.stdout.strip().splitlines()[-1]) == []
+    assert "argument --weight-tol: must be a number in [0, inf), got -1.0" in out.stderr
