@@ -131,6 +131,8 @@ def solver_record(clf, n_train) -> dict:
     if requested == "auto":
         reason = (f"auto: {n:,} training sequences, {AUTO_FAST_FROM:,} or more" if n >= AUTO_FAST_FROM
                   else f"auto: {n:,} training sequences, fewer than {AUTO_FAST_FROM:,}")
+    elif requested == "sgd" and clf.solver_ == "cocoa-fast":
+        reason = "solver sgd asked for: averaged SGD does not run on a cluster, its stopping rule does"
     else:
         reason = "as chosen"
     record = {"solver": clf.solver_, "solver_requested": requested, "solver_reason": reason,
