@@ -299,12 +299,16 @@ def main(argv=None) -> int:
     parser.add_argument("--scenario-seeds", type=int, nargs="+", default=[1], metavar="SEED",
                         help="seeds of the generated scenarios (default 1)")
     parser.add_argument("--keep", metavar="DIR", default=None, help="keep the scenario runs' folders in DIR")
+    parser.add_argument("--baseline", metavar="SRC", default=None,
+                        help="scenarios: also run the seqimp of the source tree SRC (e.g. a git worktree of an "
+                             "earlier commit) on every set, just before the current code, for a same-load comparison")
     args = parser.parse_args(argv)
     if args.scenarios:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from motif_scenarios import run_scenarios
 
-        return run_scenarios(args.scenarios, tuple(args.scenario_seeds), args.data, keep=args.keep)
+        return run_scenarios(args.scenarios, tuple(args.scenario_seeds), args.data, keep=args.keep,
+                             only=tuple(args.only), baseline=args.baseline)
     _paths(args.data)
     if not JASPAR.exists():
         print(f"{JASPAR} is missing: the benchmark needs ../shared/data beside the repository")

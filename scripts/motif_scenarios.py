@@ -22,6 +22,15 @@ Each seqimp run is the command line a user types, ``seqimp motifs --positive P -
 
     python scripts/eval_motif_recovery.py --scenarios public
     python scripts/eval_motif_recovery.py --scenarios generated --scenario-seeds 1 2
+    python scripts/eval_motif_recovery.py --scenarios public --only masked composite weaklong
+
+A baseline run in the same script, under the same load: ``--baseline SRC`` runs the seqimp of
+the source tree ``SRC`` too (e.g. ``git archive <commit> seqimp | tar -x -C /tmp/seqimp-base``),
+on every set beside the current code, and prints its wall time, peak memory and motifs. Each
+code then runs every set twice, alternating (baseline, current, baseline, current), and the
+second run of each is reported: the first may compile kernels that the warm-up did not reach.
+
+    python scripts/eval_motif_recovery.py --scenarios public --baseline /tmp/seqimp-base
     python scripts/motif_scenarios.py --generate OUTDIR --seed 1   # only write the generated sets
 """
 
@@ -201,13 +210,25 @@ def generate(kind, seed, out, shared=SHARED, database=None) -> Scenario:
 
 # ---------------------------------------------------------------- runs ----
 
-def run_seqimp(scenario, out, extra=()):
-    """``seqimp motifs`` in a fresh process: (wall seconds, peak RSS in MiB, return code)."""
-    cmd = [sys.executable, "-m", "seqimp", "motifs", "--positive", str(scenario.pos), "--negative",
-           str(scenario.neg), "--out", str(out), "--strand", "both", "--quiet", *extra]
+def _env(source):
+    """The environment of a child process running the seqimp of the source tree ``source``
+    (first on ``PYTHONPATH``), or this process's environment (None)."""
+    if source is None:
+        return None
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(source).resolve())] + [p for p in [env.get("PYTHONPATH")] if p])
+    return env
+
+
+def run_seqimp(scenario, out, extra=(), source=None):
+    """``seqimp motifs`` in a fresh process (the seqimp of the source tree ``source`` when
+    given): (wall seconds, peak RSS in MiB, return code)."""
+    cmd = [sys.executable, "-m", "seqimp", "motifs", "--positive", str(Path(scenario.pos).resolve()), "--negative",
+           str(Path(scenario.neg).resolve()), "--out", str(Path(out).resolve()), "--strand", "both", "--quiet",
+           *extra]
     t0 = time.perf_counter()
-    with open(Path(out).parent / f"{Path(out).name}.log", "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    with open(Path(out).parent / f"{Path(out).name}.log", "w") as log:  # cwd: python -m imports from it first
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=_env(source), cwd=source)
         _pid, status, usage = os.wait4(proc.pid, 0)
     return time.perf_counter() - t0, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 
@@ -317,8 +338,9 @@ def evaluate(scenario, motifs, sites, database, claims=None, codes=None):
     return rows, spurious
 
 
-def _warm_up(tmp):
-    """One small run so that the numba cache is filled before anything is timed."""
+def _warm_up(tmp, source=None):
+    """One small run so that the numba cache is filled before anything is timed (of the seqimp
+    of the source tree ``source`` when given)."""
     from seqimp.io import write_fasta
 
     rng = np.random.default_rng(0)
@@ -326,21 +348,26 @@ def _warm_up(tmp):
     write_fasta(Path(tmp) / "w.fa", ["".join("ACGT"[c] for c in x) for x in X], ids=[f"w{i}" for i in range(len(X))])
     subprocess.run([sys.executable, "-m", "seqimp", "motifs", "--positive", str(Path(tmp) / "w.fa"), "--negative",
                     str(Path(tmp) / "w.fa"), "--out", str(Path(tmp) / "warm"), "--strand", "both", "--quiet"],
-                   capture_output=True)
+                   capture_output=True, env=_env(source), cwd=source)
 
 
-def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None) -> int:
-    """Print the scenario table (markdown) for the public sets and/or generated ones."""
+def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=("",), baseline=None) -> int:
+    """Print the scenario table (markdown) for the public sets and/or generated ones (those
+    whose name contains one of ``only``); with ``baseline`` (a source tree of seqimp), its
+    run of every set too, just before the current code's."""
     database = jaspar(shared)
-    tmp = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="motif_scenarios_"))
+    tmp = Path(keep).resolve() if keep else Path(tempfile.mkdtemp(prefix="motif_scenarios_"))
     tmp.mkdir(parents=True, exist_ok=True)
     _warm_up(tmp)
+    if baseline is not None:
+        _warm_up(tmp, baseline)
     scenarios = []
     if which in ("public", "all"):
         scenarios += [public_scenario(name, shared, database) for name in PUBLIC
                       if (Path(shared) / "motif_benchmark_2" / f"{name}_pos.fa").exists()]
     if which in ("generated", "all"):
         scenarios += [generate(kind, seed, tmp / "sets", shared, database) for seed in seeds for kind in GENERATED]
+    scenarios = [sc for sc in scenarios if any(text in sc.name for text in only)]
     print("recall = share of the planted sites overlapped by a site of the motif closest to the planted matrix "
           "(seqimp: its motif_sites.tsv, sites at 1% FPR of the negatives; STREME: its sites.tsv, its own threshold; "
           "'at 1% FPR': STREME's PWM scanned over every start with seqimp's 1% FPR threshold); found = TOMTOM "
@@ -349,17 +376,11 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None) -> int:
           "| wall s | peak MiB |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for sc in scenarios:
-        out = tmp / sc.name
-        seconds, rss, code = run_seqimp(sc, out)
-        if code != 0:
-            print(f"| {sc.name} | - | seqimp | exit {code} (see {out}.log) |")
-            continue
-        motifs, sites, table = seqimp_answer(out)
-        rows, spurious = evaluate(sc, motifs, sites, database)
-        flagged = int(table["composition"].astype(bool).sum()) if len(table) else 0
-        route = _route(out)
-        _print(sc, "seqimp" + (f" ({route} route)" if route else ""), rows, f"{len(motifs)} ({spurious}" + (f"; {flagged} composition)" if flagged else ")"),
-               f"{seconds:.1f}", f"{rss:.0f}")
+        if baseline is not None:  # first runs, not reported: kernels the warm-up did not reach compile here
+            run_seqimp(sc, tmp / f"{sc.name}_baseline", source=baseline)
+            run_seqimp(sc, tmp / sc.name)
+            _print_run(sc, tmp / f"{sc.name}_baseline", database, "seqimp baseline", baseline)
+        _print_run(sc, tmp / sc.name, database, "seqimp", None)
         if sc.streme is not None:
             s_motifs, s_sites, s_seconds = streme_answer(sc)
             significant = [i for i, m in enumerate(s_motifs) if np.isfinite(m.evalue) and m.evalue <= 0.05]
@@ -370,6 +391,27 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None) -> int:
             _print(sc, "STREME 5.5.8 (stored)", rows, f"{len(significant)} with E <= 0.05 ({spurious})",
                    f"{s_seconds:.1f}", "-")
     return 0
+
+
+def _print_run(sc, out, database, label, source):
+    """Run the seqimp of ``source`` (None: this process's) on ``sc`` into ``out`` and print its
+    rows as ``label``."""
+    seconds, rss, code = run_seqimp(sc, out, source=source)
+    if code != 0:
+        print(f"| {sc.name} | - | {label} | exit {code} (see {out}.log) |")
+        return
+    _print_answer(sc, out, database, label, seconds, rss)
+
+
+def _print_answer(sc, out, database, label, seconds, rss):
+    """The rows of a finished run in ``out``: found, rank, offset, recall, motifs, time, memory."""
+    motifs, sites, table = seqimp_answer(out)
+    rows, spurious = evaluate(sc, motifs, sites, database)
+    flagged = int(table["composition"].astype(bool).sum()) if len(table) else 0
+    route = _route(out)
+    _print(sc, label + (f" ({route} route)" if route else ""), rows,
+           f"{len(motifs)} ({spurious}" + (f"; {flagged} composition)" if flagged else ")"), f"{seconds:.1f}",
+           f"{rss:.0f}")
 
 
 def _route(out):

@@ -121,6 +121,37 @@ def test_implied_poim_kernels_against_the_numpy_formulation():
         assert np.allclose(base + G @ pwm[col], slow, rtol=1e-12, atol=1e-12)  # affine in the column
 
 
+def test_column_sweep_kernel_equals_column_design_and_simplex_lstsq_column_by_column():
+    """The fused PWM step of fit_motifs (one numba call per motif and sweep) against the path it
+    replaced: column_design's affine form, weighted, and simplex_lstsq, one column after another
+    (each seeing the columns before it already updated); a depleted motif's sign included."""
+    from seqimp.motifs._implied_kernels import column_sweep_kernel
+    from seqimp.motifs._implied_poim import column_design
+
+    rng = np.random.default_rng(5)
+    L, orders, alpha = 24, [1, 2, 3], np.array([0.9, 1.4, 0.6])
+    positions = [np.arange(3, L - k - 2) for k in orders]
+    flat = np.concatenate(positions).astype(np.int64)
+    pos_offsets = np.concatenate([[0], np.cumsum([p.size for p in positions])]).astype(np.int64)
+    entry_offsets = np.concatenate([[0], np.cumsum([p.size * 4 ** k for p, k in zip(positions, orders)])]).astype(np.int64)
+    for sign, starts in ((1.0, np.arange(6, 11)), (-1.0, np.arange(0, L - 6 + 1))):
+        pwm = rng.dirichlet(np.ones(4), 6)
+        weights = rng.random(starts.size)
+        weights[1] = 0.0
+        weights /= weights.sum()
+        w = rng.random(entry_offsets[-1]) + 0.5
+        target = rng.normal(size=entry_offsets[-1])
+        slow = pwm.copy()
+        for col in range(6):
+            base, G = column_design(slow, col, starts, weights, alpha, orders, positions)
+            slow[col] = simplex_lstsq(sign * w[:, None] * G, target - sign * w * base)
+        fast = pwm.copy()
+        column_sweep_kernel(fast, starts.astype(np.int64), weights, alpha, np.array(orders, dtype=np.int64), flat,
+                            pos_offsets, entry_offsets, w, target, sign, 1e-10)
+        assert np.allclose(fast, slow, rtol=1e-9, atol=1e-12)
+        assert not np.allclose(fast, pwm)  # the sweep changed the columns
+
+
 def test_simplex_lstsq_matches_slsqp():
     rng = np.random.default_rng(3)
     for _ in range(25):

@@ -25,13 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-from numba import njit
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
 from scipy.optimize import nnls
 
 from ..errors import SeqimpError, check_choice
 from ..importance._result import MEASURES, measure_tables
-from ._implied_poim import column_design, motif_contribution, per_start_contributions
+from ._implied_kernels import column_sweep_kernel, simplex_faces
+from ._implied_poim import motif_contribution, per_start_contributions
 from ._motif import Motif, information_content
 
 __all__ = ["simplex_lstsq", "fit_motifs", "MotifFit"]
@@ -44,7 +44,7 @@ def simplex_lstsq(G, c, *, ridge=1e-10):
     equality-constrained optimum on one face of the simplex; faces are tried from the largest
     down and the first point that satisfies the KKT conditions is returned. A tiny ridge towards the centre of the simplex makes the
     answer unique when ``G`` does not determine it. The faces are searched by a numba kernel
-    (:func:`_simplex_faces`) on the normal equations ``G'G``, ``G'c``.
+    (:func:`seqimp.motifs._implied_kernels.simplex_faces`) on the normal equations ``G'G``, ``G'c``.
 
     Parameters
     ----------
@@ -63,66 +63,7 @@ def simplex_lstsq(G, c, *, ridge=1e-10):
     H = H + lam * np.eye(d)
     g = G.T @ c + lam / d  # the ridge pulls towards the centre 1/d
     scale = np.abs(H).max() + np.abs(g).max()
-    return _simplex_faces(np.ascontiguousarray(H), np.ascontiguousarray(g), float(scale))
-
-
-@njit(cache=True)
-def _simplex_faces(H, g, scale):
-    """:func:`simplex_lstsq` on ``min x'Hx - 2g'x`` over the simplex: faces in the order of
-    ``itertools.combinations`` from the largest down; on each the equality-constrained optimum
-    ``x = H_S^-1 (g_S - nu 1)``, ``sum(x) = 1``; the first feasible point meeting the KKT
-    conditions (no letter outside the face lowers the objective) is returned, else the best
-    feasible point met."""
-    d = H.shape[0]
-    best = np.full(d, 1.0 / d)
-    best_val = np.inf
-    idx = np.empty(d, dtype=np.intp)
-    inside = np.empty(d, dtype=np.bool_)
-    for size in range(d, 0, -1):  # larger faces first: the optimum is usually interior or near it
-        for t in range(size):
-            idx[t] = t
-        while True:
-            HS = np.empty((size, size))
-            rhs = np.empty((size, 2))
-            for a in range(size):
-                rhs[a, 0] = g[idx[a]]
-                rhs[a, 1] = 1.0
-                for b in range(size):
-                    HS[a, b] = H[idx[a], idx[b]]
-            uv = np.linalg.solve(HS, rhs)
-            nu = (1.0 - uv[:, 0].sum()) / uv[:, 1].sum()
-            sol = uv[:, 0] + nu * uv[:, 1]
-            if sol.min() >= -1e-12:
-                x = np.zeros(d)
-                inside[:] = False
-                for a in range(size):
-                    x[idx[a]] = max(sol[a], 0.0)
-                    inside[idx[a]] = True
-                x /= x.sum()
-                grad = H @ x - g
-                if size == d:
-                    return x
-                mean_in = 0.0
-                min_out = np.inf
-                for a in range(d):
-                    if inside[a]:
-                        mean_in += grad[a]
-                    elif grad[a] < min_out:
-                        min_out = grad[a]
-                if min_out >= mean_in / size - 1e-9 * scale:
-                    return x
-                val = x @ (H @ x) - 2.0 * (g @ x)
-                if val < best_val:
-                    best, best_val = x, val
-            t = size - 1  # the next face of this size, in lexicographic order
-            while t >= 0 and idx[t] == d - size + t:
-                t -= 1
-            if t < 0:
-                break
-            idx[t] += 1
-            for a in range(t + 1, size):
-                idx[a] = idx[a - 1] + 1
-    return best
+    return simplex_faces(np.ascontiguousarray(H), np.ascontiguousarray(g), float(scale))
 
 
 def _nnls(A, b):
@@ -216,9 +157,24 @@ class _Problem:
         return self.signs[i] * self.w[:, None] * per_start_contributions(pwm, starts, alpha, self.orders,
                                                                           self.positions)
 
-    def column(self, i, pwm, col, starts, weights, alpha):
-        base, G = column_design(pwm, col, starts, weights, alpha, self.orders, self.positions)
-        return self.signs[i] * self.w * base, self.signs[i] * self.w[:, None] * G
+    def sweep_columns(self, i, pwm, starts, weights, alpha, target, ridge=1e-10):
+        """Every column of motif ``i``'s ``pwm`` in turn (in place, each with the columns before it
+        already updated) set to its least-squares optimum on the simplex against ``target`` (the
+        observed entries minus the other motifs' fitted contributions): :func:`simplex_lstsq` on
+        :func:`~seqimp.motifs._implied_poim.column_design`'s affine form of the column, one numba
+        kernel for the whole sweep (:func:`seqimp.motifs._implied_kernels.column_sweep_kernel`)."""
+        if not hasattr(self, "_flat"):
+            sizes = [p.size for p in self.positions]
+            self._flat = (np.ascontiguousarray(np.concatenate(self.positions), dtype=np.int64),
+                          np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+                          np.concatenate([[0], np.cumsum([n * 4 ** k for n, k in zip(sizes, self.orders)])]
+                                         ).astype(np.int64),
+                          np.asarray(self.orders, dtype=np.int64))
+        positions, pos_offsets, entry_offsets, orders = self._flat
+        column_sweep_kernel(pwm, np.ascontiguousarray(starts, dtype=np.int64),
+                            np.ascontiguousarray(weights, dtype=np.float64),
+                            np.ascontiguousarray(alpha, dtype=np.float64), orders, positions, pos_offsets,
+                            entry_offsets, self.w, np.ascontiguousarray(target), float(self.signs[i]), float(ridge))
 
 
 def _starts_window(start0, m, L, window):
@@ -336,9 +292,7 @@ def _fit_motifs(result, motifs, *, orders, measure, window, max_iter, tol, per_o
                 continue
             own = prob.contrib(i, pwms[i], starts[i], weights[i], alpha[i])
             rest = fitted - own
-            for col in range(pwms[i].shape[0]):
-                base, G = prob.column(i, pwms[i], col, starts[i], weights[i], alpha[i])
-                pwms[i][col] = simplex_lstsq(G, prob.y - rest - base)
+            prob.sweep_columns(i, pwms[i], starts[i], weights[i], alpha[i], prob.y - rest)
             fitted = rest + prob.contrib(i, pwms[i], starts[i], weights[i], alpha[i])
         history.append(rss(fitted))
         if len(history) > 1 and history[-2] - history[-1] < tol:

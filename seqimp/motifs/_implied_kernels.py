@@ -9,10 +9,17 @@ a last row of ones (a letter outside the motif); ``positions`` are the 0-based r
 output of order k is (rows, 4**k) flattened row-major, k-mer index = base-4 number, first
 letter most significant. ``tests/test_motifs_fit.py`` checks them against the NumPy
 formulation.
+
+:func:`column_sweep_kernel` fits every column of a PWM in turn to the observed POIM (the PWM
+step of :func:`seqimp.motifs.fit_motifs`): the column's affine design (as
+:func:`column_kernel`), the normal equations of its weighted least squares and their optimum
+on the probability simplex (:func:`simplex_faces`, the kernel of
+:func:`seqimp.motifs.simplex_lstsq`), without leaving numba between columns.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 
@@ -88,3 +95,127 @@ def column_kernel(ratio, col, starts, weights, a, k, positions, base, G):
                     base[r, z] -= a * w
                 else:
                     base[r, z] += a * w * (prod[z] - 1.0)
+
+
+@njit(cache=True)
+def simplex_faces(H, g, scale):
+    """:func:`simplex_lstsq` on ``min x'Hx - 2g'x`` over the simplex: faces in the order of
+    ``itertools.combinations`` from the largest down; on each the equality-constrained optimum
+    ``x = H_S^-1 (g_S - nu 1)``, ``sum(x) = 1``; the first feasible point meeting the KKT
+    conditions (no letter outside the face lowers the objective) is returned, else the best
+    feasible point met."""
+    d = H.shape[0]
+    best = np.full(d, 1.0 / d)
+    best_val = np.inf
+    idx = np.empty(d, dtype=np.intp)
+    inside = np.empty(d, dtype=np.bool_)
+    for size in range(d, 0, -1):  # larger faces first: the optimum is usually interior or near it
+        for t in range(size):
+            idx[t] = t
+        while True:
+            HS = np.empty((size, size))
+            rhs = np.empty((size, 2))
+            for a in range(size):
+                rhs[a, 0] = g[idx[a]]
+                rhs[a, 1] = 1.0
+                for b in range(size):
+                    HS[a, b] = H[idx[a], idx[b]]
+            uv = np.linalg.solve(HS, rhs)
+            nu = (1.0 - uv[:, 0].sum()) / uv[:, 1].sum()
+            sol = uv[:, 0] + nu * uv[:, 1]
+            if sol.min() >= -1e-12:
+                x = np.zeros(d)
+                inside[:] = False
+                for a in range(size):
+                    x[idx[a]] = max(sol[a], 0.0)
+                    inside[idx[a]] = True
+                x /= x.sum()
+                grad = H @ x - g
+                if size == d:
+                    return x
+                mean_in = 0.0
+                min_out = np.inf
+                for a in range(d):
+                    if inside[a]:
+                        mean_in += grad[a]
+                    elif grad[a] < min_out:
+                        min_out = grad[a]
+                if min_out >= mean_in / size - 1e-9 * scale:
+                    return x
+                val = x @ (H @ x) - 2.0 * (g @ x)
+                if val < best_val:
+                    best, best_val = x, val
+            t = size - 1  # the next face of this size, in lexicographic order
+            while t >= 0 and idx[t] == d - size + t:
+                t -= 1
+            if t < 0:
+                break
+            idx[t] += 1
+            for a in range(t + 1, size):
+                idx[a] = idx[a - 1] + 1
+    return best
+
+
+@njit(cache=True)
+def column_sweep_kernel(pwm, starts, weights, alpha, orders, positions, pos_offsets, entry_offsets, w, target, sign,
+                        ridge):
+    """Set every column of ``pwm`` (m, 4) in turn, in place, to ``argmin ||G x - c||^2`` on the
+    simplex, where ``sign * w * (base + G x)`` is the motif's implied POIM as an affine function
+    of the column (:func:`column_kernel` over all orders) and ``c = target - sign * w * base``;
+    the ridge and the face search of :func:`seqimp.motifs.simplex_lstsq`. ``orders`` (K,),
+    ``alpha`` (K,) their scales; ``positions`` the rows of all orders concatenated, order q's
+    being ``positions[pos_offsets[q]:pos_offsets[q + 1]]``; the entries of order q (rows x 4**k,
+    row-major) start at ``entry_offsets[q]`` of ``w`` and ``target``."""
+    m = pwm.shape[0]
+    ratio = np.ones((m + 1, 4))
+    for c in range(m):
+        for x in range(4):
+            ratio[c, x] = 4.0 * pwm[c, x]
+    n_entries = entry_offsets[-1]
+    base = np.empty(n_entries)
+    G = np.empty((n_entries, 4))
+    prod = np.empty(4 ** orders.max())
+    for col in range(m):
+        base[:] = 0.0
+        G[:] = 0.0
+        for q in range(orders.shape[0]):
+            k = orders[q]
+            a = alpha[q]
+            nz = 4 ** k
+            pq = prod[:nz]
+            for r in range(pos_offsets[q], pos_offsets[q + 1]):
+                j = positions[r]
+                e0 = entry_offsets[q] + (r - pos_offsets[q]) * nz
+                for i in range(starts.shape[0]):
+                    t = starts[i]
+                    wt = weights[i]
+                    if t - k >= j or j >= t + m or wt == 0.0:
+                        continue
+                    p = col + t - j  # the column's offset inside the k-mer
+                    inside = 0 <= p < k
+                    _products(ratio, m, j, t, k, col if inside else -1, pq)
+                    for z in range(nz):
+                        if inside:
+                            G[e0 + z, (z >> (2 * (k - 1 - p))) & 3] += 4.0 * a * wt * pq[z]
+                            base[e0 + z] -= a * wt
+                        else:
+                            base[e0 + z] += a * wt * (pq[z] - 1.0)
+        H = np.zeros((4, 4))
+        g = np.zeros(4)
+        for e in range(n_entries):
+            s = sign * w[e]
+            ce = target[e] - s * base[e]
+            for x in range(4):
+                gx = s * G[e, x]
+                g[x] += gx * ce
+                for x2 in range(4):
+                    H[x, x2] += gx * (s * G[e, x2])
+        lam = max(ridge * (H[0, 0] + H[1, 1] + H[2, 2] + H[3, 3]) / 4.0, 1e-300)
+        for x in range(4):
+            H[x, x] += lam
+            g[x] += lam / 4.0
+        scale = np.abs(H).max() + np.abs(g).max()
+        sol = simplex_faces(H, g, scale)
+        for x in range(4):
+            pwm[col, x] = sol[x]
+            ratio[col, x] = 4.0 * sol[x]
