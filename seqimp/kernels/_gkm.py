@@ -294,6 +294,17 @@ def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l
     return pg_max, pg_min
 
 
+@njit(cache=True)
+def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows):
+    """``w += sum_i coef[i] phi(x_i)`` over the sequences with ``coef[i] != 0`` (the weights of
+    dual variables: ``coef = y alpha scale``)."""
+    buf = np.empty((rows, 2), dtype=np.int64)
+    for i in range(offsets.size - 1):
+        if coef[i] != 0.0:
+            m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
+            _add(buf, m, left, right, w, coef[i])
+
+
 @njit(cache=True, parallel=True)
 def _attributions(codes, offsets, l, columns, left, right, rc, w, scale, out, rows):
     """gkmexplain-style: every gapped k-mer occurrence's ``scale[i] * w[f]`` split evenly over its

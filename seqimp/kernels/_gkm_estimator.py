@@ -23,8 +23,8 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ._gkm import (GkmTables, _attributions, _dcd_pass, _lmer_scores, _scores, _squared_norms, buffer_rows,
-                   check_lengths, n_chunks, ragged_codes)
+from ._gkm import (GkmTables, _attributions, _dcd_pass, _lmer_scores, _scores, _squared_norms, _weights_of,
+                   buffer_rows, check_lengths, n_chunks, ragged_codes)
 
 __all__ = ["GKMClassifier"]
 
@@ -115,9 +115,14 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         check_lengths(offsets, self.tables_.word_length, name)
         return codes, offsets
 
-    def fit(self, X, y):
+    def fit(self, X, y, *, alpha_init=None):
         """Fit on DNA sequences ``X`` (codes (n, L), a SequenceSet, or a list of strings or code
-        arrays of any lengths >= ``word_length``) and two class labels ``y`` of shape (n,)."""
+        arrays of any lengths >= ``word_length``) and two class labels ``y`` of shape (n,).
+
+        ``alpha_init`` (shape (n,), optional): dual variables to start the coordinate descent
+        from, clipped to [0, C] -- ``abs(dual_coef_)`` of an earlier fit on some of the same (or
+        nearly the same) sequences, 0 for the others; the weights are rebuilt from them. The
+        problem and its optimum are the same; fewer passes reach the tolerance."""
         check_number(self.C, "C", low=0, low_open=True)
         check_number(self.bias, "bias", low=0)
         check_number(self.tol, "tol", low=0, low_open=True)
@@ -138,6 +143,14 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         w = np.zeros(self.tables_.n_features)
         bias_w = np.zeros(1)
         alpha = np.zeros(sign.size)
+        if alpha_init is not None:
+            alpha_init = np.asarray(alpha_init, dtype=np.float64)
+            if alpha_init.shape != alpha.shape or not np.isfinite(alpha_init).all():
+                raise SeqimpError(f"alpha_init must hold {alpha.size} finite values, got shape {alpha_init.shape}")
+            alpha = np.clip(alpha_init, 0.0, float(self.C))
+            _weights_of(codes, offsets, *self._args(), alpha * sign * scale, w,
+                        buffer_rows(offsets, self.tables_.word_length))
+            bias_w[0] = float((alpha * sign).sum() * bias)
         rng = check_random_state(self.random_state)
         buf = np.empty((buffer_rows(offsets, self.tables_.word_length), 2), dtype=np.int64)
         C = float(self.C)

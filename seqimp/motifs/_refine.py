@@ -255,6 +255,7 @@ class _Options:
     max_grow: int
     max_length: int
     min_length: int = 1
+    tune: object = None
 
 
 def _fit(motif, pos, neg, strands, background, positive_letters, o):
@@ -285,7 +286,9 @@ def _fit(motif, pos, neg, strands, background, positive_letters, o):
     pwm, starts = pwm[a:b], starts + a
     if motif.position_free:
         starts = np.arange(0, L - pwm.shape[0] + 1)
-    elif not depleted:
+    if o.tune is not None and not depleted:  # the caller's last step (refine_motifs' ``tune``)
+        pwm, starts = o.tune(pwm, pos, neg, starts, strands, background, o.fpr)
+    elif not depleted and not motif.position_free:
         wider = _widen(pwm, pos, neg, starts, strands, background, o.fpr, o.flank, o.alpha)
         if wider.size > starts.size:  # sites beyond the window: the EM again on all of them
             pwm, _n = _em(pwm, train, wider, strands, background, o.pseudocount, o.max_iter, o.tol)
@@ -316,7 +319,7 @@ def _held_out(motif, pos, neg, strands, o, folds=2):
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
-                  ids=None, held_out=True, random_state=None, min_length=1,
+                  ids=None, held_out=True, random_state=None, min_length=1, tune=None,
                   held_out_max_pvalue=None) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
@@ -370,6 +373,11 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         only when both p-values pass (:func:`seqimp.motifs.select_motifs`), so one whose own
         p-value fails needs no held-out refits: they are two thirds of the EM work of a noise
         candidate. None: every motif is tested held out.
+    tune : callable, optional
+        Replaces step 3 for an enriched motif, in the main fit and in every held-out fold:
+        ``tune(pwm, positive, negative, starts, strands, background, fpr) -> (pwm, starts)`` on the
+        sequences of that fit (the gkm route's discriminative tuning,
+        :func:`seqimp.pipeline._gkm_refine.tune_pwm`).
 
     Returns
     -------
@@ -391,7 +399,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     background = _letters_of(neg)
     positive_letters = _letters_of(pos)  # what a (non-depleted) motif's sites sit in
     opts = _Options(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length,
-                    min_length)
+                    min_length, tune)
     strands = ("+", "-") if strand == "both" else ("+",)
     # composition-matched controls: the positives' dinucleotide shuffles (step 6)
     shuffled = dinucleotide_shuffle(pos, random_state=random_state) if len(pos) else pos

@@ -6,8 +6,10 @@ Seeds from the l-mer weights (:func:`lmer_seeds`, the route's default for l <= 1
 every l-mer on its own (:meth:`~seqimp.kernels.GKMClassifier.lmer_scores`, the l-mer weights
 gkm-SVM lists) as a robust z-score (median and 1.4826 MAD over all 4**l l-mers); the best l-mer
 with ``z >= min_z`` (7: random sequences reach 4.7, a motif in 30% of 250-nt positives 9.7) is a
-seed, its PWM the l-mer at ``purity`` with ``pad`` uniform columns on each side; then the next
-one that is not a variant of a seed (either strand, shifted, overlapping it by at least l - 4
+seed when at least ``min_occurrences`` (3) positives hold it (either strand: with both strands
+counted, a palindrome such as TACAATTGTA holds SOX2's ACAAT on both and outscores the motif's
+own words while no sequence holds it), its PWM the l-mer at ``purity`` with ``pad`` uniform
+columns on each side; then the next one that is not a variant of a seed (either strand, shifted, overlapping it by at least l - 4
 letters with at most a quarter of them different), up to ``max_motifs``. Where the seed's word
 (either strand) lies in seqlets (:func:`~seqimp.importance._gkmexplain.find_seqlets`), their
 starts give the seed's place and spread, else its occurrences in the positives. Where no l-mer
@@ -88,7 +90,7 @@ def _core(scores, idx, l, share=0.5):
     return int(keep[0]), int(keep[-1]) + 1
 
 
-def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, purity=0.7):
+def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, purity=0.7, min_occurrences=3):
     """Seed motifs from a fitted GKMClassifier's l-mer scores (see the module docstring).
 
     Parameters
@@ -98,7 +100,7 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
     seqlets : DataFrame
         Of :func:`~seqimp.importance._gkmexplain.find_seqlets` on ``positive``.
     positive : ndarray of shape (n, L), uint8
-    max_motifs, min_z, pad, purity
+    max_motifs, min_z, pad, purity, min_occurrences
         As in the module docstring.
 
     Returns
@@ -129,9 +131,11 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
         word = kmer_string(int(idx), l)
         if any(_variant(word, u) for u in used):
             continue
+        hit = (fwd == idx) | (rev == idx)
+        if hit.any(axis=1).sum() < min_occurrences:  # a word the data hardly hold (a palindrome
+            continue                                 # that joins the motif's two strands)
         used.append(word)
         core = _core(scores, int(idx), l)
-        hit = (fwd == idx) | (rev == idx)
         in_seqlets = [int(j) for s in seqlets.itertuples()
                       for j in np.flatnonzero(hit[s.sequence, s.start:max(s.end - l + 1, s.start)]) + s.start]
         starts = np.array(in_seqlets or list(np.nonzero(hit)[1]) or [(L - l) // 2], dtype=float)
@@ -244,38 +248,50 @@ def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_s
     return seeds, pd.DataFrame(table, columns=["name", "word", "seqlets", "expected", "z"])
 
 
-def attribution_result(model, positive, negative, positive_attr):
+def attribution_result(model, positive, positive_attr, negative_attr):
     """The gkm route's importance as a :class:`~seqimp.importance.POIMResult` of order 1: the mean
     attribution of each letter at each position over the positives
     (:func:`~seqimp.importance._gkmexplain.attribution_profile`; ``poim`` and ``firm`` both hold
     it), for the importance logo of the motif files. ``expected_score``/``score_std``: the mean
-    and standard deviation of the decision values of all sequences."""
+    and standard deviation of the decision values of all sequences (each sequence's
+    attributions sum to its decision value minus the intercept)."""
     from ..importance import POIMResult
     from ..importance._gkmexplain import attribution_profile
 
     profile = attribution_profile(positive_attr, positive)
-    scores = model.decision_function(np.concatenate([positive, negative]))
+    scores = np.concatenate([positive_attr.sum(axis=1), negative_attr.sum(axis=1)]) + model.intercept_
     return POIMResult([profile], [profile.copy()], expected_score=float(scores.mean()),
                       score_std=float(scores.std()), method="gkmexplain (mean attribution per position and letter)",
                       meta={"model": "gkm", "word_length": int(model.word_length),
                             "informative": int(model.informative)})
 
 
-def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9):
+def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9, round=1, accepted=(), match=True,
+                    random_state=None):
     """The motifs of a fitted :class:`~seqimp.kernels.GKMClassifier` on the run's sequences:
-    attributions of positives and negatives, seqlets, seeds (:func:`gkm_seeds`), then
-    :func:`seqimp.motifs.refine_motifs` and :func:`seqimp.motifs.select_motifs` with
-    ``options`` (:class:`MotifOptions`: strand, fpr, p-value cuts, ``max_motifs`` (default 3
-    seeds), database), as :func:`~seqimp.pipeline.find_motifs` does for a POIM.
+    attributions of positives and negatives, seqlets, seeds (:func:`lmer_seeds`, else
+    :func:`gkm_seeds`), then :func:`seqimp.motifs.refine_motifs` (a few EM iterations, then the
+    discriminative tuning of :func:`seqimp.pipeline._gkm_refine.tune_pwm`) and
+    :func:`seqimp.motifs.select_motifs` with ``options`` (:class:`MotifOptions`: strand, fpr,
+    p-value cuts, ``max_motifs`` (default 3 seeds), database), as
+    :func:`~seqimp.pipeline.find_motifs` does for a POIM.
+
+    ``round``, ``accepted``, ``match``: as :func:`~seqimp.pipeline.find_motifs`' (a later round
+    of explaining away, :func:`gkm_explain_away`: seeds named ``round2_gkm1, ...``, motifs
+    numbered on from ``accepted``, copies of them merged into them); ``random_state`` seeds the
+    composition controls.
 
     Returns
     -------
     MotifRun
         Position-free motifs; ``result`` is :func:`attribution_result`; ``candidates`` the seeds.
     """
+    from dataclasses import replace
+
     from ..importance._gkmexplain import find_seqlets, gkm_attributions
-    from ..motifs import database_info, database_matches, refine_motifs, select_motifs
-    from ._motifs import MotifRun, with_database_loaded
+    from ..motifs import database_info, refine_motifs, select_motifs
+    from ._gkm_refine import tune_pwm
+    from ._motifs import MotifRun, _empty_sites, _empty_stats, motif_matches, with_database_loaded
 
     options = with_database_loaded(options)
     pos, neg = sequences.positive, sequences.negative
@@ -287,7 +303,7 @@ def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9):
     seqlets = find_seqlets(pos_attr, neg_attr, width=width, quantile=seqlet_quantile)
     logger.info(f"{len(seqlets)} seqlets of {width} bases in {seqlets['sequence'].nunique()} positives "
                 f"(attribution above {seqlets.attrs['threshold']:.3g}, the {seqlet_quantile:g} quantile of the "
-                "negatives' best windows)")
+                "negatives' best windows)" + (f" (round {round})" if round > 1 else ""))
     most = options.max_motifs or 3
     seeds = []
     if model.word_length <= 12:
@@ -296,25 +312,69 @@ def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9):
         logger.info(f"{len(seeds)} seed(s) from the model's l-mer weights: " + ", ".join(candidates["word"]))
     else:  # no l-mer stands out (or l > 12): the words of the seqlets
         seeds, candidates = gkm_seeds(seqlets, pos, neg, max_motifs=most)
+    if round > 1:
+        seeds = [replace(m, name=f"round{round}_{m.name}") for m in seeds]
+        candidates["name"] = [f"round{round}_{n}" for n in candidates["name"]]
+    candidates["round"] = round
     if options.strand == "given" and model.reverse_complement and seeds:
         logger.info("hint: the gkm model counts both strands; --strand both finds the sites of its motifs on "
                     "either strand")
-    motifs, stats, sites = [], None, None
+    motifs, stats, sites = [], _empty_stats(), _empty_sites()
     if seeds:
-        logger.info(f"refining {len(seeds)} position-free seed(s) on the sequences (EM, strand {options.strand})")
+        logger.info(f"refining {len(seeds)} position-free seed(s) on the sequences (EM, strand {options.strand}, "
+                    "then tuned at the site threshold)")
         # the EM stays near the model's motif: run to convergence over every start of long
         # sequences, it drifts to low-complexity stretches of the background (module docstring)
         refined = refine_motifs(seeds, pos, neg, strand=options.strand, fpr=options.fpr, ids=sequences.ids,
-                                max_iter=EM_ITERATIONS)
+                                max_iter=EM_ITERATIONS, tune=tune_pwm, random_state=random_state)
         selected = select_motifs(refined, max_pvalue=options.max_pvalue,
-                                 max_held_out_pvalue=options.max_held_out_pvalue, strands=options.strand)
+                                 max_held_out_pvalue=options.max_held_out_pvalue, strands=options.strand,
+                                 first_number=len(accepted) + 1, accepted=accepted)
         motifs, stats, sites = selected.motifs, selected.stats, selected.sites
+        stats["round"] = round
     else:
         logger.info("no seed word is enriched in the seqlets; no gkm motif")
-    matches = database_matches(motifs, options.database, top=options.top_matches) if options.database else None
     parameters = {"strand": options.strand, "fpr": options.fpr, "max_pvalue": options.max_pvalue,
                   "max_held_out_pvalue": options.max_held_out_pvalue, "max_motifs": options.max_motifs,
-                  "seqlets": int(len(seqlets)), "seqlet_threshold": float(seqlets.attrs["threshold"]),
-                  "database": database_info(options.database)}
-    return MotifRun(motifs, matches, candidates, result=attribution_result(model, pos, neg, pos_attr), stats=stats,
-                    sites=sites, coords=sequences.coords if sites is not None else None, parameters=parameters)
+                  "rounds": options.rounds, "seqlets": int(len(seqlets)),
+                  "seqlet_threshold": float(seqlets.attrs["threshold"]), "database": database_info(options.database)}
+    run = MotifRun(motifs, None, candidates, result=attribution_result(model, pos, pos_attr, neg_attr), stats=stats,
+                   sites=sites, coords=sequences.coords, parameters=parameters)
+    if match:
+        run.matches = motif_matches(run, options)
+    return run
+
+
+def gkm_explain_away(run, sequences, *, model, options, random_state=None, fitted=None):
+    """Rounds 2, 3, ... of the gkm route (up to ``options.rounds``), as the WD route's
+    (:func:`seqimp.pipeline.run_motifs`): the sites of the motifs the last round reported are
+    erased in the positives and negatives (:func:`seqimp.motifs._sites.mask_sites`), a gkm
+    model is trained again on what is left (:func:`~seqimp.pipeline._model_route.train_gkm`,
+    ``model``'s l, k and C, no held-out split) and its motifs found (:func:`find_gkm_motifs`),
+    until a round reports no new motif. ``run``: the first round's; returns it with the motifs,
+    statistics, sites and candidates of all rounds joined and matched to ``options.database``.
+    ``fitted``: the first round's GKMClassifier; each round's fit starts from the previous
+    round's dual variables (the sequences are the same but for the erased sites).
+    """
+    from dataclasses import replace
+
+    from ._motif_run import _rounds
+    from ._motifs import motif_matches
+    from ._model_route import train_gkm
+
+    previous = [fitted]
+
+    def search(masked, number, accepted):
+        X, y = masked.labelled()
+        start = None if previous[0] is None else np.abs(previous[0].dual_coef_)
+        gkm, _info = train_gkm(X, y, model=replace(model, test_fraction=0.0), random_state=random_state,
+                               alpha_init=start)
+        previous[0] = gkm
+        return find_gkm_motifs(gkm, masked, options=options, round=number, accepted=accepted, match=False,
+                               random_state=random_state)
+
+    if run.motifs and options.rounds >= 2:
+        run = _rounds(run, sequences, model=model, background=None, importance=None, motifs=options,
+                      random_state=random_state, progress=False, search=search)
+    run.matches = motif_matches(run, options)
+    return run

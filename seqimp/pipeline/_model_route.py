@@ -26,6 +26,8 @@ import logging
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..errors import SeqimpError
 from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
 from ._train import CHANCE_AUROC, evaluate, recorded_seed
@@ -119,10 +121,13 @@ def choose_route(requested, *, shifts=0, held_out=None, gkm_held_out=None) -> Mo
                                              f"{auroc:.3f} >= {CHANCE_AUROC})", held_out)
 
 
-def train_gkm(X, y, *, model, random_state, held_out=None, full=True):
+def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init=None):
     """A :class:`~seqimp.kernels.GKMClassifier` (``model.word_length``, ``model.informative``,
     ``model.C``) evaluated on the held-out split of ``train_classifier`` (same stratified split,
-    same seed) and then trained on all sequences, which the motifs come from.
+    same seed) and then trained on all sequences, which the motifs come from. The fit on all
+    sequences starts from the held-out fit's dual variables (``alpha_init`` of
+    :meth:`~seqimp.kernels.GKMClassifier.fit`: the same optimum in fewer passes), or from
+    ``alpha_init`` when given (an earlier round's model on the same sequences, masked).
 
     ``held_out``: that evaluation already made (a route's ``gkm_held_out``), reused;
     ``full=False``: the evaluation only (no model, info without the timings).
@@ -140,18 +145,22 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True):
     from ..kernels import GKMClassifier
     from ._train import _split_seed
 
-    def fit(X, y):
+    def fit(X, y, alpha_init=None):
         return GKMClassifier(model.word_length, model.informative, C=model.C,
-                             random_state=recorded_seed(random_state)).fit(X, y)
+                             random_state=recorded_seed(random_state)).fit(X, y, alpha_init=alpha_init)
 
     info = {"n_train": int(len(y)), "n_test": 0, "accuracy": None, "auroc": None}
     if held_out is not None:
         info = dict(held_out)
     elif model.test_fraction > 0:
-        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=model.test_fraction, stratify=y,
-                                                            random_state=_split_seed(random_state))
-        held = fit(X_train, y_train)
-        info.update(evaluate(held.decision_function(X_test), y_test), n_train=int(len(y_train)))
+        # the split of train_test_split(X, y, ...) depends on y and the seed only: split indices
+        train, test = train_test_split(np.arange(len(y)), test_size=model.test_fraction, stratify=y,
+                                       random_state=_split_seed(random_state))
+        held = fit(X[train], y[train])
+        info.update(evaluate(held.decision_function(X[test]), y[test]), n_train=int(len(train)))
+        if alpha_init is None:
+            alpha_init = np.zeros(len(y))
+            alpha_init[train] = np.abs(held.dual_coef_)
         logger.info(f"gkm classifier (l {model.word_length}, k {model.informative}): held-out accuracy "
                     f"{info['accuracy']:.3f}, auROC {info['auroc']:.3f} on {info['n_test']} sequences")
     if not full:
@@ -159,7 +168,7 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True):
     logger.info(f"training the gkm classifier on all {len(y)} sequences (l {model.word_length}, "
                 f"k {model.informative}, C {model.C:g})")
     start = time.perf_counter()
-    gkm = fit(X, y)
+    gkm = fit(X, y, alpha_init)
     info["train_seconds"] = time.perf_counter() - start
     info["seconds_per_1000"] = info["train_seconds"] * 1000.0 / len(y)
     return gkm, info
@@ -181,9 +190,10 @@ def run_motifs_routed(out, *, poim=None, positive=None, negative=None, model=Mod
     With ``poim`` (no training) or a positional route this is ``run_motifs`` (on the auto route
     the held-out model trained for the choice is reused, and ``motifs.json`` records
     ``model_route``). On the gkm route a :class:`~seqimp.kernels.GKMClassifier` is trained
-    (:func:`train_gkm`) and its motifs found (:func:`~seqimp.pipeline._gkm_motifs.find_gkm_motifs`)
-    and written like ``run_motifs``' (no ``motifs_poim.npz``: there is no POIM). Parameters as
-    ``run_motifs``.
+    (:func:`train_gkm`), its motifs found (:func:`~seqimp.pipeline._gkm_motifs.find_gkm_motifs`)
+    and explained away round after round as on the positional route (up to ``motifs.rounds``:
+    :func:`~seqimp.pipeline._gkm_motifs.gkm_explain_away`), and written like ``run_motifs``' (no
+    ``motifs_poim.npz``: there is no POIM). Parameters as ``run_motifs``.
 
     Returns
     -------
@@ -219,12 +229,13 @@ def run_motifs_routed(out, *, poim=None, positive=None, negative=None, model=Mod
     logger.info(f"model route: {route.route} ({route.reason})")
     if route.route != "gkm":
         return run_motifs(out, positive=positive, negative=negative, model=model, route=route, **common)
-    from ._gkm_motifs import find_gkm_motifs
+    from ._gkm_motifs import find_gkm_motifs, gkm_explain_away
     from ._motifs import with_database_loaded
 
     motifs = with_database_loaded(motifs)
     gkm, info = train_gkm(X, y, model=model, random_state=random_state, held_out=route.gkm_held_out)
-    run = find_gkm_motifs(gkm, data, options=motifs)
+    run = find_gkm_motifs(gkm, data, options=motifs, match=False, random_state=random_state)
+    run = gkm_explain_away(run, data, model=model, options=motifs, random_state=random_state, fitted=gkm)
     run.parameters.update(_gkm_parameters(model, info, route, random_state), trained=True)
     run.files = write_motif_run(out, run, database=motifs.database, fmt=output.fmt, with_poim=False,
                                 homer=motifs.homer)
@@ -253,7 +264,7 @@ def add_gkm_motifs(out, summary, sequences, *, model, options, route, fmt="png",
     options = with_database_loaded(options)
     X, y = sequences.labelled()
     gkm, info = train_gkm(X, y, model=model, random_state=random_state, held_out=route.gkm_held_out)
-    run = find_gkm_motifs(gkm, sequences, options=options)
+    run = find_gkm_motifs(gkm, sequences, options=options, random_state=random_state)
     run.parameters.update(_gkm_parameters(model, info, route, random_state), trained=False,
                           poim="none: the motifs are the gkm model's")
     run.files = write_motif_run(out, run, database=options.database, fmt=fmt, homer=options.homer)

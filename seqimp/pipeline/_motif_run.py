@@ -162,8 +162,10 @@ def _explain_away(run, data, *, model, background, importance, motifs, random_st
             run.result = POIMResult.load(parked)
 
 
-def _rounds(run, data, *, model, background, importance, motifs, random_state, progress):
-    """The rounds 2, 3, ... of :func:`_explain_away`."""
+def _rounds(run, data, *, model, background, importance, motifs, random_state, progress, search=None):
+    """The rounds 2, 3, ... of :func:`_explain_away`. ``search(masked, round, accepted) -> MotifRun``
+    replaces a round's retraining and POIM search (the gkm route's,
+    :func:`seqimp.pipeline._gkm_motifs.gkm_explain_away`)."""
     import pandas as pd
 
     from ..errors import check_random_state
@@ -184,10 +186,13 @@ def _rounds(run, data, *, model, background, importance, motifs, random_state, p
             logger.info(f"explaining {m.name} ({m.consensus}) away: its sites erased in {n_pos} positives and "
                         f"{n_neg} negatives")
         masked = replace(data, positive=pos, negative=neg)
-        result = _train_and_explain(masked, model=replace(model, test_fraction=0.0), background=background,
-                                    importance=importance, random_state=random_state, progress=progress)
-        step = find_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
-                           random_state=random_state)
+        if search is not None:
+            step = search(masked, number, accepted)
+        else:
+            result = _train_and_explain(masked, model=replace(model, test_fraction=0.0), background=background,
+                                        importance=importance, random_state=random_state, progress=progress)
+            step = find_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
+                               random_state=random_state)
         step.result = result = None  # only the first round's POIM is kept
         new = list(step.motifs)
         accepted += new

@@ -1,0 +1,137 @@
+"""The gkm route's refinement: the discriminative tuning of a PWM at the site threshold
+(pipeline/_gkm_refine.py) against plain rescoring, the l-mer seeds' occurrence rule, and
+explaining away on the gkm route (a second position-free motif found in round 2)."""
+
+import numpy as np
+import pytest
+
+from seqimp.motifs._sites import site_scores
+from seqimp.pipeline._gkm_refine import _apply, _letter_best, _with_change, sites_passing, tune_pwm
+
+pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
+
+STRANDS = ("+", "-")
+
+
+def _codes(n, L, seed):
+    return np.random.default_rng(seed).integers(0, 4, (n, L)).astype(np.intp)
+
+
+def _plant(X, motif, rows, rng):
+    m = np.array(["ACGT".index(c) for c in motif])
+    for i in rows:
+        p = rng.integers(0, X.shape[1] - m.size + 1)
+        X[i, p:p + m.size] = m if rng.random() < 0.5 else 3 - m[::-1]
+
+
+def _odds_pwm(S, bg):
+    p = bg * 2.0 ** S
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def test_trial_and_apply_equal_rescoring():
+    rng = np.random.default_rng(1)
+    X = _codes(7, 23, 2)
+    bg = np.array([0.3, 0.2, 0.2, 0.3])
+    S = rng.normal(size=(5, 4))
+    starts = np.arange(2, 23 - 5 + 1)
+    for strands in (("+",), STRANDS):
+        base = site_scores(_odds_pwm(S, bg), X, starts, strands, bg)
+        best = np.empty((len(X), 4))
+        for column in (0, 3, 4):
+            _letter_best(base, X, starts, 5, column, best)
+            for letter in range(4):
+                for delta in (-1.5, -0.25, 0.5, 2.0):
+                    T = S.copy()
+                    T[column, letter] += delta
+                    # the row's normalisation shifts every window by one constant: compare differences
+                    full = site_scores(_odds_pwm(T, bg), X, starts, strands, bg).max(axis=(1, 2))
+                    shift = np.log2((bg * 2.0 ** T).sum(axis=1)).sum() - np.log2((bg * 2.0 ** S).sum(axis=1)).sum()
+                    np.testing.assert_allclose(_with_change(best, letter, delta), full + shift, atol=1e-9)
+        T = S.copy()
+        T[1, 1] += 0.75
+        _apply(base, X, starts, 5, 1, 1, 0.75)
+        shift = np.log2((bg * 2.0 ** T).sum(axis=1)).sum() - np.log2((bg * 2.0 ** S).sum(axis=1)).sum()
+        np.testing.assert_allclose(base, site_scores(_odds_pwm(T, bg), X, starts, strands, bg) + shift, atol=1e-9)
+
+
+def test_sites_passing_follows_the_site_rule():
+    neg = np.arange(200, dtype=float)  # 1% of 200: two negatives may pass, so the threshold is 197
+    assert sites_passing(np.array([197.0, 197.5, 199.0, 3.0]), neg, 0.01) == 2
+    tied = np.full(200, 5.0)  # the best score in every negative: sites are the windows reaching it
+    assert sites_passing(np.array([5.0, 4.0, 6.0]), tied, 0.01) == 2
+
+
+def test_tune_pwm_passes_more_positives_and_never_fewer():
+    rng = np.random.default_rng(4)
+    pos, neg = _codes(150, 60, 5), _codes(150, 60, 6)
+    _plant(pos, "TTACGTAA", range(0, 150, 2), rng)
+    bg = np.full(4, 0.25)
+    weak = np.full((8, 4), 0.25)
+    weak[np.arange(8), ["ACGT".index(c) for c in "TTACGTAA"]] = 0.31  # a faint start
+    starts = np.arange(60 - 8 + 1)
+
+    def passing(pwm, win):
+        return sites_passing(site_scores(pwm, pos, win, STRANDS, bg).max(axis=(1, 2)),
+                             site_scores(pwm, neg, win, STRANDS, bg).max(axis=(1, 2)), 0.01)
+
+    tuned, win = tune_pwm(weak, pos, neg, starts, STRANDS, bg, 0.01)
+    assert 8 <= tuned.shape[0] <= 10 and np.allclose(tuned.sum(axis=1), 1.0)
+    assert win[0] == 0 and win[-1] == 60 - tuned.shape[0]  # the span of the sequences, at the new width
+    assert passing(tuned, win) >= passing(weak, starts)
+    assert passing(tuned, win) >= 60  # 75 positives carry the motif; the start passes a handful
+    sharp = np.full((8, 4), 0.01)
+    sharp[np.arange(8), ["ACGT".index(c) for c in "TTACGTAA"]] = 0.97
+    tuned, win = tune_pwm(sharp, pos, neg, starts, STRANDS, bg, 0.01)
+    assert passing(tuned, win) >= passing(sharp, starts)
+
+
+def test_lmer_seeds_skip_words_no_positive_holds():
+    import pandas as pd
+
+    from seqimp.io import kmer_index
+    from seqimp.pipeline._gkm_motifs import lmer_seeds
+
+    class Model:  # lmer_seeds reads word_length and lmer_scores only
+        word_length = 4
+
+        def __init__(self, scores):
+            self.scores = scores
+
+        def lmer_scores(self):
+            return self.scores
+
+    scores = np.random.default_rng(0).normal(size=4 ** 4)
+    scores[kmer_index("ACGT")] = 50.0  # a palindrome that no positive holds
+    scores[kmer_index("CCAG")] = 40.0
+    pos = np.tile(np.array([[1, 1, 0, 2, 0, 0, 0, 0]], dtype=np.uint8), (5, 1))  # CCAGAAAA
+    none = pd.DataFrame(columns=["sequence", "start", "end", "score"])
+    seeds, table = lmer_seeds(Model(scores), none, pos, pad=1)
+    assert list(table["word"]) == ["CCAG"] and table["occurrences"].iloc[0] == 5
+    seeds, table = lmer_seeds(Model(scores), none, pos, pad=1, min_occurrences=0)
+    assert list(table["word"])[:2] == ["ACGT", "CCAG"]
+
+
+def test_gkm_route_explains_away_a_second_motif(tmp_path):
+    from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs_routed
+
+    rng = np.random.default_rng(7)
+    pos, neg = _codes(160, 80, 8).astype(np.uint8), _codes(160, 80, 9).astype(np.uint8)
+    _plant(pos, "TTACGTAA", range(0, 96), rng)  # the stronger motif, in 60% of the positives
+    _plant(pos, "GACCATGC", range(96, 160), rng)  # another one, in the other 40%
+    rc = str.maketrans("ACGT", "TGCA")
+
+    def holds(motif, word):
+        return word in motif.consensus or word in motif.consensus[::-1].translate(rc)
+
+    model = ModelOptions(kind="gkm", word_length=8, informative=5, test_fraction=0.0)
+    # one seed per round: the first round can report the stronger motif only
+    run = run_motifs_routed(tmp_path / "two", positive=pos, negative=neg, model=model,
+                            motifs=MotifOptions(strand="both", max_motifs=1))
+    assert [m.name for m in run.motifs][:2] == ["motif1", "motif2"]
+    assert holds(run.motifs[0], "ACGTA") and holds(run.motifs[1], "CCATG")
+    assert list(run.stats["round"])[:2] == [1, 2] and run.parameters["rounds_run"] >= 2
+    assert all(m.position_free for m in run.motifs)
+    assert not any(holds(m, "ACGTA") for m in run.motifs[1:])  # the first motif does not come back
+    table = (tmp_path / "two" / "motifs.tsv").read_text().splitlines()
+    assert len(table) == 1 + len(run.motifs)
