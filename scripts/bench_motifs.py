@@ -3,9 +3,11 @@
 A profile of ``seqimp motifs`` on ``motif_benchmark_2/masked`` (``python -m cProfile``) put the
 time in three places: the EM of the refinement (letter counts of every window), the NNLS of the
 POIM fit (a position-free motif's design of 13,296 POIM entries x 151 starts) and the design of
-a PWM column in that fit (arrays over every start). Each is timed here beside its earlier
-NumPy/SciPy formulation on the same inputs, in the same process (best of ``--repeat`` runs;
-the machine may be shared, so read the ratios, not the seconds):
+a PWM column in that fit (arrays over every start). A second profile (issue 26 item 6) put it
+in the EM iteration again (position-free candidates run 100 of them over every start), in the
+exact simplex solve of every PWM column and in the Python loop around the columns. Each is
+timed here beside its earlier formulation on the same inputs, in the same process (best of
+``--repeat`` runs; the machine may be shared, so read the ratios, not the seconds):
 
     python scripts/bench_motifs.py [--repeat 3]
 """
@@ -18,6 +20,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 
 def best_of(fn, repeat):
@@ -40,6 +43,95 @@ def counts_numpy(post, codes, starts, m):
         for col in range(m):
             counts[col] += np.bincount(letters[:, :, col].ravel(), weights=w, minlength=4)[:4]
     return counts
+
+
+@njit(cache=True)
+def em_kernel_before(logp, lognull, codes, starts, n_strands, gamma, counts):
+    """The EM iteration as it was before the per-strand log-odds tables: log2 PWM and null read
+    per window letter and strand, intp codes (the counts of :func:`seqimp.motifs._sites.em_step`)."""
+    m = logp.shape[0]
+    S = starts.shape[0]
+    ln2 = np.log(2.0)
+    prior = gamma / (S * n_strands)
+    llr = np.empty((S, n_strands))
+    loglik = 0.0
+    mass = 0.0
+    for i in range(codes.shape[0]):
+        top = -np.inf
+        for j in range(S):
+            s = starts[j]
+            null = 0.0
+            plus = 0.0
+            minus = 0.0
+            for c in range(m):
+                x = codes[i, s + c]
+                null += lognull[x]
+                plus += logp[c, x]
+                minus += logp[c, 3 - codes[i, s + m - 1 - c]]
+            llr[j, 0] = (plus - null) * ln2
+            if n_strands == 2:
+                llr[j, 1] = (minus - null) * ln2
+            for k in range(n_strands):
+                if llr[j, k] > top:
+                    top = llr[j, k]
+        total = 0.0
+        for j in range(S):
+            for k in range(n_strands):
+                llr[j, k] = np.exp(llr[j, k] - top) * prior
+                total += llr[j, k]
+        den = (1.0 - gamma) * np.exp(-top) + total
+        loglik += np.log(den) + top
+        mass += total / den
+        for j in range(S):
+            s = starts[j]
+            w = llr[j, 0] / den
+            for c in range(m):
+                counts[c, codes[i, s + c]] += w
+            if n_strands == 2:
+                w = llr[j, 1] / den
+                for c in range(m):
+                    counts[c, 3 - codes[i, s + m - 1 - c]] += w
+    return loglik, mass
+
+
+def simplex_before(G, c, ridge=1e-10):
+    """The simplex least squares as it was: faces enumerated in Python, one np.linalg.solve each."""
+    from itertools import combinations
+
+    d = G.shape[1]
+    H = G.T @ G
+    lam = max(ridge * np.trace(H) / d, 1e-300)
+    H = H + lam * np.eye(d)
+    g = G.T @ c + lam / d
+    best, best_val = np.full(d, 1.0 / d), np.inf
+    scale = np.abs(H).max() + np.abs(g).max()
+    for size in range(d, 0, -1):
+        for S in combinations(range(d), size):
+            S = list(S)
+            u, v = np.linalg.solve(H[np.ix_(S, S)], np.column_stack([g[S], np.ones(size)])).T
+            sol = u + (1.0 - u.sum()) / v.sum() * v
+            if (sol < -1e-12).any():
+                continue
+            x = np.zeros(d)
+            x[S] = np.clip(sol, 0.0, None)
+            x /= x.sum()
+            grad = H @ x - g
+            if size == d or grad[[i for i in range(d) if i not in S]].min() >= grad[S].mean() - 1e-9 * scale:
+                return x
+            val = x @ H @ x - 2 * g @ x
+            if val < best_val:
+                best, best_val = x, val
+    return best
+
+
+def sweep_before(pwm, starts, weights, alpha, orders, positions, w, target, sign):
+    """The PWM step as it was: per column, its affine design and simplex_lstsq (today's), in Python."""
+    from seqimp.motifs._fit import simplex_lstsq
+    from seqimp.motifs._implied_poim import column_design
+
+    for col in range(pwm.shape[0]):
+        base, G = column_design(pwm, col, starts, weights, alpha, orders, positions)
+        pwm[col] = simplex_lstsq(sign * w[:, None] * G, target - sign * w * base)
 
 
 def main(argv=None) -> int:
@@ -85,11 +177,67 @@ def main(argv=None) -> int:
     rows.append(("PWM column design, position-free motif (151 starts, orders 1-3)",
                  best_of(lambda: _column_design_numpy(pwm, 4, st, w, alpha, orders, positions), args.repeat),
                  best_of(lambda: column_design(pwm, 4, st, w, alpha, orders, positions), args.repeat)))
+    rows += _second_profile(rng, args.repeat)
     print("| step | before (s) | now (s) | ratio |")
     print("|---|---|---|---|")
     for name, before, now in rows:
         print(f"| {name} | {before:.4f} | {now:.4f} | {before / now:.1f}x |")
     return 0
+
+
+def _second_profile(rng, repeat):
+    """The rows of the second profile: EM iteration, simplex solve, PWM column sweep."""
+    from seqimp.motifs._fit import simplex_lstsq
+    from seqimp.motifs._implied_kernels import column_sweep_kernel
+    from seqimp.motifs._sites import em_step
+
+    rows = []
+    # one EM iteration of a position-free 16-column candidate: 1,000 x 160 nt, 145 starts, 2 strands
+    codes = rng.integers(0, 4, (1000, 160)).astype(np.uint8)
+    wide = codes.astype(np.intp)
+    pwm, bg, starts = rng.dirichlet(np.ones(4), 16), np.array([0.3, 0.2, 0.2, 0.3]), np.arange(145)
+
+    def before():
+        counts = np.zeros((16, 4))
+        em_kernel_before(np.log2(pwm), np.log2(bg), wide, starts, 2, 0.4, counts)
+        return counts
+
+    now = em_step(pwm, codes, starts, ("+", "-"), bg, 0.4)[0]
+    assert np.allclose(before(), now, rtol=1e-10, atol=1e-9)
+    rows.append(("10 EM iterations, position-free 16 columns (1,000 x 160 nt, 145 starts, 2 strands)",
+                 best_of(lambda: [before() for _ in range(10)], repeat),
+                 best_of(lambda: [em_step(pwm, codes, starts, ("+", "-"), bg, 0.4) for _ in range(10)], repeat)))
+    # 200 simplex solves of a PWM column's least squares (3,000 POIM entries x 4 letters)
+    problems = [(rng.normal(size=(3000, 4)), rng.normal(size=3000)) for _ in range(200)]
+    assert all(np.allclose(simplex_before(G, c), simplex_lstsq(G, c)) for G, c in problems[:20])
+    rows.append(("200 simplex column solves (3,000 x 4)", best_of(lambda: [simplex_before(G, c) for G, c in problems],
+                                                                  repeat),
+                 best_of(lambda: [simplex_lstsq(G, c) for G, c in problems], repeat)))
+    # one sweep over the 12 columns of a motif placed at 5 starts, orders 1-3 over 40 rows
+    orders, alpha = [1, 2, 3], np.array([1.0, 0.8, 0.5])
+    positions = [np.arange(20, 60 - k + 1) for k in orders]
+    st, weights = np.arange(28, 33), np.full(5, 0.2)
+    entries = sum(p.size * 4 ** k for p, k in zip(positions, orders))
+    w, target, seed = rng.random(entries) + 0.5, rng.normal(size=entries), rng.dirichlet(np.ones(4), 12)
+    flat = (np.concatenate(positions).astype(np.int64),
+            np.concatenate([[0], np.cumsum([p.size for p in positions])]).astype(np.int64),
+            np.concatenate([[0], np.cumsum([p.size * 4 ** k for p, k in zip(positions, orders)])]).astype(np.int64))
+
+    def now():
+        pwm = seed.copy()
+        column_sweep_kernel(pwm, st, weights, alpha, np.array(orders), flat[0], flat[1], flat[2], w, target, 1.0,
+                            1e-10)
+        return pwm
+
+    def slow():
+        pwm = seed.copy()
+        sweep_before(pwm, st, weights, alpha, orders, positions, w, target, 1.0)
+        return pwm
+
+    assert np.allclose(slow(), now(), rtol=1e-9, atol=1e-12)
+    rows.append(("20 PWM column sweeps, 12 columns at 5 starts (orders 1-3, 3,360 entries)",
+                 best_of(lambda: [slow() for _ in range(20)], repeat), best_of(lambda: [now() for _ in range(20)], repeat)))
+    return rows
 
 
 if __name__ == "__main__":
