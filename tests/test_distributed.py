@@ -13,6 +13,8 @@ import joblib
 import numpy as np
 import pytest
 
+import seqimp
+
 distributed = pytest.importorskip("distributed")
 
 from distributed.comm.core import CommClosedError  # noqa: E402
@@ -333,7 +335,8 @@ def test_importance_client_argument_runs_on_the_cluster_with_the_local_numbers(c
 
 def test_fast_route_on_the_cluster_stops_by_the_same_rule_in_about_the_same_passes(client, data):
     """CoCoA+ with the fast route's stopping rule: within 1.3x the single machine's passes and the
-    same model where it matters (held-out accuracy within 0.002, decision values correlated > 0.999)."""
+    same model where it matters (accuracy within 0.002, at least 45 of the top 50 positional k-mers by
+    |FIRM| in common per order; decision values correlated > 0.998)."""
     from seqimp.kernels import fast_svm
     from seqimp.kernels._sgd_rule import PlateauRule
 
@@ -344,8 +347,15 @@ def test_fast_route_on_the_cluster_stops_by_the_same_rule_in_about_the_same_pass
     np.testing.assert_array_equal(two.validation_rows, one.validation_rows)   # the same slice, the same seed
     assert np.isnan(two.history[-1][0]) and two.history[-1][2] <= 1e-2        # ended on passes over all rows
     d1, d2 = (wd_scores(X, s.coef, s.intercept, degree=4) for s in (one, two))
-    assert np.corrcoef(d1, d2)[0, 1] > 0.999
+    assert np.corrcoef(d1, d2)[0, 1] > 0.998
     assert abs(np.mean((d1 > 0) == y) - np.mean((d2 > 0) == y)) <= 0.002
+    tops = []
+    for s in (one, two):
+        w = seqimp.PositionalWeights.from_wd_coef(s.coef, s.intercept, length=30, degree=4)
+        firm = seqimp.poim(w, seqimp.MarkovBackground.uniform(30), 4, engine="memory").firm
+        tops.append([set(np.argsort(-np.abs(firm[k - 1]).ravel(), kind="stable")[:50]) for k in range(2, 5)])
+    for k, (a, b) in enumerate(zip(*tops), start=2):
+        assert len(a & b) >= 45, f"order {k}: {len(a & b)} of the single machine's top 50"
     model = WDClassifier(degree=4, C=0.1, solver="fast", client=client).fit(X, y)
     assert model.solver_ == "cocoa-fast" and model.n_iter_ == two.n_iter
     np.testing.assert_array_equal(model.coef_, two.coef)

@@ -45,7 +45,7 @@ from ._dcd import (SVMSolution, _svm_steps, check_svm_problem, cumulative_beta, 
                    svm_start)
 from ._implicit import solver_line
 from ._layout import aligned_zeros
-from ._sgd_rule import HeldOutStop, relative_change
+from ._sgd_rule import HeldOutStop, IterateAverage
 
 __all__ = ["connect", "fit_distributed", "dcd_svm_distributed", "client_for"]
 
@@ -199,7 +199,7 @@ _ROUND_HOOK = None
 def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000,
                         random_state=None, alphabet="dna", local_passes=1, n_partitions=None, retries=2,
                         round_timeout=None, shrinking=True, stopping=None, validation_fraction=0.02,
-                        verbose=False) -> SVMSolution:
+                        average=3.0, verbose=False) -> SVMSolution:
     """:func:`~seqimp.kernels._dcd.dcd_svm` on a Dask cluster (CoCoA+, see the module docstring).
 
     Parameters
@@ -229,6 +229,10 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
         is within ``stopping.weight_tol`` again; ``tol`` is then not used. None: liblinear's rule.
     validation_fraction : float, default=0.02
         With ``stopping``: the share of rows held out.
+    average : float or None, default=3.0
+        With ``stopping``: the model watched and returned is the polynomial-decay average of
+        the round-end weights (:class:`~seqimp.kernels._sgd_rule.IterateAverage`), as on one
+        machine; None: the last round's weights.
     verbose : bool, default=False
         One line per round on stderr: projected-gradient range, dual objective, time.
     """
@@ -258,7 +262,7 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
             local[stopper.held[(stopper.held >= a) & (stopper.held < b)] - a] = True
             orders[k] = np.concatenate([np.flatnonzero(~local), np.flatnonzero(local)]).astype(np.int64)
             actives[k] = int((~local).sum())
-        previous = aligned_zeros(w.shape[0])
+        averager = IterateAverage(w.shape[0], None if average is None else check_number(average, "average", low=0))
     pg_max_old, pg_min_old = np.inf, -np.inf
     lost = (distributed.KilledWorker, CancelledError, OSError, TimeoutError)
     converged = False
@@ -303,9 +307,8 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
                 pg_max, pg_min = max(pg_max, hi), min(pg_min, lo)
             gap = pg_max - pg_min
             if stopper is not None:
-                verdict = stopper.after_pass(rounds, w, relative_change(w, previous), time.perf_counter() - start,
-                                             verbose)
-                previous[:] = w
+                change = averager.update(w)
+                verdict = stopper.after_pass(rounds, averager.model, change, time.perf_counter() - start, verbose)
                 if verdict == "stop":
                     converged = True
                     break
@@ -340,7 +343,7 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
         goal = f"tol={tol:g}" if stopper is None else "a settled model"
         warnings.warn(f"distributed dual coordinate descent did not reach {goal} in max_iter={max_iter} "
                       "rounds; increase max_iter", ConvergenceWarning, stacklevel=2)
-    sol = svm_solution(w, layout, alpha, rounds, converged)
+    sol = svm_solution(w if stopper is None else averager.model, layout, alpha, rounds, converged)
     if stopper is not None:
         sol.history, sol.validation_rows = stopper.history, stopper.held
     return sol

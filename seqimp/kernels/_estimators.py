@@ -41,7 +41,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
-from ._dcd import dcd_svm
+from ._dcd import check_threads, dcd_svm
 from ._implicit import check_codes, wd_scores
 from ._ridge import cg_ridge
 from ._sgd import fast_svm
@@ -87,7 +87,7 @@ class _WDModel(BaseEstimator):
         svm_solver = "dcd" if is_regressor(self) or self.client is not None else self._solver(codes.shape[0])
         check_training_memory(codes, self.degree_, get_alphabet(self.alphabet).size, method, self.memory_budget,
                               shifts=self.shifts_, problem="ridge" if is_regressor(self) else "svm",
-                              solver=svm_solver)
+                              solver=svm_solver, threads=1 if is_regressor(self) else check_threads(self.n_jobs))
 
     @contextlib.contextmanager
     def _step(self, what):
@@ -209,9 +209,13 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Client object prefer :func:`seqimp.kernels.fit_distributed`, which leaves no client
         in the model.
     n_jobs : int or None, default=None
-        Implicit route: threads for gathering and scattering blocks of coordinate steps
-        (None: 1, -1: all numba threads); the solution is the same up to rounding. Helps
-        only on otherwise idle cores (see ``docs/training-at-scale.md``).
+        Implicit route (None: 1, -1: all numba threads). "dcd": threads for gathering and
+        scattering blocks of coordinate steps, the same solution up to rounding; helps only
+        on otherwise idle cores. "fast": n_jobs >= 2 runs CoCoA+ rounds on that many threads
+        (each thread a pass over its share of the rows, the updates added after the round;
+        :mod:`seqimp.kernels._cocoa_threads`): another path to the same optimum, the same
+        model from run to run, one more weight vector per thread (see
+        ``docs/training-at-scale.md``).
     solver : {"auto", "dcd", "fast", "sgd"}, default="auto"
         Implicit route, one machine: "dcd" solves the SVM to liblinear's stopping rule
         (``tol``; the exact route); "fast" takes the same dual coordinate descent passes on
@@ -231,6 +235,12 @@ class WDClassifier(ClassifierMixin, _WDModel):
         "fast"/"sgd": largest relative change of the weights over a pass that counts as settled.
     patience : int, default=2
         "fast"/"sgd": settled passes in a row before the fit stops.
+    average : float or None, default=3.0
+        "fast": the model is the polynomial-decay average of the pass-end iterates (Shamir
+        and Zhang 2013) with this eta >= 0: after pass t the average moves to the new iterate
+        by (eta + 1) / (t + eta), so early passes are forgotten and late ones weigh most (0:
+        the plain mean). The stopping rule watches the average. None: the last iterate.
+        See ``docs/training-at-scale.md`` for the measured effect.
 
     Attributes
     ----------
@@ -283,7 +293,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
                  max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
                  client=None, n_jobs=None, solver="auto", validation_fraction=0.02, validation_tol=1e-3,
-                 weight_tol=1e-2, patience=2):
+                 weight_tol=1e-2, patience=2, average=3.0):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -298,6 +308,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.client = client
         self.n_jobs = n_jobs
         self.solver = solver
+        self.average = average
         self.validation_fraction = validation_fraction
         self.validation_tol = validation_tol
         self.weight_tol = weight_tol
@@ -341,7 +352,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
                                           class_weight=self.class_weight, tol=self.tol, max_iter=self.max_iter,
                                           random_state=self.random_state, alphabet=self.alphabet_,
                                           stopping=rule, validation_fraction=self.validation_fraction,
-                                          verbose=self.verbose)
+                                          average=self.average, verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
@@ -370,7 +381,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
                                method="sgd" if solver == "sgd" else "dcd", max_iter=self.max_iter,
                                validation_fraction=self.validation_fraction, validation_tol=self.validation_tol,
                                weight_tol=self.weight_tol, patience=self.patience, random_state=self.random_state,
-                               alphabet=self.alphabet_, n_jobs=self.n_jobs, verbose=self.verbose)
+                               average=self.average, alphabet=self.alphabet_, n_jobs=self.n_jobs,
+                               verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter

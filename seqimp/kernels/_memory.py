@@ -33,13 +33,15 @@ from ._params import feature_offsets
 __all__ = ["training_memory", "check_training_memory"]
 
 def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_memory=False,
-                    problem="svm", solver="dcd") -> int:
+                    problem="svm", solver="dcd", threads=1) -> int:
     """Estimated working memory in bytes of one fit (see the module docstring).
 
     ``problem`` ("svm" or "ridge") picks the implicit route's solver: the classifier's dual
     coordinate descent or the regressor's conjugate gradients. ``solver`` ("dcd", "fast" or
     "sgd") is the SVM's: the fast route keeps one more vector in the solver's layout (the
     weights of the previous pass), averaged SGD two (that and the average's second part).
+    ``threads`` >= 2 with the fast route: CoCoA+ rounds on threads, one more vector per thread
+    (:mod:`._cocoa_threads`).
     """
     n, length, degree = int(n), int(length), int(degree)
     if method == "kernel":
@@ -57,10 +59,13 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     vectors = {"dcd": 1, "fast": 2, "sgd": 3}.get(solver)
     if vectors is None:
         raise SeqimpError(f"solver must be 'dcd', 'fast' or 'sgd', got {solver!r}")
+    if solver == "fast" and int(threads) > 1:
+        vectors += int(threads)
     return vectors * 8 * (q + 1) + 8 * p + 40 * n + codes
 
 
-def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0, problem="svm", solver="dcd") -> int:
+def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0, problem="svm", solver="dcd",
+                          threads=1) -> int:
     """Raise a SeqimpError when a fit would need more than ``budget`` bytes; return the estimate.
 
     ``budget`` (bytes or a size such as ``"4G"``, :func:`seqimp._sizes.parse_size`) None is the
@@ -69,7 +74,7 @@ def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0,
     """
     limit = memory_budget(budget, "memory_budget", share=1.0)
     n, length = codes.shape
-    need = training_memory(n, length, degree, base, method, problem=problem, solver=solver)
+    need = training_memory(n, length, degree, base, method, problem=problem, solver=solver, threads=threads)
     if need <= limit:
         return need
     where = "memory_budget" if budget is not None else "the available memory"
@@ -85,7 +90,8 @@ def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0,
         raise SeqimpError(
             f"method='kernel' (shifts={shifts}) on {n:,} sequences needs about {format_size(need)} for the "
             f"Gram matrix, more than {where} ({have}); use shifts=0 (the implicit route) or fewer sequences")
-    weights = training_memory(0, length, degree, base, method, problem=problem, solver=solver)  # not growing with n
+    weights = training_memory(0, length, degree, base, method, problem=problem, solver=solver,
+                              threads=threads)  # not growing with n
     raise SeqimpError(
         f"the implicit route on {n:,} sequences of length {length} at degree {degree} needs about "
         f"{format_size(need)} (weight vectors {format_size(weights)}, per-sequence solver variables "

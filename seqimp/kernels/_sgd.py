@@ -42,7 +42,7 @@ import numba
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..errors import check_choice, check_random_state
+from ..errors import check_choice, check_number, check_random_state
 from ._dcd import (
     _dot_buf,
     _pass_bar,
@@ -53,7 +53,8 @@ from ._dcd import (
     svm_start,
 )
 from ._layout import aligned_zeros, row_addresses, to_standard
-from ._sgd_rule import HeldOutStop, PlateauRule
+from ._cocoa_threads import ThreadRounds
+from ._sgd_rule import HeldOutStop, IterateAverage, PlateauRule, combine_into
 
 __all__ = ["FastSolution", "fast_svm"]
 
@@ -116,35 +117,12 @@ def _asgd_steps(codes, sign, weight, order, lo, hi, v, z, lay, sqb, degree, base
     state[_S], state[_D], state[_E], state[_T] = s, D, E, t
 
 
-@numba.njit(cache=True, parallel=True)
 def _materialize(v, z, s, D, E, averaged, out):
-    """``out`` <- the model (avg = D (z + E v) when ``averaged``, else w = s v); returns
-    (||new - old||^2, ||new||^2) with ``old`` the previous content of ``out``.
-
-    The sums are taken over 64 fixed chunks and then added in order, so they (and the
-    stopping decisions) do not depend on the number of threads.
-    """
-    n = v.shape[0]
-    chunks = 64
-    size = (n + chunks - 1) // chunks
-    parts = np.zeros((chunks, 2))
-    for c in numba.prange(chunks):
-        diff = 0.0
-        norm = 0.0
-        for q in range(c * size, min(n, (c + 1) * size)):
-            new = D * (z[q] + E * v[q]) if averaged else s * v[q]
-            d = new - out[q]
-            diff += d * d
-            norm += new * new
-            out[q] = new
-        parts[c, 0] = diff
-        parts[c, 1] = norm
-    diff = 0.0
-    norm = 0.0
-    for c in range(chunks):
-        diff += parts[c, 0]
-        norm += parts[c, 1]
-    return diff, norm
+    """``out`` <- the SGD model (avg = D (z + E v) when ``averaged``, else w = s v); returns
+    (||new - old||^2, ||new||^2) with ``old`` the previous content of ``out`` (:func:`._sgd_rule.combine_into`)."""
+    if averaged:
+        return combine_into(out, 0.0, v, D * E, z, D)
+    return combine_into(out, 0.0, v, s, v, 0.0)
 
 
 @dataclass
@@ -178,7 +156,7 @@ class FastSolution:
 
 def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_iter=1000, validation_fraction=0.02,
              max_validation=20_000, validation_tol=1e-3, weight_tol=1e-2, patience=2, random_state=None,
-             refit=True, alphabet="dna", n_jobs=None, verbose=False) -> FastSolution:
+             refit=True, average=3.0, alphabet="dna", n_jobs=None, verbose=False) -> FastSolution:
     """Hinge-loss linear SVM on WD features, stopped when the model stops changing.
 
     Solves the problem of :func:`~seqimp.kernels._dcd.dcd_svm` on all rows but a validation
@@ -210,6 +188,16 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         then one of all n rows, as the exact route's (the held-out slice moves the top
         positional k-mers of low order measurably, see ``docs/training-at-scale.md``). False
         keeps the slice out of training.
+    average : float or None, default=3.0
+        ``method="dcd"``: return (and watch with the stopping rule) the polynomial-decay
+        average of the pass-end iterates (Shamir and Zhang 2013) instead of the last one:
+        after pass t the average moves to the new iterate by ``(eta + 1) / (t + eta)``, with
+        ``eta = average >= 0`` (0: the plain mean of all passes; larger: a shorter memory).
+        The average of dual-feasible iterates is dual-feasible (the dual variables enter w
+        linearly and their box is convex), so the averaged model is an SVM of the same
+        problem; it damps the pass-to-pass swings of the iterate, which at 10^7 sequences
+        kept the held-out accuracy moving by up to 0.02 a pass. None: the last iterate.
+        Ignored by ``method="sgd"``, which averages its own way.
     random_state : None, int or numpy Generator
         Seeds the validation slice and the row order of every pass; None is seed 0.
     n_jobs : int or None, default=None
@@ -223,6 +211,10 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     FastSolution
     """
     check_choice(method, "method", ("dcd", "sgd"))
+    if method == "sgd" or average is None:
+        average = None
+    else:
+        average = check_number(average, "average", low=0)
     X, yb, degree, C, _, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, 1.0, max_iter, alphabet)
     rule = PlateauRule(validation_tol, weight_tol, patience)
     nthreads = check_threads(n_jobs)
@@ -232,8 +224,9 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     name = "SGD" if method == "sgd" else "DCD (fast)"
     stopper = HeldOutStop(X, yb, rule, validation_fraction, max_validation, rng, layout, sqb, refit=refit, name=name)
     n_train = stopper.train.shape[0]
-    model = aligned_zeros(layout.size + 1)
+    rounds = None
     if method == "sgd":
+        model = aligned_zeros(layout.size + 1)
         z = aligned_zeros(layout.size + 1)
         weight = upper / C
         lam = 1.0 / (n_train * C)
@@ -244,6 +237,11 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         cumbeta = cumulative_beta(degree)
         pg = np.empty(2)
         pg_max_old, pg_min_old = np.inf, -np.inf
+        averager = IterateAverage(layout.size + 1, average)
+        model = averager.model
+        if nthreads > 1:                       # CoCoA+ rounds on threads instead of one chain of steps
+            rounds = ThreadRounds(X, sign, alpha, upper, v, layout, sqb, degree, base, qd, cumbeta, stopper.train,
+                                  nthreads, rng)
     chunk = max(4096, n_train // 50)
     order = stopper.train.copy()
     active = n_train
@@ -251,9 +249,16 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     it = 0
     while it < max_iter:
         start = time.perf_counter()
-        rng.shuffle(order[:active])
+        if rounds is not None:
+            active = rounds.active
+        else:
+            rng.shuffle(order[:active])
         with _pass_bar(verbose, active, f"{name} pass {it + 1}") as bar:
-            if method == "sgd":
+            if rounds is not None:
+                pg[0], pg[1] = rounds.round(pg_max_old, pg_min_old, chunk, bar)
+                pg_max_old = pg[0] if pg[0] > 0 else np.inf
+                pg_min_old = pg[1] if pg[1] < 0 else -np.inf
+            elif method == "sgd":
                 for a in range(0, active, chunk):
                     b = min(a + chunk, active)
                     _asgd_steps(X, sign, weight, order, a, b, v, z, layout.table, sqb, degree, base, state, lam, eta0,
@@ -272,9 +277,9 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         it += 1
         if method == "sgd":
             diff2, norm2 = _materialize(v, z, state[_S], state[_D], state[_E], state[_T] > t0, model)
+            change = float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
         else:
-            diff2, norm2 = _materialize(v, v, 1.0, 1.0, 0.0, False, model)
-        change = float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
+            change = averager.update(v)
         verdict = stopper.after_pass(it, model, change, time.perf_counter() - start, verbose)
         if verdict == "stop":
             converged = True
@@ -282,6 +287,8 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         if verdict == "refit":                 # settled: train on every row until the weights settle again
             order = np.arange(n, dtype=np.int64)
             active = n
+            if rounds is not None:
+                rounds.add_rows(stopper.held)
             if method == "dcd":
                 pg_max_old, pg_min_old = np.inf, -np.inf
     if not converged:

@@ -27,9 +27,9 @@ import numpy as np
 from ..errors import SeqimpError, check_int, check_number
 from ._dcd import _dot_buf
 from ._implicit import solver_line
-from ._layout import row_addresses
+from ._layout import aligned_zeros, row_addresses
 
-__all__ = ["HeldOutStop", "PlateauRule", "relative_change", "validation_scores", "validation_split"]
+__all__ = ["HeldOutStop", "IterateAverage", "PlateauRule", "combine_into", "validation_scores", "validation_split"]
 
 
 @dataclass
@@ -200,10 +200,68 @@ class HeldOutStop:
         return "refit"
 
 
-def relative_change(new, old) -> float:
-    """``||new - old|| / ||new||`` of two weight vectors (inf when ``new`` is 0)."""
-    norm = float(np.dot(new, new))
-    if norm == 0:
-        return np.inf
-    d = new - old
-    return float(np.sqrt(np.dot(d, d) / norm))
+@numba.njit(cache=True, parallel=True)
+def combine_into(out, a, v, b, z, d):
+    """``out`` <- ``a out + b v + d z``, elementwise; returns (||new - old||^2, ||new||^2).
+
+    The sums are taken over 64 fixed chunks and then added in order, so they (and the
+    stopping decisions) do not depend on the number of threads.
+    """
+    n = v.shape[0]
+    chunks = 64
+    size = (n + chunks - 1) // chunks
+    parts = np.zeros((chunks, 2))
+    for ch in numba.prange(chunks):
+        diff = 0.0
+        norm = 0.0
+        for q in range(ch * size, min(n, (ch + 1) * size)):
+            new = a * out[q] + b * v[q] + d * z[q]
+            delta = new - out[q]
+            diff += delta * delta
+            norm += new * new
+            out[q] = new
+        parts[ch, 0] = diff
+        parts[ch, 1] = norm
+    diff = 0.0
+    norm = 0.0
+    for ch in range(chunks):
+        diff += parts[ch, 0]
+        norm += parts[ch, 1]
+    return diff, norm
+
+
+class IterateAverage:
+    """The model a fast fit watches and returns: the last iterate, or the polynomial-decay average of the
+    pass-end iterates (Shamir and Zhang 2013).
+
+    After pass t the average moves to the new iterate by ``(eta + 1) / (t + eta)`` (``eta = None``: by 1, the
+    last iterate). The dual variables enter w linearly and their box is convex, so an average of
+    dual-feasible iterates is the w of dual-feasible variables: a model of the same SVM problem.
+
+    Parameters
+    ----------
+    size : int
+        Length of the solver's weight vector (bias last).
+    eta : float or None
+        The decay; 0 is the plain mean of all passes, larger forgets early passes faster.
+
+    Attributes
+    ----------
+    model : ndarray of shape (size,)
+        The current average (64-byte aligned, solver layout).
+    passes : int
+        Iterates averaged so far.
+    """
+
+    def __init__(self, size, eta):
+        self.eta = eta
+        self.model = aligned_zeros(size)
+        self.passes = 0
+
+    def update(self, w) -> float:
+        """Average in the pass-end iterate ``w``; returns the relative change of the model,
+        ``||new - old|| / ||new||`` (inf when the model is 0)."""
+        self.passes += 1
+        c = 1.0 if self.eta is None else (self.eta + 1.0) / (self.passes + self.eta)
+        diff2, norm2 = combine_into(self.model, 1.0 - c, w, c, w, 0.0)
+        return float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
