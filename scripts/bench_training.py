@@ -259,6 +259,9 @@ def main(argv=None):
     p.add_argument("--validation-tol", type=float, default=None, help="the fast routes' validation_tol")
     p.add_argument("--weight-tol", type=float, default=None, help="the fast routes' weight_tol")
     p.add_argument("--patience", type=int, default=None, help="the fast routes' patience")
+    p.add_argument("--average", default=None, metavar="ETA",
+                   help="the fast route's average (polynomial-decay eta of the pass-end iterates; 'none': the last "
+                        "iterate); default: the library's")
     p.add_argument("--firm", action="store_true",
                    help="compare the fast routes with the exact one: held-out accuracy and, per order k = 2..degree, "
                         "the share of the exact fit's top-50 positional k-mers by |FIRM| in the fast fit's top 50")
@@ -298,6 +301,8 @@ def main(argv=None):
     sizes = list(args.n) + ([10_000_000] if args.huge else [])
     rule = {name: value for name, value in (("validation_tol", args.validation_tol), ("weight_tol", args.weight_tol),
                                             ("patience", args.patience)) if value is not None}
+    if args.average is not None:
+        rule["average"] = None if args.average.lower() == "none" else float(args.average)
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
         test = make_store(Path(tmp) / "test", 5000, args.length, seed=99)
         for n in sizes:
