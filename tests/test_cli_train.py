@@ -43,8 +43,10 @@ def _raw_metadata(path) -> str:
 
 @pytest.mark.parametrize("extra, thresholds", [
     ([], {}),
-    (["--validation-fraction", "0.1", "--validation-tol", "0.003", "--weight-tol", "0.05", "--patience", "1"],
-     {"validation_fraction": 0.1, "validation_tol": 0.003, "weight_tol": 0.05, "patience": 1}),
+    (["--validation-fraction", "0.1", "--validation-tol", "0.003", "--weight-tol", "0.05", "--patience", "1",
+      "--average", "0"],
+     {"validation_fraction": 0.1, "validation_tol": 0.003, "weight_tol": 0.05, "patience": 1, "average": 0.0}),
+    (["--average", "none"], {"average": None}),
 ])
 def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys, extra, thresholds):
     out = _train(tmp_path, "--solver", "fast", *extra)
@@ -53,7 +55,7 @@ def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys,
     ref = _reference(solver="fast", **thresholds)
     assert meta["solver"] == "fast" and meta["solver_requested"] == "fast" and meta["solver_reason"] == "as chosen"
     assert meta["passes"] == ref.n_iter_ and meta["converged"] is True and ref.converged_
-    for name in ("validation_fraction", "validation_tol", "weight_tol", "patience"):
+    for name in ("validation_fraction", "validation_tol", "weight_tol", "patience", "average"):
         assert meta[name] == thresholds.get(name, DEFAULTS[name]), name   # the library's defaults when not given
     assert meta["validation_rows"] == len(ref.validation_rows_) == max(1, round(meta["validation_fraction"] * 200))
     history = meta["stopping_history"]
@@ -70,6 +72,7 @@ def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys,
     np.testing.assert_allclose(weights.tables[2], ref.positional_weights().tables[2], rtol=0, atol=1e-12)
     assert (f"solver: the fast route (coordinate descent), as chosen; {ref.n_iter_} passes, the model stopped "
             f"changing (validation_tol {meta['validation_tol']:g}, weight_tol {meta['weight_tol']:g}") in err
+    assert ("; the last iterate" if meta["average"] is None else f"the passes, eta {meta['average']:g}") in err
 
 
 def test_dcd_and_auto_record_the_exact_route_and_why(tmp_path, capsys):
@@ -88,6 +91,7 @@ def test_sgd_and_a_codes_store_record_their_solver(tmp_path, capsys):
     _, meta = load_model(_train(tmp_path, "--solver", "sgd", "--weight-tol", "0.05", "-q"))
     ref = _reference(solver="sgd", weight_tol=0.05)
     assert meta["solver"] == "sgd" and meta["passes"] == ref.n_iter_ and len(meta["stopping_history"]["settled"])
+    assert "average" not in meta                              # averaged SGD averages its own steps
     store = tmp_path / "train.codes"
     assert main(["encode", "--fasta", POS, NEG, "--labels", "1", "0", "--out", str(store), "-q"]) == 0
     out = tmp_path / "store.npz"
@@ -105,9 +109,12 @@ def test_sgd_and_a_codes_store_record_their_solver(tmp_path, capsys):
     (["--validation-fraction", "0"], r"argument --validation-fraction: must be a number in \(0, 1\), got 0\.0"),
     (["--patience", "0"], r"argument --patience: .*got 0"),
     (["--solver", "newton"], r"argument --solver: invalid choice: 'newton'"),
-    (["--solver", "dcd", "--weight-tol", "0.1"], (r"^seqimp: error: --weight-tol sets the fast route's stopping rule; "
+    (["--solver", "dcd", "--weight-tol", "0.1"], (r"^seqimp: error: --weight-tol sets the fast route; "
                                                   r"--solver dcd stops by liblinear's rule")),
     (["--solver", "dcd", "--patience", "3", "--validation-tol", "0.1"], r"--validation-tol, --patience set the fast"),
+    (["--average", "-1"], r"argument --average: expected a number >= 0 or 'none', got '-1'"),
+    (["--solver", "sgd", "--average", "1"], r"--average averages the fast route's passes; --solver sgd averages its"),
+    (["--solver", "dcd", "--average", "1"], r"--average sets the fast route; --solver dcd"),
     (["--shifts", "1", "--solver", "fast"], (r"--solver fast: the solver options train the WD SVM \(--shifts 0\); "
                                              r"--shifts 1 trains the WDS kernel route")),
     (["--shifts", "1", "--weight-tol", "0.1"], r"--weight-tol: the solver options train the WD SVM"),
@@ -123,11 +130,19 @@ def test_bad_solver_options_are_one_line_and_exit_2(tmp_path, capsys, extra, mes
 def test_solver_options_check_their_fields_and_pass_only_what_is_set():
     assert SolverOptions().params() == {"solver": "auto"}
     assert SolverOptions(solver="fast", weight_tol=0.05).params() == {"solver": "fast", "weight_tol": 0.05}
+    assert SolverOptions(average="none").params() == {"solver": "auto", "average": None}
+    assert SolverOptions(average=0).params() == {"solver": "auto", "average": 0}
+    with pytest.raises(SeqimpError, match=r"average must be a number >= 0 or 'none' \(the last iterate\), got 'x'"):
+        SolverOptions(average="x")
+    with pytest.raises(SeqimpError, match=r"average must be a number in \[0, inf\), got -1"):
+        SolverOptions(average=-1)
+    with pytest.raises(SeqimpError, match=r"average: the fast route's average of its passes; solver 'sgd'"):
+        SolverOptions(solver="sgd", average=1.0)
     with pytest.raises(SeqimpError, match=r"weight_tol must be a number in \[0, inf\), got -1"):
         SolverOptions(weight_tol=-1)
     with pytest.raises(SeqimpError, match=r"solver must be one of 'auto', 'dcd', 'fast', 'sgd', got 'newton'"):
         SolverOptions(solver="newton")
-    with pytest.raises(SeqimpError, match=r"patience: thresholds of the fast route's stopping rule; solver 'dcd'"):
+    with pytest.raises(SeqimpError, match=r"patience: options of the fast route; solver 'dcd' stops by liblinear's"):
         SolverOptions(solver="dcd", patience=3)
     from seqimp.pipeline import ModelOptions, train_model
 
@@ -146,17 +161,17 @@ def test_the_command_line_offers_the_librarys_solvers_and_shows_its_defaults(cap
     assert main(["train", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     for option, name in (("--validation-fraction", "validation_fraction"), ("--validation-tol", "validation_tol"),
-                         ("--weight-tol", "weight_tol"), ("--patience", "patience")):
+                         ("--weight-tol", "weight_tol"), ("--patience", "patience"), ("--average", "average")):
         entry = text.split(f" {option} ")[-1].split(" --")[0]     # its line under "solver", not the examples
         assert f"default {DEFAULTS[name]:g})" in entry, (option, entry)
     assert f"(default {DEFAULTS['solver']}: dcd below 50,000 training sequences, else fast)" in text
     assert "--solver fast --weight-tol 0.02" in text          # the example
 
 
-def test_an_old_model_file_without_the_solver_record_still_loads_and_analyses(tmp_path, capsys):
+def test_an_old_model_file_without_the_solver_record_still_loads(tmp_path):
     weights, meta = load_model(_train(tmp_path, "--solver", "fast", "-q"))
     new_keys = {"solver", "solver_requested", "solver_reason", "passes", "converged", "max_iter", "tol",
-                "validation_fraction", "validation_tol", "weight_tol", "patience", "validation_rows",
+                "validation_fraction", "validation_tol", "weight_tol", "patience", "average", "validation_rows",
                 "stopping_history"}
     old = {k: v for k, v in meta.items() if k not in new_keys}    # what 'seqimp train' wrote before issue 28
     save_model(tmp_path / "old.npz", weights, old)
@@ -166,8 +181,6 @@ def test_an_old_model_file_without_the_solver_record_still_loads_and_analyses(tm
     # the round trip keeps the record as written (JSON: tuples and arrays as lists, NaN as null)
     save_model(tmp_path / "again.npz", weights, meta)
     assert load_model(tmp_path / "again.npz")[1] == meta
-    assert main(["poim", "--model", str(tmp_path / "old.npz"), "--background-fasta", NEG, "--max-order", "2",
-                 "--out", str(tmp_path / "run"), "--no-motifs", "-q"]) == 0
 
 
 def test_solver_options_keep_the_start_up_light():

@@ -54,11 +54,12 @@ SOLVER_HELP = """\
   fast  stops once held-out loss, accuracy and weights settle: 10^5 and more
   sgd   averaged SGD, an early-regularised model, not the exact one: a first look
   auto  (default) dcd or fast by the number of training sequences (--solver)
-The thresholds below set when fast, sgd and auto's fast route stop."""
+The thresholds below set when fast, sgd and auto's fast route stop; --average
+is the fast route's (sgd averages its own steps)."""
 
-#: The options of the fast route's stopping rule: ``--option`` -> WDClassifier parameter.
-STOPPING_OPTIONS = {"--validation-fraction": "validation_fraction", "--validation-tol": "validation_tol",
-                    "--weight-tol": "weight_tol", "--patience": "patience"}
+#: The options of the fast route (its stopping rule, its average): ``--option`` -> WDClassifier parameter.
+FAST_OPTIONS = {"--validation-fraction": "validation_fraction", "--validation-tol": "validation_tol",
+                "--weight-tol": "weight_tol", "--patience": "patience", "--average": "average"}
 
 
 class _LibraryDefault:
@@ -77,7 +78,7 @@ class _LibraryDefault:
         value = inspect.signature(WDClassifier).parameters[self.name].default
         if self.name == "solver":
             return f"{value}: dcd below {AUTO_FAST_FROM:,} training sequences, else fast"
-        return f"{value:g}"
+        return "none" if value is None else f"{value:g}"
 
 
 def _open_share(text: str) -> float:
@@ -88,6 +89,16 @@ def _open_share(text: str) -> float:
 def _nonneg_float(text: str) -> float:
     """A finite number >= 0."""
     return _arg_type(text, float, check_number, low=0.0)
+
+
+def _average(text: str):
+    """``--average``: an eta >= 0, or 'none' (the last iterate)."""
+    if text.strip().lower() == "none":
+        return "none"
+    try:
+        return _nonneg_float(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0 or 'none', got {text!r}") from None
 
 
 def register(sub) -> None:
@@ -119,6 +130,10 @@ def register(sub) -> None:
                         "(default %(default)s)")
     s.add_argument("--patience", type=positive_int, default=_LibraryDefault("patience"), metavar="N",
                    help="settled passes in a row before the fit stops (default %(default)s)")
+    s.add_argument("--average", type=_average, default=_LibraryDefault("average"), metavar="ETA",
+                   help="fast route: the model is the average of its pass-end iterates, pass t weighted in by "
+                        "(ETA + 1) / (t + ETA), so early passes are forgotten (0: the plain mean; none: the last "
+                        "iterate; default %(default)s)")
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
     add_dask_options(p, "train")
     add_quiet(p)
@@ -196,18 +211,21 @@ def _solver_options(args):
     library's), or UserError for a combination where an option would be ignored."""
     from ..pipeline import SolverOptions
 
-    given = {option: getattr(args, name) for option, name in STOPPING_OPTIONS.items()
+    given = {option: getattr(args, name) for option, name in FAST_OPTIONS.items()
              if not isinstance(getattr(args, name), _LibraryDefault)}
     solver = "auto" if isinstance(args.solver, _LibraryDefault) else args.solver
     if solver == "dcd" and given:
-        raise UserError(f"{', '.join(given)} {'sets' if len(given) == 1 else 'set'} the fast route's stopping rule; "
-                        "--solver dcd stops by liblinear's rule: use --solver fast, sgd or auto, or leave "
+        raise UserError(f"{', '.join(given)} {'sets' if len(given) == 1 else 'set'} the fast route; --solver dcd "
+                        "stops by liblinear's rule: use --solver fast, sgd or auto, or leave "
                         f"{'it' if len(given) == 1 else 'them'} out")
+    if solver == "sgd" and "--average" in given:
+        raise UserError("--average averages the fast route's passes; --solver sgd averages its own steps: use "
+                        "--solver fast or auto, or leave it out")
     if args.shifts and (given or solver != "auto"):
         chosen = ([f"--solver {solver}"] if solver != "auto" else []) + list(given)
         raise UserError(f"{', '.join(chosen)}: the solver options train the WD SVM (--shifts 0); --shifts "
                         f"{args.shifts} trains the WDS kernel route (libsvm)")
-    return SolverOptions(solver=solver, **{STOPPING_OPTIONS[option]: value for option, value in given.items()})
+    return SolverOptions(solver=solver, **{FAST_OPTIONS[option]: value for option, value in given.items()})
 
 
 def _save(args, out, weights, info, source, length, alphabet) -> int:

@@ -69,6 +69,9 @@ class SolverOptions:
         The stopping rule's thresholds on the held-out loss and accuracy and on the weights.
     patience : int >= 1, optional
         Settled passes in a row before the fit stops.
+    average : float >= 0 or "none", optional
+        "fast": eta of the polynomial-decay average of the pass-end iterates that is the model;
+        "none": the last iterate (``WDClassifier(average=None)``).
     """
 
     solver: str = "auto"
@@ -76,6 +79,7 @@ class SolverOptions:
     validation_tol: float | None = None
     weight_tol: float | None = None
     patience: int | None = None
+    average: float | str | None = None
 
     def __post_init__(self):
         check_choice(self.solver, "solver", SOLVERS)
@@ -87,15 +91,25 @@ class SolverOptions:
                 check_number(getattr(self, name), name, low=0)
         if self.patience is not None:
             check_int(self.patience, "patience")
-        given = [name for name in STOPPING_THRESHOLDS if getattr(self, name) is not None]
+        if isinstance(self.average, str) and self.average != "none":
+            raise SeqimpError(f"average must be a number >= 0 or 'none' (the last iterate), got {self.average!r}")
+        if self.average is not None and self.average != "none":
+            check_number(self.average, "average", low=0)
+        given = [name for name in STOPPING_THRESHOLDS + ("average",) if getattr(self, name) is not None]
         if self.solver == "dcd" and given:
-            raise SeqimpError(f"{', '.join(given)}: thresholds of the fast route's stopping rule; solver 'dcd' "
-                              "stops by liblinear's rule (tol); use solver 'fast', 'sgd' or 'auto'")
+            raise SeqimpError(f"{', '.join(given)}: options of the fast route; solver 'dcd' stops by liblinear's "
+                              "rule (tol); use solver 'fast', 'sgd' or 'auto'")
+        if self.solver == "sgd" and self.average is not None:
+            raise SeqimpError("average: the fast route's average of its passes; solver 'sgd' averages its own steps; "
+                              "use solver 'fast' or 'auto'")
 
     def params(self) -> dict:
         """The :class:`~seqimp.WDClassifier` keyword arguments these options set."""
-        return {name: value for name in ("solver",) + STOPPING_THRESHOLDS
-                if (value := getattr(self, name)) is not None}
+        params = {name: value for name in ("solver",) + STOPPING_THRESHOLDS
+                  if (value := getattr(self, name)) is not None}
+        if self.average is not None:
+            params["average"] = None if self.average == "none" else self.average
+        return params
 
 
 def solver_record(clf, n_train) -> dict:
@@ -115,7 +129,8 @@ def solver_record(clf, n_train) -> dict:
         ``solver_reason`` (why it ran), ``passes`` (rounds on a Dask cluster; the kernel route
         records libsvm's ``iterations`` instead), ``converged`` (the stopping rule stopped it,
         not ``max_iter``), ``max_iter``; ``tol`` for the exact route; for the fast route the
-        thresholds (:data:`STOPPING_THRESHOLDS`), ``validation_rows`` (how many were held out)
+        thresholds (:data:`STOPPING_THRESHOLDS`), ``average`` ("fast" and "cocoa-fast": the
+        eta of the average of the passes, None: the last iterate), ``validation_rows`` (how many were held out)
         and ``stopping_history``: per pass, lists ``held_out_hinge_loss``, ``held_out_accuracy``
         (None in the final passes over all rows), ``weight_change`` and ``settled``.
     """
@@ -140,6 +155,8 @@ def solver_record(clf, n_train) -> dict:
     if not hasattr(clf, "stopping_history_"):
         return dict(record, tol=float(clf.tol))
     record.update({name: clf.get_params()[name] for name in STOPPING_THRESHOLDS})
+    if clf.solver_ != "sgd":  # averaged SGD averages its own steps
+        record["average"] = clf.get_params()["average"]
     record["validation_rows"] = int(len(clf.validation_rows_))
     columns = list(zip(*clf.stopping_history_)) or [(), (), (), ()]
     record["stopping_history"] = {
@@ -161,6 +178,9 @@ def solver_line(record) -> str:
     else:
         how = (f"the model stopped changing (validation_tol {record['validation_tol']:g}, weight_tol "
                f"{record['weight_tol']:g}, patience {record['patience']}; {record['validation_rows']:,} rows held out)")
+        if "average" in record:
+            how += ("; the last iterate" if record["average"] is None else
+                    f"; the average of the passes, eta {record['average']:g}")
     return f"solver: {_ROUTES[record['solver']]}, {record['solver_reason']}; {record['passes']} {steps}, {how}"
 
 
