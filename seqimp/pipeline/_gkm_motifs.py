@@ -8,19 +8,26 @@ gkm-SVM lists) as a robust z-score (median and 1.4826 MAD over all 4**l l-mers);
 with ``z >= min_z`` (7: random sequences reach 4.7, a motif in 30% of 250-nt positives 9.7) is a
 seed when at least ``min_occurrences`` (3) positives hold it (either strand: with both strands
 counted, a palindrome such as TACAATTGTA holds SOX2's ACAAT on both and outscores the motif's
-own words while no sequence holds it), its PWM the l-mer at ``purity`` with ``pad`` uniform
-columns on each side; then the next one that is not a variant of a seed (either strand, shifted, overlapping it by at least l - 4
-letters with at most a quarter of them different), up to ``max_motifs``. Where the seed's word
-(either strand) lies in seqlets (:func:`~seqimp.importance._gkmexplain.find_seqlets`), their
-starts give the seed's place and spread, else its occurrences in the positives. Where no l-mer
-stands out (or l > 12), the words of the seqlets seed instead (:func:`gkm_seeds`). The weights
-come first because they pool every occurrence: with a motif in 30% of 250-nt positives (held-out
-auROC 0.51-0.57) the top l-mers were all the motif's, while the seqlets' words were noise. The
-seed is the l-mer's core (:func:`_core`: the columns whose letters carry its score), and the
-refinement's EM runs :data:`EM_ITERATIONS` iterations per fit: on that set, run to convergence
-from the exact motif (TGTTTACA) over all 243 starts, the EM moved to G-rich low-complexity
-stretches of the background (AGGCCCAGGGGGGAAGCC, not enriched held out), while 1-10 iterations
-kept the motif (TGTAAACA, held-out p = 3e-13).
+own words while no sequence holds it), its PWM the l-mer's core at ``purity`` with ``pad``
+uniform columns on each side; then the next one that is not a variant of a seed (either
+strand, shifted, overlapping it by at least l - 4 letters with at most a quarter of them
+different), up to ``max_motifs``. Where the seed's word (either strand) lies in seqlets
+(:func:`~seqimp.importance._gkmexplain.find_seqlets`), their starts give the seed's place and
+spread, else its occurrences in the positives. Where no l-mer stands out (or l > 12), the words
+of the seqlets seed instead (:func:`gkm_seeds`). The weights come first because they pool every
+occurrence: with a motif in 30% of 250-nt positives (held-out auROC 0.51-0.57) the top l-mers
+were all the motif's, while the seqlets' words were noise. The core (:func:`_core`) runs from
+the first to the last column whose letter carries at least :data:`CORE_SHARE` (0.7) of the
+largest column's score: with SOX2 anywhere in 250 nt the top word ATTCCATTGT has the core
+CCATTGT, the motif's, where half the largest score kept the two T's before it (its sites then
+covered 0.08 of the planted ones instead of 0.14). The refinement's EM runs
+:data:`EM_ITERATIONS` iterations per fit: on that set, run to convergence from the exact motif
+(TGTTTACA) over all 243 starts, the EM moved to G-rich low-complexity stretches of the
+background (AGGCCCAGGGGGGAAGCC, not enriched held out), while 1-10 iterations kept the motif
+(TGTAAACA, held-out p = 3e-13). Last, the PWM is tuned at the site threshold
+(:func:`seqimp.pipeline._gkm_refine.tune_pwm`): the EM's maximum-likelihood PWM of an 8-column
+motif puts the 1% threshold on its consensus word alone (0.097 of FOXA2's planted sites there;
+0.225 tuned).
 
 Seeds from seqlets (:func:`gkm_seeds`): the words of length ``word`` in the seqlets of the positives
 (:func:`seqimp.importance._gkmexplain.find_seqlets`), both strands counted as one, are
@@ -49,6 +56,10 @@ logger = logging.getLogger(__name__)
 
 #: EM iterations per fit of :func:`seqimp.motifs.refine_motifs` for the gkm seeds.
 EM_ITERATIONS = 5
+
+#: A seed l-mer's core: its columns from the first to the last whose letter carries at least this
+#: share of the largest column's score (:func:`_core`).
+CORE_SHARE = 0.7
 
 
 def _word_codes(codes, m):
@@ -135,7 +146,7 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
         if hit.any(axis=1).sum() < min_occurrences:  # a word the data hardly hold (a palindrome
             continue                                 # that joins the motif's two strands)
         used.append(word)
-        core = _core(scores, int(idx), l)
+        core = _core(scores, int(idx), l, share=CORE_SHARE)
         in_seqlets = [int(j) for s in seqlets.itertuples()
                       for j in np.flatnonzero(hit[s.sequence, s.start:max(s.end - l + 1, s.start)]) + s.start]
         starts = np.array(in_seqlets or list(np.nonzero(hit)[1]) or [(L - l) // 2], dtype=float)
@@ -267,7 +278,7 @@ def attribution_result(model, positive, positive_attr, negative_attr):
 
 
 def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9, round=1, accepted=(), match=True,
-                    random_state=None):
+                    random_state=None, seqlets=True):
     """The motifs of a fitted :class:`~seqimp.kernels.GKMClassifier` on the run's sequences:
     attributions of positives and negatives, seqlets, seeds (:func:`lmer_seeds`, else
     :func:`gkm_seeds`), then :func:`seqimp.motifs.refine_motifs` (a few EM iterations, then the
@@ -279,7 +290,10 @@ def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9, round=1, 
     ``round``, ``accepted``, ``match``: as :func:`~seqimp.pipeline.find_motifs`' (a later round
     of explaining away, :func:`gkm_explain_away`: seeds named ``round2_gkm1, ...``, motifs
     numbered on from ``accepted``, copies of them merged into them); ``random_state`` seeds the
-    composition controls.
+    composition controls. ``seqlets=False`` (the later rounds): no attributions and no seqlets,
+    seeds from the l-mer weights only and no ``result`` -- a word the retrained model's weights
+    single out, or nothing: on 120 positives the seqlets' words of a round 2 seeded a noise
+    motif (sites in 42 positives and 1 negative once tuned, held-out p = 0.025).
 
     Returns
     -------
@@ -297,20 +311,26 @@ def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9, round=1, 
     pos, neg = sequences.positive, sequences.negative
     if pos is None or neg is None:
         raise SeqimpError("the gkm motifs are refined on positive and negative sequences: give both")
-    pos_attr = gkm_attributions(model, pos)
-    neg_attr = gkm_attributions(model, neg)
     width = int(model.word_length)
-    seqlets = find_seqlets(pos_attr, neg_attr, width=width, quantile=seqlet_quantile)
-    logger.info(f"{len(seqlets)} seqlets of {width} bases in {seqlets['sequence'].nunique()} positives "
-                f"(attribution above {seqlets.attrs['threshold']:.3g}, the {seqlet_quantile:g} quantile of the "
-                "negatives' best windows)" + (f" (round {round})" if round > 1 else ""))
+    use_seqlets = seqlets
+    if use_seqlets:
+        pos_attr = gkm_attributions(model, pos)
+        neg_attr = gkm_attributions(model, neg)
+        seqlets = find_seqlets(pos_attr, neg_attr, width=width, quantile=seqlet_quantile)
+        logger.info(f"{len(seqlets)} seqlets of {width} bases in {seqlets['sequence'].nunique()} positives "
+                    f"(attribution above {seqlets.attrs['threshold']:.3g}, the {seqlet_quantile:g} quantile of the "
+                    "negatives' best windows)")
+    else:
+        seqlets = pd.DataFrame(columns=["sequence", "start", "end", "score"])
+        seqlets.attrs["threshold"] = float("nan")
     most = options.max_motifs or 3
-    seeds = []
+    seeds, candidates = [], pd.DataFrame(columns=["name", "word", "core", "z", "seqlets", "occurrences"])
     if model.word_length <= 12:
         seeds, candidates = lmer_seeds(model, seqlets, pos, max_motifs=most)
     if seeds:
-        logger.info(f"{len(seeds)} seed(s) from the model's l-mer weights: " + ", ".join(candidates["word"]))
-    else:  # no l-mer stands out (or l > 12): the words of the seqlets
+        logger.info(f"{len(seeds)} seed(s) from the model's l-mer weights: " + ", ".join(candidates["word"])
+                    + (f" (round {round})" if round > 1 else ""))
+    elif use_seqlets:  # no l-mer stands out (or l > 12): the words of the seqlets
         seeds, candidates = gkm_seeds(seqlets, pos, neg, max_motifs=most)
     if round > 1:
         seeds = [replace(m, name=f"round{round}_{m.name}") for m in seeds]
@@ -332,14 +352,17 @@ def find_gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9, round=1, 
                                  first_number=len(accepted) + 1, accepted=accepted)
         motifs, stats, sites = selected.motifs, selected.stats, selected.sites
         stats["round"] = round
-    else:
+    elif use_seqlets:
         logger.info("no seed word is enriched in the seqlets; no gkm motif")
+    else:
+        logger.info(f"round {round}: no l-mer of the retrained model stands out; no further gkm motif")
     parameters = {"strand": options.strand, "fpr": options.fpr, "max_pvalue": options.max_pvalue,
                   "max_held_out_pvalue": options.max_held_out_pvalue, "max_motifs": options.max_motifs,
                   "rounds": options.rounds, "seqlets": int(len(seqlets)),
                   "seqlet_threshold": float(seqlets.attrs["threshold"]), "database": database_info(options.database)}
-    run = MotifRun(motifs, None, candidates, result=attribution_result(model, pos, pos_attr, neg_attr), stats=stats,
-                   sites=sites, coords=sequences.coords, parameters=parameters)
+    result = attribution_result(model, pos, pos_attr, neg_attr) if use_seqlets else None
+    run = MotifRun(motifs, None, candidates, result=result, stats=stats, sites=sites, coords=sequences.coords,
+                   parameters=parameters)
     if match:
         run.matches = motif_matches(run, options)
     return run
@@ -371,7 +394,7 @@ def gkm_explain_away(run, sequences, *, model, options, random_state=None, fitte
                                alpha_init=start)
         previous[0] = gkm
         return find_gkm_motifs(gkm, masked, options=options, round=number, accepted=accepted, match=False,
-                               random_state=random_state)
+                               random_state=random_state, seqlets=False)
 
     if run.motifs and options.rounds >= 2:
         run = _rounds(run, sequences, model=model, background=None, importance=None, motifs=options,
