@@ -47,6 +47,11 @@ COMPARE_AUROC = 0.8
 #: informative positional model.
 MARGIN = 0.05
 
+#: The stopping tolerance of the route's gkm fits (``GKMClassifier(tol=...)``): liblinear's default
+#: for its dual solvers. On the ``anywhere`` set of motif_benchmark_2 the passes fell from 19
+#: (``tol`` 0.01, the estimator's default) to 12 with the same best l-mers (FOXA2's, z 9.7).
+ROUTE_TOL = 0.1
+
 
 @dataclass
 class ModelRoute:
@@ -123,7 +128,7 @@ def choose_route(requested, *, shifts=0, held_out=None, gkm_held_out=None) -> Mo
 
 def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init=None):
     """A :class:`~seqimp.kernels.GKMClassifier` (``model.word_length``, ``model.informative``,
-    ``model.C``) evaluated on the held-out split of ``train_classifier`` (same stratified split,
+    ``model.C``, ``tol`` :data:`ROUTE_TOL`) evaluated on the held-out split of ``train_classifier`` (same stratified split,
     same seed) and then trained on all sequences, which the motifs come from. The fit on all
     sequences starts from the held-out fit's dual variables (``alpha_init`` of
     :meth:`~seqimp.kernels.GKMClassifier.fit`: the same optimum in fewer passes), or from
@@ -146,7 +151,7 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
     from ._train import _split_seed
 
     def fit(X, y, alpha_init=None):
-        return GKMClassifier(model.word_length, model.informative, C=model.C,
+        return GKMClassifier(model.word_length, model.informative, C=model.C, tol=ROUTE_TOL,
                              random_state=recorded_seed(random_state)).fit(X, y, alpha_init=alpha_init)
 
     info = {"n_train": int(len(y)), "n_test": 0, "accuracy": None, "auroc": None}
