@@ -195,3 +195,18 @@ def test_solver_options_keep_the_start_up_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert eval(out.stdout.strip().splitlines()[-1]) == []
     assert "argument --weight-tol: must be a number in [0, inf), got -1.0" in out.stderr
+
+
+def test_threads_run_the_fast_route_as_cocoa_rounds_and_are_recorded(tmp_path, capsys):
+    out = _train(tmp_path, "--solver", "fast", "--threads", "2")
+    err = capsys.readouterr().err
+    weights, meta = load_model(out)
+    ref = _reference(solver="fast", n_jobs=2)
+    assert meta["threads"] == 2 and meta["passes"] == ref.n_iter_
+    np.testing.assert_allclose(weights.score(read_fasta(POS).codes),
+                               ref.decision_function(read_fasta(POS).codes), rtol=1e-9, atol=1e-9)
+    assert "CoCoA+ rounds on 2 threads" in err
+    assert load_model(_train(tmp_path, "--solver", "fast", name="one.npz"))[1]["threads"] == 1
+    assert main(["train", "--positive", POS, "--negative", NEG, "--shifts", "1", "--threads", "2",
+                 "--model-out", str(tmp_path / "k.npz")]) == 2
+    assert "--threads: the solver options train the WD SVM" in capsys.readouterr().err

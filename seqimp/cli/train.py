@@ -134,6 +134,10 @@ def register(sub) -> None:
                    help="fast route: the model is the average of its pass-end iterates, pass t weighted in by "
                         "(ETA + 1) / (t + ETA), so early passes are forgotten (0: the plain mean; none: the last "
                         "iterate; default %(default)s)")
+    s.add_argument("--threads", type=positive_int, default=None, metavar="N",
+                   help="WD SVM threads: the fast route runs CoCoA+ rounds on N threads (reproducible, another path "
+                        "to the same optimum; one more weight vector per thread); the exact route splits blocks "
+                        "of steps over them (the same model, pays only on idle cores). Default 1")
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
     add_dask_options(p, "train")
     add_quiet(p)
@@ -221,11 +225,13 @@ def _solver_options(args):
     if solver == "sgd" and "--average" in given:
         raise UserError("--average averages the fast route's passes; --solver sgd averages its own steps: use "
                         "--solver fast or auto, or leave it out")
-    if args.shifts and (given or solver != "auto"):
-        chosen = ([f"--solver {solver}"] if solver != "auto" else []) + list(given)
+    if args.shifts and (given or solver != "auto" or args.threads is not None):
+        chosen = (([f"--solver {solver}"] if solver != "auto" else []) + list(given)
+                  + (["--threads"] if args.threads is not None else []))
         raise UserError(f"{', '.join(chosen)}: the solver options train the WD SVM (--shifts 0); --shifts "
                         f"{args.shifts} trains the WDS kernel route (libsvm)")
-    return SolverOptions(solver=solver, **{FAST_OPTIONS[option]: value for option, value in given.items()})
+    return SolverOptions(solver=solver, threads=args.threads,
+                         **{FAST_OPTIONS[option]: value for option, value in given.items()})
 
 
 def _save(args, out, weights, info, source, length, alphabet) -> int:

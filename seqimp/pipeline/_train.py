@@ -72,6 +72,10 @@ class SolverOptions:
     average : float >= 0 or "none", optional
         "fast": eta of the polynomial-decay average of the pass-end iterates that is the model;
         "none": the last iterate (``WDClassifier(average=None)``).
+    threads : int >= 1, optional
+        ``WDClassifier(n_jobs=...)``: "fast" with 2 or more runs CoCoA+ rounds on that many
+        threads (another path to the same optimum, reproducible); "dcd" splits blocks of steps
+        over them (the same model; pays only on idle cores).
     """
 
     solver: str = "auto"
@@ -80,6 +84,7 @@ class SolverOptions:
     weight_tol: float | None = None
     patience: int | None = None
     average: float | str | None = None
+    threads: int | None = None
 
     def __post_init__(self):
         check_choice(self.solver, "solver", SOLVERS)
@@ -91,6 +96,8 @@ class SolverOptions:
                 check_number(getattr(self, name), name, low=0)
         if self.patience is not None:
             check_int(self.patience, "patience")
+        if self.threads is not None:
+            check_int(self.threads, "threads")
         if isinstance(self.average, str) and self.average != "none":
             raise SeqimpError(f"average must be a number >= 0 or 'none' (the last iterate), got {self.average!r}")
         if self.average is not None and self.average != "none":
@@ -109,6 +116,8 @@ class SolverOptions:
                   if (value := getattr(self, name)) is not None}
         if self.average is not None:
             params["average"] = None if self.average == "none" else self.average
+        if self.threads is not None:
+            params["n_jobs"] = self.threads
         return params
 
 
@@ -152,6 +161,10 @@ def solver_record(clf, n_train) -> dict:
         reason = "as chosen"
     record = {"solver": clf.solver_, "solver_requested": requested, "solver_reason": reason,
               "passes": int(clf.n_iter_), "converged": bool(clf.converged_), "max_iter": int(clf.max_iter)}
+    if clf.solver_ in ("dcd", "fast"):
+        from ..kernels._dcd import check_threads
+
+        record["threads"] = check_threads(clf.n_jobs)
     if not hasattr(clf, "stopping_history_"):
         return dict(record, tol=float(clf.tol))
     record.update({name: clf.get_params()[name] for name in STOPPING_THRESHOLDS})
@@ -181,6 +194,9 @@ def solver_line(record) -> str:
         if "average" in record:
             how += ("; the last iterate" if record["average"] is None else
                     f"; the average of the passes, eta {record['average']:g}")
+    if record.get("threads", 1) > 1:
+        how += (f"; CoCoA+ rounds on {record['threads']} threads" if record["solver"] == "fast" else
+                f"; {record['threads']} threads")
     return f"solver: {_ROUTES[record['solver']]}, {record['solver_reason']}; {record['passes']} {steps}, {how}"
 
 
