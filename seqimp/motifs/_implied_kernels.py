@@ -174,32 +174,17 @@ def column_sweep_kernel(pwm, starts, weights, alpha, orders, positions, pos_offs
     n_entries = entry_offsets[-1]
     base = np.empty(n_entries)
     G = np.empty((n_entries, 4))
-    prod = np.empty(4 ** orders.max())
     for col in range(m):
         base[:] = 0.0
         G[:] = 0.0
-        for q in range(orders.shape[0]):
-            k = orders[q]
-            a = alpha[q]
-            nz = 4 ** k
-            pq = prod[:nz]
-            for r in range(pos_offsets[q], pos_offsets[q + 1]):
-                j = positions[r]
-                e0 = entry_offsets[q] + (r - pos_offsets[q]) * nz
-                for i in range(starts.shape[0]):
-                    t = starts[i]
-                    wt = weights[i]
-                    if t - k >= j or j >= t + m or wt == 0.0:
-                        continue
-                    p = col + t - j  # the column's offset inside the k-mer
-                    inside = 0 <= p < k
-                    _products(ratio, m, j, t, k, col if inside else -1, pq)
-                    for z in range(nz):
-                        if inside:
-                            G[e0 + z, (z >> (2 * (k - 1 - p))) & 3] += 4.0 * a * wt * pq[z]
-                            base[e0 + z] -= a * wt
-                        else:
-                            base[e0 + z] += a * wt * (pq[z] - 1.0)
+        for q in range(orders.shape[0]):  # order q's block of the design, as column_kernel writes it
+            rows = pos_offsets[q + 1] - pos_offsets[q]
+            if rows == 0:
+                continue
+            nz = 4 ** orders[q]
+            e0, e1 = entry_offsets[q], entry_offsets[q + 1]
+            column_kernel(ratio, col, starts, weights, alpha[q], orders[q], positions[pos_offsets[q]:pos_offsets[q + 1]],
+                          base[e0:e1].reshape((rows, nz)), G[e0:e1].reshape((rows, nz, 4)))
         H = np.zeros((4, 4))
         g = np.zeros(4)
         for e in range(n_entries):
