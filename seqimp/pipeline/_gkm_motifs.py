@@ -19,15 +19,15 @@ occurrence: with a motif in 30% of 250-nt positives (held-out auROC 0.51-0.57) t
 were all the motif's, while the seqlets' words were noise. The core (:func:`_core`) runs from
 the first to the last column whose letter carries at least :data:`CORE_SHARE` (0.7) of the
 largest column's score: with SOX2 anywhere in 250 nt the top word ATTCCATTGT has the core
-CCATTGT, the motif's, where half the largest score kept the two T's before it (its sites then
-covered 0.08 of the planted ones instead of 0.14). The refinement's EM runs
+CCATTGT, the motif's, where half the largest score kept the two T's before it (the tuned
+motif's sites then covered 0.08 of the planted ones instead of 0.14). The refinement's EM runs
 :data:`EM_ITERATIONS` iterations per fit: on that set, run to convergence from the exact motif
 (TGTTTACA) over all 243 starts, the EM moved to G-rich low-complexity stretches of the
 background (AGGCCCAGGGGGGAAGCC, not enriched held out), while 1-10 iterations kept the motif
 (TGTAAACA, held-out p = 3e-13). Last, the PWM is tuned at the site threshold
-(:func:`seqimp.pipeline._gkm_refine.tune_pwm`): the EM's maximum-likelihood PWM of an 8-column
-motif puts the 1% threshold on its consensus word alone (0.097 of FOXA2's planted sites there;
-0.225 tuned).
+(:func:`seqimp.pipeline._gkm_refine.tune_pwm`, kept where more positives pass): the EM's
+maximum-likelihood PWM of an 8-column motif puts the 1% threshold on its consensus word alone
+(0.097 of FOXA2's planted sites there; 0.225 tuned).
 
 Seeds from seqlets (:func:`gkm_seeds`): the words of length ``word`` in the seqlets of the positives
 (:func:`seqimp.importance._gkmexplain.find_seqlets`), both strands counted as one, are
