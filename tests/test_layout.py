@@ -76,8 +76,12 @@ def test_row_addresses_are_those_of_the_row_kmers(length, degree, base, paired):
         np.testing.assert_array_equal(buf, want)
 
 
+@pytest.mark.parametrize("serial_below", [0, 1 << 62])   # the parallel gather, then the one-thread one
 @pytest.mark.parametrize("length,degree,base", CASES)
-def test_to_standard_equals_gathering_feature_by_feature(length, degree, base):
+def test_to_standard_equals_gathering_feature_by_feature(length, degree, base, serial_below, monkeypatch):
+    from seqimp.kernels import _layout
+
+    monkeypatch.setattr(_layout, "SERIAL_GATHER_BELOW", serial_below)
     layout = solver_layout(length, degree, base)
     ref, _ = reference_addresses(length, degree, base)
     w = np.random.default_rng(1).normal(size=layout.size + 1)

@@ -146,14 +146,31 @@ def feature_address(lay, base, k, i, y):
     return _address(lay, k, i * base ** (k - 1) + y // base, i * base ** k + y, y % base)
 
 
+@numba.njit(cache=True, inline="always")
+def _gather_position(w, lay, offsets, base, k, i, out):
+    width = base ** k
+    col = offsets[k - 1] + i * width
+    for y in range(width):
+        out[col + y] = w[feature_address(lay, base, k, i, y)]
+
+
 @numba.njit(cache=True, parallel=True)
 def _gather_standard(w, lay, offsets, degree, base, length, out):
     for k in range(1, degree + 1):
-        width = base ** k
         for i in numba.prange(length - k + 1):
-            col = offsets[k - 1] + i * width
-            for y in range(width):
-                out[col + y] = w[feature_address(lay, base, k, i, y)]
+            _gather_position(w, lay, offsets, base, k, i, out)
+
+
+@numba.njit(cache=True)
+def _gather_standard_serial(w, lay, offsets, degree, base, length, out):
+    for k in range(1, degree + 1):
+        for i in range(length - k + 1):
+            _gather_position(w, lay, offsets, base, k, i, out)
+
+
+#: below this many weights :func:`to_standard` gathers on one thread: a parallel region per order
+#: costs more than the gather itself on small models, and waits for every thread on a busy machine
+SERIAL_GATHER_BELOW = 1 << 20
 
 
 def to_standard(w, layout: SolverLayout):
@@ -162,7 +179,8 @@ def to_standard(w, layout: SolverLayout):
     Gathers feature by feature into a new array of p floats (no index array is built).
     """
     coef = np.empty(int(layout.offsets[-1]))
-    _gather_standard(w, layout.table, layout.offsets, layout.degree, layout.base, layout.length, coef)
+    gather = _gather_standard_serial if coef.shape[0] < SERIAL_GATHER_BELOW else _gather_standard
+    gather(w, layout.table, layout.offsets, layout.degree, layout.base, layout.length, coef)
     return coef, float(w[layout.size])
 
 
