@@ -262,7 +262,7 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
             local[stopper.held[(stopper.held >= a) & (stopper.held < b)] - a] = True
             orders[k] = np.concatenate([np.flatnonzero(~local), np.flatnonzero(local)]).astype(np.int64)
             actives[k] = int((~local).sum())
-        averager = IterateAverage(w.shape[0], None if average is None else check_number(average, "average", low=0))
+        averager = IterateAverage(w.shape[0], average)
     pg_max_old, pg_min_old = np.inf, -np.inf
     lost = (distributed.KilledWorker, CancelledError, OSError, TimeoutError)
     converged = False

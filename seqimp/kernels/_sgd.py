@@ -42,7 +42,7 @@ import numba
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..errors import check_choice, check_number, check_random_state
+from ..errors import check_choice, check_random_state
 from ._dcd import (
     _dot_buf,
     _pass_bar,
@@ -211,10 +211,6 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     FastSolution
     """
     check_choice(method, "method", ("dcd", "sgd"))
-    if method == "sgd" or average is None:
-        average = None
-    else:
-        average = check_number(average, "average", low=0)
     X, yb, degree, C, _, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, 1.0, max_iter, alphabet)
     rule = PlateauRule(validation_tol, weight_tol, patience)
     nthreads = check_threads(n_jobs)
@@ -237,7 +233,7 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         cumbeta = cumulative_beta(degree)
         pg = np.empty(2)
         pg_max_old, pg_min_old = np.inf, -np.inf
-        averager = IterateAverage(layout.size + 1, average)
+        averager = IterateAverage(layout.size + 1, average)    # checks average
         model = averager.model
         if nthreads > 1:                       # CoCoA+ rounds on threads instead of one chain of steps
             rounds = ThreadRounds(X, sign, alpha, upper, v, layout, sqb, degree, base, qd, cumbeta, stopper.train,
@@ -256,8 +252,6 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         with _pass_bar(verbose, active, f"{name} pass {it + 1}") as bar:
             if rounds is not None:
                 pg[0], pg[1] = rounds.round(pg_max_old, pg_min_old, chunk, bar)
-                pg_max_old = pg[0] if pg[0] > 0 else np.inf
-                pg_min_old = pg[1] if pg[1] < 0 else -np.inf
             elif method == "sgd":
                 for a in range(0, active, chunk):
                     b = min(a + chunk, active)
@@ -272,13 +266,13 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
                                        a + chunk, active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
                     bar.update(b - a)
                     a = b
-                pg_max_old = pg[0] if pg[0] > 0 else np.inf
-                pg_min_old = pg[1] if pg[1] < 0 else -np.inf
         it += 1
         if method == "sgd":
             diff2, norm2 = _materialize(v, z, state[_S], state[_D], state[_E], state[_T] > t0, model)
             change = float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
-        else:
+        else:                                  # next pass's shrinking thresholds (one thread or rounds)
+            pg_max_old = pg[0] if pg[0] > 0 else np.inf
+            pg_min_old = pg[1] if pg[1] < 0 else -np.inf
             change = averager.update(v)
         verdict = stopper.after_pass(it, model, change, time.perf_counter() - start, verbose)
         if verdict == "stop":

@@ -254,7 +254,7 @@ class IterateAverage:
     """
 
     def __init__(self, size, eta):
-        self.eta = eta
+        self.eta = None if eta is None else check_number(eta, "average", low=0)
         self.model = aligned_zeros(size)
         self.passes = 0
 

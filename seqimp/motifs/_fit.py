@@ -30,7 +30,7 @@ from scipy.optimize import nnls
 
 from ..errors import SeqimpError, check_choice
 from ..importance._result import MEASURES, measure_tables
-from ._implied_kernels import column_sweep_kernel, simplex_faces
+from ._implied_kernels import column_sweep_kernel, ridged_simplex
 from ._implied_poim import motif_contribution, per_start_contributions
 from ._motif import Motif, information_content
 
@@ -44,7 +44,7 @@ def simplex_lstsq(G, c, *, ridge=1e-10):
     equality-constrained optimum on one face of the simplex; faces are tried from the largest
     down and the first point that satisfies the KKT conditions is returned. A tiny ridge towards the centre of the simplex makes the
     answer unique when ``G`` does not determine it. The faces are searched by a numba kernel
-    (:func:`seqimp.motifs._implied_kernels.simplex_faces`) on the normal equations ``G'G``, ``G'c``.
+    (:func:`seqimp.motifs._implied_kernels.ridged_simplex`) on the normal equations ``G'G``, ``G'c``.
 
     Parameters
     ----------
@@ -57,13 +57,9 @@ def simplex_lstsq(G, c, *, ridge=1e-10):
     """
     G = np.asarray(G, dtype=np.float64)
     c = np.asarray(c, dtype=np.float64)
-    d = G.shape[1]
-    H = G.T @ G
-    lam = max(ridge * np.trace(H) / d, 1e-300)
-    H = H + lam * np.eye(d)
-    g = G.T @ c + lam / d  # the ridge pulls towards the centre 1/d
-    scale = np.abs(H).max() + np.abs(g).max()
-    return simplex_faces(np.ascontiguousarray(H), np.ascontiguousarray(g), float(scale))
+    H = np.ascontiguousarray(G.T @ G, dtype=np.float64)
+    g = np.ascontiguousarray(G.T @ c, dtype=np.float64)
+    return ridged_simplex(H, g, float(ridge))  # the ridge pulls towards the centre 1/d
 
 
 def _nnls(A, b):

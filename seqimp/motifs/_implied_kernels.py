@@ -157,6 +157,22 @@ def simplex_faces(H, g, scale):
 
 
 @njit(cache=True)
+def ridged_simplex(H, g, ridge):
+    """The optimum of ``x'Hx - 2g'x`` on the simplex with :func:`seqimp.motifs.simplex_lstsq`'s
+    ridge towards its centre: ``lam = max(ridge trace(H) / d, 1e-300)`` added to H's diagonal
+    and ``lam / d`` to g (in place), then :func:`simplex_faces`."""
+    d = H.shape[0]
+    trace = 0.0
+    for x in range(d):
+        trace += H[x, x]
+    lam = max(ridge * trace / d, 1e-300)
+    for x in range(d):
+        H[x, x] += lam
+        g[x] += lam / d
+    return simplex_faces(H, g, np.abs(H).max() + np.abs(g).max())
+
+
+@njit(cache=True)
 def column_sweep_kernel(pwm, starts, weights, alpha, orders, positions, pos_offsets, entry_offsets, w, target, sign,
                         ridge):
     """Set every column of ``pwm`` (m, 4) in turn, in place, to ``argmin ||G x - c||^2`` on the
@@ -195,12 +211,7 @@ def column_sweep_kernel(pwm, starts, weights, alpha, orders, positions, pos_offs
                 g[x] += gx * ce
                 for x2 in range(4):
                     H[x, x2] += gx * (s * G[e, x2])
-        lam = max(ridge * (H[0, 0] + H[1, 1] + H[2, 2] + H[3, 3]) / 4.0, 1e-300)
-        for x in range(4):
-            H[x, x] += lam
-            g[x] += lam / 4.0
-        scale = np.abs(H).max() + np.abs(g).max()
-        sol = simplex_faces(H, g, scale)
+        sol = ridged_simplex(H, g, ridge)
         for x in range(4):
             pwm[col, x] = sol[x]
             ratio[col, x] = 4.0 * sol[x]
