@@ -37,12 +37,15 @@ per set and seed) and reuses them on the next run with the same file.
     python scripts/eval_motif_recovery.py --seeds 5 --modisco-cache modisco.json --modisco-skip CTCF
     python scripts/eval_motif_recovery.py --scenarios public      # motif_benchmark_2 beside STREME
     python scripts/eval_motif_recovery.py --scenarios generated --scenario-seeds 1 2
+    python scripts/eval_motif_recovery.py --scenarios all --streme /tmp/meme-build/src/streme
 
 ``--scenarios`` runs the scenario benchmark of ``scripts/motif_scenarios.py`` instead: the five
 sets of ``motif_benchmark_2`` (STREME 5.5.8's stored answers) and generated sets of the same
 kinds (low prevalence anywhere in long sequences, a dominant motif masking a second one, a
 composite pair, a weak long motif, few sequences) with other factors and seeds: recall of the
-planted sites at 1% FPR, offset, spurious motifs, wall time and peak memory beside STREME's.
+planted sites at 1% FPR, offset, spurious motifs, wall time and peak memory beside STREME's
+(its stored FINALTIME; with ``--streme PATH``, a STREME built here run on the same files in
+the same script run, alternately after and before seqimp).
 """
 
 from __future__ import annotations
@@ -302,13 +305,20 @@ def main(argv=None) -> int:
     parser.add_argument("--baseline", metavar="SRC", default=None,
                         help="scenarios: also run the seqimp of the source tree SRC (e.g. a git worktree of an "
                              "earlier commit) on every set, just before the current code, for a same-load comparison")
+    parser.add_argument("--streme", metavar="PATH", default=None,
+                        help="scenarios: also run this STREME executable (MEME 5.5.8, built from source) on every "
+                             "set with the stored answers' options, alternately after and before seqimp, and print "
+                             "its wall time, CPU seconds and peak memory beside seqimp's")
     args = parser.parse_args(argv)
     if args.scenarios:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from motif_scenarios import run_scenarios
 
+        if args.streme is not None and not os.access(args.streme, os.X_OK):
+            print(f"--streme {args.streme}: not an executable file")
+            return 2
         return run_scenarios(args.scenarios, tuple(args.scenario_seeds), args.data, keep=args.keep,
-                             only=tuple(args.only), baseline=args.baseline)
+                             only=tuple(args.only), baseline=args.baseline, streme=args.streme)
     _paths(args.data)
     if not JASPAR.exists():
         print(f"{JASPAR} is missing: the benchmark needs ../shared/data beside the repository")

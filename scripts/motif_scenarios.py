@@ -32,6 +32,18 @@ second run of each is reported: the first may compile kernels that the warm-up d
 
     python scripts/eval_motif_recovery.py --scenarios public --baseline /tmp/seqimp-base
     python scripts/motif_scenarios.py --generate OUTDIR --seed 1   # only write the generated sets
+
+STREME on this machine, in the same script run: ``--streme PATH`` (the ``streme`` executable of
+MEME 5.5.8, built from source outside the repository) runs ``streme --p P --n N --dna --oc DIR``
+-- the options of the stored ``streme_*.txt`` command lines -- on every set, public and
+generated, right after seqimp on one set and right before it on the next (alternating, so that
+neither always runs first into a changing load). Its motifs and sites are read from that run's
+``streme.txt`` and ``sites.tsv`` and scored like the stored answer; its wall time and peak
+memory (``os.wait4``) are printed beside seqimp's, and so are both processes' CPU seconds
+(user + system: what a busy machine does not inflate). The stored FINALTIME stays in the
+method label of the public sets.
+
+    python scripts/eval_motif_recovery.py --scenarios all --streme /tmp/meme-build/src/streme
 """
 
 from __future__ import annotations
@@ -220,17 +232,43 @@ def _env(source):
     return env
 
 
-def run_seqimp(scenario, out, extra=(), source=None):
+@dataclass
+class Timing:
+    """One finished process: wall seconds, CPU seconds (user + system), peak RSS in MiB, exit code."""
+
+    wall: float
+    cpu: float
+    rss: float
+    code: int
+
+
+def timed_process(cmd, log_path, env=None, cwd=None) -> Timing:
+    """Run ``cmd`` with stdout and stderr into ``log_path``; its :class:`Timing` (``os.wait4``)."""
+    t0 = time.perf_counter()
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=cwd)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+    return Timing(time.perf_counter() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0,
+                  os.waitstatus_to_exitcode(status))
+
+
+def run_seqimp(scenario, out, extra=(), source=None) -> Timing:
     """``seqimp motifs`` in a fresh process (the seqimp of the source tree ``source`` when
-    given): (wall seconds, peak RSS in MiB, return code)."""
+    given); its log is ``<out>.log``."""
     cmd = [sys.executable, "-m", "seqimp", "motifs", "--positive", str(Path(scenario.pos).resolve()), "--negative",
            str(Path(scenario.neg).resolve()), "--out", str(Path(out).resolve()), "--strand", "both", "--quiet",
            *extra]
-    t0 = time.perf_counter()
-    with open(Path(out).parent / f"{Path(out).name}.log", "w") as log:  # cwd: python -m imports from it first
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=_env(source), cwd=source)
-        _pid, status, usage = os.wait4(proc.pid, 0)
-    return time.perf_counter() - t0, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+    # cwd: python -m imports from it first
+    return timed_process(cmd, Path(out).parent / f"{Path(out).name}.log", env=_env(source), cwd=source)
+
+
+def run_streme(scenario, out, streme) -> Timing:
+    """The ``streme`` executable on the scenario's files with the stored answers' options
+    (``--p P --n N --dna --oc OUT``); its log is ``<out>.log``, its answer ``OUT/streme.txt``
+    and ``OUT/sites.tsv``."""
+    cmd = [str(streme), "--p", str(Path(scenario.pos).resolve()), "--n", str(Path(scenario.neg).resolve()), "--dna",
+           "--oc", str(Path(out).resolve())]
+    return timed_process(cmd, Path(out).parent / f"{Path(out).name}.log")
 
 
 def seqimp_answer(out):
@@ -249,13 +287,14 @@ def seqimp_answer(out):
     return motifs, sites, table
 
 
-def streme_answer(scenario):
-    """STREME's motifs (only E <= 0.05 counted as claims), its sites and FINALTIME seconds."""
+def streme_answer(scenario, files=None):
+    """STREME's motifs (only E <= 0.05 counted as claims), its sites and FINALTIME seconds:
+    the stored answer of the scenario, or ``files`` (``streme.txt``, ``sites.tsv``) of a run."""
     import pandas as pd
 
     from seqimp.motifs import read_motifs
 
-    text_path, sites_path = scenario.streme
+    text_path, sites_path = scenario.streme if files is None else files
     motifs = read_motifs(text_path, "meme")
     seconds = next(float(line.split()[1]) for line in Path(text_path).read_text().splitlines()
                    if line.startswith("FINALTIME:"))
@@ -355,10 +394,13 @@ def _warm_up(tmp, source=None):
                     "both", "--quiet"], capture_output=True, env=_env(source), cwd=source)
 
 
-def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=("",), baseline=None) -> int:
+def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=("",), baseline=None,
+                  streme=None) -> int:
     """Print the scenario table (markdown) for the public sets and/or generated ones (those
     whose name contains one of ``only``); with ``baseline`` (a source tree of seqimp), its
-    run of every set too, just before the current code's."""
+    run of every set too, just before the current code's; with ``streme`` (the path of a
+    ``streme`` executable), STREME's run of every set beside seqimp's, alternately after and
+    before it."""
     database = jaspar(shared)
     tmp = Path(keep).resolve() if keep else Path(tempfile.mkdtemp(prefix="motif_scenarios_"))
     tmp.mkdir(parents=True, exist_ok=True)
@@ -372,50 +414,76 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=(""
     if which in ("generated", "all"):
         scenarios += [generate(kind, seed, tmp / "sets", shared, database) for seed in seeds for kind in GENERATED]
     scenarios = [sc for sc in scenarios if any(text in sc.name for text in only)]
+    timings = ("wall s (CPU s) of seqimp and of the STREME run here: processes at the priority of this script, "
+               "on a machine that may be shared (read them beside each other)" if streme else
+               "timings on a shared, busy machine (seqimp) and STREME's stored FINALTIME (another machine)")
     print("recall = share of the planted sites overlapped by a site of the motif closest to the planted matrix "
           "(seqimp: its motif_sites.tsv, sites at 1% FPR of the negatives; STREME: its sites.tsv, its own threshold; "
-          "'at 1% FPR': STREME's PWM scanned over every start with seqimp's 1% FPR threshold); found = TOMTOM "
-          "p <= 1e-4; timings on a shared, busy machine (seqimp) and STREME's stored FINALTIME (another machine)\n")
+          f"'at 1% FPR': STREME's PWM scanned over every start with seqimp's 1% FPR threshold); found = TOMTOM "
+          f"p <= 1e-4; {timings}\n")
     print("| set | planted | method | found (p) | rank | offset | recall (any motif) | motifs (spurious) "
           "| wall s | peak MiB |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for sc in scenarios:
+    for k, sc in enumerate(scenarios):
         if baseline is not None:  # first runs, not reported: kernels the warm-up did not reach compile here
             run_seqimp(sc, tmp / f"{sc.name}_baseline", source=baseline)
             run_seqimp(sc, tmp / sc.name)
             _print_run(sc, tmp / f"{sc.name}_baseline", database, "seqimp baseline", baseline)
+        streme_timing = None
+        if streme is not None and k % 2 == 1:  # every other set STREME runs first
+            streme_timing = run_streme(sc, tmp / f"{sc.name}_streme", streme)
         _print_run(sc, tmp / sc.name, database, "seqimp", None)
+        if streme is not None and k % 2 == 0:
+            streme_timing = run_streme(sc, tmp / f"{sc.name}_streme", streme)
         if sc.streme is not None:
-            s_motifs, s_sites, s_seconds = streme_answer(sc)
-            significant = [i for i, m in enumerate(s_motifs) if np.isfinite(m.evalue) and m.evalue <= 0.05]
-            from seqimp.io import read_fasta
-
-            codes = (read_fasta(sc.pos).codes, read_fasta(sc.neg).codes)
-            rows, spurious = evaluate(sc, s_motifs, s_sites, database, claims=significant, codes=codes)
-            _print(sc, "STREME 5.5.8 (stored)", rows, f"{len(significant)} with E <= 0.05 ({spurious})",
-                   f"{s_seconds:.1f}", "-")
+            _print_streme(sc, database, "STREME 5.5.8 (stored)", None, None)
+        if streme_timing is not None:
+            stored = ""
+            if sc.streme is not None:
+                stored = f"; stored FINALTIME {streme_answer(sc)[2]:.1f} s"
+            _print_streme(sc, database, f"STREME 5.5.8 (run here{stored})", tmp / f"{sc.name}_streme", streme_timing)
     return 0
+
+
+def _print_streme(sc, database, label, out, timing):
+    """STREME's rows: the stored answer (``out`` None) or the run in ``out`` with its :class:`Timing`."""
+    from seqimp.io import read_fasta
+
+    if timing is not None and timing.code != 0:
+        print(f"| {sc.name} | - | {label} | exit {timing.code} (see {out}.log) |")
+        return
+    files = None if out is None else (Path(out) / "streme.txt", Path(out) / "sites.tsv")
+    s_motifs, s_sites, s_seconds = streme_answer(sc, files)
+    significant = [i for i, m in enumerate(s_motifs) if np.isfinite(m.evalue) and m.evalue <= 0.05]
+    codes = (read_fasta(sc.pos).codes, read_fasta(sc.neg).codes)
+    rows, spurious = evaluate(sc, s_motifs, s_sites, database, claims=significant, codes=codes)
+    seconds, rss = (f"{s_seconds:.1f}", "-") if timing is None else (_seconds(timing), f"{timing.rss:.0f}")
+    _print(sc, label, rows, f"{len(significant)} with E <= 0.05 ({spurious})", seconds, rss)
+
+
+def _seconds(timing):
+    return f"{timing.wall:.1f} ({timing.cpu:.1f})"
 
 
 def _print_run(sc, out, database, label, source):
     """Run the seqimp of ``source`` (None: this process's) on ``sc`` into ``out`` and print its
     rows as ``label``."""
-    seconds, rss, code = run_seqimp(sc, out, source=source)
-    if code != 0:
-        print(f"| {sc.name} | - | {label} | exit {code} (see {out}.log) |")
+    timing = run_seqimp(sc, out, source=source)
+    if timing.code != 0:
+        print(f"| {sc.name} | - | {label} | exit {timing.code} (see {out}.log) |")
         return
-    _print_answer(sc, out, database, label, seconds, rss)
+    _print_answer(sc, out, database, label, timing)
 
 
-def _print_answer(sc, out, database, label, seconds, rss):
+def _print_answer(sc, out, database, label, timing):
     """The rows of a finished run in ``out``: found, rank, offset, recall, motifs, time, memory."""
     motifs, sites, table = seqimp_answer(out)
     rows, spurious = evaluate(sc, motifs, sites, database)
     flagged = int(table["composition"].astype(bool).sum()) if len(table) else 0
     route = _route(out)
     _print(sc, label + (f" ({route} route)" if route else ""), rows,
-           f"{len(motifs)} ({spurious}" + (f"; {flagged} composition)" if flagged else ")"), f"{seconds:.1f}",
-           f"{rss:.0f}")
+           f"{len(motifs)} ({spurious}" + (f"; {flagged} composition)" if flagged else ")"), _seconds(timing),
+           f"{timing.rss:.0f}")
 
 
 def _route(out):
@@ -440,13 +508,14 @@ def main(argv=None) -> int:
     parser.add_argument("--generate", metavar="OUTDIR", help="only write the generated sets into OUTDIR")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data", default=str(SHARED), metavar="DIR")
+    parser.add_argument("--streme", metavar="PATH", default=None, help="a STREME executable to run beside seqimp")
     args = parser.parse_args(argv)
     if args.generate:
         for kind in GENERATED:
             sc = generate(kind, args.seed, args.generate, args.data)
             print(f"{sc.pos} {sc.neg}: {sc.note}; {len(sc.planted)} planted sites")
         return 0
-    return run_scenarios("all", (args.seed,), args.data)
+    return run_scenarios("all", (args.seed,), args.data, streme=args.streme)
 
 
 if __name__ == "__main__":
