@@ -39,7 +39,13 @@ motif from its sites:
    select for the consensus (a window passes because it matches it) and sharpen the PWM -- to a
    one-hot where only exact matches pass, as for a short motif anywhere in long sequences. A
    site is never claimed by two motifs: places overlapping a site of a stronger motif are not
-   counted.
+   counted -- of a stronger motif whose sites are enriched in the positives (direction
+   enriched, and its p-value at most ``held_out_max_pvalue`` where given): a depleted motif's
+   evidence is its absence from the positives, and a candidate that fails its p-value is not
+   reported, so neither may take a reported motif's sites. On motif_benchmark_2/composite
+   (ELK1 + 2 nt + RUNX1 in every positive, one half anywhere in each negative) the ELK1 half,
+   depleted in the positives (the negatives carry it everywhere), came first and held the best
+   windows of 182 positives, which the composite motif then lost (813 sites; 995 without).
 5. **Held out.** The sites of step 4 sit in the sequences the EM was fitted to, where a
    motif always finds some: with a few dozen positives it can fit their composition or a
    chance pattern (an A/T-rich stretch of the 53 UCI promoters: sites in 15 positives and
@@ -372,7 +378,8 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         most this; the others' ``held_out_*`` columns are NaN (not tested). A motif is reported
         only when both p-values pass (:func:`seqimp.motifs.select_motifs`), so one whose own
         p-value fails needs no held-out refits: they are two thirds of the EM work of a noise
-        candidate. None: every motif is tested held out.
+        candidate; nor does it claim its sites' places (step 4). None: every motif is tested
+        held out, and every enriched motif claims.
     tune : callable, optional
         Replaces step 3 for an enriched motif, in the main fit and in every held-out fold:
         ``tune(pwm, positive, negative, starts, strands, background, fpr) -> (pwm, starts)`` on the
@@ -456,9 +463,13 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
                      **_composition(pwm, pos, shuffled, starts, strands, background, threshold, inclusive, depleted),
                      **_taken(pwm, pos, starts, strands, background, threshold, inclusive, owner, out[:-1]),
                      **held})
+        # only a motif whose sites are enriched in the positives claims their places: a depleted
+        # motif's evidence is in the negatives, and a candidate failing its p-value is not reported
+        claims = not depleted and (held_out_max_pvalue is None or log_p <= _log10(held_out_max_pvalue))
         for i in np.flatnonzero(has):
             site_rows.append((motif.name, int(i), ids[i], int(at[i]) + 1, "+-"[int(on[i])], float(best[i])))
-            owner[i, at[i]:at[i] + pwm.shape[0]] = len(out) - 1
+            if claims:
+                owner[i, at[i]:at[i] + pwm.shape[0]] = len(out) - 1
     for m, r in zip(out, rows):  # Bonferroni over the motifs tested
         m.log10_evalue = min(r["log10_p_value"] + np.log10(len(out)), 0.0) if len(out) else np.nan
         m.evalue = 10.0 ** m.log10_evalue
