@@ -3,14 +3,21 @@ in-silico mutagenesis for any scorer, and the result type. The scorer adapters (
 ``_onnx``, ``_torch``) are public in :mod:`seqimp.scorers` only.
 """
 
-from ._poim import poim
-from ._ism import ism
-from ._result import MEASURES, POIMResult, differential_poim, maximal_poim
-from ._sampled import poim_sampled, position_summary
-from ._poim_plan import ENGINES, Plan, plan_poim
-from ._poim_summary import StreamedPOIM, load_poim
-from ._gkmexplain import attribution_profile, find_seqlets, gkm_attributions
+from .._lazy import lazy_exports
+
+# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+_EXPORTS = {
+    "poim": "_poim",
+    "ism": "_ism",
+    "MEASURES": "_result", "POIMResult": "_result", "differential_poim": "_result", "maximal_poim": "_result",
+    "poim_sampled": "_sampled", "position_summary": "_sampled",
+    "ENGINES": "_poim_plan", "Plan": "_poim_plan", "plan_poim": "_poim_plan",
+    "StreamedPOIM": "_poim_summary", "load_poim": "_poim_summary",
+    "attribution_profile": "_gkmexplain", "find_seqlets": "_gkmexplain", "gkm_attributions": "_gkmexplain",
+}
 
 __all__ = ["poim", "POIMResult", "load_poim", "maximal_poim", "differential_poim", "MEASURES", "poim_sampled", "ism",
            "position_summary", "plan_poim", "Plan", "ENGINES", "StreamedPOIM",
            "gkm_attributions", "find_seqlets", "attribution_profile"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

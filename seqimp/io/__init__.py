@@ -6,17 +6,25 @@ Symbols A=0, C=1, G=2, T=3 (RNA: U=3; protein: ``ACDEFGHIKLMNPQRSTVWY`` = 0..19)
 k-mer's index is its base-|alphabet| number, first symbol most significant.
 """
 
-from ._alphabet import (DNA, INVALID, PROTEIN, RNA, Alphabet, decode, encode, get_alphabet, kmer_index, kmer_string,
-                        window_indices)
-from ._fasta import SequenceSet, read_fasta, write_fasta
-from ._store import CodesStore, encode_fasta_to_store, open_codes_store, write_codes_store
-from ._check import check_sequences
-from ._bed import hits_to_bed, read_bed, write_bed
-from ._genome import GenomicWindows, extract_windows, genome_negatives, oligomer_hits, open_genome
-from ._positions import format_position, position_labels
-from ._shuffle import dinucleotide_shuffle, shuffle_negatives
-from ._strand import require_dna, reverse_complement_codes
-from ._table_input import MeasuredSequences, read_sequence_table
+from .._lazy import lazy_exports
+
+# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+_EXPORTS = {
+    "DNA": "_alphabet", "INVALID": "_alphabet", "PROTEIN": "_alphabet", "RNA": "_alphabet", "Alphabet": "_alphabet",
+    "decode": "_alphabet", "encode": "_alphabet", "get_alphabet": "_alphabet", "kmer_index": "_alphabet",
+    "kmer_string": "_alphabet", "window_indices": "_alphabet",
+    "SequenceSet": "_fasta", "read_fasta": "_fasta", "write_fasta": "_fasta",
+    "CodesStore": "_store", "encode_fasta_to_store": "_store", "open_codes_store": "_store",
+    "write_codes_store": "_store",
+    "check_sequences": "_check",
+    "hits_to_bed": "_bed", "read_bed": "_bed", "write_bed": "_bed",
+    "GenomicWindows": "_genome", "extract_windows": "_genome", "genome_negatives": "_genome",
+    "oligomer_hits": "_genome", "open_genome": "_genome",
+    "format_position": "_positions", "position_labels": "_positions",
+    "dinucleotide_shuffle": "_shuffle", "shuffle_negatives": "_shuffle",
+    "require_dna": "_strand", "reverse_complement_codes": "_strand",
+    "MeasuredSequences": "_table_input", "read_sequence_table": "_table_input",
+}
 
 __all__ = ["Alphabet", "DNA", "RNA", "PROTEIN", "INVALID", "get_alphabet", "encode", "decode", "kmer_index",
            "kmer_string", "window_indices", "SequenceSet", "read_fasta", "write_fasta",
@@ -25,3 +33,5 @@ __all__ = ["Alphabet", "DNA", "RNA", "PROTEIN", "INVALID", "get_alphabet", "enco
            "dinucleotide_shuffle", "shuffle_negatives", "require_dna", "reverse_complement_codes",
            "MeasuredSequences", "read_sequence_table", "CodesStore", "encode_fasta_to_store", "open_codes_store",
            "write_codes_store"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -2,21 +2,28 @@
 estimators, and the exact unfolding of a trained model into positional k-mer weights.
 """
 
-from ._estimators import WDClassifier, WDRegressor
-from ._distributed import connect, dcd_svm_distributed, fit_distributed  # imports dask only when called
-from ._dcd import dcd_svm
-from ._sgd import fast_svm
-from ._implicit import wd_scores
-from ._ridge import cg_ridge
-from ._memory import training_memory
-from ._metrics import holdout_regression_metrics, regression_metrics
-from ._weights import PositionalWeights
-from ._params import feature_offsets, shift_weights, wd_beta
-from ._wd import wd_features, wd_kernel
-from ._gkm import gkm_kernel, spectrum_kernel
-from ._gkm_estimator import GKMClassifier
+from .._lazy import lazy_exports
+
+# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+_EXPORTS = {
+    "WDClassifier": "_estimators", "WDRegressor": "_estimators",
+    "connect": "_distributed", "dcd_svm_distributed": "_distributed", "fit_distributed": "_distributed",
+    "dcd_svm": "_dcd",
+    "fast_svm": "_sgd",
+    "wd_scores": "_implicit",
+    "cg_ridge": "_ridge",
+    "training_memory": "_memory",
+    "holdout_regression_metrics": "_metrics", "regression_metrics": "_metrics",
+    "PositionalWeights": "_weights",
+    "feature_offsets": "_params", "shift_weights": "_params", "wd_beta": "_params",
+    "wd_features": "_wd", "wd_kernel": "_wd",
+    "gkm_kernel": "_gkm", "spectrum_kernel": "_gkm",
+    "GKMClassifier": "_gkm_estimator",
+}
 
 __all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets", "WDClassifier", "WDRegressor",
            "PositionalWeights", "regression_metrics", "holdout_regression_metrics", "dcd_svm", "cg_ridge", "wd_scores",
            "fast_svm", "training_memory", "connect", "fit_distributed", "dcd_svm_distributed", "gkm_kernel",
            "spectrum_kernel", "GKMClassifier"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -31,24 +31,32 @@ score; :func:`read_motifs`, :func:`write_meme`, :func:`write_jaspar`, :func:`wri
 :func:`enrich_motifs`: enrichment of known motifs in positives against negatives (SEA/AME-like).
 """
 
-from ._motif import Motif, information_content
-from ._candidates import assemble_motif, motif_candidates, noise_level, position_free_candidates
-from ._implied_poim import implied_poim, placement_weights
-from ._fit import MotifFit, fit_motifs, simplex_lstsq, trim_motif
-from ._copies import merge_similar, pwm_similarity, same_motif
-from ._discover import MotifDiscovery, discover_motifs, motif_table
-from ._refine import MotifSites, refine_motifs
-from ._sites import site_scores
-from ._select import select_motifs
-from ._compare import (best_matches, bh_qvalues, compare_motifs, database_matches, match_line, meme_pseudocount,
-                       trim_uninformative)
-from ._formats import (read_homer, read_jaspar, read_meme, read_motifs, read_transfac, write_homer, write_jaspar,
-                       write_meme, write_motifs, write_transfac)
-from ._database import MotifDatabase, database_info, database_label
-from ._load import load_database
-from ._jaspar import jaspar_motifs, jaspar_releases
-from ._scan import score_distribution, score_matrix, score_pvalues, scan_sequences
-from ._enrich import enrich_motifs
+from .._lazy import lazy_exports
+
+# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+_EXPORTS = {
+    "Motif": "_motif", "information_content": "_motif",
+    "assemble_motif": "_candidates", "motif_candidates": "_candidates", "noise_level": "_candidates",
+    "position_free_candidates": "_candidates",
+    "implied_poim": "_implied_poim", "placement_weights": "_implied_poim",
+    "MotifFit": "_fit", "fit_motifs": "_fit", "simplex_lstsq": "_fit", "trim_motif": "_fit",
+    "merge_similar": "_copies", "pwm_similarity": "_copies", "same_motif": "_copies",
+    "MotifDiscovery": "_discover", "discover_motifs": "_discover", "motif_table": "_discover",
+    "MotifSites": "_refine", "refine_motifs": "_refine",
+    "site_scores": "_sites",
+    "select_motifs": "_select",
+    "best_matches": "_compare", "bh_qvalues": "_compare", "compare_motifs": "_compare",
+    "database_matches": "_compare", "match_line": "_compare", "meme_pseudocount": "_compare",
+    "trim_uninformative": "_compare",
+    "read_homer": "_formats", "read_jaspar": "_formats", "read_meme": "_formats", "read_motifs": "_formats",
+    "read_transfac": "_formats", "write_homer": "_formats", "write_jaspar": "_formats", "write_meme": "_formats",
+    "write_motifs": "_formats", "write_transfac": "_formats",
+    "MotifDatabase": "_database", "database_info": "_database", "database_label": "_database",
+    "load_database": "_load",
+    "jaspar_motifs": "_jaspar", "jaspar_releases": "_jaspar",
+    "score_distribution": "_scan", "score_matrix": "_scan", "score_pvalues": "_scan", "scan_sequences": "_scan",
+    "enrich_motifs": "_enrich",
+}
 
 __all__ = ["Motif", "information_content",
            "motif_candidates", "noise_level", "assemble_motif", "position_free_candidates",
@@ -63,3 +71,5 @@ __all__ = ["Motif", "information_content",
            "write_transfac", "read_homer", "write_homer",
            "MotifDatabase", "load_database", "database_info", "database_label", "jaspar_motifs", "jaspar_releases",
            "scan_sequences", "score_matrix", "score_distribution", "score_pvalues", "enrich_motifs"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -9,21 +9,30 @@ motifs`` (the shared step is :func:`find_motifs`). Their options are a few small
 library installs no handler.
 """
 
-from ._motif_files import update_report, write_motif_run
-from ._motif_run import run_motifs
-from ._model_route import MODEL_KINDS, ModelRoute, choose_route, run_motifs_routed
-from ._motifs import MotifRun, find_motifs, no_motifs_reason
-from ._options import BACKGROUNDS, BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
-from ._outputs import (load_model, save_model, top_oligomers, versions, write_figures, write_outputs,
-                       write_result_files, write_summary, write_top_bed)
-from ._poim_run import PipelineRun
-from ._regression import run_regression, train_regressor
-from ._report import build_report, write_motif_report, write_report
-from ._scan_run import ScanOptions, ScanRun, run_scan
-from ._enrich_run import EnrichOptions, EnrichRun, run_enrich
-from ._poim_routes import check_job, compute_importance, make_background, run_model, run_poim, run_sampled
-from ._sequences import Sequences, encode_sequences
-from ._train import SolverOptions, evaluate, train_model, train_on_store
+from .._lazy import lazy_exports
+
+# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+_EXPORTS = {
+    "update_report": "_motif_files", "write_motif_run": "_motif_files",
+    "run_motifs": "_motif_run",
+    "MODEL_KINDS": "_model_route", "ModelRoute": "_model_route", "choose_route": "_model_route",
+    "run_motifs_routed": "_model_route",
+    "MotifRun": "_motifs", "find_motifs": "_motifs", "no_motifs_reason": "_motifs",
+    "BACKGROUNDS": "_options", "BackgroundOptions": "_options", "ImportanceOptions": "_options",
+    "ModelOptions": "_options", "MotifOptions": "_options", "OutputOptions": "_options",
+    "load_model": "_outputs", "save_model": "_outputs", "top_oligomers": "_outputs", "versions": "_outputs",
+    "write_figures": "_outputs", "write_outputs": "_outputs", "write_result_files": "_outputs",
+    "write_summary": "_outputs", "write_top_bed": "_outputs",
+    "PipelineRun": "_poim_run",
+    "run_regression": "_regression", "train_regressor": "_regression",
+    "build_report": "_report", "write_motif_report": "_report", "write_report": "_report",
+    "ScanOptions": "_scan_run", "ScanRun": "_scan_run", "run_scan": "_scan_run",
+    "EnrichOptions": "_enrich_run", "EnrichRun": "_enrich_run", "run_enrich": "_enrich_run",
+    "check_job": "_poim_routes", "compute_importance": "_poim_routes", "make_background": "_poim_routes",
+    "run_model": "_poim_routes", "run_poim": "_poim_routes", "run_sampled": "_poim_routes",
+    "Sequences": "_sequences", "encode_sequences": "_sequences",
+    "SolverOptions": "_train", "evaluate": "_train", "train_model": "_train", "train_on_store": "_train",
+}
 
 __all__ = ["ModelOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptions", "OutputOptions", "BACKGROUNDS",
            "PipelineRun", "run_poim", "run_regression", "train_regressor", "run_model", "run_sampled", "train_model",
@@ -34,3 +43,5 @@ __all__ = ["ModelOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptio
            "write_result_files", "write_summary", "save_model", "load_model", "versions", "write_report",
            "build_report", "ScanOptions", "ScanRun", "run_scan", "EnrichOptions", "EnrichRun", "run_enrich",
            "write_motif_report", "SolverOptions"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

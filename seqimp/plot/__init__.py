@@ -4,10 +4,19 @@ Heatmaps of POIMs and differential POIMs, weights vs FIRM, sequence logos, and t
 plots of the tabular importance methods.
 """
 
-from ._heatmaps import differential_heatmap, maximal_heatmap, poim_heatmap, weights_vs_firm
-from ._logos import importance_logo, letter_importance, logo, match_logo, site_positions
-from ._tabular import plot_firm_curve, plot_importance_boxplot, plot_importance_matrix
+from .._lazy import lazy_exports
+
+# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+_EXPORTS = {
+    "differential_heatmap": "_heatmaps", "maximal_heatmap": "_heatmaps", "poim_heatmap": "_heatmaps",
+    "weights_vs_firm": "_heatmaps",
+    "importance_logo": "_logos", "letter_importance": "_logos", "logo": "_logos", "match_logo": "_logos",
+    "site_positions": "_logos",
+    "plot_firm_curve": "_tabular", "plot_importance_boxplot": "_tabular", "plot_importance_matrix": "_tabular",
+}
 
 __all__ = ["poim_heatmap", "differential_heatmap", "maximal_heatmap", "weights_vs_firm", "logo", "importance_logo",
            "letter_importance", "site_positions", "match_logo",
            "plot_importance_boxplot", "plot_firm_curve", "plot_importance_matrix"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
