@@ -98,3 +98,38 @@ def test_match_logo_aligns_query_and_target():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+@pytest.mark.parametrize("flip_below, fade_below", [(True, 0.0), (False, 0.4)])
+def test_draw_letters_places_glyphs_as_logomaker(flip_below, fade_below):
+    """Every glyph's box, colour and opacity equal logomaker.Logo's on the same matrix (values
+    of both signs, a zero, ties)."""
+    import logomaker
+    import pandas as pd
+
+    from seqimp.plot._logos import draw_letters
+
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(6, 4))
+    values[2, 1] = 0.0
+    values[4, :2] = 0.7
+
+    def glyphs(ax):
+        out = []
+        for patch in ax.patches:
+            box = patch.get_path().get_extents()
+            out.append((round(box.x0, 9), round(box.y0, 9), round(box.x1, 9), round(box.y1, 9),
+                        tuple(np.round(patch.get_facecolor(), 9))))
+        return sorted(out)
+
+    fig, (ours, theirs) = plt.subplots(2)
+    bottom, top = draw_letters(ours, values, np.arange(3, 9), list("ACGT"), "classic", flip_below=flip_below,
+                               fade_below=fade_below)
+    logomaker.Logo(pd.DataFrame(values, columns=list("ACGT"), index=np.arange(3, 9)), ax=theirs,
+                   color_scheme="classic", flip_below=flip_below, fade_below=fade_below)
+    assert len(ours.patches) == len(theirs.patches) == 23
+    np.testing.assert_allclose(np.array([g[:4] for g in glyphs(ours)]), np.array([g[:4] for g in glyphs(theirs)]),
+                               atol=1e-9)
+    assert [g[4] for g in glyphs(ours)] == [g[4] for g in glyphs(theirs)]
+    assert (bottom, top) == pytest.approx(theirs.get_ylim())
+    plt.close(fig)

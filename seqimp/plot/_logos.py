@@ -1,7 +1,12 @@
-"""Sequence logos (logomaker): motifs by information content, POIMs by per-position importance.
+"""Sequence logos: motifs by information content, POIMs by per-position importance.
 
 Both functions draw on ``ax`` (a new figure when ``ax=None``) and return the Axes; positions
-are 1-based (a placed motif shows its positions in the sequences).
+are 1-based (a placed motif shows its positions in the sequences). The letters are drawn as
+logomaker draws them (its colour schemes, bold sans glyphs stretched to fill their box, the
+largest value on top of each stack), by :func:`draw_letters`: each letter's outline is made
+once and placed by an affine map, one patch per letter and position, outside the layout
+engine's bounding-box pass (logomaker makes a text path per glyph and position, which made
+the logos of a motif run a few seconds of its time).
 """
 
 from __future__ import annotations
@@ -11,7 +16,92 @@ import numpy as np
 from ..errors import SeqimpError
 from ..importance._result import measure_tables
 
-__all__ = ["logo", "importance_logo", "letter_importance"]
+__all__ = ["logo", "importance_logo", "letter_importance", "draw_letters"]
+
+#: Glyph box width in position units, and the letter no glyph is stretched wider than
+#: (logomaker's Glyph defaults).
+GLYPH_WIDTH = 0.95
+WIDEST_LETTER = "E"
+
+
+def _outlines(letters):
+    """Each letter's outline (a matplotlib Path, bold sans) and its bounding box, and the
+    widest letter's box width; memoised per font (TextPath is the costly step)."""
+    from matplotlib.font_manager import FontProperties, findfont
+    from matplotlib.textpath import TextPath
+
+    font = FontProperties(family="sans", weight="bold")
+    key = (findfont(font), tuple(letters))
+    if key not in _OUTLINES:
+        paths = {c: TextPath((0, 0), c, size=1, prop=font) for c in set(letters) | {WIDEST_LETTER}}
+        boxes = {c: path.get_extents() for c, path in paths.items()}
+        _OUTLINES[key] = (paths, boxes)
+    return _OUTLINES[key]
+
+
+_OUTLINES: dict = {}
+
+
+def draw_letters(ax, values, positions, letters, color_scheme, *, flip_below=True, fade_below=0.0):
+    """Stacked letters of a logo on ``ax``, as ``logomaker.Logo`` draws them; return the
+    y range ``(bottom, top)`` of the stacks.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    values : ndarray of shape (n, A)
+        Letter heights per position (negative: below the axis).
+    positions : array-like of shape (n,)
+        x of each row (1-based positions).
+    letters : list of A str
+    color_scheme : str
+        A logomaker colour scheme (``logomaker.src.colors.get_color_dict``).
+    flip_below : bool, default=True
+        Letters of negative values upside down.
+    fade_below : float, default=0.0
+        Opacity lost by letters of negative values (0..1).
+
+    Each column is stacked from its most negative value upwards, smallest first (the largest
+    on top, logomaker's ``big_on_top``); a letter fills a box of width :data:`GLYPH_WIDTH` and
+    its value's height, stretched no wider than :data:`WIDEST_LETTER` would be.
+    """
+    from logomaker.src.colors import get_color_dict
+    from matplotlib.patches import PathPatch
+    from matplotlib.path import Path
+
+    values = np.asarray(values, dtype=np.float64)
+    colours = get_color_dict(color_scheme, letters)
+    paths, boxes = _outlines(letters)
+    widest = boxes[WIDEST_LETTER].width
+    bottom, top = np.inf, -np.inf
+    for x, row in zip(positions, values):
+        order = np.argsort(row, kind="stable")
+        floor = float(row[row < 0].sum())
+        bottom = min(bottom, floor)
+        for i in order:
+            v = float(row[i])
+            ceiling = floor + abs(v)
+            if ceiling > floor:
+                c = letters[i]
+                box = boxes[c]
+                stretch = GLYPH_WIDTH / max(box.width, widest)
+                width = stretch * box.width
+                verts = paths[c].vertices.copy()
+                if v < 0 and flip_below:  # logomaker flips the outline before measuring it
+                    verts[:, 1] = -verts[:, 1]
+                    ymin = -box.y1
+                else:
+                    ymin = box.y0
+                verts[:, 0] = (verts[:, 0] - box.x0) * stretch + x - GLYPH_WIDTH / 2 + (GLYPH_WIDTH - width) / 2
+                verts[:, 1] = (verts[:, 1] - ymin) * ((ceiling - floor) / box.height) + floor
+                patch = PathPatch(Path(verts, paths[c].codes), facecolor=colours[c], edgecolor="none", linewidth=0.0,
+                                  alpha=1.0 - fade_below if v < 0 else 1.0, zorder=0)
+                patch.set_in_layout(False)
+                ax.add_artist(patch)
+            floor = ceiling
+        top = max(top, floor)
+    ax.axhline(zorder=-1, color="black", linewidth=0.5)
+    return bottom, top
 
 
 def _letters_and_colors(alphabet, color_scheme):
@@ -81,12 +171,7 @@ def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=N
     -------
     matplotlib Axes
     """
-    import logomaker
-    import pandas as pd
-
-    from ..motifs._motif import information_content
-
-    from ..motifs._motif import Motif
+    from ..motifs._motif import Motif, information_content
 
     if not isinstance(motif, Motif):   # a bare PWM of any alphabet
         pwm = np.asarray(motif, dtype=np.float64)
@@ -104,9 +189,8 @@ def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=N
     placed = motif.start is not None and not getattr(motif, "position_free", False)
     first = motif.start if placed else 1
     heights = pwm * information_content(pwm)[:, None]
-    df = pd.DataFrame(heights, columns=letters, index=np.arange(first, first + len(pwm)))
     ax = _axes(ax, len(pwm))
-    logomaker.Logo(df, ax=ax, color_scheme=color_scheme)
+    draw_letters(ax, heights, np.arange(first, first + len(pwm)), letters, color_scheme)
     tallest = float(heights.sum(axis=1).max())
     zoomed = ymax is None and tallest < 0.5
     if ymax is None:
@@ -179,18 +263,17 @@ def importance_logo(result, ax=None, *, order=1, measure="poim", positions=None,
     -------
     matplotlib Axes
     """
-    import logomaker
-    import pandas as pd
-
     values = letter_importance(result, order=order, measure=measure)
     first, last = (1, result.length) if positions is None else (int(positions[0]), int(positions[1]))
     if not 1 <= first <= last <= result.length:
         raise SeqimpError(f"positions must satisfy 1 <= first <= last <= {result.length}, got {positions}")
     block = values[first - 1:last]
     letters, color_scheme = _letters_and_colors(result.alphabet, color_scheme)
-    df = pd.DataFrame(block, columns=letters, index=np.arange(first, last + 1))
     ax = _axes(ax, last - first + 1)
-    logomaker.Logo(df, ax=ax, color_scheme=color_scheme, flip_below=False, fade_below=0.4)
+    bottom, top = draw_letters(ax, block, np.arange(first, last + 1), letters, color_scheme, flip_below=False,
+                               fade_below=0.4)
+    if top > bottom:  # logomaker's limits: the stacks' extent
+        ax.set_ylim(bottom, top)
     ax.axhline(0, color="0.3", lw=0.6)
     ax.set_xlabel("position (1-based)")
     ax.set_ylabel(f"{measure.upper()} (order {order})")
@@ -234,13 +317,14 @@ def site_positions(sites, motif, length, ax=None, *, origin=None):
     n = max(int(length) - motif.length + 1, 1)
     ax = _axes(ax, min(n, 40))
     rows = sites[sites["motif"] == motif.name]
-    x = np.arange(1, n + 1)
+    edges = np.arange(n + 1) + 0.5  # bars of width 1 around starts 1..n, one step patch per strand
     bottom = np.zeros(n)
     for strand, colour in (("+", "#1b6fa8"), ("-", "#d95f02")):
         pos = rows.loc[rows["strand"] == strand, "position"].to_numpy(dtype=np.int64)
         counts = np.bincount(pos - 1, minlength=n)[:n].astype(np.float64)
-        ax.bar(x, counts, bottom=bottom, width=1.0, color=colour, label=f"strand {strand}")
+        ax.stairs(bottom + counts, edges, baseline=bottom.copy(), fill=True, color=colour, label=f"strand {strand}")
         bottom += counts
+    ax.set_ylim(0, max(float(bottom.max()), 1.0) * 1.05)
     _ticks(ax, 1, n)
     if origin is not None:
         _origin_ticks(ax, origin, int(length))
