@@ -378,10 +378,11 @@ def evaluate(scenario, motifs, sites, database, claims=None, codes=None):
 
 
 def _warm_up(tmp, source=None):
-    """One small run so that the numba cache is filled before anything is timed (of the seqimp
+    """Two small runs so that the numba cache is filled before anything is timed (of the seqimp
     of the source tree ``source`` when given): 150 positives carrying TGACGTCA at 16 against 150
     random negatives of 40 nt, so that training, the POIM, discovery, refinement and a second
-    round all run (the same file as both classes would be refused)."""
+    round all run (the same file as both classes would be refused), once on the default route
+    and once with ``--model gkm`` (the gapped-k-mer kernels of the sets that take that route)."""
     from seqimp.io import write_fasta
 
     rng = np.random.default_rng(0)
@@ -389,9 +390,10 @@ def _warm_up(tmp, source=None):
     pos[:, 15:23] = [3, 2, 0, 1, 2, 3, 1, 0]  # TGACGTCA
     for name, X in (("warm_pos.fa", pos), ("warm_neg.fa", neg)):
         write_fasta(Path(tmp) / name, ["".join("ACGT"[c] for c in x) for x in X], ids=[f"w{i}" for i in range(len(X))])
-    subprocess.run([sys.executable, "-m", "seqimp", "motifs", "--positive", str(Path(tmp) / "warm_pos.fa"),
-                    "--negative", str(Path(tmp) / "warm_neg.fa"), "--out", str(Path(tmp) / "warm"), "--strand",
-                    "both", "--quiet"], capture_output=True, env=_env(source), cwd=source)
+    for folder, extra in (("warm", []), ("warm_gkm", ["--model", "gkm"])):
+        subprocess.run([sys.executable, "-m", "seqimp", "motifs", "--positive", str(Path(tmp) / "warm_pos.fa"),
+                        "--negative", str(Path(tmp) / "warm_neg.fa"), "--out", str(Path(tmp) / folder), "--strand",
+                        "both", "--quiet", *extra], capture_output=True, env=_env(source), cwd=source)
 
 
 def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=("",), baseline=None,
