@@ -259,6 +259,8 @@ def main(argv=None):
     p.add_argument("--validation-tol", type=float, default=None, help="the fast routes' validation_tol")
     p.add_argument("--weight-tol", type=float, default=None, help="the fast routes' weight_tol")
     p.add_argument("--patience", type=int, default=None, help="the fast routes' patience")
+    p.add_argument("--optimum-tol", type=float, default=None,
+                   help="the fast route's optimum_tol (estimated distance to the optimum, in ||w||/sqrt(n))")
     p.add_argument("--average", default=None, metavar="ETA",
                    help="the fast route's average (polynomial-decay eta of the pass-end iterates; 'none': the last "
                         "iterate); default: the library's")
@@ -300,7 +302,8 @@ def main(argv=None):
         return
     sizes = list(args.n) + ([10_000_000] if args.huge else [])
     rule = {name: value for name, value in (("validation_tol", args.validation_tol), ("weight_tol", args.weight_tol),
-                                            ("patience", args.patience)) if value is not None}
+                                            ("patience", args.patience), ("optimum_tol", args.optimum_tol))
+            if value is not None}
     if args.average is not None:
         rule["average"] = None if args.average.lower() == "none" else float(args.average)
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:

@@ -47,6 +47,7 @@ def _raw_metadata(path) -> str:
       "--average", "0"],
      {"validation_fraction": 0.1, "validation_tol": 0.003, "weight_tol": 0.05, "patience": 1, "average": 0.0}),
     (["--average", "none"], {"average": None}),
+    (["--optimum-tol", "3"], {"optimum_tol": 3.0}),
 ])
 def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys, extra, thresholds):
     out = _train(tmp_path, "--solver", "fast", *extra)
@@ -55,7 +56,7 @@ def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys,
     ref = _reference(solver="fast", **thresholds)
     assert meta["solver"] == "fast" and meta["solver_requested"] == "fast" and meta["solver_reason"] == "as chosen"
     assert meta["passes"] == ref.n_iter_ and meta["converged"] is True and ref.converged_
-    for name in ("validation_fraction", "validation_tol", "weight_tol", "patience", "average"):
+    for name in ("validation_fraction", "validation_tol", "weight_tol", "patience", "average", "optimum_tol"):
         assert meta[name] == thresholds.get(name, DEFAULTS[name]), name   # the library's defaults when not given
     assert meta["validation_rows"] == len(ref.validation_rows_) == max(1, round(meta["validation_fraction"] * 200))
     history = meta["stopping_history"]
@@ -118,6 +119,10 @@ def test_sgd_and_a_codes_store_record_their_solver(tmp_path, capsys):
     (["--shifts", "1", "--solver", "fast"], (r"--solver fast: the solver options train the WD SVM \(--shifts 0\); "
                                              r"--shifts 1 trains the WDS kernel route")),
     (["--shifts", "1", "--weight-tol", "0.1"], r"--weight-tol: the solver options train the WD SVM"),
+    (["--optimum-tol", "-2"], r"argument --optimum-tol: must be a number in \[0, inf\), got -2\.0"),
+    (["--solver", "sgd", "--optimum-tol", "1"], r"--optimum-tol is estimated from the fast route's dual objective"),
+    (["--solver", "dcd", "--optimum-tol", "1"], r"--optimum-tol sets the fast route; --solver dcd"),
+    (["--optimum-tol", "1", "--dask-workers", "2"], r"--optimum-tol is estimated by the fast route on one machine"),
 ])
 def test_bad_solver_options_are_one_line_and_exit_2(tmp_path, capsys, extra, message):
     out = tmp_path / "m.npz"

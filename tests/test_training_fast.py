@@ -26,7 +26,7 @@ from seqimp.kernels._dcd import svm_start
 from seqimp.kernels._estimators import AUTO_FAST_FROM
 from seqimp.kernels._layout import to_standard
 from seqimp.kernels._sgd import _asgd_steps, fast_svm
-from seqimp.kernels._sgd_rule import PlateauRule, validation_scores, validation_split
+from seqimp.kernels._sgd_rule import DistanceToOptimum, PlateauRule, validation_scores, validation_split
 
 
 def planted(n, length, seed, noise=0.1):
@@ -269,7 +269,7 @@ def test_the_weight_change_does_not_depend_on_the_number_of_threads():
     np.testing.assert_array_equal(results[0][1], results[1][1])
     np.testing.assert_allclose(results[0][1], 2.0 * (z + 3.0 * v), rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(results[0][0], (np.sum((2.0 * (z + 3.0 * v) - 1) ** 2),
-                                               np.sum((2.0 * (z + 3.0 * v)) ** 2)), rtol=1e-12)
+                                               np.sum((2.0 * (z + 3.0 * v)) ** 2), np.sum(v ** 2)), rtol=1e-12)
 
 
 # --------------------------------------------------------------------------- averaging and threads
@@ -362,3 +362,65 @@ def test_fast_route_on_two_threads_is_reproducible_and_gives_the_exact_model(twe
         assert len(a & b) >= 45, f"order {k}: {len(a & b)} of the exact top 50"
     with pytest.raises(SeqimpError, match="average must be"):
         fast_svm(X[:100], y[:100], degree=2, average=-1)
+
+
+# --------------------------------------------------------------------------- distance to the optimum
+
+
+def test_distance_to_optimum_is_exact_on_a_geometric_dual_path():
+    # D_t = D* - A r^t: the gains decay by r, the extrapolated gain to come is A r^t exactly, so the
+    # estimate is the strong-concavity bound sqrt(2 (D* - D_t)) / ||w|| in units of 1/sqrt(n)
+    n, d_star, a, r, norm2 = 2500, 100.0, 40.0, 0.8, 9.0
+    est = DistanceToOptimum(n, window=3)
+    values = []
+    for t in range(12):
+        values.append(est.update(d_star - a * r ** t, norm2))
+    assert all(v == np.inf for v in values[:4])            # window + 1 gains needed
+    for t in range(4, 12):
+        expect = np.sqrt(2 * a * r ** t / norm2) * np.sqrt(n)
+        assert values[t] == pytest.approx(expect, rel=1e-9)
+
+
+def test_distance_to_optimum_is_infinite_while_the_gains_do_not_decay():
+    est = DistanceToOptimum(100, window=2)
+    assert [est.update(v, 1.0) for v in (0.0, 1.0, 2.0, 3.0, 4.0)][-1] == np.inf     # r = 1
+    est = DistanceToOptimum(100, window=2)
+    assert [est.update(v, 1.0) for v in (0.0, 1.0, 1.5, 2.5, 4.0)][-1] == np.inf     # growing gains
+
+
+def test_the_dual_bounds_the_distance_to_the_optimum_weights():
+    # the inequality DistanceToOptimum rests on: ||w_t - w*||^2 <= 2 (D* - D_t) for the weights
+    # (bias included) of dual-feasible iterates of coordinate descent, checked against the exact optimum
+    X, y = planted(400, 24, seed=5)
+    best = dcd_svm(X, y, degree=3, tol=1e-10, max_iter=5000)
+    w_star = np.append(best.coef, best.intercept)
+    for passes in (1, 2, 4, 8):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            sol = dcd_svm(X, y, degree=3, max_iter=passes)
+        dist2 = float(np.sum((np.append(sol.coef, sol.intercept) - w_star) ** 2))
+        assert dist2 <= 2 * (best.dual_objective - sol.dual_objective) * (1 + 1e-9) + 1e-12
+
+
+def test_fast_route_with_optimum_tol_stops_closer_to_the_exact_model(twenty_k):
+    X, y = twenty_k[:2]
+    exact = dcd_svm(X, y, degree=5, C=0.05, tol=1e-6)
+    w_star = np.append(exact.coef, exact.intercept)
+
+    def distance(sol):
+        return np.linalg.norm(np.append(sol.coef, sol.intercept) - w_star) / np.linalg.norm(w_star)
+
+    plain = fast_svm(X, y, degree=5, C=0.05, average=None, random_state=0)
+    close = fast_svm(X, y, degree=5, C=0.05, average=None, optimum_tol=0.5, random_state=0)
+    assert close.n_iter > plain.n_iter
+    assert distance(close) < 0.5 * distance(plain)
+    # the passes over all rows stopped on the estimate too: its last value is within the tolerance
+    assert close.converged
+
+
+def test_optimum_tol_is_refused_where_it_is_not_estimated(twenty_k):
+    X, y = twenty_k[:2]
+    with pytest.raises(SeqimpError, match="optimum_tol needs method='dcd'"):
+        fast_svm(X[:200], y[:200], degree=3, method="sgd", optimum_tol=1.0)
+    with pytest.raises(SeqimpError, match="optimum_tol must be"):
+        fast_svm(X[:200], y[:200], degree=3, optimum_tol=-1.0)

@@ -59,7 +59,8 @@ is the fast route's (sgd averages its own steps)."""
 
 #: The options of the fast route (its stopping rule, its average): ``--option`` -> WDClassifier parameter.
 FAST_OPTIONS = {"--validation-fraction": "validation_fraction", "--validation-tol": "validation_tol",
-                "--weight-tol": "weight_tol", "--patience": "patience", "--average": "average"}
+                "--weight-tol": "weight_tol", "--patience": "patience", "--average": "average",
+                "--optimum-tol": "optimum_tol"}
 
 
 class _LibraryDefault:
@@ -130,6 +131,10 @@ def register(sub) -> None:
                         "(default %(default)s)")
     s.add_argument("--patience", type=positive_int, default=_LibraryDefault("patience"), metavar="N",
                    help="settled passes in a row before the fit stops (default %(default)s)")
+    s.add_argument("--optimum-tol", type=_nonneg_float, default=_LibraryDefault("optimum_tol"), metavar="TOL",
+                   help="fast route: stop only once the solver is also within TOL of the SVM's optimum (estimated "
+                        "from the dual objective, in units of ||w||/sqrt(n)): the exact fit's top k-mers at "
+                        "10^5-10^6 sequences for more passes (docs/training-at-scale.md; default %(default)s)")
     s.add_argument("--average", type=_average, default=_LibraryDefault("average"), metavar="ETA",
                    help="fast route: the model is the average of its pass-end iterates, pass t weighted in by "
                         "(ETA + 1) / (t + ETA), so early passes are forgotten (0: the plain mean; none: the last "
@@ -225,6 +230,12 @@ def _solver_options(args):
     if solver == "sgd" and "--average" in given:
         raise UserError("--average averages the fast route's passes; --solver sgd averages its own steps: use "
                         "--solver fast or auto, or leave it out")
+    if solver == "sgd" and "--optimum-tol" in given:
+        raise UserError("--optimum-tol is estimated from the fast route's dual objective; --solver sgd has none: use "
+                        "--solver fast or auto, or leave it out")
+    if "--optimum-tol" in given and (getattr(args, "dask_workers", None) or getattr(args, "dask_scheduler", None)):
+        raise UserError("--optimum-tol is estimated by the fast route on one machine; the Dask route stops by "
+                        "--validation-tol and --weight-tol: leave --optimum-tol out or train without Dask")
     if args.shifts and (given or solver != "auto" or args.threads is not None):
         chosen = (([f"--solver {solver}"] if solver != "auto" else []) + list(given)
                   + (["--threads"] if args.threads is not None else []))

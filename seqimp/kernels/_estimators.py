@@ -235,6 +235,14 @@ class WDClassifier(ClassifierMixin, _WDModel):
         "fast"/"sgd": largest relative change of the weights over a pass that counts as settled.
     patience : int, default=2
         "fast"/"sgd": settled passes in a row before the fit stops.
+    optimum_tol : float or None, default=None
+        "fast" on one machine: the fit is settled only when, besides the rule above, the
+        solver's iterate is within this estimated distance of the SVM's optimum, in units of
+        ``||w|| / sqrt(n)`` (the distance bound of the dual objective, its remaining gain
+        extrapolated from the decay of the last passes' gains;
+        :class:`seqimp.kernels._sgd_rule.DistanceToOptimum`). None: not asked. Ask it when
+        you need the exact fit's top positional k-mers, not only its accuracy (measured in
+        ``docs/training-at-scale.md``). The Dask route does not estimate it and refuses it.
     average : float or None, default=3.0
         "fast": the model is the polynomial-decay average of the pass-end iterates (Shamir
         and Zhang 2013) with this eta >= 0: after pass t the average moves to the new iterate
@@ -293,7 +301,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
                  max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
                  client=None, n_jobs=None, solver="auto", validation_fraction=0.02, validation_tol=1e-3,
-                 weight_tol=1e-2, patience=2, average=3.0):
+                 weight_tol=1e-2, patience=2, average=3.0, optimum_tol=None):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -313,6 +321,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.validation_tol = validation_tol
         self.weight_tol = weight_tol
         self.patience = patience
+        self.optimum_tol = optimum_tol
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -345,6 +354,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
             from ._sgd_rule import PlateauRule
 
             fast = self._solver(codes.shape[0]) != "dcd"
+            if fast and self.optimum_tol is not None:
+                raise SeqimpError("optimum_tol is estimated by the single-machine fast route only; the Dask route "
+                                  "(client=) stops by validation_tol and weight_tol: set optimum_tol=None")
             rule = PlateauRule(self.validation_tol, self.weight_tol, self.patience) if fast else None
             with self._step(f"distributed dual coordinate descent (CoCoA+) on {codes.shape[0]} sequences"), \
                     client_for(self.client) as client:
@@ -380,8 +392,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
                 sol = fast_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
                                method="sgd" if solver == "sgd" else "dcd", max_iter=self.max_iter,
                                validation_fraction=self.validation_fraction, validation_tol=self.validation_tol,
-                               weight_tol=self.weight_tol, patience=self.patience, random_state=self.random_state,
-                               average=self.average, alphabet=self.alphabet_, n_jobs=self.n_jobs,
+                               weight_tol=self.weight_tol, patience=self.patience, optimum_tol=self.optimum_tol,
+                               random_state=self.random_state, average=self.average, alphabet=self.alphabet_, n_jobs=self.n_jobs,
                                verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept

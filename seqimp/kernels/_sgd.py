@@ -42,7 +42,7 @@ import numba
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..errors import check_choice, check_random_state
+from ..errors import SeqimpError, check_choice, check_random_state
 from ._dcd import (
     _dot_buf,
     _pass_bar,
@@ -54,7 +54,7 @@ from ._dcd import (
 )
 from ._layout import aligned_zeros, row_addresses, to_standard
 from ._cocoa_threads import ThreadRounds
-from ._sgd_rule import HeldOutStop, IterateAverage, PlateauRule, combine_into
+from ._sgd_rule import DistanceToOptimum, HeldOutStop, IterateAverage, PlateauRule, combine_into
 
 __all__ = ["FastSolution", "fast_svm"]
 
@@ -119,7 +119,7 @@ def _asgd_steps(codes, sign, weight, order, lo, hi, v, z, lay, sqb, degree, base
 
 def _materialize(v, z, s, D, E, averaged, out):
     """``out`` <- the SGD model (avg = D (z + E v) when ``averaged``, else w = s v); returns
-    (||new - old||^2, ||new||^2) with ``old`` the previous content of ``out`` (:func:`._sgd_rule.combine_into`)."""
+    (||new - old||^2, ||new||^2, ||v||^2) with ``old`` the previous content of ``out`` (:func:`._sgd_rule.combine_into`)."""
     if averaged:
         return combine_into(out, 0.0, v, D * E, z, D)
     return combine_into(out, 0.0, v, s, v, 0.0)
@@ -155,8 +155,8 @@ class FastSolution:
 
 
 def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_iter=1000, validation_fraction=0.02,
-             max_validation=20_000, validation_tol=1e-3, weight_tol=1e-2, patience=2, random_state=None,
-             refit=True, average=3.0, alphabet="dna", n_jobs=None, verbose=False) -> FastSolution:
+             max_validation=20_000, validation_tol=1e-3, weight_tol=1e-2, patience=2, optimum_tol=None,
+             random_state=None, refit=True, average=3.0, alphabet="dna", n_jobs=None, verbose=False) -> FastSolution:
     """Hinge-loss linear SVM on WD features, stopped when the model stops changing.
 
     Solves the problem of :func:`~seqimp.kernels._dcd.dcd_svm` on all rows but a validation
@@ -180,8 +180,12 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         Share of the rows held out for the stopping rule (not trained on), in (0, 1).
     max_validation : int, default=20000
         Most rows held out.
-    validation_tol, weight_tol, patience
-        The thresholds of :class:`~seqimp.kernels._sgd_rule.PlateauRule`.
+    validation_tol, weight_tol, patience, optimum_tol
+        The thresholds of :class:`~seqimp.kernels._sgd_rule.PlateauRule`. ``optimum_tol``
+        (``method="dcd"`` only; None: not asked): the iterate must also be within this
+        estimated distance of the optimum, in units of ``||w|| / sqrt(n)``
+        (:class:`~seqimp.kernels._sgd_rule.DistanceToOptimum`, from the decay of the dual
+        objective's gains).
     refit : bool, default=True
         Once the rule stops, train on the validation rows too, pass after pass over all rows,
         until the relative weight change of a pass is <= ``weight_tol`` again: the model is
@@ -212,7 +216,9 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     """
     check_choice(method, "method", ("dcd", "sgd"))
     X, yb, degree, C, _, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, 1.0, max_iter, alphabet)
-    rule = PlateauRule(validation_tol, weight_tol, patience)
+    if optimum_tol is not None and method != "dcd":
+        raise SeqimpError("optimum_tol needs method='dcd' (it is read from the dual objective); got method='sgd'")
+    rule = PlateauRule(validation_tol, weight_tol, patience, optimum_tol=optimum_tol)
     nthreads = check_threads(n_jobs)
     n, length = X.shape
     rng = check_random_state(random_state)
@@ -220,6 +226,7 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     name = "SGD" if method == "sgd" else "DCD (fast)"
     stopper = HeldOutStop(X, yb, rule, validation_fraction, max_validation, rng, layout, sqb, refit=refit, name=name)
     n_train = stopper.train.shape[0]
+    distance = DistanceToOptimum(n_train)
     rounds = None
     if method == "sgd":
         model = aligned_zeros(layout.size + 1)
@@ -268,13 +275,19 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
                     a = b
         it += 1
         if method == "sgd":
-            diff2, norm2 = _materialize(v, z, state[_S], state[_D], state[_E], state[_T] > t0, model)
+            diff2, norm2, _ = _materialize(v, z, state[_S], state[_D], state[_E], state[_T] > t0, model)
             change = float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
         else:                                  # next pass's shrinking thresholds (one thread or rounds)
             pg_max_old = pg[0] if pg[0] > 0 else np.inf
             pg_min_old = pg[1] if pg[1] < 0 else -np.inf
             change = averager.update(v)
-        verdict = stopper.after_pass(it, model, change, time.perf_counter() - start, verbose)
+        to_go = None
+        if method == "dcd" and rule.optimum_tol is not None:
+            dual = float(np.sum(alpha)) - 0.5 * averager.iterate_norm2
+            if stopper.refitting and distance.n != n:    # the problem of all rows: estimated afresh
+                distance = DistanceToOptimum(n)
+            to_go = distance.update(dual, averager.iterate_norm2)
+        verdict = stopper.after_pass(it, model, change, time.perf_counter() - start, verbose, to_go)
         if verdict == "stop":
             converged = True
             break

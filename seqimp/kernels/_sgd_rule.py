@@ -29,7 +29,8 @@ from ._dcd import _dot_buf
 from ._implicit import solver_line
 from ._layout import aligned_zeros, row_addresses
 
-__all__ = ["HeldOutStop", "IterateAverage", "PlateauRule", "combine_into", "validation_scores", "validation_split"]
+__all__ = ["DistanceToOptimum", "HeldOutStop", "IterateAverage", "PlateauRule", "combine_into", "validation_scores",
+           "validation_split"]
 
 
 @dataclass
@@ -47,6 +48,10 @@ class PlateauRule:
         Settled passes in a row needed to stop.
     min_passes : int, default=2
         Passes before the rule may stop at all (the first pass has nothing to compare to).
+    optimum_tol : float or None, default=None
+        Largest estimated distance of the solver's iterate to the optimum of the SVM problem,
+        in units of ``||w|| / sqrt(n)`` (:class:`DistanceToOptimum`), that counts as settled;
+        None: not asked.
 
     Attributes
     ----------
@@ -58,6 +63,7 @@ class PlateauRule:
     weight_tol: float = 1e-2
     patience: int = 2
     min_passes: int = 2
+    optimum_tol: float | None = None
     history: list = field(default_factory=list)
 
     def __post_init__(self):
@@ -65,6 +71,8 @@ class PlateauRule:
         self.weight_tol = check_number(self.weight_tol, "weight_tol", low=0)
         self.patience = check_int(self.patience, "patience")
         self.min_passes = check_int(self.min_passes, "min_passes")
+        if self.optimum_tol is not None:
+            self.optimum_tol = check_number(self.optimum_tol, "optimum_tol", low=0)
 
     def changes(self, loss, accuracy):
         """``(relative loss change, absolute accuracy change)`` against the previous pass (inf on the first)."""
@@ -74,11 +82,13 @@ class PlateauRule:
         rel = abs(loss - prev_loss) / max(abs(prev_loss), 1e-300)
         return rel, abs(accuracy - prev_acc)
 
-    def update(self, loss, accuracy, weight_change) -> bool:
-        """Record a pass; True when the fit should stop after it."""
+    def update(self, loss, accuracy, weight_change, distance=0.0) -> bool:
+        """Record a pass; True when the fit should stop after it. ``distance``: the estimated
+        distance to the optimum (:class:`DistanceToOptimum`), asked only with ``optimum_tol``."""
         d_loss, d_acc = self.changes(loss, accuracy)
         settled = (d_loss <= self.validation_tol and d_acc <= self.validation_tol
-                   and weight_change <= self.weight_tol)
+                   and weight_change <= self.weight_tol
+                   and (self.optimum_tol is None or distance <= self.optimum_tol))
         self.history.append((float(loss), float(accuracy), float(weight_change), bool(settled)))
         run = 0
         for entry in reversed(self.history):
@@ -170,39 +180,49 @@ class HeldOutStop:
         self.history = []
         self.refitting = False
 
-    def after_pass(self, it, model, change, seconds, verbose) -> str:
+    def after_pass(self, it, model, change, seconds, verbose, distance=None) -> str:
         """Record pass ``it`` of weights ``model`` (solver layout, bias last) that moved by ``change``
-        (relative); returns "go on", "refit" (train on every row from now on) or "stop"."""
+        (relative), its iterate an estimated ``distance`` from the optimum (:class:`DistanceToOptimum`,
+        None: not estimated); returns "go on", "refit" (train on every row from now on) or "stop"."""
         rule = self.rule
         if self.refitting:
-            settled = change <= rule.weight_tol
+            if distance is None:
+                settled = change <= rule.weight_tol
+                why = f"weight change {change:.3g} (tol {rule.weight_tol:g})"
+            else:                   # with optimum_tol: the all-rows problem's distance, estimated afresh
+                settled = distance <= rule.optimum_tol
+                why = (f"weight change {change:.3g}, distance to the optimum {distance:.3g} "
+                       f"(tol {rule.optimum_tol:g})")
             self.history.append((np.nan, np.nan, float(change), bool(settled)))
-            solver_line(verbose, f"{self.name} pass {it} (all rows): weight change {change:.3g} (tol "
-                                 f"{rule.weight_tol:g}), {seconds:.2f} s")
+            solver_line(verbose, f"{self.name} pass {it} (all rows): {why}, {seconds:.2f} s")
             return "stop" if settled else "go on"
         lay = self.layout
         scores = validation_scores(self.Xv, model, lay.table, self.sqb, lay.degree, lay.base)
         loss = float(np.mean(np.maximum(0.0, 1.0 - self.sv * scores)))
         acc = float(np.mean((scores > 0) == (self.sv > 0)))
         d_loss, d_acc = rule.changes(loss, acc)
-        stop = rule.update(loss, acc, change)
+        stop = rule.update(loss, acc, change, np.inf if distance is None else distance)
         self.history.append(rule.history[-1])
+        to_go = ("" if rule.optimum_tol is None or distance is None else
+                 f", distance to the optimum {distance:.3g} (tol {rule.optimum_tol:g})")
         solver_line(verbose, f"{self.name} pass {it}: held-out hinge loss {loss:.6g} (change {d_loss:.2g}), accuracy "
                              f"{acc:.4f} (change {d_acc:.2g}; tol {rule.validation_tol:g}), weight change "
-                             f"{change:.3g} (tol {rule.weight_tol:g}), {seconds:.2f} s")
+                             f"{change:.3g} (tol {rule.weight_tol:g}){to_go}, {seconds:.2f} s")
         if not stop:
             return "go on"
         if not self.refit:
             return "stop"
+        until = (f"weight change is <= {rule.weight_tol:g}" if rule.optimum_tol is None else
+                 f"estimated distance to the optimum is <= {rule.optimum_tol:g} again")
         solver_line(verbose, f"{self.name}: settled on the held-out rows; passes over all {self.n:,} rows until the "
-                             f"weight change is <= {rule.weight_tol:g}")
+                             f"{until}")
         self.refitting = True
         return "refit"
 
 
 @numba.njit(cache=True, parallel=True)
 def combine_into(out, a, v, b, z, d):
-    """``out`` <- ``a out + b v + d z``, elementwise; returns (||new - old||^2, ||new||^2).
+    """``out`` <- ``a out + b v + d z``, elementwise; returns (||new - old||^2, ||new||^2, ||v||^2).
 
     The sums are taken over 64 fixed chunks and then added in order, so they (and the
     stopping decisions) do not depend on the number of threads.
@@ -210,24 +230,29 @@ def combine_into(out, a, v, b, z, d):
     n = v.shape[0]
     chunks = 64
     size = (n + chunks - 1) // chunks
-    parts = np.zeros((chunks, 2))
+    parts = np.zeros((chunks, 3))
     for ch in numba.prange(chunks):
         diff = 0.0
         norm = 0.0
+        vv = 0.0
         for q in range(ch * size, min(n, (ch + 1) * size)):
             new = a * out[q] + b * v[q] + d * z[q]
             delta = new - out[q]
             diff += delta * delta
             norm += new * new
+            vv += v[q] * v[q]
             out[q] = new
         parts[ch, 0] = diff
         parts[ch, 1] = norm
+        parts[ch, 2] = vv
     diff = 0.0
     norm = 0.0
+    vv = 0.0
     for ch in range(chunks):
         diff += parts[ch, 0]
         norm += parts[ch, 1]
-    return diff, norm
+        vv += parts[ch, 2]
+    return diff, norm, vv
 
 
 class IterateAverage:
@@ -251,17 +276,71 @@ class IterateAverage:
         The current average (64-byte aligned, solver layout).
     passes : int
         Iterates averaged so far.
+    iterate_norm2 : float
+        ``||w||^2`` of the last iterate averaged in (computed in the same sweep).
     """
 
     def __init__(self, size, eta):
         self.eta = None if eta is None else check_number(eta, "average", low=0)
         self.model = aligned_zeros(size)
         self.passes = 0
+        self.iterate_norm2 = 0.0
 
     def update(self, w) -> float:
         """Average in the pass-end iterate ``w``; returns the relative change of the model,
         ``||new - old|| / ||new||`` (inf when the model is 0)."""
         self.passes += 1
         c = 1.0 if self.eta is None else (self.eta + 1.0) / (self.passes + self.eta)
-        diff2, norm2 = combine_into(self.model, 1.0 - c, w, c, w, 0.0)
+        diff2, norm2, self.iterate_norm2 = combine_into(self.model, 1.0 - c, w, c, w, 0.0)
         return float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
+
+
+class DistanceToOptimum:
+    """How far dual coordinate descent's iterate still is from the optimum, estimated after every pass.
+
+    The SVM dual ``D(a) = sum(a) - ||w(a)||^2 / 2`` is 1-strongly concave in ``w``, so every
+    dual-feasible point is within ``||w - w*|| <= sqrt(2 (D* - D))`` of the optimum's weights.
+    ``D*`` is unknown; coordinate descent converges linearly, so the dual's gain per pass decays
+    geometrically and the gain still to come is about ``g r / (1 - r)``, with ``g`` the last
+    pass's gain and ``r`` the mean ratio of successive gains over the last ``window`` passes
+    (geometric mean). :meth:`update` returns that bound in units of ``||w|| / sqrt(n)``:
+
+        distance = sqrt(2 g r / (1 - r)) / ||w|| * sqrt(n)
+
+    ``1 / sqrt(n)`` is the scale of the statistical error of a fit on n rows: a fit whose
+    optimisation error is a fixed fraction of it ranks the model's positional k-mers as the
+    optimum does at every n (measured in ``docs/training-at-scale.md``). ``inf`` until
+    ``window + 1`` gains are known, or while the gains do not decay (r >= 1).
+
+    Parameters
+    ----------
+    n : int
+        Training rows.
+    window : int, default=3
+        Passes over which the decay ratio is taken.
+
+    Attributes
+    ----------
+    values : list of float
+        The dual objective after every pass.
+    """
+
+    def __init__(self, n, window=3):
+        self.n = check_int(n, "n")
+        self.scale = float(np.sqrt(self.n))
+        self.window = check_int(window, "window")
+        self.values = []
+
+    def update(self, dual, norm2) -> float:
+        """Record the dual objective ``dual`` after a pass whose iterate has ``||w||^2 = norm2``;
+        returns the estimated distance (class docstring)."""
+        self.values.append(float(dual))
+        if len(self.values) < self.window + 2 or norm2 <= 0:
+            return np.inf
+        gains = np.diff(self.values[-self.window - 2:])
+        if not (gains[0] > 0 and gains[-1] >= 0):
+            return np.inf
+        r = (gains[-1] / gains[0]) ** (1.0 / self.window)
+        if not r < 1.0:
+            return np.inf
+        return float(np.sqrt(2.0 * gains[-1] * r / (1.0 - r) / norm2) * self.scale)

@@ -41,7 +41,7 @@ HELD_OUT_ROUTE = ("for held-out figures, score sequences the model never saw, or
 SOLVERS = ("auto", "dcd", "fast", "sgd")
 
 #: The thresholds of the fast route's stopping rule: :class:`~seqimp.WDClassifier` parameters.
-STOPPING_THRESHOLDS = ("validation_fraction", "validation_tol", "weight_tol", "patience")
+STOPPING_THRESHOLDS = ("validation_fraction", "validation_tol", "weight_tol", "patience", "optimum_tol")
 
 #: What each ``solver_`` is, for the log line at the end of a fit.
 _ROUTES = {"dcd": "the exact route (dual coordinate descent)", "fast": "the fast route (coordinate descent)",
@@ -69,6 +69,9 @@ class SolverOptions:
         The stopping rule's thresholds on the held-out loss and accuracy and on the weights.
     patience : int >= 1, optional
         Settled passes in a row before the fit stops.
+    optimum_tol : float >= 0, optional
+        "fast" on one machine: also wait until the iterate is within this estimated distance
+        of the SVM's optimum, in units of ``||w|| / sqrt(n)`` (``WDClassifier(optimum_tol=)``).
     average : float >= 0 or "none", optional
         "fast": eta of the polynomial-decay average of the pass-end iterates that is the model;
         "none": the last iterate (``WDClassifier(average=None)``).
@@ -83,6 +86,7 @@ class SolverOptions:
     validation_tol: float | None = None
     weight_tol: float | None = None
     patience: int | None = None
+    optimum_tol: float | None = None
     average: float | str | None = None
     threads: int | None = None
 
@@ -91,7 +95,7 @@ class SolverOptions:
         if self.validation_fraction is not None:
             check_number(self.validation_fraction, "validation_fraction", low=0, high=1, low_open=True,
                          high_open=True)
-        for name in ("validation_tol", "weight_tol"):
+        for name in ("validation_tol", "weight_tol", "optimum_tol"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name, low=0)
         if self.patience is not None:
@@ -106,6 +110,9 @@ class SolverOptions:
         if self.solver == "dcd" and given:
             raise SeqimpError(f"{', '.join(given)}: options of the fast route; solver 'dcd' stops by liblinear's "
                               "rule (tol); use solver 'fast', 'sgd' or 'auto'")
+        if self.solver == "sgd" and self.optimum_tol is not None:
+            raise SeqimpError("optimum_tol: the fast route's estimate from the dual objective; solver 'sgd' has no "
+                              "dual; use solver 'fast' or 'auto'")
         if self.solver == "sgd" and self.average is not None:
             raise SeqimpError("average: the fast route's average of its passes; solver 'sgd' averages its own steps; "
                               "use solver 'fast' or 'auto'")
@@ -190,7 +197,9 @@ def solver_line(record) -> str:
         how = f"converged to liblinear's rule (tol {record['tol']:g})"
     else:
         how = (f"the model stopped changing (validation_tol {record['validation_tol']:g}, weight_tol "
-               f"{record['weight_tol']:g}, patience {record['patience']}; {record['validation_rows']:,} rows held out)")
+               f"{record['weight_tol']:g}, patience {record['patience']}"
+               + ("" if record.get("optimum_tol") is None else f", optimum_tol {record['optimum_tol']:g}")
+               + f"; {record['validation_rows']:,} rows held out)")
         if "average" in record:
             how += ("; the last iterate" if record["average"] is None else
                     f"; the average of the passes, eta {record['average']:g}")
