@@ -349,7 +349,7 @@ def _pass_bar(verbose, total, desc):
 
 
 def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000, random_state=None,
-            alphabet="dna", shrinking=True, n_jobs=None, verbose=False) -> SVMSolution:
+            alphabet="dna", shrinking=True, n_jobs=None, verbose=False, on_pass=None) -> SVMSolution:
     """Hinge-loss linear SVM on WD features by dual coordinate descent, without a feature matrix.
 
     Solves liblinear's L1-loss SVM dual with the bias as a constant feature (the problem of
@@ -385,6 +385,10 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     verbose : bool, default=False
         Per pass on stderr: active set, projected-gradient range, dual objective, time;
         progress with ETA inside a pass when it takes more than a second.
+    on_pass : callable or None, default=None
+        Called after every pass as ``on_pass(passes, w, alpha, layout)`` with the solver's
+        weights (its layout, bias last; read only) and dual variables: a window on the path
+        to the optimum (``scripts/bench_training_path.py``).
 
     Returns
     -------
@@ -416,6 +420,8 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
                 s = s_new
         it += 1
         gap = pg[0] - pg[1]
+        if on_pass is not None:
+            on_pass(it, w, alpha, layout)
         if verbose:
             solver_line(verbose, f"DCD pass {it}: active {active:,}/{n:,}, projected-gradient range {gap:.3g} "
                        f"(tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
