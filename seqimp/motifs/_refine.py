@@ -24,10 +24,14 @@ motif from its sites:
    backgrounds: the negatives' letter frequencies (else it does not discriminate) and those
    of the sequences the sites sit in (else it is their composition, not the motif: the
    A/T-rich flanks of a bacterial -10 box against G/C-richer negatives).
-3. **Window.** While the sites at the outermost ``flank`` starts on a side of the window are
-   enriched over the negatives' sites there (one-sided binomial test, level ``alpha``), the
-   window grows by ``flank`` on that side (a motif whose start varies more than the POIM's
-   placement said); when it grew, the EM runs once more on the wider window.
+3. **Window.** A position-free motif whose sites sit in a positional window is given that
+   window (their median start ± (2·sd + ``flank``), sd from the interquartile range), kept
+   only where it finds sites better held out, on the other half of the sequences, than every
+   start does (:mod:`seqimp.motifs._placement`); it is then reported placed. While the sites
+   at the outermost ``flank`` starts on a side of the window are enriched over the
+   negatives' sites there (one-sided binomial test, level ``alpha``), the window grows by
+   ``flank`` on that side (a motif whose start varies more than the POIM's placement said);
+   when it grew, the EM runs once more on the wider window.
 4. **Sites** (:mod:`seqimp.motifs._sites`). A sequence's motif score is its best log-odds
    window (``log2 PWM / background`` summed over the columns, both strands with
    ``strand="both"``) in the window. A positive whose best window scores above the threshold
@@ -74,8 +78,9 @@ import pandas as pd
 from ..errors import SeqimpError, check_choice
 from ..io._check import check_sequences
 from ._motif import information_content
-from ._stats import fisher_log10, is_palindromic
+from ._placement import concentrated_window
 from ._sites import best_windows, em_step, has_site, site_scores, site_threshold
+from ._stats import fisher_log10, is_palindromic
 
 __all__ = ["refine_motifs", "MotifSites"]
 
@@ -90,7 +95,8 @@ class MotifSites:
     Attributes
     ----------
     motifs : list of Motif
-        Refined motifs (same order as given, enriched or not); ``sites`` = positives with a
+        Refined motifs (same order as given, enriched or not; a position-free motif given a
+        window in step 3 is placed: ``position_free`` False); ``sites`` = positives with a
         site, ``evalue`` = ``p_value`` times the number of motifs tested (``log10_evalue`` its
         log10, finite where ``evalue`` underflows).
     stats : pandas.DataFrame
@@ -292,9 +298,11 @@ def _fit(motif, pos, neg, strands, background, positive_letters, o):
     pwm, starts = pwm[a:b], starts + a
     if motif.position_free:
         starts = np.arange(0, L - pwm.shape[0] + 1)
+        if not depleted:
+            starts = concentrated_window(pwm, pos, neg, starts, strands, background, o.fpr, o.flank)
     if o.tune is not None and not depleted:  # the caller's last step (refine_motifs' ``tune``)
         pwm, starts = o.tune(pwm, pos, neg, starts, strands, background, o.fpr)
-    elif not depleted and not motif.position_free:
+    elif not depleted and starts.size < L - pwm.shape[0] + 1:  # a window (a position-free one's too)
         wider = _widen(pwm, pos, neg, starts, strands, background, o.fpr, o.flank, o.alpha)
         if wider.size > starts.size:  # sites beyond the window: the EM again on all of them
             pwm, _n = _em(pwm, train, wider, strands, background, o.pseudocount, o.max_iter, o.tol)
@@ -453,7 +461,10 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             spread = float(np.std(where))
         else:
             start, spread = motif.start, motif.spread
-        out.append(replace(motif, pwm=pwm, start=start, spread=spread, sites=n_sites))
+        # a position-free candidate given a window (:func:`concentrated_window`) is placed from now on
+        placed = motif.position_free and starts.size < L - pwm.shape[0] + 1
+        out.append(replace(motif, pwm=pwm, start=start, spread=spread, sites=n_sites,
+                           position_free=motif.position_free and not placed))
         rows.append({"name": motif.name, "sites": n_sites, "positives": len(pos),
                      "fraction_positive": n_sites / len(pos), "negative_sites": neg_sites,
                      "fraction_negative": neg_sites / len(neg), "p_value": 10.0 ** log_p, "log10_p_value": log_p,
