@@ -40,7 +40,8 @@ generated, right after seqimp on one set and right before it on the next (altern
 neither always runs first into a changing load). Its motifs and sites are read from that run's
 ``streme.txt`` and ``sites.tsv`` and scored like the stored answer; its wall time and peak
 memory (``os.wait4``) are printed beside seqimp's, and so are both processes' CPU seconds
-(user + system: what a busy machine does not inflate). The stored FINALTIME stays in the
+(user + system: what a busy machine does not inflate). A peak counts the benchmark process
+the run is forked from (about 230-340 MiB): STREME's own peak is below that (``/usr/bin/time``). The stored FINALTIME stays in the
 method label of the public sets.
 
     python scripts/eval_motif_recovery.py --scenarios all --streme /tmp/meme-build/src/streme
