@@ -94,13 +94,14 @@ def set_layout():
 SOLVERS = {"implicit": "dcd", "fast": "fast", "sgd": "sgd", "linear": "dcd", "dask": "dcd", "dask-fast": "fast"}
 
 
-def top_firm(model, degree, top=50):
-    """Per order k = 2..degree, the flat indices (position * 4**k + k-mer) of the model's top
-    ``top`` positional k-mers by |FIRM| under the uniform background (exact POIM)."""
+def top_firm(weights, degree, top=50):
+    """Per order k = 2..degree, the flat indices (position * 4**k + k-mer) of the top ``top``
+    positional k-mers by |FIRM| of ``weights`` (PositionalWeights) under the uniform background
+    (exact POIM)."""
     import seqimp
     from seqimp import MarkovBackground
 
-    res = seqimp.poim(model.positional_weights(), MarkovBackground.uniform(model.length_), degree, engine="memory")
+    res = seqimp.poim(weights, MarkovBackground.uniform(weights.length), degree, engine="memory")
     return [np.argsort(-np.abs(res.firm[k - 1]).ravel(), kind="stable")[:top].tolist() for k in range(2, degree + 1)]
 
 
@@ -138,7 +139,7 @@ def child(route, store_path, test_path, degree, max_iter, verbose=False, tol=1e-
     acc = float(np.mean(model.predict(Xt) == yt))
     primal = svm_primal_objective(X, y, model.coef_, model.intercept_, degree=degree, C=1.0)
     dual = getattr(model, "dual_objective_", float("nan"))
-    top = top_firm(model, degree) if os.environ.get("SEQIMP_BENCH_FIRM") else None
+    top = top_firm(model.positional_weights(), degree) if os.environ.get("SEQIMP_BENCH_FIRM") else None
     print(json.dumps(dict(route=route, fit_s=fit_s, passes=int(model.n_iter_), per_pass_s=fit_s / model.n_iter_,
                           accuracy=acc, peak_rss=peak, primal=primal, gap=(primal - dual) / primal, top_firm=top,
                           history=getattr(model, "stopping_history_", None))))

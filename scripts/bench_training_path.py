@@ -36,10 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_training import planted_block  # noqa: E402
+from bench_training import planted_block, top_firm  # noqa: E402
 
-import seqimp  # noqa: E402
-from seqimp import MarkovBackground  # noqa: E402
 from seqimp.kernels import dcd_svm  # noqa: E402
 from seqimp.kernels._dcd import svm_dual_objective  # noqa: E402
 from seqimp.kernels._layout import to_standard  # noqa: E402
@@ -58,10 +56,8 @@ def summary(w, layout, Xt, yt):
 def measures(coef, bias, Xt, yt):
     """(held-out accuracy, top-50 flat indices per order k = 2..DEGREE) of wd_features-layout weights."""
     pw = PositionalWeights.from_wd_coef(coef, bias, length=LENGTH, degree=DEGREE, alphabet="dna")
-    res = seqimp.poim(pw, MarkovBackground.uniform(LENGTH), DEGREE, engine="memory")
     acc = float(np.mean((pw.score(Xt) > 0) == yt))
-    return acc, [set(np.argsort(-np.abs(res.firm[k - 1]).ravel(), kind="stable")[:TOP].tolist())
-                 for k in range(2, DEGREE + 1)]
+    return acc, [set(top) for top in top_firm(pw, DEGREE, TOP)]
 
 
 def main(argv=None):
@@ -91,7 +87,8 @@ def main(argv=None):
             if averages[eta] is None:
                 averages[eta] = IterateAverage(w.shape[0], eta)
             averages[eta].update(w)
-        distance = estimate.update(svm_dual_objective(w, alpha), float(np.dot(w, w)))
+        norm2 = float(np.dot(w, w))
+        distance = estimate.update(svm_dual_objective(w, alpha, norm2), norm2)
         if it % args.every == 0 and (args.until is None or it <= args.until):
             snaps[it] = (distance, summary(w, layout, Xt, yt),
                          *(summary(averages[eta].model, layout, Xt, yt) for eta in ETAS))

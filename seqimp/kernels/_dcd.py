@@ -275,9 +275,12 @@ def cumulative_beta(degree) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(wd_beta(degree))])
 
 
-def svm_dual_objective(w_full, alpha) -> float:
-    """Dual objective ``sum(a) - ||w_full||^2 / 2`` (w_full includes the bias)."""
-    return float(np.sum(alpha) - 0.5 * np.dot(w_full, w_full))
+def svm_dual_objective(w_full, alpha, norm2=None) -> float:
+    """Dual objective ``sum(a) - ||w_full||^2 / 2`` (w_full includes the bias); ``norm2``:
+    ``||w_full||^2`` where the caller has it already (no second sweep over the weights)."""
+    if norm2 is None:
+        norm2 = np.dot(w_full, w_full)
+    return float(np.sum(alpha) - 0.5 * norm2)
 
 
 def svm_primal_objective(codes, yb, coef, intercept, *, degree, C=1.0, class_weight=None, alphabet="dna"):

@@ -393,8 +393,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
                                method="sgd" if solver == "sgd" else "dcd", max_iter=self.max_iter,
                                validation_fraction=self.validation_fraction, validation_tol=self.validation_tol,
                                weight_tol=self.weight_tol, patience=self.patience, optimum_tol=self.optimum_tol,
-                               random_state=self.random_state, average=self.average, alphabet=self.alphabet_, n_jobs=self.n_jobs,
-                               verbose=self.verbose)
+                               random_state=self.random_state, average=self.average, alphabet=self.alphabet_,
+                               n_jobs=self.n_jobs, verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter

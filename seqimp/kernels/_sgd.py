@@ -50,6 +50,7 @@ from ._dcd import (
     check_svm_problem,
     check_threads,
     cumulative_beta,
+    svm_dual_objective,
     svm_start,
 )
 from ._layout import aligned_zeros, row_addresses, to_standard
@@ -188,7 +189,8 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         objective's gains).
     refit : bool, default=True
         Once the rule stops, train on the validation rows too, pass after pass over all rows,
-        until the relative weight change of a pass is <= ``weight_tol`` again: the model is
+        until the relative weight change of a pass is <= ``weight_tol`` again (with
+        ``optimum_tol``: until the distance estimated afresh on all rows is within it): the model is
         then one of all n rows, as the exact route's (the held-out slice moves the top
         positional k-mers of low order measurably, see ``docs/training-at-scale.md``). False
         keeps the slice out of training.
@@ -282,11 +284,11 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
             pg_min_old = pg[1] if pg[1] < 0 else -np.inf
             change = averager.update(v)
         to_go = None
-        if method == "dcd" and rule.optimum_tol is not None:
-            dual = float(np.sum(alpha)) - 0.5 * averager.iterate_norm2
+        if rule.optimum_tol is not None:               # method "dcd" (refused with "sgd" above)
             if stopper.refitting and distance.n != n:    # the problem of all rows: estimated afresh
                 distance = DistanceToOptimum(n)
-            to_go = distance.update(dual, averager.iterate_norm2)
+            norm2 = averager.iterate_norm2
+            to_go = distance.update(svm_dual_objective(v, alpha, norm2), norm2)
         verdict = stopper.after_pass(it, model, change, time.perf_counter() - start, verbose, to_go)
         if verdict == "stop":
             converged = True

@@ -180,6 +180,12 @@ class HeldOutStop:
         self.history = []
         self.refitting = False
 
+    def _distance_text(self, distance) -> str:
+        """The per-pass line's distance to the optimum ("" when not asked or not estimated)."""
+        if self.rule.optimum_tol is None or distance is None:
+            return ""
+        return f", distance to the optimum {distance:.3g} (tol {self.rule.optimum_tol:g})"
+
     def after_pass(self, it, model, change, seconds, verbose, distance=None) -> str:
         """Record pass ``it`` of weights ``model`` (solver layout, bias last) that moved by ``change``
         (relative), its iterate an estimated ``distance`` from the optimum (:class:`DistanceToOptimum`,
@@ -191,8 +197,7 @@ class HeldOutStop:
                 why = f"weight change {change:.3g} (tol {rule.weight_tol:g})"
             else:                   # with optimum_tol: the all-rows problem's distance, estimated afresh
                 settled = distance <= rule.optimum_tol
-                why = (f"weight change {change:.3g}, distance to the optimum {distance:.3g} "
-                       f"(tol {rule.optimum_tol:g})")
+                why = f"weight change {change:.3g}{self._distance_text(distance)}"
             self.history.append((np.nan, np.nan, float(change), bool(settled)))
             solver_line(verbose, f"{self.name} pass {it} (all rows): {why}, {seconds:.2f} s")
             return "stop" if settled else "go on"
@@ -203,11 +208,9 @@ class HeldOutStop:
         d_loss, d_acc = rule.changes(loss, acc)
         stop = rule.update(loss, acc, change, np.inf if distance is None else distance)
         self.history.append(rule.history[-1])
-        to_go = ("" if rule.optimum_tol is None or distance is None else
-                 f", distance to the optimum {distance:.3g} (tol {rule.optimum_tol:g})")
         solver_line(verbose, f"{self.name} pass {it}: held-out hinge loss {loss:.6g} (change {d_loss:.2g}), accuracy "
                              f"{acc:.4f} (change {d_acc:.2g}; tol {rule.validation_tol:g}), weight change "
-                             f"{change:.3g} (tol {rule.weight_tol:g}){to_go}, {seconds:.2f} s")
+                             f"{change:.3g} (tol {rule.weight_tol:g}){self._distance_text(distance)}, {seconds:.2f} s")
         if not stop:
             return "go on"
         if not self.refit:

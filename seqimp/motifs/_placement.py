@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._sites import best_windows, has_site, site_scores, site_threshold
+from ._sites import best_windows, has_site, site_threshold
 from ._stats import fisher_log10
 
 __all__ = ["concentrated_window"]
@@ -40,9 +40,9 @@ def _site_window(pwm, pos, neg, starts, strands, background, fpr, flank):
 def _hits(pwm, pos, neg, starts, strands, background, fpr):
     """Positives and negatives with a site of ``pwm`` over ``starts``, the threshold calibrated
     on ``neg``."""
-    neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
+    neg_best = best_windows(pwm, neg, starts, strands, background, None)[0]
     threshold, inclusive = site_threshold(neg_best, fpr)
-    best = site_scores(pwm, pos, starts, strands, background).max(axis=(1, 2))
+    best = best_windows(pwm, pos, starts, strands, background, None)[0]
     return int(has_site(best, threshold, inclusive).sum()), int(has_site(neg_best, threshold, inclusive).sum())
 
 
