@@ -300,7 +300,7 @@ def test_informative_columns_are_a_g_test_against_the_background():
     differ from the background at level alpha: scipy's G-test of the expected site counts."""
     from scipy.stats import power_divergence
 
-    from seqimp.motifs._refine import _informative
+    from seqimp.motifs._zoops_fit import _informative
 
     rng = np.random.default_rng(9)
     bg = np.array([0.3, 0.2, 0.2, 0.3])

@@ -14,7 +14,8 @@ new motif step goes"):
    :func:`merge_similar`: copies of a motif (moved, reverse complement);
    ``_discover`` -- :func:`discover_motifs`: steps 1 and 2 in one call;
 3. ``_refine`` -- :func:`refine_motifs`: EM (ZOOPS) refinement on the sequences, calibrated
-   sites, enrichment (held out too);
+   sites, enrichment (held out too), through ``_zoops_fit`` (one motif's EM fit, its columns
+   and window, and its refits on held-out halves);
 4. ``_sites`` -- :func:`site_scores`: log-odds scores of windows, the site threshold, the best
    window per sequence (what :func:`refine_motifs` counts sites with);
 5. ``_select`` -- :func:`select_motifs`: the enriched motifs, copies merged, renamed;

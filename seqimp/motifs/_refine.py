@@ -77,12 +77,11 @@ import pandas as pd
 
 from ..errors import SeqimpError, check_choice
 from ..io._check import check_sequences
-from ._motif import information_content
-from ._placement import concentrated_window
-from ._sites import best_windows, em_step, has_site, site_scores, site_threshold
+from ._sites import best_windows, has_site, site_scores, site_threshold
 from ._stats import fisher_log10, is_palindromic
+from ._zoops_fit import FitOptions, fit_motif, held_out_sites, letter_frequencies
 
-__all__ = ["refine_motifs", "MotifSites"]
+__all__ = ["MotifSites", "refine_motifs"]
 
 STRANDS = ("given", "both")
 
@@ -125,210 +124,6 @@ class MotifSites:
     motifs: list
     stats: pd.DataFrame
     sites: pd.DataFrame
-
-
-def _sharpen(pwm, target):
-    """``pwm ** beta`` row-normalised, with beta chosen so that the mean IC is ``target`` bits."""
-    p = np.clip(pwm, 1e-9, None)
-    informative = information_content(pwm) > 1e-6
-    if not informative.any():
-        return pwm
-
-    def mean_ic(beta):
-        q = p ** beta
-        q /= q.sum(axis=1, keepdims=True)
-        return information_content(q)[informative].mean()
-
-    if mean_ic(1.0) >= target:
-        return pwm
-    lo, hi = 1.0, 2.0
-    while mean_ic(hi) < target and hi < 1e4:
-        lo, hi = hi, 2 * hi
-    for _ in range(50):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if mean_ic(mid) < target else (lo, mid)
-    q = p ** hi
-    return q / q.sum(axis=1, keepdims=True)
-
-
-def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
-    n = codes.shape[0]
-    gamma, prev, mass = 0.5, -np.inf, 0.0
-    for _ in range(max_iter):
-        counts, loglik, mass = em_step(pwm, codes, starts, strands, background, gamma)
-        pwm = (counts + pseudocount * background) / (counts.sum(axis=1, keepdims=True) + pseudocount)
-        gamma = float(np.clip(mass / n, 1e-3, 1 - 1e-3))
-        if loglik - prev < tol * abs(loglik):
-            break
-        prev = loglik
-    return pwm, float(mass)
-
-
-def _window(motif, m, L, pad, flank):
-    if motif.position_free:
-        return np.arange(0, L - m + 1)
-    reach = int(np.ceil(2 * motif.spread)) + int(flank)
-    centre = motif.start - 1 - pad
-    lo, hi = max(centre - reach, 0), min(centre + reach, L - m)
-    if hi < lo:
-        lo = hi = min(max(centre, 0), L - m)
-    return np.arange(lo, hi + 1)
-
-
-def _informative(pwm, n_sites, background, min_ic, alpha):
-    """Columns that carry a motif: at least ``min_ic`` bits relative to the background, and
-    letter frequencies that differ from it significantly for ``n_sites`` sites (G-test,
-    ``G = 2 n ln 2 IC`` against chi-square with 3 degrees of freedom, level ``alpha``). The
-    second condition matters for few sites: the EM places a few dozen windows where they fit
-    best, so noise columns reach a fraction of a bit."""
-    from scipy.stats import chi2
-
-    ic = information_content(pwm, background)
-    return (ic >= min_ic) & (2.0 * n_sites * np.log(2.0) * ic >= chi2.isf(alpha, 3))
-
-
-def _widen(pwm, pos, neg, starts, strands, background, fpr, flank, alpha):
-    """The window grown by ``flank`` starts on a side while the sites at its outermost ``flank``
-    starts on that side are enriched over the negatives' sites there (one-sided binomial test
-    at level ``alpha``): a motif whose start varies more than the POIM's placement said."""
-    from scipy.stats import binom
-
-    L, m = pos.shape[1], pwm.shape[0]
-    step = max(int(flank), 1)
-    while True:
-        neg_best, neg_at, _ = best_windows(pwm, neg, starts, strands, background, None)
-        threshold, inclusive = site_threshold(neg_best, fpr)
-        best, at, _ = best_windows(pwm, pos, starts, strands, background, None)
-        has = has_site(best, threshold, inclusive)
-        neg_has = has_site(neg_best, threshold, inclusive)
-        lo, hi = int(starts[0]), int(starts[-1])
-        grow = [0, 0]
-        for side, edge, room in ((0, starts[:step], lo > 0), (1, starts[-step:], hi < L - m)):
-            if not room:
-                continue
-            k = int(np.isin(at[has], edge).sum())
-            rate = (np.isin(neg_at[neg_has], edge).sum() + 1.0) / (len(neg) + 1.0)
-            if k > 0 and binom.sf(k - 1, len(pos), rate) <= alpha:
-                grow[side] = step
-        if not any(grow):
-            return starts
-        starts = np.arange(max(lo - grow[0], 0), min(hi + grow[1], L - m) + 1)
-
-
-def _trim(pwm, informative):
-    keep = np.flatnonzero(informative)
-    if keep.size == 0:
-        keep = np.array([int(np.argmax(information_content(pwm)))])
-    return int(keep[0]), int(keep[-1]) + 1
-
-
-def _width_limits(pwm, a, b, min_length, max_length):
-    """The kept columns ``[a, b)`` within ``min_length..max_length``: widened on both sides (within
-    the PWM) or cut to the ``max_length`` columns of most information."""
-    if b - a > max_length:
-        ic = np.convolve(information_content(pwm[a:b]), np.ones(max_length), "valid")
-        a += int(np.argmax(ic))
-        return a, a + max_length
-    while b - a < min(min_length, pwm.shape[0]):
-        if (a > 0 and (b - a) % 2) or b == pwm.shape[0]:
-            a -= 1
-        else:
-            b += 1
-    return a, b
-
-
-def _motif_columns(pwm, n_sites, backgrounds, min_ic, alpha):
-    """Columns informative (:func:`_informative`) against every one of ``backgrounds``."""
-    keep = np.ones(pwm.shape[0], dtype=bool)
-    for bg in backgrounds:
-        keep &= _informative(pwm, n_sites, bg, min_ic, alpha)
-    return keep
-
-
-def _letters_of(codes):
-    """Letter frequencies of ``codes`` (one pseudocount per letter)."""
-    counts = np.bincount(codes.ravel(), minlength=4)[:4] + 1.0
-    return counts / counts.sum()
-
-
-@dataclass(frozen=True)
-class _Options:
-    """The tuning of :func:`refine_motifs` (see its parameters)."""
-
-    pad: int
-    flank: int
-    fpr: float
-    pseudocount: float
-    seed_ic: float
-    min_ic: float
-    alpha: float
-    max_iter: int
-    tol: float
-    max_grow: int
-    max_length: int
-    min_length: int = 1
-    tune: object = None
-
-
-def _fit(motif, pos, neg, strands, background, positive_letters, o):
-    """Steps 1-3 of the module docstring for one motif: ``(pwm, starts)``, the EM's PWM and the
-    0-based starts of its window, fitted on the positives ``pos`` (the negatives ``neg`` for a
-    depleted motif) against the letter frequencies ``background`` (the negatives'), its end
-    columns also against ``positive_letters`` (:func:`_letters_of` ``pos``)."""
-    L = pos.shape[1]
-    depleted = motif.direction == "depleted"
-    train = neg if depleted else pos  # where the motif's sites are
-    # a motif's column stands out from the negatives AND from the letters its sites sit in
-    backgrounds = (background, background if depleted else positive_letters)
-    p = min(o.pad, (L - motif.length) // 2)
-    seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, o.seed_ic), np.full((p, 4), 0.25)])
-    starts = _window(motif, seed.shape[0], L, p, o.flank)
-    pwm, n_eff = _em(seed, train, starts, strands, background, o.pseudocount, o.max_iter, o.tol)
-    for _ in range(o.max_grow):  # an informative end column: room to grow on that side
-        a, b = _trim(pwm, _motif_columns(pwm, n_eff, backgrounds, o.min_ic, o.alpha))
-        left = o.pad if a == 0 and starts[0] >= o.pad else 0
-        right = o.pad if b == pwm.shape[0] and starts[-1] + pwm.shape[0] + o.pad <= L else 0
-        if not (left or right) or pwm.shape[0] + left + right > o.max_length:
-            break
-        pwm = np.vstack([np.tile(background, (left, 1)), pwm, np.tile(background, (right, 1))])
-        starts = starts - left
-        pwm, n_eff = _em(pwm, train, starts, strands, background, o.pseudocount, o.max_iter, o.tol)
-    a, b = _width_limits(pwm, *_trim(pwm, _motif_columns(pwm, n_eff, backgrounds, o.min_ic, o.alpha)),
-                         o.min_length, o.max_length)
-    pwm, starts = pwm[a:b], starts + a
-    if motif.position_free:
-        starts = np.arange(0, L - pwm.shape[0] + 1)
-        if not depleted:
-            starts = concentrated_window(pwm, pos, neg, starts, strands, background, o.fpr, o.flank)
-    if o.tune is not None and not depleted:  # the caller's last step (refine_motifs' ``tune``)
-        pwm, starts = o.tune(pwm, pos, neg, starts, strands, background, o.fpr)
-    elif not depleted and starts.size < L - pwm.shape[0] + 1:  # a window (a position-free one's too)
-        wider = _widen(pwm, pos, neg, starts, strands, background, o.fpr, o.flank, o.alpha)
-        if wider.size > starts.size:  # sites beyond the window: the EM again on all of them
-            pwm, _n = _em(pwm, train, wider, strands, background, o.pseudocount, o.max_iter, o.tol)
-            starts = wider
-    return pwm, starts
-
-
-def _held_out(motif, pos, neg, strands, o, folds=2):
-    """Sites of ``motif`` in sequences its PWM and threshold were not fitted on: ``(positives with
-    a site, negatives with a site)``, pooled over ``folds`` folds (sequence i in fold i mod
-    ``folds``). Each fold's PWM is fitted (:func:`_fit`) and its threshold calibrated on the
-    other folds' positives and negatives. On the sequences the EM was fitted to, a motif
-    always finds sites (it placed its windows where they fit best); a few dozen positives let
-    it fit a composition or a chance pattern there, which the held-out sites do not show."""
-    hits = [0, 0]
-    fold_pos, fold_neg = np.arange(len(pos)) % folds, np.arange(len(neg)) % folds
-    for f in range(folds):
-        p_fit, n_fit = pos[fold_pos != f], neg[fold_neg != f]
-        background = _letters_of(n_fit)
-        pwm, starts = _fit(motif, p_fit, n_fit, strands, background, _letters_of(p_fit), o)
-        neg_best = site_scores(pwm, n_fit, starts, strands, background).max(axis=(1, 2))
-        threshold, inclusive = site_threshold(neg_best, o.fpr)
-        for j, test in enumerate((pos[fold_pos == f], neg[fold_neg == f])):
-            best = site_scores(pwm, test, starts, strands, background).max(axis=(1, 2))
-            hits[j] += int(has_site(best, threshold, inclusive).sum())
-    return hits
 
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
@@ -411,9 +206,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     if neg.shape[1] != L:
         raise SeqimpError(f"positive sequences have length {L}, negative {neg.shape[1]}")
     ids = [f"pos{i + 1}" for i in range(len(pos))] if ids is None else list(ids)
-    background = _letters_of(neg)
-    positive_letters = _letters_of(pos)  # what a (non-depleted) motif's sites sit in
-    opts = _Options(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length,
+    background = letter_frequencies(neg)
+    positive_letters = letter_frequencies(pos)  # what a (non-depleted) motif's sites sit in
+    opts = FitOptions(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length,
                     min_length, tune)
     strands = ("+", "-") if strand == "both" else ("+",)
     # composition-matched controls: the positives' dinucleotide shuffles (step 6)
@@ -426,7 +221,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         if motif.length > L:
             raise SeqimpError(f"motif {motif.name} (length {motif.length}) is longer than the sequences ({L})")
         depleted = motif.direction == "depleted"
-        pwm, starts = _fit(motif, pos, neg, strands, background, positive_letters, opts)
+        pwm, starts = fit_motif(motif, pos, neg, strands, background, positive_letters, opts)
         # the written PWM is the EM's (posterior-weighted letter counts plus the pseudocount):
         # recounting only the sites above the threshold would select for the consensus and
         # sharpen the PWM (to a one-hot where only exact matches pass)
@@ -449,7 +244,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan,
                     "log10_held_out_p_value": np.nan}
         elif held_out:
-            kept_pos, kept_neg = _held_out(motif, pos, neg, strands, opts)
+            kept_pos, kept_neg = held_out_sites(motif, pos, neg, strands, opts)
             log_held = fisher_log10(kept_pos, len(pos) - kept_pos, kept_neg, len(neg) - kept_neg, side)
             held = {"held_out_sites": kept_pos, "held_out_negative_sites": kept_neg,
                     "held_out_p_value": 10.0 ** log_held, "log10_held_out_p_value": log_held}
@@ -461,7 +256,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             spread = float(np.std(where))
         else:
             start, spread = motif.start, motif.spread
-        # a position-free candidate given a window (:func:`concentrated_window`) is placed from now on
+        # a position-free candidate given a window (step 3, ``concentrated_window``) is placed from now on
         placed = motif.position_free and starts.size < L - pwm.shape[0] + 1
         out.append(replace(motif, pwm=pwm, start=start, spread=spread, sites=n_sites,
                            position_free=motif.position_free and not placed))
