@@ -190,6 +190,21 @@ def _dot(buf, n, left, right, w):
 
 
 @njit(cache=True)
+def _strand_dot(buf, n, left, right, w, rc):
+    """``<phi(x) + phi(rc(x)), w>`` over the ``n`` rows of ``buf`` (both strands with ``rc``) for
+    a weight vector that is its own reverse complement (``w[f] == w[R f]``, where ``R f`` is the
+    gapped k-mer ``f`` read on the other strand: its columns mirrored, its letters complemented).
+    The reverse strand's rows then read the same weights as the + strand's (``<phi(rc(x)), w> =
+    <phi(x), R w>``), so with ``rc`` this is twice the dot product over the first half (the +
+    strand rows), at half the look-ups. Every weight vector of a model with ``rc`` is such a
+    vector: it is a sum of ``phi(x) + phi(rc(x))`` (:func:`_add` adds the same amounts to ``f``
+    and ``R f``, the same number of times, so they stay equal to the last bit)."""
+    if rc:
+        return 2.0 * _dot(buf, n // 2, left, right, w)
+    return _dot(buf, n, left, right, w)
+
+
+@njit(cache=True)
 def _add(buf, n, left, right, w, value):
     """``w += value * phi(x)`` over the first ``n`` window rows of ``buf``."""
     for t in range(n):
@@ -234,13 +249,14 @@ def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks, row
 
 @njit(cache=True, parallel=True)
 def _scores(codes, offsets, l, left, right, rc, w, scale, rows):
-    """``scale[i] * <phi(x_i), w>`` for every sequence."""
+    """``scale[i] * <phi(x_i), w>`` for every sequence (``w`` its own reverse complement with
+    ``rc``: :func:`_strand_dot`)."""
     n = offsets.size - 1
     out = np.empty(n)
     for i in prange(n):
         buf = np.empty((rows, 2), dtype=np.int64)
         m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
-        out[i] = scale[i] * _dot(buf, m, left, right, w)
+        out[i] = scale[i] * _strand_dot(buf, m, left, right, w, rc)
     return out
 
 
@@ -265,20 +281,33 @@ def _gram(xcodes, xoff, ycodes, yoff, l, left, right, rc, n_features, n_chunks, 
 
 
 @njit(cache=True)
-def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left, right, rc, buf):
+def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left, right, rc, buf,
+              pg_max_old, pg_min_old, keep):
     """One pass of dual coordinate descent for the hinge-loss SVM (L1-loss dual, as liblinear's)
     over the rows in ``order``; the bias is a constant feature of value ``bias`` (weight
-    ``bias_w[0]``). Returns the largest and smallest projected gradient of the pass."""
+    ``bias_w[0]``). Shrinking (liblinear's, Hsieh et al. 2008, section 3.2): a variable at 0
+    whose gradient exceeds ``pg_max_old``, or at ``C`` whose gradient is below ``pg_min_old``
+    (the last pass's largest and smallest projected gradient), is left where it is and marked
+    ``keep[t] = 0`` (``keep[t] = 1`` for the others); ``pg_max_old = inf``, ``pg_min_old =
+    -inf`` shrink nothing. Returns the largest and smallest projected gradient of the rows
+    not shrunk."""
     pg_max = -np.inf
     pg_min = np.inf
     for t in range(order.size):
         i = order[t]
         m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
-        g = y[i] * (scale[i] * _dot(buf, m, left, right, w) + bias * bias_w[0]) - 1.0
+        g = y[i] * (scale[i] * _strand_dot(buf, m, left, right, w, rc) + bias * bias_w[0]) - 1.0
         a = alpha[i]
+        keep[t] = 1
         if a == 0.0:
+            if g > pg_max_old:
+                keep[t] = 0
+                continue
             pg = min(g, 0.0)
         elif a == C:
+            if g < pg_min_old:
+                keep[t] = 0
+                continue
             pg = max(g, 0.0)
         else:
             pg = g
@@ -308,23 +337,26 @@ def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows):
 @njit(cache=True, parallel=True)
 def _attributions(codes, offsets, l, columns, left, right, rc, w, scale, out, rows):
     """gkmexplain-style: every gapped k-mer occurrence's ``scale[i] * w[f]`` split evenly over its
-    k informative bases (a reverse-complement occurrence's columns mapped back to the + strand)."""
+    k informative bases (a reverse-complement occurrence's columns mapped back to the + strand).
+    With ``rc`` (``w`` its own reverse complement, :func:`_strand_dot`) the occurrence of ``R f``
+    in the reverse complement of a window covers the same bases as ``f`` in the window and
+    carries the same weight, so the + strand's occurrences are counted twice instead: the same
+    sums at half the look-ups."""
     n = offsets.size - 1
     n_choice, k = columns.shape
     for i in prange(n):
         buf = np.empty((rows, 2), dtype=np.int64)
         lo = offsets[i]
-        n_rows = _halves(codes, lo, offsets[i + 1], l, rc, buf)
+        _halves(codes, lo, offsets[i + 1], l, rc, buf)
         windows = offsets[i + 1] - lo - l + 1
-        share = scale[i] / k
-        for t in range(n_rows):
-            forward = t < windows
-            first = lo + (t if forward else t - windows)  # flat index of the window's first base
+        share = scale[i] / k * (2.0 if rc else 1.0)
+        for t in range(windows):
+            first = lo + t  # flat index of the window's first base
             a, r = buf[t, 0], buf[t, 1]
             for c in range(n_choice):
                 v = w[left[a, c] + right[r, c]] * share
                 for j in range(k):
-                    out[first + (columns[c, j] if forward else l - 1 - columns[c, j])] += v
+                    out[first + columns[c, j]] += v
 
 
 @njit(cache=True, parallel=True)
@@ -341,7 +373,7 @@ def _lmer_scores(l, left, right, rc, w):
         for p in range(l):
             v = (v << 2) | (3 - ((u >> (2 * p)) & 3))
         buf[1, 0], buf[1, 1] = v >> shift, v & rmask
-        out[u] = _dot(buf, 2 if rc else 1, left, right, w)
+        out[u] = _strand_dot(buf, 2 if rc else 1, left, right, w, rc)
     return out
 
 

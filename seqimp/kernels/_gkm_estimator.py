@@ -28,6 +28,40 @@ from ._gkm import (GkmTables, _attributions, _dcd_pass, _lmer_scores, _scores, _
 
 __all__ = ["GKMClassifier"]
 
+#: ``||phi(x)||^2`` of the sequences seen so far, per ``(l, k, reverse_complement)`` and sequence
+#: (its codes as bytes: exact, no hashing): a motif run computes the norms of the same sequences
+#: for the held-out fit, the fit on all of them, their attributions and every round of explaining
+#: away (where only the sequences with erased sites differ). Emptied when its keys pass
+#: :data:`NORM_CACHE_BYTES`.
+_NORMS: dict = {}
+_NORM_BYTES: dict = {}  # the bytes of the keys in each table of _NORMS
+NORM_CACHE_BYTES = 32 << 20
+
+
+def squared_norms(codes, offsets, tables, rc) -> np.ndarray:
+    """``||phi(x_i)||^2`` of every sequence of ``codes``/``offsets`` (:func:`~seqimp.kernels._gkm.ragged_codes`),
+    shape (n,): those of sequences met before from :data:`_NORMS`, the others computed
+    (:func:`~seqimp.kernels._gkm._squared_norms`) and remembered."""
+    params = (tables.word_length, tables.informative, bool(rc))
+    table = _NORMS.setdefault(params, {})
+    bounds = list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
+    keys = [codes[a:b].tobytes() for a, b in bounds]
+    sq = np.array([table.get(key, np.nan) for key in keys], dtype=np.float64)
+    miss = np.flatnonzero(np.isnan(sq))
+    if miss.size:
+        sub_codes = np.concatenate([codes[bounds[i][0]:bounds[i][1]] for i in miss])
+        sub_offsets = np.zeros(miss.size + 1, dtype=np.int64)
+        np.cumsum(np.diff(offsets)[miss], out=sub_offsets[1:])
+        sq[miss] = _squared_norms(sub_codes, sub_offsets, tables.word_length, tables.left, tables.right, bool(rc),
+                                  tables.n_features, n_chunks(miss.size), buffer_rows(sub_offsets, tables.word_length))
+        size = _NORM_BYTES.get(params, 0) + int(sub_codes.size)
+        if size > NORM_CACHE_BYTES:
+            table.clear()
+            size = int(sub_codes.size)
+        table.update((keys[i], float(sq[i])) for i in miss)
+        _NORM_BYTES[params] = size
+    return sq
+
 
 class GKMClassifier(ClassifierMixin, BaseEstimator):
     """Binary SVM on the gapped-k-mer (gkm-SVM) or k-mer spectrum kernel, position-free.
@@ -51,6 +85,11 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         Stop when the projected gradients of a pass span less than this (liblinear's rule).
     max_iter : int, default=300
         Largest number of passes; a ConvergenceWarning when reached.
+    shrinking : bool, default=True
+        liblinear's shrinking (Hsieh et al. 2008): a dual variable at a bound whose gradient
+        pushes it further out than the last pass's projected gradients reach is left out of the
+        next passes; when the others meet ``tol``, every variable is visited again and the fit
+        stops only when all of them meet it (the same rule and optimum as without shrinking).
     random_state : int, numpy Generator or None, default=None
         Seeds the coordinate order (a permutation per pass); None = the fixed seed 0.
 
@@ -77,7 +116,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, word_length=10, informative=6, *, C=1.0, reverse_complement=True, normalize=True, bias=1.0,
-                 tol=1e-2, max_iter=300, random_state=None):
+                 tol=1e-2, max_iter=300, shrinking=True, random_state=None):
         self.word_length = word_length
         self.informative = informative
         self.C = C
@@ -86,6 +125,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         self.bias = bias
         self.tol = tol
         self.max_iter = max_iter
+        self.shrinking = shrinking
         self.random_state = random_state
 
     def __sklearn_tags__(self):
@@ -102,8 +142,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
 
     def _scale(self, codes, offsets):
         """1 / ||phi(x)|| (normalised) or 1 per sequence, and ||phi(x)||^2."""
-        sq = _squared_norms(codes, offsets, *self._args(), self.tables_.n_features, n_chunks(offsets.size - 1),
-                            buffer_rows(offsets, self.tables_.word_length))
+        sq = squared_norms(codes, offsets, self.tables_, self.reverse_complement)
         if not self.normalize:
             return np.ones_like(sq), sq
         if (sq <= 0).any():  # cannot happen for sequences of length >= l; guarded all the same
@@ -133,7 +172,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         if y.shape[0] != offsets.size - 1:
             raise SeqimpError(f"X has {offsets.size - 1} sequences but y has {y.shape[0]} labels")
         check_classification_targets(y)
-        if type_of_target(y) != "binary":
+        if type_of_target(y) != "binary" or np.unique(y).size != 2:
             raise SeqimpError(f"y must hold two classes, got {np.unique(y).size}")
         self.classes_ = np.unique(y)
         sign = np.where(y == self.classes_[1], 1.0, -1.0)
@@ -155,13 +194,26 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         buf = np.empty((buffer_rows(offsets, self.tables_.word_length), 2), dtype=np.int64)
         C = float(self.C)
         self.n_iter_ = max_iter
+        n = sign.size
+        active = np.arange(n, dtype=np.int64)  # the variables not shrunk
+        keep = np.empty(n, dtype=np.uint8)
+        pg_max_old, pg_min_old = np.inf, -np.inf
         for it in range(max_iter):
-            order = rng.permutation(sign.size).astype(np.int64)
+            order = active[rng.permutation(active.size)]
             pg_max, pg_min = _dcd_pass(codes, offsets, sign, scale, qii, order, alpha, w, bias_w, C, bias,
-                                       *self._args(), buf)
+                                       *self._args(), buf, pg_max_old, pg_min_old, keep)
+            active = order[keep[:order.size] == 1]
             if pg_max - pg_min < self.tol:
-                self.n_iter_ = it + 1
-                break
+                if active.size == n:
+                    self.n_iter_ = it + 1
+                    break
+                # the active variables meet tol: visit all again, shrinking nothing in that pass
+                active = np.arange(n, dtype=np.int64)
+                pg_max_old, pg_min_old = np.inf, -np.inf
+                continue
+            if self.shrinking:
+                pg_max_old = pg_max if pg_max > 0 else np.inf
+                pg_min_old = pg_min if pg_min < 0 else -np.inf
         else:
             warnings.warn(f"GKMClassifier: dual coordinate descent did not reach tol={self.tol:g} in "
                           f"max_iter={max_iter} passes; increase max_iter", ConvergenceWarning, stacklevel=2)

@@ -1,0 +1,148 @@
+"""The gkm solver's fast paths against slow ones: shrinking against the unshrunk dual coordinate
+descent and the KKT conditions of an explicit kernel matrix, the half-strand dot products
+against explicit gapped-k-mer counts, the norm cache against fresh norms, and the margin start
+of the fit on all sequences (pipeline/_model_route.py)."""
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+import seqimp.kernels._gkm_estimator as estimator
+from seqimp.kernels import GKMClassifier, gkm_kernel
+from seqimp.kernels._gkm import GkmTables, ragged_codes
+from seqimp.kernels._gkm_estimator import squared_norms
+from test_gkm import _features, planted
+
+
+def _dual(clf):
+    """The hinge-loss dual's objective ``0.5 ||w||^2 - sum alpha`` (bias as a feature)."""
+    return 0.5 * (clf.coef_ @ clf.coef_ + (clf.intercept_ / clf.bias) ** 2) - np.abs(clf.dual_coef_).sum()
+
+
+def test_shrinking_reaches_the_unshrunk_optimum(monkeypatch):
+    X, y = planted(240, L=40, seed=6, share=0.6)
+    visited = []
+    run = estimator._dcd_pass
+
+    def counted(*args):
+        visited.append(args[5].size)
+        return run(*args)
+
+    monkeypatch.setattr(estimator, "_dcd_pass", counted)
+    fits = {}
+    for shrinking in (False, True):
+        visited.clear()
+        fits[shrinking] = GKMClassifier(6, 4, tol=1e-6, max_iter=5000, shrinking=shrinking).fit(X, y)
+        fits[shrinking].visits = sum(visited)
+    plain, shrunk = fits[False], fits[True]
+    assert shrunk.visits < plain.visits  # variables were shrunk (the test would not see them else)
+    assert shrunk.visits < shrunk.n_iter_ * len(y)
+    # the same optimum: dual objectives within 1e-9 relative, decision values within 1e-5
+    assert _dual(shrunk) == pytest.approx(_dual(plain), rel=1e-9)
+    np.testing.assert_allclose(shrunk.decision_function(X), plain.decision_function(X), atol=1e-5)
+    # and it is the optimum: the KKT conditions on the explicit kernel matrix (plus the bias
+    # feature), to the stopping tolerance
+    sign = np.where(y == 1, 1.0, -1.0)
+    Q = (gkm_kernel(X, word_length=6, informative=4) + 1.0) * np.outer(sign, sign)
+    alpha = np.abs(shrunk.dual_coef_)
+    grad = Q @ alpha - 1.0
+    assert (grad[alpha == 0] >= -1e-5).all() and (grad[alpha == shrunk.C] <= 1e-5).all()
+    inner = (alpha > 0) & (alpha < shrunk.C)
+    assert inner.any() and np.abs(grad[inner]).max() <= 1e-5
+
+
+def test_without_shrinking_the_passes_visit_every_sequence(monkeypatch):
+    X, y = planted(80, L=30, seed=2)
+    visited = []
+    run = estimator._dcd_pass
+    monkeypatch.setattr(estimator, "_dcd_pass", lambda *a: visited.append(a[5].size) or run(*a))
+    clf = GKMClassifier(5, 3, tol=1e-3, shrinking=False).fit(X, y)
+    assert visited == [len(y)] * clf.n_iter_
+
+
+def _reverse_feature(l, k):
+    """``R f`` of every feature ``f = c * 4**k + u``: its columns mirrored, its letters complemented."""
+    cols = [tuple(c) for c in combinations(range(l), k)]
+    where = {c: i for i, c in enumerate(cols)}
+    out = np.empty(len(cols) * 4 ** k, dtype=np.int64)
+    for c, cc in enumerate(cols):
+        mirrored = tuple(sorted(l - 1 - j for j in cc))
+        for u in range(4 ** k):
+            letters = [(u >> (2 * (k - 1 - t))) & 3 for t in range(k)]
+            # column cc[t] becomes l-1-cc[t]: in mirrored order the letters run backwards
+            v = sum((3 - letters[k - 1 - t]) * 4 ** (k - 1 - t) for t in range(k))
+            out[c * 4 ** k + u] = where[mirrored] * 4 ** k + v
+    return out
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_weights_are_their_own_reverse_complement_and_scores_equal_explicit_counts(normalize):
+    X, y = planted(60, L=24, seed=3)
+    l, k = 5, 3
+    clf = GKMClassifier(l, k, normalize=normalize).fit(X, y)
+    R = _reverse_feature(l, k)
+    np.testing.assert_array_equal(clf.coef_[R], clf.coef_)  # to the last bit
+    # decision values (half the strand look-ups) against the explicit counts of both strands
+    W = clf.gapped_kmer_weights()
+    where = {tuple(c): i for i, c in enumerate(clf.columns_)}
+    for x, d in zip(X[:6], clf.decision_function(X[:6])):
+        feats = _features(x, l, k, True)
+        raw = sum(v * W[where[cols], int("".join(map(str, letters)), 4)] for (cols, letters), v in feats.items())
+        norm = np.sqrt(sum(v * v for v in feats.values())) if normalize else 1.0
+        assert d == pytest.approx(raw / norm + clf.intercept_, rel=1e-10, abs=1e-12)
+    # one strand only: no symmetry assumed, the same explicit check
+    one = GKMClassifier(l, k, reverse_complement=False).fit(X, y)
+    W1 = one.gapped_kmer_weights()
+    feats = _features(X[0], l, k, False)
+    raw = sum(v * W1[where[cols], int("".join(map(str, letters)), 4)] for (cols, letters), v in feats.items())
+    norm = np.sqrt(sum(v * v for v in feats.values()))
+    assert one.decision_function(X[:1])[0] == pytest.approx(raw / norm + one.intercept_, rel=1e-10)
+
+
+def test_norm_cache_equals_fresh_norms(monkeypatch):
+    rng = np.random.default_rng(0)
+    seqs = [rng.integers(0, 4, n).astype(np.uint8) for n in (9, 14, 20, 14)]
+    tables = GkmTables(5, 3)
+    fresh = np.diag(gkm_kernel(seqs, word_length=5, informative=3, normalize=False))
+    monkeypatch.setattr(estimator, "_NORMS", {})
+    monkeypatch.setattr(estimator, "_NORM_BYTES", {})
+    codes, offsets = ragged_codes(seqs)
+    np.testing.assert_allclose(squared_norms(codes, offsets, tables, True), fresh, rtol=1e-12)
+    assert len(estimator._NORMS[5, 3, True]) == 4
+    again = squared_norms(codes, offsets, tables, True)  # all from the cache
+    np.testing.assert_array_equal(again, squared_norms(codes, offsets, tables, True))
+    np.testing.assert_allclose(again, fresh, rtol=1e-12)
+    seqs[1] = seqs[1].copy()
+    seqs[1][3:8] = 0  # a sequence with erased letters is another sequence
+    codes, offsets = ragged_codes(seqs)
+    np.testing.assert_allclose(squared_norms(codes, offsets, tables, True),
+                               np.diag(gkm_kernel(seqs, word_length=5, informative=3, normalize=False)), rtol=1e-12)
+    one = np.diag(gkm_kernel(seqs, word_length=5, informative=3, normalize=False, reverse_complement=False))
+    np.testing.assert_allclose(squared_norms(codes, offsets, tables, False), one, rtol=1e-12)
+    # past the size limit the cache starts again, with the same answers
+    monkeypatch.setattr(estimator, "NORM_CACHE_BYTES", 30)
+    seqs.append(rng.integers(0, 4, 25).astype(np.uint8))
+    codes, offsets = ragged_codes(seqs)
+    norms = squared_norms(codes, offsets, tables, True)
+    assert len(estimator._NORMS[5, 3, True]) == 1
+    np.testing.assert_allclose(norms, np.diag(gkm_kernel(seqs, word_length=5, informative=3, normalize=False)),
+                               rtol=1e-12)
+
+
+def test_held_out_start_reaches_the_same_optimum():
+    from seqimp.pipeline._model_route import held_out_start
+
+    X, y = planted(200, L=40, seed=8, share=0.6)
+    test = np.arange(1, 200, 5)  # a fifth held out, as the route's split
+    train = np.setdiff1d(np.arange(200), test)
+    held = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X[train], y[train])
+    decision = held.decision_function(X[test])
+    start = held_out_start(held, train, test, decision, y)
+    margin = np.where(y[test] == 1, 1.0, -1.0) * decision
+    np.testing.assert_array_equal(start[test], np.where(margin < 1, 1.0, 0.0))
+    np.testing.assert_array_equal(start[train], np.abs(held.dual_coef_))
+    cold = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X, y)
+    warm = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X, y, alpha_init=start)
+    assert _dual(warm) == pytest.approx(_dual(cold), rel=1e-9)
+    np.testing.assert_allclose(warm.decision_function(X), cold.decision_function(X), atol=1e-5)
