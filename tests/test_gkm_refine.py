@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from seqimp.motifs._sites import site_scores
-from seqimp.pipeline._gkm_refine import _apply, _letter_best, _with_change, sites_passing, tune_pwm
+from seqimp.pipeline._gkm_refine import _apply, _letter_best, _trial_counts, _with_change, sites_passing, tune_pwm
 
 pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
 
@@ -53,6 +53,24 @@ def test_trial_and_apply_equal_rescoring():
         _apply(base, X, starts, 5, 1, 1, 0.75)
         shift = np.log2((bg * 2.0 ** T).sum(axis=1)).sum() - np.log2((bg * 2.0 ** S).sum(axis=1)).sum()
         np.testing.assert_allclose(base, site_scores(_odds_pwm(T, bg), X, starts, strands, bg) + shift, atol=1e-9)
+
+
+def test_trial_counts_equal_sites_passing_of_each_change():
+    rng = np.random.default_rng(3)
+    deltas = np.array([-1.0, -0.5, 0.5, 1.0])
+    for n_pos, n_neg, fpr in ((40, 150, 0.01), (25, 90, 0.05), (30, 60, 0.0)):
+        # scores on a coarse grid (ties, also at the top) and letters no window reads (-inf)
+        best_pos = rng.integers(-4, 5, (n_pos, 4)) * 0.5
+        best_neg = rng.integers(-4, 5, (n_neg, 4)) * 0.5
+        best_pos[rng.random((n_pos, 4)) < 0.1] = -np.inf
+        best_neg[rng.random((n_neg, 4)) < 0.1] = -np.inf
+        counts = np.empty(4, dtype=np.int64)
+        k = int(np.floor(fpr * n_neg))
+        for letter in range(4):
+            _trial_counts(best_pos, best_neg, letter, deltas, k, counts)
+            plain = [sites_passing(_with_change(best_pos, letter, d), _with_change(best_neg, letter, d), fpr)
+                     for d in deltas]
+            assert counts.tolist() == plain
 
 
 def test_sites_passing_follows_the_site_rule():

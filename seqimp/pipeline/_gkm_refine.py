@@ -20,7 +20,8 @@ at least ``min_gain`` of them; sweeps over all entries repeat while one is kept 
 ``sweeps`` per step). The trials cost no rescoring: one pass over the windows' cached scores
 per column gives every sequence's best window among those reading each letter there
 (:func:`_letter_best`, numba), from which the best score after any change of that column's
-log-odds follows (:func:`_with_change`); a kept change updates the cached scores. Pad columns
+log-odds follows (:func:`_with_change`; the counts of all four changes of a letter in one kernel
+call, :func:`_trial_counts`); a kept change updates the cached scores. Pad columns
 that stayed at log-odds 0 are cut again. Adding a constant to a column's log-odds shifts every
 window's score equally, so the tuned log-odds ``S`` are written as the PWM
 ``background * 2**S`` normalised per column: the same windows pass.
@@ -71,6 +72,44 @@ def _with_change(best, letter, delta):
     :func:`_letter_best`), shape (n,)."""
     others = np.delete(best, letter, axis=1).max(axis=1)
     return np.maximum(best[:, letter] + delta, others)
+
+
+@njit(cache=True)
+def _trial_counts(best_pos, best_neg, letter, deltas, k, out):
+    """For every ``deltas[j]`` added to ``letter``'s log-odds: the positives passing the site
+    threshold of the negatives (:func:`sites_passing` of :func:`_with_change` on both, at
+    ``k = floor(fpr * n_neg)``) into ``out[j]``; the same scores by the same operations, so
+    the same counts. ``best_pos``, ``best_neg``: :func:`_letter_best`'s tables."""
+    n_neg = best_neg.shape[0]
+    others_neg = np.empty(n_neg)
+    for i in range(n_neg):
+        o = -np.inf
+        for b in range(4):
+            if b != letter and best_neg[i, b] > o:
+                o = best_neg[i, b]
+        others_neg[i] = o
+    n_pos = best_pos.shape[0]
+    others_pos = np.empty(n_pos)
+    for i in range(n_pos):
+        o = -np.inf
+        for b in range(4):
+            if b != letter and best_pos[i, b] > o:
+                o = best_pos[i, b]
+        others_pos[i] = o
+    vals = np.empty(n_neg)
+    for j in range(deltas.size):
+        d = deltas[j]
+        for i in range(n_neg):
+            vals[i] = max(best_neg[i, letter] + d, others_neg[i])
+        vals.sort()
+        threshold = vals[n_neg - k - 1]
+        inclusive = threshold >= vals[n_neg - 1]
+        count = 0
+        for i in range(n_pos):
+            v = max(best_pos[i, letter] + d, others_pos[i])
+            if v > threshold or (inclusive and v == threshold):
+                count += 1
+        out[j] = count
 
 
 @njit(cache=True, parallel=True)
@@ -159,16 +198,17 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
     current = sites_passing(base_pos.max(axis=(1, 2)), base_neg.max(axis=(1, 2)), fpr)
     best_pos = np.empty((len(pos), 4))
     best_neg = np.empty((len(neg), 4))
+    k = int(np.floor(fpr * len(neg)))  # site_threshold's rank
+    counts = np.empty(4, dtype=np.int64)
     for step in steps:
-        deltas = (-2.0 * step, -step, step, 2.0 * step)
+        deltas = np.array([-2.0 * step, -step, step, 2.0 * step])
         for _ in range(sweeps):
             kept = False
             for column in range(m):
                 _letter_best(base_pos, pos, win, m, column, best_pos)
                 _letter_best(base_neg, neg, win, m, column, best_neg)
                 for letter in range(4):
-                    counts = [sites_passing(_with_change(best_pos, letter, d), _with_change(best_neg, letter, d), fpr)
-                              for d in deltas]
+                    _trial_counts(best_pos, best_neg, letter, deltas, k, counts)
                     d = int(np.argmax(counts))
                     if counts[d] >= current + min_gain:
                         S[column, letter] += deltas[d]
@@ -177,7 +217,7 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
                         best_neg[:, letter] += deltas[d]
                         _apply(base_pos, pos, win, m, column, letter, deltas[d])
                         _apply(base_neg, neg, win, m, column, letter, deltas[d])
-                        current = counts[d]
+                        current = int(counts[d])
                         kept = True
             if not kept:
                 break
