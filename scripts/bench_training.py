@@ -262,6 +262,11 @@ def main(argv=None):
     p.add_argument("--patience", type=int, default=None, help="the fast routes' patience")
     p.add_argument("--optimum-tol", type=float, default=None,
                    help="the fast route's optimum_tol (estimated distance to the optimum, in ||w||/sqrt(n))")
+    p.add_argument("--shrink-margin", type=float, default=None,
+                   help="the fast route's shrink_margin (skip rows at 0 with margin > 1 + this, from pass 4 on)")
+    p.add_argument("--validation-fraction", type=float, default=None, help="the fast routes' validation_fraction")
+    p.add_argument("--no-refit", action="store_true",
+                   help="the fast route's refit=False: the validation slice stays out of training")
     p.add_argument("--average", default=None, metavar="ETA",
                    help="the fast route's average (polynomial-decay eta of the pass-end iterates; 'none': the last "
                         "iterate); default: the library's")
@@ -303,8 +308,12 @@ def main(argv=None):
         return
     sizes = list(args.n) + ([10_000_000] if args.huge else [])
     rule = {name: value for name, value in (("validation_tol", args.validation_tol), ("weight_tol", args.weight_tol),
-                                            ("patience", args.patience), ("optimum_tol", args.optimum_tol))
+                                            ("patience", args.patience), ("optimum_tol", args.optimum_tol),
+                                            ("shrink_margin", args.shrink_margin),
+                                            ("validation_fraction", args.validation_fraction))
             if value is not None}
+    if args.no_refit:
+        rule["refit"] = False
     if args.average is not None:
         rule["average"] = None if args.average.lower() == "none" else float(args.average)
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:

@@ -424,3 +424,103 @@ def test_optimum_tol_is_refused_where_it_is_not_estimated(twenty_k):
         fast_svm(X[:200], y[:200], degree=3, method="sgd", optimum_tol=1.0)
     with pytest.raises(SeqimpError, match="optimum_tol must be"):
         fast_svm(X[:200], y[:200], degree=3, optimum_tol=-1.0)
+
+
+def test_distance_after_a_rebase_reads_the_new_gains_with_the_carried_ratio():
+    # the held-out rows join: the gains start afresh from the new dual, the scale is sqrt(new n), and
+    # until window + 1 new gains are known the decay ratio of the gains before is used
+    n, d_star, a, r, norm2 = 2500, 100.0, 40.0, 0.8, 9.0
+    est = DistanceToOptimum(n, window=3)
+    for t in range(8):
+        est.update(d_star - a * r ** t, norm2)
+    est.rebase(500.0, 10_000)
+    gains = [3.0, 1.5, 0.75, 0.375, 0.1875]                 # the new path decays by 0.5
+    dual, got = 500.0, []
+    for g in gains:
+        dual += g
+        got.append(est.update(dual, norm2))
+    for g, value in zip(gains[:3], got[:3]):
+        assert value == pytest.approx(np.sqrt(2 * g * r / (1 - r) / norm2) * 100.0, rel=1e-12)
+    for g, value in zip(gains[3:], got[3:]):               # window + 1 new gains: their own ratio
+        assert value == pytest.approx(np.sqrt(2 * g * 0.5 / 0.5 / norm2) * 100.0, rel=1e-12)
+    fresh = DistanceToOptimum(100)
+    fresh.rebase(1.0, 200)                                   # nothing to carry: infinite until 4 gains
+    assert fresh.update(2.0, 1.0) == np.inf
+
+
+# --------------------------------------------------------------------------- shrinking by a margin
+
+
+def test_margin_shrinking_skips_exactly_the_rows_a_dense_pass_finds_past_the_margin():
+    from seqimp.kernels._dcd import _svm_steps, cumulative_beta
+    from seqimp.kernels._implicit import implicit_layout, row_norm2
+    from seqimp.kernels._layout import aligned_zeros, solver_layout
+
+    n, length, degree, margin = 300, 12, 3, 0.1
+    X, y = planted(n, length, 4)
+    sign = np.where(y == 1, 1.0, -1.0)
+    upper = np.full(n, 0.02)                                 # small C: rows at the bound occur too
+    F = wd_features(X, degree=degree).toarray()
+    qd = row_norm2(length, degree) + 1.0
+    orders = [np.random.default_rng(s).permutation(n).astype(np.int64) for s in range(3)]
+    # dense transcription: two plain passes, then one that skips a row at 0 whose gradient y f - 1 is
+    # above the margin and a row at its bound C whose gradient is below -margin; as in liblinear, a
+    # skipped row swaps places with the last active one, which is visited next
+    w, b, alpha = np.zeros(F.shape[1]), 0.0, np.zeros(n)
+    for p, order in enumerate(orders):
+        o, s, active = order.copy(), 0, n
+        while s < active:
+            i = o[s]
+            g = sign[i] * (F[i] @ w + b) - 1.0
+            if p == 2 and (alpha[i] == 0 and g > margin or alpha[i] == upper[i] and g < -margin):
+                o[s], o[active - 1] = o[active - 1], o[s]
+                active -= 1
+                continue
+            new = min(max(alpha[i] - g / qd, 0.0), upper[i])
+            w += (new - alpha[i]) * sign[i] * F[i]
+            b += (new - alpha[i]) * sign[i]
+            alpha[i] = new
+            s += 1
+    skipped = o[active:].tolist()
+    assert 0 < len(skipped) < n and np.any(alpha == upper)
+    # the kernel with liblinear's thresholds replaced by the margin
+    _, sqb, base = implicit_layout(length, degree)
+    layout = solver_layout(length, degree, base)
+    v, kalpha, pg = aligned_zeros(layout.size + 1), np.zeros(n), np.empty(2)
+    for p, order in enumerate(orders):
+        o = order.copy()
+        hi, lo = (margin, -margin) if p == 2 else (np.inf, -np.inf)
+        pg[:] = -np.inf, np.inf
+        s, kactive = _svm_steps(X, sign, kalpha, upper, v, layout.table, sqb, degree, base, qd, 1.0, o, 0, n, n,
+                                hi, lo, pg, cumulative_beta(degree))
+    assert sorted(o[kactive:].tolist()) == sorted(skipped)
+    np.testing.assert_allclose(kalpha, alpha, rtol=0, atol=1e-12)
+    coef, bias = to_standard(v, layout)
+    np.testing.assert_allclose(coef, w, rtol=0, atol=1e-10)
+    assert bias == pytest.approx(b, abs=1e-10)
+
+
+def test_fast_route_with_margin_shrinking_gives_the_exact_model_and_the_same_model_twice(twenty_k):
+    X, y, Xt, yt, exact = twenty_k
+    kw = dict(degree=5, C=0.05, shrink_margin=0.0, optimum_tol=10.0, average=10.0, validation_fraction=0.005,
+              validation_tol=5e-3, weight_tol=2e-2, refit=False, random_state=0)
+    fast = fast_svm(X, y, **kw)
+    assert fast.converged and fast.n_iter < exact.n_iter and fast.validation_rows.shape == (100,)
+    acc = [np.mean((wd_scores(Xt, s.coef, s.intercept, degree=5) > 0) == yt) for s in (exact, fast)]
+    assert abs(acc[0] - acc[1]) <= 0.002
+    tops = [_top50_firm(s.coef, s.intercept, 24, 5) for s in (exact, fast)]
+    for k, (a, b) in enumerate(zip(*tops), start=2):
+        assert len(a & b) >= 45, f"order {k}: {len(a & b)} of the exact top 50"
+    again = fast_svm(X, y, **kw)
+    np.testing.assert_array_equal(again.coef, fast.coef)
+    assert again.intercept == fast.intercept
+
+
+def test_margin_shrinking_is_refused_where_it_does_not_apply():
+    X, y = planted(200, 12, 3)
+    with pytest.raises(SeqimpError, match="shrink_margin needs method='dcd' on one thread"):
+        fast_svm(X, y, degree=3, method="sgd", shrink_margin=0.1)
+    with pytest.raises(SeqimpError, match="shrink_margin needs method='dcd' on one thread"):
+        fast_svm(X, y, degree=3, shrink_margin=0.1, n_jobs=2)
+    with pytest.raises(SeqimpError, match="shrink_margin must be"):
+        fast_svm(X, y, degree=3, shrink_margin=-0.5)

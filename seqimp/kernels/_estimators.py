@@ -249,6 +249,16 @@ class WDClassifier(ClassifierMixin, _WDModel):
         by (eta + 1) / (t + eta), so early passes are forgotten and late ones weigh most (0:
         the plain mean). The stopping rule watches the average. None: the last iterate.
         See ``docs/training-at-scale.md`` for the measured effect.
+    shrink_margin : float or None, default=None
+        "fast" on one machine, one thread: from the 4th pass on, skip the rows whose dual
+        variable is 0 and whose margin exceeds 1 + shrink_margin, with a pass over all rows
+        every 6th pass and before the fit stops (``seqimp.kernels.fast_svm``). None:
+        liblinear's shrinking.
+    refit : bool, default=True
+        "fast" on one machine: once the rule stops, train on the validation slice too
+        (passes over all sequences until settled again). False: the slice stays out of
+        training, the model is one of the other sequences (with a small
+        ``validation_fraction``, nearly all of them).
 
     Attributes
     ----------
@@ -301,7 +311,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
                  max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
                  client=None, n_jobs=None, solver="auto", validation_fraction=0.02, validation_tol=1e-3,
-                 weight_tol=1e-2, patience=2, average=3.0, optimum_tol=None):
+                 weight_tol=1e-2, patience=2, average=3.0, optimum_tol=None, shrink_margin=None, refit=True):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -322,6 +332,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.weight_tol = weight_tol
         self.patience = patience
         self.optimum_tol = optimum_tol
+        self.shrink_margin = shrink_margin
+        self.refit = refit
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -357,6 +369,10 @@ class WDClassifier(ClassifierMixin, _WDModel):
             if fast and self.optimum_tol is not None:
                 raise SeqimpError("optimum_tol is estimated by the single-machine fast route only; the Dask route "
                                   "(client=) stops by validation_tol and weight_tol: set optimum_tol=None")
+            if fast and (self.shrink_margin is not None or not self.refit):
+                raise SeqimpError("shrink_margin and refit=False are options of the single-machine fast route; the "
+                                  "Dask route (client=) shrinks as liblinear and trains on the slice once settled: "
+                                  "set shrink_margin=None, refit=True")
             rule = PlateauRule(self.validation_tol, self.weight_tol, self.patience) if fast else None
             with self._step(f"distributed dual coordinate descent (CoCoA+) on {codes.shape[0]} sequences"), \
                     client_for(self.client) as client:
@@ -394,7 +410,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
                                validation_fraction=self.validation_fraction, validation_tol=self.validation_tol,
                                weight_tol=self.weight_tol, patience=self.patience, optimum_tol=self.optimum_tol,
                                random_state=self.random_state, average=self.average, alphabet=self.alphabet_,
-                               n_jobs=self.n_jobs, verbose=self.verbose)
+                               shrink_margin=self.shrink_margin, refit=self.refit, n_jobs=self.n_jobs,
+                               verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter

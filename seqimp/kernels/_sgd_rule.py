@@ -195,7 +195,7 @@ class HeldOutStop:
             if distance is None:
                 settled = change <= rule.weight_tol
                 why = f"weight change {change:.3g} (tol {rule.weight_tol:g})"
-            else:                   # with optimum_tol: the all-rows problem's distance, estimated afresh
+            else:                   # with optimum_tol: the distance on the problem of all rows
                 settled = distance <= rule.optimum_tol
                 why = f"weight change {change:.3g}{self._distance_text(distance)}"
             self.history.append((np.nan, np.nan, float(change), bool(settled)))
@@ -206,7 +206,12 @@ class HeldOutStop:
         loss = float(np.mean(np.maximum(0.0, 1.0 - self.sv * scores)))
         acc = float(np.mean((scores > 0) == (self.sv > 0)))
         d_loss, d_acc = rule.changes(loss, acc)
-        stop = rule.update(loss, acc, change, np.inf if distance is None else distance)
+        if distance is None:
+            distance = np.inf
+        # with refit, the distance is asked on the problem of all rows (after the slice joins), not here:
+        # the slice joins as soon as the held-out figures settle, while the passes still have far to go,
+        # so that the optimum's move by the joining rows merges into that way instead of adding to it
+        stop = rule.update(loss, acc, change, 0.0 if self.refit else distance)
         self.history.append(rule.history[-1])
         solver_line(verbose, f"{self.name} pass {it}: held-out hinge loss {loss:.6g} (change {d_loss:.2g}), accuracy "
                              f"{acc:.4f} (change {d_acc:.2g}; tol {rule.validation_tol:g}), weight change "
@@ -216,7 +221,7 @@ class HeldOutStop:
         if not self.refit:
             return "stop"
         until = (f"weight change is <= {rule.weight_tol:g}" if rule.optimum_tol is None else
-                 f"estimated distance to the optimum is <= {rule.optimum_tol:g} again")
+                 f"estimated distance to the optimum is <= {rule.optimum_tol:g}")
         solver_line(verbose, f"{self.name}: settled on the held-out rows; passes over all {self.n:,} rows until the "
                              f"{until}")
         self.refitting = True
@@ -333,17 +338,41 @@ class DistanceToOptimum:
         self.scale = float(np.sqrt(self.n))
         self.window = check_int(window, "window")
         self.values = []
+        self.carried = None
+
+    def rebase(self, dual, n) -> None:
+        """Go on with the problem of ``n`` rows whose dual objective is now ``dual`` (the held-out rows
+        joining the training rows in ``fast_svm``, once their own dual variables have been stepped):
+        the gains start afresh from ``dual`` (the jump is the new rows' own, not a pass's gain) and
+        the scale becomes ``sqrt(n)``. Until ``window + 1`` new gains are known, the decay ratio
+        of the gains before the rebase is carried over (the rate of the same passes on a problem
+        with a few more rows), so the estimate reads the first new gain at once."""
+        self.carried = self._ratio(self.values)
+        self.n = check_int(n, "n")
+        self.scale = float(np.sqrt(self.n))
+        self.values = [float(dual)]
 
     def update(self, dual, norm2) -> float:
         """Record the dual objective ``dual`` after a pass whose iterate has ``||w||^2 = norm2``;
         returns the estimated distance (class docstring)."""
         self.values.append(float(dual))
-        if len(self.values) < self.window + 2 or norm2 <= 0:
+        r = self._ratio(self.values)
+        if r is None and len(self.values) >= 2:
+            r = self.carried
+        if r is None or norm2 <= 0:
             return np.inf
-        gains = np.diff(self.values[-self.window - 2:])
+        gain = self.values[-1] - self.values[-2]
+        if not gain >= 0:
+            return np.inf
+        return float(np.sqrt(2.0 * gain * r / (1.0 - r) / norm2) * self.scale)
+
+    def _ratio(self, values):
+        """The geometric mean ratio of successive gains over the last ``window`` passes, or None
+        (too few values, gains that do not decay)."""
+        if len(values) < self.window + 2:
+            return None
+        gains = np.diff(values[-self.window - 2:])
         if not (gains[0] > 0 and gains[-1] >= 0):
-            return np.inf
+            return None
         r = (gains[-1] / gains[0]) ** (1.0 / self.window)
-        if not r < 1.0:
-            return np.inf
-        return float(np.sqrt(2.0 * gains[-1] * r / (1.0 - r) / norm2) * self.scale)
+        return r if r < 1.0 else None
