@@ -146,3 +146,33 @@ def test_held_out_start_reaches_the_same_optimum():
     warm = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X, y, alpha_init=start)
     assert _dual(warm) == pytest.approx(_dual(cold), rel=1e-9)
     np.testing.assert_allclose(warm.decision_function(X), cold.decision_function(X), atol=1e-5)
+
+
+def test_weights_of_in_parallel_equal_the_serial_sum():
+    from seqimp.kernels._gkm import _add, _halves, _weights_of, buffer_rows
+
+    rng = np.random.default_rng(5)
+    seqs = [rng.integers(0, 4, n).astype(np.uint8) for n in (11, 17, 30, 8, 25)]
+    codes, offsets = ragged_codes(seqs)
+    tables = GkmTables(6, 4)
+    coef = np.array([0.3, -1.7, 0.0, 2.5e-3, -0.9])
+    rows = buffer_rows(offsets, 6)
+    for rc in (True, False):
+        serial = np.zeros(tables.n_features)
+        buf = np.empty((rows, 2), dtype=np.int64)
+        for i, value in enumerate(coef):
+            if value != 0:
+                m = _halves(codes, offsets[i], offsets[i + 1], 6, rc, buf)
+                _add(buf, m, tables.left, tables.right, serial, value)
+        for chunks in (1, 2, 3):
+            w = np.zeros(tables.n_features)
+            _weights_of(codes, offsets, 6, tables.left, tables.right, rc, coef, w, rows, chunks)
+            np.testing.assert_array_equal(w, serial)  # the same additions in the same order
+
+
+def test_start_at_c_reaches_the_same_optimum():
+    X, y = planted(160, L=40, seed=9, share=0.5)
+    cold = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X, y)
+    at_c = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X, y, alpha_init=np.full(len(y), 1.0))
+    assert _dual(at_c) == pytest.approx(_dual(cold), rel=1e-9)
+    np.testing.assert_allclose(at_c.decision_function(X), cold.decision_function(X), atol=1e-5)

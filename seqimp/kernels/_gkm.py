@@ -323,15 +323,26 @@ def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l
     return pg_max, pg_min
 
 
-@njit(cache=True)
-def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows):
+@njit(cache=True, parallel=True)
+def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows, n_chunks):
     """``w += sum_i coef[i] phi(x_i)`` over the sequences with ``coef[i] != 0`` (the weights of
-    dual variables: ``coef = y alpha scale``)."""
-    buf = np.empty((rows, 2), dtype=np.int64)
-    for i in range(offsets.size - 1):
-        if coef[i] != 0.0:
-            m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
-            _add(buf, m, left, right, w, coef[i])
+    dual variables: ``coef = y alpha scale``). In parallel over ``n_chunks`` ranges of column
+    choices: the features of different choices are different (``c * 4**k + u``), so no two
+    threads write one weight, and each weight receives its additions in the order of the serial
+    loop (sequence by sequence, window by window): the same bits."""
+    n_choice = left.shape[1]
+    step = (n_choice + n_chunks - 1) // n_chunks
+    for t in prange(n_chunks):
+        buf = np.empty((rows, 2), dtype=np.int64)
+        lo, hi = t * step, min(n_choice, (t + 1) * step)
+        for i in range(offsets.size - 1):
+            if coef[i] != 0.0:
+                m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
+                value = coef[i]
+                for r in range(m):
+                    a, b = buf[r, 0], buf[r, 1]
+                    for c in range(lo, hi):
+                        w[left[a, c] + right[b, c]] += value
 
 
 @njit(cache=True, parallel=True)

@@ -188,7 +188,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
                 raise SeqimpError(f"alpha_init must hold {alpha.size} finite values, got shape {alpha_init.shape}")
             alpha = np.clip(alpha_init, 0.0, float(self.C))
             _weights_of(codes, offsets, *self._args(), alpha * sign * scale, w,
-                        buffer_rows(offsets, self.tables_.word_length))
+                        buffer_rows(offsets, self.tables_.word_length), n_chunks(self.tables_.columns.shape[0]))
             bias_w[0] = float((alpha * sign).sum() * bias)
         rng = check_random_state(self.random_state)
         buf = np.empty((buffer_rows(offsets, self.tables_.word_length), 2), dtype=np.int64)

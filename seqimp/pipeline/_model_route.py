@@ -133,7 +133,13 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
     sequences starts from the held-out fit's dual variables and the held-out rows' margins
     (:func:`held_out_start`, ``alpha_init`` of :meth:`~seqimp.kernels.GKMClassifier.fit`: the
     same optimum in fewer passes), or from
-    ``alpha_init`` when given (an earlier round's model on the same sequences, masked).
+    ``alpha_init`` when given (an earlier round's model on the same sequences, masked); a fit
+    with nothing to start from starts with every dual variable at ``C``, its upper bound: the
+    gkm route runs where the positional model is near chance or weak, and on such data most
+    sequences end inside the margin, at ``C`` (68% on the ``anywhere`` set of
+    motif_benchmark_2, 39% on ``few``). The optimum is the same; the held-out fit on
+    ``anywhere`` took 10 passes (14,885 coordinate visits) from there instead of 13 (20,594)
+    from 0, on ``few`` 1,398 visits instead of 1,831.
 
     ``held_out``: that evaluation already made (a route's ``gkm_held_out``), reused;
     ``full=False``: the evaluation only (no model, info without the timings).
@@ -152,6 +158,8 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
     from ._train import _split_seed
 
     def fit(X, y, alpha_init=None):
+        if alpha_init is None:  # every dual variable at C (docstring)
+            alpha_init = np.full(len(y), float(model.C))
         return GKMClassifier(model.word_length, model.informative, C=model.C, tol=ROUTE_TOL,
                              random_state=recorded_seed(random_state)).fit(X, y, alpha_init=alpha_init)
 
