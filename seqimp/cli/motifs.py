@@ -166,6 +166,9 @@ def _inputs(args):
 
 def run(args) -> int:
     from ..motifs._compare import tomtom_warmup
+    from ._resources import sleeping_openmp_threads
+
+    sleeping_openmp_threads()  # before the first parallel kernel loads the OpenMP runtime
 
     # a first run with --db compiles TOMTOM (once) in a second process while this one works
     with tomtom_warmup(bool(args.db)):
