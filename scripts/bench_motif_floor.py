@@ -98,8 +98,8 @@ print(json.dumps({"code": code, "wall": time.perf_counter() - t0, "cpu": time.pr
                   "modules": [m for m in sys.modules if m not in before and not m.startswith("__")]}))
 """
 
-#: The steps of a run whose CPU seconds ``--phases`` prints: (module, function, what it is); a
-#: step inside an earlier one is counted in both. Their modules are imported before the run, so
+#: The steps of a run whose CPU seconds are printed after the repeats: (module, function, what
+#: it is); a step inside an earlier one ("within it") is counted in both. Their modules are imported before the run, so
 #: the figures are compute (and cache loads), not imports.
 PHASES = [
     ("seqimp.pipeline._train", "train_classifier", "WD model on the held-out split (the route's choice)"),
@@ -221,8 +221,7 @@ def measure(name, pos, neg, streme, repeats, tmp):
     top = 0.0
     for _module, name, what in PHASES:
         if name in info["phases"]:
-            print(f"| {what.strip()}{' (within the step above)' if what.startswith(' ') else ''} (`{name}`) | "
-                  f"{info['phases'][name]:.2f} |")
+            print(f"| {what.strip()} (`{name}`) | {info['phases'][name]:.2f} |")
             top += 0.0 if what.startswith(" ") else info["phases"][name]
     if "run_motifs" not in info["phases"]:  # the WD route's run holds the other steps
         rest = info["main_cpu"] - top
