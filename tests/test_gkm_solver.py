@@ -176,3 +176,18 @@ def test_start_at_c_reaches_the_same_optimum():
     at_c = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X, y, alpha_init=np.full(len(y), 1.0))
     assert _dual(at_c) == pytest.approx(_dual(cold), rel=1e-9)
     np.testing.assert_allclose(at_c.decision_function(X), cold.decision_function(X), atol=1e-5)
+
+
+@pytest.mark.parametrize("l,k", [(5, 3), (4, 4), (6, 2)])
+def test_squared_norms_of_one_strand_equal_explicit_counts(l, k):
+    from seqimp.kernels._gkm import _squared_norms, buffer_rows
+    from test_gkm import _brute_kernel
+
+    rng = np.random.default_rng(l * 10 + k)
+    seqs = [rng.integers(0, 4, n).astype(np.uint8) for n in (l, 9, 16, 23)]
+    codes, offsets = ragged_codes(seqs)
+    tables = GkmTables(l, k)
+    for rc in (True, False):
+        norms = _squared_norms(codes, offsets, l, tables.left, tables.right, rc, tables.n_features, 2,
+                               buffer_rows(offsets, l))
+        np.testing.assert_array_equal(norms, np.diag(_brute_kernel(seqs, l, k, rc)))  # integer counts: exact

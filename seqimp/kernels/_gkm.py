@@ -214,10 +214,25 @@ def _add(buf, n, left, right, w, value):
 
 
 @njit(cache=True)
-def _squared_norm(buf, n, left, right, scratch):
-    """``||phi(x)||^2``: counts in the zeroed ``scratch``, squared and summed, scratch zeroed again."""
-    _add(buf, n, left, right, scratch, 1.0)
+def _squared_norm(buf, n, left, right, scratch, rc):
+    """``||phi(x)||^2`` over the ``n`` rows of ``buf``: counts in the zeroed ``scratch``, squared
+    and summed, scratch zeroed again. With ``rc`` only the + strand's counts ``u`` are made:
+    ``||u + R u||^2 = 2 sum_f u_f^2 + 2 sum_f u_f u_(R f)``, the first sum read at the + strand's
+    occurrences, the second at the reverse strand's (whose gapped k-mers are the ``R f`` of the
+    + strand's); integer counts, so the same number as counting both strands."""
+    half = n // 2 if rc else n
+    _add(buf, half, left, right, scratch, 1.0)
     total = 0.0
+    if rc:
+        for t in range(n):
+            a, r = buf[t, 0], buf[t, 1]
+            for c in range(left.shape[1]):
+                total += scratch[left[a, c] + right[r, c]]
+        for t in range(half):
+            a, r = buf[t, 0], buf[t, 1]
+            for c in range(left.shape[1]):
+                scratch[left[a, c] + right[r, c]] = 0.0
+        return 2.0 * total
     for t in range(n):
         a, r = buf[t, 0], buf[t, 1]
         for c in range(left.shape[1]):
@@ -243,7 +258,7 @@ def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks, row
         buf = np.empty((rows, 2), dtype=np.int64)
         for i in range(t * step, min(n, (t + 1) * step)):
             m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
-            out[i] = _squared_norm(buf, m, left, right, scratch)
+            out[i] = _squared_norm(buf, m, left, right, scratch, rc)
     return out
 
 
