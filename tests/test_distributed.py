@@ -359,3 +359,11 @@ def test_fast_route_on_the_cluster_stops_by_the_same_rule_in_about_the_same_pass
     model = WDClassifier(degree=4, C=0.1, solver="fast", client=client).fit(X, y)
     assert model.solver_ == "cocoa-fast" and model.n_iter_ == two.n_iter
     np.testing.assert_array_equal(model.coef_, two.coef)
+
+
+def test_single_machine_fast_options_are_refused_on_the_cluster(client, data):
+    X, y = data
+    for options in ({"optimum_tol": 10.0}, {"shrink_margin": 0.1}, {"refit": False}):
+        model = WDClassifier(degree=3, solver="fast", client=client, **options)
+        with pytest.raises(SeqimpError, match="single-machine fast route"):
+            model.fit(X[:2000], y[:2000])

@@ -524,3 +524,16 @@ def test_margin_shrinking_is_refused_where_it_does_not_apply():
         fast_svm(X, y, degree=3, shrink_margin=0.1, n_jobs=2)
     with pytest.raises(SeqimpError, match="shrink_margin must be"):
         fast_svm(X, y, degree=3, shrink_margin=-0.5)
+
+
+def test_estimator_passes_margin_shrinking_and_refit_to_the_fast_route():
+    X, y = planted(3000, 16, 8)
+    kw = dict(degree=3, C=0.05, solver="fast", random_state=0, validation_fraction=0.1, optimum_tol=5.0)
+    model = WDClassifier(shrink_margin=0.0, refit=False, **kw).fit(X, y)
+    direct = fast_svm(X, y, degree=3, C=0.05, random_state=0, validation_fraction=0.1, optimum_tol=5.0,
+                      shrink_margin=0.0, refit=False)
+    np.testing.assert_array_equal(model.coef_, direct.coef)
+    assert model.n_iter_ == direct.n_iter
+    assert not np.isnan([h[0] for h in direct.history]).any()         # every pass held out: the slice never joined
+    with pytest.raises(SeqimpError, match="shrink_margin must be"):
+        WDClassifier(shrink_margin=-1.0, **kw).fit(X, y)
