@@ -186,7 +186,8 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
     info["train_seconds"] = time.perf_counter() - start
     info["seconds_per_1000"] = info["train_seconds"] * 1000.0 / len(y)
     logger.info(f"gkm classifier trained in {info['train_seconds']:.1f} s ({gkm.n_iter_} passes"
-                + (", from the dual variables of an earlier fit)" if alpha_init is not None else ")"))
+                + (", from the dual variables of an earlier fit)" if alpha_init is not None
+                   else ", from every dual variable at C)"))
     return gkm, info
 
 
