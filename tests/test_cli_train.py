@@ -48,6 +48,8 @@ def _raw_metadata(path) -> str:
      {"validation_fraction": 0.1, "validation_tol": 0.003, "weight_tol": 0.05, "patience": 1, "average": 0.0}),
     (["--average", "none"], {"average": None}),
     (["--optimum-tol", "3"], {"optimum_tol": 3.0}),
+    (["--shrink-margin", "0", "--no-refit", "--validation-fraction", "0.1"],
+     {"shrink_margin": 0.0, "refit": False, "validation_fraction": 0.1}),
 ])
 def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys, extra, thresholds):
     out = _train(tmp_path, "--solver", "fast", *extra)
@@ -66,7 +68,9 @@ def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys,
         assert history["held_out_accuracy"][i] == (None if math.isnan(acc) else pytest.approx(acc, abs=1e-12))
         assert history["weight_change"][i] == pytest.approx(change, rel=1e-12)
         assert history["settled"][i] is settled
-    assert None in history["held_out_accuracy"]          # the final passes over all rows have no held-out figures
+    assert meta["shrink_margin"] == thresholds.get("shrink_margin") and meta["refit"] is thresholds.get("refit", True)
+    # the final passes over all rows have no held-out figures; without refit the slice never joins
+    assert (None in history["held_out_accuracy"]) is meta["refit"]
     assert history["settled"][-1] is True and "tol" not in meta
     # strict JSON: the passes over all rows are null, never NaN
     json.loads(_raw_metadata(out), parse_constant=lambda c: pytest.fail(f"{c} in the model's metadata"))
@@ -74,6 +78,7 @@ def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys,
     assert (f"solver: the fast route (coordinate descent), as chosen; {ref.n_iter_} passes, the model stopped "
             f"changing (validation_tol {meta['validation_tol']:g}, weight_tol {meta['weight_tol']:g}") in err
     assert ("; the last iterate" if meta["average"] is None else f"the passes, eta {meta['average']:g}") in err
+    assert (f"{meta['validation_rows']:,} rows held out, not trained on)" in err) is not meta["refit"]
 
 
 def test_dcd_and_auto_record_the_exact_route_and_why(tmp_path, capsys):
@@ -122,7 +127,12 @@ def test_sgd_and_a_codes_store_record_their_solver(tmp_path, capsys):
     (["--optimum-tol", "-2"], r"argument --optimum-tol: must be a number in \[0, inf\), got -2\.0"),
     (["--solver", "sgd", "--optimum-tol", "1"], r"--optimum-tol is estimated from the fast route's dual objective"),
     (["--solver", "dcd", "--optimum-tol", "1"], r"--optimum-tol sets the fast route; --solver dcd"),
-    (["--optimum-tol", "1", "--dask-workers", "2"], r"--optimum-tol is estimated by the fast route on one machine"),
+    (["--optimum-tol", "1", "--dask-workers", "2"], r"--optimum-tol: options of the fast route on one machine"),
+    (["--shrink-margin", "-1"], r"argument --shrink-margin: must be a number in \[0, inf\), got -1\.0"),
+    (["--solver", "sgd", "--shrink-margin", "0"], r"--shrink-margin shrinks the fast route's dual variables"),
+    (["--solver", "dcd", "--no-refit"], r"--no-refit sets the fast route; --solver dcd"),
+    (["--shrink-margin", "0", "--no-refit", "--dask-workers", "2"],
+     r"--shrink-margin, --no-refit: options of the fast route on one machine; .* leave them out"),
 ])
 def test_bad_solver_options_are_one_line_and_exit_2(tmp_path, capsys, extra, message):
     out = tmp_path / "m.npz"
@@ -137,6 +147,12 @@ def test_solver_options_check_their_fields_and_pass_only_what_is_set():
     assert SolverOptions(solver="fast", weight_tol=0.05).params() == {"solver": "fast", "weight_tol": 0.05}
     assert SolverOptions(average="none").params() == {"solver": "auto", "average": None}
     assert SolverOptions(average=0).params() == {"solver": "auto", "average": 0}
+    assert SolverOptions(shrink_margin=0.5, refit=False).params() == {"solver": "auto", "shrink_margin": 0.5,
+                                                                       "refit": False}
+    with pytest.raises(SeqimpError, match=r"refit must be True or False, got 'no'"):
+        SolverOptions(refit="no")
+    with pytest.raises(SeqimpError, match=r"shrink_margin, refit: options of the fast route; solver 'dcd'"):
+        SolverOptions(solver="dcd", shrink_margin=0, refit=False)
     with pytest.raises(SeqimpError, match=r"average must be a number >= 0 or 'none' \(the last iterate\), got 'x'"):
         SolverOptions(average="x")
     with pytest.raises(SeqimpError, match=r"average must be a number in \[0, inf\), got -1"):

@@ -60,7 +60,7 @@ is the fast route's (sgd averages its own steps)."""
 #: The options of the fast route (its stopping rule, its average): ``--option`` -> WDClassifier parameter.
 FAST_OPTIONS = {"--validation-fraction": "validation_fraction", "--validation-tol": "validation_tol",
                 "--weight-tol": "weight_tol", "--patience": "patience", "--average": "average",
-                "--optimum-tol": "optimum_tol"}
+                "--optimum-tol": "optimum_tol", "--shrink-margin": "shrink_margin", "--no-refit": "refit"}
 
 
 class _LibraryDefault:
@@ -135,6 +135,13 @@ def register(sub) -> None:
                    help="fast route: stop only once the solver is also within TOL of the SVM's optimum (estimated "
                         "from the dual objective, in units of ||w||/sqrt(n)): the exact fit's top k-mers at "
                         "10^5-10^6 sequences for more passes (docs/training-at-scale.md; default %(default)s)")
+    s.add_argument("--shrink-margin", type=_nonneg_float, default=_LibraryDefault("shrink_margin"), metavar="M",
+                   help="fast route, one thread: from the 3rd pass on, skip sequences whose dual variable is 0 with a "
+                        "margin above 1 + M (a pass over all of them every 8th pass and before the fit stops); "
+                        "fewer steps per pass (docs/training-at-scale.md; default %(default)s: liblinear's shrinking)")
+    s.add_argument("--no-refit", dest="refit", action="store_const", const=False, default=_LibraryDefault("refit"),
+                   help="fast route: keep the held-out slice out of training for good (no passes over all "
+                        "sequences after the rule holds; pair with a small --validation-fraction)")
     s.add_argument("--average", type=_average, default=_LibraryDefault("average"), metavar="ETA",
                    help="fast route: the model is the average of its pass-end iterates, pass t weighted in by "
                         "(ETA + 1) / (t + ETA), so early passes are forgotten (0: the plain mean; none: the last "
@@ -233,9 +240,14 @@ def _solver_options(args):
     if solver == "sgd" and "--optimum-tol" in given:
         raise UserError("--optimum-tol is estimated from the fast route's dual objective; --solver sgd has none: use "
                         "--solver fast or auto, or leave it out")
-    if "--optimum-tol" in given and (getattr(args, "dask_workers", None) or getattr(args, "dask_scheduler", None)):
-        raise UserError("--optimum-tol is estimated by the fast route on one machine; the Dask route stops by "
-                        "--validation-tol and --weight-tol: leave --optimum-tol out or train without Dask")
+    local_only = [option for option in ("--optimum-tol", "--shrink-margin", "--no-refit") if option in given]
+    if local_only and (getattr(args, "dask_workers", None) or getattr(args, "dask_scheduler", None)):
+        raise UserError(f"{', '.join(local_only)}: options of the fast route on one machine; the Dask route stops by "
+                        f"--validation-tol and --weight-tol: leave {'it' if len(local_only) == 1 else 'them'} out or "
+                        "train without Dask")
+    if solver == "sgd" and "--shrink-margin" in given:
+        raise UserError("--shrink-margin shrinks the fast route's dual variables; --solver sgd has none: use --solver "
+                        "fast or auto, or leave it out")
     if args.shifts and (given or solver != "auto" or args.threads is not None):
         chosen = (([f"--solver {solver}"] if solver != "auto" else []) + list(given)
                   + (["--threads"] if args.threads is not None else []))

@@ -250,9 +250,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
         the plain mean). The stopping rule watches the average. None: the last iterate.
         See ``docs/training-at-scale.md`` for the measured effect.
     shrink_margin : float or None, default=None
-        "fast" on one machine, one thread: from the 4th pass on, skip the rows whose dual
+        "fast" on one machine, one thread: from pass ``SHRINK_FROM`` (3) on, skip the rows whose dual
         variable is 0 and whose margin exceeds 1 + shrink_margin, with a pass over all rows
-        every 6th pass and before the fit stops (``seqimp.kernels.fast_svm``). None:
+        every ``RECHECK``-th pass and before the fit stops (``seqimp.kernels._sgd.fast_svm``). None:
         liblinear's shrinking.
     refit : bool, default=True
         "fast" on one machine: once the rule stops, train on the validation slice too

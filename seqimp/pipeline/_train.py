@@ -43,6 +43,9 @@ SOLVERS = ("auto", "dcd", "fast", "sgd")
 #: The thresholds of the fast route's stopping rule: :class:`~seqimp.WDClassifier` parameters.
 STOPPING_THRESHOLDS = ("validation_fraction", "validation_tol", "weight_tol", "patience", "optimum_tol")
 
+#: The fast route's options besides its stopping thresholds (refused with solver 'dcd').
+_FAST_ONLY = ("average", "shrink_margin", "refit")
+
 #: What each ``solver_`` is, for the log line at the end of a fit.
 _ROUTES = {"dcd": "the exact route (dual coordinate descent)", "fast": "the fast route (coordinate descent)",
            "sgd": "the averaged SGD route", "cocoa": "the exact route on the Dask cluster (CoCoA+)",
@@ -75,6 +78,14 @@ class SolverOptions:
     average : float >= 0 or "none", optional
         "fast": eta of the polynomial-decay average of the pass-end iterates that is the model;
         "none": the last iterate (``WDClassifier(average=None)``).
+    shrink_margin : float >= 0, optional
+        "fast" on one machine, one thread: rows whose dual variable sits at a bound with a
+        margin beyond ``1 +- shrink_margin`` leave the passes, with a pass over all rows every
+        few passes and before a stop (``WDClassifier(shrink_margin=)``).
+    refit : bool, optional
+        "fast" on one machine: False keeps the validation slice out of training for good
+        (``WDClassifier(refit=False)``; with a small ``validation_fraction``, the model of
+        nearly all sequences, without the passes after the slice joins).
     threads : int >= 1, optional
         ``WDClassifier(n_jobs=...)``: "fast" with 2 or more runs CoCoA+ rounds on that many
         threads (another path to the same optimum, reproducible); "dcd" splits blocks of steps
@@ -88,6 +99,8 @@ class SolverOptions:
     patience: int | None = None
     optimum_tol: float | None = None
     average: float | str | None = None
+    shrink_margin: float | None = None
+    refit: bool | None = None
     threads: int | None = None
 
     def __post_init__(self):
@@ -95,7 +108,7 @@ class SolverOptions:
         if self.validation_fraction is not None:
             check_number(self.validation_fraction, "validation_fraction", low=0, high=1, low_open=True,
                          high_open=True)
-        for name in ("validation_tol", "weight_tol", "optimum_tol"):
+        for name in ("validation_tol", "weight_tol", "optimum_tol", "shrink_margin"):
             if getattr(self, name) is not None:
                 check_number(getattr(self, name), name, low=0)
         if self.patience is not None:
@@ -106,13 +119,18 @@ class SolverOptions:
             raise SeqimpError(f"average must be a number >= 0 or 'none' (the last iterate), got {self.average!r}")
         if self.average is not None and self.average != "none":
             check_number(self.average, "average", low=0)
-        given = [name for name in STOPPING_THRESHOLDS + ("average",) if getattr(self, name) is not None]
+        if self.refit is not None and not isinstance(self.refit, bool):
+            raise SeqimpError(f"refit must be True or False, got {self.refit!r}")
+        given = [name for name in STOPPING_THRESHOLDS + _FAST_ONLY if getattr(self, name) is not None]
         if self.solver == "dcd" and given:
             raise SeqimpError(f"{', '.join(given)}: options of the fast route; solver 'dcd' stops by liblinear's "
                               "rule (tol); use solver 'fast', 'sgd' or 'auto'")
         if self.solver == "sgd" and self.optimum_tol is not None:
             raise SeqimpError("optimum_tol: the fast route's estimate from the dual objective; solver 'sgd' has no "
                               "dual; use solver 'fast' or 'auto'")
+        if self.solver == "sgd" and self.shrink_margin is not None:
+            raise SeqimpError("shrink_margin: the fast route's active set of dual variables; solver 'sgd' has none; "
+                              "use solver 'fast' or 'auto'")
         if self.solver == "sgd" and self.average is not None:
             raise SeqimpError("average: the fast route's average of its passes; solver 'sgd' averages its own steps; "
                               "use solver 'fast' or 'auto'")
@@ -123,6 +141,9 @@ class SolverOptions:
                   if (value := getattr(self, name)) is not None}
         if self.average is not None:
             params["average"] = None if self.average == "none" else self.average
+        for name in ("shrink_margin", "refit"):
+            if getattr(self, name) is not None:
+                params[name] = getattr(self, name)
         if self.threads is not None:
             params["n_jobs"] = self.threads
         return params
@@ -146,7 +167,8 @@ def solver_record(clf, n_train) -> dict:
         records libsvm's ``iterations`` instead), ``converged`` (the stopping rule stopped it,
         not ``max_iter``), ``max_iter``; ``tol`` for the exact route; for the fast route the
         thresholds (:data:`STOPPING_THRESHOLDS`), ``average`` ("fast" and "cocoa-fast": the
-        eta of the average of the passes, None: the last iterate), ``validation_rows`` (how many were held out)
+        eta of the average of the passes, None: the last iterate), ``shrink_margin`` and ``refit``
+        (one machine: "fast" and "sgd"), ``validation_rows`` (how many were held out)
         and ``stopping_history``: per pass, lists ``held_out_hinge_loss``, ``held_out_accuracy``
         (None in the final passes over all rows), ``weight_change`` and ``settled``.
     """
@@ -177,6 +199,9 @@ def solver_record(clf, n_train) -> dict:
     record.update({name: clf.get_params()[name] for name in STOPPING_THRESHOLDS})
     if clf.solver_ != "sgd":  # averaged SGD averages its own steps
         record["average"] = clf.get_params()["average"]
+    if clf.solver_ in ("fast", "sgd"):  # the single-machine route's active set and slice
+        record["shrink_margin"] = clf.get_params()["shrink_margin"]
+        record["refit"] = bool(clf.get_params()["refit"])
     record["validation_rows"] = int(len(clf.validation_rows_))
     columns = list(zip(*clf.stopping_history_)) or [(), (), (), ()]
     record["stopping_history"] = {
@@ -199,7 +224,8 @@ def solver_line(record) -> str:
         how = (f"the model stopped changing (validation_tol {record['validation_tol']:g}, weight_tol "
                f"{record['weight_tol']:g}, patience {record['patience']}"
                + ("" if record.get("optimum_tol") is None else f", optimum_tol {record['optimum_tol']:g}")
-               + f"; {record['validation_rows']:,} rows held out)")
+               + f"; {record['validation_rows']:,} rows held out"
+               + ("" if record.get("refit", True) else ", not trained on") + ")")
         if "average" in record:
             how += ("; the last iterate" if record["average"] is None else
                     f"; the average of the passes, eta {record['average']:g}")
