@@ -75,27 +75,29 @@ def _with_change(best, letter, delta):
 
 
 @njit(cache=True)
+def _best_of_others(best, letter):
+    """Each row's best score over the letters other than ``letter``, shape (n,)."""
+    n = best.shape[0]
+    out = np.empty(n)
+    for i in range(n):
+        o = -np.inf
+        for b in range(4):
+            if b != letter and best[i, b] > o:
+                o = best[i, b]
+        out[i] = o
+    return out
+
+
+@njit(cache=True)
 def _trial_counts(best_pos, best_neg, letter, deltas, k, out):
     """For every ``deltas[j]`` added to ``letter``'s log-odds: the positives passing the site
     threshold of the negatives (:func:`sites_passing` of :func:`_with_change` on both, at
     ``k = floor(fpr * n_neg)``) into ``out[j]``; the same scores by the same operations, so
     the same counts. ``best_pos``, ``best_neg``: :func:`_letter_best`'s tables."""
     n_neg = best_neg.shape[0]
-    others_neg = np.empty(n_neg)
-    for i in range(n_neg):
-        o = -np.inf
-        for b in range(4):
-            if b != letter and best_neg[i, b] > o:
-                o = best_neg[i, b]
-        others_neg[i] = o
     n_pos = best_pos.shape[0]
-    others_pos = np.empty(n_pos)
-    for i in range(n_pos):
-        o = -np.inf
-        for b in range(4):
-            if b != letter and best_pos[i, b] > o:
-                o = best_pos[i, b]
-        others_pos[i] = o
+    others_neg = _best_of_others(best_neg, letter)
+    others_pos = _best_of_others(best_pos, letter)
     vals = np.empty(n_neg)
     for j in range(deltas.size):
         d = deltas[j]
