@@ -446,6 +446,12 @@ def test_distance_after_a_rebase_reads_the_new_gains_with_the_carried_ratio():
     fresh = DistanceToOptimum(100)
     fresh.rebase(1.0, 200)                                   # nothing to carry: infinite until 4 gains
     assert fresh.update(2.0, 1.0) == np.inf
+    flat = DistanceToOptimum(n, window=3)                     # new gains that do not decay: no estimate,
+    for t in range(8):                                        # the ratio before the rebase is not used
+        flat.update(d_star - a * r ** t, norm2)
+    flat.rebase(500.0, 10_000)
+    values = [flat.update(500.0 + t, norm2) for t in range(1, 6)]
+    assert all(np.isfinite(values[:3])) and values[3:] == [np.inf, np.inf]
 
 
 # --------------------------------------------------------------------------- shrinking by a margin

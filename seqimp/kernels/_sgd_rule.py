@@ -357,7 +357,7 @@ class DistanceToOptimum:
         returns the estimated distance (class docstring)."""
         self.values.append(float(dual))
         r = self._ratio(self.values)
-        if r is None and len(self.values) >= 2:
+        if 2 <= len(self.values) < self.window + 2:   # too few gains since a rebase: the ratio before it
             r = self.carried
         if r is None or norm2 <= 0:
             return np.inf
