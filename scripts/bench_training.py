@@ -267,6 +267,8 @@ def main(argv=None):
     p.add_argument("--validation-fraction", type=float, default=None, help="the fast routes' validation_fraction")
     p.add_argument("--no-refit", action="store_true",
                    help="the fast route's refit=False: the validation slice stays out of training")
+    p.add_argument("--extrapolate", action="store_true",
+                   help="the fast route's extrapolate=True: a line search of the dual along every pass's move")
     p.add_argument("--average", default=None, metavar="ETA",
                    help="the fast route's average (polynomial-decay eta of the pass-end iterates; 'none': the last "
                         "iterate); default: the library's")
@@ -314,6 +316,8 @@ def main(argv=None):
             if value is not None}
     if args.no_refit:
         rule["refit"] = False
+    if args.extrapolate:
+        rule["extrapolate"] = True
     if args.average is not None:
         rule["average"] = None if args.average.lower() == "none" else float(args.average)
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:

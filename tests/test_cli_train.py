@@ -50,6 +50,7 @@ def _raw_metadata(path) -> str:
     (["--optimum-tol", "3"], {"optimum_tol": 3.0}),
     (["--shrink-margin", "0", "--no-refit", "--validation-fraction", "0.1"],
      {"shrink_margin": 0.0, "refit": False, "validation_fraction": 0.1}),
+    (["--extrapolate", "--optimum-tol", "5"], {"extrapolate": True, "optimum_tol": 5.0}),
 ])
 def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys, extra, thresholds):
     out = _train(tmp_path, "--solver", "fast", *extra)
@@ -69,6 +70,8 @@ def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys,
         assert history["weight_change"][i] == pytest.approx(change, rel=1e-12)
         assert history["settled"][i] is settled
     assert meta["shrink_margin"] == thresholds.get("shrink_margin") and meta["refit"] is thresholds.get("refit", True)
+    assert meta["extrapolate"] is thresholds.get("extrapolate", False)
+    assert ("; extrapolated along every pass" in err) is meta["extrapolate"]
     # the final passes over all rows have no held-out figures; without refit the slice never joins
     assert (None in history["held_out_accuracy"]) is meta["refit"]
     assert history["settled"][-1] is True and "tol" not in meta
@@ -133,6 +136,13 @@ def test_sgd_and_a_codes_store_record_their_solver(tmp_path, capsys):
     (["--solver", "dcd", "--no-refit"], r"--no-refit sets the fast route; --solver dcd"),
     (["--shrink-margin", "0", "--no-refit", "--dask-workers", "2"],
      r"--shrink-margin, --no-refit: options of the fast route on one machine; .* leave them out"),
+    (["--solver", "sgd", "--extrapolate"], r"--extrapolate searches the fast route's dual; --solver sgd has none"),
+    (["--solver", "dcd", "--extrapolate"], r"--extrapolate sets the fast route; --solver dcd"),
+    (["--extrapolate", "--dask-workers", "2"], r"--extrapolate: options of the fast route on one machine"),
+    (["--solver", "fast", "--extrapolate", "--threads", "2"],
+     r"extrapolate: options of the fast route on one thread; threads 2 runs CoCoA\+ rounds: leave it out"),
+    (["--shrink-margin", "0", "--extrapolate", "--threads", "2"],
+     r"shrink_margin, extrapolate: options of the fast route on one thread; .* leave them out"),
 ])
 def test_bad_solver_options_are_one_line_and_exit_2(tmp_path, capsys, extra, message):
     out = tmp_path / "m.npz"
@@ -151,6 +161,11 @@ def test_solver_options_check_their_fields_and_pass_only_what_is_set():
                                                                        "refit": False}
     with pytest.raises(SeqimpError, match=r"refit must be True or False, got 'no'"):
         SolverOptions(refit="no")
+    assert SolverOptions(extrapolate=True).params() == {"solver": "auto", "extrapolate": True}
+    with pytest.raises(SeqimpError, match=r"extrapolate must be True or False, got 1"):
+        SolverOptions(extrapolate=1)
+    with pytest.raises(SeqimpError, match=r"extrapolate: a line search of the fast route's dual; solver 'sgd'"):
+        SolverOptions(solver="sgd", extrapolate=True)
     with pytest.raises(SeqimpError, match=r"shrink_margin, refit: options of the fast route; solver 'dcd'"):
         SolverOptions(solver="dcd", shrink_margin=0, refit=False)
     with pytest.raises(SeqimpError, match=r"average must be a number >= 0 or 'none' \(the last iterate\), got 'x'"):

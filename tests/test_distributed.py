@@ -363,7 +363,7 @@ def test_fast_route_on_the_cluster_stops_by_the_same_rule_in_about_the_same_pass
 
 def test_single_machine_fast_options_are_refused_on_the_cluster(client, data):
     X, y = data
-    for options in ({"optimum_tol": 10.0}, {"shrink_margin": 0.1}, {"refit": False}):
+    for options in ({"optimum_tol": 10.0}, {"shrink_margin": 0.1}, {"refit": False}, {"extrapolate": True}):
         model = WDClassifier(degree=3, solver="fast", client=client, **options)
         with pytest.raises(SeqimpError, match="single-machine fast route"):
             model.fit(X[:2000], y[:2000])

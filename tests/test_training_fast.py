@@ -225,15 +225,15 @@ def test_max_iter_without_a_plateau_warns():
     assert not sol.converged and sol.n_iter == 2
 
 
-@pytest.mark.parametrize("method", ["dcd", "sgd"])
-def test_memory_estimate_of_the_fast_route_matches_its_traced_peak(method):
+@pytest.mark.parametrize("method, extrapolate", [("dcd", False), ("sgd", False), ("dcd", True)])
+def test_memory_estimate_of_the_fast_route_matches_its_traced_peak(method, extrapolate):
     import tracemalloc
 
     from seqimp.kernels import training_memory
 
     X, y = planted(800, 60, 3)
     def fit():
-        return fast_svm(X, y, degree=5, method=method, max_iter=3, weight_tol=0.0)
+        return fast_svm(X, y, degree=5, method=method, max_iter=3, weight_tol=0.0, extrapolate=extrapolate)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -244,7 +244,8 @@ def test_memory_estimate_of_the_fast_route_matches_its_traced_peak(method):
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
-    est = training_memory(800, 60, 5, 4, "implicit", solver="fast" if method == "dcd" else "sgd")
+    est = training_memory(800, 60, 5, 4, "implicit", solver="fast" if method == "dcd" else "sgd",
+                          extrapolate=extrapolate)
     assert 0.9 * peak <= est <= 1.5 * peak, (est, peak)
     assert est > training_memory(800, 60, 5, 4, "implicit")    # more than the exact route's
 
@@ -543,3 +544,27 @@ def test_estimator_passes_margin_shrinking_and_refit_to_the_fast_route():
     assert not np.isnan([h[0] for h in direct.history]).any()         # every pass held out: the slice never joined
     with pytest.raises(SeqimpError, match="shrink_margin must be"):
         WDClassifier(shrink_margin=-1.0, **kw).fit(X, y)
+
+
+def test_fast_route_with_extrapolation_gives_the_exact_model_and_the_same_model_twice(twenty_k):
+    X, y, Xt, yt, exact = twenty_k
+    kw = dict(degree=5, C=0.05, shrink_margin=0.0, optimum_tol=10.0, average=10.0, validation_fraction=0.005,
+              validation_tol=5e-3, weight_tol=2e-2, refit=False, random_state=0, extrapolate=True)
+    fast = fast_svm(X, y, **kw)
+    assert fast.converged and fast.n_iter < exact.n_iter
+    acc = [np.mean((wd_scores(Xt, s.coef, s.intercept, degree=5) > 0) == yt) for s in (exact, fast)]
+    assert abs(acc[0] - acc[1]) <= 0.002
+    tops = [_top50_firm(s.coef, s.intercept, 24, 5) for s in (exact, fast)]
+    for k, (a, b) in enumerate(zip(*tops), start=2):
+        assert len(a & b) >= 45, f"order {k}: {len(a & b)} of the exact top 50"
+    again = fast_svm(X, y, **kw)
+    np.testing.assert_array_equal(again.coef, fast.coef)
+    assert again.intercept == fast.intercept
+
+
+def test_extrapolation_is_refused_where_it_does_not_apply():
+    X, y = planted(200, 12, 3)
+    with pytest.raises(SeqimpError, match="extrapolate needs method='dcd' on one thread"):
+        fast_svm(X, y, degree=3, method="sgd", extrapolate=True)
+    with pytest.raises(SeqimpError, match="extrapolate needs method='dcd' on one thread"):
+        fast_svm(X, y, degree=3, extrapolate=True, n_jobs=2)

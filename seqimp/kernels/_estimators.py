@@ -87,7 +87,8 @@ class _WDModel(BaseEstimator):
         svm_solver = "dcd" if is_regressor(self) or self.client is not None else self._solver(codes.shape[0])
         check_training_memory(codes, self.degree_, get_alphabet(self.alphabet).size, method, self.memory_budget,
                               shifts=self.shifts_, problem="ridge" if is_regressor(self) else "svm",
-                              solver=svm_solver, threads=1 if is_regressor(self) else check_threads(self.n_jobs))
+                              solver=svm_solver, threads=1 if is_regressor(self) else check_threads(self.n_jobs),
+                              extrapolate=not is_regressor(self) and bool(getattr(self, "extrapolate", False)))
 
     @contextlib.contextmanager
     def _step(self, what):
@@ -259,6 +260,11 @@ class WDClassifier(ClassifierMixin, _WDModel):
         (passes over all sequences until settled again). False: the slice stays out of
         training, the model is one of the other sequences (with a small
         ``validation_fraction``, nearly all of them).
+    extrapolate : bool, default=False
+        "fast" on one machine, one thread: after every pass, a line search of the dual along
+        the pass's move (``seqimp.kernels._extrapolate``); the point is kept only where it
+        raises the dual, so the fit stays on the same problem. Fewer passes where coordinate
+        descent's gains decay slowly (10^6 sequences and more, ``docs/training-at-scale.md``).
 
     Attributes
     ----------
@@ -311,7 +317,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
     def __init__(self, degree=8, shifts=0, C=1.0, *, method="auto", alphabet="dna", tol=1e-4,
                  max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
                  client=None, n_jobs=None, solver="auto", validation_fraction=0.02, validation_tol=1e-3,
-                 weight_tol=1e-2, patience=2, average=3.0, optimum_tol=None, shrink_margin=None, refit=True):
+                 weight_tol=1e-2, patience=2, average=3.0, optimum_tol=None, shrink_margin=None, refit=True,
+                 extrapolate=False):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -334,6 +341,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.optimum_tol = optimum_tol
         self.shrink_margin = shrink_margin
         self.refit = refit
+        self.extrapolate = extrapolate
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -369,10 +377,11 @@ class WDClassifier(ClassifierMixin, _WDModel):
             if fast and self.optimum_tol is not None:
                 raise SeqimpError("optimum_tol is estimated by the single-machine fast route only; the Dask route "
                                   "(client=) stops by validation_tol and weight_tol: set optimum_tol=None")
-            if fast and (self.shrink_margin is not None or not self.refit):
-                raise SeqimpError("shrink_margin and refit=False are options of the single-machine fast route; the "
-                                  "Dask route (client=) shrinks as liblinear and trains on the slice once settled: "
-                                  "set shrink_margin=None, refit=True")
+            if fast and (self.shrink_margin is not None or not self.refit or self.extrapolate):
+                raise SeqimpError("shrink_margin, refit=False and extrapolate are options of the single-machine fast "
+                                  "route; the Dask route (client=) shrinks as liblinear, trains on the slice once "
+                                  "settled and does not extrapolate: set shrink_margin=None, refit=True, "
+                                  "extrapolate=False")
             rule = PlateauRule(self.validation_tol, self.weight_tol, self.patience) if fast else None
             with self._step(f"distributed dual coordinate descent (CoCoA+) on {codes.shape[0]} sequences"), \
                     client_for(self.client) as client:
@@ -410,8 +419,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
                                validation_fraction=self.validation_fraction, validation_tol=self.validation_tol,
                                weight_tol=self.weight_tol, patience=self.patience, optimum_tol=self.optimum_tol,
                                random_state=self.random_state, average=self.average, alphabet=self.alphabet_,
-                               shrink_margin=self.shrink_margin, refit=self.refit, n_jobs=self.n_jobs,
-                               verbose=self.verbose)
+                               shrink_margin=self.shrink_margin, refit=self.refit, extrapolate=self.extrapolate,
+                               n_jobs=self.n_jobs, verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter

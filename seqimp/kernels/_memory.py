@@ -33,7 +33,7 @@ from ._params import feature_offsets
 __all__ = ["training_memory", "check_training_memory"]
 
 def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_memory=False,
-                    problem="svm", solver="dcd", threads=1) -> int:
+                    problem="svm", solver="dcd", threads=1, extrapolate=False) -> int:
     """Estimated working memory in bytes of one fit (see the module docstring).
 
     ``problem`` ("svm" or "ridge") picks the implicit route's solver: the classifier's dual
@@ -41,7 +41,8 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     "sgd") is the SVM's: the fast route keeps one more vector in the solver's layout (the
     weights of the previous pass), averaged SGD two (that and the average's second part).
     ``threads`` >= 2 with the fast route: CoCoA+ rounds on threads, one more vector per thread
-    (:mod:`._cocoa_threads`).
+    (:mod:`._cocoa_threads`). ``extrapolate`` with the fast route: one more vector (the weights
+    at the pass's start) and two more of n dual variables (:mod:`._extrapolate`).
     """
     n, length, degree = int(n), int(length), int(degree)
     if method == "kernel":
@@ -61,11 +62,15 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
         raise SeqimpError(f"solver must be 'dcd', 'fast' or 'sgd', got {solver!r}")
     if solver == "fast" and int(threads) > 1:
         vectors += int(threads)
-    return vectors * 8 * (q + 1) + 8 * p + 40 * n + codes
+    per_row = 40
+    if solver == "fast" and extrapolate:
+        vectors += 1
+        per_row += 16
+    return vectors * 8 * (q + 1) + 8 * p + per_row * n + codes
 
 
 def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0, problem="svm", solver="dcd",
-                          threads=1) -> int:
+                          threads=1, extrapolate=False) -> int:
     """Raise a SeqimpError when a fit would need more than ``budget`` bytes; return the estimate.
 
     ``budget`` (bytes or a size such as ``"4G"``, :func:`seqimp._sizes.parse_size`) None is the
@@ -74,7 +79,8 @@ def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0,
     """
     limit = memory_budget(budget, "memory_budget", share=1.0)
     n, length = codes.shape
-    need = training_memory(n, length, degree, base, method, problem=problem, solver=solver, threads=threads)
+    need = training_memory(n, length, degree, base, method, problem=problem, solver=solver, threads=threads,
+                           extrapolate=extrapolate)
     if need <= limit:
         return need
     where = "memory_budget" if budget is not None else "the available memory"
@@ -91,7 +97,7 @@ def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0,
             f"method='kernel' (shifts={shifts}) on {n:,} sequences needs about {format_size(need)} for the "
             f"Gram matrix, more than {where} ({have}); use shifts=0 (the implicit route) or fewer sequences")
     weights = training_memory(0, length, degree, base, method, problem=problem, solver=solver,
-                              threads=threads)  # not growing with n
+                              threads=threads, extrapolate=extrapolate)  # not growing with n
     raise SeqimpError(
         f"the implicit route on {n:,} sequences of length {length} at degree {degree} needs about "
         f"{format_size(need)} (weight vectors {format_size(weights)}, per-sequence solver variables "

@@ -29,7 +29,8 @@ weights: ``w = s v`` and ``avg = D (z + E v)`` for scalars s, D, E (the scale
 average does not move; averaging in ``w`` with weight mu updates D and E only).
 
 Memory: the codes, the solver's weight vector and the previous pass's weights (8 (q + 1)
-bytes each, see :mod:`._layout`; SGD also z), the returned coefficients and O(n) numbers.
+bytes each, see :mod:`._layout`; SGD also z; ``extrapolate`` one more), the returned
+coefficients and O(n) numbers.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
+from ._cocoa_threads import ThreadRounds
 from ._dcd import (
     _dot_buf,
     _pass_bar,
@@ -53,9 +55,9 @@ from ._dcd import (
     svm_dual_objective,
     svm_start,
 )
+from ._extrapolate import extrapolate_pass
 from ._implicit import solver_line
 from ._layout import aligned_zeros, row_addresses, to_standard
-from ._cocoa_threads import ThreadRounds
 from ._sgd_rule import DistanceToOptimum, HeldOutStop, IterateAverage, PlateauRule, combine_into
 
 __all__ = ["FastSolution", "fast_svm"]
@@ -178,8 +180,8 @@ class FastSolution:
 
 def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_iter=1000, validation_fraction=0.02,
              max_validation=20_000, validation_tol=1e-3, weight_tol=1e-2, patience=2, optimum_tol=None,
-             random_state=None, refit=True, average=3.0, shrink_margin=None, alphabet="dna", n_jobs=None,
-             verbose=False) -> FastSolution:
+             random_state=None, refit=True, average=3.0, shrink_margin=None, extrapolate=False, alphabet="dna",
+             n_jobs=None, verbose=False) -> FastSolution:
     """Hinge-loss linear SVM on WD features, stopped when the model stops changing.
 
     Solves the problem of :func:`~seqimp.kernels._dcd.dcd_svm` on all rows but a validation
@@ -241,6 +243,15 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         after a pass over all rows, so every row's step has been checked at the model returned.
         The passes then skip the rows that the optimum does not use (40% at 10^5, see
         ``docs/training-at-scale.md``). None: liblinear's shrinking.
+    extrapolate : bool, default=False
+        ``method="dcd"`` on one thread: after every pass, search the dual along the pass's
+        move and go on from the best point on that line, projected on the box
+        (:func:`~seqimp.kernels._extrapolate.extrapolate_pass`; kept only where the dual
+        rises, so every iterate is one of the same problem). Late in a fit coordinate descent
+        moves along its slow directions by similar steps pass after pass, and the line search
+        takes part of the way at once: fewer passes where the gains decay slowly (10^6
+        sequences, ``docs/training-at-scale.md``), for one more weight vector and a few sweeps
+        over the weights per pass.
     random_state : None, int or numpy Generator
         Seeds the validation slice and the row order of every pass; None is seed 0.
     n_jobs : int or None, default=None
@@ -272,6 +283,12 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     n_train = stopper.train.shape[0]
     distance = DistanceToOptimum(n_train)
     rounds = None
+    if extrapolate and (method != "dcd" or nthreads > 1):
+        raise SeqimpError(f"extrapolate needs method='dcd' on one thread (a line search along one pass's move); "
+                          f"got method='{method}', n_jobs={n_jobs}")
+    if extrapolate:
+        v_before = aligned_zeros(v.shape[0])
+        alpha_before = np.zeros_like(alpha)
     if method == "sgd":
         model = aligned_zeros(layout.size + 1)
         z = aligned_zeros(layout.size + 1)
@@ -301,6 +318,9 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         else:
             rng.shuffle(order[:active])
         every_row = active == order.shape[0]
+        if extrapolate:
+            np.copyto(v_before, v)
+            np.copyto(alpha_before, alpha)
         if shrink_margin is not None and it + 1 >= SHRINK_FROM:       # method "dcd", one thread (checked)
             shrink_max, shrink_min = min(pg_max_old, shrink_margin), max(pg_min_old, -shrink_margin)
         elif method == "dcd":
@@ -329,6 +349,13 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         else:                                  # next pass's shrinking thresholds (one thread or rounds)
             pg_max_old = pg[0] if pg[0] > 0 else np.inf
             pg_min_old = pg[1] if pg[1] < 0 else -np.inf
+            if extrapolate:
+                kept, step, gain, clipped = extrapolate_pass(X, sign, alpha, alpha_before, upper, order, v, v_before,
+                                                             layout, sqb, degree, base)
+                if kept is not v:
+                    v, v_before = kept, v
+                solver_line(verbose, f"{name} pass {it}: extrapolated by step {step:.3g} along the pass (dual gain "
+                                     f"{gain:.4g}, {clipped:,} rows clipped)")
             change = averager.update(v)
         to_go = None
         if rule.optimum_tol is not None:               # method "dcd" (refused with "sgd" above)

@@ -44,7 +44,7 @@ SOLVERS = ("auto", "dcd", "fast", "sgd")
 STOPPING_THRESHOLDS = ("validation_fraction", "validation_tol", "weight_tol", "patience", "optimum_tol")
 
 #: The fast route's options besides its stopping thresholds (refused with solver 'dcd').
-_FAST_ONLY = ("average", "shrink_margin", "refit")
+_FAST_ONLY = ("average", "shrink_margin", "refit", "extrapolate")
 
 #: What each ``solver_`` is, for the log line at the end of a fit.
 _ROUTES = {"dcd": "the exact route (dual coordinate descent)", "fast": "the fast route (coordinate descent)",
@@ -86,6 +86,10 @@ class SolverOptions:
         "fast" on one machine: False keeps the validation slice out of training for good
         (``WDClassifier(refit=False)``; with a small ``validation_fraction``, the model of
         nearly all sequences, without the passes after the slice joins).
+    extrapolate : bool, optional
+        "fast" on one machine, one thread: True searches the dual along every pass's move and
+        keeps the point where it rises (``WDClassifier(extrapolate=True)``; fewer passes at
+        10^5 sequences and more).
     threads : int >= 1, optional
         ``WDClassifier(n_jobs=...)``: "fast" with 2 or more runs CoCoA+ rounds on that many
         threads (another path to the same optimum, reproducible); "dcd" splits blocks of steps
@@ -101,6 +105,7 @@ class SolverOptions:
     average: float | str | None = None
     shrink_margin: float | None = None
     refit: bool | None = None
+    extrapolate: bool | None = None
     threads: int | None = None
 
     def __post_init__(self):
@@ -119,8 +124,9 @@ class SolverOptions:
             raise SeqimpError(f"average must be a number >= 0 or 'none' (the last iterate), got {self.average!r}")
         if self.average is not None and self.average != "none":
             check_number(self.average, "average", low=0)
-        if self.refit is not None and not isinstance(self.refit, bool):
-            raise SeqimpError(f"refit must be True or False, got {self.refit!r}")
+        for name in ("refit", "extrapolate"):
+            if getattr(self, name) is not None and not isinstance(getattr(self, name), bool):
+                raise SeqimpError(f"{name} must be True or False, got {getattr(self, name)!r}")
         given = [name for name in STOPPING_THRESHOLDS + _FAST_ONLY if getattr(self, name) is not None]
         if self.solver == "dcd" and given:
             raise SeqimpError(f"{', '.join(given)}: options of the fast route; solver 'dcd' stops by liblinear's "
@@ -131,6 +137,15 @@ class SolverOptions:
         if self.solver == "sgd" and self.shrink_margin is not None:
             raise SeqimpError("shrink_margin: the fast route's active set of dual variables; solver 'sgd' has none; "
                               "use solver 'fast' or 'auto'")
+        one_thread = [name for name in ("shrink_margin", "extrapolate")
+                      if getattr(self, name) is not None and getattr(self, name) is not False]
+        if one_thread and self.threads is not None and self.threads > 1:
+            raise SeqimpError(f"{', '.join(one_thread)}: options of the fast route on one thread; threads "
+                              f"{self.threads} runs CoCoA+ rounds: leave {'it' if len(one_thread) == 1 else 'them'} "
+                              "out or train on one thread")
+        if self.solver == "sgd" and self.extrapolate:
+            raise SeqimpError("extrapolate: a line search of the fast route's dual; solver 'sgd' has no dual; use "
+                              "solver 'fast' or 'auto'")
         if self.solver == "sgd" and self.average is not None:
             raise SeqimpError("average: the fast route's average of its passes; solver 'sgd' averages its own steps; "
                               "use solver 'fast' or 'auto'")
@@ -141,7 +156,7 @@ class SolverOptions:
                   if (value := getattr(self, name)) is not None}
         if self.average is not None:
             params["average"] = None if self.average == "none" else self.average
-        for name in ("shrink_margin", "refit"):
+        for name in ("shrink_margin", "refit", "extrapolate"):
             if getattr(self, name) is not None:
                 params[name] = getattr(self, name)
         if self.threads is not None:
@@ -167,8 +182,8 @@ def solver_record(clf, n_train) -> dict:
         records libsvm's ``iterations`` instead), ``converged`` (the stopping rule stopped it,
         not ``max_iter``), ``max_iter``; ``tol`` for the exact route; for the fast route the
         thresholds (:data:`STOPPING_THRESHOLDS`), ``average`` ("fast" and "cocoa-fast": the
-        eta of the average of the passes, None: the last iterate), ``shrink_margin`` and ``refit``
-        (one machine: "fast" and "sgd"), ``validation_rows`` (how many were held out)
+        eta of the average of the passes, None: the last iterate), ``shrink_margin``, ``refit`` and
+        ``extrapolate`` (one machine: "fast" and "sgd"), ``validation_rows`` (how many were held out)
         and ``stopping_history``: per pass, lists ``held_out_hinge_loss``, ``held_out_accuracy``
         (None in the final passes over all rows), ``weight_change`` and ``settled``.
     """
@@ -202,6 +217,7 @@ def solver_record(clf, n_train) -> dict:
     if clf.solver_ in ("fast", "sgd"):  # the single-machine route's active set and slice
         record["shrink_margin"] = clf.get_params()["shrink_margin"]
         record["refit"] = bool(clf.get_params()["refit"])
+        record["extrapolate"] = bool(clf.get_params()["extrapolate"])
     record["validation_rows"] = int(len(clf.validation_rows_))
     columns = list(zip(*clf.stopping_history_)) or [(), (), (), ()]
     record["stopping_history"] = {
@@ -229,6 +245,8 @@ def solver_line(record) -> str:
         if "average" in record:
             how += ("; the last iterate" if record["average"] is None else
                     f"; the average of the passes, eta {record['average']:g}")
+        if record.get("extrapolate"):
+            how += "; extrapolated along every pass"
     if record.get("threads", 1) > 1:
         how += (f"; CoCoA+ rounds on {record['threads']} threads" if record["solver"] == "fast" else
                 f"; {record['threads']} threads")
