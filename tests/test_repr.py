@@ -15,7 +15,7 @@ from seqimp.importance import POIMResult, StreamedPOIM, load_poim
 from seqimp.io import read_fasta
 from seqimp.motifs import Motif
 from seqimp.pipeline import (ImportanceOptions, ModelOptions, MotifOptions, MotifRun, OutputOptions, PipelineRun,
-                             run_motifs, run_poim)
+                             run_poim)
 from seqimp.tabular import firm, permutation_importance, relative_feature_importance, sensitivity_importance
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -22,7 +22,6 @@ def _enumerated_pvalues(matrix, bg):
     words = np.array(list(itertools.product(range(4), repeat=w)))
     scores = matrix[np.arange(w), words].sum(axis=1)
     weights = bg[words].prod(axis=1)
-    order = np.argsort(-scores, kind="stable")
     pvalue = {}
     total = 0.0
     for s in np.unique(scores)[::-1]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import SeqimpError, check_choice, check_number
+from ..errors import check_choice, check_number
 from ..io import hits_to_bed, position_labels, write_bed
 from .._tables import write_tsv
 from ._options import check_figure_format
