@@ -47,19 +47,21 @@ def _dual(F1, sign, alpha):
     return alpha.sum() - 0.5 * w @ w
 
 
-def test_extrapolated_point_is_the_dense_line_search_projected_on_the_box():
+@pytest.mark.parametrize("passes", [2, 4])
+def test_extrapolated_point_is_the_dense_line_search_projected_on_the_box(passes):
     degree = 3
     X, sign, upper, sqb, base, layout = _problem(degree=degree)
-    (a0, v0), (a1, v1) = _passes(X, sign, upper, sqb, base, layout, degree, 2)
+    (a0, v0), (a1, v1) = _passes(X, sign, upper, sqb, base, layout, degree, passes)[-2:]
     F1 = np.hstack([wd_features(X, degree=degree).toarray(), np.ones((X.shape[0], 1))])   # (phi_i, 1)
-    # dense: the maximiser of the concave quadratic D(a1 + t d), then the projection on [0, C]
+    # dense: the maximiser of the concave quadratic D(a1 + t d) along the pass's move d, then the
+    # projection on [0, C]
     d = a1 - a0
     w1, dw = F1.T @ (a1 * sign), F1.T @ (d * sign)
     t = (d.sum() - w1 @ dw) / (dw @ dw)
     raw = a1 + t * d
     expect = np.clip(raw, 0.0, upper)
     assert t > 0 and np.any(raw != expect)                      # a real step, and the box clips some rows
-    rows = np.arange(X.shape[0], dtype=np.int64)
+    rows = np.random.default_rng(7).permutation(X.shape[0]).astype(np.int64)     # any order of the rows
     alpha, w, w_prev = a1.copy(), v1.copy(), v0.copy()
     out, step, gain, clipped = extrapolate_pass(X, sign, alpha, a0.copy(), upper, rows, w, w_prev, layout, sqb,
                                                 degree, base)

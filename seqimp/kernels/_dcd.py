@@ -59,6 +59,18 @@ def _dot_buf(buf, w, sqb, degree, length):
     return total
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_buf(buf, w, c, sqb, degree, length):
+    """``w += c phi`` at the addresses ``buf`` of one row (:func:`._layout.row_addresses`), without the bias."""
+    start = 0
+    for k in range(1, degree + 1):
+        ck = c * sqb[k - 1]
+        stop = start + length - k + 1
+        for j in range(start, stop):
+            w[buf[j]] += ck
+        start = stop
+
+
 # Block size of the threaded coordinate steps: the rows of a block are gathered (w.phi) in
 # parallel, stepped one after the other with exact corrections, and scattered (w += d phi) in
 # parallel. One thread steps one row at a time (block 1: no corrections to pay for).

@@ -13,12 +13,15 @@ is a concave quadratic along ``a + t d``: ``D(t) = D(0) + t (sum(d) - w.dw) - t^
 largest at ``t* = (sum(d) - w.dw) / ||dw||^2``. The step taken is ``t = t*`` (at most
 ``max_step``), projected on the box: ``a' = clip(a + t d, 0, C)``, and the weights follow
 exactly, ``w' = w + t dw - sum_(clipped i) e_i y_i (phi_i, 1)`` with ``e_i`` what the clip
-removed from row i (one scatter per clipped row). ``a'`` is dual-feasible and ``w' = w(a')``,
-so the point is an iterate of the same problem; it is kept only when ``D(a') > D(a)``
-(the clip can cost more than the step gains), else the pass's own iterate stays.
+removed from row i (one row update per clipped row; most of them rows that the pass moved to
+0). ``a'`` is dual-feasible and ``w' = w(a')``, so the point is an iterate of the same
+problem; it is kept only when ``D(a') > D(a)`` (the clip can cost more than the step gains),
+else the pass's own iterate stays. (Leaving the rows that the pass moved onto a bound out of
+the direction before the search, instead of clipping them after it, was measured too: the
+same passes at 10^5 and 10^6, ``docs/training-at-scale.md``.)
 
-Memory: one more weight vector (``w_prev``, 8 (q + 1) bytes) and one more vector of n dual
-variables.
+Memory: one more weight vector (``w_prev``, 8 (q + 1) bytes) and a few vectors over the
+training rows.
 """
 
 from __future__ import annotations
@@ -26,7 +29,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._layout import row_addresses
+from ._dcd import _add_buf, _dot_buf
+from ._implicit import row_norm2
+from ._layout import row_addresses, row_buffers
+from ._sgd_rule import combine_into
 
 __all__ = ["extrapolate_pass"]
 
@@ -61,63 +67,21 @@ def _direction_products(w, w_prev):
     return ww, wd, dd
 
 
-@numba.njit(cache=True, parallel=True)
-def _step_into(w, w_prev, t):
-    """``w_prev <- w + t (w - w_prev)`` (the unclipped extrapolated weights, written over ``w_prev``);
-    returns their squared norm (64 fixed chunks, as :func:`_direction_products`)."""
-    n = w.shape[0]
-    chunks = 64
-    size = (n + chunks - 1) // chunks
-    parts = np.zeros(chunks)
-    for ch in numba.prange(chunks):
-        acc = 0.0
-        for q in range(ch * size, min(n, (ch + 1) * size)):
-            new = w[q] + t * (w[q] - w_prev[q])
-            w_prev[q] = new
-            acc += new * new
-        parts[ch] = acc
-    total = 0.0
-    for ch in range(chunks):
-        total += parts[ch]
-    return total
-
-
 @numba.njit(cache=True, nogil=True)
-def _clip_step(codes, sign, alpha, alpha_prev, upper, rows, t, out_alpha, w, lay, sqb, degree, base):
-    """``out_alpha[i] = clip(alpha[i] + t d_i, 0, C_i)`` on ``rows`` (d = alpha - alpha_prev); for every
-    clipped row, ``w -= e_i y_i (phi_i, 1)`` with ``e_i`` the part the clip removed. Returns the
-    number of clipped rows and the change of ``||w||^2`` by their updates (added up as they are made)."""
+def _add_rows(codes, rows, coef, w, lay, sqb, degree, base, norm2_phi):
+    """``w += coef[j] (phi_i, 1)`` for ``i = rows[j]``, one row after the other; returns the change of
+    ``||w||^2``, ``2 c w.(phi, 1) + c^2 ||(phi, 1)||^2`` per row (``norm2_phi = ||(phi, 1)||^2``)."""
     p = w.shape[0] - 1
     length = codes.shape[1]
-    nnz = 0
-    for k in range(1, degree + 1):
-        nnz += length - k + 1
-    buf = np.empty(nnz, dtype=np.int64)
-    kmer = np.empty(length, dtype=np.int64)
-    clipped = 0
+    buf, kmer = row_buffers(length, degree)
     norm_change = 0.0
     for j in range(rows.shape[0]):
-        i = rows[j]
-        raw = alpha[i] + t * (alpha[i] - alpha_prev[i])
-        new = min(max(raw, 0.0), upper[i])
-        out_alpha[i] = new
-        excess = raw - new
-        if excess != 0.0:
-            clipped += 1
-            c = -excess * sign[i]
-            row_addresses(codes[i], lay, degree, base, buf, kmer)
-            start = 0
-            for k in range(1, degree + 1):
-                ck = c * sqb[k - 1]
-                stop = start + length - k + 1
-                for q in range(start, stop):
-                    old = w[buf[q]]
-                    norm_change += ck * (2.0 * old + ck)
-                    w[buf[q]] = old + ck
-                start = stop
-            norm_change += c * (2.0 * w[p] + c)
-            w[p] += c
-    return clipped, norm_change
+        c = coef[j]
+        row_addresses(codes[rows[j]], lay, degree, base, buf, kmer)
+        norm_change += c * (2.0 * (_dot_buf(buf, w, sqb, degree, length) + w[p]) + c * norm2_phi)
+        _add_buf(buf, w, c, sqb, degree, length)
+        w[p] += c
+    return norm_change
 
 
 def extrapolate_pass(X, sign, alpha, alpha_prev, upper, rows, w, w_prev, layout, sqb, degree, base, *,
@@ -131,7 +95,7 @@ def extrapolate_pass(X, sign, alpha, alpha_prev, upper, rows, w, w_prev, layout,
         Labels as +-1.
     alpha, alpha_prev : ndarray of shape (n,)
         Dual variables after and before the pass; ``alpha`` is overwritten by the new point
-        when it is kept, ``alpha_prev`` is scratch afterwards.
+        when it is kept.
     upper : ndarray of shape (n,)
         Bounds C_i.
     rows : ndarray of int64
@@ -143,7 +107,7 @@ def extrapolate_pass(X, sign, alpha, alpha_prev, upper, rows, w, w_prev, layout,
     sqb : ndarray of shape (degree,)
     degree, base : int
     max_step : float, default=10.0
-        Largest step t along the pass's move (the pass itself is t = 1 from ``alpha_prev``).
+        Largest step t along the move (the pass itself is t = 1 from ``alpha_prev``).
 
     Returns
     -------
@@ -157,20 +121,25 @@ def extrapolate_pass(X, sign, alpha, alpha_prev, upper, rows, w, w_prev, layout,
     clipped : int
         Rows whose step the box clipped.
     """
-    d_sum = float(np.sum(alpha[rows]) - np.sum(alpha_prev[rows]))
+    rows = np.asarray(rows, dtype=np.int64)
+    a = alpha[rows]
+    d = a - alpha_prev[rows]
     ww, wd, dd = _direction_products(w, w_prev)
     if not dd > 0.0:
         return w, 0.0, 0.0, 0
-    t = min((d_sum - wd) / dd, max_step)
+    t = min((float(d.sum()) - wd) / dd, max_step)
     if not t > 0.0:
         return w, 0.0, 0.0, 0
     before = float(np.sum(alpha)) - 0.5 * ww
-    norm2 = _step_into(w, w_prev, t)
-    new_alpha = alpha.copy()
-    clipped, norm_change = _clip_step(X, sign, alpha, alpha_prev, upper, rows, t, new_alpha, w_prev, layout.table,
-                                      sqb, degree, base)
-    after = float(np.sum(new_alpha)) - 0.5 * (norm2 + norm_change)
+    _, norm2, _ = combine_into(w_prev, -t, w, 1.0 + t, w, 0.0)       # w_prev <- w + t (w - w_prev)
+    raw = a + t * d
+    new = np.minimum(np.maximum(raw, 0.0), upper[rows])
+    out = raw != new
+    clipped = rows[out]
+    norm2 += _add_rows(X, clipped, (new[out] - raw[out]) * sign[clipped], w_prev, layout.table, sqb, degree, base,
+                       row_norm2(X.shape[1], degree) + 1.0)
+    after = float(np.sum(alpha) - np.sum(a) + np.sum(new)) - 0.5 * norm2
     if not after > before:
-        return w, 0.0, 0.0, int(clipped)
-    alpha[:] = new_alpha
-    return w_prev, float(t), after - before, int(clipped)
+        return w, 0.0, 0.0, int(clipped.shape[0])
+    alpha[rows] = new
+    return w_prev, float(t), after - before, int(clipped.shape[0])

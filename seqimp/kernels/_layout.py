@@ -131,6 +131,16 @@ def row_addresses(x, lay, degree, base, buf, kmer):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def row_buffers(length, degree):
+    """Scratch of :func:`row_addresses` for rows of ``length``: ``(buf, kmer)``, int64 arrays of
+    ``sum_k (length - k + 1)`` addresses and ``length`` k-mer indices."""
+    nnz = 0
+    for k in range(1, degree + 1):
+        nnz += length - k + 1
+    return np.empty(nnz, dtype=np.int64), np.empty(length, dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _address(lay, k, lead, own, c):
     """The address rule: a partner order's weight sits in slot 1 + ``c`` of the record ``lead``
     of the (k-1)-mer it extends; a leading order's in slot 0 of its own record ``own``

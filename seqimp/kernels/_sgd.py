@@ -46,6 +46,7 @@ from sklearn.exceptions import ConvergenceWarning
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
 from ._cocoa_threads import ThreadRounds
 from ._dcd import (
+    _add_buf,
     _dot_buf,
     _pass_bar,
     _steps,
@@ -57,7 +58,7 @@ from ._dcd import (
 )
 from ._extrapolate import extrapolate_pass
 from ._implicit import solver_line
-from ._layout import aligned_zeros, row_addresses, to_standard
+from ._layout import aligned_zeros, row_addresses, row_buffers, to_standard
 from ._sgd_rule import DistanceToOptimum, HeldOutStop, IterateAverage, PlateauRule, combine_into
 
 __all__ = ["FastSolution", "fast_svm"]
@@ -79,11 +80,7 @@ def _asgd_steps(codes, sign, weight, order, lo, hi, v, z, lay, sqb, degree, base
     """
     p = v.shape[0] - 1
     length = codes.shape[1]
-    nnz = 0
-    for k in range(1, degree + 1):
-        nnz += length - k + 1
-    buf = np.empty(nnz, dtype=np.int64)
-    kmer = np.empty(length, dtype=np.int64)
+    buf, kmer = row_buffers(length, degree)
     s, D, E, t = state[_S], state[_D], state[_E], state[_T]
     for j in range(lo, hi):
         i = order[j]
@@ -95,19 +92,10 @@ def _asgd_steps(codes, sign, weight, order, lo, hi, v, z, lay, sqb, degree, base
             c = eta * weight[i] * sign[i] / s           # v += c phi  <=>  w += eta weight y phi
             averaging = t > t0
             ce = -E * c
-            start = 0
-            for k in range(1, degree + 1):
-                ck = c * sqb[k - 1]
-                stop = start + length - k + 1
-                for q in range(start, stop):
-                    v[buf[q]] += ck
-                if averaging:
-                    cz = ce * sqb[k - 1]
-                    for q in range(start, stop):
-                        z[buf[q]] += cz
-                start = stop
+            _add_buf(buf, v, c, sqb, degree, length)
             v[p] += c
             if averaging:
+                _add_buf(buf, z, ce, sqb, degree, length)
                 z[p] += ce
         if t == t0:                                      # the average starts as w
             D = 1.0

@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import SeqimpError, check_int, check_number
 from ._dcd import _dot_buf
 from ._implicit import solver_line
-from ._layout import aligned_zeros, row_addresses
+from ._layout import aligned_zeros, row_addresses, row_buffers
 
 __all__ = ["DistanceToOptimum", "HeldOutStop", "IterateAverage", "PlateauRule", "combine_into", "validation_scores",
            "validation_split"]
@@ -118,12 +118,8 @@ def validation_split(n, validation_fraction, max_validation, rng):
 def _scores_on_layout(codes, w, lay, sqb, degree, base, out):
     p = w.shape[0] - 1
     length = codes.shape[1]
-    nnz = 0
-    for k in range(1, degree + 1):
-        nnz += length - k + 1
     for r in numba.prange(codes.shape[0]):
-        buf = np.empty(nnz, dtype=np.int64)
-        kmer = np.empty(length, dtype=np.int64)
+        buf, kmer = row_buffers(length, degree)
         row_addresses(codes[r], lay, degree, base, buf, kmer)
         out[r] = _dot_buf(buf, w, sqb, degree, length) + w[p]
 
