@@ -91,3 +91,29 @@ def test_a_move_that_does_not_raise_the_dual_leaves_the_iterate_alone():
     out, step, _, _ = extrapolate_pass(X, sign, alpha, a1.copy(), upper, rows, w, v1.copy(), layout, sqb, degree, base)
     assert out is w and step == 0.0
     np.testing.assert_array_equal(alpha, a1)
+
+
+@pytest.mark.parametrize("passes", [2, 3, 4, 6])
+def test_the_quick_refusal_keeps_a_step_exactly_or_leaves_the_iterate_alone(passes):
+    # with the clipped rows' updates in two parts (quick_reject_rows=1), a step is either the one the
+    # full evaluation keeps, bit for bit, or refused with the iterate untouched; never a lower dual
+    degree = 3
+    X, sign, upper, sqb, base, layout = _problem(degree=degree)
+    (a0, v0), (a1, v1) = _passes(X, sign, upper, sqb, base, layout, degree, passes)[-2:]
+    rows = np.arange(X.shape[0], dtype=np.int64)
+    outcomes = []
+    for quick in (10**9, 1):
+        alpha, w = a1.copy(), v1.copy()
+        out, step, gain, clipped = extrapolate_pass(X, sign, alpha, a0.copy(), upper, rows, w, v0.copy(), layout,
+                                                    sqb, degree, base, quick_reject_rows=quick)
+        outcomes.append((out is not w, step, gain, alpha, out.copy()))
+    full, quick = outcomes
+    assert full[0] and clipped > 0                                  # the full evaluation keeps a clipped step
+    if quick[0]:
+        assert quick[1] == full[1]
+        assert quick[2] == pytest.approx(full[2], rel=1e-9, abs=1e-15)
+        np.testing.assert_array_equal(quick[3], full[3])
+        np.testing.assert_allclose(quick[4], full[4], rtol=0, atol=1e-12)
+    else:
+        assert quick[1] == 0.0 and quick[2] == 0.0
+        np.testing.assert_array_equal(quick[3], a1)
