@@ -250,6 +250,29 @@ def test_memory_estimate_of_the_fast_route_matches_its_traced_peak(method, extra
     assert est > training_memory(800, 60, 5, 4, "implicit")    # more than the exact route's
 
 
+def test_memory_estimate_of_the_line_search_matches_its_traced_peak_per_row():
+    # many short rows at a low degree: the line search's vectors over the rows dominate what it adds
+    import tracemalloc
+
+    from seqimp.kernels import training_memory
+
+    X, y = planted(100_000, 12, 3)
+    peaks = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fast_svm(X[:2000], y[:2000], degree=2, max_iter=2, extrapolate=True)        # compile outside the trace
+        for extrapolate in (False, True):
+            tracemalloc.start()
+            try:
+                fast_svm(X, y, degree=2, max_iter=3, weight_tol=0.0, extrapolate=extrapolate)
+                peaks.append(tracemalloc.get_traced_memory()[1])
+            finally:
+                tracemalloc.stop()
+    added = (training_memory(100_000, 12, 2, 4, "implicit", solver="fast", extrapolate=True)
+             - training_memory(100_000, 12, 2, 4, "implicit", solver="fast"))
+    assert 0.9 * (peaks[1] - peaks[0]) <= added <= 1.5 * (peaks[1] - peaks[0]), (added, peaks)
+
+
 def test_the_weight_change_does_not_depend_on_the_number_of_threads():
     import numba
 

@@ -88,7 +88,7 @@ class _WDModel(BaseEstimator):
         check_training_memory(codes, self.degree_, get_alphabet(self.alphabet).size, method, self.memory_budget,
                               shifts=self.shifts_, problem="ridge" if is_regressor(self) else "svm",
                               solver=svm_solver, threads=1 if is_regressor(self) else check_threads(self.n_jobs),
-                              extrapolate=not is_regressor(self) and bool(getattr(self, "extrapolate", False)))
+                              extrapolate=bool(getattr(self, "extrapolate", False)))
 
     @contextlib.contextmanager
     def _step(self, what):

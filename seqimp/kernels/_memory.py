@@ -42,7 +42,8 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     weights of the previous pass), averaged SGD two (that and the average's second part).
     ``threads`` >= 2 with the fast route: CoCoA+ rounds on threads, one more vector per thread
     (:mod:`._cocoa_threads`). ``extrapolate`` with the fast route: one more vector (the weights
-    at the pass's start) and two more of n dual variables (:mod:`._extrapolate`).
+    at the pass's start) and 56 bytes a row (the dual variables at the pass's start and the
+    line search's temporaries over the rows: 54.5 measured, :mod:`._extrapolate`).
     """
     n, length, degree = int(n), int(length), int(degree)
     if method == "kernel":
@@ -65,7 +66,7 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     per_row = 40
     if solver == "fast" and extrapolate:
         vectors += 1
-        per_row += 16
+        per_row += 56
     return vectors * 8 * (q + 1) + 8 * p + per_row * n + codes
 
 
