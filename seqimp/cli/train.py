@@ -227,6 +227,22 @@ def _run_store(args, out) -> int:
     return _save(args, out, weights, info, source, store.length, store.alphabet.name)
 
 
+#: The fast route's options that --solver sgd has nothing for, and why (the refusal's words).
+SGD_LACKS = {"--average": "averages the fast route's passes; --solver sgd averages its own steps",
+             "--optimum-tol": "is estimated from the fast route's dual objective; --solver sgd has none",
+             "--shrink-margin": "shrinks the fast route's dual variables; --solver sgd has none",
+             "--extrapolate": "searches the fast route's dual; --solver sgd has none"}
+
+
+def _refuse_with_sgd(solver, given, options):
+    """UserError for the first of ``options`` given with --solver sgd (:data:`SGD_LACKS`)."""
+    if solver != "sgd":
+        return
+    for option in options:
+        if option in given:
+            raise UserError(f"{option} {SGD_LACKS[option]}: use --solver fast or auto, or leave it out")
+
+
 def _solver_options(args):
     """``SolverOptions`` of --solver and the stopping thresholds (those left at their default: the
     library's), or UserError for a combination where an option would be ignored."""
@@ -239,24 +255,14 @@ def _solver_options(args):
         raise UserError(f"{', '.join(given)} {'sets' if len(given) == 1 else 'set'} the fast route; --solver dcd "
                         "stops by liblinear's rule: use --solver fast, sgd or auto, or leave "
                         f"{'it' if len(given) == 1 else 'them'} out")
-    if solver == "sgd" and "--average" in given:
-        raise UserError("--average averages the fast route's passes; --solver sgd averages its own steps: use "
-                        "--solver fast or auto, or leave it out")
-    if solver == "sgd" and "--optimum-tol" in given:
-        raise UserError("--optimum-tol is estimated from the fast route's dual objective; --solver sgd has none: use "
-                        "--solver fast or auto, or leave it out")
+    _refuse_with_sgd(solver, given, ("--average", "--optimum-tol"))
     local_only = [option for option in ("--optimum-tol", "--shrink-margin", "--no-refit", "--extrapolate")
                   if option in given]
     if local_only and (getattr(args, "dask_workers", None) or getattr(args, "dask_scheduler", None)):
         raise UserError(f"{', '.join(local_only)}: options of the fast route on one machine; the Dask route stops by "
                         f"--validation-tol and --weight-tol: leave {'it' if len(local_only) == 1 else 'them'} out or "
                         "train without Dask")
-    if solver == "sgd" and "--shrink-margin" in given:
-        raise UserError("--shrink-margin shrinks the fast route's dual variables; --solver sgd has none: use --solver "
-                        "fast or auto, or leave it out")
-    if solver == "sgd" and "--extrapolate" in given:
-        raise UserError("--extrapolate searches the fast route's dual; --solver sgd has none: use --solver fast or "
-                        "auto, or leave it out")
+    _refuse_with_sgd(solver, given, ("--shrink-margin", "--extrapolate"))
     if args.shifts and (given or solver != "auto" or args.threads is not None):
         chosen = (([f"--solver {solver}"] if solver != "auto" else []) + list(given)
                   + (["--threads"] if args.threads is not None else []))
