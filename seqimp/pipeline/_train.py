@@ -46,6 +46,12 @@ STOPPING_THRESHOLDS = ("validation_fraction", "validation_tol", "weight_tol", "p
 #: The fast route's options besides its stopping thresholds (refused with solver 'dcd').
 _FAST_ONLY = ("average", "shrink_margin", "refit", "extrapolate")
 
+#: The fast route's options that solver 'sgd' has nothing for, and why (the refusal's words).
+_SGD_LACKS = {"optimum_tol": "the fast route's estimate from the dual objective; solver 'sgd' has no dual",
+              "shrink_margin": "the fast route's active set of dual variables; solver 'sgd' has none",
+              "extrapolate": "a line search of the fast route's dual; solver 'sgd' has no dual",
+              "average": "the fast route's average of its passes; solver 'sgd' averages its own steps"}
+
 #: What each ``solver_`` is, for the log line at the end of a fit.
 _ROUTES = {"dcd": "the exact route (dual coordinate descent)", "fast": "the fast route (coordinate descent)",
            "sgd": "the averaged SGD route", "cocoa": "the exact route on the Dask cluster (CoCoA+)",
@@ -131,24 +137,24 @@ class SolverOptions:
         if self.solver == "dcd" and given:
             raise SeqimpError(f"{', '.join(given)}: options of the fast route; solver 'dcd' stops by liblinear's "
                               "rule (tol); use solver 'fast', 'sgd' or 'auto'")
-        if self.solver == "sgd" and self.optimum_tol is not None:
-            raise SeqimpError("optimum_tol: the fast route's estimate from the dual objective; solver 'sgd' has no "
-                              "dual; use solver 'fast' or 'auto'")
-        if self.solver == "sgd" and self.shrink_margin is not None:
-            raise SeqimpError("shrink_margin: the fast route's active set of dual variables; solver 'sgd' has none; "
-                              "use solver 'fast' or 'auto'")
-        one_thread = [name for name in ("shrink_margin", "extrapolate")
-                      if getattr(self, name) is not None and getattr(self, name) is not False]
+        self._refuse_with_sgd(("optimum_tol", "shrink_margin"))
+        one_thread = [name for name in ("shrink_margin", "extrapolate") if self._set(name)]
         if one_thread and self.threads is not None and self.threads > 1:
             raise SeqimpError(f"{', '.join(one_thread)}: options of the fast route on one thread; threads "
                               f"{self.threads} runs CoCoA+ rounds: leave {'it' if len(one_thread) == 1 else 'them'} "
                               "out or train on one thread")
-        if self.solver == "sgd" and self.extrapolate:
-            raise SeqimpError("extrapolate: a line search of the fast route's dual; solver 'sgd' has no dual; use "
-                              "solver 'fast' or 'auto'")
-        if self.solver == "sgd" and self.average is not None:
-            raise SeqimpError("average: the fast route's average of its passes; solver 'sgd' averages its own steps; "
-                              "use solver 'fast' or 'auto'")
+        self._refuse_with_sgd(("extrapolate", "average"))
+
+    def _set(self, name) -> bool:
+        """Whether option ``name`` is set: neither None (the classifier's default) nor False."""
+        value = getattr(self, name)
+        return value is not None and value is not False
+
+    def _refuse_with_sgd(self, names):
+        """SeqimpError for the first of ``names`` set with solver 'sgd' (:data:`_SGD_LACKS`)."""
+        for name in names:
+            if self.solver == "sgd" and self._set(name):
+                raise SeqimpError(f"{name}: {_SGD_LACKS[name]}; use solver 'fast' or 'auto'")
 
     def params(self) -> dict:
         """The :class:`~seqimp.WDClassifier` keyword arguments these options set."""
