@@ -1,7 +1,8 @@
 """Fingerprint the files that seqimp's commands write, to prove a refactoring changed no output.
 
 Runs a fixed set of commands on tests/data (``seqimp poim`` in memory and streamed, on a saved
-model, the table route and a sampled route; ``seqimp motifs``; ``seqimp train``; ``seqimp demo``)
+model, the table route and a sampled route; ``seqimp motifs`` on a POIM and on the gapped-k-mer
+route; ``seqimp train``; ``seqimp demo``; ``seqimp scan``; ``seqimp enrich``)
 into a scratch folder and records the SHA-256 of every file written. ``--save M.json`` keeps the
 fingerprints; ``--against M.json`` compares with a kept set and prints each file that differs
 (exit 1 if any does).
@@ -78,6 +79,10 @@ def _commands(work: Path) -> list[list[str]]:
         ["poim", "--scorer", "toy_scorer:score", "--background-fasta", neg, "--out", str(out / "scorer"),
          "--max-order", "2", "--n-samples", "200"],
         ["demo", "--out", str(out / "demo"), "--db", db],
+        ["motifs", "--positive", pos, "--negative", neg, "--out", str(out / "gkm"), "--model", "gkm",
+         "--db", db, "--strand", "both"],
+        ["scan", "--motifs", db, "--fasta", pos, "--out", str(out / "scan")],
+        ["enrich", "--positive", pos, "--negative", neg, "--db", db, "--out", str(out / "enrich")],
     ]
 
 
