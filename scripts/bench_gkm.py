@@ -10,7 +10,7 @@ share of the positives; uniform random letters elsewhere):
    gapped-k-mer features), of LS-GKM's ``gkmtrain -t 0`` (libsvm on the kernel) and, as the
    baseline run in the same process, of the positional ``WDClassifier``; with the time per
    1,000 training sequences;
-3. the gkm motif route's time (``seqimp.pipeline.run_motifs_routed`` with kind gkm: training
+3. the gkm motif route's time (``seqimp.pipeline.run_motifs`` with kind gkm: training
    with a held-out split, attributions, seqlets, refinement) per 1,000 sequences.
 
 LS-GKM is skipped, with a note, unless ``--lsgkm DIR`` names the folder of its binaries
@@ -198,11 +198,11 @@ def main(argv=None) -> int:
         print(f"{name:45s} {seconds:9.2f} {seconds * 1000 / n_train:10.2f} {auc:7.3f}")
     for name, seconds, _auc in rows[1:-1]:
         print(f"time ratio {name} / seqimp GKMClassifier: {seconds / rows[0][1]:.2f}")
-    from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs_routed
+    from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
 
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        run = run_motifs_routed(tmp, positive=X[y == 1], negative=X[y == 0],
+        run = run_motifs(tmp, positive=X[y == 1], negative=X[y == 0],
                                 model=ModelOptions(kind="gkm", word_length=l, informative=k, C=args.C),
                                 motifs=MotifOptions(strand="both"))
         seconds = time.perf_counter() - start

@@ -102,18 +102,18 @@ print(json.dumps({"code": code, "wall": time.perf_counter() - t0, "cpu": time.pr
 #: it is); a step inside an earlier one ("within it") is counted in both. Their modules are imported before the run, so
 #: the figures are compute (and cache loads), not imports.
 PHASES = [
-    ("seqimp.pipeline._train", "train_classifier", "WD model on the held-out split (the route's choice)"),
-    ("seqimp.pipeline._model_route", "train_gkm", "gkm fits (held out, all sequences, each round's)"),
+    ("seqimp.training._classifier", "train_classifier", "WD model on the held-out split (the route's choice)"),
+    ("seqimp.training._gkm", "train_gkm", "gkm fits (held out, all sequences, each round's)"),
     ("seqimp.importance._gkmexplain", "gkm_attributions", "gkmexplain attributions"),
     ("seqimp.importance._gkmexplain", "find_seqlets", "seqlets"),
-    ("seqimp.pipeline._gkm_motifs", "lmer_seeds", "l-mer seeds (scores of all 4^l l-mers, ranked)"),
+    ("seqimp.motifs._gkm_seeds", "lmer_seeds", "l-mer seeds (scores of all 4^l l-mers, ranked)"),
     ("seqimp.pipeline._motif_run", "run_motifs", "the WD route's run (training, POIM, motifs)"),
     ("seqimp.motifs._refine", "refine_motifs", "refinement: EM, sites, statistics"),
     ("seqimp.motifs._zoops_fit", "held_out_sites", "  within it: the refits on held-out halves"),
-    ("seqimp.pipeline._gkm_refine", "tune_pwm", "  within it: the PWM tuned at the site threshold (gkm)"),
+    ("seqimp.motifs._tune", "tune_pwm", "  within it: the PWM tuned at the site threshold (gkm)"),
     ("seqimp.motifs._select", "select_motifs", "selection"),
     ("seqimp.pipeline._motif_files", "write_motif_run", "files and logos"),
-    ("seqimp.pipeline._outputs", "save_figure", "  within it: figures saved (drawn, encoded)"),
+    ("seqimp.plot._save", "save_figure", "  within it: figures saved (drawn, encoded)"),
     ("seqimp.pipeline._motif_files", "update_report", "report"),
 ]
 

@@ -242,7 +242,8 @@ def run_modisco(data, seed):
 
     from seqimp.importance import ism
     from seqimp.motifs import Motif, trim_uninformative
-    from seqimp.pipeline import ModelOptions, train_model
+    from seqimp.pipeline import ModelOptions
+    from seqimp.training import train_model
 
     t0 = time.perf_counter()
     weights, _ = train_model(data["pos"], data["neg"], model=ModelOptions(degree=8, test_fraction=0),

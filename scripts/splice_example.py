@@ -25,7 +25,12 @@ import numpy as np  # noqa: E402
 
 from seqimp.io import kmer_string  # noqa: E402
 from seqimp.datasets import load_uci_promoters, load_uci_splice, promoter_position  # noqa: E402
-from seqimp.pipeline import ModelOptions, compute_importance, make_background, train_model  # noqa: E402
+from seqimp.pipeline import ModelOptions  # noqa: E402
+
+from seqimp.pipeline._explain import compute_importance, make_background  # noqa: E402
+
+from seqimp.training import train_model  # noqa: E402
+
 from seqimp.plot import differential_heatmap, poim_heatmap  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

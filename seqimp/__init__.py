@@ -6,7 +6,7 @@ motifs, and tabular feature-importance methods of the same family.
 
 The package is laid out by pipeline stage (``docs/architecture.md``)::
 
-    io -> kernels -> background -> importance -> motifs -> plot -> pipeline -> cli
+    io -> kernels -> training -> background -> importance -> motifs -> plot -> report -> pipeline -> cli
                                    tabular (beside the sequence stages)
 
 The names below are imported lazily from the stage package that owns them, so
@@ -66,9 +66,12 @@ _EXPORTS = {
     "read_motifs": "motifs",
     "scan_sequences": "motifs",
     "enrich_motifs": "motifs",
+    # motifs of a POIM or a trained model, in a notebook
+    "find_motifs": "pipeline",
 }
 
-_SUBPACKAGES = {"io", "kernels", "background", "importance", "motifs", "plot", "pipeline", "tabular", "cli",
+_SUBPACKAGES = {"io", "kernels", "training", "background", "importance", "motifs", "plot", "report", "pipeline",
+                "tabular", "cli",
                 "datasets", "errors", "scorers"}
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -377,7 +377,7 @@ def test_shuffled_negatives_of_fasta_positives(tmp_path, capsys):
 
 
 def test_train_with_bed_and_table_input(genome, tmp_path, capsys):
-    from seqimp.pipeline import load_model
+    from seqimp.training import load_model
 
     _, fa, bed, _ = genome
     model = tmp_path / "bed.npz"

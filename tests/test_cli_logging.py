@@ -28,12 +28,12 @@ def test_configure_installs_one_plain_stderr_handler(capsys):
     configure()
     configure()
     assert len(_handlers()) == 1
-    logging.getLogger("seqimp.pipeline._poim_routes").info("a library line")
+    logging.getLogger("seqimp.pipeline._poim_run").info("a library line")
     log("a command line")
     assert capsys.readouterr().err == "a library line\na command line\n"
     configure(quiet=True)
     assert len(_handlers()) == 1
-    logging.getLogger("seqimp.pipeline._poim_routes").info("hidden")
+    logging.getLogger("seqimp.pipeline._poim_run").info("hidden")
     log("shown anyway", always=True)
     assert capsys.readouterr().err == "shown anyway\n"
 

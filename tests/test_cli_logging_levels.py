@@ -13,7 +13,7 @@ import pytest
 from seqimp import _progress
 from seqimp.cli import _COMMANDS, _SUMMARIES, build_parser, main
 from seqimp.cli._logging import configure, log_level
-from seqimp.pipeline._train import metrics_line
+from seqimp.training import metrics_line
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -100,7 +100,7 @@ def test_help_lists_every_command_and_imports_none():
 
 def test_poim_help_needs_not_the_pipeline():
     from seqimp.cli import _options
-    from seqimp.pipeline import BACKGROUNDS
+    from seqimp.pipeline._options import BACKGROUNDS
 
     assert _options.BACKGROUNDS == BACKGROUNDS  # --background's choices, without importing the pipeline
     code = ("import sys; from seqimp.cli import main; main(['poim', '--help']); "

@@ -13,7 +13,7 @@ from sklearn.linear_model import LogisticRegression
 from seqimp.importance import load_poim
 from seqimp.cli import main
 from seqimp.io import read_fasta, write_fasta
-from seqimp.pipeline import load_model
+from seqimp.training import load_model
 from seqimp.scorers import onehot
 
 DATA = Path(__file__).resolve().parent / "data"

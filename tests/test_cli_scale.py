@@ -8,7 +8,7 @@ import pytest
 
 from seqimp.cli import main
 from seqimp.io import open_codes_store, read_fasta
-from seqimp.pipeline import load_model
+from seqimp.training import load_model
 
 DATA = Path(__file__).parent / "data"
 POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")

@@ -14,7 +14,8 @@ from seqimp import WDClassifier
 from seqimp.cli import main
 from seqimp.errors import SeqimpError
 from seqimp.io import read_fasta
-from seqimp.pipeline import SolverOptions, load_model, save_model
+from seqimp.pipeline import SolverOptions
+from seqimp.training import load_model, save_model
 
 DATA = Path(__file__).parent / "data"
 POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")  # 100 + 100 sequences of 30 nt
@@ -180,7 +181,8 @@ def test_solver_options_check_their_fields_and_pass_only_what_is_set():
         SolverOptions(solver="newton")
     with pytest.raises(SeqimpError, match=r"patience: options of the fast route; solver 'dcd' stops by liblinear's"):
         SolverOptions(solver="dcd", patience=3)
-    from seqimp.pipeline import ModelOptions, train_model
+    from seqimp.pipeline import ModelOptions
+    from seqimp.training import train_model
 
     with pytest.raises(SeqimpError, match=r"solver options \(solver='fast'\) are the WD SVM's \(shifts 0\); shifts 1"):
         train_model(["ACGTAC", "ACGTTT"], ["TTGTAC", "GGGTAC"], model=ModelOptions(degree=2, shifts=1, test_fraction=0),
@@ -189,7 +191,7 @@ def test_solver_options_check_their_fields_and_pass_only_what_is_set():
 
 def test_the_command_line_offers_the_librarys_solvers_and_shows_its_defaults(capsys):
     from seqimp.cli.train import SOLVERS
-    from seqimp.pipeline._train import SOLVERS as PIPELINE_SOLVERS
+    from seqimp.training import SOLVERS as PIPELINE_SOLVERS
 
     assert SOLVERS == PIPELINE_SOLVERS
     with pytest.raises(SeqimpError, match="solver must be one of " + ", ".join(map(repr, SOLVERS)) + ", got 'x'"):

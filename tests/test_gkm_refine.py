@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from seqimp.motifs._sites import site_scores
-from seqimp.pipeline._gkm_refine import _apply, _letter_best, _trial_counts, _with_change, sites_passing, tune_pwm
+from seqimp.motifs._tune import _apply, _letter_best, _trial_counts, _with_change, sites_passing, tune_pwm
 
 pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
 
@@ -113,7 +113,7 @@ def test_lmer_seeds_skip_words_no_positive_holds():
     import pandas as pd
 
     from seqimp.io import kmer_index
-    from seqimp.pipeline._gkm_motifs import lmer_seeds
+    from seqimp.motifs._gkm_seeds import lmer_seeds
 
     class Model:  # lmer_seeds reads word_length and lmer_scores only
         word_length = 4
@@ -136,7 +136,7 @@ def test_lmer_seeds_skip_words_no_positive_holds():
 
 
 def test_gkm_route_explains_away_a_second_motif(tmp_path):
-    from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs_routed
+    from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
 
     rng = np.random.default_rng(7)
     pos, neg = _codes(160, 80, 8).astype(np.uint8), _codes(160, 80, 9).astype(np.uint8)
@@ -149,7 +149,7 @@ def test_gkm_route_explains_away_a_second_motif(tmp_path):
 
     model = ModelOptions(kind="gkm", word_length=8, informative=5, test_fraction=0.0)
     # one seed per round: the first round can report the stronger motif only
-    run = run_motifs_routed(tmp_path / "two", positive=pos, negative=neg, model=model,
+    run = run_motifs(tmp_path / "two", positive=pos, negative=neg, model=model,
                             motifs=MotifOptions(strand="both", max_motifs=1))
     assert [m.name for m in run.motifs][:2] == ["motif1", "motif2"]
     assert holds(run.motifs[0], "ACGTA") and holds(run.motifs[1], "CCATG")

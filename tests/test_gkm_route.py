@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.pipeline import ModelOptions, MotifOptions, choose_route, run_motifs_routed
+from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
+from seqimp.training import choose_model
 from test_gkm import planted
 
 pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
@@ -27,35 +28,35 @@ def free():
     return X[y == 1], X[y == 0]
 
 
-def test_choose_route_rule():
-    assert choose_route("auto", held_out={"auroc": 0.55}).route == "gkm"
-    assert choose_route("auto", held_out={"auroc": 0.6}).route == "wd"
-    assert choose_route("auto", shifts=2, held_out={"auroc": 0.9}).route == "wds"
-    r = choose_route("auto", held_out={"auroc": None})
+def test_choose_model_rule():
+    assert choose_model("auto", held_out={"auroc": 0.55}).route == "gkm"
+    assert choose_model("auto", held_out={"auroc": 0.6}).route == "wd"
+    assert choose_model("auto", shifts=2, held_out={"auroc": 0.9}).route == "wds"
+    r = choose_model("auto", held_out={"auroc": None})
     assert r.route == "wd" and "no held-out split" in r.reason
-    assert choose_route("gkm").record()["requested"] == "gkm"
-    rec = choose_route("auto", held_out={"auroc": 0.412}).record()
+    assert choose_model("gkm").record()["requested"] == "gkm"
+    rec = choose_model("auto", held_out={"auroc": 0.412}).record()
     assert rec["positional_auroc"] == 0.412 and rec["threshold"] == 0.6 and "0.412 < 0.6" in rec["reason"]
 
 
-def test_choose_route_compares_in_the_gray_zone():
+def test_choose_model_compares_in_the_gray_zone():
     calls = []
 
     def gkm(auroc):
         return lambda: calls.append(auroc) or {"auroc": auroc}
 
-    r = choose_route("auto", held_out={"auroc": 0.7}, gkm_held_out=gkm(0.76))
+    r = choose_model("auto", held_out={"auroc": 0.7}, gkm_held_out=gkm(0.76))
     assert r.route == "gkm" and r.record()["gkm_auroc"] == 0.76 and "predicts better held out" in r.reason
-    r = choose_route("auto", held_out={"auroc": 0.7}, gkm_held_out=gkm(0.74))
+    r = choose_model("auto", held_out={"auroc": 0.7}, gkm_held_out=gkm(0.74))
     assert r.route == "wd" and r.gkm_held_out == {"auroc": 0.74} and "not better by 0.05" in r.reason
-    assert choose_route("auto", held_out={"auroc": 0.8}, gkm_held_out=gkm(0.99)).route == "wd"  # no comparison
-    assert choose_route("auto", held_out={"auroc": 0.5}, gkm_held_out=gkm(0.4)).route == "gkm"  # near chance
+    assert choose_model("auto", held_out={"auroc": 0.8}, gkm_held_out=gkm(0.99)).route == "wd"  # no comparison
+    assert choose_model("auto", held_out={"auroc": 0.5}, gkm_held_out=gkm(0.4)).route == "gkm"  # near chance
     assert calls == [0.76, 0.74]
 
 
 def test_auto_runs_gkm_on_position_free_motif(free, tmp_path):
     pos, neg = free
-    run = run_motifs_routed(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=4),
+    run = run_motifs(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=4),
                             motifs=MotifOptions(strand="both"))
     route = json.loads((tmp_path / "motifs.json").read_text())["parameters"]["model_route"]
     assert route["route"] == "gkm" and route["requested"] == "auto" and route["positional_auroc"] < 0.6
@@ -74,7 +75,7 @@ def test_auto_runs_gkm_on_position_free_motif(free, tmp_path):
 
 def test_auto_keeps_wd_on_positional_motif(tmp_path):
     X, y = _positional()
-    run = run_motifs_routed(tmp_path, positive=X[y == 1], negative=X[y == 0], model=ModelOptions(degree=4))
+    run = run_motifs(tmp_path, positive=X[y == 1], negative=X[y == 0], model=ModelOptions(degree=4))
     route = run.parameters["model_route"]
     assert route["route"] == "wd" and route["positional_auroc"] >= 0.6
     assert not run.motifs[0].position_free and run.motifs[0].start in range(24, 28)
@@ -126,7 +127,7 @@ def test_errors(free, tmp_path, capsys):
         run_poim(pos, neg, tmp_path, model=ModelOptions(kind="gkm"), motifs=None)
     with pytest.raises(SeqimpError, match="model kind 'gkm' trains a gapped-k-mer model on the sequences; it does "
                                           "not start from a POIM"):
-        run_motifs_routed(tmp_path, poim=tmp_path / "none.npz", model=ModelOptions(kind="gkm"))
+        run_motifs(tmp_path, poim=tmp_path / "none.npz", model=ModelOptions(kind="gkm"))
     (tmp_path / "x.npz").write_bytes(b"")  # exists: the --model check comes before reading it
     assert main(["motifs", "--poim", str(tmp_path / "x.npz"), "--out", str(tmp_path / "o"), "--model", "gkm"]) == 2
     assert "--model gkm chooses the model trained on the sequences; --poim starts from a saved POIM" in \
@@ -156,7 +157,7 @@ def test_lmer_seeds(free):
     import pandas as pd
 
     from seqimp.kernels import GKMClassifier
-    from seqimp.pipeline._gkm_motifs import _core, _variant, lmer_seeds
+    from seqimp.motifs._gkm_seeds import _core, _variant, lmer_seeds
 
     assert _variant("TGTTTACATT", "AATGTAAACA")  # reverse complement
     assert _variant("TGTTTACATT", "ATGTTTACTA")  # shifted by one, two letters differ in nine

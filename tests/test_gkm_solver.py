@@ -131,7 +131,7 @@ def test_norm_cache_equals_fresh_norms(monkeypatch):
 
 
 def test_held_out_start_reaches_the_same_optimum():
-    from seqimp.pipeline._model_route import held_out_start
+    from seqimp.training import held_out_start
 
     X, y = planted(200, L=40, seed=8, share=0.6)
     test = np.arange(1, 200, 5)  # a fifth held out, as the route's split

@@ -138,7 +138,7 @@ def test_a_motif_the_composition_explains_is_flagged_and_not_matched(caplog):
     composition motif gets no database match."""
     from seqimp.motifs import refine_motifs, select_motifs
     from seqimp.pipeline import MotifRun
-    from seqimp.pipeline._motifs import motif_matches
+    from seqimp.pipeline._motif_search import motif_matches
 
     rng = np.random.default_rng(6)
     rich = rng.choice(4, size=(300, 40), p=[0.35, 0.15, 0.15, 0.35]).astype(np.uint8)

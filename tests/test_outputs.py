@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.pipeline import load_model, save_model, top_oligomers
+from seqimp.pipeline._outputs import top_oligomers
+from seqimp.training import load_model, save_model
 from seqimp.importance import POIMResult
 from seqimp.kernels import PositionalWeights
 
@@ -58,7 +59,7 @@ def test_model_file_round_trip(tmp_path):
 
 
 def test_add_file_sizes_measures_again_and_forgets_what_is_gone(tmp_path):
-    from seqimp.pipeline._outputs import add_file_sizes
+    from seqimp.report import add_file_sizes
 
     (tmp_path / "logos").mkdir()
     (tmp_path / "kept.tsv").write_text("abc")

@@ -1,4 +1,4 @@
-"""Tests of seqimp.pipeline._poim_routes: training/evaluation, backgrounds, full runs.
+"""Tests of seqimp.pipeline._poim_run: training/evaluation, backgrounds, full runs.
 
 Fixture: tests/data/planted_{pos,neg}.fa, 100 + 100 random 30-nt sequences; the positives
 carry GATTACA at 1-based positions 11-17 (one random base replaced in ~20% of them).
@@ -19,9 +19,10 @@ from seqimp._tables import write_tsv
 from seqimp.io import read_fasta
 from seqimp.importance._poim_plan import check_lengths
 from seqimp.pipeline import _outputs
-from seqimp.pipeline import (BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions, check_job,
-                             compute_importance, evaluate, load_model, make_background, run_model, run_poim,
-                             run_sampled, top_oligomers, train_model)
+from seqimp.pipeline import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions, run_model, run_poim, run_sampled
+from seqimp.pipeline._explain import check_job, compute_importance, make_background
+from seqimp.pipeline._outputs import top_oligomers
+from seqimp.training import evaluate, load_model, train_model
 from seqimp.importance import load_poim
 from seqimp.kernels import PositionalWeights
 
@@ -245,7 +246,8 @@ def test_options_are_checked_when_made_and_frozen():
 
 def test_the_sequences_are_encoded_once_per_run(tmp_path, planted, monkeypatch):
     """run_poim with motifs: training, background, summary and the motif step share one encoding."""
-    from seqimp.pipeline import MotifOptions, _sequences
+    from seqimp.io import _labelled as _sequences
+    from seqimp.pipeline import MotifOptions
 
     pos, neg = planted
     encoded = []

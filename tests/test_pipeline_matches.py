@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from seqimp.motifs import Motif  # noqa: E402
-from seqimp.pipeline._matches import match_figure  # noqa: E402
+from seqimp.report._match_logos import match_figure  # noqa: E402
 
 ROW = {"query": "seqimp-1", "target": "MA9999.1_a_rather_long_database_identifier", "significant": True,
        "query_from": 2, "query_to": 5, "offset": 1, "strand": "+", "q_value": 0.000123456,

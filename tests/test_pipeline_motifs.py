@@ -17,8 +17,9 @@ from seqimp.motifs import Motif, implied_poim, read_motifs
 from seqimp.motifs import _compare
 from seqimp.motifs._compare import COMPILE_NOTICE
 from seqimp.importance import load_poim
-from seqimp.pipeline import (ImportanceOptions, ModelOptions, MotifOptions, MotifRun, OutputOptions,
-                             encode_sequences, find_motifs, run_motifs, run_poim, update_report)
+from seqimp.io import encode_labelled
+from seqimp.pipeline import ImportanceOptions, ModelOptions, MotifOptions, MotifRun, OutputOptions, run_motifs, run_poim, update_report
+from seqimp.pipeline._motif_search import poim_motifs
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -171,7 +172,7 @@ def test_motifs_not_enriched_held_out_are_dropped(synthetic, caplog):
     pos = rng.integers(0, 4, (120, 40)).astype(np.uint8)
     pos[:80, 24:30] = [3, 0, 3, 0, 0, 3]                      # TATAAT at 25 in 2/3 of them
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = find_motifs(synthetic, encode_sequences(pos, neg), options=MotifOptions(max_held_out_pvalue=1e-3))
+        run = poim_motifs(synthetic, encode_labelled(pos, neg), options=MotifOptions(max_held_out_pvalue=1e-3))
     assert [m.consensus for m in run.motifs] == ["TATAAT"]
     stats = run.table().iloc[0]
     assert float(stats["held_out_p_value"]) < 1e-10 and run.parameters["max_held_out_pvalue"] == 1e-3
@@ -179,7 +180,7 @@ def test_motifs_not_enriched_held_out_are_dropped(synthetic, caplog):
     assert any("held out (p = " in m and m.endswith("; not reported") for m in _messages(caplog))
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = find_motifs(synthetic, encode_sequences(pos, neg), options=MotifOptions(max_held_out_pvalue=0.0))
+        run = poim_motifs(synthetic, encode_labelled(pos, neg), options=MotifOptions(max_held_out_pvalue=0.0))
     assert run.motifs == [] and len(run.table()) == 0 and len(run.sites) == 0
     assert run.lines() == ["no motif found: no candidate's sites are enriched in the positives and held out (the "
                            "best candidate's figures are in the log)"]

@@ -491,7 +491,7 @@ def test_top_is_the_one_ranking(measure):
     """top(n) = the top n of every order merged by |measure| (ties by order, position, k-mer), the
     rows of top_oligomers.tsv; top(n, order=k) = the k-mers alone; default measure FIRM."""
     from seqimp.io import kmer_index
-    from seqimp.pipeline import top_oligomers
+    from seqimp.pipeline._outputs import top_oligomers
 
     rng = np.random.default_rng(21)
     poims = [rng.integers(-4, 5, size=(6 - k + 1, 4 ** k)).astype(float) for k in (1, 2, 3)]  # many ties

@@ -17,7 +17,7 @@ from seqimp.cli import main
 from seqimp.cli import _output_folder
 from seqimp.errors import SeqimpError
 from seqimp.io._fasta import read_fasta, write_fasta
-from seqimp.pipeline import write_summary
+from seqimp.report import write_summary
 
 DATA = Path(__file__).resolve().parent / "data"
 POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")
@@ -402,7 +402,7 @@ def test_npz_files_hold_no_wall_clock():
 
 def test_empty_inputs_in_the_api_are_called_empty():
     from seqimp import MarkovBackground, wd_kernel
-    from seqimp.pipeline import train_model
+    from seqimp.training import train_model
     from seqimp.tabular import firm, permutation_importance
 
     with pytest.raises(SeqimpError, match=r"^X: no sequences$"):
@@ -419,7 +419,7 @@ def test_empty_inputs_in_the_api_are_called_empty():
 
 def test_a_saved_model_no_better_than_chance_says_so(tmp_path, capsys):
     from seqimp.kernels import PositionalWeights
-    from seqimp.pipeline import save_model
+    from seqimp.training import save_model
 
     model = tmp_path / "flat.npz"
     save_model(model, PositionalWeights([np.zeros((30, 4))]), {"auroc": 0.51, "degree": 1, "length": 30})

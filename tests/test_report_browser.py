@@ -18,7 +18,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from seqimp.pipeline import build_report  # noqa: E402
+from seqimp.report import build_report  # noqa: E402
+
 
 BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome")
 PROBE = """<script>window.addEventListener("load", function () {

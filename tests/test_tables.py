@@ -8,7 +8,7 @@ from seqimp._tables import check_order_tables, oligomer_table, top_entries, top_
 from seqimp.errors import SeqimpError
 from seqimp.importance import POIMResult
 from seqimp.io import kmer_string
-from seqimp.pipeline import top_oligomers
+from seqimp.pipeline._outputs import top_oligomers
 
 # Written by seqimp's former Table.to_tsv (commit a4814cd) for the same data: the on-disk format
 # (header, tabs, no index, %.6g floats, nan, ints, strings, trailing newline) must not change.

@@ -2,6 +2,11 @@
 exact conditional sampling of sequences around a fixed positional oligomer.
 """
 
-from ._markov import MarkovBackground
+from .._lazy import lazy_exports
+
+# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+_EXPORTS = {"MarkovBackground": "_markov", "inner_index": "_markov", "ChainSampler": "_conditional"}
 
 __all__ = ["MarkovBackground"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

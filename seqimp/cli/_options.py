@@ -18,7 +18,7 @@ __all__ = ["positive_int", "nonneg_int", "seed", "share", "fraction", "positive_
            "model_kind", "position_origin"]
 
 
-#: The kinds of ``--background``: :data:`seqimp.pipeline.BACKGROUNDS`, kept here so that
+#: The kinds of ``--background``: :data:`seqimp.pipeline._options.BACKGROUNDS`, kept here so that
 #: ``seqimp poim --help`` and its argument errors do not import the pipeline (start-up);
 #: tests/test_cli_logging_levels.py checks that the two are the same.
 BACKGROUNDS = ("uniform", "negative", "all")
@@ -152,7 +152,7 @@ def add_model_options(p) -> None:
                         "(default 0, recorded in summary.json)")
 
 
-#: ``--model`` kinds: the model whose motifs a run finds (seqimp/pipeline/_model_route.py).
+#: ``--model`` kinds: the model whose motifs a run finds (seqimp/training/_model_choice.py).
 MODEL_KINDS = ("auto", "wd", "wds", "gkm")
 
 MODEL_KIND_HELP = ("the model whose motifs are found: wd/wds (positional WD/WDS kernel), gkm (position-free "

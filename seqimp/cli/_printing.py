@@ -12,7 +12,7 @@ __all__ = ["print_outcome", "print_motifs", "match_lines"]
 
 def print_outcome(run, out, *, note="") -> None:
     """Tell the user the metrics (stderr), the top oligomer and where the report is (stdout)."""
-    from ..pipeline._train import metrics_line
+    from ..training import metrics_line
 
     metrics = run.summary.get("metrics", {})
     if metrics.get("auroc") is not None:

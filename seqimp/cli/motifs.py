@@ -180,7 +180,8 @@ def _run(args) -> int:
 
     matplotlib.use("Agg")
     from ..pipeline import (BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions,
-                            run_motifs_routed, update_report, write_motif_report)
+                            run_motifs, update_report)
+    from ..report import write_motif_report
 
     database, pos, neg, result = _inputs(args)
     motifs = MotifOptions(strand=args.strand, database=database, top_matches=args.matches,
@@ -200,7 +201,7 @@ def _run(args) -> int:
             update_report(args.out, run, written_in=tmp, into=shared, announce=False)
 
     with output_dir(args.out, "motifs", finish=finish, inputs=input_paths(args)) as tmp:
-        run = run_motifs_routed(tmp, poim=result, positive=pos, negative=neg, **options)
+        run = run_motifs(tmp, poim=result, positive=pos, negative=neg, **options)
         if not (Path(args.out) / "summary.json").exists():  # a folder of its own: the run's own report
             run.files.append(write_motif_report(tmp, run))
     print_motifs(run, args.out)

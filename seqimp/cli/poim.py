@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ._options import BACKGROUNDS  # seqimp.pipeline.BACKGROUNDS, without importing the pipeline (start-up)
+from ._options import BACKGROUNDS  # seqimp.pipeline._options.BACKGROUNDS, without importing the pipeline (start-up)
 from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
 from ._options import (MODEL_KIND_HELP, add_dask_options, add_data_options, add_db_option, add_gkm_options,
@@ -217,8 +217,8 @@ def run(args) -> int:
 
 def _run(args) -> int:
     from ..io._fasta import read_fasta
-    from ..pipeline import (ModelOptions, MotifOptions, load_model, run_model, run_poim, run_regression,
-                            run_sampled)
+    from ..pipeline import ModelOptions, MotifOptions, run_model, run_poim, run_regression, run_sampled
+    from ..training import load_model
 
     check_output_path(args.out)
     kind, args.model = model_kind(args.model)  # a kind (auto|wd|wds|gkm) or a saved model

@@ -44,7 +44,7 @@ The model file records how the SVM was solved: the solver that ran, its passes,
 whether its stopping rule stopped it, the thresholds and the per-pass history.
 """
 
-#: ``--solver``'s choices: :data:`seqimp.pipeline._train.SOLVERS`, kept here so that 'seqimp train' and its
+#: ``--solver``'s choices: :data:`seqimp.training.SOLVERS`, kept here so that 'seqimp train' and its
 #: argument errors do not import the library (start-up); tests/test_cli_train.py checks that the two are the same.
 SOLVERS = ("auto", "dcd", "fast", "sgd")
 
@@ -162,7 +162,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..pipeline import ModelOptions, train_model
+    from ..training import ModelOptions, train_model
 
     out = Path(args.model_out)
     if out.is_dir():
@@ -205,7 +205,7 @@ def run(args) -> int:
 def _run_store(args, out) -> int:
     """``--codes STORE``: train on the store's memory map, evaluate on ``--test-codes``."""
     from ..io import open_codes_store
-    from ..pipeline import train_on_store
+    from ..training import train_on_store
 
     given = [name for name, value in (("--positive", args.positive), ("--negative", args.negative),
                                        ("--positive-bed", args.positive_bed), ("--negative-bed", args.negative_bed),
@@ -246,7 +246,7 @@ def _refuse_with_sgd(solver, given, options):
 def _solver_options(args):
     """``SolverOptions`` of --solver and the stopping thresholds (those left at their default: the
     library's), or UserError for a combination where an option would be ignored."""
-    from ..pipeline import SolverOptions
+    from ..training import SolverOptions
 
     given = {option: getattr(args, name) for option, name in FAST_OPTIONS.items()
              if not isinstance(getattr(args, name), _LibraryDefault)}
@@ -274,7 +274,7 @@ def _solver_options(args):
 
 def _save(args, out, weights, info, source, length, alphabet) -> int:
     """Write the model with its metadata (no wall-clock: the same run gives the same bytes); report."""
-    from ..pipeline import save_model
+    from ..training import save_model
 
     info.pop("train_seconds", None)
     metadata = dict(info, degree=args.degree, shifts=args.shifts, C=args.C, length=length,

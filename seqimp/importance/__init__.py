@@ -9,11 +9,11 @@ from .._lazy import lazy_exports
 _EXPORTS = {
     "poim": "_poim",
     "ism": "_ism",
-    "MEASURES": "_result", "POIMResult": "_result", "differential_poim": "_result", "maximal_poim": "_result",
+    "MEASURES": "_result", "measure_tables": "_result", "POIMResult": "_result", "differential_poim": "_result", "maximal_poim": "_result",
     "poim_sampled": "_sampled", "position_summary": "_sampled",
     "ENGINES": "_poim_plan", "Plan": "_poim_plan", "plan_poim": "_poim_plan",
     "StreamedPOIM": "_poim_summary", "load_poim": "_poim_summary",
-    "attribution_profile": "_gkmexplain", "find_seqlets": "_gkmexplain", "gkm_attributions": "_gkmexplain",
+    "attribution_profile": "_gkmexplain", "attribution_result": "_gkmexplain", "find_seqlets": "_gkmexplain", "gkm_attributions": "_gkmexplain",
 }
 
 __all__ = ["poim", "POIMResult", "load_poim", "maximal_poim", "differential_poim", "MEASURES", "poim_sampled", "ism",

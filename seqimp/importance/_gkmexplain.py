@@ -7,7 +7,7 @@ model is linear in the gapped-k-mer counts, so the split is exact and the attrib
 sequence sum to its decision value minus the intercept). :func:`gkm_attributions` checks the
 model and the input once; :func:`find_seqlets` cuts the stretches where the attributions of a
 positive sequence exceed what the negatives reach: the seqlets that motif seeds are built from
-(:mod:`seqimp.pipeline._gkm_motifs`); :func:`attribution_profile` averages them per position and
+(:func:`seqimp.motifs.gkm_seed_motifs`); :func:`attribution_profile` averages them per position and
 letter (the importance logo of the gkm route).
 """
 
@@ -19,7 +19,7 @@ import pandas as pd
 from ..errors import SeqimpError, check_int, check_number
 from ..io._check import check_sequences
 
-__all__ = ["gkm_attributions", "find_seqlets", "attribution_profile"]
+__all__ = ["gkm_attributions", "find_seqlets", "attribution_profile", "attribution_result"]
 
 
 def gkm_attributions(model, X) -> np.ndarray:
@@ -109,3 +109,20 @@ def attribution_profile(attr, codes) -> np.ndarray:
         n = hit.sum(axis=0)
         out[:, a] = np.where(n > 0, (attr * hit).sum(axis=0) / np.maximum(n, 1), 0.0)
     return out
+
+
+def attribution_result(model, positive, positive_attr, negative_attr):
+    """The gkm route's importance as a :class:`~seqimp.importance.POIMResult` of order 1: the mean
+    attribution of each letter at each position over the positives
+    (:func:`attribution_profile`; ``poim`` and ``firm`` both hold
+    it), for the importance logo of the motif files. ``expected_score``/``score_std``: the mean
+    and standard deviation of the decision values of all sequences (each sequence's
+    attributions sum to its decision value minus the intercept)."""
+    from ._result import POIMResult
+
+    profile = attribution_profile(positive_attr, positive)
+    scores = np.concatenate([positive_attr.sum(axis=1), negative_attr.sum(axis=1)]) + model.intercept_
+    return POIMResult([profile], [profile.copy()], expected_score=float(scores.mean()),
+                      score_std=float(scores.std()), method="gkmexplain (mean attribution per position and letter)",
+                      meta={"model": "gkm", "word_length": int(model.word_length),
+                            "informative": int(model.informative)})

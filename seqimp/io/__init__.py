@@ -13,7 +13,9 @@ _EXPORTS = {
     "DNA": "_alphabet", "INVALID": "_alphabet", "PROTEIN": "_alphabet", "RNA": "_alphabet", "Alphabet": "_alphabet",
     "decode": "_alphabet", "encode": "_alphabet", "get_alphabet": "_alphabet", "kmer_index": "_alphabet",
     "kmer_string": "_alphabet", "window_indices": "_alphabet",
-    "SequenceSet": "_fasta", "read_fasta": "_fasta", "write_fasta": "_fasta",
+    "SequenceSet": "_fasta", "read_fasta": "_fasta", "write_fasta": "_fasta", "iter_fasta": "_fasta",
+    "LENGTH_HINTS": "_fasta", "fasta_summary": "_fasta", "with_fix": "_fasta",
+    "STORE_FILES": "_store", "check_store_out": "_store", "fill_codes_store": "_store",
     "CodesStore": "_store", "encode_fasta_to_store": "_store", "open_codes_store": "_store",
     "write_codes_store": "_store",
     "check_sequences": "_check",
@@ -23,6 +25,8 @@ _EXPORTS = {
     "format_position": "_positions", "position_labels": "_positions",
     "dinucleotide_shuffle": "_shuffle", "shuffle_negatives": "_shuffle",
     "require_dna": "_strand", "reverse_complement_codes": "_strand",
+    "LabelledSequences": "_labelled", "encode_labelled": "_labelled", "alphabet_of": "_labelled",
+    "source_of": "_labelled",
     "MeasuredSequences": "_table_input", "read_sequence_table": "_table_input",
 }
 
@@ -32,6 +36,6 @@ __all__ = ["Alphabet", "DNA", "RNA", "PROTEIN", "INVALID", "get_alphabet", "enco
            "extract_windows", "genome_negatives", "oligomer_hits", "position_labels", "format_position",
            "dinucleotide_shuffle", "shuffle_negatives", "require_dna", "reverse_complement_codes",
            "MeasuredSequences", "read_sequence_table", "CodesStore", "encode_fasta_to_store", "open_codes_store",
-           "write_codes_store"]
+           "write_codes_store", "LabelledSequences", "encode_labelled", "alphabet_of", "source_of"]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -6,18 +6,18 @@ from .._lazy import lazy_exports
 
 # public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
 _EXPORTS = {
-    "WDClassifier": "_estimators", "WDRegressor": "_estimators",
+    "WDClassifier": "_estimators", "WDRegressor": "_estimators", "AUTO_FAST_FROM": "_estimators",
     "connect": "_distributed", "dcd_svm_distributed": "_distributed", "fit_distributed": "_distributed",
-    "dcd_svm": "_dcd",
+    "dcd_svm": "_dcd", "check_threads": "_dcd",
     "fast_svm": "_sgd",
     "wd_scores": "_implicit",
     "cg_ridge": "_ridge",
     "training_memory": "_memory",
     "holdout_regression_metrics": "_metrics", "regression_metrics": "_metrics",
-    "PositionalWeights": "_weights",
+    "PositionalWeights": "_weights", "npz_path": "_weights",
     "feature_offsets": "_params", "shift_weights": "_params", "wd_beta": "_params",
     "wd_features": "_wd", "wd_kernel": "_wd",
-    "gkm_kernel": "_gkm", "spectrum_kernel": "_gkm",
+    "gkm_kernel": "_gkm", "spectrum_kernel": "_gkm", "check_gkm_params": "_gkm",
     "GKMClassifier": "_gkm_estimator",
 }
 

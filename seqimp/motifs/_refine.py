@@ -128,7 +128,7 @@ class MotifSites:
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
-                  ids=None, held_out=True, random_state=None, min_length=1, tune=None,
+                  ids=None, held_out=True, random_state=None, min_length=1, tune=False,
                   held_out_max_pvalue=None) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
@@ -183,11 +183,10 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         p-value fails needs no held-out refits: they are two thirds of the EM work of a noise
         candidate; nor does it claim its sites' places (step 4). None: every motif is tested
         held out, and every enriched motif claims.
-    tune : callable, optional
-        Replaces step 3 for an enriched motif, in the main fit and in every held-out fold:
-        ``tune(pwm, positive, negative, starts, strands, background, fpr) -> (pwm, starts)`` on the
-        sequences of that fit (the gkm route's discriminative tuning,
-        :func:`seqimp.pipeline._gkm_refine.tune_pwm`).
+    tune : bool, default=False
+        Replaces step 3 for an enriched motif, in the main fit and in every held-out fold, with
+        the discriminative tuning of its PWM at the site threshold on the sequences of that fit
+        (:func:`seqimp.motifs._tune.tune_pwm`; the gkm model's motifs use it).
 
     Returns
     -------

@@ -182,6 +182,35 @@ def em_step(pwm, codes, starts, strands, background, gamma):
     return counts, float(loglik), float(mass)
 
 
+# The site rule, one for every caller (the site calls here, the refinement, the PWM tuning's
+# numba trials in ``_tune``): the threshold at rank k of the negatives' sorted best scores, and
+# which scores pass it.
+
+def site_rank(fpr, n) -> int:
+    """k = floor(fpr n): how many of ``n`` negatives may score above the site threshold."""
+    return int(np.floor(fpr * n))
+
+
+@njit(cache=True)
+def _cut(sorted_scores, k):
+    """``(threshold, inclusive)`` of :func:`site_threshold` from the negatives' best scores sorted
+    ascending and the rank ``k``."""
+    threshold = sorted_scores[sorted_scores.size - k - 1]
+    return threshold, threshold >= sorted_scores[sorted_scores.size - 1]
+
+
+@njit(cache=True, inline="always")
+def _is_site(score, threshold, inclusive):
+    """Whether a best-window score makes a site under ``(threshold, inclusive)``."""
+    return score > threshold or (inclusive and score == threshold)
+
+
+@njit(cache=True)
+def _has_site(best, threshold, inclusive, out):
+    for i in range(best.size):
+        out[i] = _is_site(best[i], threshold, inclusive)
+
+
 def site_threshold(neg_best, fpr):
     """The site threshold from the negatives' best scores ``neg_best`` (shape (n,)): a score
     above the (k+1)-th largest negative score (k = floor(fpr n)), so that at most a share
@@ -189,16 +218,25 @@ def site_threshold(neg_best, fpr):
     that score is already the largest one (a short motif whose best match occurs by chance in
     more than ``fpr`` of the negatives), sites are the windows reaching it -- ``(threshold,
     True)`` -- and the negatives' real share is reported."""
-    vals = np.sort(neg_best)
-    k = int(np.floor(fpr * vals.size))
-    threshold = float(vals[vals.size - k - 1])
-    return threshold, bool(threshold >= vals[-1])
+    vals = np.sort(np.asarray(neg_best, dtype=np.float64).ravel())
+    threshold, inclusive = _cut(vals, site_rank(fpr, vals.size))
+    return float(threshold), bool(inclusive)
 
 
 def has_site(best, threshold, inclusive):
     """Which best-window scores (shape (n,)) make a site under :func:`site_threshold`'s
     ``(threshold, inclusive)``: boolean, shape (n,)."""
-    return best >= threshold if inclusive else best > threshold
+    best = np.ascontiguousarray(best, dtype=np.float64)
+    out = np.empty(best.shape, dtype=np.bool_)
+    _has_site(best.ravel(), float(threshold), bool(inclusive), out.ravel())
+    return out
+
+
+def sites_passing(pos_best, neg_best, fpr) -> int:
+    """Positives whose best score passes the threshold that a share ``fpr`` of the negatives'
+    best scores pass (:func:`site_threshold`, as sites are called)."""
+    threshold, inclusive = site_threshold(neg_best, fpr)
+    return int(has_site(pos_best, threshold, inclusive).sum())
 
 
 def overlaps(claimed, starts, m):

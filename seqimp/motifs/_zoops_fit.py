@@ -17,6 +17,7 @@ import numpy as np
 from ._motif import information_content
 from ._placement import concentrated_window
 from ._sites import best_windows, em_step, has_site, site_scores, site_threshold
+from ._tune import tune_pwm
 
 __all__ = ["FitOptions", "fit_motif", "held_out_sites", "letter_frequencies"]
 
@@ -161,7 +162,7 @@ class FitOptions:
     max_grow: int
     max_length: int
     min_length: int = 1
-    tune: object = None
+    tune: bool = False
 
 
 def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
@@ -194,8 +195,8 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
         starts = np.arange(0, L - pwm.shape[0] + 1)
         if not depleted:
             starts = concentrated_window(pwm, pos, neg, starts, strands, background, o.fpr, o.flank)
-    if o.tune is not None and not depleted:  # the caller's last step (refine_motifs' ``tune``)
-        pwm, starts = o.tune(pwm, pos, neg, starts, strands, background, o.fpr)
+    if o.tune and not depleted:  # refine_motifs' ``tune``: the PWM tuned at the site threshold
+        pwm, starts = tune_pwm(pwm, pos, neg, starts, strands, background, o.fpr)
     elif not depleted and starts.size < L - pwm.shape[0] + 1:  # a window (a position-free one's too)
         wider = _widen(pwm, pos, neg, starts, strands, background, o.fpr, o.flank, o.alpha)
         if wider.size > starts.size:  # sites beyond the window: the EM again on all of them

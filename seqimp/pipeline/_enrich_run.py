@@ -20,8 +20,8 @@ import pandas as pd
 from ..errors import check_choice, check_number
 from .._tables import write_tsv
 from ._options import check_figure_format
-from ._outputs import json_ready, save_figure, versions, write_summary
-from ._report import page_table, write_page
+from ..plot import save_figure
+from ..report import json_ready, page_table, versions, write_page, write_summary
 from ._scan_run import plain_sequences
 
 __all__ = ["EnrichOptions", "EnrichRun", "run_enrich", "enrichment_lead"]

@@ -7,8 +7,8 @@ import logging
 from pathlib import Path
 
 from .._tables import write_tsv
-from ._outputs import add_file_sizes, json_ready, save_figure, write_summary
-from ._report import write_report
+from ..plot import save_figure
+from ..report import add_file_sizes, json_ready, write_match_logos, write_report, write_summary
 
 __all__ = ["write_motif_run", "best_motif", "motif_summary", "update_report"]
 
@@ -20,8 +20,6 @@ def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_
     motif files, tables, ``motifs.json``, logos, ``matches.tsv`` and match logos with a
     database, ``motifs_poim.npz`` when ``with_poim``, ``motifs.homer`` when ``homer``); return
     the paths written."""
-    from ._matches import write_match_logos
-
     files = _write_motif_files(Path(out), run, measure=measure, fmt=fmt, with_poim=with_poim)
     if homer:
         from ..motifs import write_homer
@@ -36,7 +34,7 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
     import matplotlib.pyplot as plt
 
     from ..motifs import write_jaspar, write_meme, write_transfac
-    from ..plot._logos import importance_logo, logo
+    from ..plot import importance_logo, logo
 
     motifs, result = run.motifs, run.result
     out.mkdir(exist_ok=True)
@@ -70,7 +68,7 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
         lo, hi = max(centre - 60, 1), min(centre + 59, result.length)
     figures.append((importance_logo(result, measure=measure, positions=(lo, hi)), "importance_logo"))
     if run.sites is not None:
-        from ..plot._logos import site_positions
+        from ..plot import site_positions
 
         figures += [(site_positions(run.sites, m, result.length, origin=origin), f"{m.name}_positions")
                     for m in motifs]

@@ -1,5 +1,6 @@
-"""``seqimp motifs`` as a library function: POIM (given, loaded or trained here) -> motifs ->
-sites -> matches -> files.
+"""``seqimp motifs`` as a library function: a POIM (given, loaded or computed here) or a trained
+model -> motifs -> sites -> matches -> files (:func:`run_motifs`); the same search on a notebook's
+POIM or model, no files (:func:`find_motifs`).
 
 >>> from seqimp.pipeline import ModelOptions, run_motifs                          # doctest: +SKIP
 >>> run = run_motifs("motifs", positive=pos, negative=neg, model=ModelOptions(degree=6))  # doctest: +SKIP
@@ -10,31 +11,33 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import replace
 
 from ..errors import SeqimpError
+from ..importance import load_poim
+from ..io import encode_labelled
+from ..training import check_kind, choose_model, gkm_parameters, recorded_seed, train_classifier, train_gkm
+from ._explain import check_job, compute_importance, trained_poim
+from ._explain_away import gkm_rounds, poim_rounds
+from ._gkm_motifs import gkm_motifs
 from ._motif_files import update_report, write_motif_run
-from ._motifs import MotifRun, find_motifs, motif_matches, with_database_loaded
+from ._motif_search import MotifRun, motif_matches, poim_motifs, with_database_loaded
 from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
-from ._poim_routes import check_job, compute_importance, make_background
-from ._sequences import encode_sequences
-from ._train import recorded_seed, train_classifier
 
-__all__ = ["run_motifs"]
+__all__ = ["run_motifs", "find_motifs"]
 
 logger = logging.getLogger(__name__)
 
 
 def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptions(),
                background=BackgroundOptions(), importance=ImportanceOptions(), motifs=MotifOptions(),
-               output=OutputOptions(), random_state=None, route=None) -> MotifRun:
+               output=OutputOptions(), random_state=None) -> MotifRun:
     """Find the motifs a model relies on and write them into the folder ``out``.
 
     Starts from a POIM (``poim``) or trains a WD classifier on ``positive`` vs ``negative``
     and computes its POIM. The importance comes from a model trained on *all* sequences;
     with ``model.test_fraction > 0`` a second model, trained on the rest of a stratified
     split, only reports held-out accuracy and auROC, so the motifs do not depend on the split.
-    Then :func:`find_motifs`: :func:`seqimp.motifs.discover_motifs`, refinement and sites on
+    Then the POIM's motifs: :func:`seqimp.motifs.discover_motifs`, refinement and sites on
     the sequences (:func:`seqimp.motifs.refine_motifs`; motifs whose sites are not enriched --
     Fisher p-value above ``motifs.max_pvalue``, held-out p-value above
     ``motifs.max_held_out_pvalue`` or fewer than 5 sites -- are dropped; where none is
@@ -65,7 +68,8 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         Both or neither. Without ``poim`` they train the model; with it they only
         calibrate the PWMs by counting sites.
     model : ModelOptions
-        ``degree``, ``shifts``, ``C``, ``test_fraction``; used only without ``poim``.
+        ``kind``, ``degree``, ``shifts``, ``C``, ``test_fraction``, ``word_length`` and
+        ``informative`` (the gkm model); used only without ``poim``.
     background : BackgroundOptions
         The background of the POIM computed here.
     importance : ImportanceOptions
@@ -79,10 +83,6 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         ``fmt`` of the logos and ``progress``.
     random_state : int or None
         Every random choice (default 0, recorded in ``motifs.json``).
-    route : ModelRoute, optional
-        The positional route chosen by :func:`~seqimp.pipeline._model_route.run_motifs_routed`:
-        its held-out metrics are reused (no second held-out model) and ``motifs.json`` records it
-        as ``model_route``.
 
     Returns
     -------
@@ -92,140 +92,136 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
     -----
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
-    from ..importance import load_poim
-
     if importance.full_tables:
         raise SeqimpError("full_tables: run_motifs keeps its POIM in motifs_poim.npz; full tables are run_poim's")
     random_state = 0 if random_state is None else random_state
+    kind = check_kind(model.kind, model.shifts)
+    if poim is not None and kind == "gkm":
+        raise SeqimpError("model kind 'gkm' trains a gapped-k-mer model on the sequences; it does not start "
+                          "from a POIM (leave out the POIM, or use kind 'auto' or 'wd')")
     motifs = with_database_loaded(motifs)
-    data = encode_sequences(positive, negative, "dna")
+    data = encode_labelled(positive, negative, "dna")
     if (data.positive is None) != (data.negative is None):
         raise SeqimpError("give both positive and negative sequences (or neither, with a POIM)")
-    trained = poim is None
-    if not trained:
-        result = load_poim(poim) if isinstance(poim, (str, os.PathLike)) else poim
-    elif data.positive is None:
+    if poim is None and data.positive is None:
         raise SeqimpError("positive and negative sequences are required (or start from a POIM)")
-    else:
-        result = _train_and_explain(data, model=model, background=background, importance=importance,
-                                    random_state=random_state, progress=output.progress,
-                                    held_out=None if route is None else route.held_out)
-    run = find_motifs(result, data, options=motifs, match=not trained, random_state=random_state)
-    if trained and data.positive is not None:
-        result = None  # run.result holds the POIM; _explain_away may park it on disk meanwhile
-        run = _explain_away(run, data, model=model, background=background, importance=importance, motifs=motifs,
-                            random_state=random_state, progress=output.progress)
-        run.matches = motif_matches(run, motifs)
-        if not run.motifs and not model.shifts:
-            logger.info("hint: a motif whose place varies along the sequences needs a model with shifts "
-                        "(--shifts) or shows as position-free")
+    common = dict(model=model, background=background, importance=importance, motifs=motifs, output=output,
+                  random_state=random_state)
+    if poim is not None:
+        result = load_poim(poim) if isinstance(poim, (str, os.PathLike)) else poim
+        run = poim_motifs(result, data, options=motifs, match=True, random_state=random_state)
+        return _finish(out, run, trained=False, **common)
+    choice = _choose(data, **common)
+    logger.info(f"model route: {choice.route} ({choice.reason})")
+    if choice.route == "gkm":
+        X, y = data.labelled()
+        gkm, info = train_gkm(X, y, model=model, random_state=random_state, held_out=choice.gkm_held_out)
+        run = gkm_motifs(gkm, data, options=motifs, match=False, random_state=random_state)
+        run = gkm_rounds(run, data, model=model, options=motifs, random_state=random_state, fitted=gkm)
+        run.parameters.update(gkm_parameters(model, info, choice, random_state))
+        return _finish(out, run, trained=True, with_poim=False, **common)
+    result = trained_poim(data, model=model, background=background, importance=importance, random_state=random_state,
+                          progress=output.progress, held_out=choice.held_out)
+    run = poim_motifs(result, data, options=motifs, match=False, random_state=random_state)
+    result = None  # run.result holds the POIM; poim_rounds may park it on disk meanwhile
+    run = poim_rounds(run, data, model=model, background=background, importance=importance, motifs=motifs,
+                      random_state=random_state, progress=output.progress)
+    run.matches = motif_matches(run, motifs)
+    if not run.motifs and not model.shifts:
+        logger.info("hint: a motif whose place varies along the sequences needs a model with shifts "
+                    "(--shifts) or shows as position-free")
+    run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
+                          metrics=run.result.meta.get("metrics"), model_route=choice.record())
+    return _finish(out, run, trained=True, **common)
+
+
+def _choose(data, *, model, background, importance, output, random_state, **_):
+    """The model choice of a run that trains (:func:`seqimp.training.choose_model`): the positional
+    model's held-out fit first (job checked) unless the gkm model is asked for; the gkm model's
+    held-out fit only where the choice compares the two."""
+    kind = check_kind(model.kind, model.shifts)
+    X, y = data.labelled()
+    held = None
+    if kind != "gkm":
+        check_job(data.length, degree=model.degree, max_order=importance.order(model.degree),
+                  background_order=background.order, max_memory=importance.max_memory)
+        if model.test_fraction > 0:
+            _w, held = train_classifier(X, y, model=model, random_state=random_state, progress=output.progress,
+                                        max_memory=importance.max_memory)
+    return choose_model(kind, shifts=model.shifts, held_out=held,
+                        gkm_held_out=lambda: train_gkm(X, y, model=model, random_state=random_state, full=False)[1])
+
+
+def _finish(out, run, *, trained, model, motifs, output, random_state, with_poim=None, **_):
+    """The seed and ``trained`` recorded, the files written, a ``seqimp poim`` folder's report updated."""
     run.parameters.update(seed=recorded_seed(random_state), trained=trained)
-    if trained:
-        run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
-                              metrics=run.result.meta.get("metrics"))
-        if route is not None:
-            run.parameters["model_route"] = route.record()
     run.files = write_motif_run(out, run, database=motifs.database, measure=motifs.measure, fmt=output.fmt,
-                                with_poim=trained, homer=motifs.homer)
+                                with_poim=trained if with_poim is None else with_poim, homer=motifs.homer)
     update_report(out, run)
     return run
 
 
-def _explain_away(run, data, *, model, background, importance, motifs, random_state, progress):
-    """Rounds 2, 3, ... of :func:`run_motifs` (up to ``motifs.rounds``): the sites of the motifs
-    the last round reported are erased in the positives and the negatives
-    (:func:`seqimp.motifs._sites.mask_sites`: random letters of the negatives' frequencies),
-    the model is trained again on what is left, and motifs are looked for in its POIM
-    (:func:`find_motifs`, copies of motifs already reported merged into them). Stops at the
-    first round that reports no new motif. The motifs, statistics, sites and candidates of
-    all rounds are joined; the POIM kept is the first round's (written to a temporary file while
-    the later rounds compute theirs, and read back)."""
-    import tempfile
-    from pathlib import Path
+def find_motifs(result_or_model, positive, negative, *, database=None, strand="given", random_state=0) -> MotifRun:
+    """The motifs of a POIM or a trained model on a notebook's sequences: the search of
+    :func:`run_motifs` (refinement and sites on the sequences, the enriched motifs, matches to
+    ``database``), without training, explaining away or files.
 
-    from ..importance import POIMResult
+    Parameters
+    ----------
+    result_or_model : POIMResult, StreamedPOIM, WDClassifier, PositionalWeights or GKMClassifier
+        A POIM (:func:`seqimp.poim`), or a fitted positional model (its exact POIM is computed
+        here, up to its degree, against an order-0 background fitted on ``negative``), or a
+        fitted gapped-k-mer model (its seeds from l-mer weights and attributions).
+    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
+        DNA sequences of the model's length: the motifs' sites are counted in them.
+    database : path-like, str or MotifDatabase, optional
+        Known motifs to match against: a motif file, or a JASPAR release by name (``"JASPAR2024"``,
+        with the optional ``jaspar`` extra).
+    strand : {"given", "both"}, default="given"
+        Where sites are looked for.
+    random_state : int, default=0
+        The seed of the composition controls (recorded in ``parameters``).
 
-    if not run.motifs or motifs.rounds < 2:
-        return run
-    if not isinstance(run.result, POIMResult):  # nothing to park
-        return _rounds(run, data, model=model, background=background, importance=importance, motifs=motifs,
-                       random_state=random_state, progress=progress)
-    with tempfile.TemporaryDirectory(prefix="seqimp-rounds-") as folder:
-        # the first round's POIM waits on disk while later rounds compute theirs: one POIM in memory
-        parked = Path(folder) / "round1_poim.npz"
-        run.result.save(parked)
-        run.result = None
-        try:
-            return _rounds(run, data, model=model, background=background, importance=importance, motifs=motifs,
-                           random_state=random_state, progress=progress)
-        finally:
-            run.result = POIMResult.load(parked)
+    Returns
+    -------
+    MotifRun
+        ``.motifs`` (strongest first), ``.stats``, ``.sites``, ``.matches`` (None without a
+        database), ``.table()``; shows itself as HTML in a notebook.
 
+    Examples
+    --------
+    >>> res = seqimp.poim(clf.positional_weights(), bg, 6)                       # doctest: +SKIP
+    >>> run = seqimp.find_motifs(res, pos, neg, database="JASPAR2024")           # doctest: +SKIP
+    >>> run.table()                                                              # doctest: +SKIP
+    """
+    from ..background import MarkovBackground
+    from ..importance import POIMResult, StreamedPOIM
+    from ..kernels import GKMClassifier, PositionalWeights, WDClassifier
 
-def _rounds(run, data, *, model, background, importance, motifs, random_state, progress, search=None):
-    """The rounds 2, 3, ... of :func:`_explain_away`. ``search(masked, round, accepted) -> MotifRun``
-    replaces a round's retraining and POIM search (the gkm route's,
-    :func:`seqimp.pipeline._gkm_motifs.gkm_explain_away`)."""
-    import pandas as pd
-
-    from ..errors import check_random_state
-    from ..motifs._sites import mask_sites
-
-    accepted, new, steps = list(run.motifs), list(run.motifs), [run]
-    pos, neg = data.positive.copy(), data.negative.copy()
-    rng = check_random_state(random_state)
-    strands = ("+", "-") if motifs.strand == "both" else ("+",)
-    for number in range(2, motifs.rounds + 1):
-        if not new:
-            break
-        step = steps[-1]
-        for m in new:
-            row = step.stats[step.stats["name"] == m.name].iloc[0].to_dict()
-            n_pos, n_neg = mask_sites(m, row, pos, neg, step.sites[step.sites["motif"] == m.name], strands=strands,
-                                      random_state=rng)
-            logger.info(f"explaining {m.name} ({m.consensus}) away: its sites erased in {n_pos} positives and "
-                        f"{n_neg} negatives")
-        masked = replace(data, positive=pos, negative=neg)
-        if search is not None:
-            step = search(masked, number, accepted)
-        else:
-            result = _train_and_explain(masked, model=replace(model, test_fraction=0.0), background=background,
-                                        importance=importance, random_state=random_state, progress=progress)
-            step = find_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
-                               random_state=random_state)
-        step.result = result = None  # only the first round's POIM is kept
-        new = list(step.motifs)
-        accepted += new
-        steps.append(step)
-        logger.info(f"round {number}: {len(new)} new motif(s)" + ("" if new else "; nothing more is enriched, done"))
-    if len(steps) == 1:
-        return run
-    run.motifs = accepted
-    run.stats = pd.concat([s.stats for s in steps if len(s.stats)] or [run.stats], ignore_index=True)
-    run.sites = pd.concat([s.sites for s in steps if len(s.sites)] or [run.sites], ignore_index=True)
-    run.candidates = pd.concat([s.candidates for s in steps], ignore_index=True)
-    run.parameters["rounds_run"] = len(steps)
+    options = MotifOptions(database=database, strand=strand)
+    data = encode_labelled(positive, negative, "dna")
+    if not data.both:
+        raise SeqimpError("find_motifs: give the positive and the negative sequences (lists of strings, "
+                          "SequenceSets or code arrays); the motifs' sites are counted in them")
+    model = result_or_model
+    if isinstance(model, GKMClassifier):
+        if not hasattr(model, "dual_coef_"):
+            raise SeqimpError("find_motifs: the GKMClassifier is not fitted; call .fit(X, y) first")
+        run = gkm_motifs(model, data, options=options, random_state=random_state)
+    else:
+        if isinstance(model, WDClassifier):
+            if not hasattr(model, "classes_"):
+                raise SeqimpError("find_motifs: the WDClassifier is not fitted; call .fit(X, y) first")
+            model = model.positional_weights()
+        if isinstance(model, PositionalWeights):
+            if model.length != data.length:
+                raise SeqimpError(f"find_motifs: the model scores sequences of length {model.length}, the "
+                                  f"sequences have length {data.length}")
+            background = MarkovBackground(order=0).fit(data.negative)
+            model = compute_importance(model, background, max_order=model.degree)
+        if not isinstance(model, (POIMResult, StreamedPOIM)):
+            raise SeqimpError("find_motifs: result_or_model must be a POIM (seqimp.poim) or a fitted WDClassifier, "
+                              f"PositionalWeights or GKMClassifier, got {type(result_or_model).__name__}")
+        run = poim_motifs(model, data, options=options, random_state=random_state)
+    run.parameters["seed"] = recorded_seed(random_state)
     return run
-
-
-def _train_and_explain(data, *, model, background, importance, random_state, progress, held_out=None):
-    """The POIM of a WD model trained on encoded positives vs negatives (``data``, job checked first)."""
-    length = data.length
-    max_order = importance.order(model.degree)
-    check_job(length, degree=model.degree, max_order=max_order, background_order=background.order,
-              max_memory=importance.max_memory)
-    X, y = data.labelled()
-    info = held_out  # the held-out metrics when the caller has them already
-    if info is None and model.test_fraction > 0:  # held-out accuracy only; the importance comes from all sequences
-        _w, info = train_classifier(X, y, model=model, random_state=random_state, progress=progress,
-                                    max_memory=importance.max_memory)
-    weights, _all = train_classifier(X, y, model=replace(model, test_fraction=0.0), random_state=random_state,
-                                     progress=progress, max_memory=importance.max_memory)
-    bg, text = make_background(background.kind, positive=data.positive, negative=data.negative,
-                               fasta=background.fasta, length=length, order=background.order,
-                               positional=background.positional)
-    logger.info(f"computing POIM and FIRM up to order {max_order} ({text})")
-    result = compute_importance(weights, bg, max_order=max_order, max_memory=importance.max_memory, progress=progress)
-    if info is not None:
-        result.meta = dict(result.meta or {}, metrics={k: info[k] for k in ("n_test", "accuracy", "auroc")})
-    return result

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from .._parallel import check_n_jobs
 from .._sizes import parse_size
 from ..errors import SeqimpError, check_choice, check_int, check_number
-from ..io import get_alphabet
+from ..training import ModelOptions, SolverOptions
 
-__all__ = ["ModelOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptions", "OutputOptions",
+__all__ = ["ModelOptions", "SolverOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptions", "OutputOptions",
            "BACKGROUNDS", "FIGURE_FORMATS", "check_background_kind", "check_figure_format"]
 
 #: Background kinds: uniform letters, or a Markov chain fitted on the negatives or on all sequences.
@@ -52,61 +52,8 @@ def check_figure_format(fmt) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ModelOptions:
-    """How the WD/WDS model is trained.
-
-    Attributes
-    ----------
-    degree : int, default=8
-        Longest k-mer of the kernel.
-    shifts : int, default=0
-        Largest shift of the WDS kernel (0: WD).
-    C : float, default=1.0
-        Penalty of the classifier (:class:`seqimp.WDClassifier`).
-    alpha : float, default=1.0
-        Ridge penalty of the regressor (:class:`seqimp.WDRegressor`, the ``--table`` route).
-    test_fraction : float in [0, 1), default=0.2
-        Held-out share for the metrics; 0 trains on everything and reports none.
-    alphabet : {"dna", "rna", "protein"}, optional
-        Default: the alphabet of a SequenceSet given, else DNA.
-    kind : {"auto", "wd", "wds", "gkm"}, default="auto"
-        The model whose motifs a motif run finds: the positional WD/WDS model, the position-free
-        gapped-k-mer model, or chosen by the run (:mod:`seqimp.pipeline._model_route`).
-    word_length, informative : int, default=10, 6
-        l and k of the gapped-k-mer model (:class:`seqimp.kernels.GKMClassifier`).
-    """
-
-    degree: int = 8
-    shifts: int = 0
-    C: float = 1.0
-    alpha: float = 1.0
-    test_fraction: float = 0.2
-    alphabet: str | None = None
-    kind: str = "auto"
-    word_length: int = 10
-    informative: int = 6
-
-    def __post_init__(self):
-        from ..kernels._gkm import check_gkm_params
-
-        _set(self, "degree", check_int(self.degree, "degree"))
-        check_choice(self.kind, "kind", ("auto", "wd", "wds", "gkm"))
-        if self.kind == "wd" and self.shifts:
-            raise SeqimpError(f"model kind 'wd' is the WD kernel without shifts, got shifts {self.shifts}; use 'wds'")
-        if self.kind == "wds" and not self.shifts:
-            raise SeqimpError("model kind 'wds' needs shifts > 0 (--shifts S); 'wd' is the kernel without shifts")
-        check_gkm_params(self.word_length, self.informative)
-        _set(self, "shifts", check_int(self.shifts, "shifts", minimum=0))
-        check_number(self.C, "C", low=0, low_open=True)
-        check_number(self.alpha, "alpha", low=0, low_open=True)
-        check_number(self.test_fraction, "test_fraction", low=0.0, high=1.0, high_open=True)
-        if self.alphabet is not None:
-            get_alphabet(self.alphabet)
-
-
-@dataclass(frozen=True, kw_only=True)
 class BackgroundOptions:
-    """The background distribution of POIM/FIRM (:func:`~seqimp.pipeline.make_background`).
+    """The background distribution of POIM/FIRM (:func:`~seqimp.pipeline._explain.make_background`).
 
     Attributes
     ----------
@@ -143,7 +90,7 @@ class ImportanceOptions:
         exceed the degree.
     max_memory : int or str, optional
         Memory budget, bytes or a size such as ``"4G"`` (None: half the available RAM). Jobs
-        whose full POIM tables exceed it stream (:func:`~seqimp.pipeline.compute_importance`);
+        whose full POIM tables exceed it stream (:func:`~seqimp.pipeline._explain.compute_importance`);
         jobs that cannot fit even streaming are refused before training, and so is a training
         set whose fit would need more.
     full_tables : bool, default=False

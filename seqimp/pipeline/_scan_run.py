@@ -20,8 +20,8 @@ from ..errors import check_choice, check_number
 from ..io import hits_to_bed, position_labels, write_bed
 from .._tables import write_tsv
 from ._options import check_figure_format
-from ._outputs import json_ready, save_figure, versions, write_summary
-from ._report import page_table, write_page
+from ..plot import save_figure
+from ..report import json_ready, page_table, versions, write_page, write_summary
 
 __all__ = ["ScanOptions", "ScanRun", "run_scan", "SCAN_COLUMNS", "pvalue_bed_score", "position_column",
            "plain_sequences"]

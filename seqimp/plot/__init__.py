@@ -12,6 +12,7 @@ _EXPORTS = {
     "weights_vs_firm": "_heatmaps",
     "importance_logo": "_logos", "letter_importance": "_logos", "logo": "_logos", "match_logo": "_logos",
     "site_positions": "_logos",
+    "save_figure": "_save",
     "plot_firm_curve": "_tabular", "plot_importance_boxplot": "_tabular", "plot_importance_matrix": "_tabular",
 }
 

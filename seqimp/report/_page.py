@@ -3,7 +3,7 @@
 :func:`write_report` shows a run's summary (the dict in memory that ``summary.json`` holds,
 or that file) and what ``seqimp poim`` (and optionally ``seqimp motifs``) wrote into a folder,
 the answer first: the motifs found, each with its logo, sites, where they lie and its best
-database match (``_report_motifs``); then the summary, the top positional oligomers of order
+database match (``_motif_cards``); then the summary, the top positional oligomers of order
 >= 3, the heatmaps and the motif details. It writes ``report.html`` beside them.
 
 Only this run's files are shown: the names the summary records (``files``), among the names
@@ -23,7 +23,8 @@ from pathlib import Path
 from ..errors import SeqimpError
 from .._tables import format_value
 from ._html import FIGURE_EXTS, STYLE, figure_html, html_table, read_tsv
-from ._report_motifs import motif_cards, motif_details
+from ._motif_cards import motif_cards, motif_details
+from ._record import file_sizes, json_ready
 
 __all__ = ["write_report", "build_report", "write_page", "page_table", "run_files", "write_motif_report"]
 
@@ -258,8 +259,6 @@ def write_motif_report(folder, run) -> Path:
     """``report.html`` of a ``seqimp motifs`` run in a folder of its own (no ``seqimp poim``
     summary): the motif cards and details of the files ``run.files`` (a MotifRun), positions
     counted from the run's origin, the database it was matched against."""
-    from ._outputs import file_sizes, json_ready
-
     folder = Path(folder)
     parameters = run.parameters
     summary = {"title": "seqimp motifs", "files": file_sizes(folder, [p for p in run.files if Path(p).is_file()]),

@@ -1,7 +1,7 @@
-"""A run's positive and negative sequences, encoded once.
+"""Labelled sequences: a run's positive and negative sequences, encoded once.
 
-:func:`encode_sequences` checks and encodes what a run is given (strings, SequenceSets, code
-arrays) into one :class:`Sequences`; training, the background, the summary and the motif step
+:func:`encode_labelled` checks and encodes what a run is given (strings, SequenceSets, code
+arrays) into one :class:`LabelledSequences`; training, the background, the summary and the motif step
 all read that object, so no step encodes or checks the sequences again.
 """
 
@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import SeqimpError
-from ..io import SequenceSet, check_sequences, get_alphabet
+from ._alphabet import get_alphabet
+from ._check import check_sequences
+from ._fasta import SequenceSet
 
-__all__ = ["Sequences", "encode_sequences", "alphabet_of", "source_of"]
+__all__ = ["LabelledSequences", "encode_labelled", "alphabet_of", "source_of"]
 
 
 def alphabet_of(alphabet, *data) -> str:
@@ -25,7 +27,7 @@ def alphabet_of(alphabet, *data) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class Sequences:
+class LabelledSequences:
     """Positive and negative sequences of one length, encoded.
 
     Attributes
@@ -73,7 +75,7 @@ class Sequences:
         return {"length": self.length if length is None else length, **self.described}
 
 
-def encode_sequences(positive=None, negative=None, alphabet=None) -> Sequences:
+def encode_labelled(positive=None, negative=None, alphabet=None) -> LabelledSequences:
     """Check and encode a run's sequences once.
 
     Parameters
@@ -84,12 +86,12 @@ def encode_sequences(positive=None, negative=None, alphabet=None) -> Sequences:
 
     Returns
     -------
-    Sequences
+    LabelledSequences
 
     Raises
     ------
     SeqimpError
-        Sequences that :func:`seqimp.io.check_sequences` refuses, or positives and negatives
+        LabelledSequences that :func:`seqimp.io.check_sequences` refuses, or positives and negatives
         of different lengths.
     """
     alphabet = alphabet_of(alphabet, positive, negative)
@@ -108,7 +110,7 @@ def encode_sequences(positive=None, negative=None, alphabet=None) -> Sequences:
                     "records": int(x.skipped),
                     "reason": "symbols outside the alphabet (N, ambiguity codes), dropped by --skip-invalid"}
     ids = list(positive.ids) if pos is not None and hasattr(positive, "ids") else None
-    return Sequences(pos, neg, alphabet, ids=ids, coords=getattr(positive, "coords", None), described=described)
+    return LabelledSequences(pos, neg, alphabet, ids=ids, coords=getattr(positive, "coords", None), described=described)
 
 
 def source_of(x, fallback) -> str:

@@ -1,6 +1,8 @@
-"""The motif step on a POIM in memory: :func:`find_motifs` (POIM -> motifs -> sites ->
-matches) and :func:`add_motifs` (the motifs of a ``seqimp poim`` run, written into its folder).
-``seqimp motifs`` as a whole is :func:`~seqimp.pipeline.run_motifs`.
+"""The motif search of every run: :class:`MotifRun` (what a search found), :func:`refined_run`
+(the ending both seeders share: refinement and sites on the sequences -> the enriched motifs ->
+matches), :func:`poim_motifs` (seeds from a POIM's candidates) and :func:`add_motifs` (the
+motifs of a ``seqimp poim`` run, written into its folder). The gkm model's seeds are
+:mod:`._gkm_motifs`'; ``seqimp motifs`` as a whole is :func:`~seqimp.pipeline.run_motifs`.
 """
 
 from __future__ import annotations
@@ -9,12 +11,13 @@ import logging
 from dataclasses import dataclass, field, replace
 
 from ..errors import SeqimpError
+from ..io import LabelledSequences
+from ..training import recorded_seed
 from ._motif_files import write_motif_run
 from ._options import MotifOptions
-from ._sequences import Sequences
-from ._train import recorded_seed
 
-__all__ = ["MotifRun", "find_motifs", "motif_matches", "add_motifs", "no_motifs_reason", "with_database_loaded"]
+__all__ = ["MotifRun", "poim_motifs", "refined_run", "motif_matches", "add_motifs", "no_motifs_reason",
+           "with_database_loaded", "empty_stats", "empty_sites"]
 
 logger = logging.getLogger(__name__)
 
@@ -57,13 +60,13 @@ class MotifRun:
     coords: object = None
 
     def __repr__(self) -> str:
-        from ._display import motif_run_repr
+        from ..report import motif_run_repr
 
         return motif_run_repr(self)
 
     def _repr_html_(self) -> str:
-        """Jupyter's view: the motifs' table and logos, the database matches (:mod:`._display`)."""
-        from ._display import motif_run_html
+        """Jupyter's view: the motifs' table and logos, the database matches (:mod:`seqimp.report`)."""
+        from ..report import motif_run_html
 
         return motif_run_html(self)
 
@@ -87,7 +90,7 @@ class MotifRun:
         import numpy as np
 
         from ..motifs import motif_table
-        from ..motifs._stats import format_pvalue
+        from ..motifs import format_pvalue
 
         table = motif_table(self.motifs).rename(columns={"score": "poim_share"})
         score = np.full(len(table), np.nan)
@@ -140,25 +143,50 @@ class MotifRun:
         return lines
 
 
-def find_motifs(result, sequences=None, *, options=MotifOptions(), round=1, accepted=(), match=True,
-                random_state=None) -> MotifRun:
-    """The motif step shared by :func:`~seqimp.pipeline.run_motifs` and ``seqimp poim``, on a
-    POIM already computed: no training, nothing written.
+def refined_run(seeds, sequences, options, *, candidates, result, parameters, round=1, accepted=(), match=True,
+                random_state=None, **refine) -> MotifRun:
+    """The ending every motif search shares, from its seeds on: refinement and sites on the
+    sequences (:func:`seqimp.motifs.refine_motifs` with ``refine``'s keywords), the motifs reported
+    (:func:`seqimp.motifs.select_motifs`: motifs whose sites are not enriched are dropped -- where
+    none is, none is reported --, a refined motif that copies a stronger one or one of
+    ``accepted`` is merged into it, composition is flagged, the rest numbered on from
+    ``accepted``), and with ``match`` TOMTOM matches against ``options.database``.
 
-    :func:`seqimp.motifs.discover_motifs` on ``result``; with sequences, refinement and sites
-    on them (:func:`seqimp.motifs.refine_motifs`) and the motifs reported
-    (:func:`seqimp.motifs.select_motifs`: motifs whose sites are not enriched are dropped --
-    where none is, none is reported --, a refined motif that copies a stronger one is merged
-    into it, composition is flagged); TOMTOM matches against ``options.database``
+    Returns
+    -------
+    MotifRun
+        Without ``files``; ``parameters`` as given.
+    """
+    from ..motifs import refine_motifs, select_motifs
+
+    refined = refine_motifs(seeds, sequences.positive, sequences.negative, strand=options.strand, fpr=options.fpr,
+                            ids=sequences.ids, random_state=random_state, **refine)
+    selected = select_motifs(refined, max_pvalue=options.max_pvalue, max_held_out_pvalue=options.max_held_out_pvalue,
+                             strands=options.strand, first_number=len(accepted) + 1, accepted=accepted)
+    stats = selected.stats
+    stats["round"] = round
+    run = MotifRun(selected.motifs, None, candidates, result=result, stats=stats, sites=selected.sites,
+                   coords=sequences.coords, parameters=parameters)
+    if match:
+        run.matches = motif_matches(run, options)
+    return run
+
+
+def poim_motifs(result, sequences=None, *, options=MotifOptions(), round=1, accepted=(), match=True,
+                random_state=None) -> MotifRun:
+    """The motif search on a POIM already computed: no training, nothing written.
+
+    :func:`seqimp.motifs.discover_motifs` on ``result``; with sequences, :func:`refined_run` on
+    its candidates; TOMTOM matches against ``options.database``
     (:func:`seqimp.motifs.database_matches`) for every motif that is not composition.
 
     Parameters
     ----------
     result : POIMResult or StreamedPOIM
-    sequences : Sequences, optional
-        From :func:`~seqimp.pipeline.encode_sequences`: positives and negatives (both or
-        neither) of the POIM's length, encoded once by the caller. Where the positives are
-        genomic windows (``sequences.coords``) ``motif_sites.bed`` is in genome coordinates.
+    sequences : LabelledSequences, optional
+        From :func:`seqimp.io.encode_labelled`: positives and negatives (both or neither) of the
+        POIM's length, encoded once by the caller. Where the positives are genomic windows
+        (``sequences.coords``) ``motif_sites.bed`` is in genome coordinates.
     options : MotifOptions
     round : int, default=1
         The round of explaining away (:func:`~seqimp.pipeline.run_motifs`): candidates are
@@ -177,55 +205,49 @@ def find_motifs(result, sequences=None, *, options=MotifOptions(), round=1, acce
     MotifRun
         Without ``files``; ``parameters`` hold the motif options (the caller adds the seed).
     """
-    from ..motifs import database_info, discover_motifs, refine_motifs, select_motifs
+    from ..motifs import database_info, discover_motifs
 
     options = with_database_loaded(options)
-    strand, fpr, max_pvalue, max_held_out_pvalue = (options.strand, options.fpr, options.max_pvalue,
-                                                    options.max_held_out_pvalue)
-    max_motifs, measure, fit_order = options.max_motifs, options.measure, options.fit_order
-    min_score, database = options.min_score, options.database
-    sequences = Sequences(None, None) if sequences is None else sequences
-    pos, neg, ids, coords = sequences.positive, sequences.negative, sequences.ids, sequences.coords
+    strand = options.strand
+    sequences = LabelledSequences(None, None) if sequences is None else sequences
+    pos, neg = sequences.positive, sequences.negative
     if (pos is None) != (neg is None):
         raise SeqimpError("give both positive and negative sequences (or neither, with a POIM)")
     if pos is not None and pos.shape[1] != result.length:
         raise SeqimpError(f"positive sequences have length {pos.shape[1]}, but the POIM describes sequences "
                           f"of length {result.length}")
     result = _with_full_tables(result)
-    fit_order = min(fit_order, result.max_order)
+    fit_order = min(options.fit_order, result.max_order)
     parameters = {"min_width": options.min_width, "max_width": options.max_width,
-                  "position_origin": options.position_origin, "strand": strand, "fpr": fpr,
-                  "max_pvalue": max_pvalue,
-                  "max_held_out_pvalue": max_held_out_pvalue, "measure": measure,
-                  "fit_order": fit_order, "max_motifs": max_motifs, "min_score": min_score,
-                  "rounds": options.rounds, "database": database_info(database)}
+                  "position_origin": options.position_origin, "strand": strand, "fpr": options.fpr,
+                  "max_pvalue": options.max_pvalue,
+                  "max_held_out_pvalue": options.max_held_out_pvalue, "measure": options.measure,
+                  "fit_order": fit_order, "max_motifs": options.max_motifs, "min_score": options.min_score,
+                  "rounds": options.rounds, "database": database_info(options.database)}
     logger.info(f"finding motifs in a POIM of length {result.length}, orders 1..{result.max_order}"
                 + (f" (round {round}, the sites of {len(accepted)} motif(s) explained away)" if round > 1 else ""))
     reason = no_motifs_reason(result)
     if reason is not None and pos is not None:  # nothing to refine: "no motif" is an answer
         logger.info(f"no motif found: {reason}")
-        return MotifRun([], None, _no_candidates(), result=result, stats=_empty_stats(),
-                        sites=_empty_sites(), parameters=dict(parameters, noise_level=float("nan")))
+        return MotifRun([], None, _no_candidates(), result=result, stats=empty_stats(),
+                        sites=empty_sites(), parameters=dict(parameters, noise_level=float("nan")))
     prefix = "candidate" if round == 1 else f"round{round}_candidate"
-    found = discover_motifs(result, max_motifs=max_motifs, measure=measure, orders=range(1, fit_order + 1),
-                            min_score=min_score, strands="both" if strand == "both" else "given", prefix=prefix,
+    found = discover_motifs(result, max_motifs=options.max_motifs, measure=options.measure,
+                            orders=range(1, fit_order + 1), min_score=options.min_score,
+                            strands="both" if strand == "both" else "given", prefix=prefix,
                             max_length=options.max_width)
-    motifs, stats, sites = _widened(found.motifs, options.min_width, result.length), None, None
+    motifs = _widened(found.motifs, options.min_width, result.length)
+    candidates = found.candidates.assign(round=round)
+    parameters["noise_level"] = found.noise
     if pos is not None:
         logger.info(f"refining {len(motifs)} candidate(s) on the sequences (EM, strand {strand}) and finding sites")
-        refined = refine_motifs(motifs, pos, neg, strand=strand, fpr=fpr, ids=ids, random_state=random_state,
-                                max_length=options.max_width, min_length=options.min_width,
-                                held_out_max_pvalue=max_pvalue)  # a candidate failing p is not refitted
-        selected = select_motifs(refined, max_pvalue=max_pvalue, max_held_out_pvalue=max_held_out_pvalue,
-                                 strands=strand, first_number=len(accepted) + 1, accepted=accepted)
-        motifs, stats, sites = selected.motifs, selected.stats, selected.sites
-        stats["round"] = round
-    else:  # no sequences to count sites in: the POIM's motifs, named in their order
-        motifs = [replace(m, name=f"motif{n}") for n, m in enumerate(motifs, start=len(accepted) + 1)]
-    candidates = found.candidates.assign(round=round)
-    run = MotifRun(motifs, None, candidates, result=result, stats=stats, sites=sites,
-                   coords=coords if sites is not None else None,
-                   parameters=dict(parameters, noise_level=found.noise))
+        return refined_run(motifs, sequences, options, candidates=candidates, result=result, parameters=parameters,
+                           round=round, accepted=accepted, match=match, random_state=random_state,
+                           max_length=options.max_width, min_length=options.min_width,
+                           held_out_max_pvalue=options.max_pvalue)  # a candidate failing p is not refitted
+    # no sequences to count sites in: the POIM's motifs, named in their order
+    motifs = [replace(m, name=f"motif{n}") for n, m in enumerate(motifs, start=len(accepted) + 1)]
+    run = MotifRun(motifs, None, candidates, result=result, parameters=parameters)
     if match:
         run.matches = motif_matches(run, options)
     return run
@@ -253,7 +275,7 @@ def _no_candidates():
                                  "round"])
 
 
-def _empty_stats():
+def empty_stats():
     import pandas as pd
 
     return pd.DataFrame(columns=["name", "sites", "positives", "fraction_positive", "negative_sites",
@@ -261,7 +283,7 @@ def _empty_stats():
                                  "held_out_p_value", "log10_held_out_p_value", "composition", "round"])
 
 
-def _empty_sites():
+def empty_sites():
     import pandas as pd
 
     return pd.DataFrame(columns=["motif", "sequence", "id", "position", "strand", "score"])
@@ -300,7 +322,7 @@ def with_database_loaded(options):
 def add_motifs(out, result, sequences, options, *, fmt="png", random_state=None):
     """The motifs of a ``seqimp poim`` run (``motifs=`` of :func:`~seqimp.pipeline.run_poim`,
     :func:`~seqimp.pipeline.run_model` and :func:`~seqimp.pipeline.run_sampled`):
-    :func:`find_motifs` on the POIM it computed (a model trained there, a saved model, a
+    :func:`poim_motifs` on the POIM it computed (a model trained there, a saved model, a
     sampled POIM of an external scorer) and the DNA sequences of the run (``sequences``, no
     retraining), and the files of :func:`~seqimp.pipeline.run_motifs` (no ``motifs_poim.npz``:
     the folder's ``poim.npz`` is the POIM) written into ``out``. The caller records the best
@@ -319,7 +341,7 @@ def add_motifs(out, result, sequences, options, *, fmt="png", random_state=None)
         logger.warning(f"no motifs: {reason}")
         return None
     options = with_database_loaded(options)
-    run = find_motifs(result, sequences, options=options, random_state=random_state)
+    run = poim_motifs(result, sequences, options=options, random_state=random_state)
     run.parameters.update(seed=recorded_seed(random_state), trained=False,
                           poim="poim.npz of seqimp poim")
     run.files = write_motif_run(out, run, database=options.database, fmt=fmt, homer=options.homer)

@@ -1,5 +1,6 @@
-"""Discriminative tuning of a position-free PWM at the site threshold (the gkm route's last
-refinement step, :func:`tune_pwm`, passed to :func:`seqimp.motifs.refine_motifs` as ``tune``).
+"""Discriminative tuning of a position-free PWM at the site threshold (the last refinement step
+of the gkm model's motifs, :func:`tune_pwm`, run by :func:`seqimp.motifs.refine_motifs` with
+``tune=True``).
 
 Why: the EM of :func:`~seqimp.motifs.refine_motifs` gives the maximum-likelihood PWM of the
 sites (on the ``anywhere`` set of motif_benchmark_2 it is close to the planted FOXA2 matrix),
@@ -28,7 +29,7 @@ window's score equally, so the tuned log-odds ``S`` are written as the PWM
 
 The tuned PWM is kept only where it passes more positives than the EM's PWM itself: a short
 motif's EM PWM whose best word alone is in more than ``fpr`` of the negatives calls the windows
-reaching that best score sites (the site rule of :func:`seqimp.motifs._sites.site_threshold`),
+reaching that best score sites (the site rule of :func:`seqimp.motifs._sites.site_threshold`, which the trials share),
 at a higher share of negatives -- SOX2's 7-column CCATTGT, anywhere in 25% of 250-nt
 positives, passes 72 positives and 32 of 1,000 negatives (held-out p = 3.5e-5), where the
 tuned CCCATTGTT passes 43 and 10 (held-out p = 0.07). The tuning runs inside each held-out
@@ -44,8 +45,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import SeqimpError
+from ._sites import _cut, _is_site, site_rank, site_scores, sites_passing
 
-__all__ = ["tune_pwm", "sites_passing"]
+__all__ = ["tune_pwm"]
 
 
 @njit(cache=True, parallel=True)
@@ -104,12 +106,10 @@ def _trial_counts(best_pos, best_neg, letter, deltas, k, out):
         for i in range(n_neg):
             vals[i] = max(best_neg[i, letter] + d, others_neg[i])
         vals.sort()
-        threshold = vals[n_neg - k - 1]
-        inclusive = threshold >= vals[n_neg - 1]
+        threshold, inclusive = _cut(vals, k)
         count = 0
         for i in range(n_pos):
-            v = max(best_pos[i, letter] + d, others_pos[i])
-            if v > threshold or (inclusive and v == threshold):
+            if _is_site(max(best_pos[i, letter] + d, others_pos[i]), threshold, inclusive):
                 count += 1
         out[j] = count
 
@@ -125,15 +125,6 @@ def _apply(base, codes, starts, m, column, letter, delta):
                 x = codes[i, s + column] if k == 0 else 3 - codes[i, s + m - 1 - column]
                 if x == letter:
                     base[i, w, k] += delta
-
-
-def sites_passing(pos_best, neg_best, fpr) -> int:
-    """Positives whose best score passes the threshold that a share ``fpr`` of the negatives'
-    best scores pass (:func:`seqimp.motifs._sites.site_threshold`'s rule, as sites are called)."""
-    from ..motifs._sites import has_site, site_threshold
-
-    threshold, inclusive = site_threshold(neg_best, fpr)
-    return int(has_site(pos_best, threshold, inclusive).sum())
 
 
 def _pwm_of(S, background):
@@ -168,8 +159,6 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
     starts : ndarray of shape (W',), int
         The starts searched for the returned width (the same span of the sequences).
     """
-    from ..motifs._sites import site_scores
-
     pwm = np.asarray(pwm, dtype=np.float64)
     background = np.asarray(background, dtype=np.float64)
     pos = np.ascontiguousarray(positive, dtype=np.intp)
@@ -200,7 +189,7 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
     current = sites_passing(base_pos.max(axis=(1, 2)), base_neg.max(axis=(1, 2)), fpr)
     best_pos = np.empty((len(pos), 4))
     best_neg = np.empty((len(neg), 4))
-    k = int(np.floor(fpr * len(neg)))  # site_threshold's rank
+    k = site_rank(fpr, len(neg))
     counts = np.empty(4, dtype=np.int64)
     for step in steps:
         deltas = np.array([-2.0 * step, -step, step, 2.0 * step])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._outputs import save_figure
+from ..plot import save_figure
 
 __all__ = ["write_match_logos", "match_figure"]
 

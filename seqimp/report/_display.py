@@ -28,7 +28,7 @@ def pipeline_run_repr(run) -> str:
 
 
 def _metrics_lines(summary) -> list:
-    from ._train import metrics_line
+    from ..training import metrics_line
 
     metrics = summary.get("metrics", {}) or {}
     lines = []

@@ -1,0 +1,330 @@
+"""Seed motifs of a position-free gapped-k-mer (gkm) classifier: its l-mer weights and per-base
+attributions -> seed PWMs (:func:`gkm_seed_motifs`), which the refinement, sites and selection
+that every motif search uses then take (:func:`seqimp.motifs.refine_motifs` with ``tune=True``,
+:func:`seqimp.motifs.select_motifs`).
+
+Seeds from the l-mer weights (:func:`lmer_seeds`, the route's default for l <= 12): the score of
+every l-mer on its own (:meth:`~seqimp.kernels.GKMClassifier.lmer_scores`, the l-mer weights
+gkm-SVM lists) as a robust z-score (median and 1.4826 MAD over all 4**l l-mers); the best l-mer
+with ``z >= min_z`` (7: random sequences reach 4.7, a motif in 30% of 250-nt positives 9.7) is a
+seed when at least ``min_occurrences`` (3) positives hold it (either strand: with both strands
+counted, a palindrome such as TACAATTGTA holds SOX2's ACAAT on both and outscores the motif's
+own words while no sequence holds it), its PWM the l-mer's core at ``purity`` with ``pad``
+uniform columns on each side; then the next one that is not a variant of a seed (either
+strand, shifted, overlapping it by at least l - 4 letters with at most a quarter of them
+different), up to ``max_motifs``. Where the seed's word (either strand) lies in seqlets
+(:func:`~seqimp.importance._gkmexplain.find_seqlets`), their starts give the seed's place and
+spread, else its occurrences in the positives. Where no l-mer stands out (or l > 12), the words
+of the seqlets seed instead (:func:`gkm_seeds`). The weights come first because they pool every
+occurrence: with a motif in 30% of 250-nt positives (held-out auROC 0.51-0.57) the top l-mers
+were all the motif's, while the seqlets' words were noise. The core (:func:`_core`) runs from
+the first to the last column whose letter carries at least :data:`CORE_SHARE` (0.7) of the
+largest column's score: with SOX2 anywhere in 250 nt the top word ATTCCATTGT has the core
+CCATTGT, the motif's, where half the largest score kept the two T's before it (the tuned
+motif's sites then covered 0.08 of the planted ones instead of 0.14). The refinement's EM runs
+:data:`EM_ITERATIONS` iterations per fit: on that set, run to convergence from the exact motif
+(TGTTTACA) over all 243 starts, the EM moved to G-rich low-complexity stretches of the
+background (AGGCCCAGGGGGGAAGCC, not enriched held out), while 1-10 iterations kept the motif
+(TGTAAACA, held-out p = 3e-13). Last, the PWM is tuned at the site threshold
+(:func:`seqimp.motifs._tune.tune_pwm`, kept where more positives pass): the EM's
+maximum-likelihood PWM of an 8-column motif puts the 1% threshold on its consensus word alone
+(0.097 of FOXA2's planted sites there; 0.225 tuned).
+
+Seeds from seqlets (:func:`gkm_seeds`): the words of length ``word`` in the seqlets of the positives
+(:func:`seqimp.importance._gkmexplain.find_seqlets`), both strands counted as one, are
+compared with their count in every window of the negatives scaled to the seqlets' size
+(``z = (observed - expected) / sqrt(expected + 1)``). The best word's occurrences in the
+seqlets, aligned on its strand with ``pad`` letters on each side, give the seed PWM
+(position-free: its sites may start anywhere; ``start`` and ``spread`` describe where they
+lie). The seqlets holding it are then set aside and the next word is taken, while it occurs in
+at least ``min_seqlets`` seqlets with ``z >= min_z``, up to ``max_motifs`` seeds; a word that
+overlaps an earlier seed's word by ``word - 2`` letters (either strand) is a shifted copy and
+skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from ..errors import SeqimpError
+from ._motif import Motif
+
+__all__ = ["gkm_seeds", "lmer_seeds", "gkm_seed_motifs", "GkmSeeds", "EM_ITERATIONS", "CORE_SHARE"]
+
+logger = logging.getLogger(__name__)
+
+#: EM iterations per fit of :func:`seqimp.motifs.refine_motifs` for the gkm seeds.
+EM_ITERATIONS = 5
+
+#: A seed l-mer's core: its columns from the first to the last whose letter carries at least this
+#: share of the largest column's score (:func:`_core`).
+CORE_SHARE = 0.7
+
+
+def _word_codes(codes, m):
+    """Index of every m-mer window, shape (n, L - m + 1), and of its reverse complement."""
+    n, L = codes.shape
+    fwd = np.zeros((n, L - m + 1), dtype=np.int64)
+    rev = np.zeros_like(fwd)
+    for j in range(m):
+        fwd = fwd * 4 + codes[:, j:L - m + 1 + j]
+        rev = rev + (3 - codes[:, j:L - m + 1 + j].astype(np.int64)) * 4 ** j
+    return fwd, rev
+
+
+def _variant(a, b, least=None, share=0.25):
+    """Whether word ``a`` is a variant of ``b`` (either strand): overlapping it, shifted or not, by
+    at least ``least`` letters (default ``len(a) - 4``, at least 4) of which at most ``share``
+    differ (0: a shifted copy)."""
+    comp = str.maketrans("ACGT", "TGCA")
+    least = max(len(a) - 4, 4) if least is None else least
+    for o in (b, b.translate(comp)[::-1]):
+        for d in range(-(len(a) - least), len(o) - least + 1):
+            lo, hi = max(0, d), min(len(o), d + len(a))
+            if hi - lo >= least and sum(x != y for x, y in zip(o[lo:hi], a[lo - d:hi - d])) <= share * (hi - lo):
+                return True
+    return False
+
+
+def _core(scores, idx, l, share=0.5):
+    """The columns of l-mer ``idx`` that carry its score: a column's weight is the score lost when
+    its letter is replaced (mean over the three others); the core runs from the first to the last
+    column with at least ``share`` of the largest weight. Returns ``(lo, hi)``, 0-based half-open."""
+    loss = np.empty(l)
+    for j in range(l):
+        step = 4 ** (l - 1 - j)
+        letter = (idx // step) % 4
+        others = [idx + (b - letter) * step for b in range(4) if b != letter]
+        loss[j] = scores[idx] - scores[others].mean()
+    keep = np.flatnonzero(loss >= share * loss.max())
+    return int(keep[0]), int(keep[-1]) + 1
+
+
+def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, purity=0.7, min_occurrences=3):
+    """Seed motifs from a fitted GKMClassifier's l-mer scores (see the module docstring).
+
+    Parameters
+    ----------
+    model : GKMClassifier
+        Fitted, ``word_length <= 12``.
+    seqlets : DataFrame
+        Of :func:`~seqimp.importance._gkmexplain.find_seqlets` on ``positive``.
+    positive : ndarray of shape (n, L), uint8
+    max_motifs, min_z, pad, purity, min_occurrences
+        As in the module docstring.
+
+    Returns
+    -------
+    seeds : list of Motif
+        ``position_free=True``, named ``gkm1, gkm2, ...``; ``score`` is the robust z.
+    candidates : DataFrame
+        One row per seed: ``name, word, z, seqlets`` (seqlets holding the word on either strand),
+        ``occurrences`` (positives holding it) (``motif_candidates.tsv``).
+    """
+    from ..io import kmer_string
+
+    l = int(model.word_length)
+    n, L = positive.shape
+    scores = model.lmer_scores()
+    med = np.median(scores)
+    mad = 1.4826 * np.median(np.abs(scores - med))
+    columns = ["name", "word", "core", "z", "seqlets", "occurrences"]
+    if not mad > 0 or L < l + 2 * pad:
+        return [], pd.DataFrame(columns=columns)
+    z = (scores - med) / mad
+    fwd, rev = _word_codes(positive, l)
+    seeds, rows, used = [], [], []
+    for idx in np.argsort(-z, kind="stable"):
+        if not z[idx] >= min_z or len(seeds) >= max_motifs:
+            break
+        word = kmer_string(int(idx), l)
+        if any(_variant(word, u) for u in used):
+            continue
+        hit = (fwd == idx) | (rev == idx)
+        if hit.any(axis=1).sum() < min_occurrences:  # a word the data hardly hold (a palindrome
+            continue                                 # that joins the motif's two strands)
+        used.append(word)
+        core = _core(scores, int(idx), l, share=CORE_SHARE)
+        in_seqlets = [int(j) for s in seqlets.itertuples()
+                      for j in np.flatnonzero(hit[s.sequence, s.start:max(s.end - l + 1, s.start)]) + s.start]
+        starts = np.array(in_seqlets or list(np.nonzero(hit)[1]) or [(L - l) // 2], dtype=float)
+        lo, hi = core
+        pwm = np.full((hi - lo + 2 * pad, 4), 0.25)
+        pwm[pad:pad + hi - lo] = (1 - purity) / 3
+        pwm[pad + np.arange(hi - lo), ["ACGT".index(c) for c in word[lo:hi]]] = purity
+        start = int(min(max(round(float(np.median(starts))) + lo - pad, 0), L - pwm.shape[0])) + 1
+        name = f"gkm{len(seeds) + 1}"
+        seeds.append(Motif(name, pwm, start=start, spread=float(starts.std()), score=float(z[idx]),
+                           position_free=True))
+        rows.append({"name": name, "word": word, "core": word[lo:hi], "z": float(z[idx]),
+                     "seqlets": len(in_seqlets), "occurrences": int(hit.any(axis=1).sum())})
+    return seeds, pd.DataFrame(rows, columns=columns)
+
+
+def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_seqlets=5, min_z=4.0):
+    """Seed motifs from seqlets (see the module docstring).
+
+    Parameters
+    ----------
+    seqlets : DataFrame
+        Of :func:`~seqimp.importance._gkmexplain.find_seqlets` on the positives.
+    positive, negative : ndarray of shape (n, L), (m, L), uint8
+    word, pad, max_motifs, min_seqlets, min_z
+        As in the module docstring.
+
+    Returns
+    -------
+    seeds : list of Motif
+        ``position_free=True``, named ``gkm1, gkm2, ...``; ``score`` is z.
+    candidates : DataFrame
+        One row per seed: ``name, word, seqlets, expected, z`` (``motif_candidates.tsv``).
+    """
+    from ..io import kmer_string
+
+    L = positive.shape[1]
+    if L < word + 2 * pad:
+        raise SeqimpError(f"sequences of length {L} are too short for seeds of {word} letters and {pad} flanks")
+    pf, pr = _word_codes(positive, word)
+    canon_p = np.minimum(pf, pr)
+    nf, nr = _word_codes(negative, word)
+    neg_counts = np.bincount(np.minimum(nf, nr).ravel(), minlength=4 ** word).astype(np.float64)
+    neg_windows = nf.size
+    # the word windows that lie inside each seqlet
+    rows = []
+    for s in seqlets.itertuples():
+        hi = min(s.end - word + 1, L - word + 1)
+        for j in range(s.start, max(hi, s.start)):
+            rows.append((s.Index, s.sequence, j))
+    if not rows:
+        return [], pd.DataFrame(columns=["name", "word", "seqlets", "expected", "z"])
+    occ = np.array(rows, dtype=np.int64)
+    words = canon_p[occ[:, 1], occ[:, 2]]
+    active = np.ones(len(seqlets), dtype=bool)
+    seeds, table, used = [], [], []
+    while len(seeds) < max_motifs:
+        live = active[occ[:, 0]]
+        if not live.any():
+            break
+        # a word counts once per seqlet
+        pairs = np.unique(np.stack([occ[live, 0], words[live]], axis=1), axis=0)
+        observed = np.bincount(pairs[:, 1], minlength=4 ** word).astype(np.float64)
+        expected = neg_counts / neg_windows * live.sum()
+        z = (observed - expected) / np.sqrt(expected + 1.0)
+        z[observed < min_seqlets] = -np.inf
+        chosen = None
+        for best in np.argsort(-z, kind="stable"):
+            if not z[best] >= min_z:
+                break
+            text = kmer_string(int(best), word)
+            if not any(_variant(text, u, least=word - 2, share=0.0) for u in used):
+                chosen = int(best)
+                break
+            active[np.unique(pairs[pairs[:, 1] == best, 0])] = False  # a copy's seqlets are its seed's
+        if chosen is None:
+            break
+        text = kmer_string(chosen, word)
+        hits = live & (words == chosen)
+        counts = np.ones((word + 2 * pad, 4))  # one pseudocount letter per column
+        starts = []
+        seen = set()
+        for k, i, j in occ[hits]:
+            if k in seen:
+                continue
+            seen.add(k)
+            forward = pf[i, j] == chosen
+            lo = j - pad
+            if lo < 0 or j + word + pad > L:
+                continue
+            window = positive[i, lo:j + word + pad]
+            if not forward:
+                window = 3 - window[::-1]
+            counts[np.arange(window.size), window] += 1
+            starts.append(lo)
+        if not starts:
+            active[list(seen)] = False
+            continue
+        used.append(text)
+        mean = float(np.mean(starts))
+        start = int(min(max(round(float(np.median(starts))), 0), L - counts.shape[0])) + 1
+        name = f"gkm{len(seeds) + 1}"
+        seeds.append(Motif(name, counts / counts.sum(axis=1, keepdims=True), start=start,
+                           spread=float(np.sqrt(np.mean((np.array(starts) - mean) ** 2))), score=float(z[chosen]),
+                           position_free=True))
+        table.append({"name": name, "word": text, "seqlets": int(observed[chosen]),
+                      "expected": float(expected[chosen]), "z": float(z[chosen])})
+        active[list(seen)] = False
+    return seeds, pd.DataFrame(table, columns=["name", "word", "seqlets", "expected", "z"])
+
+
+@dataclass
+class GkmSeeds:
+    """The seeds of :func:`gkm_seed_motifs`.
+
+    Attributes
+    ----------
+    seeds : list of Motif
+        Position-free seed PWMs, named ``gkm1, ...`` (``round<r>_gkm1, ...`` after round 1).
+    candidates : DataFrame
+        One row per seed (``motif_candidates.tsv``), with ``round``.
+    seqlets : DataFrame
+        The seqlets of the positives (empty without attributions), ``attrs["threshold"]``.
+    positive_attr, negative_attr : ndarray of shape (n, L), or None
+        Per-base attributions (None without them).
+    """
+
+    seeds: list
+    candidates: pd.DataFrame
+    seqlets: pd.DataFrame
+    positive_attr: np.ndarray | None = None
+    negative_attr: np.ndarray | None = None
+
+
+def gkm_seed_motifs(model, positive, negative, *, max_motifs=3, round=1, seqlets=True, seqlet_quantile=0.9,
+                    strand="given") -> GkmSeeds:
+    """Seed motifs of a fitted :class:`~seqimp.kernels.GKMClassifier` (module docstring): the
+    attributions of positives and negatives and their seqlets (``seqlets=True``), then seeds from
+    the l-mer weights (:func:`lmer_seeds`, l <= 12), else from the seqlets' words
+    (:func:`gkm_seeds`). ``seqlets=False`` (the later rounds of explaining away): no attributions
+    and no seqlets, seeds from the l-mer weights only -- a word the retrained model's weights
+    single out, or nothing: on 120 positives the seqlets' words of a second round seeded a noise
+    motif (sites in 42 positives and 1 negative once tuned, held-out p = 0.025). ``strand``: the
+    strand of the search, for a hint in the log only.
+
+    Returns
+    -------
+    GkmSeeds
+    """
+    from ..importance import find_seqlets, gkm_attributions
+
+    width = int(model.word_length)
+    pos_attr = neg_attr = None
+    if seqlets:
+        pos_attr = gkm_attributions(model, positive)
+        neg_attr = gkm_attributions(model, negative)
+        found = find_seqlets(pos_attr, neg_attr, width=width, quantile=seqlet_quantile)
+        logger.info(f"{len(found)} seqlets of {width} bases in {found['sequence'].nunique()} positives "
+                    f"(attribution above {found.attrs['threshold']:.3g}, the {seqlet_quantile:g} quantile of the "
+                    "negatives' best windows)")
+    else:
+        found = pd.DataFrame(columns=["sequence", "start", "end", "score"])
+        found.attrs["threshold"] = float("nan")
+    seeds, candidates = [], pd.DataFrame(columns=["name", "word", "core", "z", "seqlets", "occurrences"])
+    if model.word_length <= 12:
+        seeds, candidates = lmer_seeds(model, found, positive, max_motifs=max_motifs)
+    if seeds:
+        logger.info(f"{len(seeds)} seed(s) from the model's l-mer weights: " + ", ".join(candidates["word"])
+                    + (f" (round {round})" if round > 1 else ""))
+    elif seqlets:  # no l-mer stands out (or l > 12): the words of the seqlets
+        seeds, candidates = gkm_seeds(found, positive, negative, max_motifs=max_motifs)
+    if round > 1:
+        seeds = [replace(m, name=f"round{round}_{m.name}") for m in seeds]
+        candidates["name"] = [f"round{round}_{n}" for n in candidates["name"]]
+    candidates["round"] = round
+    if strand == "given" and model.reverse_complement and seeds:
+        logger.info("hint: the gkm model counts both strands; --strand both finds the sites of its motifs on "
+                    "either strand")
+    return GkmSeeds(seeds, candidates, found, pos_attr, neg_attr)

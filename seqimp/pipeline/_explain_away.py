@@ -1,0 +1,117 @@
+"""Explaining away: rounds 2, 3, ... of a motif run (up to ``MotifOptions.rounds``). The sites of
+the motifs the last round reported are erased in the positives and the negatives
+(:func:`seqimp.motifs.mask_sites`: random letters of the negatives' frequencies), the model is
+trained again on what is left, and motifs are looked for in it, copies of motifs already reported
+merged into them; the rounds stop at the first that reports no new motif. A second motif that
+the first one's importance hid comes out beside it. :func:`explain_away` is the loop;
+:func:`poim_rounds` and :func:`gkm_rounds` give it the search of each model."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import numpy as np
+
+from ..training import train_gkm
+from ._explain import trained_poim
+from ._gkm_motifs import gkm_motifs
+from ._motif_search import motif_matches, poim_motifs
+
+__all__ = ["explain_away", "poim_rounds", "gkm_rounds"]
+
+logger = logging.getLogger(__name__)
+
+
+def explain_away(run, data, *, options, search, random_state):
+    """The rounds after ``run`` (the first round's :class:`MotifRun`): ``search(masked, round,
+    accepted) -> MotifRun`` retrains on the masked sequences and finds the round's motifs. The
+    motifs, statistics, sites and candidates of all rounds are joined into ``run``."""
+    import pandas as pd
+
+    from ..errors import check_random_state
+    from ..motifs import mask_sites
+
+    accepted, new, steps = list(run.motifs), list(run.motifs), [run]
+    pos, neg = data.positive.copy(), data.negative.copy()
+    rng = check_random_state(random_state)
+    strands = ("+", "-") if options.strand == "both" else ("+",)
+    for number in range(2, options.rounds + 1):
+        if not new:
+            break
+        step = steps[-1]
+        for m in new:
+            row = step.stats[step.stats["name"] == m.name].iloc[0].to_dict()
+            n_pos, n_neg = mask_sites(m, row, pos, neg, step.sites[step.sites["motif"] == m.name], strands=strands,
+                                      random_state=rng)
+            logger.info(f"explaining {m.name} ({m.consensus}) away: its sites erased in {n_pos} positives and "
+                        f"{n_neg} negatives")
+        step = search(replace(data, positive=pos, negative=neg), number, accepted)
+        step.result = None  # only the first round's importance is kept
+        new = list(step.motifs)
+        accepted += new
+        steps.append(step)
+        logger.info(f"round {number}: {len(new)} new motif(s)" + ("" if new else "; nothing more is enriched, done"))
+    if len(steps) == 1:
+        return run
+    run.motifs = accepted
+    run.stats = pd.concat([s.stats for s in steps if len(s.stats)] or [run.stats], ignore_index=True)
+    run.sites = pd.concat([s.sites for s in steps if len(s.sites)] or [run.sites], ignore_index=True)
+    run.candidates = pd.concat([s.candidates for s in steps], ignore_index=True)
+    run.parameters["rounds_run"] = len(steps)
+    return run
+
+
+def poim_rounds(run, data, *, model, background, importance, motifs, random_state, progress):
+    """The rounds of a positional (WD/WDS) motif run: each retrains the model on the masked
+    sequences (no held-out split), computes its POIM and searches it
+    (:func:`~._motif_search.poim_motifs`). The POIM kept is the first round's: it waits in a
+    temporary file while the later rounds compute theirs (one POIM in memory), and is read back."""
+    import tempfile
+    from pathlib import Path
+
+    from ..importance import POIMResult
+
+    if not run.motifs or motifs.rounds < 2:
+        return run
+
+    def search(masked, number, accepted):
+        result = trained_poim(masked, model=replace(model, test_fraction=0.0), background=background,
+                              importance=importance, random_state=random_state, progress=progress)
+        return poim_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
+                           random_state=random_state)
+
+    if not isinstance(run.result, POIMResult):  # nothing to park
+        return explain_away(run, data, options=motifs, search=search, random_state=random_state)
+    with tempfile.TemporaryDirectory(prefix="seqimp-rounds-") as folder:
+        parked = Path(folder) / "round1_poim.npz"
+        run.result.save(parked)
+        run.result = None
+        try:
+            return explain_away(run, data, options=motifs, search=search, random_state=random_state)
+        finally:
+            run.result = POIMResult.load(parked)
+
+
+def gkm_rounds(run, data, *, model, options, random_state=None, fitted=None):
+    """The rounds of a gkm motif run: each trains a gkm model again on the masked sequences
+    (:func:`seqimp.training.train_gkm`, ``model``'s l, k and C, no held-out split), starting from
+    the previous round's dual variables (``fitted``: the first round's model; the sequences are the
+    same but for the erased sites), and finds its motifs (:func:`~._gkm_motifs.gkm_motifs`, seeds
+    from its l-mer weights). Returns ``run`` with all rounds joined and matched to
+    ``options.database``."""
+    previous = [fitted]
+
+    def search(masked, number, accepted):
+        X, y = masked.labelled()
+        start = None if previous[0] is None else np.abs(previous[0].dual_coef_)
+        gkm, _info = train_gkm(X, y, model=replace(model, test_fraction=0.0), random_state=random_state,
+                               alpha_init=start)
+        previous[0] = gkm
+        return gkm_motifs(gkm, masked, options=options, round=number, accepted=accepted, match=False,
+                          random_state=random_state, seqlets=False)
+
+    if run.motifs and options.rounds >= 2:
+        run = explain_away(run, data, options=options, search=search, random_state=random_state)
+    run.matches = motif_matches(run, options)
+    return run

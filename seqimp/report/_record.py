@@ -1,0 +1,61 @@
+"""The run record: ``summary.json`` (:func:`write_summary`), what a run wrote and its size
+(:func:`file_sizes`, :func:`add_file_sizes`) and the versions it ran with (:func:`versions`)."""
+
+from __future__ import annotations
+
+import json
+import platform
+from pathlib import Path
+
+from .. import __version__
+from .._json import json_ready
+
+__all__ = ["versions", "file_sizes", "add_file_sizes", "write_summary", "json_ready"]
+
+
+def versions() -> dict:
+    """Versions of seqimp, Python and the numerical libraries, for summaries."""
+    out = {"seqimp": __version__, "python": platform.python_version()}
+    for name in ("numpy", "scipy", "numba", "sklearn", "matplotlib"):
+        try:
+            out[name] = __import__(name).__version__
+        except ImportError:  # pragma: no cover - optional
+            pass
+    return out
+
+
+def file_sizes(folder, paths) -> dict:
+    """What a run wrote and its size, as ``summary.json`` records it (key ``files``).
+
+    Parameters
+    ----------
+    folder : path-like
+        The output folder; names are relative to it, with ``/`` between folders.
+    paths : iterable of path-like
+        Files written into ``folder`` (``summary.json`` and ``report.html`` themselves are not
+        among them: they are written after the record).
+
+    Returns
+    -------
+    dict
+        ``{"bytes": {name: size in bytes}, "total": sum of the sizes}``, names sorted.
+    """
+    folder = Path(folder)
+    sizes = {Path(p).relative_to(folder).as_posix(): Path(p).stat().st_size for p in paths}
+    sizes = dict(sorted(sizes.items()))
+    return {"bytes": sizes, "total": sum(sizes.values())}
+
+
+def add_file_sizes(summary: dict, folder, paths) -> dict:
+    """``summary`` with the files ``paths`` in ``folder`` added to its record of what was written
+    (:func:`file_sizes`; files already recorded are measured again, and those no longer in
+    ``folder``, e.g. the logos of an earlier motif run that a new one replaced, left out)."""
+    folder = Path(folder)
+    earlier = [folder / name for name in summary.get("files", {}).get("bytes", {})]
+    return dict(summary, files=file_sizes(folder, set(p for p in earlier if p.is_file()) | {Path(p) for p in paths}))
+
+
+def write_summary(path, summary) -> None:
+    """Write a summary dict as indented, valid JSON (:func:`json_ready`: NumPy values and paths
+    converted, NaN and infinities written as ``null``)."""
+    Path(path).write_text(json.dumps(json_ready(summary), indent=2, allow_nan=False) + "\n")
