@@ -8,9 +8,10 @@ route returns). Once the fit has converged, each snapshot is compared with the f
 the fast route's measures (docs/benchmarks/training.md): held-out accuracy (5,000 test
 sequences) and, per order k = 2..8, the share of the final model's top-50 positional k-mers
 by |FIRM| (uniform background, exact POIM) in the snapshot's top 50. The time share is the
-solver's seconds up to that pass over its seconds to convergence (the snapshots' own work is not counted). The last column is the
-fast route's estimate of the iterate's distance to the optimum (``DistanceToOptimum``, in
-units of ||w|| / sqrt(n)), what ``optimum_tol`` is compared with.
+solver's seconds up to that pass over its seconds to convergence (the snapshots' own work is
+not counted). The last column is the fast route's estimate of the iterate's distance to the
+optimum (``DistanceToOptimum``, in units of ||w|| / sqrt(n)), what ``optimum_tol`` is compared
+with.
 
 A pass "meets" the targets when the accuracy is within 0.002 and every order keeps at least
 0.90; a fast route that stops on the exact path can be no faster than the first pass that
