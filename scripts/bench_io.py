@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Time reading and encoding a large FASTA file (issue: foundation).
+"""Time reading and encoding a large FASTA file.
 
 Generates a 200,000 x 250 nt random DNA FASTA file (60 nt per line, plain and
 gzip) in a temporary folder, then times seqimp.read_fasta on it, against a

@@ -1,5 +1,5 @@
-"""The floor of a ``seqimp motifs`` run against STREME's whole run on the same files (issue 26
-item 6 on the small sets).
+"""The floor of a ``seqimp motifs`` run against STREME's whole run on the same files (the
+small sets, where the floor is most of a run; docs/benchmarks/motifs.md).
 
 Each repeat runs, in fresh processes and in an order that alternates from repeat to repeat:
 

@@ -3,7 +3,7 @@
 A profile of ``seqimp motifs`` on ``motif_benchmark_2/masked`` (``python -m cProfile``) put the
 time in three places: the EM of the refinement (letter counts of every window), the NNLS of the
 POIM fit (a position-free motif's design of 13,296 POIM entries x 151 starts) and the design of
-a PWM column in that fit (arrays over every start). A second profile (issue 26 item 6) put it
+a PWM column in that fit (arrays over every start). A second profile put it
 in the EM iteration again (position-free candidates run 100 of them over every start), in the
 exact simplex solve of every PWM column and in the Python loop around the columns. Each is
 timed here beside its earlier formulation on the same inputs, in the same process (best of

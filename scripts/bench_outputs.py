@@ -1,4 +1,4 @@
-"""Size of what a long, high-order ``seqimp poim`` run writes by default (issue 25: <= 60 MB).
+"""Size of what a long, high-order ``seqimp poim`` run writes by default (target: <= 60 MB).
 
 Makes a planted-motif FASTA pair of --n sequences per class of --length nt (TGACTCA near the
 middle of 80% of the positives, uniform DNA elsewhere), runs the default ``seqimp poim``
@@ -8,7 +8,7 @@ re-saved the way earlier versions wrote it (uncompressed) as the baseline.
 
     python scripts/bench_outputs.py                 # n = 1800 per class, L = 1000, max order 10
 
-At n = 1800 the earlier versions wrote 109 MB (the 107 MB that issue 25 measured); the model file
+At n = 1800 the earlier versions wrote 109 MB (107 MB measured before the change); the model file
 grows with the number of training sequences times L times the degree (its non-zero weights).
 """
 

@@ -1,4 +1,4 @@
-"""Benchmark of the exact POIM engine (issue 4). Prints figures and ratios; asserts nothing.
+"""Benchmark of the exact POIM engine. Prints figures and ratios; asserts nothing.
 
 Setting: random degree-8 positional weights, L = 200, max_order 8, order-0 position-specific
 background. Reported:

@@ -1,4 +1,4 @@
-"""Benchmark of the streaming exact POIM (issue 17) against the in-memory engine.
+"""Benchmark of the streaming exact POIM against the in-memory engine.
 
 Setting: L = 1000, random degree-8 positional weights, homogeneous Markov order-2 background,
 max_order 8, 10 and 12. Each (engine, max_order) runs in its own subprocess; reported are

@@ -1,16 +1,17 @@
-"""How soon is the exact route's path "the same model"? Issue 28's item 3, pass by pass.
+"""How soon is the exact route's path "the same model"? The fast route's two measures, pass by pass.
 
 Trains ``dcd_svm(degree=8, C=1, tol=1e-4)`` -- the exact route of ``WDClassifier(solver="dcd")``
 -- on the planted data of ``scripts/bench_training.py`` and, after every pass, looks at three
 models on the way: the iterate itself and the polynomial-decay averages of the pass-end
 iterates with eta = 3 and eta = 10 (``seqimp.kernels._sgd_rule.IterateAverage``, what the fast
 route returns). Once the fit has converged, each snapshot is compared with the final model by
-the issue's measures: held-out accuracy (5,000 test sequences) and, per order k = 2..8, the
-share of the final model's top-50 positional k-mers by |FIRM| (uniform background, exact
-POIM) in the snapshot's top 50. The time share is the solver's seconds up to that pass over
-its seconds to convergence (the snapshots' own work is not counted). The last column is the
-fast route's estimate of the iterate's distance to the optimum (``DistanceToOptimum``, in
-units of ||w|| / sqrt(n)), what ``optimum_tol`` is compared with.
+the fast route's measures (docs/benchmarks/training.md): held-out accuracy (5,000 test
+sequences) and, per order k = 2..8, the share of the final model's top-50 positional k-mers
+by |FIRM| (uniform background, exact POIM) in the snapshot's top 50. The time share is the
+solver's seconds up to that pass over its seconds to convergence (the snapshots' own work is
+not counted). The last column is the fast route's estimate of the iterate's distance to the
+optimum (``DistanceToOptimum``, in units of ||w|| / sqrt(n)), what ``optimum_tol`` is compared
+with.
 
 A pass "meets" the targets when the accuracy is within 0.002 and every order keeps at least
 0.90; a fast route that stops on the exact path can be no faster than the first pass that

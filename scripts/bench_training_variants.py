@@ -1,7 +1,8 @@
-"""The exact route's dual, and fast-route variants against the exact fit, in one process (issue 28, item 3).
+"""The exact route's dual, and fast-route variants against the exact fit, in one process.
 
-Two questions behind the fast route's options (``docs/training-at-scale.md``, "Benchmark",
-fourth session), on the planted data of ``scripts/bench_training.py`` (141 nt, degree 8):
+Two questions behind the fast route's options (``docs/benchmarks/training.md``,
+"Where the passes go" and "Alternatives measured"), on the planted data of
+``scripts/bench_training.py`` (141 nt, degree 8):
 
 ``--dual``: where do the exact route's passes go? Trains ``dcd_svm(degree=8, C=1, tol=1e-4)``
 (``WDClassifier(solver="dcd")``) and prints after every pass the shares of the dual
@@ -15,7 +16,7 @@ keywords (``seqimp.kernels.fast_svm``; e.g. ``{"optimum_tol": 10, "average": 10,
 "shrink_margin": 0}``), each compared with the exact fit: fit time as a share of the exact
 fit's, passes, held-out accuracy difference (5,000 test sequences) and, per order
 k = 2..8, the share of the exact fit's top-50 positional k-mers by |FIRM| in the variant's
-top 50 (the issue's two measures; ``scripts/bench_training_path.py``'s code).
+top 50 (the benchmark's two measures; ``scripts/bench_training_path.py``'s code).
 
 Usage::
 

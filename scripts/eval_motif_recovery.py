@@ -17,7 +17,7 @@ Data sets (``../shared/data`` beside the repository; sets whose files are missin
 
 Per set and method: for every true motif the best reported motif by TOMTOM p-value against
 the true PWM (p of ``memelite.tomtom`` with the JASPAR 2024 file plus the truths as targets),
-``rec`` = recovered (p <= 1e-6, the issue's target; ``p <= 1e-4`` beside it) on how many seeds,
+``rec`` = recovered (p <= 1e-6, the benchmark's target; ``p <= 1e-4`` beside it) on how many seeds,
 the median of that p, the offset error (where the reported PWM places the true motif minus its
 true start; STREME and MoDISco give no positions), the rank of that motif among those reported
 (how many seeds it was motif 1), its columns (all / >= 0.5 bit), sites found / planted,
@@ -71,7 +71,7 @@ def _paths(shared):
 
 
 _paths(SHARED)
-RECOVERED_P = 1e-6  # the target
+RECOVERED_P = 1e-6  # the benchmark's target for "recovered"
 LOOSE_P = 1e-4  # beside it; also what counts a reported motif as not spurious
 P_TOLERANCE = 10.0  # where neither recovers a truth: "as close" = median p within this factor of the other's
 IUPAC = {"A": "A", "C": "C", "G": "G", "T": "T", "R": "AG", "Y": "CT", "S": "CG", "W": "AT", "K": "GT", "M": "AC",

@@ -1,4 +1,4 @@
-"""Scenario benchmark of ``seqimp motifs`` (issue 26): the five public sets of
+"""Scenario benchmark of ``seqimp motifs`` (docs/benchmarks/motifs.md): the five public sets of
 ``../shared/data/motif_benchmark_2`` with STREME 5.5.8's stored answers, and a generator of
 the same kinds of scenario with other factors and seeds.
 

@@ -13,7 +13,7 @@ left the weight w of each positional 7-mer, right its FIRM; red GATTACA, magenta
 the mean over 7-mers at edit (Levenshtein) distance 1 / 2 from GATTACA, grey the mean
 +- 1 SD of the 7-mers that differ from GATTACA at every position.
 
-Prints the checks of the issue: FIRM ranks GATTACA first among all 7-mers at its peak
+Prints the checks of the reproduction: FIRM ranks GATTACA first among all 7-mers at its peak
 position; the peak lies in 35 +- 7; GATTACA > edit-distance-1 mean > random band.
 
     python scripts/reproduce_firm_gattaca.py [--length 100] [--seed 0] [--out docs/figures/firm_gattaca.png]

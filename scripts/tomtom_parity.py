@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""How closely seqimp's TOMTOM p-values agree with MEME tomtom 5.5.8 (issue 18, item 5).
+"""How closely seqimp's TOMTOM p-values agree with MEME tomtom 5.5.8.
 
 Reads ../shared/data/tomtom_reference (README there: 73 queries, JASPAR 2024 CORE vertebrates
 non-redundant, MEME's 20 best targets per query) and prints, for compare_motifs as it runs by
