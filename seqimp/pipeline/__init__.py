@@ -28,6 +28,7 @@ _EXPORTS = {
     "build_report": "_report", "write_motif_report": "_report", "write_report": "_report",
     "ScanOptions": "_scan_run", "ScanRun": "_scan_run", "run_scan": "_scan_run",
     "EnrichOptions": "_enrich_run", "EnrichRun": "_enrich_run", "run_enrich": "_enrich_run",
+    "VariantOptions": "_variants_run", "VariantRun": "_variants_run", "run_variants": "_variants_run",
     "check_job": "_poim_routes", "compute_importance": "_poim_routes", "make_background": "_poim_routes",
     "run_model": "_poim_routes", "run_poim": "_poim_routes", "run_sampled": "_poim_routes",
     "Sequences": "_sequences", "encode_sequences": "_sequences",
@@ -42,6 +43,6 @@ __all__ = ["ModelOptions", "BackgroundOptions", "ImportanceOptions", "MotifOptio
            "update_report", "no_motifs_reason", "top_oligomers", "write_figures", "write_outputs",
            "write_result_files", "write_summary", "save_model", "load_model", "versions", "write_report",
            "build_report", "ScanOptions", "ScanRun", "run_scan", "EnrichOptions", "EnrichRun", "run_enrich",
-           "write_motif_report", "SolverOptions"]
+           "write_motif_report", "SolverOptions", "VariantOptions", "VariantRun", "run_variants"]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
