@@ -35,11 +35,13 @@ def _wd_one(row, tables, degree, length, p, b, track):
         table = tables[k - 1]
         lo = max(0, p - k + 1)
         hi = min(p, length - k)
+        mask = (np.int64(1) << (2 * k)) - 1
+        idx = np.int64(0)
+        for j in range(lo, lo + k - 1):  # the first k - 1 letters; each start adds one (a rolling index)
+            idx = idx * 4 + np.int64(row[j])
         for i in range(lo, hi + 1):
-            idx = np.int64(0)
-            for j in range(i, i + k):
-                idx = idx * 4 + np.int64(row[j])
-            aidx = idx + (np.int64(b) - a) * (np.int64(4) ** (k - 1 - (p - i)))
+            idx = ((idx << 2) | np.int64(row[i + k - 1])) & mask
+            aidx = idx + ((np.int64(b) - a) << (2 * (k - 1 - (p - i))))
             wr = table[i, idx]
             wa = table[i, aidx]
             total += wa - wr

@@ -71,8 +71,24 @@ def _window_codes(ref_sequences, kind, model):
     return np.ascontiguousarray(codes, dtype=np.uint8)
 
 
+def _integers(values, name, what):
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iu":
+        try:
+            as_int = arr.astype(np.int64)
+        except (TypeError, ValueError):
+            as_int = None
+        if as_int is None or arr.dtype.kind == "b" or not np.array_equal(as_int, arr):
+            bad = next(i for i, v in enumerate(arr) if isinstance(v, (bool, np.bool_)) or not float(v).is_integer()) \
+                if as_int is not None else 0
+            raise SeqimpError(f"{name[bad]}: {what} {arr[bad]!r} is not an integer")
+        arr = as_int
+    return arr.astype(np.int64)
+
+
 def _variant_table(variants, codes, flanks):
-    """The variants as a DataFrame (window, offset, ref, alt, name) checked against the windows."""
+    """The variants as a DataFrame (window, offset, ref, alt, name) checked against the windows
+    (vectorised: 10^5 variants in a fraction of a second)."""
     if isinstance(variants, pd.DataFrame):
         table = variants.reset_index(drop=True).copy()
     else:
@@ -85,28 +101,73 @@ def _variant_table(variants, codes, flanks):
         raise SeqimpError(f"variants: no column {missing[0]!r} (need window, offset, ref, alt)")
     if "name" not in table.columns:
         table["name"] = [f"variant {i + 1}" for i in range(len(table))]
+    names = table["name"].to_numpy(object)
     m, length = codes.shape
     left, right = flanks if flanks is not None else (np.zeros((m, 0), np.uint8), np.zeros((m, 0), np.uint8))
-    for i, (w, off, ref, alt, name) in enumerate(zip(table["window"], table["offset"], table["ref"], table["alt"],
-                                                     table["name"])):
-        if isinstance(w, (bool, np.bool_)) or int(w) != w or not 0 <= int(w) < m:
-            raise SeqimpError(f"{name}: window {w!r} is not a row of ref_sequences (0..{m - 1})")
-        if not isinstance(ref, str) or not isinstance(alt, str) or not ref or not alt \
-                or set(ref.upper()) - set(_LETTERS) or set(alt.upper()) - set(_LETTERS):
-            raise SeqimpError(f"{name}: ref and alt must be non-empty strings of A, C, G, T, got {ref!r} and {alt!r}")
-        if ref.upper() == alt.upper():
-            raise SeqimpError(f"{name}: alt {alt!r} equals ref")
-        if isinstance(off, (bool, np.bool_)) or int(off) != off or not 0 <= int(off) <= length - len(ref):
-            raise SeqimpError(f"{name}: offset {off!r} with ref of {len(ref)} bases does not fit a window of "
-                              f"{length} (0-based offsets 0..{length - len(ref)})")
-        found = decode(codes[int(w), int(off):int(off) + len(ref)][None, :])[0]
-        if found != ref.upper():
-            raise SeqimpError(f"{name}: ref {ref!r} does not match the window at offset {off} ({found!r})")
-    table["window"] = table["window"].astype(np.int64)
-    table["offset"] = table["offset"].astype(np.int64)
-    table["ref"] = table["ref"].str.upper()
-    table["alt"] = table["alt"].str.upper()
+    win = _integers(table["window"].to_numpy(), names, "window")
+    off = _integers(table["offset"].to_numpy(), names, "offset")
+    bad = np.flatnonzero((win < 0) | (win >= m))
+    if bad.size:
+        raise SeqimpError(f"{names[bad[0]]}: window {win[bad[0]]} is not a row of ref_sequences (0..{m - 1})")
+    alleles, lengths = {}, {}
+    for column in ("ref", "alt"):
+        raw = table[column].tolist()
+        text = [v.upper() if isinstance(v, str) else "" for v in raw]
+        size = np.fromiter(map(len, text), dtype=np.int64, count=len(text))
+        letters = np.frombuffer("".join(text).encode("ascii", "replace"), np.uint8)
+        ok = size > 0
+        if not np.isin(letters, np.frombuffer(_LETTERS.encode(), np.uint8)).all() or not ok.all():
+            ok &= np.array([set(t) <= set(_LETTERS) for t in text], dtype=bool)
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise SeqimpError(f"{names[i]}: ref and alt must be non-empty strings of A, C, G, T, got "
+                              f"{table['ref'][i]!r} and {table['alt'][i]!r}")
+        alleles[column], lengths[column] = np.array(text, dtype=object), size
+    same = (lengths["ref"] == lengths["alt"]) & (alleles["ref"] == alleles["alt"])
+    if same.any():
+        i = int(np.flatnonzero(same)[0])
+        raise SeqimpError(f"{names[i]}: alt {table['alt'][i]!r} equals ref")
+    ref_len = lengths["ref"]
+    bad = np.flatnonzero((off < 0) | (off + ref_len > length))
+    if bad.size:
+        i = int(bad[0])
+        raise SeqimpError(f"{names[i]}: offset {off[i]} with ref of {ref_len[i]} bases does not fit a window of "
+                          f"{length} (0-based offsets 0..{length - ref_len[i]})")
+    one = ref_len == 1
+    first = np.searchsorted(np.frombuffer(_LETTERS.encode(), np.uint8),
+                            np.frombuffer("".join(r[0] for r in alleles["ref"]).encode(), np.uint8))
+    wrong = one & (codes[win, off] != first)
+    for i in np.flatnonzero(~one):
+        found = decode(codes[win[i], off[i]:off[i] + ref_len[i]][None, :])[0]
+        wrong[i] = found != alleles["ref"][i]
+    if wrong.any():
+        i = int(np.flatnonzero(wrong)[0])
+        found = decode(codes[win[i], off[i]:off[i] + ref_len[i]][None, :])[0]
+        raise SeqimpError(f"{names[i]}: ref {table['ref'][i]!r} does not match the window at offset {off[i]} "
+                          f"({found!r})")
+    table["window"], table["offset"] = win, off
+    table["ref"] = pd.Series(alleles["ref"], dtype=object)
+    table["alt"] = pd.Series(alleles["alt"], dtype=object)
     return table, left, right
+
+
+def _snvs(table):
+    """``(is_snv, index, letter)``: which variants change one base, the index of that base in the
+    allele and its new letter code."""
+    ref, alt = table["ref"].to_numpy(object), table["alt"].to_numpy(object)
+    rl = np.fromiter(map(len, ref), dtype=np.int64, count=ref.size)
+    al = np.fromiter(map(len, alt), dtype=np.int64, count=alt.size)
+    is_snv = (rl == 1) & (al == 1)
+    index = np.zeros(len(table), dtype=np.int64)
+    letter = np.zeros(len(table), dtype=np.uint8)
+    if is_snv.any():
+        letter[is_snv] = np.searchsorted(np.frombuffer(_LETTERS.encode(), np.uint8),
+                                         np.frombuffer("".join(alt[is_snv]).encode(), np.uint8))
+    for i in np.flatnonzero((rl == al) & (rl > 1)):  # multi-base records changing one base are SNVs too
+        one = _snv(ref[i], alt[i])
+        if one is not None:
+            is_snv[i], index[i], letter[i] = True, one[0], one[1]
+    return is_snv, index, letter
 
 
 def _snv(ref, alt):
@@ -115,6 +176,16 @@ def _snv(ref, alt):
         return None
     diff = [i for i, (a, b) in enumerate(zip(ref, alt)) if a != b]
     return (diff[0], _LETTERS.index(alt[diff[0]])) if len(diff) == 1 else None
+
+
+def _kmer_strings(codes, win, start, k, pos, letter, gained) -> np.ndarray:
+    """The k-mers ``codes[win, start:start + k]`` as strings (all of one k), with ``letter`` at ``pos``
+    where ``gained``."""
+    sub = codes[win[:, None], start[:, None] + np.arange(k)[None, :]].copy()
+    rows = np.flatnonzero(gained)
+    sub[rows, pos[rows] - start[rows]] = letter[rows]
+    chars = np.frombuffer(_LETTERS.encode(), np.uint8)[sub]
+    return np.ascontiguousarray(chars).view(f"S{k}").ravel().astype(str)
 
 
 def alt_window(window, left, right, offset, ref, alt) -> np.ndarray:
@@ -281,11 +352,9 @@ def variant_effects(model, ref_sequences, variants, *, flanks=None, p_values=Tru
     table, left, right = _variant_table(variants, codes, flanks)
     n = len(table)
     m = codes.shape[0]
-    snv = [_snv(r, a) for r, a in zip(table["ref"], table["alt"])]
-    is_snv = np.array([s is not None for s in snv], dtype=bool)
+    is_snv, index, letter = _snvs(table)
     win = table["window"].to_numpy(np.int64)
-    pos = table["offset"].to_numpy(np.int64) + np.array([s[0] if s else 0 for s in snv], dtype=np.int64)
-    letter = np.array([s[1] if s else 0 for s in snv], dtype=np.uint8)
+    pos = table["offset"].to_numpy(np.int64) + index
     others = np.flatnonzero(~is_snv)
     alt_codes = np.empty((others.size, codes.shape[1]), dtype=np.uint8)
     for j, i in enumerate(others):
@@ -315,12 +384,14 @@ def variant_effects(model, ref_sequences, variants, *, flanks=None, p_values=Tru
         if others.size:
             score_alt[others] = model.score(alt_codes)
             delta[others] = score_alt[others] - score_ref[others]
-        for j, i in enumerate(snvs):
-            k, s, sign, change = int(top[j, 0]), int(top[j, 1]), int(top[j, 2]), top[j, 3]
-            row = codes[win[i]].copy()
-            if sign > 0:
-                row[pos[i]] = letter[i]
-            oligo[i], oligo_pos[i], oligo_change[i] = decode(row[None, s:s + k])[0], s + 1, change
+        ks, starts = top[:, 0].astype(np.int64), top[:, 1].astype(np.int64)
+        oligo_pos[snvs], oligo_change[snvs] = starts + 1, top[:, 3]
+        for k in np.unique(ks):
+            rows = np.flatnonzero(ks == k)
+            at = snvs[rows]
+            for i, text in zip(at, _kmer_strings(codes, win[at], starts[rows], int(k), pos[at], letter[at],
+                                                 top[rows, 2] > 0)):
+                oligo[i] = text
         for j, i in enumerate(others):
             oligo[i], oligo_pos[i], oligo_change[i] = _wd_top(model, codes[win[i]], alt_codes[j])
     elif kind == "gkm":
@@ -406,13 +477,13 @@ def deltasvm_sums(model, ref_sequences, variants) -> np.ndarray:
         raise SeqimpError("deltasvm_sums: the model must be a GKMClassifier")
     codes = _window_codes(ref_sequences, kind, model)
     table, _, _ = _variant_table(variants, codes, None)
-    snv = [_snv(r, a) for r, a in zip(table["ref"], table["alt"])]
-    if any(s is None for s in snv):
+    is_snv, index, letter = _snvs(table)
+    if not is_snv.all():
         raise SeqimpError("deltasvm_sums: substitutions of one base only")
     win = table["window"].to_numpy(np.int64)
     order = np.argsort(win, kind="stable")
-    pos = (table["offset"].to_numpy(np.int64) + np.array([s[0] for s in snv], dtype=np.int64))[order]
-    letter = np.array([s[1] for s in snv], dtype=np.uint8)[order]
+    pos = (table["offset"].to_numpy(np.int64) + index)[order]
+    letter = letter[order]
     tables, with_col = _gkm_args(model)
     m = codes.shape[0]
     bounds = np.searchsorted(win[order], np.arange(m + 1)).astype(np.int64)

@@ -55,7 +55,7 @@ def delta_distribution(table, null=None, *, top=8, ax=None):
                 ha="left" if delta[i] <= 0 else "right", va="top")
     ax.set_xlabel("delta = score(alt) - score(ref)")
     ax.set_ylabel("density")
-    ax.legend(fontsize=7, frameon=False, loc="upper left")
+    ax.legend(fontsize=7, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
     return ax
 
 
