@@ -27,8 +27,16 @@ from ..errors import SeqimpError, check_int, check_random_state
 from ..io._alphabet import INVALID, decode
 from ..io._check import check_sequences
 
-__all__ = ["variant_effects", "snv_null", "base_importance", "alt_window", "EFFECT_COLUMNS", "model_kind",
-           "deltasvm_sums", "empirical_p_values"]
+__all__ = [
+    "EFFECT_COLUMNS",
+    "alt_window",
+    "base_importance",
+    "deltasvm_sums",
+    "empirical_p_values",
+    "model_kind",
+    "snv_null",
+    "variant_effects",
+]
 
 #: Columns :func:`variant_effects` adds to the variants.
 EFFECT_COLUMNS = ["score_ref", "score_alt", "delta", "p_value", "oligomer", "oligomer_position", "oligomer_change"]

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..errors import SeqimpError, check_int
 from ._alphabet import DNA, INVALID
 from ._genome import GenomicWindows, _chrom_lengths, _fetch, open_genome, warn_chr_prefix
 from ._vcf import MAX_ALLELE
-from ..errors import SeqimpError, check_int
 
-__all__ = ["VariantWindows", "variant_windows", "PAIR_COLUMNS"]
+__all__ = ["PAIR_COLUMNS", "VariantWindows", "variant_windows"]
 
 #: Columns of ``VariantWindows.pairs``.
 PAIR_COLUMNS = ["variant", "window", "offset", "ref", "alt"]

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..errors import SeqimpError, check_file
 
-__all__ = ["read_vcf", "vcf_index", "VCF_COLUMNS", "MAX_ALLELE", "MAX_INDEL"]
+__all__ = ["MAX_ALLELE", "MAX_INDEL", "VCF_COLUMNS", "read_vcf", "vcf_index"]
 
 #: Columns of the table :func:`read_vcf` returns.
 VCF_COLUMNS = ["chrom", "pos", "id", "ref", "alt", "line"]

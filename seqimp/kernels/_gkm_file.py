@@ -24,7 +24,7 @@ from .._npz import check_npz_memory, npz_headers, read_metadata_json, save_npz
 from ..errors import SeqimpError
 from ._weights import COMPRESS_ABOVE
 
-__all__ = ["save_gkm", "load_gkm", "model_file_kind", "GKM_FORMAT_VERSION"]
+__all__ = ["GKM_FORMAT_VERSION", "load_gkm", "model_file_kind", "save_gkm"]
 
 #: Version of the layout :func:`save_gkm` writes and :func:`load_gkm` reads.
 GKM_FORMAT_VERSION = 1

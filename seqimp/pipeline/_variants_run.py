@@ -18,19 +18,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import SeqimpError, check_int
 from .._tables import write_tsv
+from ..errors import SeqimpError, check_int
 from ._options import check_figure_format
 from ._outputs import json_ready, save_figure, versions, write_summary
 from ._report import page_table, write_page
 
-__all__ = ["VariantOptions", "VariantRun", "run_variants", "load_variant_model", "VARIANT_COLUMNS"]
+__all__ = ["VARIANT_COLUMNS", "VariantOptions", "VariantRun", "load_variant_model", "run_variants"]
 
 logger = logging.getLogger(__name__)
 
 #: The columns of variants.tsv: the contract first (chrom .. delta, the p-value, the oligomer).
 VARIANT_COLUMNS = ["chrom", "pos", "id", "ref", "alt", "window", "score_ref", "score_alt", "delta", "p_value",
                    "oligomer", "oligomer_position", "oligomer_change"]
+
+
+#: What ``variants.json`` records of a model file's metadata.
+_MODEL_KEYS = ("model", "degree", "shifts", "C", "length", "alphabet", "word_length", "informative", "n_train",
+               "n_test", "accuracy", "auroc", "seed")
 
 
 @dataclass(frozen=True)
@@ -95,10 +100,9 @@ def load_variant_model(path):
     return weights, "wd", metadata
 
 
-def _width(model, kind, metadata, width):
-    from ..importance._variants import model_kind
-
-    kind, inner = model_kind(model)
+def _width(kind, inner, metadata, width):
+    """The window width: the WD model's length, else ``width``, the model file's ``length`` or the
+    scorer's fixed input length."""
     if kind == "wd":
         if width is not None and width != inner.length:
             raise SeqimpError(f"--width {width}: the WD model scores windows of {inner.length} nt; leave --width out "
@@ -157,7 +161,7 @@ def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOption
         model_source = model_source or str(model)
         model, _, metadata = load_variant_model(model)
     kind, inner = model_kind(model)
-    width = _width(model, kind, metadata, options.width)
+    width = _width(kind, inner, metadata, options.width)
     fa = open_genome(genome)
     windows = None
     if regions is not None:
@@ -192,11 +196,12 @@ def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOption
     files = [out / "variants.tsv", out / "variants.bed", out / "variants.json"]
     write_tsv(table, files[0])
     _write_bed(table, files[1])
+    recorded = {k: v for k, v in (metadata or {}).items() if k in _MODEL_KEYS}
     parameters = {"options": asdict(options), "model": {"kind": kind, "source": model_source,
-                                                       "width": width, "metadata": metadata or {}},
+                                                       "width": width, "metadata": recorded},
                   "vcf": str(vcf), "genome": str(genome), "regions": None if regions is None else str(
                       regions if not isinstance(regions, pd.DataFrame) else regions.attrs.get("source", "table")),
-                  "variants": int(len(kept)), "rows": int(len(table)), "windows": int(len(used)),
+                  "variants": len(kept), "rows": len(table), "windows": len(used),
                   "null_substitutions": int(null.size), "skipped": {**variants.attrs.get("skipped", {}),
                                                                     **placed.dropped},
                   "versions": versions()}
