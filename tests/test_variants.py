@@ -362,6 +362,23 @@ def test_train_gkm_model_file_and_centred_windows(planted, tmp_path, capsys):
     assert (table[table["id"].isin(planted["breaking"])]["delta"] < 0).mean() >= 0.8
 
 
+def test_scorer_route_needs_a_width_and_scores_centred_windows(planted, tmp_path, capsys):
+    f = planted["folder"]
+    (tmp_path / "gc.py").write_text("import numpy as np\n\ndef score(X):\n"
+                                    "    return np.isin(np.asarray(X), (1, 2)).sum(axis=1) / 10.0\n")
+    argv = ["variants", "--scorer", f"{tmp_path / 'gc.py'}:score", "--vcf", str(f / "v.vcf"), "--genome",
+            str(f / "g.fa"), "--out", str(tmp_path / "out")]
+    assert main(argv) == 2
+    assert "give --width" in capsys.readouterr().err
+    assert main(argv + ["--width", "21"]) == 0
+    table = pd.read_csv(tmp_path / "out" / "variants.tsv", sep="\t", keep_default_na=False)
+    gc = {"A": 0, "T": 0, "C": 1, "G": 1}
+    snv = table["ref"].str.len() == 1
+    want = [(gc[a] - gc[r]) / 10.0 for r, a in zip(table.loc[snv, "ref"], table.loc[snv, "alt"])]
+    np.testing.assert_allclose(table.loc[snv, "delta"], want, atol=1e-6)
+    assert table["window"][0] == f"chr1:{table['pos'][0] - 10}-{table['pos'][0] + 10}"
+
+
 def test_read_vcf_gzip_split_and_no_alt(tmp_path):
     path = _write_vcf(tmp_path / "v.vcf.gz", [("chr1", 5, "a", "A", "C,G"), ("chr1", 9, ".", "C", "."),
                                                ("chr2", 3, "b", "t", "tA")])
