@@ -463,3 +463,14 @@ def test_indexed_vcf_through_pysam(planted, tmp_path):
     assert len(whole) == len(planted["records"]) and indexed["line"].eq(0).all()
     assert indexed[["chrom", "pos", "id", "ref", "alt"]].equals(whole[["chrom", "pos", "id", "ref", "alt"]])
     assert os.path.exists(str(path) + ".tbi")
+
+
+def test_run_variants_library_call_and_its_repr(planted, tmp_path):
+    from seqimp.pipeline import VariantOptions, run_variants
+
+    f = planted["folder"]
+    run = run_variants(tmp_path, f / "model.npz", f / "v.vcf", f / "g.fa", regions=f / "r.bed",
+                       options=VariantOptions(top=0, null_windows=3, random_state=1))
+    assert repr(run) == "VariantRun(rows=24, variants=24, windows=12, top='chr1:3601 TGAG>T')"
+    assert run.null.shape == (3, 120) and "seqimp variants" in run._repr_html_()
+    assert not (tmp_path / "top_variants.png").exists() and (tmp_path / "report.html").is_file()

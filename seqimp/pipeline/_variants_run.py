@@ -83,6 +83,25 @@ class VariantRun:
     parameters: dict
     files: list = field(default_factory=list)
 
+    def _top(self, n=10) -> pd.DataFrame:
+        return self.table.iloc[_top_rows(self.table, n)]
+
+    def __repr__(self) -> str:
+        from .._repr import short_repr
+
+        top = self._top(1)
+        return short_repr("VariantRun", rows=len(self.table), variants=self.parameters.get("variants"),
+                          windows=self.parameters.get("windows"),
+                          top=f"{top['chrom'].iloc[0]}:{top['pos'].iloc[0]} {top['ref'].iloc[0]}>{top['alt'].iloc[0]}"
+                          if len(top) else None)
+
+    def _repr_html_(self) -> str:
+        from .._repr import html_card
+
+        lines = [("variants", self.parameters.get("variants")), ("windows", self.parameters.get("windows")),
+                 ("rows at p <= 0.01", int((self.table["p_value"] <= 0.01).sum()))]
+        return html_card("seqimp variants", lines, table=self._top(10))
+
 
 def load_variant_model(path):
     """A saved model file: ``(model, kind, metadata)`` with kind ``"wd"`` (PositionalWeights from
