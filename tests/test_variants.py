@@ -474,3 +474,16 @@ def test_run_variants_library_call_and_its_repr(planted, tmp_path):
     assert repr(run) == "VariantRun(rows=24, variants=24, windows=12, top='chr1:3601 TGAG>T')"
     assert run.null.shape == (3, 120) and "seqimp variants" in run._repr_html_()
     assert not (tmp_path / "top_variants.png").exists() and (tmp_path / "report.html").is_file()
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--model", "gkm", "--shifts", "2"], r"--shifts 2 is the WDS kernel's; --model gkm has no shifts"),
+    (["--model", "wds"], r"model kind 'wds' needs shifts > 0"),
+])
+def test_train_model_kind_refusals(tmp_path, capsys, extra, message):
+    from seqimp.datasets import demo_paths
+
+    pos, neg = demo_paths()
+    out = tmp_path / "m.npz"
+    assert main(["train", "--positive", str(pos), "--negative", str(neg), "--model-out", str(out)] + extra) == 2
+    assert re.search(message, capsys.readouterr().err) and not out.exists()
