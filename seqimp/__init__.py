@@ -60,6 +60,7 @@ _EXPORTS = {
     "load_poim": "importance",
     "poim_sampled": "importance",
     "ism": "importance",
+    "variant_effects": "importance",
     "position_summary": "importance",
     # scorer adapters: seqimp.scorers only
     # motifs

@@ -49,6 +49,10 @@ def _genome(folder, rng):
     (folder / "hg38.fa").write_text(">chr1\n" + "\n".join(chrom[i:i + 60] for i in range(0, len(chrom), 60)) + "\n")
     (folder / "peaks.narrowPeak").write_text("".join(f"chr1\t{s}\t{s + 100}\tp{i}\t0\t+\t1\t1\t1\t48\n"
                                                      for i, s in enumerate(starts)))
+    # SNVs at the first summits (inside GATTACA) for 'seqimp variants'
+    (folder / "calls.vcf").write_text("##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\n" + "".join(
+        f"chr1\t{s + 49}\trs{i}\t{chrom[s + 48]}\t{'C' if chrom[s + 48] != 'C' else 'G'}\n"
+        for i, s in enumerate(starts[:5])))
 
 
 @pytest.fixture

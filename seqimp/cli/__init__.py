@@ -22,7 +22,7 @@ from ._logging import UserError, configure, log, terminal_text
 __all__ = ["main"]
 
 # subcommand modules, in the order shown by --help
-_COMMANDS = ["inspect", "demo", "encode", "train", "poim", "motifs", "scan", "enrich", "cite"]
+_COMMANDS = ["inspect", "demo", "encode", "train", "poim", "motifs", "scan", "enrich", "variants", "cite"]
 
 #: The one-line help of a subcommand in ``seqimp --help``, so that only the command that runs is
 #: imported (start-up: ``seqimp --help`` imports no subcommand). A command missing here is imported
@@ -36,6 +36,7 @@ _SUMMARIES = {
     "motifs": "motifs (PWMs, logos, files, database matches) from a POIM",
     "scan": "sites of known motifs in sequences: exact p-values, q-values (FIMO-like)",
     "enrich": "enrichment of known motifs in positives vs negatives (SEA/AME-like)",
+    "variants": "variant effects: exact score changes (deltaSVM-style) for the variants of a VCF",
     "cite": "what to cite: seqimp and the methods a run used",
 }
 

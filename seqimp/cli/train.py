@@ -1,4 +1,5 @@
-"""``seqimp train``: train a WD/WDS classifier and save its exact positional weights."""
+"""``seqimp train``: train a WD/WDS classifier and save its exact positional weights, or
+(``--model gkm``) a gapped-k-mer SVM and its weights."""
 
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ from pathlib import Path
 from ..errors import check_number
 from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
-from ._options import (_arg_type, add_dask_options, add_data_options, add_model_options, add_quiet, check_degree,
-                       dask_client, memory_size, positive_int)
+from ._options import (_arg_type, add_dask_options, add_data_options, add_gkm_options, add_model_options, add_quiet,
+                       check_degree, dask_client, memory_size, positive_int)
 
 HELP = """\
 Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs
 negative sequences of one common length, report held-out accuracy and auROC,
 and save the model as its exact positional k-mer weights (.npz). Analyse it
-later with 'seqimp poim --model MODEL.npz'.
+later with 'seqimp poim --model MODEL.npz'. With --model gkm it trains the
+position-free gapped-k-mer SVM instead (--gkm-length, --gkm-informative) and
+saves its gapped-k-mer weights; 'seqimp variants --model' scores variants with
+either kind of file.
 
 examples:
   seqimp train --positive pos.fa --negative neg.fa --model-out model.npz
@@ -30,6 +34,7 @@ examples:
   seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-scheduler tcp://host:8786
   seqimp encode --fasta pos.fa.gz neg.fa.gz --labels 1 0 --out train.codes
   seqimp train --codes train.codes --test-codes test.codes --model-out m.npz
+  seqimp train --positive pos.fa --negative neg.fa --model gkm --model-out gkm.npz
 
 --codes trains on a store written by 'seqimp encode', read from disk row by row
 (sequences larger than memory); held-out figures then come from --test-codes, a
@@ -109,6 +114,11 @@ def register(sub) -> None:
     add_data_options(p, required=False)
     add_input_options(p, regression=False)
     add_model_options(p)
+    k = p.add_argument_group("model kind")
+    k.add_argument("--model", choices=("wd", "wds", "gkm"), default=None,
+                   help="wd/wds: the positional WD kernel (wds with --shifts; default: by --shifts); gkm: the "
+                        "position-free gapped-k-mer SVM (the WD options do not apply)")
+    add_gkm_options(k, kind=False)
     p.set_defaults(test_fraction=None)  # 0.2, or 0 with --codes (resolved in run)
     g = p.add_argument_group("training at scale (docs/training-at-scale.md)")
     g.add_argument("--codes", metavar="STORE", help="train on a codes store written by 'seqimp encode' (0/1 labels), "
@@ -173,6 +183,12 @@ def run(args) -> int:
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} does not exist")
     if not os.access(out.resolve().parent, os.W_OK | os.X_OK):
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} is not writable")
+    if args.model == "gkm":
+        return _run_gkm(args, out)
+    if args.model is not None:
+        from ..training import ModelOptions
+
+        ModelOptions(kind=args.model, shifts=args.shifts)  # wd without shifts, wds with them
     args.solver_options = _solver_options(args)
     if args.codes is not None:
         return _run_store(args, out)
@@ -200,6 +216,52 @@ def run(args) -> int:
         "positive": str(args.positive_bed or args.positive),
         "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}
     return _save(args, out, weights, info, source, pos.length, inputs.alphabet)
+
+
+def _run_gkm(args, out) -> int:
+    """``--model gkm``: the gapped-k-mer SVM on the same inputs and split, saved with its weights."""
+    import numpy as np
+
+    from ..kernels import save_gkm
+    from ..training import ModelOptions, train_gkm
+
+    if args.codes is not None:
+        raise UserError("--model gkm trains from FASTA, BED or table input; --codes stores are for the WD model")
+    if args.shifts:
+        raise UserError(f"--shifts {args.shifts} is the WDS kernel's; --model gkm has no shifts")
+    args.test_fraction = 0.2 if args.test_fraction is None else args.test_fraction
+    inputs = read_inputs(args)
+    if inputs.regression:
+        raise UserError(f"--table {args.table}: column {args.value_column!r} holds measured values; --model gkm "
+                        "trains a classifier (two labels)")
+    pos, neg = inputs.positive, inputs.negative
+    if pos is None or neg is None:
+        raise UserError("positive and negative sequences are required: --positive and --negative (or "
+                        "--negatives shuffle), --positive-bed with negatives, or --table with a label column")
+    if inputs.alphabet != "dna":
+        raise UserError(f"--model gkm reads DNA (both strands); the sequences are {inputs.alphabet}")
+    options = ModelOptions(kind="gkm", C=args.C, test_fraction=args.test_fraction, word_length=args.gkm_length,
+                           informative=args.gkm_informative)
+    X = np.concatenate([pos.codes, neg.codes])
+    y = np.r_[np.ones(len(pos), dtype=np.int64), np.zeros(len(neg), dtype=np.int64)]
+    model, info = train_gkm(X, y, model=options, random_state=args.seed)
+    info = {k: v for k, v in info.items() if k not in ("train_seconds", "seconds_per_1000")}
+    source = {"table": str(args.table)} if inputs.table is not None else {
+        "positive": str(args.positive_bed or args.positive),
+        "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}
+    metadata = dict(info, model="gkm", word_length=args.gkm_length, informative=args.gkm_informative, C=args.C,
+                    length=int(pos.length), alphabet="dna", test_fraction=args.test_fraction, seed=args.seed, **source)
+    try:
+        save_gkm(out, model, metadata)
+    except OSError as exc:
+        reason = "no space left on device" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
+        raise UserError(f"--model-out {out}: cannot write the model ({reason})") from None
+    if info["n_test"]:
+        print(f"accuracy {info['accuracy']:.4f}, auROC {info['auroc']:.4f} on {info['n_test']} held-out sequences")
+    else:
+        print("trained on all sequences (--test-fraction 0): no held-out accuracy or auROC")
+    print(f"gkm model (l {args.gkm_length}, k {args.gkm_informative}) written to {out}")
+    return 0
 
 
 def _run_store(args, out) -> int:

@@ -25,6 +25,7 @@ _EXPORTS = {
     "format_position": "_positions", "position_labels": "_positions",
     "dinucleotide_shuffle": "_shuffle", "shuffle_negatives": "_shuffle",
     "require_dna": "_strand", "reverse_complement_codes": "_strand",
+    "read_vcf": "_vcf", "variant_windows": "_variant_windows",
     "LabelledSequences": "_labelled", "encode_labelled": "_labelled", "alphabet_of": "_labelled",
     "source_of": "_labelled",
     "MeasuredSequences": "_table_input", "read_sequence_table": "_table_input",

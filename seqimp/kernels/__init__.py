@@ -19,6 +19,7 @@ _EXPORTS = {
     "wd_features": "_wd", "wd_kernel": "_wd",
     "gkm_kernel": "_gkm", "spectrum_kernel": "_gkm", "check_gkm_params": "_gkm",
     "GKMClassifier": "_gkm_estimator",
+    "save_gkm": "_gkm_file", "load_gkm": "_gkm_file", "model_file_kind": "_gkm_file",
 }
 
 __all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets", "WDClassifier", "WDRegressor",

@@ -25,6 +25,7 @@ _EXPORTS = {
     "BackgroundOptions": "_options", "ImportanceOptions": "_options", "MotifOptions": "_options",
     "OutputOptions": "_options", "ModelOptions": "_options", "SolverOptions": "_options",
     "update_report": "_motif_files", "no_motifs_reason": "_motif_search",
+    "run_variants": "_variants_run", "VariantOptions": "_variants_run", "VariantRun": "_variants_run",
 }
 
 __all__ = sorted(_EXPORTS)

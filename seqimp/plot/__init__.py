@@ -1,7 +1,8 @@
 """Plots (matplotlib; ``ax=None``, return the Axes; 1-based position axes).
 
 Heatmaps of POIMs and differential POIMs, weights vs FIRM, sequence logos, and the
-plots of the tabular importance methods.
+plots of the tabular importance methods; variant effects (the delta distribution, per-base
+importance of ref and alt).
 """
 
 from .._lazy import lazy_exports
@@ -13,11 +14,13 @@ _EXPORTS = {
     "importance_logo": "_logos", "letter_importance": "_logos", "logo": "_logos", "match_logo": "_logos",
     "site_positions": "_logos",
     "save_figure": "_save",
+    "delta_distribution": "_variants", "variant_importance": "_variants",
     "plot_firm_curve": "_tabular", "plot_importance_boxplot": "_tabular", "plot_importance_matrix": "_tabular",
 }
 
 __all__ = ["poim_heatmap", "differential_heatmap", "maximal_heatmap", "weights_vs_firm", "logo", "importance_logo",
            "letter_importance", "site_positions", "match_logo",
-           "plot_importance_boxplot", "plot_firm_curve", "plot_importance_matrix"]
+           "plot_importance_boxplot", "plot_firm_curve", "plot_importance_matrix", "delta_distribution",
+           "variant_importance"]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -22,6 +22,7 @@ _EXPORTS = {
     "ModelChoice": "_model_choice", "choose_model": "_model_choice", "check_kind": "_model_choice",
     "gkm_parameters": "_model_choice", "COMPARE_AUROC": "_model_choice", "MARGIN": "_model_choice",
     "save_model": "_model_file", "load_model": "_model_file", "check_model_layout": "_model_file",
+    "load_model_file": "_model_file",
 }
 
 __all__ = ["ModelOptions", "SolverOptions", "train_model", "train_on_store", "train_classifier", "train_regressor",

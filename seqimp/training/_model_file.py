@@ -16,7 +16,7 @@ from .._npz import read_metadata_json, save_npz
 from ..errors import SeqimpError
 from ..kernels import PositionalWeights
 
-__all__ = ["save_model", "load_model", "check_model_layout"]
+__all__ = ["save_model", "load_model", "check_model_layout", "load_model_file"]
 
 
 def save_model(path, weights, metadata=None) -> None:
@@ -119,3 +119,18 @@ def check_model_layout(path) -> dict:
             raise SeqimpError(f"{name}: the order-{k} table is damaged (its sparse entries {entries} do not fit "
                               f"a table of {cells:,} cells)")
     return headers
+
+
+def load_model_file(path):
+    """A saved model file: ``(model, kind, metadata)`` with kind ``"wd"`` (PositionalWeights from
+    ``seqimp train``) or ``"gkm"`` (GKMClassifier from ``seqimp train --model gkm``)."""
+    from ..kernels import load_gkm, model_file_kind
+
+    kind = model_file_kind(path)
+    if kind == "GKMClassifier":
+        model, metadata = load_gkm(path)
+        return model, "gkm", metadata
+    if kind != "PositionalWeights":
+        raise SeqimpError(f"{path}: holds a {kind}, not a model (seqimp train writes model files)")
+    weights, metadata = load_model(path)
+    return weights, "wd", metadata

@@ -1,0 +1,242 @@
+"""numba kernels of exact variant effects (:mod:`seqimp.importance._variants`).
+
+WD/WDS models (positional weights ``W_k[i, y]``): a substitution at position p changes exactly
+the positional k-mers that cover it, ``k`` of them per order, so its effect is
+``sum_k sum_{i=p-k+1..p} W_k[i, alt k-mer] - W_k[i, ref k-mer]``: ``degree (degree + 1) / 2``
+pairs of look-ups, whatever the window length.
+
+gkm models (gapped-k-mer weights ``w_f``, :mod:`seqimp.kernels._gkm`): a substitution changes the
+gapped k-mers whose informative columns hold it, in the ``l`` l-mers that cover it on each
+strand: ``C(l-1, k-1)`` per l-mer. The unnormalised score changes by the weights gained minus
+those lost (deltaSVM's rule, Lee et al. 2015); the normalised score also needs the new
+``||phi||^2``, which the same changes give exactly from the window's counts:
+``(c + 1)^2 - c^2 = 2c + 1`` for a gapped k-mer gained, ``-2c + 1`` for one lost, applied one at a
+time to a count vector of the window (so repeats and the two strands are counted exactly), then
+undone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = []
+
+
+@njit(cache=True)
+def _wd_one(row, tables, degree, length, p, b, track):
+    """Effect of letter ``b`` at position ``p`` of one window (codes ``row``) on a WD model:
+    ``(delta, k, start, sign, change)`` of the positional k-mer whose weight changes most
+    (``sign`` -1: the ref k-mer lost, +1: the alt k-mer gained; ``change`` its signed effect)."""
+    a = np.int64(row[p])
+    total = 0.0
+    bk, bs, bsign, bchange, babs = 0, 0, 0, 0.0, -1.0
+    for k in range(1, degree + 1):
+        table = tables[k - 1]
+        lo = max(0, p - k + 1)
+        hi = min(p, length - k)
+        mask = (np.int64(1) << (2 * k)) - 1
+        idx = np.int64(0)
+        for j in range(lo, lo + k - 1):  # the first k - 1 letters; each start adds one (a rolling index)
+            idx = idx * 4 + np.int64(row[j])
+        for i in range(lo, hi + 1):
+            idx = ((idx << 2) | np.int64(row[i + k - 1])) & mask
+            aidx = idx + ((np.int64(b) - a) << (2 * (k - 1 - (p - i))))
+            wr = table[i, idx]
+            wa = table[i, aidx]
+            total += wa - wr
+            if track:
+                if abs(wr) > babs:
+                    bk, bs, bsign, bchange, babs = k, i, -1, -wr, abs(wr)
+                if abs(wa) > babs:
+                    bk, bs, bsign, bchange, babs = k, i, 1, wa, abs(wa)
+    return total, bk, bs, bsign, bchange
+
+
+@njit(cache=True, parallel=True)
+def _wd_snvs(codes, tables, degree, win, pos, alt, delta, top):
+    """``delta[v]`` of substitution ``v`` (window ``win[v]``, position ``pos[v]``, letter ``alt[v]``)
+    and its most changed positional k-mer in ``top[v] = (k, start, sign)``, ``delta``'s twin
+    ``top_change`` in the last column as float: see :func:`_wd_one`."""
+    length = codes.shape[1]
+    for v in prange(win.size):
+        d, k, s, sign, change = _wd_one(codes[win[v]], tables, degree, length, pos[v], alt[v], True)
+        delta[v] = d
+        top[v, 0] = k
+        top[v, 1] = s
+        top[v, 2] = sign
+        top[v, 3] = change
+
+
+@njit(cache=True, parallel=True)
+def _wd_all_snvs(codes, tables, degree, out):
+    """Every substitution of every window: ``out[w, 3 p + j]`` for the j-th other letter at p."""
+    length = codes.shape[1]
+    for w in prange(codes.shape[0]):
+        row = codes[w]
+        for p in range(length):
+            j = 0
+            for b in range(4):
+                if b == row[p]:
+                    continue
+                out[w, 3 * p + j] = _wd_one(row, tables, degree, length, p, b, False)[0]
+                j += 1
+
+
+@njit(cache=True)
+def _lmer_code(row, t, l):
+    code = np.int64(0)
+    for j in range(t, t + l):
+        code = code * 4 + np.int64(row[j])
+    return code
+
+
+@njit(cache=True)
+def _window_counts(row, rrow, l, left, right, w, counts, rc):
+    """Count the window's gapped k-mers (both strands with ``rc``) into ``counts``; returns
+    ``(<phi, w>, ||phi||^2)``."""
+    length = row.shape[0]
+    shift = 2 * (l - l // 2)
+    rmask = (np.int64(1) << shift) - 1
+    dot = 0.0
+    strands = 2 if rc else 1
+    for s in range(strands):
+        seq = row if s == 0 else rrow
+        for t in range(length - l + 1):
+            code = _lmer_code(seq, t, l)
+            a, r = code >> shift, code & rmask
+            for c in range(left.shape[1]):
+                f = left[a, c] + right[r, c]
+                counts[f] += 1.0
+                dot += w[f]
+    sq = 0.0
+    for s in range(strands):
+        seq = row if s == 0 else rrow
+        for t in range(length - l + 1):
+            code = _lmer_code(seq, t, l)
+            a, r = code >> shift, code & rmask
+            for c in range(left.shape[1]):
+                sq += counts[left[a, c] + right[r, c]]
+    return dot, sq
+
+
+@njit(cache=True)
+def _clear_counts(row, rrow, l, left, right, counts, rc):
+    length = row.shape[0]
+    shift = 2 * (l - l // 2)
+    rmask = (np.int64(1) << shift) - 1
+    for s in range(2 if rc else 1):
+        seq = row if s == 0 else rrow
+        for t in range(length - l + 1):
+            code = _lmer_code(seq, t, l)
+            a, r = code >> shift, code & rmask
+            for c in range(left.shape[1]):
+                counts[left[a, c] + right[r, c]] = 0.0
+
+
+@njit(cache=True)
+def _gkm_one(row, rrow, l, left, right, with_col, w, counts, log, p, b, rc, track):
+    """Substitution of letter ``b`` at ``p``: ``(dN, dsq, t, c, sign, change)``: the change of
+    ``<phi, w>`` and of ``||phi||^2``, and the + strand gapped k-mer whose weight changes most
+    (l-mer start ``t``, column choice ``c``, ``sign`` -1 lost / +1 gained, ``change`` = ``sign * w``).
+    ``counts`` holds the window's counts and is left as it was."""
+    length = row.shape[0]
+    shift = 2 * (l - l // 2)
+    rmask = (np.int64(1) << shift) - 1
+    dn = 0.0
+    dsq = 0.0
+    n_log = 0
+    bt, bc, bsign, bchange, babs = 0, 0, 0, 0.0, -1.0
+    for s in range(2 if rc else 1):
+        seq = row if s == 0 else rrow
+        q = p if s == 0 else length - 1 - p
+        letter = np.int64(b) if s == 0 else 3 - np.int64(b)
+        old = np.int64(seq[q])
+        for t in range(max(0, q - l + 1), min(q, length - l) + 1):
+            j = q - t
+            code = _lmer_code(seq, t, l)
+            acode = code + ((letter - old) << (2 * (l - 1 - j)))
+            ra, rr = code >> shift, code & rmask
+            aa, ar = acode >> shift, acode & rmask
+            for m in range(with_col.shape[1]):
+                c = with_col[j, m]
+                fr = left[ra, c] + right[rr, c]
+                fa = left[aa, c] + right[ar, c]
+                dsq += 1.0 - 2.0 * counts[fr]
+                counts[fr] -= 1.0
+                dn -= w[fr]
+                dsq += 2.0 * counts[fa] + 1.0
+                counts[fa] += 1.0
+                dn += w[fa]
+                log[n_log] = fr
+                log[n_log + 1] = fa
+                n_log += 2
+                if track and s == 0:
+                    if abs(w[fr]) > babs:
+                        bt, bc, bsign, bchange, babs = t, c, -1, -w[fr], abs(w[fr])
+                    if abs(w[fa]) > babs:
+                        bt, bc, bsign, bchange, babs = t, c, 1, w[fa], abs(w[fa])
+    for i in range(0, n_log, 2):
+        counts[log[i]] += 1.0
+        counts[log[i + 1]] -= 1.0
+    return dn, dsq, bt, bc, bsign, bchange
+
+
+@njit(cache=True)
+def _score(dot, sq, normalize, intercept):
+    if normalize:
+        return dot / np.sqrt(sq) + intercept
+    return dot + intercept
+
+
+@njit(cache=True, parallel=True)
+def _gkm_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, intercept, n_features, bounds, pos, alt,
+              score_ref, score_alt, dn_out, top, n_chunks):
+    """Substitutions grouped by window: those of window ``i`` are ``bounds[i]:bounds[i + 1]`` of
+    ``pos``/``alt``. ``score_ref[i]`` per window; per substitution ``score_alt``, the change of
+    ``<phi, w>`` (``dn_out``, deltaSVM's sum) and the top gapped k-mer ``top[v] = (t, c, sign, change)``."""
+    m = codes.shape[0]
+    step = (m + n_chunks - 1) // n_chunks
+    log_size = 2 * 2 * l * with_col.shape[1]
+    for chunk in prange(n_chunks):
+        counts = np.zeros(n_features)
+        log = np.empty(log_size, dtype=np.int64)
+        for i in range(chunk * step, min(m, (chunk + 1) * step)):
+            if bounds[i] == bounds[i + 1]:
+                continue
+            dot, sq = _window_counts(codes[i], rcodes[i], l, left, right, w, counts, rc)
+            score_ref[i] = _score(dot, sq, normalize, intercept)
+            for v in range(bounds[i], bounds[i + 1]):
+                dn, dsq, t, c, sign, change = _gkm_one(codes[i], rcodes[i], l, left, right, with_col, w, counts, log,
+                                                       pos[v], alt[v], rc, True)
+                score_alt[v] = _score(dot + dn, sq + dsq, normalize, intercept)
+                dn_out[v] = dn
+                top[v, 0] = t
+                top[v, 1] = c
+                top[v, 2] = sign
+                top[v, 3] = change
+            _clear_counts(codes[i], rcodes[i], l, left, right, counts, rc)
+
+
+@njit(cache=True, parallel=True)
+def _gkm_all_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, intercept, n_features, out, n_chunks):
+    """Every substitution of every window: ``out[i, 3 p + j]`` = score change for the j-th other letter at p."""
+    m, length = codes.shape
+    step = (m + n_chunks - 1) // n_chunks
+    log_size = 2 * 2 * l * with_col.shape[1]
+    for chunk in prange(n_chunks):
+        counts = np.zeros(n_features)
+        log = np.empty(log_size, dtype=np.int64)
+        for i in range(chunk * step, min(m, (chunk + 1) * step)):
+            dot, sq = _window_counts(codes[i], rcodes[i], l, left, right, w, counts, rc)
+            ref = _score(dot, sq, normalize, intercept)
+            for p in range(length):
+                j = 0
+                for b in range(4):
+                    if b == codes[i, p]:
+                        continue
+                    dn, dsq, _t, _c, _s, _ch = _gkm_one(codes[i], rcodes[i], l, left, right, with_col, w, counts,
+                                                        log, p, b, rc, False)
+                    out[i, 3 * p + j] = _score(dot + dn, sq + dsq, normalize, intercept) - ref
+                    j += 1
+            _clear_counts(codes[i], rcodes[i], l, left, right, counts, rc)
