@@ -82,6 +82,12 @@ def test_fast_solver_records_its_passes_thresholds_and_history(tmp_path, capsys,
             f"changing (validation_tol {meta['validation_tol']:g}, weight_tol {meta['weight_tol']:g}") in err
     assert ("; the last iterate" if meta["average"] is None else f"the passes, eta {meta['average']:g}") in err
     assert (f"{meta['validation_rows']:,} rows held out, not trained on)" in err) is not meta["refit"]
+    # without refit the model is the best held-out pass's, and the file and the log say which
+    assert ("best_pass" in meta) is not meta["refit"]
+    if not meta["refit"]:
+        assert meta["best_pass"] == ref.best_pass_
+        assert meta["held_out_accuracy_returned"] == max(history["held_out_accuracy"])
+        assert f"the model of pass {meta['best_pass']}, the best held out" in err
 
 
 def test_dcd_and_auto_record_the_exact_route_and_why(tmp_path, capsys):

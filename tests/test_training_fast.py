@@ -518,3 +518,29 @@ def test_extrapolation_is_refused_where_it_does_not_apply():
     X, y = planted(200, 12, 3)
     with pytest.raises(SeqimpError, match="extrapolate needs method='dcd'"):
         fast_svm(X, y, degree=3, method="sgd", extrapolate=True)
+
+
+def test_keep_best_returns_the_model_of_the_best_held_out_pass():
+    X, y = planted(1500, 16, 11)
+    kw = dict(degree=5, C=5.0, validation_fraction=0.2, refit=False, random_state=4, validation_tol=1e-4,
+              weight_tol=1e-4, max_iter=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = fast_svm(X, y, **kw)                                   # keep_best: on, since refit=False
+        last = fast_svm(X, y, keep_best=False, **kw)
+    acc = [h[1] for h in fit.history]
+    assert fit.best_pass is not None and last.best_pass is None
+    key = [(h[1], -h[0]) for h in fit.history]
+    assert fit.best_pass == 1 + max(range(len(key)), key=key.__getitem__)
+    assert acc[fit.best_pass - 1] > acc[-1]                          # this data overfits: the peak is earlier
+    # the model returned is the one of that pass: the same fit stopped there
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        there = fast_svm(X, y, **dict(kw, max_iter=fit.best_pass, keep_best=False))
+    np.testing.assert_array_equal(fit.coef, there.coef)
+    assert fit.intercept == there.intercept
+    held = fit.validation_rows
+    scores = wd_scores(X[held], fit.coef, fit.intercept, degree=5)
+    assert np.mean((scores > 0) == y[held]) == pytest.approx(acc[fit.best_pass - 1], abs=1e-12)
+    with pytest.raises(SeqimpError, match="keep_best needs refit=False"):
+        fast_svm(X, y, degree=3, keep_best=True)

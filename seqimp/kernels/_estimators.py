@@ -225,6 +225,12 @@ class WDClassifier(ClassifierMixin, _WDModel):
     deterministic : bool, default=False
         True: one thread steps every row whatever ``n_jobs`` (the model bit for bit the same
         on every machine, thread count and run: the route of every earlier release).
+    keep_best : bool or None, default=None
+        "fast" on one machine with ``refit=False``: return the model of the pass that did best
+        on the held-out rows (accuracy, then hinge loss) instead of the last pass's, which at
+        10^7 sequences generalises worse (``docs/multicore.md``); ``best_pass_`` says which.
+        None: True with ``refit=False``, False with ``refit=True`` (the slice is trained on,
+        nothing is held out to choose by).
     solver : {"auto", "dcd", "fast", "sgd"}, default="auto"
         Implicit route, one machine: "dcd" solves the SVM to liblinear's stopping rule
         (``tol``; the exact route); "fast" takes the same dual coordinate descent passes on
@@ -311,6 +317,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
         "dcd"/"cocoa", the plateau rule for "fast"/"sgd"/"cocoa-fast"), not ``max_iter``.
     n_threads_ : int
         Implicit route, one machine: the threads the coordinate-descent passes ran on.
+    best_pass_ : int or None
+        "fast"/"sgd" with ``keep_best``: the pass whose model was returned (1-based); None
+        without.
 
     Notes
     -----
@@ -328,7 +337,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
                  max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
                  client=None, n_jobs=None, solver="auto", validation_fraction=0.02, validation_tol=1e-3,
                  weight_tol=1e-2, patience=2, average=3.0, optimum_tol=None, shrink_margin=None, refit=True,
-                 extrapolate=False, deterministic=False):
+                 extrapolate=False, deterministic=False, keep_best=None):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -353,6 +362,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.refit = refit
         self.extrapolate = extrapolate
         self.deterministic = deterministic
+        self.keep_best = keep_best
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -433,7 +443,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
                                weight_tol=self.weight_tol, patience=self.patience, optimum_tol=self.optimum_tol,
                                random_state=self.random_state, average=self.average, alphabet=self.alphabet_,
                                shrink_margin=self.shrink_margin, refit=self.refit, extrapolate=self.extrapolate,
-                               n_jobs=self.n_threads_, verbose=self.verbose)
+                               n_jobs=self.n_threads_, keep_best=self.keep_best, verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
@@ -442,6 +452,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.solver_ = solver
             self.stopping_history_ = sol.history
             self.validation_rows_ = sol.validation_rows
+            self.best_pass_ = sol.best_pass
         elif method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):

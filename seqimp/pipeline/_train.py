@@ -218,6 +218,9 @@ def solver_record(clf, n_train) -> dict:
         record["refit"] = bool(clf.get_params()["refit"])
         record["extrapolate"] = bool(clf.get_params()["extrapolate"])
     record["validation_rows"] = int(len(clf.validation_rows_))
+    if getattr(clf, "best_pass_", None) is not None:   # the model of the best held-out pass, not the last
+        record["best_pass"] = int(clf.best_pass_)
+        record["held_out_accuracy_returned"] = float(clf.stopping_history_[clf.best_pass_ - 1][1])
     columns = list(zip(*clf.stopping_history_)) or [(), (), (), ()]
     record["stopping_history"] = {
         name: [None if math.isnan(x) else float(x) for x in values]
@@ -246,6 +249,9 @@ def solver_line(record) -> str:
                     f"; the average of the passes, eta {record['average']:g}")
         if record.get("extrapolate"):
             how += "; extrapolated along every pass"
+        if "best_pass" in record:
+            how += (f"; the model of pass {record['best_pass']}, the best held out (accuracy "
+                    f"{record['held_out_accuracy_returned']:.4f})")
     if record.get("threads", 1) > 1:
         how += f"; {record['threads']} threads sharing the weights"
     return f"solver: {_ROUTES[record['solver']]}, {record['solver_reason']}; {record['passes']} {steps}, {how}"
