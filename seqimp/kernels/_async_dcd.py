@@ -254,7 +254,8 @@ class AsyncPasses:
             for r in range(rounds):
                 spans = [(int(min(bounds[k] + r * step, bounds[k + 1])), int(min(bounds[k] + (r + 1) * step,
                                                                                   bounds[k + 1]))) for k in range(K)]
-                kept = list(pool.map(lambda k: self._steps(k, w, order, *spans[k], pgs[k], pg_max_old, pg_min_old),
+                kept = list(pool.map(lambda k, spans=spans: self._steps(k, w, order, *spans[k], pgs[k], pg_max_old,
+                                                                          pg_min_old),
                                      range(K)))
                 self._merge(w)
                 pieces.extend((a, b, m) for (a, b), m in zip(spans, kept) if b > a)
