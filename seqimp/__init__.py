@@ -19,6 +19,12 @@ from importlib import import_module
 # library use logs nothing unless the application configures the "seqimp" logger (the CLI does)
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
+# numba's thread pool no larger than the cores this process may use (cgroup quota, OMP_NUM_THREADS;
+# seqimp/_cores.py): set before numba is imported, unless the user set NUMBA_NUM_THREADS
+from ._cores import limit_numba_threads as _limit_numba_threads  # noqa: E402
+
+_limit_numba_threads()
+
 __version__ = "0.2.0"
 
 # public name -> stage package that owns it

@@ -210,11 +210,11 @@ def _one_at_a_time(F, sign, upper, order, passes):
     return alpha, w, b
 
 
-def _kernel_passes(X, sign, upper, order, degree, nthreads, passes=3, paired=True):
-    """``passes`` passes of the solver's kernel without shrinking, in chunks of 40 rows (0: one row at a time).
+def _kernel_passes(X, sign, upper, order, degree, passes=3, paired=True):
+    """``passes`` passes of the solver's kernel without shrinking, in chunks of 40 rows.
 
     Returns the dual variables, the weights in the standard layout, the bias and the solver's own vector."""
-    from seqimp.kernels._dcd import _svm_steps, _svm_steps_parallel, cumulative_beta
+    from seqimp.kernels._dcd import _svm_steps, cumulative_beta
     from seqimp.kernels._implicit import implicit_layout, row_norm2
     from seqimp.kernels._layout import aligned_zeros, solver_layout, to_standard
 
@@ -230,15 +230,15 @@ def _kernel_passes(X, sign, upper, order, degree, nthreads, passes=3, paired=Tru
         for s in range(0, n, 40):
             args = (X, sign, alpha, upper, w, layout.table, sqb, degree, base, qd, 1.0, o, s, s + 40, n, np.inf,
                     -np.inf, pg, cumulative_beta(degree))
-            s_new, active = (_svm_steps(*args) if nthreads == 0 else _svm_steps_parallel(*args, nthreads))
+            s_new, active = _svm_steps(*args)
             assert (s_new, active) == (min(s + 40, n), n)
         np.testing.assert_array_equal(o, order)   # without shrinking the order is untouched
     coef, bias = to_standard(w, layout)
     return alpha, coef, bias, w
 
 
-def test_block_steps_equal_one_coordinate_at_a_time():
-    """The block kernel (gather, exact in-block corrections, scatter) gives the iterates of plain DCD."""
+def test_kernel_steps_equal_dcd_on_explicit_features():
+    """The kernel (row addresses, gather, step, scatter) gives the iterates of plain DCD on wd_features."""
     rng = np.random.default_rng(3)
     n, length, degree = 157, 12, 5            # 157: blocks end inside a chunk and at its end
     X = rng.integers(0, 2, (n, length)).astype(np.uint8)   # two letters: long shared runs, big corrections
@@ -247,21 +247,17 @@ def test_block_steps_equal_one_coordinate_at_a_time():
     upper = np.full(n, 0.5)
     order = rng.permutation(n)
     ref_alpha, ref_w, ref_b = _one_at_a_time(wd_features(X, degree=degree), sign, upper, order, passes=3)
-    runs = {nthreads: _kernel_passes(X, sign, upper, order, degree, nthreads) for nthreads in (0, 1, 2)}
-    for alpha, w, b, _ in runs.values():
-        np.testing.assert_allclose(alpha, ref_alpha, rtol=0, atol=1e-12)
-        np.testing.assert_allclose(w, ref_w, rtol=0, atol=1e-12)
-        assert b == pytest.approx(ref_b, abs=1e-12)
+    alpha, w, b, _ = _kernel_passes(X, sign, upper, order, degree)
+    np.testing.assert_allclose(alpha, ref_alpha, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(w, ref_w, rtol=0, atol=1e-12)
+    assert b == pytest.approx(ref_b, abs=1e-12)
     assert 0 < np.count_nonzero(ref_alpha) and np.any(ref_alpha == 0.5)   # free and bounded coordinates both occur
-    # in blocks each weight is summed by one thread in block order: the thread count cannot change the rounding
-    for a, b in zip(runs[1][:3], runs[2][:3]):
-        np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("degree", [4, 5], ids=["even degree", "odd degree"])
 def test_paired_layout_takes_the_same_steps_as_the_standard_layout(degree):
     """Same additions in the same order at other addresses: bit for bit the iterates of the standard layout,
-    for one row at a time and in blocks; the padding slots are never touched (||w|| is the standard one)."""
+    the padding slots are never touched (||w|| is the standard one)."""
     from seqimp.kernels._dcd import svm_dual_objective
 
     rng = np.random.default_rng(6)
@@ -271,26 +267,25 @@ def test_paired_layout_takes_the_same_steps_as_the_standard_layout(degree):
     sign = np.where(y, 1.0, -1.0)
     upper = np.full(n, 0.3)
     order = rng.permutation(n)
-    for nthreads in (0, 2):
-        a1, w1, b1, full1 = _kernel_passes(X, sign, upper, order, degree, nthreads, paired=False)
-        a2, w2, b2, full2 = _kernel_passes(X, sign, upper, order, degree, nthreads, paired=True)
-        assert full2.size > full1.size and np.count_nonzero(w1) > 0
-        np.testing.assert_array_equal(a1, a2)
-        np.testing.assert_array_equal(w1, w2)
-        assert b1 == b2
-        # every non-zero of the paired vector is a weight of the standard one: padding stays 0
-        assert np.count_nonzero(full2) == np.count_nonzero(full1)
-        assert svm_dual_objective(full2, a2) == pytest.approx(svm_dual_objective(full1, a1), rel=1e-14)
+    a1, w1, b1, full1 = _kernel_passes(X, sign, upper, order, degree, paired=False)
+    a2, w2, b2, full2 = _kernel_passes(X, sign, upper, order, degree, paired=True)
+    assert full2.size > full1.size and np.count_nonzero(w1) > 0
+    np.testing.assert_array_equal(a1, a2)
+    np.testing.assert_array_equal(w1, w2)
+    assert b1 == b2
+    # every non-zero of the paired vector is a weight of the standard one: padding stays 0
+    assert np.count_nonzero(full2) == np.count_nonzero(full1)
+    assert svm_dual_objective(full2, a2) == pytest.approx(svm_dual_objective(full1, a1), rel=1e-14)
 
 
 def test_dcd_svm_is_bit_identical_on_both_layouts(monkeypatch):
     from seqimp.kernels import _layout
 
     X, y = noisy_data(1500, 15, seed=9, noise=0.15)
-    for n_jobs in (None, 2):
-        paired = dcd_svm(X, y, degree=5, C=0.2, tol=1e-3, n_jobs=n_jobs)
+    for n_jobs in (None, 2):      # two threads, deterministic: one thread steps every row
+        paired = dcd_svm(X, y, degree=5, C=0.2, tol=1e-3, n_jobs=n_jobs, deterministic=True)
         monkeypatch.setattr(_layout, "PAIRING", False)
-        standard = dcd_svm(X, y, degree=5, C=0.2, tol=1e-3, n_jobs=n_jobs)
+        standard = dcd_svm(X, y, degree=5, C=0.2, tol=1e-3, n_jobs=n_jobs, deterministic=True)
         monkeypatch.setattr(_layout, "PAIRING", True)
         assert paired.n_iter == standard.n_iter > 2
         np.testing.assert_array_equal(paired.coef, standard.coef)
@@ -304,7 +299,7 @@ def test_threads_and_shrinking_keep_the_model():
     one = dcd_svm(X, y, degree=4, C=0.5, tol=1e-3)
     two = dcd_svm(X, y, degree=4, C=0.5, tol=1e-3, n_jobs=2)
     assert one.converged and two.converged
-    # rows one at a time (n_jobs=1) and in blocks (n_jobs=2) take the same steps up to rounding
+    # one thread and two sharing the weights: the same optimum (liblinear's rule on exact weights)
     assert two.dual_objective == pytest.approx(one.dual_objective, rel=1e-6)
     assert np.corrcoef(one.coef, two.coef)[0, 1] > 0.99999
     # the kept model is the one of its dual variables: w = sum_i y_i a_i phi_i (nothing lost in shrinking)
@@ -323,17 +318,3 @@ def test_n_jobs_is_checked():
         WDClassifier(degree=3, n_jobs=-2).fit(X, y)
 
 
-def test_in_block_correction_kernel_is_the_dot_product_of_wd_features():
-    """_pair_kernel (runs of matching letters, branch-free) against phi(x).phi(z) from explicit features."""
-    from seqimp.kernels._dcd import _pair_kernel, cumulative_beta
-
-    rng = np.random.default_rng(5)
-    for degree, length in [(1, 7), (3, 12), (6, 25)]:
-        X = rng.integers(0, 4, (12, length)).astype(np.uint8)
-        X[1] = X[0]                      # identical rows: every k-mer shared
-        X[2, :length // 2] = X[0, :length // 2]   # a long shared prefix
-        F = wd_features(X, degree=degree).toarray()
-        cb = cumulative_beta(degree)
-        for a in range(len(X)):
-            for b in range(len(X)):
-                np.testing.assert_allclose(_pair_kernel(X[a], X[b], cb, degree), F[a] @ F[b], rtol=1e-12, atol=1e-12)

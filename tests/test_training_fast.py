@@ -318,66 +318,11 @@ def test_iterate_average_is_the_polynomial_decay_average(eta):
         np.testing.assert_allclose(avg.model, np.mean(iterates, axis=0), rtol=1e-12, atol=1e-12)
 
 
-def _dense_cocoa(F, sign, upper, parts_orders, K, qd):
-    """CoCoA+ with sigma' = K on explicit features (bias as a constant 1), no shrinking: per round and
-    partition, DCD steps on the local view u = w + K A da, then w = mean of the u."""
-    Fb = np.hstack([F, np.ones((F.shape[0], 1))])
-    w = np.zeros(Fb.shape[1])
-    alpha = np.zeros(F.shape[0])
-    for orders in parts_orders:
-        local = []
-        for order in orders:
-            u = w.copy()
-            for i in order:
-                g = sign[i] * (u @ Fb[i]) - 1.0
-                a = alpha[i]
-                proj = min(g, 0.0) if a == 0 else (max(g, 0.0) if a == upper[i] else g)
-                if abs(proj) > 1e-12:
-                    new = min(max(a - g / (K * qd), 0.0), upper[i])
-                    u += K * (new - a) * sign[i] * Fb[i]
-                    alpha[i] = new
-            local.append(u)
-        w = np.mean(local, axis=0)
-    return w[:-1], w[-1], alpha
-
-
-def test_thread_rounds_equal_cocoa_on_explicit_features():
-    from seqimp.kernels._cocoa_threads import ThreadRounds
-    from seqimp.kernels._dcd import cumulative_beta
-
-    X, y = planted(300, 12, 4)
-    degree, K, rounds = 3, 2, 4
-    sqb, base, sign, upper, qd, layout, w, alpha = svm_start(y, 0.5, None, 12, degree, seqimp.get_alphabet("dna"))
-    rows = np.arange(300, dtype=np.int64)
-    threads = ThreadRounds(X, sign, alpha, upper, w, layout, sqb, degree, base, qd, cumulative_beta(degree), rows, K,
-                           np.random.default_rng(7))
-    # the same draws as ThreadRounds: the partitions, then every round each partition's order in turn
-    rng = np.random.default_rng(7)
-    parts = [np.sort(p) for p in np.array_split(rng.permutation(rows), K)]
-    orders = []
-    for _ in range(rounds):
-        for p in parts:
-            rng.shuffle(p)
-        orders.append([p.copy() for p in parts])
-
-    class _NoBar:
-        def update(self, _):
-            pass
-
-    for _ in range(rounds):                              # thresholds +-inf: nothing is shrunk, as in the reference
-        threads.round(np.inf, -np.inf, 64, _NoBar())
-    coef, bias = to_standard(w, layout)
-    ref_coef, ref_bias, ref_alpha = _dense_cocoa(wd_features(X, degree=degree).toarray(), sign, upper, orders, K, qd)
-    np.testing.assert_allclose(coef, ref_coef, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(bias, ref_bias, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(alpha, ref_alpha, rtol=1e-9, atol=1e-12)
-
-
-def test_fast_route_on_two_threads_is_reproducible_and_gives_the_exact_model(twenty_k):
+def test_fast_route_on_two_threads_gives_the_exact_model(twenty_k):
+    """Passes on two threads sharing the weights, with the options that were one-thread only before
+    (margin shrinking, extrapolation): the exact fit's model by the same measures as one thread."""
     X, y, Xt, yt, exact = twenty_k
-    fits = [fast_svm(X, y, degree=5, C=0.05, n_jobs=2, random_state=3) for _ in range(2)]
-    np.testing.assert_array_equal(fits[0].coef, fits[1].coef)       # the same model from run to run
-    fast = fits[0]
+    fast = fast_svm(X, y, degree=5, C=0.05, n_jobs=2, random_state=3, shrink_margin=0.1, extrapolate=True)
     assert fast.converged
     acc = [np.mean((wd_scores(Xt, s.coef, s.intercept, degree=5) > 0) == yt) for s in (exact, fast)]
     assert abs(acc[0] - acc[1]) <= 0.002
@@ -549,10 +494,8 @@ def test_fast_route_with_margin_shrinking_gives_the_exact_model_and_the_same_mod
 
 def test_margin_shrinking_is_refused_where_it_does_not_apply():
     X, y = planted(200, 12, 3)
-    with pytest.raises(SeqimpError, match="shrink_margin needs method='dcd' on one thread"):
+    with pytest.raises(SeqimpError, match="shrink_margin needs method='dcd'"):
         fast_svm(X, y, degree=3, method="sgd", shrink_margin=0.1)
-    with pytest.raises(SeqimpError, match="shrink_margin needs method='dcd' on one thread"):
-        fast_svm(X, y, degree=3, shrink_margin=0.1, n_jobs=2)
     with pytest.raises(SeqimpError, match="shrink_margin must be"):
         fast_svm(X, y, degree=3, shrink_margin=-0.5)
 
@@ -573,7 +516,31 @@ def test_estimator_passes_margin_shrinking_and_refit_to_the_fast_route():
 
 def test_extrapolation_is_refused_where_it_does_not_apply():
     X, y = planted(200, 12, 3)
-    with pytest.raises(SeqimpError, match="extrapolate needs method='dcd' on one thread"):
+    with pytest.raises(SeqimpError, match="extrapolate needs method='dcd'"):
         fast_svm(X, y, degree=3, method="sgd", extrapolate=True)
-    with pytest.raises(SeqimpError, match="extrapolate needs method='dcd' on one thread"):
-        fast_svm(X, y, degree=3, extrapolate=True, n_jobs=2)
+
+
+def test_keep_best_returns_the_model_of_the_best_held_out_pass():
+    X, y = planted(1500, 16, 11)
+    kw = dict(degree=5, C=5.0, validation_fraction=0.2, refit=False, random_state=4, validation_tol=1e-4,
+              weight_tol=1e-4, max_iter=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = fast_svm(X, y, **kw)                                   # keep_best: on, since refit=False
+        last = fast_svm(X, y, keep_best=False, **kw)
+    acc = [h[1] for h in fit.history]
+    assert fit.best_pass is not None and last.best_pass is None
+    key = [(h[1], -h[0]) for h in fit.history]
+    assert fit.best_pass == 1 + max(range(len(key)), key=key.__getitem__)
+    assert acc[fit.best_pass - 1] > acc[-1]                          # this data overfits: the peak is earlier
+    # the model returned is the one of that pass: the same fit stopped there
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        there = fast_svm(X, y, **dict(kw, max_iter=fit.best_pass, keep_best=False))
+    np.testing.assert_array_equal(fit.coef, there.coef)
+    assert fit.intercept == there.intercept
+    held = fit.validation_rows
+    scores = wd_scores(X[held], fit.coef, fit.intercept, degree=5)
+    assert np.mean((scores > 0) == y[held]) == pytest.approx(acc[fit.best_pass - 1], abs=1e-12)
+    with pytest.raises(SeqimpError, match="keep_best needs refit=False"):
+        fast_svm(X, y, degree=3, keep_best=True)

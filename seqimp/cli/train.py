@@ -162,9 +162,10 @@ def register(sub) -> None:
                         "(ETA + 1) / (t + ETA), so early passes are forgotten (0: the plain mean; none: the last "
                         "iterate; default %(default)s)")
     s.add_argument("--threads", type=positive_int, default=None, metavar="N",
-                   help="WD SVM threads: the fast route runs CoCoA+ rounds on N threads (reproducible, another path "
-                        "to the same optimum; one more weight vector per thread); the exact route splits blocks "
-                        "of steps over them (the same model, pays only on idle cores). Default 1")
+                   help="WD SVM threads: the coordinate-descent passes on N threads sharing the weights (the same "
+                        "model up to its last digits, docs/multicore.md); 1: one thread, the same bytes every run. "
+                        "Default: every core the process may use from 50,000 sequences on (affinity, cgroup quota, "
+                        "OMP_NUM_THREADS), one thread below")
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
     add_dask_options(p, "train")
     add_quiet(p)

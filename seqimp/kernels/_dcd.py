@@ -32,10 +32,11 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
+from .._cores import available_cores
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
 from ._implicit import check_codes, implicit_layout, row_norm2, solver_line, wd_scores
-from ._layout import aligned_zeros, row_addresses, solver_layout, to_standard
+from ._layout import _add_buf, _dot_buf, aligned_zeros, row_addresses, row_buffers, solver_layout, to_standard
 from ._params import check_degree_shifts, wd_beta
 
 __all__ = ["dcd_svm", "SVMSolution", "svm_dual_objective", "svm_primal_objective", "check_svm_problem",
@@ -45,185 +46,65 @@ __all__ = ["dcd_svm", "SVMSolution", "svm_dual_objective", "svm_primal_objective
 # --------------------------------------------------------------------------- numba kernels
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _dot_buf(buf, w, sqb, degree, length):
-    total = 0.0
-    start = 0
-    for k in range(1, degree + 1):
-        acc = 0.0
-        stop = start + length - k + 1
-        for j in range(start, stop):
-            acc += w[buf[j]]
-        total += sqb[k - 1] * acc
-        start = stop
-    return total
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _add_buf(buf, w, c, sqb, degree, length):
-    """``w += c phi`` at the addresses ``buf`` of one row (:func:`._layout.row_addresses`), without the bias."""
-    start = 0
-    for k in range(1, degree + 1):
-        ck = c * sqb[k - 1]
-        stop = start + length - k + 1
-        for j in range(start, stop):
-            w[buf[j]] += ck
-        start = stop
-
-
-# Block size of the threaded coordinate steps: the rows of a block are gathered (w.phi) in
-# parallel, stepped one after the other with exact corrections, and scattered (w += d phi) in
-# parallel. One thread steps one row at a time (block 1: no corrections to pay for).
-_BLOCK = 16
-
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _pair_kernel(x, z, cumbeta, degree):
-    """phi(x).phi(z) = sum_k beta_k #{i: x[i:i+k] == z[i:i+k]}, from the runs of matching symbols."""
-    run = 0
-    total = 0.0
-    for i in range(x.shape[0] - 1, -1, -1):
-        # branch-free: matches and mismatches are unpredictable, a branch would mispredict often
-        run = (run + 1) * (x[i] == z[i])
-        total += cumbeta[min(run, degree)]
-    return total
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop, active,
-                pg_max_old, pg_min_old, pg, cumbeta, nthreads, block):
-    p = w.shape[0] - 1
-    length = codes.shape[1]
-    nnz = 0
-    for k in range(1, degree + 1):
-        nnz += length - k + 1
-    bufs = np.empty((block, nnz), dtype=np.int64)
-    kmers = np.empty((block, length), dtype=np.int64)
-    dots = np.empty(block)
-    coeffs = np.zeros(block)
-    rows = np.empty(block, dtype=np.int64)
-    kept = np.empty(block, dtype=np.int64)
-    shrunk = np.empty(block, dtype=np.int64)
-    moved = np.empty(block, dtype=np.int64)
-    span = (length + nthreads - 1) // nthreads
-    while s < stop and s < active:
-        m = min(block, active - s, stop - s)
-        for j in range(m):
-            rows[j] = order[s + j]
-        # gather: w.phi for the block's rows from the same w (reads only)
-        for j in numba.prange(m):
-            row_addresses(codes[rows[j]], lay, degree, base, bufs[j], kmers[j])
-            dots[j] = _dot_buf(bufs[j], w, sqb, degree, length)
-        # the coordinate steps in order; the rows stepped before j in this block changed w by
-        # coeffs[q] (phi_q, 1), which enters g_j through phi_q.phi_j + 1: exact, as if one at a time
-        bias = w[p]
-        n_kept = 0
-        n_shrunk = 0
-        for j in range(m):
-            i = rows[j]
-            coeffs[j] = 0.0
-            corr = 0.0
-            for q in range(j):
-                if coeffs[q] != 0.0:
-                    corr += coeffs[q] * _pair_kernel(codes[rows[q]], codes[i], cumbeta, degree)
-            yi = sign[i]
-            g = yi * (dots[j] + corr + bias) - 1.0
-            c = upper[i]
-            a = alpha[i]
-            proj = 0.0
-            if a == 0.0:
-                if g > pg_max_old:
-                    shrunk[n_shrunk] = i
-                    n_shrunk += 1
-                    continue
-                elif g < 0.0:
-                    proj = g
-            elif a == c:
-                if g < pg_min_old:
-                    shrunk[n_shrunk] = i
-                    n_shrunk += 1
-                    continue
-                elif g > 0.0:
-                    proj = g
-            else:
-                proj = g
-            kept[n_kept] = i
-            n_kept += 1
-            if proj > pg[0]:
-                pg[0] = proj
-            if proj < pg[1]:
-                pg[1] = proj
-            if abs(proj) > 1.0e-12:
-                new = min(max(a - g / (sigma * qd), 0.0), c)
-                alpha[i] = new
-                d = sigma * (new - a) * yi
-                coeffs[j] = d
-                bias += d
-        # scatter: w += coeffs[j] phi_j, split by position (disjoint columns), rows in block order
-        for t in numba.prange(nthreads):
-            lo = t * span
-            start = 0
-            for k in range(1, degree + 1):
-                hi = min((t + 1) * span, length - k + 1)
-                for j in range(m):
-                    d = coeffs[j]
-                    if d != 0.0:
-                        ck = d * sqb[k - 1]
-                        buf = bufs[j]
-                        for pos in range(start + lo, start + hi):
-                            w[buf[pos]] += ck
-                start += length - k + 1
-        w[p] = bias
-        # order[s:active]: the kept rows, then the unvisited ones, and the shrunk rows move to the end
-        tail = active - (s + m)
-        n_move = min(n_shrunk, tail)
-        for q in range(n_move):
-            moved[q] = order[active - n_move + q]
-        for q in range(n_kept):
-            order[s + q] = kept[q]
-        for q in range(n_move):
-            order[s + n_kept + q] = moved[q]
-        for q in range(n_shrunk):
-            order[active - n_shrunk + q] = shrunk[q]
-        active -= n_shrunk
-        s += n_kept
-    return s, active
-
-
 @numba.njit(cache=True, nogil=True)
 def _svm_steps(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop, active,
                pg_max_old, pg_min_old, pg, cumbeta):
-    """Coordinate steps of liblinear's L1-loss SVM dual on ``order[s:min(stop, active)]``, one thread.
+    """Coordinate steps of liblinear's L1-loss SVM dual on ``order[s:min(stop, active)]``, one row at a time.
 
     ``w`` holds the weights at the addresses of the layout table ``lay`` (:mod:`._layout`),
     then the bias (constant feature 1) as its last entry. ``sigma`` scales
     the curvature and the update of w (1: plain DCD; K: CoCoA+ local subproblem, where w is
     the local view). ``pg`` holds the running (max, min) projected gradient of this pass.
     Shrinking as in liblinear: a coordinate at a bound whose gradient points out of the box
-    by more than last pass's extreme projected gradient leaves the active set (moved to the
-    end of ``order[:active]``). ``cumbeta[m] = beta_1 + ... + beta_m``. Returns the next
-    position and the active size.
+    by more than last pass's extreme projected gradient leaves the active set (swapped with
+    the last active row). ``cumbeta`` is not used (kept for the callers' signature). Returns
+    the next position and the active size.
 
-    One row at a time: gather w.phi, step, scatter the update.
+    Per row: gather w.phi, step, scatter the update (:mod:`._async_dcd` runs the same steps on
+    several threads sharing ``w``).
     """
-    return _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop,
-                       active, pg_max_old, pg_min_old, pg, cumbeta, 1, 1)
-
-
-@numba.njit(cache=True, parallel=True)
-def _svm_steps_parallel(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop, active,
-                        pg_max_old, pg_min_old, pg, cumbeta, nthreads):
-    """:func:`_svm_steps` in blocks of ``_BLOCK`` rows, gather and scatter spread over ``nthreads``.
-
-    Each row's gradient is its w.phi from the block's start plus the exact effect of the
-    block's earlier steps (their WD kernel values, computed from the codes), so the iterates
-    are those of one coordinate at a time, up to rounding. Every w.phi is computed by one
-    thread and every weight is updated by one thread (the one owning its position) in block
-    order, so the result does not depend on ``nthreads``.
-    """
-    return _steps_body(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, order, s, stop,
-                       active, pg_max_old, pg_min_old, pg, cumbeta, nthreads, _BLOCK)
+    p = w.shape[0] - 1
+    length = codes.shape[1]
+    buf, kmer = row_buffers(length, degree)
+    while s < stop and s < active:
+        i = order[s]
+        row_addresses(codes[i], lay, degree, base, buf, kmer)
+        yi = sign[i]
+        g = yi * (_dot_buf(buf, w, sqb, degree, length) + w[p]) - 1.0
+        c = upper[i]
+        a = alpha[i]
+        proj = 0.0
+        if a == 0.0:
+            if g > pg_max_old:
+                active -= 1
+                order[s] = order[active]
+                order[active] = i
+                continue
+            elif g < 0.0:
+                proj = g
+        elif a == c:
+            if g < pg_min_old:
+                active -= 1
+                order[s] = order[active]
+                order[active] = i
+                continue
+            elif g > 0.0:
+                proj = g
+        else:
+            proj = g
+        s += 1
+        if proj > pg[0]:
+            pg[0] = proj
+        if proj < pg[1]:
+            pg[1] = proj
+        if abs(proj) > 1.0e-12:
+            new = min(max(a - g / (sigma * qd), 0.0), c)
+            alpha[i] = new
+            d = sigma * (new - a) * yi
+            if d != 0.0:
+                _add_buf(buf, w, d, sqb, degree, length)
+            w[p] += d
+    return s, active
 
 
 # --------------------------------------------------------------------------- helpers
@@ -257,29 +138,21 @@ class SVMSolution:
 
 
 def check_threads(n_jobs) -> int:
-    """Threads for ``n_jobs`` (None: 1; -1: every numba thread; at most ``NUMBA_NUM_THREADS``)."""
+    """Threads for ``n_jobs``: None is 1, -1 every core the process may use
+    (:func:`seqimp._cores.available_cores`), a positive number itself."""
     if n_jobs is None:
         return 1
-    most = numba.config.NUMBA_NUM_THREADS
     n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
     if n_jobs == 0:
         raise SeqimpError("n_jobs must be a positive number of threads, -1 (all) or None (1), got 0")
-    return most if n_jobs == -1 else min(n_jobs, most)
+    return available_cores() if n_jobs == -1 else n_jobs
 
 
 def _steps(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, order, s, stop, active, pg_max_old, pg_min_old,
-           pg, cumbeta, nthreads):
-    """One chunk of DCD steps (sigma = 1) on ``nthreads`` threads; the serial kernel for one."""
-    if nthreads == 1:
-        return _svm_steps(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, 1.0, order, s, stop, active,
-                          pg_max_old, pg_min_old, pg, cumbeta)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(nthreads)
-    try:
-        return _svm_steps_parallel(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, 1.0, order, s, stop,
-                                   active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
-    finally:
-        numba.set_num_threads(previous)
+           pg, cumbeta):
+    """One chunk of DCD steps (sigma = 1), one row after the other."""
+    return _svm_steps(X, sign, alpha, upper, w, lay, sqb, degree, base, qd, 1.0, order, s, stop, active,
+                      pg_max_old, pg_min_old, pg, cumbeta)
 
 
 def cumulative_beta(degree) -> np.ndarray:
@@ -364,7 +237,8 @@ def _pass_bar(verbose, total, desc):
 
 
 def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000, random_state=None,
-            alphabet="dna", shrinking=True, n_jobs=None, verbose=False, on_pass=None) -> SVMSolution:
+            alphabet="dna", shrinking=True, n_jobs=None, deterministic=False, verbose=False,
+            on_pass=None) -> SVMSolution:
     """Hinge-loss linear SVM on WD features by dual coordinate descent, without a feature matrix.
 
     Solves liblinear's L1-loss SVM dual with the bias as a constant feature (the problem of
@@ -391,12 +265,15 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     shrinking : bool, default=True
         liblinear's shrinking of the active set.
     n_jobs : int or None, default=None
-        Threads; None is 1, -1 is every numba thread (``NUMBA_NUM_THREADS``). One thread
-        steps one row at a time. More run the steps in blocks of 16 rows: the memory-bound
-        gather of w.phi and scatter of the updates are split over the threads, the steps
-        stay sequential with exact in-block corrections, so the iterates are the same up to
-        rounding (and bit for bit the same for every thread count above 1). Helps only on
-        otherwise idle cores.
+        Threads; None is 1, -1 every core the process may use (:func:`seqimp._cores.available_cores`). One thread
+        steps one row at a time. More run each pass on that many threads sharing the weights
+        (:class:`~seqimp.kernels._async_dcd.AsyncPasses`); once liblinear's rule holds there,
+        the weights are recomputed from the dual variables and one-thread passes go on until
+        it holds again, so the solution meets the same rule on exact weights. Its last digits
+        depend on the threads' scheduling.
+    deterministic : bool, default=False
+        True: one thread steps every row whatever ``n_jobs`` (the solution bit for bit the same
+        on every machine and thread count).
     verbose : bool, default=False
         Per pass on stderr: active set, projected-gradient range, dual objective, time;
         progress with ETA inside a pass when it takes more than a second.
@@ -412,9 +289,14 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     X, yb, degree, C, tol, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet)
     n, length = X.shape
     rng = check_random_state(random_state)
-    nthreads = check_threads(n_jobs)
+    nthreads = 1 if deterministic and check_threads(n_jobs) else check_threads(n_jobs)
     sqb, base, sign, upper, qd, layout, w, alpha = svm_start(yb, C, class_weight, length, degree, alpha_)
     cumbeta = cumulative_beta(degree)
+    shared = None
+    if nthreads > 1:
+        from ._async_dcd import AsyncPasses
+
+        shared = AsyncPasses(X, sign, alpha, upper, layout, sqb, degree, base, qd, nthreads)
     order = np.arange(n, dtype=np.int64)
     pg = np.empty(2)
     active = n
@@ -428,9 +310,11 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
         pg[0], pg[1] = -np.inf, np.inf
         s = 0
         with _pass_bar(verbose, active, f"DCD pass {it + 1}") as bar:
-            while s < active:
+            if shared is not None:
+                active, pg[0], pg[1] = shared.run(w, order, active, pg_max_old, pg_min_old, bar)
+            while shared is None and s < active:
                 s_new, active = _steps(X, sign, alpha, upper, w, layout.table, sqb, degree, base, qd, order, s,
-                                       s + chunk, active, pg_max_old, pg_min_old, pg, cumbeta, nthreads)
+                                       s + chunk, active, pg_max_old, pg_min_old, pg, cumbeta)
                 bar.update(s_new - s)
                 s = s_new
         it += 1
@@ -441,6 +325,16 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
             solver_line(verbose, f"DCD pass {it}: active {active:,}/{n:,}, projected-gradient range {gap:.3g} "
                        f"(tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
                        f"{time.perf_counter() - start:.2f} s")
+        if gap <= tol and shared is not None:
+            from ._async_dcd import rebuild_weights
+
+            rebuild_weights(X, sign, alpha, w, layout, sqb, degree, base, nthreads)
+            shared = None
+            active = n
+            pg_max_old, pg_min_old = np.inf, -np.inf
+            solver_line(verbose, f"DCD: converged on {nthreads} threads; the weights recomputed from the dual "
+                                 "variables, one-thread passes until the rule holds on them")
+            continue
         if gap <= tol:
             if active == n or not shrinking:
                 converged = True

@@ -41,6 +41,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
+from .._cores import available_cores
 from ._dcd import check_threads, dcd_svm
 from ._implicit import check_codes, wd_scores
 from ._ridge import cg_ridge
@@ -87,7 +88,8 @@ class _WDModel(BaseEstimator):
         svm_solver = "dcd" if is_regressor(self) or self.client is not None else self._solver(codes.shape[0])
         check_training_memory(codes, self.degree_, get_alphabet(self.alphabet).size, method, self.memory_budget,
                               shifts=self.shifts_, problem="ridge" if is_regressor(self) else "svm",
-                              solver=svm_solver, threads=1 if is_regressor(self) else check_threads(self.n_jobs),
+                              solver=svm_solver, threads=1 if is_regressor(self) or self.client is not None
+                              else self._threads(codes.shape[0]),
                               extrapolate=bool(getattr(self, "extrapolate", False)))
 
     @contextlib.contextmanager
@@ -210,13 +212,25 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Client object prefer :func:`seqimp.kernels.fit_distributed`, which leaves no client
         in the model.
     n_jobs : int or None, default=None
-        Implicit route (None: 1, -1: all numba threads). "dcd": threads for gathering and
-        scattering blocks of coordinate steps, the same solution up to rounding; helps only
-        on otherwise idle cores. "fast": n_jobs >= 2 runs CoCoA+ rounds on that many threads
-        (each thread a pass over its share of the rows, the updates added after the round;
-        :mod:`seqimp.kernels._cocoa_threads`): another path to the same optimum, the same
-        model from run to run, one more weight vector per thread (see
-        ``docs/training-at-scale.md``).
+        Implicit route, one machine: threads of the coordinate-descent passes ("dcd" and "fast";
+        -1: every core the process may use). None: every core the process may use
+        (:func:`seqimp._cores.available_cores`: its affinity mask, cgroup CPU quota,
+        ``NUMBA_NUM_THREADS`` and ``OMP_NUM_THREADS``) from ``AUTO_FAST_FROM`` (50,000)
+        training sequences on, one thread below. With two or more, each pass runs on the
+        threads sharing one weight vector (:mod:`seqimp.kernels._async_dcd`); the exact route
+        then finishes with one-thread passes on the weights recomputed from the dual variables,
+        the fast route returns the weights of its averaged dual variables. The model is the
+        same one up to the last digits, which depend on the threads' scheduling
+        (``docs/multicore.md``).
+    deterministic : bool, default=False
+        True: one thread steps every row whatever ``n_jobs`` (the model bit for bit the same
+        on every machine, thread count and run: the route of every earlier release).
+    keep_best : bool or None, default=None
+        "fast" on one machine with ``refit=False``: return the model of the pass that did best
+        on the held-out rows (accuracy, then hinge loss) instead of the last pass's, which at
+        10^7 sequences generalises worse (``docs/multicore.md``); ``best_pass_`` says which.
+        None: True with ``refit=False``, False with ``refit=True`` (the slice is trained on,
+        nothing is held out to choose by).
     solver : {"auto", "dcd", "fast", "sgd"}, default="auto"
         Implicit route, one machine: "dcd" solves the SVM to liblinear's stopping rule
         (``tol``; the exact route); "fast" takes the same dual coordinate descent passes on
@@ -251,7 +265,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         the plain mean). The stopping rule watches the average. None: the last iterate.
         See ``docs/training-at-scale.md`` for the measured effect.
     shrink_margin : float or None, default=None
-        "fast" on one machine, one thread: from pass ``SHRINK_FROM`` (3) on, skip the rows whose dual
+        "fast" on one machine: from pass ``SHRINK_FROM`` (3) on, skip the rows whose dual
         variable is 0 and whose margin exceeds 1 + shrink_margin, with a pass over all rows
         every ``RECHECK``-th pass and before the fit stops (``seqimp.kernels._sgd.fast_svm``). None:
         liblinear's shrinking.
@@ -261,7 +275,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         training, the model is one of the other sequences (with a small
         ``validation_fraction``, nearly all of them).
     extrapolate : bool, default=False
-        "fast" on one machine, one thread: after every pass, a line search of the dual along
+        "fast" on one machine: after every pass, a line search of the dual along
         the pass's move (``seqimp.kernels._extrapolate``); the point is kept only where it
         raises the dual, so the fit stays on the same problem. Fewer passes where coordinate
         descent's gains decay slowly (10^6 sequences and more, ``docs/training-at-scale.md``).
@@ -301,6 +315,11 @@ class WDClassifier(ClassifierMixin, _WDModel):
     converged_ : bool
         Implicit route: whether the solver's stopping rule stopped it (liblinear's rule for
         "dcd"/"cocoa", the plateau rule for "fast"/"sgd"/"cocoa-fast"), not ``max_iter``.
+    n_threads_ : int
+        Implicit route, one machine: the threads the coordinate-descent passes ran on.
+    best_pass_ : int or None
+        "fast"/"sgd" with ``keep_best``: the pass whose model was returned (1-based); None
+        without.
 
     Notes
     -----
@@ -318,7 +337,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
                  max_iter=1000, class_weight=None, random_state=None, verbose=False, memory_budget=None,
                  client=None, n_jobs=None, solver="auto", validation_fraction=0.02, validation_tol=1e-3,
                  weight_tol=1e-2, patience=2, average=3.0, optimum_tol=None, shrink_margin=None, refit=True,
-                 extrapolate=False):
+                 extrapolate=False, deterministic=False, keep_best=None):
         self.degree = degree
         self.shifts = shifts
         self.C = C
@@ -342,6 +361,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
         self.shrink_margin = shrink_margin
         self.refit = refit
         self.extrapolate = extrapolate
+        self.deterministic = deterministic
+        self.keep_best = keep_best
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -400,10 +421,11 @@ class WDClassifier(ClassifierMixin, _WDModel):
                 self.stopping_history_ = sol.history
                 self.validation_rows_ = sol.validation_rows
         elif method == "implicit" and self._solver(codes.shape[0]) == "dcd":
+            self.n_threads_ = self._threads(codes.shape[0])
             with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
                 sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
                               tol=self.tol, max_iter=self.max_iter, random_state=self.random_state,
-                              alphabet=self.alphabet_, n_jobs=self.n_jobs, verbose=self.verbose)
+                              alphabet=self.alphabet_, n_jobs=self.n_threads_, verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
@@ -412,6 +434,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.solver_ = "dcd"
         elif method == "implicit":
             solver = self._solver(codes.shape[0])
+            self.n_threads_ = 1 if solver == "sgd" else self._threads(codes.shape[0])
             what = "averaged SGD" if solver == "sgd" else "dual coordinate descent"
             with self._step(f"{what} on {codes.shape[0]} sequences until the model stops changing"):
                 sol = fast_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
@@ -420,7 +443,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
                                weight_tol=self.weight_tol, patience=self.patience, optimum_tol=self.optimum_tol,
                                random_state=self.random_state, average=self.average, alphabet=self.alphabet_,
                                shrink_margin=self.shrink_margin, refit=self.refit, extrapolate=self.extrapolate,
-                               n_jobs=self.n_jobs, verbose=self.verbose)
+                               n_jobs=self.n_threads_, keep_best=self.keep_best, verbose=self.verbose)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
@@ -429,6 +452,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.solver_ = solver
             self.stopping_history_ = sol.history
             self.validation_rows_ = sol.validation_rows
+            self.best_pass_ = sol.best_pass
         elif method == "linear":
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):
@@ -453,6 +477,16 @@ class WDClassifier(ClassifierMixin, _WDModel):
             self.n_iter_ = int(np.max(svm.n_iter_))
         self.method_ = method
         return self
+
+    def _threads(self, n) -> int:
+        """Threads of the single-machine coordinate-descent passes for n training sequences (``n_jobs``)."""
+        if not isinstance(self.deterministic, (bool, np.bool_)):
+            raise SeqimpError(f"deterministic must be True or False, got {self.deterministic!r}")
+        if self.n_jobs is None:
+            threads = available_cores() if n >= AUTO_FAST_FROM else 1
+        else:
+            threads = check_threads(self.n_jobs)
+        return 1 if self.deterministic else threads
 
     def _solver(self, n) -> str:
         """The single-machine solver of the implicit route for n training sequences."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._dcd import _add_buf, _dot_buf
+from ._layout import _add_buf, _dot_buf
 from ._implicit import row_norm2
 from ._layout import row_addresses, row_buffers
 from ._sgd_rule import combine_into

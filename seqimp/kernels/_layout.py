@@ -199,3 +199,31 @@ def aligned_zeros(n) -> np.ndarray:
     raw = np.zeros(n + _LINE // 8)
     skip = (-raw.ctypes.data % _LINE) // 8
     return raw[skip:skip + n]
+
+
+# One row's dot product with the weights and its update, at the row's addresses (row_addresses):
+# the inner loops of every coordinate step (_dcd, _async_dcd, _sgd_rule, _extrapolate).
+@numba.njit(cache=True, nogil=True, inline="always")
+def _dot_buf(buf, w, sqb, degree, length):
+    total = 0.0
+    start = 0
+    for k in range(1, degree + 1):
+        acc = 0.0
+        stop = start + length - k + 1
+        for j in range(start, stop):
+            acc += w[buf[j]]
+        total += sqb[k - 1] * acc
+        start = stop
+    return total
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_buf(buf, w, c, sqb, degree, length):
+    """``w += c phi`` at the addresses ``buf`` of one row (:func:`._layout.row_addresses`), without the bias."""
+    start = 0
+    for k in range(1, degree + 1):
+        ck = c * sqb[k - 1]
+        stop = start + length - k + 1
+        for j in range(start, stop):
+            w[buf[j]] += ck
+        start = stop

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from .._sizes import format_size, memory_budget
 from ..errors import SeqimpError
+from ._async_dcd import LOW_WEIGHTS
 from ._layout import solver_layout
 from ._params import feature_offsets
 
@@ -40,8 +41,9 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     coordinate descent or the regressor's conjugate gradients. ``solver`` ("dcd", "fast" or
     "sgd") is the SVM's: the fast route keeps one more vector in the solver's layout (the
     weights of the previous pass), averaged SGD two (that and the average's second part).
-    ``threads`` >= 2 with the fast route: CoCoA+ rounds on threads, one more vector per thread
-    (:mod:`._cocoa_threads`). ``extrapolate`` with the fast route: one more vector (the weights
+    ``threads`` >= 2 (:mod:`._async_dcd`): per thread a record of its additions to the lowest
+    orders (at most 1 MB), and with the fast route 8 bytes a row (the averaged dual variables).
+    ``extrapolate`` with the fast route: one more vector (the weights
     at the pass's start) and 56 bytes a row (the dual variables at the pass's start and the
     line search's temporaries over the rows: 54.5 measured, :mod:`._extrapolate`).
     """
@@ -61,13 +63,15 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     vectors = {"dcd": 1, "fast": 2, "sgd": 3}.get(solver)
     if vectors is None:
         raise SeqimpError(f"solver must be 'dcd', 'fast' or 'sgd', got {solver!r}")
-    if solver == "fast" and int(threads) > 1:
-        vectors += int(threads)
     per_row = 40
+    extra = 0
+    if solver in ("dcd", "fast") and int(threads) > 1:
+        extra = int(threads) * 8 * (LOW_WEIGHTS + 1)
+        per_row += 8 if solver == "fast" else 0
     if solver == "fast" and extrapolate:
         vectors += 1
         per_row += 56
-    return vectors * 8 * (q + 1) + 8 * p + per_row * n + codes
+    return vectors * 8 * (q + 1) + 8 * p + per_row * n + codes + extra
 
 
 def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0, problem="svm", solver="dcd",

@@ -44,7 +44,6 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
-from ._cocoa_threads import ThreadRounds
 from ._dcd import (
     _add_buf,
     _dot_buf,
@@ -122,7 +121,7 @@ def _materialize(v, z, s, D, E, averaged, out):
     return combine_into(out, 0.0, v, s, v, 0.0)
 
 
-def _join_held_rows(X, sign, alpha, upper, v, layout, sqb, degree, base, qd, cumbeta, held, rng, nthreads):
+def _join_held_rows(X, sign, alpha, upper, v, layout, sqb, degree, base, qd, cumbeta, held, rng):
     """``JOIN_PASSES`` passes of coordinate steps (no shrinking) over the held-out rows alone, whose dual
     variables are 0 when they join the training rows: their steps against the settled weights come first,
     so the passes over all rows that follow start near the optimum of all rows (``v``, ``alpha`` in place)."""
@@ -134,7 +133,7 @@ def _join_held_rows(X, sign, alpha, upper, v, layout, sqb, degree, base, qd, cum
         a, active = 0, rows.shape[0]
         while a < active:
             a, active = _steps(X, sign, alpha, upper, v, layout.table, sqb, degree, base, qd, rows, a, active, active,
-                               np.inf, -np.inf, pg, cumbeta, nthreads)
+                               np.inf, -np.inf, pg, cumbeta)
 
 
 @dataclass
@@ -156,6 +155,9 @@ class FastSolution:
     validation_rows : ndarray of shape (m,)
         The rows held out for the stopping rule (0-based, sorted); trained on in the final
         passes when ``refit``.
+    best_pass : int or None
+        With ``keep_best``: the pass (1-based) whose model is returned, the best on the held-out
+        rows; None without.
     """
 
     coef: np.ndarray
@@ -164,12 +166,13 @@ class FastSolution:
     converged: bool
     history: list
     validation_rows: np.ndarray
+    best_pass: int | None = None
 
 
 def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_iter=1000, validation_fraction=0.02,
              max_validation=20_000, validation_tol=1e-3, weight_tol=1e-2, patience=2, optimum_tol=None,
              random_state=None, refit=True, average=3.0, shrink_margin=None, extrapolate=False, alphabet="dna",
-             n_jobs=None, verbose=False) -> FastSolution:
+             n_jobs=None, deterministic=False, keep_best=None, verbose=False) -> FastSolution:
     """Hinge-loss linear SVM on WD features, stopped when the model stops changing.
 
     Solves the problem of :func:`~seqimp.kernels._dcd.dcd_svm` on all rows but a validation
@@ -222,7 +225,7 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         kept the held-out accuracy moving by up to 0.02 a pass. None: the last iterate.
         Ignored by ``method="sgd"``, which averages its own way.
     shrink_margin : float or None, default=None
-        ``method="dcd"`` on one thread: shrink harder than liblinear. From pass
+        ``method="dcd"``: shrink harder than liblinear. From pass
         ``SHRINK_FROM`` on, a row whose dual variable is 0 and whose margin
         ``y_i f(x_i)`` exceeds ``1 + shrink_margin`` (or at its bound C_i with margin below
         ``1 - shrink_margin``) leaves the active set for the passes that follow (liblinear's
@@ -232,7 +235,7 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         The passes then skip the rows that the optimum does not use (40% at 10^5, see
         ``docs/training-at-scale.md``). None: liblinear's shrinking.
     extrapolate : bool, default=False
-        ``method="dcd"`` on one thread: after every pass, search the dual along the pass's
+        ``method="dcd"``: after every pass, search the dual along the pass's
         move and go on from the best point on that line, projected on the box
         (:func:`~seqimp.kernels._extrapolate.extrapolate_pass`; kept only where the dual
         rises, so every iterate is one of the same problem). Late in a fit coordinate descent
@@ -243,8 +246,19 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     random_state : None, int or numpy Generator
         Seeds the validation slice and the row order of every pass; None is seed 0.
     n_jobs : int or None, default=None
-        Threads of the "dcd" steps, as in :func:`~seqimp.kernels._dcd.dcd_svm` (the same model
-        up to rounding); "sgd" runs on one thread.
+        Threads of the "dcd" passes (None: 1), as in :func:`~seqimp.kernels._dcd.dcd_svm`: each pass
+        on that many threads sharing the weights (:class:`~seqimp.kernels._async_dcd.AsyncPasses`),
+        the returned model recomputed exactly from the (averaged) dual variables; its last digits
+        depend on the threads' scheduling. "sgd" runs on one thread.
+    deterministic : bool, default=False
+        True: one thread steps every row whatever ``n_jobs`` (the model bit for bit the same on every
+        machine and thread count).
+    keep_best : bool or None, default=None
+        Return the model of the pass with the best held-out accuracy (ties: the lower held-out hinge
+        loss), not that of the last pass: a fit that goes on after its held-out accuracy peaked (10^7
+        sequences: 0.898 at passes 5-16, 0.873 at the end, ``docs/multicore.md``) returns the peak.
+        Needs the slice kept out (``refit=False``); None: True when ``refit`` is False. Costs one more
+        weight vector.
     verbose : bool, default=False
         One line per pass (held-out hinge loss and accuracy, their changes, weight change, time).
 
@@ -258,22 +272,29 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         raise SeqimpError("optimum_tol needs method='dcd' (it is read from the dual objective); got method='sgd'")
     rule = PlateauRule(validation_tol, weight_tol, patience, optimum_tol=optimum_tol)
     nthreads = check_threads(n_jobs)
+    if deterministic or method == "sgd":
+        nthreads = 1
     if shrink_margin is not None:
         shrink_margin = check_number(shrink_margin, "shrink_margin", low=0)
-        if method != "dcd" or nthreads > 1:
-            raise SeqimpError(f"shrink_margin needs method='dcd' on one thread (it shrinks the active set of the "
-                              f"one-thread passes); got method='{method}', n_jobs={n_jobs}")
+        if method != "dcd":
+            raise SeqimpError(f"shrink_margin needs method='dcd' (it shrinks the active set of the coordinate-descent "
+                              f"passes); got method='{method}'")
     n, length = X.shape
     rng = check_random_state(random_state)
     sqb, base, sign, upper, qd, layout, v, alpha = svm_start(yb, C, class_weight, length, degree, alpha_)
     name = "SGD" if method == "sgd" else "DCD (fast)"
     stopper = HeldOutStop(X, yb, rule, validation_fraction, max_validation, rng, layout, sqb, refit=refit, name=name)
+    if keep_best is None:
+        keep_best = not refit
+    if keep_best and refit:
+        raise SeqimpError("keep_best needs refit=False: once the held-out rows are trained on, no pass is held out "
+                          "to choose by")
+    best = None                                # (accuracy, -loss, pass) of the kept model
     n_train = stopper.train.shape[0]
     distance = DistanceToOptimum(n_train)
-    rounds = None
-    if extrapolate and (method != "dcd" or nthreads > 1):
-        raise SeqimpError(f"extrapolate needs method='dcd' on one thread (a line search along one pass's move); "
-                          f"got method='{method}', n_jobs={n_jobs}")
+    shared = None
+    if extrapolate and method != "dcd":
+        raise SeqimpError(f"extrapolate needs method='dcd' (a line search along one pass's move); got method='{method}'")
     if extrapolate:
         v_before = aligned_zeros(v.shape[0])
         alpha_before = np.zeros_like(alpha)
@@ -291,9 +312,11 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         pg_max_old, pg_min_old = np.inf, -np.inf
         averager = IterateAverage(layout.size + 1, average)    # checks average
         model = averager.model
-        if nthreads > 1:                       # CoCoA+ rounds on threads instead of one chain of steps
-            rounds = ThreadRounds(X, sign, alpha, upper, v, layout, sqb, degree, base, qd, cumbeta, stopper.train,
-                                  nthreads, rng)
+        if nthreads > 1:                       # each pass on threads sharing the weights
+            from ._async_dcd import AsyncPasses
+
+            shared = AsyncPasses(X, sign, alpha, upper, layout, sqb, degree, base, qd, nthreads)
+            alpha_model = np.zeros_like(alpha)  # the dual variables of the averaged model
     chunk = max(4096, n_train // 50)
     order = stopper.train.copy()
     active = n_train
@@ -301,10 +324,7 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
     it = 0
     while it < max_iter:
         start = time.perf_counter()
-        if rounds is not None:
-            active = rounds.active
-        else:
-            rng.shuffle(order[:active])
+        rng.shuffle(order[:active])
         every_row = active == order.shape[0]
         if extrapolate:
             np.copyto(v_before, v)
@@ -313,9 +333,11 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
             shrink_max, shrink_min = min(pg_max_old, shrink_margin), max(pg_min_old, -shrink_margin)
         elif method == "dcd":
             shrink_max, shrink_min = pg_max_old, pg_min_old
+        else:
+            shrink_max = shrink_min = None
         with _pass_bar(verbose, active, f"{name} pass {it + 1}") as bar:
-            if rounds is not None:
-                pg[0], pg[1] = rounds.round(pg_max_old, pg_min_old, chunk, bar)
+            if shared is not None:
+                active, pg[0], pg[1] = shared.run(v, order, active, shrink_max, shrink_min, bar)
             elif method == "sgd":
                 for a in range(0, active, chunk):
                     b = min(a + chunk, active)
@@ -327,14 +349,14 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
                 a = 0
                 while a < active:
                     b, active = _steps(X, sign, alpha, upper, v, layout.table, sqb, degree, base, qd, order, a,
-                                       a + chunk, active, shrink_max, shrink_min, pg, cumbeta, nthreads)
+                                       a + chunk, active, shrink_max, shrink_min, pg, cumbeta)
                     bar.update(b - a)
                     a = b
         it += 1
         if method == "sgd":
             diff2, norm2, _ = _materialize(v, z, state[_S], state[_D], state[_E], state[_T] > t0, model)
             change = float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
-        else:                                  # next pass's shrinking thresholds (one thread or rounds)
+        else:                                  # next pass's shrinking thresholds
             pg_max_old = pg[0] if pg[0] > 0 else np.inf
             pg_min_old = pg[1] if pg[1] < 0 else -np.inf
             if extrapolate:
@@ -345,13 +367,23 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
                 solver_line(verbose, f"{name} pass {it}: extrapolated by step {step:.3g} along the pass (dual gain "
                                      f"{gain:.4g}, {clipped:,} rows clipped)")
             change = averager.update(v)
+            if shared is not None:
+                alpha_model += averager.weight * (alpha - alpha_model)
         to_go = None
         if rule.optimum_tol is not None:               # method "dcd" (refused with "sgd" above)
-            if stopper.refitting and distance.n != n:    # the problem of all rows (CoCoA+ rounds): afresh
-                distance = DistanceToOptimum(n)
             norm2 = averager.iterate_norm2
             to_go = distance.update(svm_dual_objective(v, alpha, norm2), norm2)
         verdict = stopper.after_pass(it, model, change, time.perf_counter() - start, verbose, to_go)
+        if keep_best:
+            loss, acc = stopper.history[-1][:2]
+            if best is None or (acc, -loss) > best[:2]:
+                if best is None:
+                    best_model = aligned_zeros(model.shape[0])
+                    best_alpha = np.zeros(n) if shared is not None else None
+                best = (acc, -loss, it)
+                np.copyto(best_model, model)
+                if shared is not None:
+                    np.copyto(best_alpha, alpha_model)
         if shrink_margin is not None and it + 1 >= SHRINK_FROM:
             recheck = (it + 1 - SHRINK_FROM) % RECHECK == 0
             if recheck or verdict == "stop" and not every_row:
@@ -365,13 +397,10 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         if verdict == "refit":                 # settled: train on every row until the weights settle again
             order = np.arange(n, dtype=np.int64)
             active = n
-            if rounds is not None:
-                rounds.add_rows(stopper.held)
             if method == "dcd":
                 pg_max_old, pg_min_old = np.inf, -np.inf
-            if method == "dcd" and rounds is None:
-                _join_held_rows(X, sign, alpha, upper, v, layout, sqb, degree, base, qd, cumbeta, stopper.held, rng,
-                                nthreads)
+            if method == "dcd":
+                _join_held_rows(X, sign, alpha, upper, v, layout, sqb, degree, base, qd, cumbeta, stopper.held, rng)
                 if rule.optimum_tol is not None:
                     distance.rebase(svm_dual_objective(v, alpha), n)
     if not converged:
@@ -379,6 +408,16 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
                       f"{rule.validation_tol:g}, weight_tol={rule.weight_tol:g}); increase max_iter",
                       ConvergenceWarning, stacklevel=2)
     del v
+    if keep_best and best is not None and best[2] != it:
+        solver_line(verbose, f"{name}: returns the model of pass {best[2]}, the best on the held-out rows (accuracy "
+                             f"{best[0]:.4f}), not that of the last pass {it} (accuracy {stopper.history[-1][1]:.4f})")
+        model = best_model
+        if shared is not None:
+            alpha_model = best_alpha
+    if shared is not None:            # the model exactly that of its dual variables (no addition lost to a race)
+        from ._async_dcd import rebuild_weights
+
+        rebuild_weights(X, sign, alpha_model, model, layout, sqb, degree, base, nthreads)
     coef, bias = to_standard(model, layout)
     return FastSolution(coef=coef, intercept=bias, n_iter=it, converged=converged, history=stopper.history,
-                        validation_rows=stopper.held)
+                        validation_rows=stopper.held, best_pass=best[2] if keep_best and best is not None else None)

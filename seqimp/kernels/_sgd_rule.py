@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from ..errors import SeqimpError, check_int, check_number
-from ._dcd import _dot_buf
+from ._layout import _dot_buf
 from ._implicit import solver_line
 from ._layout import aligned_zeros, row_addresses, row_buffers
 
@@ -282,6 +282,9 @@ class IterateAverage:
         Iterates averaged so far.
     iterate_norm2 : float
         ``||w||^2`` of the last iterate averaged in (computed in the same sweep).
+    weight : float
+        The share by which the last update moved the average to the iterate (the dual variables of the
+        average move by the same share).
     """
 
     def __init__(self, size, eta):
@@ -289,12 +292,14 @@ class IterateAverage:
         self.model = aligned_zeros(size)
         self.passes = 0
         self.iterate_norm2 = 0.0
+        self.weight = 1.0
 
     def update(self, w) -> float:
         """Average in the pass-end iterate ``w``; returns the relative change of the model,
         ``||new - old|| / ||new||`` (inf when the model is 0)."""
         self.passes += 1
         c = 1.0 if self.eta is None else (self.eta + 1.0) / (self.passes + self.eta)
+        self.weight = c
         diff2, norm2, self.iterate_norm2 = combine_into(self.model, 1.0 - c, w, c, w, 0.0)
         return float(np.sqrt(diff2 / norm2)) if norm2 > 0 else np.inf
 

@@ -73,9 +73,9 @@ class SolverOptions:
         keeps the point where it rises (``WDClassifier(extrapolate=True)``; fewer passes at
         10^5 sequences and more).
     threads : int >= 1, optional
-        ``WDClassifier(n_jobs=...)``: "fast" with 2 or more runs CoCoA+ rounds on that many
-        threads (another path to the same optimum, reproducible); "dcd" splits blocks of steps
-        over them (the same model; pays only on idle cores).
+        ``WDClassifier(n_jobs=...)``: the coordinate-descent passes on that many threads sharing
+        the weights (the same model up to the last digits); 1: one thread, bit for bit
+        reproducible. None: every core the process may use from 50,000 sequences on.
     """
 
     solver: str = "auto"
@@ -114,11 +114,6 @@ class SolverOptions:
             raise SeqimpError(f"{', '.join(given)}: options of the fast route; solver 'dcd' stops by liblinear's "
                               "rule (tol); use solver 'fast', 'sgd' or 'auto'")
         self._refuse_with_sgd(("optimum_tol", "shrink_margin"))
-        one_thread = [name for name in ("shrink_margin", "extrapolate") if self._set(name)]
-        if one_thread and self.threads is not None and self.threads > 1:
-            raise SeqimpError(f"{', '.join(one_thread)}: options of the fast route on one thread; threads "
-                              f"{self.threads} runs CoCoA+ rounds: leave {'it' if len(one_thread) == 1 else 'them'} "
-                              "out or train on one thread")
         self._refuse_with_sgd(("extrapolate", "average"))
 
     def _set(self, name) -> bool:
@@ -188,9 +183,7 @@ def solver_record(clf, n_train) -> dict:
     record = {"solver": clf.solver_, "solver_requested": requested, "solver_reason": reason,
               "passes": int(clf.n_iter_), "converged": bool(clf.converged_), "max_iter": int(clf.max_iter)}
     if clf.solver_ in ("dcd", "fast"):
-        from ..kernels import check_threads
-
-        record["threads"] = check_threads(clf.n_jobs)
+        record["threads"] = int(clf.n_threads_)
     if not hasattr(clf, "stopping_history_"):
         return dict(record, tol=float(clf.tol))
     record.update({name: clf.get_params()[name] for name in STOPPING_THRESHOLDS})
@@ -201,6 +194,9 @@ def solver_record(clf, n_train) -> dict:
         record["refit"] = bool(clf.get_params()["refit"])
         record["extrapolate"] = bool(clf.get_params()["extrapolate"])
     record["validation_rows"] = int(len(clf.validation_rows_))
+    if getattr(clf, "best_pass_", None) is not None:   # the model of the best held-out pass, not the last
+        record["best_pass"] = int(clf.best_pass_)
+        record["held_out_accuracy_returned"] = float(clf.stopping_history_[clf.best_pass_ - 1][1])
     columns = list(zip(*clf.stopping_history_)) or [(), (), (), ()]
     record["stopping_history"] = {
         name: [None if math.isnan(x) else float(x) for x in values]
@@ -229,7 +225,9 @@ def solver_line(record) -> str:
                     f"; the average of the passes, eta {record['average']:g}")
         if record.get("extrapolate"):
             how += "; extrapolated along every pass"
+        if "best_pass" in record:
+            how += (f"; the model of pass {record['best_pass']}, the best held out (accuracy "
+                    f"{record['held_out_accuracy_returned']:.4f})")
     if record.get("threads", 1) > 1:
-        how += (f"; CoCoA+ rounds on {record['threads']} threads" if record["solver"] == "fast" else
-                f"; {record['threads']} threads")
+        how += f"; {record['threads']} threads sharing the weights"
     return f"solver: {_SOLVER_NAMES[record['solver']]}, {record['solver_reason']}; {record['passes']} {steps}, {how}"
