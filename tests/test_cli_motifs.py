@@ -156,7 +156,7 @@ def test_motifs_into_a_poim_report(planted, tmp_path):
 def test_motifs_with_a_jaspar_release_by_name(planted, tmp_path, capsys):
     """--db JASPAR2024 (any case): JASPAR 2024 CORE vertebrates through pyjaspar, recorded in
     motifs.json; a release that does not exist fails before any work."""
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     import json
 
     out = tmp_path / "motifs"
