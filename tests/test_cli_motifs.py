@@ -210,8 +210,9 @@ def test_bad_input(planted, tmp_path, capsys):
                            (["--genome", str(bed), "--width", "30", "--positive", str(planted / "pos.fa")],
                             "seqimp: error: --positive and --positive-bed both give the sequences; use one\n"),
                            (["--genome", str(planted / "pos.fa"), "--width", "30"],
-                            "give both --positive and --negative (or --positive-bed with --negative-bed or "
-                            "--negatives; or neither, with --poim)\n")):
+                            "give both --positive and --negative (or --positive with --negatives shuffle, its "
+                            "dinucleotide shuffles; --positive-bed with --negative-bed or --negatives; or neither, "
+                            "with --poim)\n")):
         assert main(["motifs", "--positive-bed", str(bed), "--out", str(out)] + extra) == 2
         assert capsys.readouterr().err.endswith(message)
     assert main(["motifs", "--poim", str(tmp_path / "missing.npz"), "--out", str(out)]) == 2
