@@ -100,11 +100,15 @@ def main(argv=None) -> int:
     stdout closed the pipe, 143 SIGTERM).
 
     Without ``argv`` (the console script, ``python -m seqimp``) the command line is the process's own:
-    the process then ends when the command is over (:func:`_end_process`), and a signal until then
-    says what was written."""
+    the process then ends when the command is over (:func:`_end_process`; not under a profiler,
+    coverage or a debugger, which write their results as the interpreter exits, nor with
+    ``python -i``), and a signal until then says what was written."""
     if argv is not None:
         return _main(list(argv), own_process=False)
-    _end_process(_main(sys.argv[1:], own_process=True))
+    status = _main(sys.argv[1:], own_process=True)
+    if sys.gettrace() is None and sys.getprofile() is None and not sys.flags.inspect:
+        _end_process(status)
+    return status
 
 
 def _main(argv, own_process) -> int:
