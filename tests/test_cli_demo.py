@@ -47,7 +47,7 @@ def _assert_named_as_ap1(out, stdout):
     """The demo's motif against JASPAR 2024 CORE vertebrates: its best match is a matrix of the
     AP-1 site, and most of its significant matches are bZIP factors (the AP-1 family: FOS, JUN,
     ATF, BATF, MAF, BACH, ...) by JASPAR's own class annotation."""
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     from seqimp.motifs import jaspar_motifs
 
     credit = "JASPAR 2024 (Rauluseviciute et al., Nucleic Acids Res. 2024), CC BY 4.0, via pyjaspar"

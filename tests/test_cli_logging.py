@@ -35,7 +35,7 @@ def test_configure_installs_one_plain_stderr_handler(capsys):
     assert len(_handlers()) == 1
     logging.getLogger("seqimp.pipeline._poim_run").info("hidden")
     log("shown anyway", always=True)
-    assert capsys.readouterr().err == "shown anyway\n"
+    assert capsys.readouterr().err == "seqimp: warning: shown anyway\n"  # every stderr line: seqimp: ...
 
 
 def test_warnings_are_one_line_even_with_quiet(capsys, monkeypatch):

@@ -156,7 +156,7 @@ def test_motifs_into_a_poim_report(planted, tmp_path):
 def test_motifs_with_a_jaspar_release_by_name(planted, tmp_path, capsys):
     """--db JASPAR2024 (any case): JASPAR 2024 CORE vertebrates through pyjaspar, recorded in
     motifs.json; a release that does not exist fails before any work."""
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     import json
 
     out = tmp_path / "motifs"
@@ -210,8 +210,9 @@ def test_bad_input(planted, tmp_path, capsys):
                            (["--genome", str(bed), "--width", "30", "--positive", str(planted / "pos.fa")],
                             "seqimp: error: --positive and --positive-bed both give the sequences; use one\n"),
                            (["--genome", str(planted / "pos.fa"), "--width", "30"],
-                            "give both --positive and --negative (or --positive-bed with --negative-bed or "
-                            "--negatives; or neither, with --poim)\n")):
+                            "give both --positive and --negative (or --positive with --negatives shuffle, its "
+                            "dinucleotide shuffles; --positive-bed with --negative-bed or --negatives; or neither, "
+                            "with --poim)\n")):
         assert main(["motifs", "--positive-bed", str(bed), "--out", str(out)] + extra) == 2
         assert capsys.readouterr().err.endswith(message)
     assert main(["motifs", "--poim", str(tmp_path / "missing.npz"), "--out", str(out)]) == 2

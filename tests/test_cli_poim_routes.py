@@ -128,7 +128,8 @@ def _fasta(path, letters, n, length, seed):
 
 @pytest.mark.parametrize("route, message", [
     ("model-background", r"--strand both is for the motifs, which are refined on the sequences: give both "
-                         r"--positive and --negative \(or --positive-bed with --negative-bed or --negatives\), or "
+                         r"--positive and --negative \(or --positive with --negatives shuffle, or --positive-bed "
+                         r"with --negative-bed or --negatives\), or "
                          r"run 'seqimp motifs --poim OUT/poim\.npz --positive P --negative N' afterwards$"),
     ("model-positive", r"^seqimp: error: --db is for the motifs, which are refined on the sequences: give both "
                        r"--positive and --negative"),

@@ -149,7 +149,7 @@ def test_train_with_shifts_refuses_dask(tmp_path, capsys):
 
 
 def test_train_unreachable_scheduler_is_one_line(tmp_path, capsys):
-    pytest.importorskip("distributed")
+    pytest.importorskip("distributed", reason="needs distributed: pip install '.[dask]'")
     assert main(["train", "--positive", POS, "--negative", NEG, "--model-out", str(tmp_path / "m.npz"),
                  "--degree", "2", "--dask-scheduler", "tcp://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -158,7 +158,7 @@ def test_train_unreachable_scheduler_is_one_line(tmp_path, capsys):
 
 
 def test_train_on_two_local_dask_workers_matches_one_process(tmp_path, capsys):
-    pytest.importorskip("distributed")
+    pytest.importorskip("distributed", reason="needs distributed: pip install '.[dask]'")
     common = ["train", "--positive", POS, "--negative", NEG, "--degree", "3", "--test-fraction", "0", "-q"]
     assert main(common + ["--model-out", str(tmp_path / "one.npz")]) == 0
     assert main(common + ["--model-out", str(tmp_path / "dask.npz"), "--dask-workers", "2"]) == 0
@@ -172,7 +172,7 @@ def test_train_on_two_local_dask_workers_matches_one_process(tmp_path, capsys):
 
 
 def test_sampled_poim_on_two_local_dask_workers_writes_the_same_files(tmp_path, capsys):
-    pytest.importorskip("distributed")
+    pytest.importorskip("distributed", reason="needs distributed: pip install '.[dask]'")
     scorer = tmp_path / "motif_scorer.py"   # imported by the worker processes from its path
     scorer.write_text("import numpy as np\nMOTIF = np.array([2, 0, 3, 3, 0, 1, 0])\n"
                       "def score(X):\n    return (X[:, 10:17] == MOTIF).sum(axis=1).astype(float)\n")

@@ -15,7 +15,7 @@ import pytest
 
 import seqimp
 
-distributed = pytest.importorskip("distributed")
+distributed = pytest.importorskip("distributed", reason="needs distributed: pip install '.[dask]'")
 
 from distributed.comm.core import CommClosedError  # noqa: E402
 

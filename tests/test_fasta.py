@@ -61,6 +61,40 @@ def test_invalid_symbol_names_record_position_symbol(tmp_path, symbol):
         read_fasta(path)
 
 
+@pytest.mark.parametrize("raw, named, position", [
+    ("ACéTA".encode(), "'é' (U+00E9)", 3),              # UTF-8: one letter, at its position
+    ("ACGT\u200b".encode(), "U+200B", 5),               # a zero-width space: printed as nothing
+    (b"AC\xe9TA", "byte 0xe9", 3),                       # Latin-1: not UTF-8, named as a byte
+    ("ACGTAé".encode(), "'é' (U+00E9)", 6),             # one letter longer: named before the lengths
+])
+def test_a_character_beyond_ascii_is_named_at_its_position(tmp_path, raw, named, position):
+    path = tmp_path / "u.fa"
+    path.write_bytes(b">ok\nACGTA\n>bad1\n" + raw + b"\n")
+    expected = rf"u\.fa: record 'bad1': invalid symbol {re.escape(named)} at position {position} \(alphabet dna"
+    with pytest.raises(ValueError, match=expected):
+        read_fasta(path)
+    if position < 6:  # records of one length in letters: the invalid one is dropped
+        with pytest.warns(UserWarning, match="skipped 1 of 2 records"):
+            assert read_fasta(path, on_invalid="skip").ids == ["ok"]
+
+
+def test_encode_names_a_character_beyond_ascii_of_a_string_or_a_byte():
+    from seqimp.io import encode
+
+    with pytest.raises(ValueError, match=r"sequence 1: invalid symbol '€' \(U\+20AC\) at position 2"):
+        encode(["ACGT", "A€GT"])  # not Latin-1: once read as '?'
+    with pytest.raises(ValueError, match=r"sequence 0: invalid symbol byte 0xc3 at position 3"):
+        encode([b"AC\xc3\xa9T"])
+    with pytest.raises(ValueError, match=r"sequence 0: invalid symbol '\?' at position 1"):
+        encode(["?CGT"])
+
+
+def test_titles_in_utf8_or_latin1_and_a_byte_order_mark(tmp_path):
+    path = tmp_path / "t.fa"
+    path.write_bytes("\ufeff>séq1 x\nACGT\n".encode() + b">s\xe9q2\nACGT\n")
+    assert read_fasta(path).ids == ["séq1", "séq2"]  # a title that is not UTF-8 is read as Latin-1
+
+
 def test_skip_invalid_warns_with_count(tmp_path):
     path = write(tmp_path / "bad.fa", ">a\nACGT\n>b\nANGT\n>c\nRCGT\n>d\nTTTT\n")
     with pytest.warns(UserWarning, match="skipped 2 of 4 records"):

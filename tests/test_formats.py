@@ -130,7 +130,7 @@ def test_jaspar_names(text, expected):
 
 
 def test_jaspar_collection_insects():
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     db = load_database("JASPAR2024:insects")
     assert db.info["tax_group"] == "insects" and len(db) > 50
     assert "insects" in db.label

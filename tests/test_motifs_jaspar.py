@@ -19,7 +19,7 @@ TRANSFAC = ("jaspar", "JASPAR2024_CORE_vertebrates_non-redundant_pfms_transfac.t
 
 @pytest.fixture(scope="module")
 def jaspar2024():
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     return jaspar_motifs("JASPAR2024")
 
 
@@ -85,7 +85,7 @@ def test_matrices_equal_jaspars_transfac_file(jaspar2024, shared_data):
 
 
 def test_ids_select_matrices_in_the_order_given():
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     db = jaspar_motifs("jaspar2024", ids=["MA0835.3", "MA0099"])  # a base ID: the latest version
     assert [(m.name, m.description) for m in db] == [("MA0835.3", "BATF3"), ("MA0099.4", "FOS::JUN")]
     assert db.info["ids"] == ["MA0835.3", "MA0099"] and db.info["collection"] is None
@@ -96,7 +96,7 @@ def test_ids_select_matrices_in_the_order_given():
 
 
 def test_other_releases_collections_and_groups():
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     assert {"JASPAR2014", "JASPAR2022", "JASPAR2024"} <= set(jaspar_releases())
     plants = jaspar_motifs("JASPAR2024", tax_group="Plants")
     assert len(plants) == len(_sqlite_latest("JASPAR2024", "CORE", "plants")) > 100
@@ -107,7 +107,7 @@ def test_other_releases_collections_and_groups():
 
 
 def test_unknown_release_and_empty_selection_say_what_exists():
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     with pytest.raises(SeqimpError, match=r"^unknown JASPAR release 'JASPAR1999'; pyjaspar has JASPAR2014, "
                                           r"JASPAR2016, .*JASPAR2024"):
         jaspar_motifs("JASPAR1999")
@@ -149,7 +149,7 @@ def test_load_database_file_wins_over_a_release_name(tmp_path, monkeypatch):
 
 
 def test_load_database_by_name_and_what_is_recorded():
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     db = load_database("Jaspar2024:CORE:vertebrates")
     assert len(db) == 879 and database_info(db)["release"] == "JASPAR2024"
     assert load_database(db) is db

@@ -1,10 +1,11 @@
 """The report in a real browser: headless Chromium at 1280 x 800 lays the page out; the motif
 section must start on the first screen and no table may reach past the window's right edge.
 
-Needs a Chromium binary (Debian: ``apt-get install chromium-headless-shell``; the Playwright
-download is not reachable from every machine). Without one the test is skipped with that
-reason; tests/test_report.py checks the same page with an HTML parser (the motif section
-precedes the heatmaps, every table sits in a box whose cells wrap)."""
+Needs a Chromium binary (Debian: ``apt-get install chromium-headless-shell``, or the full
+``chromium``; the Playwright download is not reachable from every machine), run with
+``--headless`` so that no display is needed. Without one, or when it cannot start here, the
+test is skipped saying why; tests/test_report.py checks the same page with an HTML parser (the
+motif section precedes the heatmaps, every table sits in a box whose cells wrap)."""
 
 import json
 import re
@@ -21,10 +22,13 @@ import pytest  # noqa: E402
 from seqimp.report import build_report  # noqa: E402
 
 
-BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome")
+BROWSERS = ("chromium-headless-shell", "chrome-headless-shell", "chromium", "chromium-browser", "google-chrome",
+            "google-chrome-stable")
 PROBE = """<script>window.addEventListener("load", function () {
   var out = {width: innerWidth, page: document.documentElement.scrollWidth,
-             motifs: document.getElementById("motifs").getBoundingClientRect().top, wide: []};
+             motifs: null, wide: []};
+  var motifs = document.getElementById("motifs");
+  if (motifs) out.motifs = motifs.getBoundingClientRect().top;
   document.querySelectorAll("table").forEach(function (t, i) {
     if (t.getBoundingClientRect().right > innerWidth + 0.5) out.wide.push(i); });
   var pre = document.createElement("pre"); pre.id = "layout"; pre.textContent = JSON.stringify(out);
@@ -36,8 +40,23 @@ def _browser():
         path = shutil.which(name)
         if path:
             return path
-    pytest.skip("no Chromium binary (apt-get install chromium-headless-shell); the HTML-parser check in "
-                "tests/test_report.py covers the layout rules")
+    pytest.skip(f"no Chromium binary ({', '.join(BROWSERS)}; apt-get install chromium-headless-shell); the "
+                "HTML-parser check in tests/test_report.py covers the layout rules")
+
+
+def _render(browser, page, profile):
+    """The DOM of ``page`` laid out by headless Chromium at 1280 x 800; skipped, saying why, when the
+    browser prints no page (it cannot start here: a missing library, no sandbox support)."""
+    command = [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+               "--window-size=1280,800", "--virtual-time-budget=5000", "--dump-dom", page.as_uri()]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.skip(f"{browser} --headless printed no page in 120 s")
+    if "<html" not in done.stdout.lower():
+        last = (done.stderr.strip().splitlines() or ["nothing on stderr"])[-1][:200]
+        pytest.skip(f"{browser} --headless printed no page (exit status {done.returncode}: {last})")
+    return done.stdout
 
 
 def _png(path, size=(8, 6)):
@@ -70,10 +89,10 @@ def test_motifs_on_the_first_screen_and_no_table_wider_than_the_page(tmp_path):
                          f"True\tFos-related\t" + "\t".join("v" * 30 for _ in range(24)) + "\n" for i in range(1, 6)))
     html = build_report(tmp_path)
     (tmp_path / "probe.html").write_text(html.replace("</body>", PROBE + "</body>"))
-    dom = subprocess.run([browser, "--no-sandbox", "--disable-gpu", "--window-size=1280,800",
-                          "--virtual-time-budget=5000", "--dump-dom", (tmp_path / "probe.html").as_uri()],
-                         capture_output=True, text=True, timeout=120).stdout
-    layout = json.loads(re.search(r'<pre id="layout">([^<]*)</pre>', dom).group(1))
+    dom = _render(browser, tmp_path / "probe.html", tmp_path / "profile")
+    probe = re.search(r'<pre id="layout">([^<]*)</pre>', dom)
+    assert probe, "the page's script did not run to the end: " + dom[-500:]
+    layout = json.loads(probe.group(1))
     assert layout["width"] == 1280
-    assert 0 <= layout["motifs"] < 800, layout          # the motif section starts on the first screen
+    assert layout["motifs"] is not None and 0 <= layout["motifs"] < 800, layout  # the motifs on the first screen
     assert layout["wide"] == [] and layout["page"] <= 1280, layout   # no table reaches past the window

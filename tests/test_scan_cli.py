@@ -115,7 +115,7 @@ def test_enrich_contract_planted_and_folder(tmp_path, capsys):
 
 
 def test_enrich_jaspar_collection_is_printed(tmp_path, capsys):
-    pytest.importorskip("pyjaspar")
+    pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
     p = _fasta(tmp_path / "p.fa", _seqs(6, 30))
     n = _fasta(tmp_path / "n.fa", _seqs(6, 30, seed=9))
     assert main(["enrich", "--positive", str(p), "--negative", str(n), "--db", "JASPAR2024:fungi",

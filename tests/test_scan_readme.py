@@ -96,7 +96,7 @@ def test_every_usage_line_runs_or_is_listed(workdir):
         if reason is not None:  # the JASPAR release: the same command without the database
             argv = argv[:argv.index("--db")] + argv[argv.index("--db") + 2:]
         if argv[0] == "enrich" and "JASPAR2024" in " ".join(argv):
-            pytest.importorskip("pyjaspar")
+            pytest.importorskip("pyjaspar", reason="needs pyjaspar: pip install '.[jaspar]'")
         assert main(_small(argv)) == 0, line
         ran.append(argv[0])
     assert {"inspect", "poim", "train", "motifs", "scan", "enrich", "encode"} <= set(ran)

@@ -98,8 +98,21 @@ def _chosen_command(argv):
 
 def main(argv=None) -> int:
     """Run the command line; return the exit status (0 success, 2 user error, 130 SIGINT, 141 the reader of
-    stdout closed the pipe, 143 SIGTERM)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    stdout closed the pipe, 143 SIGTERM).
+
+    Without ``argv`` (the console script, ``python -m seqimp``) the command line is the process's own:
+    the process then ends when the command is over (:func:`_end_process`; not under a profiler,
+    coverage or a debugger, which write their results as the interpreter exits, nor with
+    ``python -i``), and a signal until then says what was written."""
+    if argv is not None:
+        return _main(list(argv), own_process=False)
+    status = _main(sys.argv[1:], own_process=True)
+    if sys.gettrace() is None and sys.getprofile() is None and not sys.flags.inspect:
+        _end_process(status)
+    return status
+
+
+def _main(argv, own_process) -> int:
     debug = "--debug" in argv
     limit = _resources.limit_error()
     if limit:  # below what the libraries need: one line instead of a hang or an abort
@@ -117,12 +130,15 @@ def main(argv=None) -> int:
         parser.print_help(sys.stderr)
         return 2
     configure(quiet=args.quiet, debug=args.debug, verbose=getattr(args, "verbose", 0))
+    finished = {}  # the command's exit status, once it has returned
     try:
         _check_inputs(args)
-        with warnings.catch_warnings(), _sigterm_raises():
+        # a signal while the interpreter exits after the command is reported too (_exit_handler)
+        with warnings.catch_warnings(), _sigterm_raises(_exit_handler(args, finished) if own_process else None):
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning
-            return int(args.func(args) or 0)
+            finished["status"] = status = int(args.func(args) or 0)
+            return status
     except BrokenPipeError:  # the reader closed the pipe (seqimp cite | head): stop quietly, as Unix tools do
         _silence_stdout()
         return 141
@@ -137,12 +153,64 @@ def main(argv=None) -> int:
         return 2
     except (KeyboardInterrupt, Terminated) as exc:
         signame, status = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("SIGINT", 130)
-        out = getattr(args, "out", None) or getattr(args, "model_out", None)
         from ._output_folder import committed_note
 
-        where = committed_note(out)  # the results may have been committed just before the signal
+        where = committed_note(_out(args))  # the results may have been committed just before the signal
         print(f"seqimp: {args.command} interrupted by {signame}{where}", file=sys.stderr)
         return status
+
+
+def _end_process(status):
+    """End the process with ``status`` as the interpreter's exit would (threads joined, exit
+    functions run, output flushed), without its teardown of every module: that takes half a second
+    after a numba or LLVM run, and Python handles no signal during it, so a SIGTERM then would end
+    the process without a word about the results, which are written."""
+    import atexit
+    import os
+    import threading
+
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:  # the reader of stdout is gone (seqimp cite | head)
+            status = status or 141
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit(status)
+
+
+def _out(args):
+    """What the command writes: ``--out`` or ``--model-out`` (None for inspect, cite)."""
+    return getattr(args, "out", None) or getattr(args, "model_out", None)
+
+
+def _exit_handler(args, finished):
+    """The handler of SIGTERM and SIGINT once the command is over: the interpreter's exit (modules'
+    clean-up) takes a moment, and a signal then would end the process without a word. It says
+    whether the results had been written (the command returned 0) and ends the process at once
+    with 143 or 130, as a signal during the command does."""
+    import os
+
+    from ._output_folder import committed_note  # now: no import while the interpreter shuts down
+
+    def handler(signum, frame):
+        signame, status = ("SIGTERM", 143) if signum == signal.SIGTERM else ("SIGINT", 130)
+        out = _out(args)
+        where = (f"; the results had been written to {out} before it" if out and finished.get("status") == 0
+                 else committed_note(out))
+        with contextlib.suppress(Exception):  # the lines printed so far, before the process ends
+            sys.stdout.flush()
+            sys.stderr.flush()
+        with contextlib.suppress(OSError):
+            os.write(2, f"seqimp: {args.command} interrupted by {signame} as it exited{where}\n".encode(
+                errors="backslashreplace"))
+        os._exit(status)
+
+    return handler
 
 
 #: Options that name an input file or folder: checked before a command imports the library, so a
@@ -183,8 +251,9 @@ class Terminated(BaseException):
 
 
 @contextlib.contextmanager
-def _sigterm_raises():
-    """Turn SIGTERM into :class:`Terminated` for the duration of a command (main thread only)."""
+def _sigterm_raises(after=None):
+    """Turn SIGTERM into :class:`Terminated` for the duration of a command (main thread only);
+    ``after``: the handler of SIGTERM and SIGINT from then on (else the previous ones come back)."""
     def handler(signum, frame):
         raise Terminated()
 
@@ -196,7 +265,11 @@ def _sigterm_raises():
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if after is None:
+            signal.signal(signal.SIGTERM, previous)
+        else:
+            signal.signal(signal.SIGTERM, after)
+            signal.signal(signal.SIGINT, after)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

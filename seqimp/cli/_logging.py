@@ -39,6 +39,12 @@ class _StderrHandler(logging.Handler):
         return sys.stderr
 
     def format(self, record) -> str:
+        message = record.getMessage()
+        if record.levelno >= logging.WARNING and not message.startswith("seqimp: "):
+            # a library's warning (seqimp.motifs, seqimp.pipeline) reads like the command's own: every line
+            # on stderr under -q starts with 'seqimp: '
+            record = logging.makeLogRecord({**record.__dict__, "args": None,
+                                            "msg": f"seqimp: {record.levelname.lower()}: {message}"})
         return terminal_text(super().format(record))  # a name from a file cannot drive the terminal
 
     def emit(self, record) -> None:

@@ -230,9 +230,29 @@ def _foreign(out: Path, name: str, why: str) -> UserError:
                      f"(nothing written, the folder is unchanged)")
 
 
+def _check_no_link_out(out: Path, names, verb="writes") -> None:
+    """UserError when a folder on the way to one of ``names`` (paths relative to ``out``) is a
+    symbolic link that leads out of ``out`` (``OUT/logos`` -> elsewhere): a run writes, replaces
+    and removes files inside its folder only. A link inside the folder, or ``out`` itself a link,
+    is fine; a file that is a link is replaced as a link, never written through."""
+    root, seen = out.resolve(), set()
+    for name in names:
+        folder = out
+        for part in Path(name).parts[:-1]:
+            folder = folder / part
+            if folder in seen:
+                continue
+            seen.add(folder)
+            if folder.is_symlink() and not folder.resolve().is_relative_to(root):
+                raise _foreign(out, folder.relative_to(out).as_posix(),
+                               f"is a symbolic link to {folder.resolve()}, outside the folder, where this run "
+                               f"{verb} {name}")
+
+
 def _commit(staging: Path, out: Path, command: str, *, inputs=(), group=(), finish=None, adopt=()) -> None:
     """Publish the staged files of ``command`` in ``out`` as one set (see the module docstring)."""
     new = _files(staging)
+    _check_no_link_out(out, new)
     owners = _owners(out, command, adopt)
     ours = set(owners[command])
     seqimp_files = {f for files in owners.values() for f in files}
@@ -264,6 +284,7 @@ def _commit(staging: Path, out: Path, command: str, *, inputs=(), group=(), fini
                   if writes_group and _in_group(f, group)}
     stale = sorted(f for f in (ours | superseded) - set(new)
                    if _exists(out / f) and not (out / f).is_dir() and not _same_file(out / f, inputs))
+    _check_no_link_out(out, stale, "removes")
     kept = sorted(f for f in ours - set(new) - set(stale) if _exists(out / f) and (out / f).is_file())
     aside = staging.with_name(staging.name + "-old")
     shared = staging.with_name(staging.name + "-shared")
@@ -283,6 +304,7 @@ def _commit(staging: Path, out: Path, command: str, *, inputs=(), group=(), fini
             for name in _files(shared):
                 if name not in seqimp_files:
                     raise _foreign(out, name, "was not written by seqimp")
+                _check_no_link_out(out, [name])
                 txn.put(shared / name, name)
         for cmd, files in sorted(manifests.items()):
             tmp = staging.with_name(f"{staging.name}-{cmd}.json")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ._inputs import add_input_options, read_inputs, read_motif_source, refuse_protein
-from ._logging import UserError
+from ._logging import UserError, terminal_text
 from ._options import add_data_options, add_quiet, positive_float, seed, share
 from ._output_folder import check_output_path, input_paths, output_dir
 
@@ -99,7 +99,8 @@ def run(args) -> int:
     print(f"{len(enriched)} of {len(table)} motifs enriched at q <= {args.max_q:g} "
           f"({len(inputs.positive)} positives, {len(inputs.negative)} negatives; {database.label})")
     for row in enriched.head(10).to_dict("records"):
-        print(f"  {row['motif']} {row['target_description']}: {row['positives_with_site']} positives, "
-              f"{row['negatives_with_site']} negatives with a site, q = {row['q_value']:.2g}")
+        line = (f"  {row['motif']} {row['target_description']}: {row['positives_with_site']} positives, "
+                f"{row['negatives_with_site']} negatives with a site, q = {row['q_value']:.2g}")
+        print(terminal_text(line))  # a motif's name from a file: escape sequences shown, not obeyed
     print(f"results: {args.out}/enrichment.tsv, report.html")
     return 0

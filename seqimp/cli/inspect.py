@@ -76,9 +76,13 @@ def _kind_of_symbols(invalid, alpha) -> str:
     """What the symbols outside the alphabet are, and what to do: ambiguity codes (drop their records),
     bytes that are not letters (not a text FASTA file), or letters of another alphabet."""
     symbols = set(invalid)
-    if any(len(s) > 1 or not s.isprintable() or s.isspace() for s in symbols):  # 0x.. bytes, control characters
+    beyond = {s for s in symbols if "U+" in s}  # é(U+00E9): characters beyond ASCII
+    if any(len(s) > 1 and s not in beyond or not s.isprintable() or s.isspace() for s in symbols):  # 0x.. bytes
         return ("bytes that are not sequence letters: is this a text FASTA file? (binary or compressed "
                 "other than gzip files are not read)")
+    if beyond:
+        return ("characters beyond ASCII, which no sequence alphabet has (a word processor's?): replace them, or "
+                "drop those records with --skip-invalid")
     if alpha.name in ("dna", "rna") and {s.upper() for s in symbols} <= AMBIGUITY_CODES:
         return "N and ambiguity codes; 'seqimp poim' needs --skip-invalid to drop those records"
     return (f"symbols outside the {alpha.name} alphabet; choose another with --alphabet, or drop those records "

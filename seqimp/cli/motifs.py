@@ -141,8 +141,9 @@ def _inputs(args):
 
         pos, neg = (None if s is None else SequenceSet(s.codes, s.ids, "dna", s.source) for s in (pos, neg))
     if (pos is None) != (neg is None):
-        raise UserError("give both --positive and --negative (or --positive-bed with --negative-bed or "
-                        "--negatives; or neither, with --poim)")
+        raise UserError("give both --positive and --negative (or --positive with --negatives shuffle, its "
+                        "dinucleotide shuffles; --positive-bed with --negative-bed or --negatives; or neither, "
+                        "with --poim)")
     if args.poim:
         if args.model != "auto":
             raise UserError(f"--model {args.model} chooses the model trained on the sequences; --poim starts from "
@@ -155,8 +156,8 @@ def _inputs(args):
                             f"describes sequences of length {result.length}")
         return database, pos, neg, result
     if pos is None:
-        raise UserError("--positive and --negative are required (or --positive-bed with negatives, or start "
-                        "from a saved --poim poim.npz)")
+        raise UserError("--positive and --negative are required (or --positive with --negatives shuffle, "
+                        "--positive-bed with negatives, or start from a saved --poim poim.npz)")
     check_degree(args, pos.length)
     max_order = args.max_order or args.degree
     if max_order > pos.length:

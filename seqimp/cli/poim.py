@@ -202,8 +202,9 @@ def _motif_route(args, inputs, external) -> bool:
             raise UserError(f"{given} is for the motifs, which are refined on positive and negative sequences; "
                             "--table with measured values (the regression route) has none")
         raise UserError(f"{given} is for the motifs, which are refined on the sequences: give both --positive "
-                        "and --negative (or --positive-bed with --negative-bed or --negatives), or run 'seqimp "
-                        "motifs --poim OUT/poim.npz --positive P --negative N' afterwards")
+                        "and --negative (or --positive with --negatives shuffle, or --positive-bed with "
+                        "--negative-bed or --negatives), or run 'seqimp motifs --poim OUT/poim.npz --positive P "
+                        "--negative N' afterwards")
     return wanted
 
 
@@ -237,8 +238,9 @@ def _run(args) -> int:
         check_degree(args, inputs.table.length)
     elif not (args.model or external):
         if pos is None or neg is None:
-            raise UserError("--positive and --negative are required (or --positive-bed, --table; or analyse a "
-                            "saved model with --model, --scorer, --sklearn-model or --onnx-model)")
+            raise UserError("--positive and --negative are required (or --positive with --negatives shuffle, "
+                            "--positive-bed, --table; or analyse a saved model with --model, --scorer, "
+                            "--sklearn-model or --onnx-model)")
         if args.background_fasta:
             raise UserError("--background-fasta is for --model/--scorer/--sklearn-model/--onnx-model runs; "
                             "use --background when training")

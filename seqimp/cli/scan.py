@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ._inputs import add_input_options, read_inputs, read_motif_source, refuse_protein
-from ._logging import UserError
+from ._logging import UserError, terminal_text
 from ._options import add_quiet, positive_float
 from ._output_folder import check_output_path, input_paths, output_dir
 
@@ -98,7 +98,8 @@ def run(args) -> int:
     print(f"{len(hits)} sites of {len(database)} motifs at p <= {args.thresh:g} "
           f"({int((hits['q_value'] <= 0.05).sum())} at q <= 0.05) in {len(sequences)} sequences")
     for row in hits.head(5).to_dict("records"):
-        print(f"  {row['motif']}  {row['id']}:{row['position']}({row['strand']})  {row['matched']}  "
-              f"p = {row['p_value']:.2g}  q = {row['q_value']:.2g}")
+        line = (f"  {row['motif']}  {row['id']}:{row['position']}({row['strand']})  {row['matched']}  "
+                f"p = {row['p_value']:.2g}  q = {row['q_value']:.2g}")
+        print(terminal_text(line))  # a motif's name from a file: escape sequences shown, not obeyed
     print(f"results: {args.out}/scan.tsv, scan.bed, report.html")
     return 0

@@ -10,6 +10,7 @@ Conventions used throughout seqimp:
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -130,6 +131,38 @@ def describe_byte(b: int) -> str:
     return repr(ch) if b < 0x80 and ch.isprintable() else f"byte 0x{b:02x}"
 
 
+def describe_char(ch: str) -> str:
+    """A character of input as a message names it: ``'X'`` when printable ASCII, ``'é' (U+00E9)``
+    beyond ASCII (``U+200B`` when it prints as nothing), ``byte 0x..`` for an ASCII control
+    character or a byte that is not UTF-8 (read as ``\\udcXX``, Python's surrogate escape)."""
+    code = ord(ch)
+    if code < 0x80:
+        return describe_byte(code)
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"byte 0x{code - 0xDC00:02x}"
+    return f"{ch!r} (U+{code:04X})" if ch.isprintable() else f"U+{code:04X}"
+
+
+#: The error handler of :func:`symbol_bytes`: each character beyond ASCII becomes the one byte 0xff.
+_NON_ASCII = "seqimp-non-ascii"
+codecs.register_error(_NON_ASCII, lambda exc: (b"\xff" * (exc.end - exc.start), exc.end))
+
+
+def symbol_bytes(seq) -> bytes:
+    """``seq`` (str) as one byte per character: ASCII as itself, any other character as 0xff, which
+    is in no alphabet (alphabets are ASCII), so positions stay those of the characters."""
+    return seq.encode("ascii", _NON_ASCII)
+
+
+def _first_non_ascii(seq):
+    """The 0-based index of the first character (of a str) or byte (of bytes) beyond ASCII, or None."""
+    if seq.isascii():
+        return None
+    if isinstance(seq, str):
+        return next(i for i, ch in enumerate(seq) if not ch.isascii())
+    return int(np.flatnonzero(np.frombuffer(seq, np.uint8) >= 0x80)[0])
+
+
 def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
     """Encode equal-length sequences into a code matrix.
 
@@ -155,7 +188,8 @@ def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
     alpha = get_alphabet(alphabet)
     if isinstance(seqs, (str, bytes)):
         seqs = [seqs]
-    seqs = [s.encode("latin-1", "replace") if isinstance(s, str) else bytes(s) for s in seqs]
+    given = [s if isinstance(s, str) else bytes(s) for s in seqs]  # positions count characters of a str
+    seqs = [symbol_bytes(s) if isinstance(s, str) else s for s in given]
     n = len(seqs)
     if n == 0:
         return np.zeros((0, 0), dtype=np.uint8)
@@ -163,10 +197,20 @@ def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
     def label(r):
         return f"record {names[r]!r}" if names is not None else f"sequence {r}"
 
+    def invalid(r, pos):
+        symbol = given[r][pos:pos + 1]
+        symbol = describe_char(symbol) if isinstance(symbol, str) else describe_byte(symbol[0])
+        return SeqimpError(f"{label(r)}: invalid symbol {symbol} at position {pos + 1} "
+                           f"(alphabet {alpha.name}: {alpha.symbols})")
+
     length = len(seqs[0])
     lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=n)
     bad = np.flatnonzero(lengths != length)
     if bad.size:
+        for r, seq in enumerate(given):  # a letter beyond ASCII (a word processor's) is the likelier fault
+            pos = _first_non_ascii(seq)
+            if pos is not None:
+                raise invalid(r, pos)
         r = int(bad[0])
         raise SeqimpError(
             f"{label(r)} has length {lengths[r]}, but {label(0)} has length {length}; "
@@ -176,12 +220,7 @@ def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
     codes = alpha.lut[raw]
     wrong = np.flatnonzero(codes == INVALID)
     if wrong.size:
-        flat = int(wrong[0])
-        r, pos = divmod(flat, length) if length else (0, 0)
-        raise SeqimpError(
-            f"{label(r)}: invalid symbol {describe_byte(raw[flat])} at position {pos + 1} "
-            f"(alphabet {alpha.name}: {alpha.symbols})"
-        )
+        raise invalid(*divmod(int(wrong[0]), length))
     return codes.reshape(n, length)
 
 

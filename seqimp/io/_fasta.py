@@ -7,13 +7,14 @@ import io
 import itertools
 import warnings
 import zlib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from Bio.SeqIO.FastaIO import SimpleFastaParser
 
-from ._alphabet import INVALID, Alphabet, decode, encode, get_alphabet, guess_alphabet
+from ._alphabet import INVALID, Alphabet, decode, encode, get_alphabet, guess_alphabet, symbol_bytes
 from ..errors import SeqimpError, check_choice, check_file
 
 __all__ = ["SequenceSet", "read_fasta", "write_fasta"]
@@ -110,8 +111,9 @@ def _open_text(path: Path):
     """A text handle on ``path``, gunzipped when it starts with the gzip magic bytes.
 
     The file is opened and read once, so pipes and process substitution
-    (``/dev/stdin``, ``<(zcat x.fa.gz)``) work. Bytes are decoded as Latin-1, one
-    character per byte, so that messages can show a byte >= 0x80 as it is.
+    (``/dev/stdin``, ``<(zcat x.fa.gz)``) work. Text is UTF-8 (ASCII included), so that a
+    letter such as 'é' is one character, named as such, at its position; a byte that is not
+    UTF-8 is kept as Python's surrogate escape (``\\udcXX``), named ``byte 0xXX``.
     """
     handle = open(path, "rb")
     head = b""
@@ -123,7 +125,7 @@ def _open_text(path: Path):
     stream = io.BufferedReader(_Prefixed(head, handle))
     if head == b"\x1f\x8b":
         stream = gzip.GzipFile(fileobj=stream, mode="rb")
-    return io.TextIOWrapper(stream, encoding="latin-1")
+    return io.TextIOWrapper(stream, encoding="utf-8", errors="surrogateescape")
 
 
 def iter_fasta(path: Path):
@@ -142,14 +144,25 @@ def iter_fasta(path: Path):
                     break
             if not first:
                 raise SeqimpError(f"{path}: file is empty (no FASTA records)")
-            first = first.removeprefix("\xef\xbb\xbf")  # a UTF-8 byte-order mark (read as Latin-1)
+            first = first.removeprefix("\ufeff")  # a UTF-8 byte-order mark
             if not first.startswith(">"):
                 raise SeqimpError(f"{path}: not FASTA: the first non-empty line does not start with '>'")
             # SimpleFastaParser wants to see the header line itself; feed it back.
             for r, (title, seq) in enumerate(SimpleFastaParser(itertools.chain([first], handle))):
-                yield (title.split(None, 1)[0] if title.strip() else f"record{r + 1}"), seq
+                yield (_record_id(title.split(None, 1)[0]) if title.strip() else f"record{r + 1}"), seq
     except (EOFError, OSError, zlib.error) as exc:
         raise SeqimpError(f"{path}: cannot read compressed/raw data ({exc})") from None
+
+
+def _record_id(word: str) -> str:
+    """A record id as text: a title that is not UTF-8 (a Latin-1 file's 'é') is read as Latin-1."""
+    if word.isascii():
+        return word
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:  # surrogate escapes: the bytes of another encoding
+        return word.encode("utf-8", "surrogateescape").decode("latin-1")
+    return word
 
 
 def _parse(path: Path):
@@ -222,8 +235,7 @@ def with_fix(message: str, hints) -> SeqimpError:
 
 def _letters(seqs) -> set:
     """The distinct characters of ``seqs``."""
-    raw = np.frombuffer("".join(seqs).encode("latin-1", "replace"), np.uint8)
-    return {chr(b) for b in np.unique(raw)}
+    return set().union(*map(set, seqs))
 
 
 def symbol_hints(seqs, alpha) -> tuple:
@@ -274,7 +286,8 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
         ``source`` (str), ``alphabet`` (Alphabet), ``records`` (int), ``min_length``,
         ``max_length`` (int), ``composition`` (ndarray of shape (alphabet size,), fractions of
         the valid symbols), ``invalid`` (dict symbol -> count, symbols outside the alphabet,
-        bytes >= 0x80 as ``0x..``), ``invalid_records`` (records holding any), ``skipped``
+        control characters and bytes that are not UTF-8 as ``0x..``, other characters beyond
+        ASCII as ``é(U+00E9)``), ``invalid_records`` (records holding any), ``skipped``
         (records dropped), ``duplicate_ids`` (records whose id an earlier record has), ``alphabet_source``
         ("given"; with ``alphabet="auto"`` "detected", or "assumed": DNA, the letters fitting no
         alphabet exactly).
@@ -294,9 +307,10 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
         path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error")
     counts = np.zeros(alpha.size, dtype=np.int64)
     invalid = np.zeros(256, dtype=np.int64)
+    beyond = Counter()  # characters beyond ASCII, counted by character (they are byte 0xff in ``raw``)
     invalid_records = 0
     for rid, seq in zip(ids, seqs):
-        raw = np.frombuffer(seq.encode("latin-1", "replace"), np.uint8)
+        raw = np.frombuffer(symbol_bytes(seq), np.uint8)
         codes = alpha.lut[raw]
         bad = codes == INVALID
         if bad.any():
@@ -307,6 +321,8 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
                     raise input_error(f"{path}: {exc}", seqs, alpha) from None
             invalid_records += 1
             invalid += np.bincount(raw[bad], minlength=256)
+            if not seq.isascii():
+                beyond.update(ch for ch in seq if not ch.isascii())
             codes = codes[~bad]
         counts += np.bincount(codes, minlength=alpha.size)
     lengths = [len(seq) for seq in seqs]
@@ -315,7 +331,8 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
     total = counts.sum()
     return {"source": str(path), "alphabet": alpha, "records": len(seqs), "min_length": min(lengths),
             "max_length": max(lengths), "composition": counts / total if total else counts.astype(float),
-            "invalid": {_symbol(b): int(invalid[b]) for b in np.flatnonzero(invalid)},
+            "invalid": {**{_symbol(b): int(invalid[b]) for b in np.flatnonzero(invalid[:0x80])},
+                        **{_char_symbol(ch): n for ch, n in sorted(beyond.items())}},
             "invalid_records": invalid_records, "skipped": skipped, "duplicate_ids": len(ids) - len(set(ids)),
             "alphabet_source": how}
 
@@ -323,6 +340,15 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
 def _symbol(b: int) -> str:
     """A byte as people read it: the letter, or ``0x..`` for bytes that are not printable ASCII."""
     return chr(b) if b < 0x80 and chr(b).isprintable() else f"0x{b:02x}"
+
+
+def _char_symbol(ch: str) -> str:
+    """A character beyond ASCII as ``seqimp inspect`` counts it: ``é(U+00E9)``, ``U+200B`` when it
+    prints as nothing, ``0x..`` for a byte that is not UTF-8 (a surrogate escape)."""
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"0x{code - 0xDC00:02x}"
+    return f"{ch}(U+{code:04X})" if ch.isprintable() else f"U+{code:04X}"
 
 
 def _read_records(path, alpha, on_invalid, *, parsed=None):
@@ -344,7 +370,7 @@ def _read_records(path, alpha, on_invalid, *, parsed=None):
                       stacklevel=3)
     dropped, all_seqs = 0, seqs
     if on_invalid == "skip":
-        keep = [alpha.lut[np.frombuffer(s.encode("latin-1", "replace"), np.uint8)].max(initial=0) != INVALID
+        keep = [alpha.lut[np.frombuffer(symbol_bytes(s), np.uint8)].max(initial=0) != INVALID
                 for s in seqs]
         dropped = len(seqs) - sum(keep)
         if dropped == len(seqs):  # one error, no warning before it

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import SeqimpError, check_file, check_int
-from ._alphabet import INVALID, encode, get_alphabet
+from ._alphabet import INVALID, encode, get_alphabet, symbol_bytes
 from ._fasta import iter_fasta
 
 __all__ = ["CodesStore", "encode_fasta_to_store", "fill_codes_store", "check_store_out", "store_state", "STORE_FILES",
@@ -79,7 +79,7 @@ class CodesStore:
 
 
 def _valid(seq, alpha) -> bool:
-    codes = alpha.lut[np.frombuffer(seq.encode("ascii", "replace"), np.uint8)]
+    codes = alpha.lut[np.frombuffer(symbol_bytes(seq), np.uint8)]
     return not (codes.size and codes.max() == INVALID)
 
 

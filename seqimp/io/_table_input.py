@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._alphabet import INVALID, describe_byte, get_alphabet
+from ._alphabet import INVALID, describe_char, get_alphabet, symbol_bytes
 from ._fasta import SequenceSet
 from ..errors import SeqimpError, check_choice, check_file
 
@@ -219,12 +219,12 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
                                     "to train on; rescale the column (e.g. log10 of it)")
                 continue
             values[i] = x
-        codes = alpha.lut[np.frombuffer(s.encode("ascii", "replace"), dtype=np.uint8)]
+        codes = alpha.lut[np.frombuffer(symbol_bytes(s), dtype=np.uint8)]
         wrong = np.flatnonzero(codes == INVALID)
         if wrong.size:
             p = int(wrong[0])
-            bad(i, "bad_symbol", f"invalid symbol {describe_byte(s.encode('ascii', 'replace')[p])} at position "
-                                 f"{p + 1} (alphabet {alpha.name}: {alpha.symbols})")
+            bad(i, "bad_symbol", f"invalid symbol {describe_char(s[p])} at position {p + 1} (alphabet "
+                                 f"{alpha.name}: {alpha.symbols})")
             continue
         if length is None:
             length = len(s)

@@ -145,10 +145,12 @@ def _summary(parameters) -> dict:
 def _figure(table, path, max_qvalue):
     import matplotlib.pyplot as plt
 
+    from ..plot._text import plot_text
+
     top = table.head(20).iloc[::-1]
     fig, ax = plt.subplots(figsize=(7, 0.28 * len(top) + 1.2))
     value = -np.log10(np.maximum(top["q_value"].to_numpy(float), 1e-300))
-    labels = [f"{m} {d}".strip()[:40] for m, d in zip(top["motif"], top["target_description"])]
+    labels = [plot_text(f"{m} {d}".strip()[:40]) for m, d in zip(top["motif"], top["target_description"])]
     ax.barh(np.arange(len(top)), value, color=np.where(top["q_value"] <= max_qvalue, "#c0392b", "#999999"))
     ax.set_yticks(np.arange(len(top)), labels, fontsize=7)
     ax.axvline(-np.log10(max_qvalue) if max_qvalue > 0 else 0, color="k", lw=0.8, ls="--")

@@ -338,7 +338,7 @@ def add_motifs(out, result, sequences, options, *, fmt="png", random_state=None)
     result = _with_full_tables(result)
     reason = no_motifs_reason(result)
     if reason is not None:
-        logger.warning(f"no motifs: {reason}")
+        logger.info(f"no motifs: {reason}")  # the command prints it as its answer
         return None
     options = with_database_loaded(options)
     run = poim_motifs(result, sequences, options=options, random_state=random_state)

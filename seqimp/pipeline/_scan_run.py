@@ -176,6 +176,8 @@ def _positions_figure(hits, lengths, path, origin):
         return None
     import matplotlib.pyplot as plt
 
+    from ..plot._text import plot_text
+
     counts = hits["motif"].value_counts(sort=False)
     top = sorted(counts.index, key=lambda m: (-counts[m], list(lengths).index(m)))[:6]
     centre = hits["position"].to_numpy(np.int64) + hits["motif"].map(lengths).to_numpy(np.int64) // 2
@@ -185,7 +187,7 @@ def _positions_figure(hits, lengths, path, origin):
     for name in top:
         mask = (hits["motif"] == name).to_numpy()
         n, edges = np.histogram(centre[mask], bins=bins)
-        ax.step(edges[:-1], n, where="post", label=f"{name} ({mask.sum()} sites)")
+        ax.step(edges[:-1], n, where="post", label=plot_text(f"{name} ({mask.sum()} sites)"))
     ax.set_xlabel("1-based position of the site centre" + (f" (origin {origin} = +1)" if origin else ""))
     ax.set_ylabel("sites")
     ax.legend(fontsize=7, frameon=False)

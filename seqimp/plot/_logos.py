@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import SeqimpError
 from ..importance._result import measure_tables
+from ._text import plot_text
 
 __all__ = ["logo", "importance_logo", "letter_importance", "draw_letters"]
 
@@ -208,7 +209,7 @@ def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=N
         spread = f" (± {motif.spread:.1f})" if placed and motif.spread >= 0.05 else ""
         consensus = "".join(letters[i] for i in pwm.argmax(axis=1))
         title = f"{motif.name}: {consensus}{where}{spread}" + ("\nflat PWM: y axis zoomed" if zoomed else "")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(plot_text(title), fontsize=10)  # a name from a file may hold control characters
     return ax
 
 
@@ -279,7 +280,7 @@ def importance_logo(result, ax=None, *, order=1, measure="poim", positions=None,
     ax.set_ylabel(f"{measure.upper()} (order {order})")
     _ticks(ax, first, last - first + 1)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.set_title(title or f"letter importance, {measure.upper()} order {order}", fontsize=10)
+    ax.set_title(plot_text(title or f"letter importance, {measure.upper()} order {order}"), fontsize=10)
     return ax
 
 
@@ -330,7 +331,7 @@ def site_positions(sites, motif, length, ax=None, *, origin=None):
         _origin_ticks(ax, origin, int(length))
     ax.set_xlabel("site start (1-based)" if origin is None else f"site start (+1 at position {origin})")
     ax.set_ylabel("sites")
-    ax.set_title(f"{motif.name} {motif.consensus}: {len(rows)} sites")
+    ax.set_title(plot_text(f"{motif.name} {motif.consensus}: {len(rows)} sites"))
     ax.legend(fontsize="small", frameon=False)
     return ax
 
