@@ -145,7 +145,7 @@ def _summary(parameters) -> dict:
 def _figure(table, path, max_qvalue):
     import matplotlib.pyplot as plt
 
-    from ..plot._text import plot_text
+    from ..plot import plot_text
 
     top = table.head(20).iloc[::-1]
     fig, ax = plt.subplots(figsize=(7, 0.28 * len(top) + 1.2))

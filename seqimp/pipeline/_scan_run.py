@@ -176,7 +176,7 @@ def _positions_figure(hits, lengths, path, origin):
         return None
     import matplotlib.pyplot as plt
 
-    from ..plot._text import plot_text
+    from ..plot import plot_text
 
     counts = hits["motif"].value_counts(sort=False)
     top = sorted(counts.index, key=lambda m: (-counts[m], list(lengths).index(m)))[:6]

@@ -13,7 +13,7 @@ _EXPORTS = {
     "weights_vs_firm": "_heatmaps",
     "importance_logo": "_logos", "letter_importance": "_logos", "logo": "_logos", "match_logo": "_logos",
     "site_positions": "_logos",
-    "save_figure": "_save",
+    "save_figure": "_save", "plot_text": "_text",
     "delta_distribution": "_variants", "variant_importance": "_variants",
     "plot_firm_curve": "_tabular", "plot_importance_boxplot": "_tabular", "plot_importance_matrix": "_tabular",
 }
