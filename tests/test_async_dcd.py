@@ -109,12 +109,15 @@ def test_deterministic_is_bit_identical_across_thread_counts():
     assert models[1].n_threads_ == 1
 
 
-def test_default_threads_are_every_core_from_the_fast_route_size_on(monkeypatch):
+def test_default_threads_are_one_and_minus_one_is_every_available_core(monkeypatch):
+    from seqimp.kernels import _dcd
+
     X, y = planted(400, 12, 6)
-    assert WDClassifier(degree=3).fit(X, y).n_threads_ == 1            # small: one thread, reproducible
+    assert WDClassifier(degree=3).fit(X, y).n_threads_ == 1            # one thread, reproducible
     monkeypatch.setattr(_estimators, "AUTO_FAST_FROM", 300)
-    monkeypatch.setattr(_estimators, "available_cores", lambda: 2)
-    big = WDClassifier(degree=3, validation_fraction=0.1).fit(X, y)
+    monkeypatch.setattr(_dcd, "available_cores", lambda: 2)
+    assert WDClassifier(degree=3, validation_fraction=0.1).fit(X, y).n_threads_ == 1
+    big = WDClassifier(degree=3, validation_fraction=0.1, n_jobs=-1).fit(X, y)
     assert big.solver_ == "fast" and big.n_threads_ == 2
     assert WDClassifier(degree=3, n_jobs=1).fit(X, y).n_threads_ == 1
     assert WDClassifier(degree=3, deterministic=True).fit(X, y).n_threads_ == 1

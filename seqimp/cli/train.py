@@ -164,8 +164,7 @@ def register(sub) -> None:
     s.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="WD SVM threads: the coordinate-descent passes on N threads sharing the weights (the same "
                         "model up to its last digits, docs/multicore.md); 1: one thread, the same bytes every run. "
-                        "Default: every core the process may use from 50,000 sequences on (affinity, cgroup quota, "
-                        "OMP_NUM_THREADS), one thread below")
+                        "Default: one thread, the fastest measured on two cores (docs/multicore.md)")
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
     add_dask_options(p, "train")
     add_quiet(p)
