@@ -135,3 +135,13 @@ def test_no_sibling_import_inside_a_function(package):
 def test_the_pipeline_is_orchestration_only():
     lines = sum(len(p.read_text().splitlines()) for p in (ROOT / "pipeline").glob("*.py"))
     assert lines <= 3200, f"seqimp/pipeline holds {lines} lines"
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists its packages by name: a new stage package must be among them, or
+    ``pip install .`` leaves it out."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    packages = {".".join(p.parent.relative_to(ROOT.parent).parts) for p in ROOT.rglob("__init__.py")}
+    assert packages <= listed, f"add to pyproject.toml's packages: {sorted(packages - listed)}"
