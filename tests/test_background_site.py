@@ -58,7 +58,7 @@ def test_site_scores_equal_brute_force_llr(order):
             window = list(codes[i, s:s + 5])
             for t, read in enumerate((window, [3 - x for x in window[::-1]])):
                 llr = sum(np.log2(pwm[c, x]) for c, x in enumerate(read)) - _brute_log2_window(read, freqs, order)
-                assert got[i, j, t] == pytest.approx(llr, abs=1e-9)
+                assert got[i, j, t] == pytest.approx(llr, abs=1e-5)  # frequencies kept to 7 digits
 
 
 def test_order_zero_is_the_letter_frequencies():
@@ -79,7 +79,7 @@ def test_bfile_round_trip(tmp_path):
     path = bg.write(tmp_path / "bg.txt")
     back = read_bfile(path)
     assert back.order == 2
-    np.testing.assert_allclose(back.conditional, bg.conditional, rtol=1e-5)
+    np.testing.assert_array_equal(back.conditional, bg.conditional)  # read back: the same background
     (tmp_path / "bad.txt").write_text("A 0.3\nC 0.2\nG 0.2\n")
     with pytest.raises(Exception, match="no frequency for the word T"):
         read_bfile(tmp_path / "bad.txt")

@@ -64,6 +64,7 @@ class SiteBackground:
         for j, f in enumerate(freqs):
             if f.shape != (4 ** (j + 1),) or not np.all(np.isfinite(f)) or (f <= 0).any():
                 raise SeqimpError(f"background words of length {j + 1}: need {4 ** (j + 1)} positive frequencies")
+        self._given = freqs  # written as given, so that a file read back is the same background
         self.frequencies = [f / f.sum() for f in freqs]
         self.order = len(freqs) - 1
         k = self.order
@@ -90,7 +91,8 @@ class SiteBackground:
             counts = np.zeros(4 ** (j + 1))
             _count_words(flat, j + 1, counts)
             counts = counts + counts[_reverse_complement_index(j + 1)] + float(pseudocount)
-            freqs.append(counts)
+            # the frequencies as the file writes them (7 significant digits): read back, the same
+            freqs.append(np.array([float(f"{p:.6e}") for p in counts / counts.sum()]))
         return cls(freqs)
 
     @classmethod
@@ -111,7 +113,7 @@ class SiteBackground:
     def text(self) -> str:
         """The background in MEME's background-file format."""
         lines = [f"# order-{self.order} Markov background of both strands, written by seqimp"]
-        for j, f in enumerate(self.frequencies):
+        for j, f in enumerate(self._given):
             lines.append(f"# order {j}")
             lines += [f"{_word(i, j + 1)} {p:.6e}" for i, p in enumerate(f)]
         return "\n".join(lines) + "\n"

@@ -21,13 +21,15 @@ How: for every enriched motif,
    columns cut while that passes more positives (the width). At 1% of a few hundred negatives
    that threshold rests on a handful of sequences, which such a fit learns rather than the
    motif; so it is taken on the negatives and ``control_factor`` times as many sequences drawn
-   from their Markov chain, in steps of 0.5 and 0.25 bit that each pass at least ``min_gain``
+   from their Markov chain, in steps of 1 and 0.5 bit that each pass at least ``min_gain``
    more positives.
 3. **Held out.** The fit runs on each half of the sequences (sequence i in half i mod 2) and is
-   counted on the other half, at the threshold of that half's real negatives; the fitted PWM is
-   kept only where, pooled, it passes clearly more held-out positives than the motif's own PWM
-   (by at least 2 and one standard deviation of the difference, the square root of their sum).
-   Then it is fitted on all sequences; else the motif's own PWM is the one for scanning.
+   counted on the other half, at the threshold of that half's negatives and ``control_factor`` times as many drawn
+   from their chain (the same for both PWMs); the fitted PWM is kept only where, pooled, it
+   passes clearly more held-out positives than the motif's own PWM (by at least 2 and half a
+   standard deviation of the difference, the square root of their sum). Then it is fitted on
+   all sequences; else the motif's own PWM is the one for scanning. ``held_out`` shares are
+   counted that way; ``scan_fraction_*`` at the real negatives' threshold.
 4. **Threshold.** The PWM is rounded to the six decimals motif files hold, and its threshold is
    computed as ``seqimp scan`` scores (integer units of 1/100 bit, no pseudocount, the same
    background: :func:`seqimp.motifs.scan_sequences`): ``scan_threshold`` is the smallest score
@@ -80,7 +82,7 @@ def quantised_pwm(pwm) -> np.ndarray:
 
 
 def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=True, pad=2, min_gain=2,
-                    min_length=4, steps=(0.5, 0.25), control_factor=4, random_state=None) -> MotifSites:
+                    min_length=4, steps=(1.0, 0.5), control_factor=4, random_state=None) -> MotifSites:
     """PWMs for scanning (module docstring): ``sites`` with ``scanning`` set (one Motif per
     motif, same name and order) and the columns :data:`SCAN_COLUMNS` added to ``stats``.
 
@@ -174,10 +176,11 @@ def _fitted(own, pos, neg, background, fpr, held_out, options, control):
         fitted_held = own_held = 0
         for h in (0, 1):
             fitted = tune(pos[h::2], neg[h::2], h + 1)
-            fitted_held += _passing(fitted, pos[1 - h::2], neg[1 - h::2], background, fpr)
-            own_held += _passing(own, pos[1 - h::2], neg[1 - h::2], background, fpr)
-        # clearly more: by at least one standard deviation of the difference of two counts
-        if fitted_held - own_held < max(2.0, np.sqrt(fitted_held + own_held)):
+            held_neg = control(neg[1 - h::2], h + 3)
+            fitted_held += _passing(fitted, pos[1 - h::2], held_neg, background, fpr)
+            own_held += _passing(own, pos[1 - h::2], held_neg, background, fpr)
+        # clearly more: by at least 2 and half a standard deviation of the difference of two counts
+        if fitted_held - own_held < max(2.0, 0.5 * np.sqrt(fitted_held + own_held)):
             return own, False, own_held / len(pos)
         held = fitted_held / len(pos)
     pwm = tune(pos, neg, 0)
