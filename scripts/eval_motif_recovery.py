@@ -38,6 +38,7 @@ per set and seed) and reuses them on the next run with the same file.
     python scripts/eval_motif_recovery.py --scenarios public      # motif_benchmark_2 beside STREME
     python scripts/eval_motif_recovery.py --scenarios generated --scenario-seeds 1 2
     python scripts/eval_motif_recovery.py --scenarios all --streme /tmp/meme-build/src/streme
+    python scripts/eval_motif_recovery.py --scenarios standalone   # GC-rich, positives only, repeats, long peaks
 
 ``--scenarios`` runs the scenario benchmark of ``scripts/motif_scenarios.py`` instead: the five
 sets of ``motif_benchmark_2`` (STREME 5.5.8's stored answers) and generated sets of the same
@@ -45,7 +46,9 @@ kinds (low prevalence anywhere in long sequences, a dominant motif masking a sec
 composite pair, a weak long motif, few sequences) with other factors and seeds: recall of the
 planted sites at 1% FPR, offset, spurious motifs, wall time and peak memory beside STREME's
 (its stored FINALTIME; with ``--streme PATH``, a STREME built here run on the same files in
-the same script run, alternately after and before seqimp).
+the same script run, alternately after and before seqimp). Every row gives the "PWM alone"
+recall of the motif file's PWM for both tools: scanned over every window of both strands at the
+score that at most 1% of the negatives' best windows pass (scripts/motif_standalone.py).
 """
 
 from __future__ import annotations
@@ -297,9 +300,10 @@ def main(argv=None) -> int:
                         help="seeds for MoDISco (default 1: it takes minutes per run)")
     parser.add_argument("--data", default=str(SHARED), metavar="DIR", help="the shared data folder "
                         "(default ../shared/data beside the repository)")
-    parser.add_argument("--scenarios", choices=["public", "generated", "all"], default=None,
+    parser.add_argument("--scenarios", choices=["public", "generated", "standalone", "all"], default=None,
                         help="instead: the scenario benchmark (scripts/motif_scenarios.py): the five sets of "
-                             "motif_benchmark_2 with STREME's stored answers, generated ones, or both")
+                             "motif_benchmark_2 with STREME's stored answers, generated ones, the four kinds of "
+                             "scripts/motif_standalone.py (GC-rich, positives only, repeats, long peaks), or all")
     parser.add_argument("--scenario-seeds", type=int, nargs="+", default=[1], metavar="SEED",
                         help="seeds of the generated scenarios (default 1)")
     parser.add_argument("--keep", metavar="DIR", default=None, help="keep the scenario runs' folders in DIR")

@@ -23,6 +23,7 @@ Each seqimp run is the command line a user types, ``seqimp motifs --positive P -
     python scripts/eval_motif_recovery.py --scenarios public
     python scripts/eval_motif_recovery.py --scenarios generated --scenario-seeds 1 2
     python scripts/eval_motif_recovery.py --scenarios public --only masked composite weaklong
+    python scripts/eval_motif_recovery.py --scenarios standalone      # scripts/motif_standalone.py's sets
 
 A baseline run in the same script, under the same load: ``--baseline SRC`` runs the seqimp of
 the source tree ``SRC`` too (e.g. ``git archive <commit> seqimp | tar -x -C /tmp/seqimp-base``),
@@ -323,21 +324,11 @@ def recall(planted, sites):
 
 
 def sites_at_fpr(motif, pos, neg, fpr=0.01):
-    """Sites of a PWM at ``fpr`` of the negatives, as seqimp counts them but over every start
-    (both strands, the negatives' letter frequencies as background): a table with ``sequence,
-    position, length`` of the positives whose best window passes the threshold."""
-    import pandas as pd
+    """The hits of a PWM alone at ``fpr`` (:func:`motif_standalone.pwm_alone_sites`: every start
+    of both strands, the negatives' order-2 background, at most ``fpr`` of the negatives)."""
+    from motif_standalone import pwm_alone_sites
 
-    from seqimp.motifs._sites import best_windows, has_site, site_threshold
-
-    counts = np.bincount(neg.ravel(), minlength=4)[:4] + 1.0
-    background = counts / counts.sum()
-    starts = np.arange(pos.shape[1] - motif.length + 1)
-    neg_best, _at, _on = best_windows(motif.pwm, neg, starts, ("+", "-"), background, None)
-    threshold, inclusive = site_threshold(neg_best, fpr)
-    best, at, _on = best_windows(motif.pwm, pos, starts, ("+", "-"), background, None)
-    hit = np.flatnonzero(has_site(best, threshold, inclusive))
-    return pd.DataFrame({"sequence": hit, "position": at[hit] + 1, "length": motif.length})
+    return pwm_alone_sites(motif, pos, neg, fpr)
 
 
 def compare(motifs, truths, database):
@@ -416,13 +407,20 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=(""
                       if (Path(shared) / "motif_benchmark_2" / f"{name}_pos.fa").exists()]
     if which in ("generated", "all"):
         scenarios += [generate(kind, seed, tmp / "sets", shared, database) for seed in seeds for kind in GENERATED]
+    if which in ("standalone", "all"):
+        from motif_standalone import STANDALONE, generate_standalone
+
+        scenarios += [generate_standalone(kind, seed, tmp / "sets", shared, database) for seed in seeds
+                      for kind in STANDALONE]
     scenarios = [sc for sc in scenarios if any(text in sc.name for text in only)]
     timings = ("wall s (CPU s) of seqimp and of the STREME run here: processes at the priority of this script, "
                "on a machine that may be shared (read them beside each other)" if streme else
                "timings on a shared, busy machine (seqimp) and STREME's stored FINALTIME (another machine)")
     print("recall = share of the planted sites overlapped by a site of the motif closest to the planted matrix "
           "(seqimp: its motif_sites.tsv, sites at 1% FPR of the negatives; STREME: its sites.tsv, its own threshold; "
-          f"'at 1% FPR': STREME's PWM scanned over every start with seqimp's 1% FPR threshold); found = TOMTOM "
+          f"'PWM alone': the motif file's PWM scanned over every start of both strands against the negatives' "
+          f"order-2 background, hits above the score of the 1%-th best negative, scripts/motif_standalone.py); "
+          f"found = TOMTOM "
           f"p <= 1e-4; {timings}\n")
     print("| set | planted | method | found (p) | rank | offset | recall (any motif) | motifs (spurious) "
           "| wall s | peak MiB |")
@@ -480,8 +478,10 @@ def _print_run(sc, out, database, label, source):
 
 def _print_answer(sc, out, database, label, timing):
     """The rows of a finished run in ``out``: found, rank, offset, recall, motifs, time, memory."""
+    from seqimp.io import read_fasta
+
     motifs, sites, table = seqimp_answer(out)
-    rows, spurious = evaluate(sc, motifs, sites, database)
+    rows, spurious = evaluate(sc, motifs, sites, database, codes=(read_fasta(sc.pos).codes, read_fasta(sc.neg).codes))
     flagged = int(table["composition"].astype(bool).sum()) if len(table) else 0
     route = _route(out)
     _print(sc, label + (f" ({route} route)" if route else ""), rows,
@@ -501,7 +501,7 @@ def _print(sc, method, rows, motifs, seconds, rss):
     for (mid, truth), r in zip(sc.truths.items(), rows):
         found = "yes" if r["p"] <= FOUND_P else "no"
         err = "-" if r["err"] is None else f"{r['err']:+d}"
-        fpr = "" if r.get("fpr") is None else f"; {r['fpr']:.3f} at 1% FPR"
+        fpr = "" if r.get("fpr") is None else f"; PWM alone {r['fpr']:.3f}"
         print(f"| {sc.name} | {truth.description} | {method} | {found} ({r['p']:.1e}) | {r['rank'] or '-'} | {err} | "
               f"{r['recall']:.3f} ({r['any']:.3f}{fpr}) | {motifs} | {seconds} | {rss} |", flush=True)
 

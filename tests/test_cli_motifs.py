@@ -72,7 +72,12 @@ def test_motifs_from_fasta(from_fasta):
     assert list(rows[0]) == ["name", "consensus", "start", "length", "direction", "position_free", "spread", "score",
                              "sites", "fraction_positive", "fraction_negative", "p_value", "plus_strand",
                              "held_out_p_value", "log10_p_value", "log10_held_out_p_value", "composition", "round",
-                             "poim_share"]
+                             "poim_share",
+                             # appended: the PWMs for scanning (seqimp.motifs.scanning_motifs)
+                             "scan_threshold", "scan_fraction_positive", "scan_fraction_negative",
+                             "scan_held_out_fraction_positive", "scan_tuned", "scan_length"]
+    assert float(rows[0]["scan_fraction_negative"]) <= 0.01
+    assert (out / "background.txt").read_text().startswith("# order-2 Markov background")
     best = rows[0]
     assert best["consensus"] == "GATTACA" and best["start"] == "11" and best["length"] == "7"
     assert int(best["sites"]) > 200

@@ -57,6 +57,10 @@ def register(sub) -> None:
                    help="a sequence has a site when its best window has p <= this (default 1e-4)")
     e.add_argument("--background", choices=["uniform", "sequences"], default="uniform",
                    help="null letter frequencies of the site threshold: uniform (default) or the negatives'")
+    e.add_argument("--bfile", metavar="FILE", default=None,
+                   help="a Markov background of order 0..5 in MEME's background format (fasta-get-markov; a "
+                        "'seqimp motifs' folder's background.txt): scores are log-likelihood ratios against it and "
+                        "the site p-value exact under it (replaces --background)")
     e.add_argument("--strand", choices=["both", "given"], default="both", help="strands scanned (default both)")
     e.add_argument("--max-q", type=share, default=0.05, help="q-value the report calls enriched (default 0.05)")
     e.add_argument("--seed", type=seed, default=0,
@@ -89,7 +93,12 @@ def run(args) -> int:
     check_output_path(args.out)
     database = read_motif_source(args.db, args.db_format, "--db")
     inputs = _sequences(args)
-    options = EnrichOptions(method=args.method, site_pvalue=args.site_pvalue, background=args.background,
+    background = args.background
+    if args.bfile is not None:
+        from ..background import read_bfile
+
+        background = read_bfile(args.bfile)
+    options = EnrichOptions(method=args.method, site_pvalue=args.site_pvalue, background=background,
                             strand=args.strand, max_qvalue=args.max_q)
     with output_dir(args.out, "enrich", inputs=input_paths(args)) as tmp:
         found = run_enrich(tmp, database, inputs.positive, inputs.negative, options=options, fmt=args.format,

@@ -29,7 +29,8 @@ both classes; --alphabet rna reads U as T. Positions count from
 --min-width/--max-width bound the motifs' widths (as STREME's --minw/--maxw).
 
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac (and motifs.homer
-with --homer), motifs.tsv
+with --homer: the PWMs for scanning, below), background.txt (the negatives'
+order-2 Markov background, MEME's --bfile format), motifs.tsv
 (one row per motif, in the order found: name, consensus, 1-based start, length,
 direction, position_free, spread, score, sites, ...), motifs.json (seed and
 options), motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with
@@ -56,6 +57,12 @@ half of the sequences, counted in the other (p <= 0.05, held_out_p_value in
 motifs.tsv); where none is, no motif is reported ("no motif found"; the log
 gives the best candidate's figures). A motif as frequent in the positives'
 dinucleotide shuffles is flagged as composition and not matched to --db.
+The motif files hold each motif's PWM for scanning whole sequences: fitted to
+pass most positives over every window of both strands at the score that 1%
+of the negatives' best windows pass, against their order-2 Markov background,
+kept where it does so held out (scan_* columns of motifs.tsv; motif_sites.tsv
+keeps the sites within the motif's window). 'seqimp scan --motifs DIR
+--motif-thresholds' scans with them at that score (scan_threshold).
 When the model is trained here, the motifs found are explained away (their
 sites erased, the model retrained) and motifs looked for again, up to
 --rounds times, until nothing more is enriched. The model whose importance gives
@@ -101,6 +108,12 @@ def register(sub) -> None:
                         "one motif; default given)")
     m.add_argument("--homer", action="store_true",
                    help="also write the motifs in HOMER's motif format (motifs.homer)")
+    m.add_argument("--no-scan-pwm", dest="scan_pwm", action="store_false",
+                   help="write the refined PWMs to the motif files instead of PWMs fitted for scanning whole "
+                        "sequences (no scan_threshold, no background.txt)")
+    m.add_argument("--background-order", type=int, choices=range(0, 6), default=2, metavar="K",
+                   help="order of the control's Markov background the PWMs for scanning are fitted and "
+                        "thresholded against (background.txt; default 2, as STREME)")
     m.add_argument("--measure", choices=["poim", "firm"], default="poim",
                    help="importance the motifs are fitted to (default poim)")
     m.add_argument("--fit-order", type=positive_int, default=3,
@@ -189,7 +202,8 @@ def _run(args) -> int:
                           max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
                           min_score=args.min_score, rounds=args.rounds, min_width=args.min_width,
                           max_width=args.max_width, homer=args.homer,
-                          position_origin=args.origin)
+                          position_origin=args.origin, scan_pwm=args.scan_pwm,
+                          background_order=args.background_order)
     options = dict(model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
                                       test_fraction=args.test_fraction, kind=args.model,
                                       word_length=args.gkm_length, informative=args.gkm_informative),

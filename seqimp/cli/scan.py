@@ -56,8 +56,18 @@ def register(sub) -> None:
     s.add_argument("--strand", choices=["both", "given"], default="both", help="strands scanned (default both)")
     s.add_argument("--background", choices=["uniform", "sequences"], default="uniform",
                    help="null letter frequencies: uniform (default) or those of the scanned sequences")
-    s.add_argument("--pseudocount", type=float, default=0.1,
-                   help="added to every motif column, spread by the background (default 0.1, as FIMO)")
+    s.add_argument("--bfile", metavar="FILE", default=None,
+                   help="a Markov background of order 0..5 in MEME's background format (fasta-get-markov; "
+                        "a 'seqimp motifs' folder's background.txt): scores are log-likelihood ratios against "
+                        "it, p-values exact under it (replaces --background)")
+    s.add_argument("--motif-thresholds", action="store_true",
+                   help="--motifs is a 'seqimp motifs' folder: report each motif's windows scoring at least its "
+                        "scan_threshold (motifs.tsv; the score that at most 1%% of that run's negatives reach), "
+                        "against its background.txt (unless --bfile) and with pseudocount 0 (unless given), "
+                        "instead of --thresh")
+    s.add_argument("--pseudocount", type=float, default=None,
+                   help="added to every motif column, spread by the background (default 0.1, as FIMO; 0 with "
+                        "--motif-thresholds)")
     s.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="figure format (default png)")
     add_quiet(p)
     p.set_defaults(func=run)
@@ -76,26 +86,53 @@ def _sequences(args):
     return sequences, inputs
 
 
+def _motif_thresholds(args):
+    """``(name -> scan_threshold, background file)`` of the 'seqimp motifs' folder ``--motifs``."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    folder = Path(args.motifs)
+    table = folder / "motifs.tsv"
+    if not folder.is_dir() or not table.is_file():
+        raise UserError(f"--motif-thresholds: --motifs {args.motifs} is not a 'seqimp motifs' folder (no motifs.tsv)")
+    rows = pd.read_csv(table, sep="\t")
+    if "scan_threshold" not in rows:
+        raise UserError(f"--motif-thresholds: {table} has no scan_threshold column (a run with --no-scan-pwm, or "
+                        "of an earlier seqimp)")
+    bfile = args.bfile if args.bfile is not None else folder / "background.txt"
+    return dict(zip(rows["name"].astype(str), rows["scan_threshold"].astype(float))), bfile
+
+
 def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
     from ..pipeline import ScanOptions, run_scan
 
+    if args.pseudocount is None:
+        args.pseudocount = 0.0 if args.motif_thresholds else 0.1
     if args.pseudocount < 0:
         raise UserError(f"--pseudocount must be >= 0, got {args.pseudocount}")
     if args.thresh > 1:
         raise UserError(f"--thresh is a p-value in (0, 1], got {args.thresh}")
     check_output_path(args.out)
+    min_scores, bfile = _motif_thresholds(args) if args.motif_thresholds else (None, args.bfile)
+    background = args.background
+    if bfile is not None:
+        from ..background import read_bfile
+
+        background = read_bfile(bfile)
     database = read_motif_source(args.motifs, args.db_format, "--motifs")
     sequences, inputs = _sequences(args)
     options = ScanOptions(threshold=args.thresh, strand=args.strand, q_method=args.q_method,
-                          background=args.background, pseudocount=args.pseudocount)
+                          background=background, pseudocount=args.pseudocount, min_scores=min_scores)
     with output_dir(args.out, "scan", inputs=input_paths(args)) as tmp:
         found = run_scan(tmp, database, sequences, windows=inputs.windows, origin=inputs.origin, options=options,
                          database=database.info, fmt=args.format)
     hits = found.hits
-    print(f"{len(hits)} sites of {len(database)} motifs at p <= {args.thresh:g} "
+    at = "at their scan_threshold" if min_scores is not None else f"at p <= {args.thresh:g}"
+    print(f"{len(hits)} sites of {len(database)} motifs {at} "
           f"({int((hits['q_value'] <= 0.05).sum())} at q <= 0.05) in {len(sequences)} sequences")
     for row in hits.head(5).to_dict("records"):
         line = (f"  {row['motif']}  {row['id']}:{row['position']}({row['strand']})  {row['matched']}  "

@@ -41,7 +41,6 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io._alphabet import get_alphabet
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
-from .._cores import available_cores
 from ._dcd import check_threads, dcd_svm
 from ._implicit import check_codes, wd_scores
 from ._ridge import cg_ridge

@@ -19,6 +19,9 @@ new motif step goes"):
 4. ``_sites`` -- :func:`site_scores`: log-odds scores of windows, the site threshold, the best
    window per sequence (what :func:`refine_motifs` counts sites with);
 5. ``_select`` -- :func:`select_motifs`: the enriched motifs, copies merged, renamed;
+   ``_scanning`` -- :func:`scanning_motifs`: each one's PWM for scanning whole sequences, fitted
+   to separate positives from the control at 1% FPR against its Markov background, and its
+   threshold;
 6. ``_compare`` -- :func:`compare_motifs`: TOMTOM matches against a database (memelite), p-
    and q-values, uninformative columns trimmed, a decoy-calibrated verdict ("no significant
    match"); :func:`database_matches`: the matches a run reports.
@@ -47,6 +50,7 @@ _EXPORTS = {
     "site_scores": "_sites", "has_site": "_sites", "site_threshold": "_sites", "sites_passing": "_sites",
     "mask_sites": "_sites",
     "tune_pwm": "_tune",
+    "scanning_motifs": "_scanning", "quantised_pwm": "_scanning",
     "gkm_seed_motifs": "_gkm_seeds", "GkmSeeds": "_gkm_seeds", "lmer_seeds": "_gkm_seeds", "gkm_seeds": "_gkm_seeds",
     "EM_ITERATIONS": "_gkm_seeds",
     "select_motifs": "_select",
@@ -71,7 +75,7 @@ __all__ = ["Motif", "information_content",
            "pwm_similarity", "same_motif", "merge_similar",
            "discover_motifs", "MotifDiscovery", "motif_table",
            "refine_motifs", "MotifSites", "site_scores", "gkm_seed_motifs", "tune_pwm",
-           "select_motifs",
+           "select_motifs", "scanning_motifs",
            "compare_motifs", "database_matches", "bh_qvalues", "best_matches", "match_line", "trim_uninformative",
            "meme_pseudocount",
            "read_motifs", "write_motifs", "read_meme", "write_meme", "read_jaspar", "write_jaspar", "read_transfac",

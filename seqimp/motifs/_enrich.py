@@ -22,8 +22,8 @@ from scipy import stats
 
 from ..errors import SeqimpError, check_choice, check_number
 from ._compare import bh_qvalues
-from ._scan import (PSEUDOCOUNT, SCALE, _check_motifs, background_frequencies, best_sequence_scores,
-                    encode_any_length, pvalue_threshold, score_matrix, score_pvalues)
+from ._scan import (PSEUDOCOUNT, SCALE, _check_motifs, _is_markov, background_frequencies, best_sequence_scores,
+                    encode_any_length, motif_null, pvalue_threshold)
 
 __all__ = ["enrich_motifs", "ENRICH_METHODS", "ENRICH_COLUMNS"]
 
@@ -47,9 +47,12 @@ def enrich_motifs(motifs, positive, negative, *, method="fisher", site_pvalue=1e
     method : {"fisher", "ranksum"}, default="fisher"
     site_pvalue : float, default=1e-4
         A sequence has a site when its best window's p-value is at most this.
-    background : {"uniform", "sequences"} or array-like of shape (4,), default="uniform"
+    background : {"uniform", "sequences"}, array-like of shape (4,) or SiteBackground, default="uniform"
         Null letter frequencies of the site threshold (``"sequences"``: those of the
-        negatives, both strands).
+        negatives, both strands), or a Markov background of order 0..2
+        (:class:`seqimp.background.SiteBackground`, e.g. ``SiteBackground.fit(negatives, 2)``
+        or a MEME background file): scores are log-likelihood ratios against it and the site
+        threshold's p-value exact under it.
     strand : {"both", "given"}, default="both"
     annotations : dict, optional
         Per motif name, extra columns (default: the database's ``annotations``).
@@ -73,10 +76,10 @@ def enrich_motifs(motifs, positive, negative, *, method="fisher", site_pvalue=1e
     n_pos, n_neg = pos_off.size - 1, neg_off.size - 1
     if n_pos == 0 or n_neg == 0:
         raise SeqimpError(f"enrichment needs positive and negative sequences, got {n_pos} and {n_neg}")
-    bg = background_frequencies(background, neg_codes)
+    bg = background if _is_markov(background) else background_frequencies(background, neg_codes)
     rows = []
     for order, motif in enumerate(motifs):
-        low, tail = score_pvalues(score_matrix(motif, bg, pseudocount=pseudocount), bg)
+        low, tail = motif_null(motif, bg, pseudocount=pseudocount)
         cut = pvalue_threshold(low, tail, site_pvalue)
         best_pos = best_sequence_scores(motif, pos_codes, pos_off, bg, strand=strand, pseudocount=pseudocount)
         best_neg = best_sequence_scores(motif, neg_codes, neg_off, bg, strand=strand, pseudocount=pseudocount)
@@ -95,7 +98,9 @@ def enrich_motifs(motifs, positive, negative, *, method="fisher", site_pvalue=1e
     table = pd.DataFrame(rows)
     table.insert(5, "q_value", bh_qvalues(table["p_value"].to_numpy()))
     table = table.sort_values(["p_value", "_order"], kind="stable").drop(columns="_order").reset_index(drop=True)
-    table.attrs["background"] = bg.tolist()
+    table.attrs["background"] = (bg.letters if _is_markov(bg) else bg).tolist()
+    if _is_markov(bg):
+        table.attrs["background_order"] = bg.order
     return table
 
 

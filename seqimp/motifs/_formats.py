@@ -324,18 +324,23 @@ def read_transfac(path) -> list:
 HOMER_PVALUE = 1e-4
 
 
-def write_homer(motifs, path=None) -> str:
+def write_homer(motifs, path=None, *, thresholds=None) -> str:
     """Write motifs in HOMER's format: ``>CONSENSUS<tab>NAME<tab>THRESHOLD`` then one row of
     A C G T probabilities per column. THRESHOLD, HOMER's log-odds detection threshold
-    (natural log against a uniform background), is the score of p-value :data:`HOMER_PVALUE`
-    under that background (:func:`seqimp.motifs.score_pvalues`)."""
+    (natural log against a uniform background), is ``thresholds[name]`` where given (a
+    ``seqimp motifs`` run gives the score that at most 1% of its control sequences' best
+    windows reach, :func:`seqimp.motifs.scanning_motifs`), else the score of p-value
+    :data:`HOMER_PVALUE` under that background (:func:`seqimp.motifs.score_pvalues`)."""
     from ._scan import SCALE, pvalue_threshold, score_matrix, score_pvalues
 
     bg = np.full(4, 0.25)
+    thresholds = thresholds or {}
     lines = []
     for m in motifs:
         low, tail = score_pvalues(score_matrix(m, bg), bg)
         threshold = pvalue_threshold(low, tail, HOMER_PVALUE) / SCALE * np.log(2)
+        if m.name in thresholds and np.isfinite(thresholds[m.name]):
+            threshold = float(thresholds[m.name])
         name = m.name if not m.description else f"{m.name}/{'_'.join(m.description.split())}"
         lines.append(f">{m.consensus}\t{name}\t{threshold:.6f}")
         lines.extend("\t".join(f"{p:.3f}" for p in row) for row in m.pwm)

@@ -119,11 +119,15 @@ class MotifSites:
         One row per site in the positives: ``motif, sequence`` (0-based index), ``id``,
         ``position`` (1-based start of the written PWM's window), ``strand`` (``+``/``-``),
         ``score`` (log2 odds).
+    scanning : list of Motif or None
+        The PWMs for scanning whole sequences, one per motif, same names
+        (:func:`seqimp.motifs.scanning_motifs`); None before that step.
     """
 
     motifs: list
     stats: pd.DataFrame
     sites: pd.DataFrame
+    scanning: list | None = None
 
 
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,

@@ -25,7 +25,7 @@ from ..errors import SeqimpError, check_choice, check_number
 from ._motif import DNA_LETTERS, Motif
 
 __all__ = ["scan_sequences", "score_matrix", "score_distribution", "score_pvalues", "encode_any_length",
-           "best_sequence_scores", "pvalue_threshold", "background_frequencies", "SCALE", "PSEUDOCOUNT",
+           "best_sequence_scores", "motif_null", "pvalue_threshold", "background_frequencies", "SCALE", "PSEUDOCOUNT",
            "Q_METHODS", "HIT_COLUMNS"]
 
 #: integer score units per bit
@@ -46,7 +46,10 @@ _LOOKUP[ord("U")] = _LOOKUP[ord("u")] = 3
 def background_frequencies(background, codes=None) -> np.ndarray:
     """Letter frequencies A, C, G, T, shape (4,): ``"uniform"``, ``"sequences"`` (the letters of
     ``codes``, a flat uint8 array with 255 for other letters, both strands counted, so the
-    frequencies are strand-symmetric) or four numbers (normalised)."""
+    frequencies are strand-symmetric), four numbers (normalised) or a
+    :class:`seqimp.background.SiteBackground` (its letter frequencies)."""
+    if hasattr(background, "window_log2"):
+        return background.letters
     if isinstance(background, str):
         kind = check_choice(background, "background", ("uniform", "sequences"))
         if kind == "uniform":
@@ -229,13 +232,43 @@ def _strands(strand):
 def best_sequence_scores(motif, codes, offsets, background, *, strand="both", pseudocount=PSEUDOCOUNT):
     """The best integer window score of every sequence (either strand), shape (n,), int64;
     ``-2**62`` for a sequence without a scorable window. ``codes, offsets``: from
-    :func:`encode_any_length`; ``background`` of shape (4,)."""
-    mats = _strand_matrices(score_matrix(motif, background, pseudocount=pseudocount), _strands(strand))
+    :func:`encode_any_length`; ``background`` of shape (4,) or a
+    :class:`seqimp.background.SiteBackground` (order k >= 1: :mod:`._context_scores`)."""
+    strands = _strands(strand)
+    if _is_markov(background):
+        from ._context_scores import context_best, context_table
+
+        table = context_table(_pwm(motif), background, pseudocount=pseudocount, scale=SCALE)
+        return context_best(table, background.order, codes, offsets, len(strands))
+    background = background.letters if hasattr(background, "letters") else background
+    mats = _strand_matrices(score_matrix(motif, background, pseudocount=pseudocount), strands)
     return _best_kernel(np.ascontiguousarray(codes, np.uint8), np.ascontiguousarray(offsets, np.int64), mats)
 
 
+def _is_markov(background) -> bool:
+    """A :class:`seqimp.background.SiteBackground` of order >= 1 (order 0 is its letters)."""
+    return hasattr(background, "window_log2") and background.order > 0
+
+
+def _pwm(motif):
+    return motif.pwm if isinstance(motif, Motif) else np.asarray(motif, dtype=np.float64)
+
+
+def motif_null(motif, background, *, pseudocount=PSEUDOCOUNT) -> tuple[int, np.ndarray]:
+    """``(low, tail)`` of a motif's window score under ``background`` (4 frequencies or a
+    :class:`seqimp.background.SiteBackground`): :func:`score_pvalues` of its
+    :func:`score_matrix`, or the Markov chain's exact null (:mod:`._context_scores`)."""
+    if _is_markov(background):
+        from ._context_scores import context_pvalues, context_table
+
+        return context_pvalues(context_table(_pwm(motif), background, pseudocount=pseudocount, scale=SCALE),
+                               background)
+    background = background.letters if hasattr(background, "letters") else background
+    return score_pvalues(score_matrix(motif, background, pseudocount=pseudocount), background)
+
+
 def scan_sequences(motifs, sequences, *, ids=None, background="uniform", threshold=1e-4, strand="both",
-                   q_method="bh", pseudocount=PSEUDOCOUNT) -> pd.DataFrame:
+                   q_method="bh", pseudocount=PSEUDOCOUNT, min_scores=None) -> pd.DataFrame:
     """Every site of every motif in sequences of any lengths, with exact p-values and q-values.
 
     Parameters
@@ -246,14 +279,21 @@ def scan_sequences(motifs, sequences, *, ids=None, background="uniform", thresho
         windows that hold them unscored.
     ids : sequence of str, optional
         One per sequence (default: the SequenceSet's ids, else ``seq1, seq2, ...``).
-    background : {"uniform", "sequences"} or array-like of shape (4,), default="uniform"
+    background : {"uniform", "sequences"}, array-like of shape (4,) or SiteBackground, default="uniform"
         The null letter frequencies (``"sequences"``: those of the scanned sequences, both
-        strands).
+        strands), or a Markov background of order 0..2
+        (:class:`seqimp.background.SiteBackground`, e.g. a MEME background file read by
+        :func:`seqimp.background.read_bfile`): scores are then log-likelihood ratios against
+        it and p-values exact under it (:mod:`seqimp.motifs._context_scores`).
     threshold : float, default=1e-4
         Report windows with p-value <= threshold (0 < threshold <= 1).
     strand : {"both", "given"}, default="both"
     q_method : {"bh", "storey"}, default="bh"
     pseudocount : float, default=0.1
+    min_scores : dict, optional
+        Motif name -> a score (bits): that motif's windows scoring at least this are reported
+        instead of those passing ``threshold`` (e.g. the ``scan_threshold`` of a ``seqimp
+        motifs`` run's motifs.tsv, which 1% of its control sequences' best windows reach).
 
     Returns
     -------
@@ -277,29 +317,43 @@ def scan_sequences(motifs, sequences, *, ids=None, background="uniform", thresho
     ids = [f"seq{r + 1}" for r in range(n)] if ids is None else [str(i) for i in ids]
     if len(ids) != n:
         raise SeqimpError(f"{len(ids)} ids for {n} sequences")
-    bg = background_frequencies(background, codes)
+    bg = background if _is_markov(background) else background_frequencies(background, codes)
+    min_scores = {} if min_scores is None else dict(min_scores)
     tables, tests, pi0s = [], {}, {}
     for motif in motifs:
         table, tests[motif.name], pi0s[motif.name] = _scan_one(motif, codes, offsets, ids, bg, strands, threshold,
-                                                               q_method, pseudocount)
+                                                               q_method, pseudocount, min_scores.get(motif.name))
         tables.append(table)
     hits = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=HIT_COLUMNS)
-    hits.attrs.update(tests=tests, background=bg.tolist(), pi0=pi0s)
+    letters = bg.letters if _is_markov(bg) else bg
+    hits.attrs.update(tests=tests, background=letters.tolist(), pi0=pi0s)
+    if _is_markov(bg):
+        hits.attrs["background_order"] = bg.order
     return hits
 
 
-def _scan_one(motif, codes, offsets, ids, bg, strands, threshold, q_method, pseudocount):
-    matrix = score_matrix(motif, bg, pseudocount=pseudocount)
-    mats = _strand_matrices(matrix, strands)
-    tails = [score_pvalues(mat, bg) for mat in mats]
-    thresholds = np.array([pvalue_threshold(low, tail, threshold) for low, tail in tails], np.int64)
-    lam = np.array([pvalue_threshold(low, tail, _STOREY_LAMBDA) for low, tail in tails], np.int64)
+def _scan_one(motif, codes, offsets, ids, bg, strands, threshold, q_method, pseudocount, min_score=None):
     expected = int(threshold * codes.size * len(strands) * 2) + 1024  # room for twice the hits expected by chance
-    seq, pos, strand, score, tests, above = _scan_kernel(codes, offsets, mats, thresholds, lam, expected)
+    if _is_markov(bg):  # one table for both strands' reads, one null (:mod:`._context_scores`)
+        from ._context_scores import context_hits, context_pvalues, context_table
+
+        table = context_table(motif.pwm, bg, pseudocount=pseudocount, scale=SCALE)
+        low, tail = context_pvalues(table, bg)
+        tails = [(low, tail)] * len(strands)
+        cut = pvalue_threshold(low, tail, threshold) if min_score is None else _score_units(min_score)
+        seq, pos, strand, score, tests, above = context_hits(table, bg.order, codes, offsets, len(strands), cut,
+                                                             pvalue_threshold(low, tail, _STOREY_LAMBDA), expected)
+    else:
+        mats = _strand_matrices(score_matrix(motif, bg, pseudocount=pseudocount), strands)
+        tails = [score_pvalues(mat, bg) for mat in mats]
+        thresholds = np.array([pvalue_threshold(low, tail, threshold) if min_score is None else
+                               _score_units(min_score) for low, tail in tails], np.int64)
+        lam = np.array([pvalue_threshold(low, tail, _STOREY_LAMBDA) for low, tail in tails], np.int64)
+        seq, pos, strand, score, tests, above = _scan_kernel(codes, offsets, mats, thresholds, lam, expected)
     pvals = np.empty(seq.size)
     for s, (low, tail) in enumerate(tails):
         on = strand == s
-        pvals[on] = tail[score[on] - low]
+        pvals[on] = tail[np.clip(score[on] - low, 0, tail.size - 1)]
     n_tests = int(tests.sum())
     q = _qvalues(pvals, n_tests)
     pi0 = min(1.0, above.sum() / (n_tests * (1 - _STOREY_LAMBDA))) if n_tests else 1.0
@@ -312,6 +366,11 @@ def _scan_one(motif, codes, offsets, ids, bg, strands, threshold, q_method, pseu
                           "q_value": q, "matched": matched}, columns=HIT_COLUMNS)
     table = table.sort_values(["p_value", "sequence", "position", "strand"], kind="stable").reset_index(drop=True)
     return table, n_tests, pi0
+
+
+def _score_units(bits) -> int:
+    """A score in bits as the integer units of the scores (:data:`SCALE` per bit)."""
+    return int(np.rint(float(bits) * SCALE))
 
 
 def _qvalues(p, n_tests) -> np.ndarray:

@@ -68,8 +68,17 @@ def site_scores(pwm, codes, starts, strands, background):
 
     ``log2 P(window | PWM on that strand) - log2 P(window | background)``: on the ``-`` strand
     the PWM's reverse complement reads the window; the background term is the same.
-    ``pwm`` has shape (m, 4), ``background`` shape (4,).
+    ``pwm`` has shape (m, 4), ``background`` shape (4,) (letters independent), or a
+    :class:`seqimp.background.SiteBackground` of order k: the window's background probability
+    as read on each strand, every letter given the k before it in the window.
     """
+    if hasattr(background, "window_log2"):  # a SiteBackground
+        if background.order == 0:
+            background = background.letters
+        else:
+            out = site_scores(pwm, codes, starts, strands, np.ones(4))  # the PWM's term alone
+            out -= background.window_log2(codes, starts, np.asarray(pwm).shape[0], tuple(strands))
+            return out
     codes, starts = _arrays(codes, starts)
     logp = np.log2(np.asarray(pwm, dtype=np.float64))
     lognull = np.log2(np.asarray(background, dtype=np.float64))

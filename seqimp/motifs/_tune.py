@@ -91,11 +91,13 @@ def _best_of_others(best, letter):
 
 
 @njit(cache=True)
-def _trial_counts(best_pos, best_neg, letter, deltas, k, out):
+def _trial_counts(best_pos, best_neg, letter, deltas, k, strict, out):
     """For every ``deltas[j]`` added to ``letter``'s log-odds: the positives passing the site
     threshold of the negatives (:func:`sites_passing` of :func:`_with_change` on both, at
     ``k = floor(fpr * n_neg)``) into ``out[j]``; the same scores by the same operations, so
-    the same counts. ``best_pos``, ``best_neg``: :func:`_letter_best`'s tables."""
+    the same counts. ``best_pos``, ``best_neg``: :func:`_letter_best`'s tables. ``strict``:
+    only scores above the threshold count, where the site rule would count those reaching a
+    threshold that is the negatives' top score (then more than k negatives pass)."""
     n_neg = best_neg.shape[0]
     n_pos = best_pos.shape[0]
     others_neg = _best_of_others(best_neg, letter)
@@ -107,6 +109,7 @@ def _trial_counts(best_pos, best_neg, letter, deltas, k, out):
             vals[i] = max(best_neg[i, letter] + d, others_neg[i])
         vals.sort()
         threshold, inclusive = _cut(vals, k)
+        inclusive = inclusive and not strict
         count = 0
         for i in range(n_pos):
             if _is_site(max(best_pos[i, letter] + d, others_pos[i]), threshold, inclusive):
@@ -127,13 +130,29 @@ def _apply(base, codes, starts, m, column, letter, delta):
                     base[i, w, k] += delta
 
 
+def _trimmed(best, passing, lo, hi, min_length):
+    """``(count, pwm, starts)`` with end columns cut while a cut passes more positives."""
+    count, pwm, _win = best
+    while pwm.shape[0] > max(min_length, 1):
+        trials = []
+        for cut in (pwm[1:], pwm[:-1]):
+            win = np.arange(lo, hi - cut.shape[0] + 1, dtype=np.intp)
+            trials.append((passing(cut, win), cut, win))
+        top = max(trials, key=lambda t: t[0])
+        if top[0] <= count:
+            break
+        count, pwm, _win = top
+        best = top
+    return best
+
+
 def _pwm_of(S, background):
     p = background[None, :] * 2.0 ** S
     return p / p.sum(axis=1, keepdims=True)
 
 
 def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1, steps=(1.0, 0.5, 0.25),
-             sweeps=3, min_gain=1):
+             sweeps=3, min_gain=1, trim=False, min_length=4, strict=False):
     """Tune a PWM's log-odds so that most positives have a site at the ``fpr`` threshold of the
     negatives (module docstring); the signature of :func:`seqimp.motifs.refine_motifs`' ``tune``.
 
@@ -146,11 +165,22 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
         0-based starts searched (every start of a position-free motif).
     strands : tuple of str
         ``("+",)`` or ``("+", "-")``.
-    background : ndarray of shape (4,)
-        Letter frequencies the log-odds are taken against.
+    background : ndarray of shape (4,) or SiteBackground
+        Letter frequencies the log-odds are taken against, or a Markov background
+        (:class:`seqimp.background.SiteBackground`: every window's score is its log-likelihood
+        ratio against it, :func:`seqimp.motifs.site_scores`; ``S`` is then taken against its
+        letter frequencies, and a change of ``S`` moves the same windows by the same amount).
     fpr : float in (0, 1)
     pad, steps, sweeps, min_gain
         As in the module docstring.
+    strict : bool, default=False
+        Count only the positives scoring above the (k+1)-th best negative (at most k negatives
+        do): a PWM whose best word alone is in more than k negatives then counts none, where
+        the site rule counts those reaching that top score.
+    trim : bool, default=False
+        After the ascent, cut an end column (the better of the two ends, again and again, down
+        to ``min_length`` columns) while that passes more positives: a column that only adds
+        chance matches over long sequences goes.
 
     Returns
     -------
@@ -160,7 +190,10 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
         The starts searched for the returned width (the same span of the sequences).
     """
     pwm = np.asarray(pwm, dtype=np.float64)
-    background = np.asarray(background, dtype=np.float64)
+    if hasattr(background, "window_log2"):  # a SiteBackground: log-odds against its letters
+        letters = background.letters
+    else:
+        background = letters = np.asarray(background, dtype=np.float64)
     pos = np.ascontiguousarray(positive, dtype=np.intp)
     neg = np.ascontiguousarray(negative, dtype=np.intp)
     starts = np.asarray(starts, dtype=np.intp)
@@ -171,22 +204,25 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
     L = pos.shape[1]
 
     def passing(p, win):
-        return sites_passing(site_scores(p, pos, win, strands, background).max(axis=(1, 2)),
-                             site_scores(p, neg, win, strands, background).max(axis=(1, 2)), fpr)
+        best_pos = site_scores(p, pos, win, strands, background).max(axis=(1, 2))
+        best_neg = site_scores(p, neg, win, strands, background).max(axis=(1, 2))
+        if strict:
+            return int((best_pos > np.sort(best_neg)[best_neg.size - site_rank(fpr, best_neg.size) - 1]).sum())
+        return sites_passing(best_pos, best_neg, fpr)
 
     untuned = passing(pwm, starts)  # the EM's PWM as sites are called (a tie at the top included)
     lo, hi = int(starts[0]), int(starts[-1]) + pwm.shape[0]  # the span the windows cover
     # the pad columns widen the span where the sequences have room, else the windows' cores
     # keep ``pad`` letters off its ends
     lo, hi = max(lo - pad, 0), min(hi + pad, L)
-    S = np.vstack([np.zeros((pad, 4)), np.log2(pwm / background), np.zeros((pad, 4))])
+    S = np.vstack([np.zeros((pad, 4)), np.log2(pwm / letters), np.zeros((pad, 4))])
     m = S.shape[0]
     win = np.arange(lo, hi - m + 1, dtype=np.intp)
     if win.size == 0:
         return pwm, starts
-    base_pos = site_scores(_pwm_of(S, background), pos, win, strands, background)
-    base_neg = site_scores(_pwm_of(S, background), neg, win, strands, background)
-    current = sites_passing(base_pos.max(axis=(1, 2)), base_neg.max(axis=(1, 2)), fpr)
+    base_pos = site_scores(_pwm_of(S, letters), pos, win, strands, background)
+    base_neg = site_scores(_pwm_of(S, letters), neg, win, strands, background)
+    current = passing(_pwm_of(S, letters), win)
     best_pos = np.empty((len(pos), 4))
     best_neg = np.empty((len(neg), 4))
     k = site_rank(fpr, len(neg))
@@ -199,7 +235,7 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
                 _letter_best(base_pos, pos, win, m, column, best_pos)
                 _letter_best(base_neg, neg, win, m, column, best_neg)
                 for letter in range(4):
-                    _trial_counts(best_pos, best_neg, letter, deltas, k, counts)
+                    _trial_counts(best_pos, best_neg, letter, deltas, k, strict, counts)
                     d = int(np.argmax(counts))
                     if counts[d] >= current + min_gain:
                         S[column, letter] += deltas[d]
@@ -219,13 +255,16 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
         a += 1
     while b > m - pad and not S[b - 1].any():
         b -= 1
-    best = (current, _pwm_of(S, background), win)
+    best = (current, _pwm_of(S, letters), win)
     if b - a < m:
         cut = S[a:b]
         wider = np.arange(lo, hi - cut.shape[0] + 1, dtype=np.intp)
-        tuned = _pwm_of(cut, background)
+        tuned = _pwm_of(cut, letters)
         count = passing(tuned, wider)
         if count >= current:
             best = (count, tuned, wider)
+    if trim:
+        best = _trimmed(best, passing, lo, hi, min_length)
     # a tuning that passes no more positives than the EM's PWM is not kept
     return (best[1], best[2]) if best[0] > untuned else (pwm, starts)
+

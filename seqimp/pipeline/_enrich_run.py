@@ -35,7 +35,8 @@ class EnrichOptions:
 
     ``method``: ``"fisher"`` (sequences with a site) or ``"ranksum"`` (best scores);
     ``site_pvalue``: a sequence has a site when its best window's p-value is at most this;
-    ``background``: ``"uniform"``, ``"sequences"`` (the negatives') or 4 frequencies;
+    ``background``: ``"uniform"``, ``"sequences"`` (the negatives'), 4 frequencies or a
+    :class:`seqimp.background.SiteBackground` (a Markov background);
     ``strand``: ``"both"`` or ``"given"``; ``max_qvalue``: what the report calls enriched.
     """
 
@@ -93,7 +94,10 @@ def run_enrich(out, database, positive, negative, *, options=EnrichOptions(), fm
                           site_pvalue=options.site_pvalue, background=options.background, strand=options.strand)
     info = database_info(database)
     enriched = int((table["q_value"] <= options.max_qvalue).sum())
-    parameters = {"options": asdict(options), "background": table.attrs["background"], "database": info,
+    recorded = asdict(options)
+    if hasattr(options.background, "describe"):  # a Markov background: its order and letters
+        recorded["background"] = options.background.describe()
+    parameters = {"options": recorded, "background": table.attrs["background"], "database": info,
                   "positives": int(table["positives"].iloc[0]), "negatives": int(table["negatives"].iloc[0]),
                   "enriched": enriched, "seed": 0 if random_state is None else random_state,
                   "versions": versions()}

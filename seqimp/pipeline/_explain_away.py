@@ -55,6 +55,7 @@ def explain_away(run, data, *, options, search, random_state):
     if len(steps) == 1:
         return run
     run.motifs = accepted
+    run.scanning = [m for s in steps for m in s.scanning]
     run.stats = pd.concat([s.stats for s in steps if len(s.stats)] or [run.stats], ignore_index=True)
     run.sites = pd.concat([s.sites for s in steps if len(s.sites)] or [run.sites], ignore_index=True)
     run.candidates = pd.concat([s.candidates for s in steps], ignore_index=True)

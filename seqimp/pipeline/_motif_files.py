@@ -24,9 +24,23 @@ def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_
     if homer:
         from ..motifs import write_homer
 
-        write_homer(run.motifs, Path(out) / "motifs.homer")
+        write_homer(_for_files(run), Path(out) / "motifs.homer", thresholds=_homer_thresholds(run))
         files.append(Path(out) / "motifs.homer")
     return files + write_match_logos(run.matches, run.motifs, database or [], Path(out) / "logos", fmt)
+
+
+def _for_files(run) -> list:
+    """The motifs the motif files hold: the PWMs for scanning where they were fitted
+    (:func:`seqimp.motifs.scanning_motifs`), else the refined motifs."""
+    return list(run.scanning) if len(run.scanning) == len(run.motifs) and run.scanning else list(run.motifs)
+
+
+def _homer_thresholds(run):
+    """HOMER's detection threshold of every PWM for scanning (at the run's FPR), or None."""
+    stats = run.stats
+    if not run.scanning or stats is None or "scan_homer_threshold" not in stats:
+        return None
+    return dict(zip(stats["name"], stats["scan_homer_threshold"]))
 
 
 def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
@@ -40,9 +54,13 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
     out.mkdir(exist_ok=True)
     files = [out / "motifs.meme", out / "motifs.jaspar", out / "motifs.transfac", out / "motifs.tsv",
              out / "motif_candidates.tsv"]
-    write_meme(motifs, files[0])
-    write_jaspar(motifs, files[1])
-    write_transfac(motifs, files[2])
+    written = _for_files(run)
+    letters = None if run.background is None else run.background.letters
+    write_meme(written, files[0], background=letters)
+    write_jaspar(written, files[1])
+    write_transfac(written, files[2])
+    if run.background is not None:  # what the PWMs for scanning are scored against (MEME's --bfile)
+        files.append(run.background.write(out / "background.txt"))
     origin = run.parameters.get("position_origin")  # positions people read, counted from an origin
     write_tsv(_labelled(run.table(), "start", origin), files[3])
     write_tsv(run.candidates, files[4])

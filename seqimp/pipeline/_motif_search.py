@@ -21,6 +21,10 @@ __all__ = ["MotifRun", "poim_motifs", "refined_run", "motif_matches", "add_motif
 
 logger = logging.getLogger(__name__)
 
+#: the columns of the PWMs for scanning that motifs.tsv appends (:func:`seqimp.motifs.scanning_motifs`)
+TABLE_SCAN_COLUMNS = ["scan_threshold", "scan_fraction_positive", "scan_fraction_negative",
+                      "scan_held_out_fraction_positive", "scan_tuned", "scan_length"]
+
 
 @dataclass
 class MotifRun:
@@ -47,6 +51,13 @@ class MotifRun:
     coords : DataFrame or None
         The genome coordinates of the positives when they are genomic windows
         (:class:`seqimp.io.GenomicWindows`): ``motif_sites.bed`` is then in genome coordinates.
+    scanning : list of Motif
+        One per motif, same names: the PWM for scanning whole sequences that the motif files
+        hold (:func:`seqimp.motifs.scanning_motifs`); empty where none was fitted (the motif
+        files then hold ``motifs``).
+    background : SiteBackground or None
+        The control's Markov background the PWMs for scanning are scored against
+        (``background.txt``).
     """
 
     motifs: list
@@ -58,6 +69,8 @@ class MotifRun:
     sites: object = None
     parameters: dict = field(default_factory=dict)
     coords: object = None
+    scanning: list = field(default_factory=list)
+    background: object = None
 
     def __repr__(self) -> str:
         from ..report import motif_run_repr
@@ -97,6 +110,7 @@ class MotifRun:
         if self.stats is not None:
             cols = ["fraction_positive", "fraction_negative", "p_value", "plus_strand", "held_out_p_value",
                     "log10_p_value", "log10_held_out_p_value", "composition", "round"]
+            cols += [c for c in TABLE_SCAN_COLUMNS if c in self.stats]
             stats = self.stats.copy()
             for col in cols:
                 if col not in stats:
@@ -114,7 +128,10 @@ class MotifRun:
             score = np.maximum(-table["log10_held_out_p_value"].to_numpy(dtype=float), 0.0)
         table.insert(table.columns.get_loc("spread") + 1, "score", score)
         share = table.pop("poim_share")
+        scan = [table.pop(c) for c in TABLE_SCAN_COLUMNS if c in table]
         table["poim_share"] = share
+        for column in scan:  # appended after the columns of earlier versions
+            table[column.name] = column
         return table
 
     def lines(self) -> list:
@@ -157,16 +174,23 @@ def refined_run(seeds, sequences, options, *, candidates, result, parameters, ro
     MotifRun
         Without ``files``; ``parameters`` as given.
     """
-    from ..motifs import refine_motifs, select_motifs
+    from ..background import SiteBackground
+    from ..motifs import refine_motifs, scanning_motifs, select_motifs
 
     refined = refine_motifs(seeds, sequences.positive, sequences.negative, strand=options.strand, fpr=options.fpr,
                             ids=sequences.ids, random_state=random_state, **refine)
     selected = select_motifs(refined, max_pvalue=options.max_pvalue, max_held_out_pvalue=options.max_held_out_pvalue,
                              strands=options.strand, first_number=len(accepted) + 1, accepted=accepted)
+    if options.scan_pwm:
+        selected = scanning_motifs(selected, sequences.positive, sequences.negative, fpr=options.fpr,
+                                   order=options.background_order, random_state=random_state)
     stats = selected.stats
     stats["round"] = round
     run = MotifRun(selected.motifs, None, candidates, result=result, stats=stats, sites=selected.sites,
-                   coords=sequences.coords, parameters=parameters)
+                   coords=sequences.coords, parameters=parameters, scanning=list(selected.scanning or []))
+    if options.scan_pwm:
+        run.background = SiteBackground.fit(sequences.negative, options.background_order)
+        parameters.update(scan_pwm=True, background_order=options.background_order)
     if match:
         run.matches = motif_matches(run, options)
     return run

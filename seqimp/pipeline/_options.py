@@ -168,6 +168,15 @@ class MotifOptions:
     homer : bool, default=False
         Also write the motifs in HOMER's motif format (``motifs.homer``, :func:`seqimp.motifs.write_homer`)
         beside ``motifs.meme``, ``motifs.jaspar`` and ``motifs.transfac``.
+    scan_pwm : bool, default=True
+        Fit every reported motif a PWM for scanning whole sequences (:func:`seqimp.motifs.scanning_motifs`:
+        positives against the control over every window of both strands at ``fpr``, against
+        the control's Markov background, held out): the motif files hold it, ``motifs.tsv``
+        its threshold (``scan_threshold``); False: the motif files hold the refined PWMs and
+        no threshold is computed.
+    background_order : int, default=2
+        Order of the control's Markov background the PWMs for scanning are scored against
+        (``background.txt``, MEME's background format; 0..5).
     """
 
     strand: str = "given"
@@ -186,9 +195,12 @@ class MotifOptions:
     max_width: int = 30
     position_origin: int | None = None
     homer: bool = False
+    scan_pwm: bool = True
+    background_order: int = 2
 
     def __post_init__(self):
         check_choice(self.strand, "strand", ("given", "both"))
+        _set(self, "background_order", check_int(self.background_order, "background_order", minimum=0, maximum=5))
         _set(self, "min_width", check_int(self.min_width, "min_width"))
         _set(self, "max_width", check_int(self.max_width, "max_width", minimum=self.min_width))
         if self.position_origin is not None:

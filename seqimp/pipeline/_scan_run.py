@@ -38,7 +38,10 @@ class ScanOptions:
 
     ``threshold``: report windows with p-value <= threshold; ``strand``: ``"both"`` or
     ``"given"``; ``q_method``: ``"bh"`` or ``"storey"``; ``background``: ``"uniform"``,
-    ``"sequences"`` or 4 frequencies; ``pseudocount``: spread by the background.
+    ``"sequences"``, 4 frequencies or a :class:`seqimp.background.SiteBackground` (a Markov
+    background, e.g. from a MEME background file); ``pseudocount``: spread by the background;
+    ``min_scores``: motif name -> score (bits) reported instead of ``threshold`` (the
+    ``scan_threshold`` of a ``seqimp motifs`` run).
     """
 
     threshold: float = 1e-4
@@ -46,6 +49,7 @@ class ScanOptions:
     q_method: str = "bh"
     background: object = "uniform"
     pseudocount: float = 0.1
+    min_scores: dict | None = None
 
     def __post_init__(self):
         check_number(self.threshold, "threshold", low=0.0, high=1.0, low_open=True)
@@ -123,13 +127,17 @@ def run_scan(out, motifs, sequences, *, ids=None, windows=None, origin=None, opt
     if ids is None:
         ids = getattr(sequences, "ids", None)
     found = scan_sequences(motifs, plain_sequences(sequences), ids=ids, background=options.background, threshold=options.threshold,
-                           strand=options.strand, q_method=options.q_method, pseudocount=options.pseudocount)
+                           strand=options.strand, q_method=options.q_method, pseudocount=options.pseudocount,
+                           min_scores=options.min_scores)
     hits = found[["sequence"] + SCAN_COLUMNS].copy()
     labels = position_column(hits["position"], origin)
     if labels is not None:
         hits.insert(4, "position_label", labels)
     lengths = {m.name: m.length for m in motifs}
-    parameters = {"options": asdict(options), "background": found.attrs["background"], "motifs": len(motifs),
+    recorded = asdict(options)
+    if hasattr(options.background, "describe"):  # a Markov background: its order and letters
+        recorded["background"] = options.background.describe()
+    parameters = {"options": recorded, "background": found.attrs["background"], "motifs": len(motifs),
                   "sequences": _count(sequences), "tests": found.attrs["tests"], "sites": int(len(hits)),
                   "position_origin": origin, "database": database, "versions": versions()}
     files = [out / "scan.tsv", out / "scan.bed", out / "scan.json"]

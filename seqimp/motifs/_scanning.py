@@ -1,0 +1,217 @@
+"""PWMs for scanning: every reported motif's PWM fitted to separate the positives from the
+control wherever it is scanned (:func:`scanning_motifs`, the step after
+:func:`seqimp.motifs.select_motifs`).
+
+Why: a refined motif's PWM is the EM's letter frequencies of its sites inside its window
+(:func:`seqimp.motifs.refine_motifs`), and its sites are called there. But a motif file is taken
+to FIMO, HOMER or ``seqimp scan`` and scanned over every window of both strands of whole
+sequences, where only the PWM counts: at the score that 1% of the control sequences' best
+windows pass, the frequencies of the sites rank chance windows in long, GC-rich or repetitive
+sequences high, and recall fewer carriers than a PWM fitted to the task does (STREME fits its
+PWMs discriminatively over all positions against an order-2 background).
+
+How: for every enriched motif,
+
+1. **Background.** The control's order-``order`` Markov background, counted on both strands
+   (:class:`seqimp.background.SiteBackground`): a window's score is its log-likelihood ratio,
+   PWM against that background, so a GC-rich motif in GC-rich DNA is scored against GC-rich DNA.
+2. **Fit.** :func:`seqimp.motifs._tune.tune_pwm` over every start of both strands: coordinate
+   ascent on the PWM's log-odds for the most positives whose best window passes the threshold
+   that ``fpr`` of the negatives' best windows pass, ``pad`` columns of room on each side and end
+   columns cut while that passes more positives (the width). At 1% of a few hundred negatives
+   that threshold rests on a handful of sequences, which such a fit learns rather than the
+   motif; so it is taken on the negatives and ``control_factor`` times as many sequences drawn
+   from their Markov chain, in steps of 1 and 0.5 bit that each pass at least ``min_gain``
+   more positives.
+3. **Held out.** The fit runs on each half of the sequences (sequence i in half i mod 2) and is
+   counted on the other half, at the threshold of that half's negatives and ``control_factor`` times as many drawn
+   from their chain (the same for both PWMs); the fitted PWM is kept only where, pooled, it
+   passes clearly more held-out positives than the motif's own PWM (by at least 2 and half a
+   standard deviation of the difference, the square root of their sum). Then it is fitted on
+   all sequences; else the motif's own PWM is the one for scanning. ``held_out`` shares are
+   counted that way; ``scan_fraction_*`` at the real negatives' threshold.
+4. **Threshold.** The PWM is rounded to the six decimals motif files hold, and its threshold is
+   computed as ``seqimp scan`` scores (integer units of 1/100 bit, no pseudocount, the same
+   background: :func:`seqimp.motifs.scan_sequences`): ``scan_threshold`` is the smallest score
+   above the (k+1)-th best negative's (k = floor(fpr n)), which at most a share ``fpr`` of the
+   negatives reach -- strictly: a PWM whose best word alone is in more of them recalls nothing
+   there, where the site rule of the refinement calls the windows reaching the top score sites --, so that ``seqimp scan
+   --motif-thresholds`` with the run's ``background.txt`` finds the sites counted here exactly.
+   HOMER's detection threshold at the same false-positive rate is computed too (natural log
+   against a uniform background, HOMER's score).
+
+The motif itself -- its PWM, sites, window and statistics -- is left as it is: the positional
+sites stay those of the refinement.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import numpy as np
+
+from ..errors import SeqimpError, check_int, check_random_state
+from ..io._check import check_sequences
+from ._refine import MotifSites
+from ._scan import SCALE, best_sequence_scores, encode_any_length
+from ._sites import site_rank, site_scores
+from ._tune import tune_pwm
+
+__all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "SCAN_COLUMNS"]
+
+logger = logging.getLogger(__name__)
+
+#: the columns :func:`scanning_motifs` adds to ``stats``
+SCAN_COLUMNS = ["scan_threshold", "scan_fraction_positive", "scan_fraction_negative",
+                "scan_held_out_fraction_positive", "scan_tuned", "scan_length", "scan_homer_threshold"]
+_BOTH = ("+", "-")
+#: a motif narrower than this gets room to grow to it (pad columns on each side)
+_ROOM = 12
+#: the most negatives (real and drawn) a fit's threshold is taken on
+MAX_CONTROL = 8000
+
+
+def quantised_pwm(pwm) -> np.ndarray:
+    """``pwm`` in whole millionths (the six decimals of motif files), none zero, each row
+    summing to exactly one million: written and read back, the same numbers."""
+    micro = np.maximum(np.rint(np.asarray(pwm, dtype=np.float64) * 1e6), 1.0)
+    top = micro.argmax(axis=1)
+    micro[np.arange(len(micro)), top] += 1e6 - micro.sum(axis=1)
+    return micro / 1e6
+
+
+def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=True, pad=2, min_gain=2,
+                    min_length=4, steps=(1.0, 0.5), control_factor=4, random_state=None) -> MotifSites:
+    """PWMs for scanning (module docstring): ``sites`` with ``scanning`` set (one Motif per
+    motif, same name and order) and the columns :data:`SCAN_COLUMNS` added to ``stats``.
+
+    Parameters
+    ----------
+    sites : MotifSites
+        The reported motifs (:func:`seqimp.motifs.select_motifs`).
+    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
+        The sequences the motifs were refined on.
+    fpr : float, default=0.01
+    order : int, default=2
+        Order of the control's Markov background (0..2 as MEME's tools; up to 5).
+    held_out : bool, default=True
+        Keep a fitted PWM only where it passes more held-out positives (step 3).
+    pad, min_gain, min_length, steps
+        Of :func:`seqimp.motifs._tune.tune_pwm` (``pad`` at least enough for a motif to grow to
+        12 columns); its count is strict (:func:`strict_threshold`).
+    control_factor : float, default=4
+        The fit's threshold is taken on the negatives and this many times as many sequences
+        drawn from their Markov chain (same order; at most 8,000 in all): at 1% of a few
+        hundred negatives it rests on a handful of them, which the fit would otherwise learn.
+    random_state : int, Generator or None
+        Seed of those draws (None: 0).
+
+    Returns
+    -------
+    MotifSites
+        ``stats`` gains ``scan_threshold`` (bits against the control's background: the
+        smallest score of a hit), ``scan_fraction_positive``/``scan_fraction_negative``
+        (sequences whose best window reaches it), ``scan_held_out_fraction_positive`` (the
+        same for the PWM fitted on the other half, pooled; of the motif's own PWM where the
+        fit was not kept), ``scan_tuned`` (the fit was kept), ``scan_length`` and
+        ``scan_homer_threshold`` (nats, HOMER's score).
+    """
+    from ..background import MarkovBackground, SiteBackground
+
+    if not 0 < fpr < 1:
+        raise SeqimpError(f"fpr must lie in (0, 1), got {fpr}")
+    order = check_int(order, "order", 0, 5)
+    random_seed = int(check_random_state(random_state).integers(2 ** 31))
+    pos = check_sequences(positive, "positive").astype(np.uint8)
+    neg = check_sequences(negative, "negative").astype(np.uint8)
+    background = SiteBackground.fit(neg, order)
+    chain = MarkovBackground(order=order).fit(neg) if control_factor > 0 and len(neg) else None
+
+    def control(negatives, seed):
+        """The negatives and ``control_factor`` times as many drawn from the control's chain."""
+        if chain is None:
+            return negatives
+        n = min(int(control_factor * len(negatives)), max(MAX_CONTROL - len(negatives), 0))
+        drawn = chain.sample(n, length=negatives.shape[1], random_state=np.random.default_rng([random_seed, seed]))
+        return np.vstack([negatives, drawn.astype(np.uint8)])
+
+    flat = (encode_any_length(pos), encode_any_length(neg))
+    rows, scanning = [], []
+    for motif, row in zip(sites.motifs, sites.stats.to_dict("records")):
+        own = np.clip(motif.pwm, 1e-6, None)
+        own = own / own.sum(axis=1, keepdims=True)
+        fit = motif.direction == "enriched" and motif.length <= pos.shape[1] and len(pos) and len(neg)
+        pwm, tuned, held = own, False, np.nan
+        if fit:
+            room = max(pad, (_ROOM - motif.length + 1) // 2)  # a short motif may grow to _ROOM columns
+            pwm, tuned, held = _fitted(own, pos, neg, background, fpr, held_out,
+                                       dict(pad=room, min_gain=min_gain, min_length=min_length, steps=steps), control)
+        pwm = quantised_pwm(pwm)
+        scan = replace(motif, pwm=pwm)
+        rows.append(_threshold_row(scan, flat, pos, neg, background, fpr, held, tuned))
+        scanning.append(scan)
+        if fit:
+            logger.info(f"{motif.name}: PWM for scanning {'fitted' if tuned else 'as refined'} ({scan.consensus}): "
+                        f"whole sequences at {100 * fpr:g}% FPR, {100 * rows[-1]['scan_fraction_positive']:.1f}% of "
+                        f"positives" + ("" if np.isnan(held) else f", {100 * held:.1f}% held out"))
+    stats = sites.stats.copy()
+    for col in SCAN_COLUMNS:
+        stats[col] = [r[col] for r in rows] if rows else []
+    return MotifSites(list(sites.motifs), stats, sites.sites, scanning=scanning)
+
+
+def _fitted(own, pos, neg, background, fpr, held_out, options, control):
+    """``(pwm, tuned, held-out share)``: the PWM fitted on all sequences where the fits on the
+    halves pass clearly more held-out positives than ``own`` does (step 3), else ``own``.
+    ``control(negatives, seed)``: the negatives the fit's threshold is taken on."""
+    starts = np.arange(pos.shape[1] - own.shape[0] + 1)
+
+    def tune(p, n, seed):
+        return tune_pwm(own, p, control(n, seed), starts, _BOTH, background, fpr, trim=True, strict=True,
+                        **options)[0]
+
+    held = np.nan
+    if held_out and min(len(pos), len(neg)) >= 4:
+        fitted_held = own_held = 0
+        for h in (0, 1):
+            fitted = tune(pos[h::2], neg[h::2], h + 1)
+            held_neg = control(neg[1 - h::2], h + 3)
+            fitted_held += _passing(fitted, pos[1 - h::2], held_neg, background, fpr)
+            own_held += _passing(own, pos[1 - h::2], held_neg, background, fpr)
+        # clearly more: by at least 2 and half a standard deviation of the difference of two counts
+        if fitted_held - own_held < max(2.0, 0.5 * np.sqrt(fitted_held + own_held)):
+            return own, False, own_held / len(pos)
+        held = fitted_held / len(pos)
+    pwm = tune(pos, neg, 0)
+    return pwm, pwm is not own, held
+
+
+def _passing(pwm, pos, neg, background, fpr) -> int:
+    """Positives whose best window scores above the (k+1)-th best negative, k = floor(fpr n):
+    at most a share ``fpr`` of the negatives does (strictly: a PWM whose best word alone is in
+    more negatives passes no positive on it)."""
+    starts = np.arange(pos.shape[1] - pwm.shape[0] + 1)
+    best = [site_scores(pwm, x, starts, _BOTH, background).max(axis=(1, 2)) for x in (pos, neg)]
+    return int((best[0] > strict_threshold(best[1], fpr)).sum())
+
+
+def strict_threshold(neg_best, fpr) -> float:
+    """The (k+1)-th largest of the negatives' best scores, k = floor(fpr n): scores above it are
+    hits, and at most k negatives have one."""
+    vals = np.sort(np.asarray(neg_best, dtype=np.float64).ravel())
+    return float(vals[vals.size - site_rank(fpr, vals.size) - 1])
+
+
+def _threshold_row(motif, flat, pos, neg, background, fpr, held, tuned) -> dict:
+    """Step 4: the threshold as ``seqimp scan`` scores, the shares reaching it, HOMER's threshold."""
+    best_pos, best_neg = (best_sequence_scores(motif, codes, offsets, background, strand="both", pseudocount=0.0)
+                          for codes, offsets in flat)
+    cut = int(strict_threshold(best_neg, fpr)) + 1  # the smallest integer score reported
+    starts = np.arange(pos.shape[1] - motif.length + 1)
+    homer = site_scores(motif.pwm, neg, starts, _BOTH, np.full(4, 0.25)).max(axis=(1, 2)) * np.log(2.0)
+    # HOMER counts scores at least its threshold: written with 6 decimals, just above the (k+1)-th negative
+    h_written = (np.floor(strict_threshold(homer, fpr) * 1e6) + 1) / 1e6
+    return {"scan_threshold": cut / SCALE, "scan_fraction_positive": float(np.mean(best_pos >= cut)),
+            "scan_fraction_negative": float(np.mean(best_neg >= cut)), "scan_held_out_fraction_positive": held,
+            "scan_tuned": bool(tuned), "scan_length": motif.length, "scan_homer_threshold": float(h_written)}
