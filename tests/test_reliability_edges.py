@@ -195,7 +195,7 @@ def test_control_characters_in_a_motif_name_are_shown_escaped_in_figures(tmp_pat
     db = tmp_path / "bell.meme"
     db.write_text((DATA / "toy_motifs.meme").read_text().replace("MOTIF toy.GATTACA", "MOTIF toy\x07bell"))
     out = tmp_path / "scan"
-    assert main(["scan", "--motifs", str(db), "--fasta", POS, "--out", str(out), "-q"]) == 0
+    assert main(["scan", "--db", str(db), "--fasta", POS, "--out", str(out), "-q"]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""  # no 'Glyph 7 missing from font(s)' warning
     assert "\x07" not in captured.out and "toy\\x07bell" in captured.out  # the terminal too
