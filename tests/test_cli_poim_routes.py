@@ -68,7 +68,7 @@ def test_model_route_with_sequences_writes_the_planted_motif(demo_model, tmp_pat
     _check_ap1(out)
     assert re.search(r"^motif1\tTGACTCA\tstart 22\t", printed, re.M) and f"motifs: {out}/motifs.tsv" in printed
     parameters = json.loads((out / "motifs.json").read_text())["parameters"]
-    assert parameters["trained"] is False and parameters["seed"] == 0 and parameters["strand"] == "given"
+    assert parameters["trained"] is False and parameters["seed"] == 0 and parameters["strand"] == "both"
     summary = json.loads((out / "summary.json").read_text())
     assert summary["command"] == "poim --model"
 
