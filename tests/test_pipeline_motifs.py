@@ -172,7 +172,8 @@ def test_motifs_not_enriched_held_out_are_dropped(synthetic, caplog):
     pos = rng.integers(0, 4, (120, 40)).astype(np.uint8)
     pos[:80, 24:30] = [3, 0, 3, 0, 0, 3]                      # TATAAT at 25 in 2/3 of them
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = poim_motifs(synthetic, encode_labelled(pos, neg), options=MotifOptions(max_held_out_pvalue=1e-3))
+        run = poim_motifs(synthetic, encode_labelled(pos, neg), options=MotifOptions(max_held_out_pvalue=1e-3,
+                                                                                            strand="given"))
     assert [m.consensus for m in run.motifs] == ["TATAAT"]
     stats = run.table().iloc[0]
     assert float(stats["held_out_p_value"]) < 1e-10 and run.parameters["max_held_out_pvalue"] == 1e-3
