@@ -362,8 +362,8 @@ def read_motif_inputs(args) -> Inputs:
         for padded, (_o, _p, (_i, _c, _s, skipped)) in zip(out, sets):
             padded.skipped = skipped
         log(f"{'/'.join(option for option, _p, _r in sets)}: {described}: the position-free (gkm) model, on every "
-            f"record padded to {high} nt with dinucleotide shuffles of itself; no site is reported in the padding (--width W: the "
-            "central W nt of every record, for the positional model)")
+            f"record padded to {high} nt with dinucleotide shuffles of itself; no site is reported in the padding "
+            "(--width W: the central W nt of every record, for the positional model)")
     pos = out[0]
     neg = out[1] if len(out) > 1 else None
     if getattr(args, "negatives", None) == "shuffle":

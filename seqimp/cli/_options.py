@@ -12,7 +12,8 @@ from .._sizes import SIZE_HINT, parse_size
 from ..errors import SeqimpError, check_int, check_number
 from ._logging import UserError
 
-__all__ = ["BACKGROUNDS", "BACKGROUND_HELP", "positive_int", "nonneg_int", "seed", "share", "fraction", "positive_float", "memory_size",
+__all__ = ["BACKGROUNDS", "BACKGROUND_HELP", "positive_int", "nonneg_int", "seed", "share", "fraction", "positive_float",
+           "memory_size",
            "add_db_option", "add_quiet", "add_dask_options", "dask_client", "add_data_options", "add_model_options",
            "read_pair", "check_degree", "MODEL_KINDS", "MODEL_KIND_HELP", "add_gkm_options",
            "position_origin"]

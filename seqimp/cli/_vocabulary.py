@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["Choice", "ModelKind", "OLD_OPTIONS", "rename_old_options", "warn_old_spellings", "old_spellings", "STRAND_HELP",
+__all__ = ["Choice", "ModelKind", "OLD_OPTIONS", "rename_old_options", "warn_old_spellings", "old_spellings",
+           "STRAND_HELP",
            "MAX_MEMORY_HELP", "add_strand_option", "add_site_pvalue_option", "allowed_values"]
 
 #: ``--max-memory``'s default, in the same words for every command that takes it.
