@@ -149,3 +149,13 @@ def test_width_cuts_centred_windows_for_the_positional_model(tmp_path, capsys):
     assert "the central 40 nt of each, for the positional model" in err and "shorter than 40 nt left out" in err
     assert main(["motifs", "--positive", str(tmp_path / "pos.fa"), "--out", str(tmp_path / "o2"), "--model", "wd"]) == 2
     assert "add --width W" in capsys.readouterr().err
+
+
+def test_enrich_takes_positives_alone(tmp_path, capsys):
+    pos, _neg = demo_paths()
+    out = tmp_path / "enrich"
+    assert main(["enrich", "--positive", str(pos), "--db", str(example_motifs_path()), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "seqimp enrich: no negatives given: the controls are dinucleotide-preserving shuffles" in captured.err
+    top = (out / "enrichment.tsv").read_text().splitlines()[1].split("\t")
+    assert top[0] == "planted_AP1"  # the demo's planted site, against shuffles of the positives
