@@ -76,7 +76,7 @@ def _commands(work: Path) -> list[list[str]]:
          "--out", str(out / "motifs"), "--db", db, "--strand", "both"],
         ["train", "--positive", pos, "--negative", neg, "--model-out", str(out / "train" / "model.npz"),
          "--degree", "4"],
-        ["poim", "--model", str(out / "train" / "model.npz"), "--background-fasta", neg,
+        ["poim", "--model-file", str(out / "train" / "model.npz"), "--background-fasta", neg,
          "--out", str(out / "model"), "--max-order", "4"],
         ["poim", "--table", table.name, "--sequence-column", "seq", "--value-column", "value",
          "--out", str(out / "table"), "--max-order", "4"],
@@ -85,7 +85,7 @@ def _commands(work: Path) -> list[list[str]]:
         ["demo", "--out", str(out / "demo"), "--db", db],
         ["motifs", "--positive", pos, "--negative", neg, "--out", str(out / "gkm"), "--model", "gkm",
          "--db", db, "--strand", "both"],
-        ["scan", "--motifs", db, "--fasta", pos, "--out", str(out / "scan")],
+        ["scan", "--db", db, "--fasta", pos, "--out", str(out / "scan")],
         ["enrich", "--positive", pos, "--negative", neg, "--db", db, "--out", str(out / "enrich")],
     ]
 

@@ -69,7 +69,7 @@ def main_(argv=None):
     print(f"p-values, DP against all 4^6 words of MA0099.4's first 6 columns: largest difference "
           f"{enumeration_check(fosjun):.1e}")
     start = time.perf_counter()
-    assert main(["scan", "--motifs", str(work / "fosjun.meme"), "--fasta", str(work / "pos.fa"),
+    assert main(["scan", "--db", str(work / "fosjun.meme"), "--fasta", str(work / "pos.fa"),
                  "--out", str(work / "scan"), "--position-origin", "76", "-q"]) == 0
     print(f"seqimp scan: {time.perf_counter() - start:.1f} s (shared, busy machine)")
     start = time.perf_counter()

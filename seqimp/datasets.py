@@ -18,7 +18,7 @@ from .io._alphabet import DNA, INVALID, encode
 from .errors import SeqimpError
 from .io._fasta import SequenceSet
 
-__all__ = ["demo_paths", "load_uci_splice", "load_uci_promoters", "promoter_position"]
+__all__ = ["demo_paths", "example_motifs_path", "load_uci_splice", "load_uci_promoters", "promoter_position"]
 
 
 def demo_paths() -> tuple[Path, Path]:
@@ -31,6 +31,12 @@ def demo_paths() -> tuple[Path, Path]:
     except ModuleNotFoundError:  # editable installs do not map data/ -> seqimp.data
         root = Path(__file__).resolve().parent.parent / "data"
     return Path(str(root / "demo_positive.fa")), Path(str(root / "demo_negative.fa"))
+
+
+def example_motifs_path() -> Path:
+    """Path of the embedded example motif file ``known_motifs.meme`` (the demo's planted AP-1 site
+    and four made-up matrices; ``data/README.md``), the file of every ``--db`` example."""
+    return demo_paths()[0].with_name("known_motifs.meme")
 
 
 def _resolve(path, filename) -> Path:

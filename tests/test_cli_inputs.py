@@ -342,8 +342,8 @@ def test_onnx_route(tmp_path, capsys):
            r"output_index 2 is outside 0\.\.1")
     _error(capsys, base + ["--output-index", "1"], tmp_path / "o",
            r"--output-index selects an output column of --onnx-model")
-    _error(capsys, base + ["--onnx-model", str(model), "--model", str(model)], tmp_path / "o",
-           r"argument --model: not allowed with argument --onnx-model")
+    _error(capsys, base + ["--onnx-model", str(model), "--model-file", str(model)], tmp_path / "o",
+           r"argument --model-file: not allowed with argument --onnx-model")
     _error(capsys, base + ["--onnx-model", str(tmp_path / "missing.onnx")], tmp_path / "o", r"missing\.onnx")
 
 

@@ -130,7 +130,7 @@ def test_accuracy_on_training_sequences_is_labelled_with_the_held_out_route(tmp_
     model = tmp_path / "m.npz"
     assert main(["train", "--positive", pos, "--negative", neg, "--degree", "2", "--model-out", str(model)]) == 0
     assert "on 40 held-out sequences" in capsys.readouterr().out
-    assert main(["poim", "--model", str(model), "--positive", pos, "--negative", neg, "--max-order", "2",
+    assert main(["poim", "--model-file", str(model), "--positive", pos, "--negative", neg, "--max-order", "2",
                  "--no-motifs", "--out", str(tmp_path / "r")]) == 0
     err = capsys.readouterr().err
     assert "on the given sequences, NOT held out: the model may have been trained on them" in err

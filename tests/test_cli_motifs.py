@@ -206,18 +206,18 @@ def test_bad_input(planted, tmp_path, capsys):
     rna.write_text((DATA / "toy_motifs.meme").read_text().replace("ALPHABET= ACGT", "ALPHABET= ACGU"))
     assert main(args + ["--db", str(rna)]) == 2
     assert "alphabet 'ACGU' is not supported" in capsys.readouterr().err
-    assert main(["motifs", "--positive", str(planted / "pos.fa"), "--out", str(out)]) == 2
-    assert "give both --positive and --negative" in capsys.readouterr().err
+    assert main(["motifs", "--negative", str(planted / "neg.fa"), "--out", str(out)]) == 2
+    assert "--negative needs --positive (alone, --positive gets dinucleotide-shuffled controls" in capsys.readouterr().err
     # BED windows: the checks of 'seqimp poim' (read_inputs), before any work
     bed = tmp_path / "p.bed"
     bed.write_text("seq1\t0\t30\n")  # the first record of pos.fa as a chromosome
     for extra, message in ((["--width", "30"], "seqimp: error: --positive-bed needs --genome GENOME.fa\n"),
                            (["--genome", str(bed), "--width", "30", "--positive", str(planted / "pos.fa")],
                             "seqimp: error: --positive and --positive-bed both give the sequences; use one\n"),
-                           (["--genome", str(planted / "pos.fa"), "--width", "30"],
-                            "give both --positive and --negative (or --positive with --negatives shuffle, its "
-                            "dinucleotide shuffles; --positive-bed with --negative-bed or --negatives; or neither, "
-                            "with --poim)\n")):
+                           (["--genome", str(planted / "pos.fa"), "--width", "30", "--negative-bed", str(bed),
+                             "--negatives", "shuffle"],
+                            "seqimp: error: --negative-bed and --negatives both give the negative sequences; use "
+                            "one\n")):
         assert main(["motifs", "--positive-bed", str(bed), "--out", str(out)] + extra) == 2
         assert capsys.readouterr().err.endswith(message)
     assert main(["motifs", "--poim", str(tmp_path / "missing.npz"), "--out", str(out)]) == 2

@@ -53,7 +53,7 @@ def test_max_width(tmp_path):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--alphabet", "protein"], "seqimp motifs finds DNA motifs"),
+    (["--alphabet", "protein"], "invalid choice: 'protein' (choose from 'dna', 'rna')"),
     (["--min-width", "8", "--max-width", "6"], "--min-width 8 exceeds --max-width 6"),
 ])
 def test_bad_options(tmp_path, capsys, extra, message):

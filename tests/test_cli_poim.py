@@ -92,7 +92,7 @@ def test_train_then_poim_with_the_saved_model(tmp_path, capsys):
     weights, meta = load_model(model)
     assert weights.degree == 2 and meta["degree"] == 2 and meta["n_train"] == 160 and meta["auroc"] > 0.9
     out = tmp_path / "from_model"
-    assert main(["poim", "--model", str(model), "--background-fasta", NEG, "--out", str(out),
+    assert main(["poim", "--model-file", str(model), "--background-fasta", NEG, "--out", str(out),
                  "--max-order", "3", "-q"]) == 0
     assert {p.name for p in out.iterdir() if not p.name.startswith(".")} == EXACT_FILES
     summary = json.loads((out / "summary.json").read_text())
@@ -239,10 +239,10 @@ def test_existing_output_is_untouched_on_failure(tmp_path, capsys):
      r"--degree 31 exceeds the sequence length 30"),
     (["poim", "--positive", POS, "--negative", NEG, "--out", "X", "--background-fasta", NEG],
      r"--background-fasta is for --model"),
-    (["poim", "--model", "m.npz", "--out", "X"], r"--background negative needs --negative"),
+    (["poim", "--model-file", "m.npz", "--out", "X"], r"--background negative needs --negative"),
     (["poim", "--positive", POS, "--negative", NEG, "--out", "X", "--max-memory", "lots"],
      r"argument --max-memory: expected a size such as 4G, 500M, 1\.5GiB or a number of bytes, got"),
-    (["poim", "--model", "m.npz", "--scorer", "a:b", "--out", "X"], r"not allowed with argument"),
+    (["poim", "--model-file", "m.npz", "--scorer", "a:b", "--out", "X"], r"not allowed with argument"),
     (["train", "--positive", POS, "--negative", NEG, "--model-out", "m.joblib"], r"must end in \.npz"),
 ])
 def test_option_errors(tmp_path, capsys, monkeypatch, argv, message):
@@ -317,7 +317,7 @@ def test_poim_without_motifs_and_motif_option_errors(tmp_path, capsys, monkeypat
     for argv, message in (
             (["--positive", POS, "--negative", NEG, "--no-motifs", "--db", db], r"--db is for the motifs, which "
                                                                                r"--no-motifs skips"),
-            (["--model", "m.npz", "--background-fasta", NEG, "--strand", "both"],
+            (["--model-file", "m.npz", "--background-fasta", NEG, "--strand", "both"],
              r"--strand both is for the motifs, which are refined on the sequences: give both --positive and "
              r"--negative .*'seqimp motifs --poim OUT/poim\.npz --positive P --negative N' afterwards$"),
             (["--positive", POS, "--negative", NEG, "--db", "missing.meme"], r"missing\.meme: no such motif file"),

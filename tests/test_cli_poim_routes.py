@@ -59,7 +59,7 @@ def demo_model(tmp_path_factory):
 
 def test_model_route_with_sequences_writes_the_planted_motif(demo_model, tmp_path, capsys):
     out = tmp_path / "res"
-    assert main(["poim", "--model", str(demo_model), "--positive", POS, "--negative", NEG, "--out", str(out),
+    assert main(["poim", "--model-file", str(demo_model), "--positive", POS, "--negative", NEG, "--out", str(out),
                  "--max-order", "3", "--format", "svg", "-q"]) == 0
     printed = capsys.readouterr().out
     names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
@@ -68,14 +68,14 @@ def test_model_route_with_sequences_writes_the_planted_motif(demo_model, tmp_pat
     _check_ap1(out)
     assert re.search(r"^motif1\tTGACTCA\tstart 22\t", printed, re.M) and f"motifs: {out}/motifs.tsv" in printed
     parameters = json.loads((out / "motifs.json").read_text())["parameters"]
-    assert parameters["trained"] is False and parameters["seed"] == 0 and parameters["strand"] == "given"
+    assert parameters["trained"] is False and parameters["seed"] == 0 and parameters["strand"] == "both"
     summary = json.loads((out / "summary.json").read_text())
     assert summary["command"] == "poim --model"
 
 
 def test_model_route_without_both_classes_writes_no_motifs(demo_model, tmp_path, capsys):
     out = tmp_path / "bg"
-    assert main(["poim", "--model", str(demo_model), "--positive", POS, "--background-fasta", NEG,
+    assert main(["poim", "--model-file", str(demo_model), "--positive", POS, "--background-fasta", NEG,
                  "--out", str(out), "--max-order", "2", "--format", "svg", "-q"]) == 0
     assert not (out / "motifs.tsv").exists() and "motif" not in capsys.readouterr().out
 
@@ -144,15 +144,15 @@ def test_motif_options_on_routes_without_motifs(tmp_path, capsys, monkeypatch, r
     monkeypatch.chdir(tmp_path)
     db = str(DATA / "toy_motifs.meme")
     argv = {
-        "model-background": ["--model", "m.npz", "--background-fasta", NEG, "--strand", "both"],
-        "model-positive": ["--model", "m.npz", "--positive", POS, "--background-fasta", NEG, "--db", db],
+        "model-background": ["--model-file", "m.npz", "--background-fasta", NEG, "--strand", "both"],
+        "model-positive": ["--model-file", "m.npz", "--positive", POS, "--background-fasta", NEG, "--db", db],
         "scorer-negative": ["--scorer", "none.py:score", "--negative", NEG, "--db", db],
         "regression": ["--table", "values.tsv", "--sequence-column", "seq", "--value-column", "activity",
                        "--degree", "2", "--db", db],
         "protein": ["--positive", _fasta(tmp_path / "p.fa", "ACDEFGHIK", 20, 12, 0),
                     "--negative", _fasta(tmp_path / "n.fa", "ACDEFGHIK", 20, 12, 1), "--alphabet", "protein",
                     "--degree", "2", "--strand", "both"],
-        "no-motifs": ["--model", "m.npz", "--positive", POS, "--negative", NEG, "--no-motifs", "--db", db],
+        "no-motifs": ["--model-file", "m.npz", "--positive", POS, "--negative", NEG, "--no-motifs", "--db", db],
     }[route]
     if route == "regression":
         rng = np.random.default_rng(0)

@@ -86,7 +86,7 @@ def test_poim_gkm_route_writes_positional_poim_and_gkm_motifs(free, tmp_path):
     from seqimp.pipeline import run_poim
 
     pos, neg = free
-    run = run_poim(pos, neg, tmp_path, model=ModelOptions(degree=3, kind="gkm", word_length=8, informative=5),
+    run = run_poim(tmp_path, pos, neg, model=ModelOptions(degree=3, kind="gkm", word_length=8, informative=5),
                    motifs=MotifOptions(strand="both"))
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["model_route"]["route"] == "gkm" and summary["model_route"]["requested"] == "gkm"
@@ -124,7 +124,7 @@ def test_errors(free, tmp_path, capsys):
                                           "no motif step"):
         from seqimp.pipeline import run_poim
 
-        run_poim(pos, neg, tmp_path, model=ModelOptions(kind="gkm"), motifs=None)
+        run_poim(tmp_path, pos, neg, model=ModelOptions(kind="gkm"), motifs=None)
     with pytest.raises(SeqimpError, match="model kind 'gkm' trains a gapped-k-mer model on the sequences; it does "
                                           "not start from a POIM"):
         run_motifs(tmp_path, poim=tmp_path / "none.npz", model=ModelOptions(kind="gkm"))

@@ -117,7 +117,7 @@ def test_run_poim_into_a_missing_folder_names_cause_and_fix(tmp_path):
     pos, neg = read_fasta(DATA / "planted_pos.fa"), read_fasta(DATA / "planted_neg.fa")
     with pytest.raises(SeqimpError, match=r"out .*missing: no such folder; the run functions write into an "
                                           r"existing folder: create it first \(Path\(out\)\.mkdir"):
-        run_poim(pos, neg, tmp_path / "missing", model=ModelOptions(degree=2),
+        run_poim(tmp_path / "missing", pos, neg, model=ModelOptions(degree=2),
                  importance=ImportanceOptions(max_order=2))
     assert not (tmp_path / "missing").exists()
 
@@ -136,7 +136,7 @@ def test_too_few_sequences_for_a_split_names_the_option(tmp_path, capsys):
     neg.write_text(">n1\nTTGTACGT\n>n2\nTTGTACGA\n")
     with pytest.raises(SeqimpError, match=r"too few sequences \(2 positive, 2 negative\) for a held-out split of "
                                           r"0\.2; add data or use test_fraction=0$"):
-        run_poim(read_fasta(pos), read_fasta(neg), tmp_path, model=ModelOptions(degree=2),
+        run_poim(tmp_path, read_fasta(pos), read_fasta(neg), model=ModelOptions(degree=2),
                  importance=ImportanceOptions(max_order=2))
     err = _cli_error(["train", "--positive", str(pos), "--negative", str(neg), "--model-out",
                       str(tmp_path / "m.npz")], capsys)

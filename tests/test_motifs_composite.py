@@ -90,7 +90,7 @@ def test_only_a_candidate_whose_p_value_passes_claims_its_sites():
     tested) it claims the windows it passes in."""
     pos, neg = _composite_set()
     gated = refine_motifs(_candidates("enriched"), pos, neg, strand="both", held_out=False, max_grow=0,
-                          held_out_max_pvalue=1e-20)
+                          max_held_out_pvalue=1e-20)
     half, unit = gated.stats.to_dict("records")
     assert half["p_value"] > 1e-20 and half["sites"] >= 10
     expected = _plain_sites(gated.motifs[1].pwm, pos, neg, unit["window_start"] - 1, unit["window_end"] - 1)

@@ -104,7 +104,7 @@ def test_similarity_over_offsets_and_strands():
     sim, off, strand = pwm_similarity(a, b[::-1, ::-1])
     assert (off, strand) == (2, "-") and sim > 0.7
     assert pwm_similarity(a, a)[0] == pytest.approx(1.0, abs=1e-12)
-    assert pwm_similarity(a, b[::-1, ::-1], strands="given")[0] < 0.5  # below the merge threshold
+    assert pwm_similarity(a, b[::-1, ::-1], strand="given")[0] < 0.5  # below the merge threshold
     x = Motif.from_consensus("x", "TTGACA", start=10)
     assert same_motif(x, x.reverse_complement())
     assert not same_motif(x, Motif.from_consensus("y", "TTGACA", start=30))  # same PWM, elsewhere
@@ -328,7 +328,7 @@ def test_merged_copies_give_the_group_placement():
     b = Motif.from_consensus("b", word[2:9], purity=0.9, start=40, spread=0.0, score=0.2)  # a at 38
     c = Motif.from_consensus("c", rc[1:10], purity=0.9, start=22, spread=2.0, score=0.2)  # rc: a at 22 + 9 - 11 + 1
     other = Motif.from_consensus("d", "CCCCGGGG", purity=0.9, start=10, score=0.1)
-    out = merge_similar([a, b, c, other], strands="both", max_shift=20)
+    out = merge_similar([a, b, c, other], strand="both", max_shift=20)
     assert [m.name for m in out] == ["a", "d"]
     starts, w = np.array([31, 38, 21]), np.array([0.5, 0.25, 0.25])
     mean = w @ starts

@@ -93,7 +93,7 @@ def test_a_reverse_complement_is_a_copy_with_both_strands_only():
     refined = _refined([("candidate1", "TTGACGCA", 20, 50, 1e-9, 1e-9),
                         ("candidate2", "TGCGTCAA", 20, 30, 1e-9, 1e-9)])  # its reverse complement
     assert [m.consensus for m in select_motifs(refined).motifs] == ["TTGACGCA", "TGCGTCAA"]
-    assert [m.consensus for m in select_motifs(refined, strands="both").motifs] == ["TTGACGCA"]
+    assert [m.consensus for m in select_motifs(refined, strand="both").motifs] == ["TTGACGCA"]
 
 
 def test_without_an_enriched_motif_none_is_reported_and_the_log_names_the_best_candidate(caplog):
@@ -181,7 +181,7 @@ def test_no_motifs_select_none(caplog):
 def test_bad_input():
     refined = _refined([("candidate1", "TTGACA", 10, 40, 1e-9, 1e-9)])
     with pytest.raises(SeqimpError, match="strands must be one of 'given', 'both', got 'plus'"):
-        select_motifs(refined, strands="plus")
+        select_motifs(refined, strand="plus")
     refined.stats = refined.stats.drop(columns="held_out_p_value")
     with pytest.raises(SeqimpError, match=r"refined: no held-out p-values; refine with refine_motifs\(\.\.\., "
                                           r"held_out=True\)"):

@@ -113,7 +113,7 @@ def test_memory_refusal_is_passed_through(trained):
 
 def test_run_poim_writes_everything_and_finds_the_motif(tmp_path, planted):
     pos, neg = planted
-    run = run_poim(pos, neg, tmp_path, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
+    run = run_poim(tmp_path, pos, neg, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
                    output=OutputOptions(top=5), random_state=0)
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(["top_oligomers.tsv", "differential_poim.png", "maximal_poim.png", "poim_order1.png", "poim_order2.png",
@@ -139,7 +139,7 @@ def test_run_poim_writes_everything_and_finds_the_motif(tmp_path, planted):
     weights, meta = load_model(tmp_path / "model.npz")
     assert meta["degree"] == 2 and meta["n_train"] == 160
     (tmp_path / "again").mkdir()
-    again = run_model(weights, tmp_path / "again", negative=neg, importance=ImportanceOptions(max_order=3))
+    again = run_model(tmp_path / "again", weights, negative=neg, importance=ImportanceOptions(max_order=3))
     np.testing.assert_allclose(again.result.poim[2], run.result.poim[2], rtol=1e-12, atol=1e-12)
     assert again.summary["metrics"]["evaluated_on"] == "held-out split at training time"
 
@@ -151,7 +151,7 @@ def test_run_sampled_outputs(tmp_path, planted):
     def score(X):
         return (X[:, 10:17] == motif).sum(axis=1).astype(float)
 
-    run = run_sampled(score, tmp_path, source="test scorer", positive=pos, negative=neg,
+    run = run_sampled(tmp_path, score, source="test scorer", positive=pos, negative=neg,
                       importance=ImportanceOptions(max_order=1, n_samples=40), random_state=0)
     names = {p.name for p in tmp_path.iterdir()}
     assert "weights_vs_firm.png" not in names and "model.npz" not in names
@@ -162,7 +162,7 @@ def test_run_sampled_outputs(tmp_path, planted):
     assert 11 <= best["position"] <= 17
     assert best["oligomer"] == "GATTACA"[best["position"] - 11]
     with pytest.raises(SeqimpError, match=r"sequence length is unknown"):
-        run_sampled(score, tmp_path, background=BackgroundOptions(kind="uniform"))
+        run_sampled(tmp_path, score, background=BackgroundOptions(kind="uniform"))
 
 
 def test_check_job_refuses_before_training_with_the_engine_messages():
@@ -183,7 +183,7 @@ def test_run_poim_refuses_a_job_before_training(tmp_path, planted, caplog):
     pos, neg = planted
     with caplog.at_level(logging.INFO, logger="seqimp"):
         with pytest.raises(SeqimpError, match=r"max_order must lie in 1\.\.30"):
-            run_poim(pos, neg, tmp_path, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=31))
+            run_poim(tmp_path, pos, neg, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=31))
     assert "training" not in caplog.text
     assert list(tmp_path.iterdir()) == []
 
@@ -195,7 +195,7 @@ def test_run_poim_logs_each_step_and_writes_the_summary_once(tmp_path, planted, 
     monkeypatch.setattr("seqimp.pipeline._poim_run.write_summary",
                         lambda path, summary: (written.append(path), real(path, summary)))
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = run_poim(pos.codes, neg.codes, tmp_path, model=ModelOptions(degree=2),
+        run = run_poim(tmp_path, pos.codes, neg.codes, model=ModelOptions(degree=2),
                        importance=ImportanceOptions(max_order=2), output=OutputOptions(top=3), random_state=0)
     assert written == [tmp_path / "summary.json"]
     messages = [r.getMessage() for r in caplog.records if r.name.startswith("seqimp")]
@@ -253,10 +253,10 @@ def test_the_sequences_are_encoded_once_per_run(tmp_path, planted, monkeypatch):
     encoded = []
     real = _sequences.check_sequences
     monkeypatch.setattr(_sequences, "check_sequences", lambda X, name, *a: (encoded.append(name), real(X, name, *a))[1])
-    run = run_poim(pos, neg, tmp_path, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
+    run = run_poim(tmp_path, pos, neg, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
                    motifs=MotifOptions(), random_state=0)
     assert encoded == ["positive", "negative"]
     assert run.motifs is not None and run.summary["best_motif"]["consensus"] == run.motifs.table().iloc[0]["consensus"]
     assert json.loads((tmp_path / "summary.json").read_text()) == run.summary
     with pytest.raises(SeqimpError, match=r"^motifs are refined on positive and negative sequences: give both"):
-        run_model(run.weights, tmp_path, negative=neg, motifs=MotifOptions())
+        run_model(tmp_path, run.weights, negative=neg, motifs=MotifOptions())

@@ -86,7 +86,7 @@ def test_run_motifs_updates_a_poim_report(tmp_path, planted):
     """Motifs found later in a 'seqimp poim' folder: its summary gains the best motif and the report
     is rewritten from that summary, as 'seqimp poim' with motifs writes it in one go."""
     pos, neg = planted
-    poim_run = run_poim(pos, neg, tmp_path, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
+    poim_run = run_poim(tmp_path, pos, neg, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
                         output=OutputOptions(top=3), random_state=0)
     assert 'id="motifs"' not in (tmp_path / "report.html").read_text()
     run = run_motifs(tmp_path, poim=tmp_path / "poim.npz", positive=pos, negative=neg)
@@ -98,7 +98,7 @@ def test_run_motifs_updates_a_poim_report(tmp_path, planted):
     assert update_report(tmp_path / "logos", run) is None  # not a 'seqimp poim' folder
     together = tmp_path / "together"
     together.mkdir()
-    one_go = run_poim(pos, neg, together, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
+    one_go = run_poim(together, pos, neg, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
                       motifs=MotifOptions(), output=OutputOptions(top=3), random_state=0)
     assert one_go.motifs.table().equals(run.table())
     assert (together / "report.html").read_text() == (tmp_path / "report.html").read_text()
@@ -172,7 +172,8 @@ def test_motifs_not_enriched_held_out_are_dropped(synthetic, caplog):
     pos = rng.integers(0, 4, (120, 40)).astype(np.uint8)
     pos[:80, 24:30] = [3, 0, 3, 0, 0, 3]                      # TATAAT at 25 in 2/3 of them
     with caplog.at_level(logging.INFO, logger="seqimp"):
-        run = poim_motifs(synthetic, encode_labelled(pos, neg), options=MotifOptions(max_held_out_pvalue=1e-3))
+        run = poim_motifs(synthetic, encode_labelled(pos, neg), options=MotifOptions(max_held_out_pvalue=1e-3,
+                                                                                            strand="given"))
     assert [m.consensus for m in run.motifs] == ["TATAAT"]
     stats = run.table().iloc[0]
     assert float(stats["held_out_p_value"]) < 1e-10 and run.parameters["max_held_out_pvalue"] == 1e-3

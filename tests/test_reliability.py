@@ -216,7 +216,7 @@ def test_nan_weights_are_refused_with_one_line(tmp_path, capsys):
     model = tmp_path / "nan.npz"
     np.savez(model, table_1=table, bias=0.0, alphabet="dna", kind="PositionalWeights")
     out = tmp_path / "res"
-    assert main(["poim", "--model", str(model), "--background", "uniform", "--out", str(out)]) == 2
+    assert main(["poim", "--model-file", str(model), "--background", "uniform", "--out", str(out)]) == 2
     _one_error(capsys, rf"^seqimp: error: {model}: the order-1 table holds nan at position 4 \(1-based\); "
                        r"weights must be finite numbers$")
     assert not out.exists()
@@ -234,7 +234,7 @@ def test_nan_weights_are_refused_with_one_line(tmp_path, capsys):
 def test_model_files_are_validated_without_pickle(tmp_path, capsys, arrays, message):
     model = tmp_path / "m.npz"
     np.savez(model, **arrays)
-    assert main(["poim", "--model", str(model), "--background", "uniform", "--out", str(tmp_path / "o")]) == 2
+    assert main(["poim", "--model-file", str(model), "--background", "uniform", "--out", str(tmp_path / "o")]) == 2
     _one_error(capsys, rf"seqimp: error: {model}: .*{message}")
 
 
@@ -424,7 +424,7 @@ def test_a_saved_model_no_better_than_chance_says_so(tmp_path, capsys):
     model = tmp_path / "flat.npz"
     save_model(model, PositionalWeights([np.zeros((30, 4))]), {"auroc": 0.51, "degree": 1, "length": 30})
     out = tmp_path / "res"
-    assert main(["poim", "--model", str(model), "--background", "uniform", "--out", str(out), "-q"]) == 0
+    assert main(["poim", "--model-file", str(model), "--background", "uniform", "--out", str(out), "-q"]) == 0
     assert "warning: the model is close to chance (auROC 0.510 < 0.6" in capsys.readouterr().err
     metrics = json.loads((out / "summary.json").read_text())["metrics"]
     assert metrics["chance_level"] is True and "close to chance" in metrics["warning"]

@@ -115,7 +115,7 @@ def test_an_input_written_again_is_kept_and_one_that_would_change_is_refused(tmp
     out = tmp_path / "res"
     assert poim(out, "--no-motifs") == 0
     model = (out / "model.npz").read_bytes()
-    assert main(["poim", "--model", str(out / "model.npz"), "--background", "uniform", "--out", str(out),
+    assert main(["poim", "--model-file", str(out / "model.npz"), "--background", "uniform", "--out", str(out),
                  "--max-order", "2", "-q"]) == 0  # the same model, written again byte for byte: kept
     assert (out / "model.npz").read_bytes() == model and "model.npz" in _output_folder.owned_files(out, "poim")
     table = out / "top_oligomers.tsv"

@@ -198,7 +198,7 @@ def test_model_files_that_lie_are_refused_with_one_line(tmp_path, capsys, monkey
         monkeypatch.setattr("seqimp.kernels._weights.PositionalWeights.load",
                             lambda *a: pytest.fail("arrays read before the header check"))
     before = listing(tmp_path)
-    assert main(["poim", "--model", str(model), "--background", "uniform", "--out", str(tmp_path / "o")]) == 2
+    assert main(["poim", "--model-file", str(model), "--background", "uniform", "--out", str(tmp_path / "o")]) == 2
     one_error(capsys, rf"^seqimp: error: {model}: {message}")
     assert listing(tmp_path) == before
 

@@ -28,7 +28,7 @@ def run(tmp_path_factory):
     """A small seqimp poim run with its motifs (GATTACA planted at 11) and a toy database."""
     out = tmp_path_factory.mktemp("run")
     pos, neg = read_fasta(DATA / "planted_pos.fa"), read_fasta(DATA / "planted_neg.fa")
-    return run_poim(pos, neg, out, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=5),
+    return run_poim(out, pos, neg, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=5),
                     motifs=MotifOptions(database=str(DATA / "toy_motifs.meme")), output=OutputOptions(top=3),
                     random_state=0)
 

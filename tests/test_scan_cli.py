@@ -45,7 +45,7 @@ def _listing(folder):
 
 def test_scan_contract(tmp_path, capsys):
     motifs, fasta = _motif_file(tmp_path), _fasta(tmp_path / "s.fa", _seqs())
-    assert main(["scan", "--motifs", str(motifs), "--fasta", str(fasta), "--out", str(tmp_path / "out")]) == 0
+    assert main(["scan", "--db", str(motifs), "--fasta", str(fasta), "--out", str(tmp_path / "out")]) == 0
     table = pd.read_csv(tmp_path / "out" / "scan.tsv", sep="\t")
     assert list(table.columns[:7]) == ["motif", "id", "position", "strand", "score", "p_value", "q_value"]
     ap1 = table[(table["motif"] == "AP1") & (table["p_value"] < 1e-5)]
@@ -64,8 +64,8 @@ def test_scan_origin_and_run_folder(tmp_path):
     run.mkdir()
     write_meme([Motif.from_consensus("AP1", SITE, purity=0.9)], run / "motifs.meme")  # a 'seqimp motifs' folder
     fasta = _fasta(tmp_path / "s.fa", [s[:40] for s in _seqs()])
-    assert main(["scan", "--motifs", str(run), "--fasta", str(fasta), "--out", str(tmp_path / "o"),
-                 "--position-origin", "11", "--thresh", "1e-5"]) == 0
+    assert main(["scan", "--db", str(run), "--fasta", str(fasta), "--out", str(tmp_path / "o"),
+                 "--position-origin", "11", "--site-pvalue", "1e-5"]) == 0
     table = pd.read_csv(tmp_path / "o" / "scan.tsv", sep="\t")
     assert dict(zip(table["id"], table["position_label"])) == {"s3": -5, "s5": 11}
 
@@ -76,9 +76,9 @@ def test_scan_genome_windows_in_genome_coordinates(tmp_path):
     chrom = chrom[:100] + SITE + chrom[110:]
     (tmp_path / "g.fa").write_text(">chr1\n" + "\n".join(chrom[i:i + 60] for i in range(0, 400, 60)) + "\n")
     (tmp_path / "p.bed").write_text("chr1\t80\t140\tpk1\t0\t+\nchr1\t80\t140\tpk2\t0\t-\n")
-    assert main(["scan", "--motifs", str(_motif_file(tmp_path)), "--positive-bed", str(tmp_path / "p.bed"),
+    assert main(["scan", "--db", str(_motif_file(tmp_path)), "--positive-bed", str(tmp_path / "p.bed"),
                  "--genome", str(tmp_path / "g.fa"), "--width", "60", "--out", str(tmp_path / "o"),
-                 "--thresh", "1e-5"]) == 0
+                 "--site-pvalue", "1e-5"]) == 0
     bed = pd.read_csv(tmp_path / "o" / "scan.bed", sep="\t", header=None)
     ap1 = bed[bed[3] == "AP1"]
     assert set(zip(ap1[0], ap1[1], ap1[2], ap1[5])) == {("chr1", 100, 110, "+")}  # both windows, one site
@@ -125,16 +125,16 @@ def test_enrich_jaspar_collection_is_printed(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["scan", "--motifs", "{bad}", "--fasta", "{fasta}"], r"bad\.meme, line 4: motif X: w= 'abc' is not a whole"),
-    (["scan", "--motifs", "{motifs}", "--fasta", "{missing}"], r"--fasta .*missing\.fa"),
-    (["scan", "--motifs", "{motifs}", "--fasta", "{fasta}", "--thresh", "2"], r"--thresh is a p-value in \(0, 1\]"),
-    (["scan", "--motifs", "{motifs}"], r"give the sequences to scan"),
-    (["scan", "--motifs", "{motifs}", "--fasta", "{fasta}", "--negatives", "shuffle"], r"negatives .* are for "
-                                                                                        r"seqimp enrich"),
-    (["scan", "--motifs", "{motifs}", "--fasta", "{fasta}", "--alphabet", "protein"], r"motifs are DNA"),
-    (["enrich", "--positive", "{fasta}", "--db", "{motifs}"], r"give positives and negatives"),
+    (["scan", "--db", "{bad}", "--fasta", "{fasta}"], r"bad\.meme, line 4: motif X: w= 'abc' is not a whole"),
+    (["scan", "--db", "{motifs}", "--fasta", "{missing}"], r"--fasta .*missing\.fa"),
+    (["scan", "--db", "{motifs}", "--fasta", "{fasta}", "--site-pvalue", "2"], r"--site-pvalue is a p-value in \(0, 1\]"),
+    (["scan", "--db", "{motifs}"], r"give the sequences to scan"),
+    (["scan", "--db", "{motifs}", "--fasta", "{fasta}", "--negatives", "shuffle"],
+     r"unrecognized arguments: --negatives"),  # one set of sequences: scan offers no negatives
+    (["scan", "--db", "{motifs}", "--fasta", "{fasta}", "--alphabet", "protein"], r"invalid choice: 'protein'"),
+    (["enrich", "--negative", "{fasta}", "--db", "{motifs}"], r"give the positives"),
     (["enrich", "--positive", "{fasta}", "--negatives", "shuffle", "--db", "{motifs}", "--alphabet", "protein"],
-     r"--alphabet protein: motifs are DNA \(A, C, G, T\); protein sequences cannot be tested"),
+     r"invalid choice: 'protein'"),
     (["enrich", "--positive", "{fasta}", "--negative", "{fasta}", "--db", "{motifs}"], r"are the same file"),
     (["enrich", "--positive", "{fasta}", "--negative", "{fasta}", "--db", "nothing.meme"],
      r"nothing\.meme: no such motif file"),
@@ -162,8 +162,8 @@ def test_scan_table_route_and_byte_identical_reruns(tmp_path):
     seqs = [s[:40] for s in _seqs()]
     table = tmp_path / "t.tsv"
     table.write_text("seq\tvalue\n" + "".join(f"{s}\t{i * 0.5}\n" for i, s in enumerate(seqs)))
-    argv = ["scan", "--motifs", str(_motif_file(tmp_path)), "--table", str(table), "--sequence-column", "seq",
-            "--value-column", "value", "--thresh", "1e-5"]
+    argv = ["scan", "--db", str(_motif_file(tmp_path)), "--table", str(table), "--sequence-column", "seq",
+            "--value-column", "value", "--site-pvalue", "1e-5"]
     assert main(argv + ["--out", str(tmp_path / "a")]) == 0
     assert main(argv + ["--out", str(tmp_path / "b")]) == 0
     hits = pd.read_csv(tmp_path / "a" / "scan.tsv", sep="\t")

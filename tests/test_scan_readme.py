@@ -1,5 +1,5 @@
 """The README's Usage block, run as written, line by line, in a folder holding small files of
-the names it uses (pos.fa, neg.fa, known.meme, peaks.narrowPeak, hg38.fa, mpra.tsv ...).
+the names it uses (pos.fa, neg.fa, peaks.fa, data/known_motifs.meme, peaks.narrowPeak, hg38.fa, mpra.tsv ...).
 
 Lines that need what a test cannot make small (an ONNX model, a Dask cluster, a 4^12-column
 streamed POIM, a codes store the block never writes) are listed in NOT_RUN with the test
@@ -60,9 +60,12 @@ def workdir(tmp_path, monkeypatch):
     rng = np.random.default_rng(0)
     shutil.copy(DATA / "planted_pos.fa", tmp_path / "pos.fa")
     shutil.copy(DATA / "planted_neg.fa", tmp_path / "neg.fa")
-    shutil.copy(DATA / "toy_motifs.meme", tmp_path / "known.meme")
     (tmp_path / "data").mkdir()
     shutil.copy(ROOT / "data" / "demo_positive.fa", tmp_path / "data" / "demo_positive.fa")
+    shutil.copy(ROOT / "data" / "known_motifs.meme", tmp_path / "data" / "known_motifs.meme")
+    lines = (tmp_path / "pos.fa").read_text().splitlines()  # records of different lengths, as peaks are
+    (tmp_path / "peaks.fa").write_text("".join(f"{lines[i]}\n{lines[i + 1][i % 7:]}\n"
+                                               for i in range(0, len(lines), 2)))
     _genome(tmp_path, rng)
     seqs = ["".join(rng.choice(list("ACGT"), size=20)) for _ in range(60)]
     (tmp_path / "mpra.tsv").write_text("seq\tactivity\n" + "".join(

@@ -278,7 +278,7 @@ def planted(tmp_path_factory):
 def test_variants_cli_planted_site_ranks_first(planted, tmp_path, capsys):
     f = planted["folder"]
     out = tmp_path / "out"
-    argv = ["variants", "--model", str(f / "model.npz"), "--vcf", str(f / "v.vcf"), "--genome", str(f / "g.fa"),
+    argv = ["variants", "--model-file", str(f / "model.npz"), "--vcf", str(f / "v.vcf"), "--genome", str(f / "g.fa"),
             "--regions", str(f / "r.bed"), "--out", str(out), "--top", "3"]
     assert main(argv) == 0
     assert "variants scored" in capsys.readouterr().out
@@ -348,7 +348,7 @@ def test_train_gkm_model_file_and_centred_windows(planted, tmp_path, capsys):
     save_gkm(tmp_path / "again.npz", model, metadata)
     assert np.array_equal(load_gkm(tmp_path / "again.npz")[0].decision_function(X), model.decision_function(X))
     out = tmp_path / "out"
-    assert main(["variants", "--model", str(gkm_path), "--vcf", str(f / "v.vcf"), "--genome", str(f / "g.fa"),
+    assert main(["variants", "--model-file", str(gkm_path), "--vcf", str(f / "v.vcf"), "--genome", str(f / "g.fa"),
                  "--out", str(out)]) == 0
     table = pd.read_csv(out / "variants.tsv", sep="\t", keep_default_na=False)
     assert len(table) == len(planted["records"])
@@ -423,7 +423,7 @@ def test_bad_inputs_one_line_no_output(planted, tmp_path, capsys, records, extra
     else:
         vcf = _write_vcf(tmp_path / "v.vcf", [tuple(str(x).format(**fill) for x in r) for r in records])
     out = tmp_path / "out"
-    argv = ["variants", "--model", str(f / "model.npz"), "--vcf", str(vcf), "--genome", str(f / "g.fa"),
+    argv = ["variants", "--model-file", str(f / "model.npz"), "--vcf", str(vcf), "--genome", str(f / "g.fa"),
             "--out", str(out)] + [a.format(**fill) for a in extra]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -442,7 +442,7 @@ def test_skip_options_leave_records_out(planted, tmp_path):
                                           ("chr2", 100, "out", planted["chr2"][99], "G" if planted["chr2"][99] != "G"
                                            else "C")])
     out = tmp_path / "out"
-    assert main(["variants", "--model", str(f / "model.npz"), "--vcf", str(vcf), "--genome", str(f / "g.fa"),
+    assert main(["variants", "--model-file", str(f / "model.npz"), "--vcf", str(vcf), "--genome", str(f / "g.fa"),
                  "--regions", str(f / "r.bed"), "--skip-mismatch", "--skip-outside", "--out", str(out)]) == 0
     table = pd.read_csv(out / "variants.tsv", sep="\t", keep_default_na=False)
     assert table["id"].tolist() == ["ok"]

@@ -70,7 +70,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"seqimp {__version__}")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or log lines on stderr")
     parser.add_argument("-v", "--verbose", action="count", default=0,
-                        help="more detail on stderr: -v adds the solver's line per pass, -vv times and modules")
+                        help="more detail on stderr: -v adds the steps' details (a training command: the "
+                             "solver's line per pass), -vv times and modules")
     parser.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     wanted = _chosen_command(argv)
@@ -118,6 +119,9 @@ def _main(argv, own_process) -> int:
     if limit:  # below what the libraries need: one line instead of a hang or an abort
         print(f"seqimp: error: {limit}", file=sys.stderr)
         return 2
+    from ._vocabulary import rename_old_options, warn_old_spellings
+
+    argv, renamed = rename_old_options(argv, _chosen_command(argv))  # options spelt as in an earlier release
     try:
         parser = build_parser(argv)
         args = parser.parse_args(argv)
@@ -130,6 +134,7 @@ def _main(argv, own_process) -> int:
         parser.print_help(sys.stderr)
         return 2
     configure(quiet=args.quiet, debug=args.debug, verbose=getattr(args, "verbose", 0))
+    warn_old_spellings(args, log, renamed)  # an option spelt as in an earlier release: one line each
     finished = {}  # the command's exit status, once it has returned
     try:
         _check_inputs(args)

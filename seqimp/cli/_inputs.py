@@ -8,11 +8,13 @@ The subcommands add its options (``add_input_options``) and read their sequences
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ._logging import UserError, log
 from ._options import position_origin, positive_float, positive_int, read_pair
 
-__all__ = ["Inputs", "Records", "add_input_options", "read_inputs", "read_records", "read_motif_source", "ALPHABETS"]
+__all__ = ["Inputs", "Records", "add_input_options", "read_inputs", "read_records", "read_motif_source", "ALPHABETS",
+           "default_negatives", "read_motif_inputs", "TABLE_HELP"]
 
 ALPHABETS = ("dna", "rna", "protein")
 
@@ -115,35 +117,50 @@ class Inputs:
         return self.table is not None and not self.table.binary
 
 
-def add_input_options(p, *, table=True, regression=True, alphabet=True, origin=True) -> None:
-    """The BED options, (``alphabet``) ``--alphabet``, (``origin``) ``--position-origin``, (``table``)
-    the table options and (``regression``) ``--alpha``. :func:`read_inputs` takes the defaults
-    (DNA, positions 1..L or the window centre) for the options left out."""
+#: ``--table``'s help by what the command does with the table (each command says only what it does).
+TABLE_HELP = {
+    "classifier or regressor": "a binary label column trains the classifier, any other numbers the WD regressor "
+                               "(held-out R^2, Spearman)",
+    "classifier": "a binary label column (two values) gives the positives and the negatives",
+    "sequences": "the sequences of its sequence column are scanned (--value-column names any column of it)",
+}
+
+
+def add_input_options(p, *, table="classifier or regressor", regression=True, alphabet=True, origin=True,
+                      negatives=True, alphabets=ALPHABETS, fasta_width=False) -> None:
+    """The BED options (``negatives``: with ``--negative-bed``), (``alphabet``) ``--alphabet`` among
+    ``alphabets``, (``origin``) ``--position-origin``, (``table``: what the command does with it, a key of
+    :data:`TABLE_HELP`; None: no table) the table options and (``regression``) ``--alpha``;
+    ``fasta_width``: ``--width`` also cuts centred windows of FASTA records ('seqimp motifs').
+    :func:`read_inputs` takes the defaults (DNA, positions 1..L or the window centre) for the options left out."""
     g = p.add_argument_group("input: regions on a genome" + (", alphabet" if alphabet else "")
                              + (", positions" if origin else ""))
     g.add_argument("--positive-bed", metavar="PEAKS.bed",
                    help="positive regions (BED3/BED6/narrowPeak, plain or gzip) cut from --genome: windows of "
                         "--width nt centred on the summit (narrowPeak column 10) or the region centre, "
                         "reverse-complemented on '-' rows; windows off a chromosome or holding N are dropped")
-    g.add_argument("--negative-bed", metavar="BG.bed", help="negative regions, cut like --positive-bed")
+    if negatives:
+        g.add_argument("--negative-bed", metavar="BG.bed", help="negative regions, cut like --positive-bed")
     g.add_argument("--genome", metavar="GENOME.fa", help="genome FASTA, plain or bgzip (.fai index made if missing)")
-    g.add_argument("--width", type=positive_int, metavar="W", help="window width in nt (required with BED input)")
-    g.add_argument("--negatives", choices=["shuffle", "genome"],
-                   help="generate negatives: dinucleotide-preserving shuffles of the positives, or random "
-                        "GC-matched windows of --genome on the positives' chromosomes, away from the regions")
+    g.add_argument("--width", type=positive_int, metavar="W",
+                   help="window width in nt: required with BED input" + (
+                       "; with FASTA, the central W nt of every record (records of different lengths for the "
+                       "positional model)" if fasta_width else ""))
     if origin:
         g.add_argument("--position-origin", type=position_origin, metavar="N",
                        help="1-based position shown as +1 in tables, figures and the report (the one before it "
                             "is -1; there is no 0); default: the window centre for BED input, plain 1..L otherwise")
     if alphabet:
-        g.add_argument("--alphabet", choices=ALPHABETS, default="dna",
-                       help="sequence alphabet of FASTA and table input (default dna); BED input, the sampled "
-                            "routes and reverse complements need DNA")
+        rna = "; rna reads U as T" if "protein" not in alphabets else ""
+        g.add_argument("--alphabet", choices=alphabets, default="dna",
+                       help="sequence alphabet of FASTA and table input (default dna" + rna + ")" + (
+                           "; BED input, the sampled routes and reverse complements need DNA"
+                           if "protein" in alphabets else ""))
     if table:
-        t = p.add_argument_group("input: sequences with measured values")
+        t = p.add_argument_group("input: sequences " + ("with measured values" if table != "sequences"
+                                                        else "in a table"))
         t.add_argument("--table", metavar="DATA.tsv",
-                       help="TSV/CSV (plain or gzip) with a sequence and a value column: a binary label column "
-                            "trains the classifier, any other numbers the WD regressor (held-out R^2, Spearman)")
+                       help=f"TSV/CSV (plain or gzip) with a sequence and a value column: {TABLE_HELP[table]}")
         t.add_argument("--sequence-column", default="sequence", metavar="NAME",
                        help="column of --table holding the sequences (default 'sequence')")
         t.add_argument("--value-column", metavar="NAME", help="column of --table holding the values (required)")
@@ -244,13 +261,13 @@ def _read_bed(args, alphabet, origin) -> Inputs:
     dropped = dict(pos.dropped)
     line = f"--positive-bed {args.positive_bed}: {len(pos)} windows of {args.width} nt ({_drop_text(pos.dropped)})"
     neg = None
-    if args.negative_bed is not None:
+    if getattr(args, "negative_bed", None) is not None:
         neg = extract_windows(args.negative_bed, args.genome, args.width, alphabet=alphabet, name="--negative-bed")
         line += f"; --negative-bed {args.negative_bed}: {len(neg)} windows ({_drop_text(neg.dropped)})"
-    elif args.negatives == "shuffle":
+    elif getattr(args, "negatives", None) == "shuffle":
         neg = _shuffled(args, pos)
         line += f"; negatives: {len(neg)} dinucleotide-preserving shuffles"
-    elif args.negatives == "genome":
+    elif getattr(args, "negatives", None) == "genome":
         neg = genome_negatives(pos, args.genome, exclude=regions, random_state=args.seed)
         line += f"; negatives: {len(neg)} GC-matched genomic windows ({_drop_text(neg.dropped)})"
     if neg is not None:
@@ -280,3 +297,77 @@ def _read_table(args, negatives, alphabet, origin) -> Inputs:
     return Inputs(pos, neg, table=data, dropped=dict(data.dropped) if skip else None, origin=origin,
                   alphabet=alphabet)
 
+
+
+def default_negatives(args, command) -> None:
+    """Positives without negatives (no --negative, --negative-bed, --negatives, --table): dinucleotide
+    shuffles of the positives, as STREME and SEA take them; the log says so."""
+    given = _given(args, "negative", "negative_bed", "negatives", "table")
+    if given or (getattr(args, "positive", None) is None and getattr(args, "positive_bed", None) is None):
+        return
+    args.negatives = "shuffle"
+    log(f"{command}: no negatives given: the controls are dinucleotide-preserving shuffles of the positives "
+        f"(seed {args.seed}; give --negative NEG.fa for others)")
+
+
+def read_motif_inputs(args) -> Inputs:
+    """'seqimp motifs' input: as :func:`read_inputs`, and FASTA records of any lengths -- with
+    ``--width W`` the central W nt of every record (the positional model), else, where the lengths
+    differ, every record padded to the longest with dinucleotide shuffles of itself (the
+    position-free model, :func:`seqimp.io.pad_records`); the log says which."""
+    fasta = getattr(args, "positive", None) is not None and getattr(args, "table", None) is None
+    if not fasta or getattr(args, "positive_bed", None) is not None:
+        return read_inputs(args)
+    stray = _given(args, "genome", "negative_bed")
+    if stray:
+        raise UserError(f"{stray[0]} is for BED input: give --positive-bed PEAKS.bed")
+    if getattr(args, "negatives", None) == "genome":
+        raise UserError("--negatives genome draws windows from --genome around --positive-bed regions; give them "
+                        "(or --negatives shuffle with FASTA)")
+    if args.negative and Path(args.positive).is_file() and Path(args.negative).is_file() \
+            and Path(args.positive).samefile(args.negative):
+        raise UserError(f"--positive and --negative are the same file ({args.negative}); the motifs are found by "
+                        "comparing two different sets (leave --negative out for shuffled controls)")
+    import numpy as np
+
+    from ..io import SequenceSet, centred_windows, pad_records, read_any_length
+
+    on_invalid = "skip" if args.skip_invalid else "error"
+    sets = [(option, path, read_any_length(path, args.alphabet, on_invalid)) for option, path in
+            (("--positive", args.positive), ("--negative", args.negative)) if path is not None]
+    lengths = [c.size for _o, _p, (_ids, codes, _s, _k) in sets for c in codes]
+    low, high = min(lengths), max(lengths)
+    described = f"records of {low}" + (f" to {high} nt" if high > low else " nt")
+    out = []
+    if args.width is not None:
+        for option, path, (ids, codes, source, skipped) in sets:
+            windows, short = centred_windows(ids, codes, args.width, alphabet="dna", source=source)
+            windows.skipped = skipped
+            out.append(windows)
+            log(f"{option} {path}: {len(codes)} {described}: the central {args.width} nt of each, for the positional "
+                "model" + (f" ({short} records shorter than {args.width} nt left out)" if short else ""))
+    elif high == low:
+        out = [SequenceSet(np.stack(codes), ids, "dna", source, skipped)
+               for _o, _p, (ids, codes, source, skipped) in sets]
+    else:
+        if args.model in ("wd", "wds"):
+            raise UserError(f"--model {args.model} reads positions, and --positive/--negative hold {described}: "
+                            "add --width W (the central W nt of every record), or leave out --model for the "
+                            "position-free model")
+        if args.poim:
+            raise UserError(f"--poim describes sequences of one length, and --positive/--negative hold {described}: "
+                            "add --width W, W the POIM's length (the central W nt of every record)")
+        out = pad_records([(ids, codes, source) for _o, _p, (ids, codes, source, _k) in sets], alphabet="dna",
+                          random_state=args.seed)
+        for padded, (_o, _p, (_i, _c, _s, skipped)) in zip(out, sets):
+            padded.skipped = skipped
+        log(f"{'/'.join(option for option, _p, _r in sets)}: {described}: the position-free (gkm) model, on every "
+            f"record padded to {high} nt with dinucleotide shuffles of itself; no site is reported in the padding "
+            "(--width W: the central W nt of every record, for the positional model)")
+    pos = out[0]
+    neg = out[1] if len(out) > 1 else None
+    if getattr(args, "negatives", None) == "shuffle":
+        neg = _shuffled(args, pos)
+        neg.source = f"dinucleotide shuffles of --positive {args.positive} (seed {args.seed})"
+        log(f"negatives: {len(neg)} dinucleotide-preserving shuffles of --positive {args.positive}")
+    return Inputs(pos, neg, origin=getattr(args, "position_origin", None), alphabet=args.alphabet)

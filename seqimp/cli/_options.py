@@ -12,16 +12,22 @@ from .._sizes import SIZE_HINT, parse_size
 from ..errors import SeqimpError, check_int, check_number
 from ._logging import UserError
 
-__all__ = ["positive_int", "nonneg_int", "seed", "share", "fraction", "positive_float", "memory_size",
+__all__ = ["BACKGROUNDS", "BACKGROUND_HELP", "positive_int", "nonneg_int", "seed", "share", "fraction", "positive_float",
+           "memory_size",
            "add_db_option", "add_quiet", "add_dask_options", "dask_client", "add_data_options", "add_model_options",
            "read_pair", "check_degree", "MODEL_KINDS", "MODEL_KIND_HELP", "add_gkm_options",
-           "model_kind", "position_origin"]
+           "position_origin"]
 
 
 #: The kinds of ``--background``: :data:`seqimp.pipeline._options.BACKGROUNDS`, kept here so that
 #: ``seqimp poim --help`` and its argument errors do not import the pipeline (start-up);
 #: tests/test_cli_logging_levels.py checks that the two are the same.
 BACKGROUNDS = ("uniform", "negative", "all")
+
+#: ``--background`` of the POIM ('seqimp poim', 'seqimp motifs'); scan and enrich take the same words for their
+#: null letter frequencies, each the ones it has (scan: uniform, all; enrich: uniform, negative).
+BACKGROUND_HELP = ("background of the POIM: uniform letters, or a Markov chain fitted on the negative or on all "
+                   "sequences (default negative)")
 
 
 def _arg_type(text: str, convert, check, **limits):
@@ -87,21 +93,29 @@ def memory_size(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected {SIZE_HINT}, got {text!r}") from None
 
 
-def add_db_option(group, what="to match with TOMTOM (matches.tsv)") -> None:
-    """``--db MOTIFS``: a motif file or a JASPAR release name (:func:`seqimp.motifs.load_database`)."""
-    group.add_argument("--db", metavar="MOTIFS",
-                       help=f"known motifs {what}: a MEME, JASPAR or TRANSFAC file, or a JASPAR release read "
-                            "through pyjaspar (JASPAR2024 = CORE vertebrates; RELEASE:COLLECTION:TAX_GROUP, e.g. "
-                            "JASPAR2022:CORE:plants; pip install 'seqimp[jaspar]'); an existing file of that "
-                            "name wins")
+def add_db_option(group, what="to match with TOMTOM (matches.tsv)", *, required=False, format_group=None):
+    """``--db MOTIFS`` and ``--db-format`` (in ``format_group``, default ``group``): known motifs -- a motif file,
+    a run folder or a JASPAR release name (:func:`seqimp.motifs.load_database`). Returns the ``--db`` action."""
+    folder = ", the folder of a 'seqimp motifs' run (its motifs.meme)"
+    action = group.add_argument(
+        "--db", metavar="MOTIFS", required=required,
+        help=f"known motifs {what}: a MEME (also STREME/MEME output), JASPAR, TRANSFAC or HOMER file{folder}, or a "
+             "JASPAR release read through pyjaspar (JASPAR2024 = CORE vertebrates; JASPAR2024:insects; "
+             "RELEASE:COLLECTION:TAX_GROUP, e.g. JASPAR2022:CORE:plants; pip install 'seqimp[jaspar]'); an existing "
+             "file of that name wins")
+    (format_group or group).add_argument("--db-format", choices=["meme", "jaspar", "transfac", "homer"], default=None,
+                                         help="format of --db (default: recognised from the file)")
+    return action
 
 
-def add_quiet(p) -> None:
-    """``-q/--quiet``, ``-v/--verbose`` and ``--debug`` after the subcommand too (the global options also work)."""
+def add_quiet(p, *, solver=False) -> None:
+    """``-q/--quiet``, ``-v/--verbose`` and ``--debug`` after the subcommand too (the global options also work);
+    ``solver``: the command trains a model, and ``-v`` adds its solver's line per pass."""
     p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
                    help="no progress or log lines on stderr")
+    detail = "the solver's line per pass" if solver else "the steps' details"
     p.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
-                   help="more detail on stderr: -v adds the solver's line per pass, -vv times and modules")
+                   help=f"more detail on stderr: -v adds {detail}, -vv times and modules")
     p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                    help="show full tracebacks on errors")
 
@@ -130,10 +144,19 @@ def dask_client(args):
         client.close()
 
 
-def add_data_options(p, *, required=True) -> None:
-    """``--positive``, ``--negative`` and ``--skip-invalid``."""
-    p.add_argument("--positive", metavar="POS.fa", required=required, help="positive sequences (FASTA, plain or gzip)")
-    p.add_argument("--negative", metavar="NEG.fa", required=required, help="negative sequences (FASTA)")
+def add_data_options(p, *, required=True, shuffle_default=False, any_length=False) -> None:
+    """``--positive``, ``--negative``, ``--negatives`` and ``--skip-invalid``; ``shuffle_default``: positives
+    alone get dinucleotide-shuffled negatives (the motif commands, as STREME and SEA);
+    ``any_length``: the command reads FASTA records of any lengths."""
+    lengths = "any lengths" if any_length else "one length"
+    p.add_argument("--positive", metavar="POS.fa", required=required,
+                   help=f"positive sequences (FASTA, plain or gzip; {lengths})")
+    p.add_argument("--negative", metavar="NEG.fa", required=required, help=f"negative sequences (FASTA; {lengths})")
+    p.add_argument("--negatives", choices=["shuffle", "genome"],
+                   help="generate the negatives instead: shuffle: a dinucleotide-preserving shuffle of every positive "
+                        "(FASTA or BED input); genome: GC-matched windows of --genome on the positives' "
+                        "chromosomes, away from the regions (--positive-bed input)" + (
+                            "; default shuffle when no negatives are given" if shuffle_default else ""))
     p.add_argument("--skip-invalid", action="store_true",
                    help="drop records with symbols other than A, C, G, T (N, R, Y, ...) instead of failing")
 
@@ -162,24 +185,14 @@ MODEL_KIND_HELP = ("the model whose motifs are found: wd/wds (positional WD/WDS 
 
 
 def add_gkm_options(g, *, kind=True) -> None:
-    """``--model auto|wd|wds|gkm`` (``kind``; 'seqimp poim' declares its own ``--model``, which also
-    takes a saved model), ``--gkm-length`` and ``--gkm-informative``."""
+    """``--model auto|wd|wds|gkm`` (``kind``; 'seqimp poim' declares its own ``--model``, which also takes
+    the old spelling of ``--model-file``), ``--gkm-length`` and ``--gkm-informative``."""
     if kind:
         g.add_argument("--model", choices=MODEL_KINDS, default="auto", help=MODEL_KIND_HELP)
     g.add_argument("--gkm-length", type=positive_int, default=10, metavar="L",
                    help="word length l of the gapped-k-mer model (default 10)")
     g.add_argument("--gkm-informative", type=positive_int, default=6, metavar="K",
                    help="informative columns k of its gapped k-mers, k <= l (default 6; k = l: k-mer spectrum)")
-
-
-def model_kind(value):
-    """``--model`` of 'seqimp poim': ``(kind, None)`` for a kind (no file of that name exists), else
-    ``("auto", value)``: a saved model's path (an existing file of a kind's name wins)."""
-    if value is None:
-        return "auto", None
-    if value in MODEL_KINDS and not Path(value).exists():
-        return value, None
-    return "auto", value
 
 
 def read_pair(args):

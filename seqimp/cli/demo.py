@@ -37,7 +37,7 @@ which compiles in a second process while the first does the rest, so about
 
 examples:
   seqimp demo --out demo-results
-  seqimp demo --out demo-results --db JASPAR2024_CORE_vertebrates_non-redundant.meme
+  seqimp demo --out demo-results --db data/known_motifs.meme
   seqimp demo --out demo-results --db JASPAR2022:CORE:vertebrates
   seqimp demo --out demo-results --no-db
 """
@@ -52,9 +52,9 @@ def register(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     g = p.add_mutually_exclusive_group()
-    add_db_option(g, "to name the motif with (default: JASPAR2024 when pyjaspar is installed)")
+    add_db_option(g, "to name the motif with (default: JASPAR2024 when pyjaspar is installed)", format_group=p)
     g.add_argument("--no-db", action="store_true", help="do not match the motif against known motifs")
-    add_quiet(p)
+    add_quiet(p, solver=True)
     p.set_defaults(func=run)
 
 
@@ -67,7 +67,7 @@ def _database(args):
     if args.no_db:
         return None
     if args.db:
-        return load_database(args.db)
+        return load_database(args.db, args.db_format)
     return jaspar_motifs() if pyjaspar_available() else None
 
 
@@ -98,7 +98,7 @@ def _run(args) -> int:
     settings = DEMO_SETTINGS
     with output_dir(args.out, "poim") as tmp:  # the files of 'seqimp poim', its motifs included
         result = run_poim(
-            pos, neg, tmp,
+            tmp, pos, neg,
             model=ModelOptions(degree=settings["degree"], shifts=settings["shifts"], C=settings["C"],
                                test_fraction=settings["test_fraction"]),
             background=BackgroundOptions(kind=settings["background"]),

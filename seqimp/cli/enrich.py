@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from ._inputs import add_input_options, read_inputs, read_motif_source, refuse_protein
+from ._inputs import add_input_options, default_negatives, read_inputs, read_motif_source
 from ._logging import UserError, terminal_text
-from ._options import add_data_options, add_quiet, positive_float, seed, share
+from ._options import add_data_options, add_db_option, add_quiet, seed, share
+from ._vocabulary import Choice, add_site_pvalue_option, add_strand_option
 from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "enrichment of known motifs in positives vs negatives (SEA/AME-like)"
@@ -25,8 +26,9 @@ Motifs: --db a motif file (MEME, STREME/MEME output, JASPAR, TRANSFAC, HOMER),
 the folder of a 'seqimp motifs' run (the test on the motifs it found), or a
 JASPAR release (JASPAR2024 = CORE vertebrates; JASPAR2024:insects, :plants,
 :fungi, :nematodes, :urochordates, :all). Sequences: --positive/--negative
-(FASTA, any lengths), --negatives shuffle (dinucleotide shuffles of the
-positives), BED regions on a genome, or a --table with a binary label column.
+(FASTA, any lengths; --positive alone, or --negatives shuffle, tests against
+dinucleotide shuffles of the positives, as SEA does), BED regions on a genome,
+or a --table with a binary label column.
 
 Writes into DIR: enrichment.tsv (motif, target_description,
 positives_with_site, negatives_with_site, p_value, q_value, then the counts,
@@ -35,33 +37,29 @@ enrichment.json, enrichment.png and report.html.
 
 examples:
   seqimp enrich --positive pos.fa --negative neg.fa --db JASPAR2024 --out enrich
-  seqimp enrich --positive pos.fa --negatives shuffle --db motifs.meme --out enrich
-  seqimp enrich --positive pos.fa --negative neg.fa --db motifs_run --out enrich --method ranksum
+  seqimp enrich --positive pos.fa --db data/known_motifs.meme --out enrich
+  seqimp enrich --positive pos.fa --negative neg.fa --db motifs --out enrich --method ranksum
 """
 
 
 def register(sub) -> None:
     p = sub.add_parser("enrich", help=SUMMARY, description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_data_options(p, required=False)
-    add_input_options(p, regression=False, origin=False)
-    p.add_argument("--db", required=True, metavar="MOTIFS",
-                   help="known motifs: a motif file, a 'seqimp motifs' folder or a JASPAR release "
-                        "(JASPAR2024[:TAXGROUP], through pyjaspar)")
-    p.add_argument("--db-format", choices=["meme", "jaspar", "transfac", "homer"], default=None,
-                   help="format of --db (default: recognised from the file)")
+    add_data_options(p, required=False, shuffle_default=True, any_length=True)
+    add_input_options(p, table="classifier", regression=False, origin=False, alphabets=("dna", "rna"))
+    add_db_option(p, "to test", required=True)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     e = p.add_argument_group("test")
     e.add_argument("--method", choices=["fisher", "ranksum"], default="fisher",
                    help="Fisher's exact test on sequences with a site (default) or Mann-Whitney U on best scores")
-    e.add_argument("--site-pvalue", type=positive_float, default=1e-4,
-                   help="a sequence has a site when its best window has p <= this (default 1e-4)")
-    e.add_argument("--background", choices=["uniform", "sequences"], default="uniform",
-                   help="null letter frequencies of the site threshold: uniform (default) or the negatives'")
+    add_site_pvalue_option(e, help_text="a sequence has a site when its best window has an exact p-value <= P")
+    e.add_argument("--background", action=Choice, allowed=("uniform", "negative"), old_values={"sequences": "negative"},
+                   default="uniform", help="null letter frequencies of the site threshold: uniform (default) or "
+                                           "those of the negative sequences")
     e.add_argument("--bfile", metavar="FILE", default=None,
                    help="a Markov background of order 0..5 in MEME's background format (fasta-get-markov; a "
                         "'seqimp motifs' folder's background.txt): scores are log-likelihood ratios against it and "
                         "the site p-value exact under it (replaces --background)")
-    e.add_argument("--strand", choices=["both", "given"], default="both", help="strands scanned (default both)")
+    add_strand_option(e, default="both", what="scan")
     e.add_argument("--max-q", type=share, default=0.05, help="q-value the report calls enriched (default 0.05)")
     e.add_argument("--seed", type=seed, default=0,
                    help="seed of --negatives shuffle/genome (default 0, recorded in enrichment.json)")
@@ -71,14 +69,14 @@ def register(sub) -> None:
 
 
 def _sequences(args):
-    refuse_protein(args, "motifs are DNA (A, C, G, T); protein sequences cannot be tested")
+    default_negatives(args, "seqimp enrich")
     inputs = read_inputs(args, any_length=True)
     if inputs.table is not None and not inputs.table.binary:
         raise UserError(f"--table {args.table}: enrichment needs two classes; the value column "
                         f"{args.value_column!r} holds measured values, not a binary label")
     if inputs.positive is None or inputs.negative is None:
-        raise UserError("give positives and negatives: --positive with --negative or --negatives shuffle, "
-                        "--positive-bed with --negative-bed or --negatives, or --table with a binary label")
+        raise UserError("give the positives: --positive POS.fa (with --negative NEG.fa, or alone for shuffled "
+                        "controls), --positive-bed PEAKS.bed --genome G --width W, or --table with a binary label")
     return inputs
 
 
@@ -93,7 +91,7 @@ def run(args) -> int:
     check_output_path(args.out)
     database = read_motif_source(args.db, args.db_format, "--db")
     inputs = _sequences(args)
-    background = args.background
+    background = "uniform" if args.background == "uniform" else "sequences"
     if args.bfile is not None:
         from ..background import read_bfile
 

@@ -17,7 +17,7 @@ the GC content is printed for DNA and RNA only.
 examples:
   seqimp inspect data/demo_positive.fa
   seqimp inspect --alphabet protein proteins.fa.gz
-  seqimp inspect --skip-invalid reads.fa      drop records with N, R, Y, ...
+  seqimp inspect --skip-invalid reads.fa  # drop records with N, R, Y, ...
   zcat reads.fa.gz | seqimp inspect /dev/stdin
 """
 

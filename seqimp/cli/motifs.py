@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._inputs import add_input_options, read_inputs, read_motif_source, refuse_protein
+from ._inputs import add_input_options, default_negatives, read_motif_inputs, read_motif_source
 from ._logging import UserError, progress_enabled
-from ._options import (add_data_options, add_db_option, add_gkm_options, add_model_options, add_quiet, check_degree,
-                       positive_int, share)
+from ._options import (BACKGROUND_HELP, BACKGROUNDS, add_data_options, add_db_option, add_gkm_options,
+                       add_model_options, add_quiet, check_degree, positive_int, share)
+from ._vocabulary import add_strand_option
 from ._output_folder import check_output_path, input_paths, output_dir, owned_files
 from ._printing import print_motifs
 
@@ -16,44 +17,52 @@ HELP = """\
 Find the motifs a sequence model relies on: candidates from the peaks of the
 differential POIM, a greedy PWM from overlapping top positional oligomers, and
 a least-squares fit of PWMs, start positions and spreads whose implied POIM
-matches the observed one. Either train a WD classifier on --positive vs
+matches the observed one. Either train a classifier on --positive vs
 --negative first, or start from a saved POIM (poim.npz of 'seqimp poim').
-The sequences may also be windows cut from a genome, as in 'seqimp poim':
---positive-bed PEAKS --genome G --width W with --negative-bed BG, --negatives
-shuffle (dinucleotide-preserving shuffles of the positives) or --negatives
-genome (GC-matched genomic windows); site ids are then chrom:start-end(strand).
-A --table with a binary label column (--sequence-column, --value-column) gives
-both classes; --alphabet rna reads U as T. Positions count from
---position-origin N (or the window centre for BED input) in motifs.tsv
-(start_label), motif_sites.tsv (position_label) and the plots.
+
+Sequences, as STREME takes them: FASTA of any lengths. Records of one length
+go to the positional WD model (or the gkm model, --model); records of different
+lengths take the position-free gapped-k-mer (gkm) model, each record padded to
+the longest with dinucleotide shuffles of itself (no site is reported in the
+padding), or, with --width W, the central W nt of every record go to the
+positional model. Without negatives (--negative, --negative-bed, --negatives)
+the controls are dinucleotide-preserving shuffles of the positives. The log
+says which route a run took, and motifs.json records it (model_route,
+negatives, padded). The sequences may also be windows cut from a genome
+(--positive-bed PEAKS --genome G --width W, with --negative-bed BG,
+--negatives shuffle or --negatives genome: GC-matched genomic windows; site
+ids are then chrom:start-end(strand)) or a --table with a binary label column
+(--sequence-column, --value-column); --alphabet rna reads U as T. Positions
+count from --position-origin N (or the window centre for BED input) in
+motifs.tsv (start_label), motif_sites.tsv (position_label) and the plots.
 --min-width/--max-width bound the motifs' widths (as STREME's --minw/--maxw).
 
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac (and motifs.homer
-with --homer: the PWMs for scanning, below), background.txt (the negatives'
-order-2 Markov background, MEME's --bfile format), motifs.tsv
-(one row per motif, in the order found: name, consensus, 1-based start, length,
-direction, position_free, spread, score, sites, ...), motifs.json (seed and
-options), motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with
-sequences; BED in genome coordinates for genomic windows), logos/ (one logo
-and one site-position plot per motif and a
-letter-importance logo),
-motifs_poim.npz (the POIM, when trained here; a poim.npz of 'seqimp poim'
-in DIR is left alone), report.html (the motifs first; in a 'seqimp poim' folder its
-report gains the motif section instead), and matches.tsv (TOMTOM p- and q-values, a decoy-calibrated q,
-"no significant match" rows; with a JASPAR release also each target's TF class) when
---db is given: a motif file, or a JASPAR release by name (JASPAR2024 = CORE
-vertebrates, 879 matrices; RELEASE:COLLECTION:TAX_GROUP for others) read from
-the pyjaspar package (pip install 'seqimp[jaspar]'; JASPAR is CC BY 4.0). If DIR holds a 'seqimp poim' report, it is rewritten with a
-motif section.
+with --homer: the PWMs for scanning, fitted over whole sequences against the
+negatives' order-2 Markov background), background.txt (that background, MEME's
+--bfile format), motifs.tsv (one row per motif, in the order found: name,
+consensus, 1-based start, length, direction, position_free, spread, score,
+sites, ...), motifs.json (seed, options, model route, negatives),
+motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with sequences; BED
+in genome coordinates for genomic windows), logos/ (one logo and one
+site-position plot per motif and a letter-importance logo), motifs_poim.npz
+(the POIM, when trained here; a poim.npz of 'seqimp poim' in DIR is left
+alone), report.html (the motifs first; in a 'seqimp poim' folder its report
+gains the motif section instead), and matches.tsv (TOMTOM p- and q-values, a
+decoy-calibrated q, "no significant match" rows; with a JASPAR release also
+each target's TF class) when --db is given: a motif file, a 'seqimp motifs'
+folder, or a JASPAR release by name (JASPAR2024 = CORE vertebrates, 879
+matrices; RELEASE:COLLECTION:TAX_GROUP for others) read from the pyjaspar
+package (pip install 'seqimp[jaspar]'; JASPAR is CC BY 4.0).
 
 A POIM fixes a motif's consensus and position but not how sharp its PWM is
-(the model's score has no natural scale). With --positive/--negative the PWMs
-are therefore the letter frequencies of the motif's sites in the positive
-sequences (EM within the motif's window, --strand both for either strand),
-with a site threshold that 1% of the negatives pass; from --poim alone they
-are the fitted PWMs, flatter than the sites. A motif is kept when its sites
-are enriched in the positives (p <= 1e-3) and also held out: refitted on one
-half of the sequences, counted in the other (p <= 0.05, held_out_p_value in
+(the model's score has no natural scale). With sequences the PWMs are
+therefore the letter frequencies of the motif's sites in the positive
+sequences (EM within the motif's window, on both strands by default), with a
+site threshold that 1% of the negatives pass; from --poim alone they are the
+fitted PWMs, flatter than the sites. A motif is kept when its sites are
+enriched in the positives (p <= 1e-3) and also held out: refitted on one half
+of the sequences, counted in the other (p <= 0.05, held_out_p_value in
 motifs.tsv); where none is, no motif is reported ("no motif found"; the log
 gives the best candidate's figures). A motif as frequent in the positives'
 dinucleotide shuffles is flagged as composition and not matched to --db.
@@ -61,36 +70,34 @@ The motif files hold each motif's PWM for scanning whole sequences: fitted to
 pass most positives over every window of both strands at the score that 1%
 of the negatives' best windows pass, against their order-2 Markov background,
 kept where it does so held out (scan_* columns of motifs.tsv; motif_sites.tsv
-keeps the sites within the motif's window). 'seqimp scan --motifs DIR
+keeps the sites within the motif's window). 'seqimp scan --db DIR
 --motif-thresholds' scans with them at that score (scan_threshold).
 When the model is trained here, the motifs found are explained away (their
 sites erased, the model retrained) and motifs looked for again, up to
---rounds times, until nothing more is enriched. The model whose importance gives
-the motifs is trained on all sequences (the held-out split only reports
+--rounds times, until nothing more is enriched. The model whose importance
+gives the motifs is trained on all sequences (the held-out split only reports
 accuracy), so the motifs do not depend on --seed (except through negatives
 that --negatives draws).
 
 examples:
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs
-  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --strand both
-  seqimp motifs --positive peaks.fa --negative shuffled.fa --out motifs --strand both --model gkm
-  seqimp motifs --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 \
-                --negatives shuffle --out motifs --strand both
-  seqimp poim --positive pos.fa --negative neg.fa --out results
-  seqimp motifs --poim results/poim.npz --out results --db JASPAR2024_CORE.txt \
-                --positive pos.fa --negative neg.fa
+  seqimp motifs --positive peaks.fa --out motifs
+  seqimp motifs --positive peaks.fa --out motifs --width 100
+  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --strand given
+  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --model gkm
+  seqimp motifs --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 --out motifs
+  seqimp motifs --poim results/poim.npz --positive pos.fa --negative neg.fa --out results --db data/known_motifs.meme
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2024
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2022:CORE:plants
   seqimp motifs --table data.tsv --value-column bound --out motifs --min-width 8 --max-width 15
-  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2024:insects
 """
 
 
 def register(sub) -> None:
     p = sub.add_parser("motifs", help="motifs (PWMs, logos, files, database matches) from a POIM",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_data_options(p, required=False)
-    add_input_options(p, regression=False)
+    add_data_options(p, required=False, shuffle_default=True, any_length=True)
+    add_input_options(p, table="classifier", regression=False, alphabets=("dna", "rna"), fasta_width=True)
     p.add_argument("--poim", metavar="POIM.npz", help="a saved POIM result instead of training")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_model_options(p)
@@ -98,14 +105,11 @@ def register(sub) -> None:
     g = p.add_argument_group("importance (when training)")
     g.add_argument("--max-order", type=positive_int, default=None,
                    help="longest oligomer of the POIM (default: the degree)")
-    g.add_argument("--background", choices=["uniform", "negative", "all"], default="negative",
-                   help="background of the POIM (default negative: order-0 fitted on the negatives)")
+    g.add_argument("--background", choices=BACKGROUNDS, default="negative", help=BACKGROUND_HELP)
     m = p.add_argument_group("motifs")
     m.add_argument("--max-motifs", type=positive_int, default=None,
                    help="most positional motifs (default: every differential-POIM peak above the noise)")
-    m.add_argument("--strand", choices=["given", "both"], default="given",
-                   help="sites on the given strand only, or on both (a motif and its reverse complement are "
-                        "one motif; default given)")
+    add_strand_option(m, default=None)
     m.add_argument("--homer", action="store_true",
                    help="also write the motifs in HOMER's motif format (motifs.homer)")
     m.add_argument("--no-scan-pwm", dest="scan_pwm", action="store_false",
@@ -126,11 +130,9 @@ def register(sub) -> None:
                    help="narrowest motif: narrower candidates are widened before refinement (default 1)")
     m.add_argument("--max-width", type=positive_int, default=30, help="widest motif (default 30)")
     add_db_option(m)
-    m.add_argument("--db-format", choices=["meme", "jaspar", "transfac", "homer"], default=None,
-                   help="format of --db (default: recognised from the file)")
     m.add_argument("--matches", type=positive_int, default=5, help="best matches listed per motif (default 5)")
     m.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="logo format (default png)")
-    add_quiet(p)
+    add_quiet(p, solver=True)
     p.set_defaults(func=run)
 
 
@@ -141,22 +143,21 @@ def _inputs(args):
     check_output_path(args.out)
     if args.min_width > args.max_width:
         raise UserError(f"--min-width {args.min_width} exceeds --max-width {args.max_width}")
-    refuse_protein(args, "seqimp motifs finds DNA motifs (A, C, G, T; RNA reads U as T)")
     database = read_motif_source(args.db, args.db_format, "--db") if args.db else None
-    inputs = read_inputs(args)  # FASTA, BED windows cut from --genome or a table, as in 'seqimp poim'
+    default_negatives(args, "seqimp motifs")
+    inputs = read_motif_inputs(args)  # FASTA of any lengths, BED windows cut from --genome or a table
     if inputs.regression:
         raise UserError(f"--table {args.table}: motifs need two classes; the value column {args.value_column!r} "
                         "holds measured values (seqimp poim --table takes them)")
     args.origin = inputs.origin
     pos, neg = inputs.positive, inputs.negative
     if args.alphabet == "rna":  # U reads as T: the same codes, motifs in A, C, G, T
-        from ..io import SequenceSet
+        from dataclasses import replace
 
-        pos, neg = (None if s is None else SequenceSet(s.codes, s.ids, "dna", s.source) for s in (pos, neg))
+        pos, neg = (None if s is None or s.alphabet.name == "dna" else replace(s, alphabet="dna") for s in (pos, neg))
     if (pos is None) != (neg is None):
-        raise UserError("give both --positive and --negative (or --positive with --negatives shuffle, its "
-                        "dinucleotide shuffles; --positive-bed with --negative-bed or --negatives; or neither, "
-                        "with --poim)")
+        raise UserError("--negative needs --positive (alone, --positive gets dinucleotide-shuffled controls; or "
+                        "give neither, with --poim)")
     if args.poim:
         if args.model != "auto":
             raise UserError(f"--model {args.model} chooses the model trained on the sequences; --poim starts from "
@@ -169,8 +170,9 @@ def _inputs(args):
                             f"describes sequences of length {result.length}")
         return database, pos, neg, result
     if pos is None:
-        raise UserError("--positive and --negative are required (or --positive with --negatives shuffle, "
-                        "--positive-bed with negatives, or start from a saved --poim poim.npz)")
+        raise UserError("give the sequences: --positive POS.fa (with --negative NEG.fa, or alone for shuffled "
+                        "controls), --positive-bed PEAKS.bed --genome G --width W, --table, or a saved --poim "
+                        "poim.npz")
     check_degree(args, pos.length)
     max_order = args.max_order or args.degree
     if max_order > pos.length:
@@ -198,7 +200,8 @@ def _run(args) -> int:
     from ..report import write_motif_report
 
     database, pos, neg, result = _inputs(args)
-    motifs = MotifOptions(strand=args.strand, database=database, top_matches=args.matches,
+    strand = args.strand or ("given" if args.alphabet == "rna" else "both")  # RNA: one strand
+    motifs = MotifOptions(strand=strand, database=database, top_matches=args.matches,
                           max_motifs=args.max_motifs, measure=args.measure, fit_order=args.fit_order,
                           min_score=args.min_score, rounds=args.rounds, min_width=args.min_width,
                           max_width=args.max_width, homer=args.homer,

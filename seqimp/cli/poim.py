@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from ._options import BACKGROUNDS  # seqimp.pipeline._options.BACKGROUNDS, without importing the pipeline (start-up)
+from ._options import BACKGROUND_HELP, BACKGROUNDS  # the pipeline's BACKGROUNDS, without importing it (start-up)
 from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
-from ._options import (MODEL_KIND_HELP, add_dask_options, add_data_options, add_db_option, add_gkm_options,
-                       add_model_options, add_quiet, check_degree, dask_client, memory_size, model_kind, nonneg_int,
-                       positive_int)
+from ._options import (MODEL_KIND_HELP, MODEL_KINDS, add_dask_options, add_data_options, add_db_option,
+                       add_gkm_options, add_model_options, add_quiet, check_degree, dask_client, memory_size,
+                       nonneg_int, positive_int)
+from ._vocabulary import MAX_MEMORY_HELP, ModelKind, add_strand_option
 from ._output_folder import check_output_path, input_paths, output_dir
 from ._printing import print_motifs, print_outcome
 
@@ -25,61 +26,63 @@ poim_order<k>.FMT (k <= 4), weights_vs_firm.FMT, poim.npz (summaries: maximal
 and differential POIM, the top 1000 oligomers per order, full tables for k <= 4),
 model.npz, summary.json and report.html; with --full-tables also poim_tables.h5.
 Whenever a run has DNA --positive and --negative sequences (FASTA or BED
-windows: training, and --model, --scorer, --sklearn-model or --onnx-model given
-both) it also finds the motifs of its POIM and refines their sites on those
-sequences, as 'seqimp motifs' does (no second model): motifs.tsv, motifs.meme,
-motifs.jaspar, motifs.transfac, motifs.json, motif_candidates.tsv,
-motif_sites.tsv, motif_sites.bed and logos/, the best motif in summary.json and
-a motif section in the report; --db adds matches.tsv (TOMTOM; a motif file or
-a JASPAR release such as JASPAR2024 through pyjaspar), --strand both
-sites on either strand, --no-motifs skips the step. Runs without both classes
-of DNA sequences (--table with measured values, only --background-fasta or one
-of --positive/--negative, --alphabet rna/protein) write no motifs and refuse
---db and --strand both.
+windows: training, and --model-file, --scorer, --sklearn-model or --onnx-model
+given both) it also finds the motifs of its POIM and refines their sites on
+those sequences, as 'seqimp motifs' does (no second model): motifs.tsv,
+motifs.meme, motifs.jaspar, motifs.transfac, motifs.json,
+motif_candidates.tsv, motif_sites.tsv, motif_sites.bed and logos/, the best
+motif in summary.json and a motif section in the report; sites are looked for
+on both strands (--strand given: the given strand only), --db adds matches.tsv
+(TOMTOM; a motif file or a JASPAR release such as JASPAR2024 through pyjaspar),
+--no-motifs skips the step. Runs without both classes of DNA sequences
+(--table with measured values, only --background-fasta or one of
+--positive/--negative, --alphabet rna/protein) write no motifs and refuse --db
+and --strand both.
 Long sequences and high orders that do not fit --max-memory in memory are
 computed exactly by the streaming engine. Nothing is written to OUT when a step
 fails. Positions in all outputs are 1-based.
 
-Inputs (instead of --positive/--negative FASTA):
-  --positive-bed P --genome G --width W   windows around peak summits cut from a
-      genome, with --negative-bed N, --negatives shuffle or --negatives genome;
-      adds top_oligomers.bed (genome coordinates of the top oligomers' hits);
-      positions count from the window centre (+1) unless --position-origin N
-  --table F --sequence-column S --value-column V   sequences with measured values
-      (TSV/CSV): a WD regressor (held-out R^2, Spearman), or the classifier when
-      the column holds two labels
+Inputs (instead of --positive/--negative FASTA of one length):
+  --positive-bed P --genome G --width W   windows around peak summits cut from
+      a genome, with --negative-bed N, --negatives shuffle or --negatives
+      genome; adds top_oligomers.bed (genome coordinates of the top
+      oligomers' hits); positions count from the window centre (+1) unless
+      --position-origin N
+  --table F --sequence-column S --value-column V   sequences with measured
+      values (TSV/CSV): a WD regressor (held-out R^2, Spearman), or the
+      classifier when the column holds two labels
   --alphabet dna|rna|protein   FASTA and table input of any alphabet
 
-Other routes:
-  --model MODEL.npz         analyse a model saved by 'seqimp train'
+Other models:
+  --model-file MODEL.npz    a model saved by 'seqimp train'
   --scorer module:function  sampled POIM/FIRM of any score function taking an
-  --sklearn-model M.joblib  encoded (n, L) array / a scikit-learn model trained on
-                            seqimp.scorers.onehot(X) (no weights_vs_firm, no model.npz)
-  --onnx-model M.onnx       sampled POIM/FIRM of a deep-learning model exported to ONNX:
-                            input one-hot float32 (n, 4, L) (--onnx-layout NLC: (n, L, 4)),
-                            output (n,) or (n, m) (column --output-index)
-  The sampled routes score their batches on --n-jobs N local processes or on a
-  Dask cluster (--dask-workers N, --dask-scheduler ADDRESS; pip install
-  "seqimp[dask]"); the results do not depend on either.
+                            encoded (n, L) array
+  --sklearn-model M.joblib  sampled POIM/FIRM of a scikit-learn model trained
+                            on seqimp.scorers.onehot(X)
+  --onnx-model M.onnx       sampled POIM/FIRM of a deep-learning model exported
+                            to ONNX: input one-hot float32 (n, 4, L)
+                            (--onnx-layout NLC: (n, L, 4)), output (n,) or
+                            (n, m) (column --output-index)
+  The sampled routes write no weights_vs_firm and no model.npz, and score
+  their batches on --n-jobs N local processes or on a Dask cluster
+  (--dask-workers N, --dask-scheduler ADDRESS; pip install "seqimp[dask]");
+  the results do not depend on either.
 
 examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results
-  seqimp poim --positive pos.fa --negative neg.fa --out results --strand both --db JASPAR2024.meme
+  seqimp poim --positive pos.fa --negative neg.fa --out results --db data/known_motifs.meme
   seqimp poim --positive pos.fa --negative neg.fa --out results --db JASPAR2024
   seqimp poim --positive pos.fa --negative neg.fa --out results --no-motifs
   seqimp poim --positive pos.fa --negative neg.fa --out results --degree 6 --max-order 10
   seqimp poim --positive pos.fa --negative neg.fa --out results --max-order 12 --max-memory 4G
-  seqimp train --positive pos.fa --negative neg.fa --model-out model.npz
-  seqimp poim --model model.npz --background-fasta neg.fa --out results
-  seqimp poim --model model.npz --positive pos.fa --negative neg.fa --out results --strand both
+  seqimp poim --model-file model.npz --background-fasta neg.fa --out results
+  seqimp poim --model-file model.npz --positive pos.fa --negative neg.fa --out results
   seqimp poim --sklearn-model gb.joblib --background-fasta neg.fa --max-order 3 --out results
-  seqimp poim --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 \
-              --negatives shuffle --degree 6 --out results
+  seqimp poim --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 --negatives shuffle --out results
   seqimp poim --table mpra.tsv --sequence-column seq --value-column activity --out results
   seqimp poim --positive prot.fa --negative prot_bg.fa --alphabet protein --degree 2 --out results
   seqimp poim --onnx-model cnn.onnx --positive pos.fa --negative neg.fa --max-order 3 --out results
-  seqimp poim --onnx-model cnn.onnx --background-fasta neg.fa --max-order 4 --out results \
-              --dask-scheduler tcp://host:8786
+  seqimp poim --onnx-model cnn.onnx --background-fasta neg.fa --out results --dask-scheduler tcp://host:8786
 """
 
 def register(sub) -> None:
@@ -89,30 +92,27 @@ def register(sub) -> None:
     add_input_options(p)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_model_options(p)
-    add_gkm_options(p.add_argument_group("position-free model (motifs)"), kind=False)
+    k = p.add_argument_group("model kind (when training)")
+    k.add_argument("--model", action=ModelKind, allowed=MODEL_KINDS, default="auto", help=MODEL_KIND_HELP)
+    add_gkm_options(k, kind=False)
     g = p.add_argument_group("importance")
     g.add_argument("--max-order", type=positive_int, default=None,
                    help="longest oligomer analysed (default: the degree; 3 for --scorer/--sklearn-model); "
                         "may exceed the degree")
-    g.add_argument("--background", choices=BACKGROUNDS, default="negative",
-                   help="background distribution: uniform letters or a Markov chain fitted on the negative "
-                        "or on all sequences (default negative)")
+    g.add_argument("--background", choices=BACKGROUNDS, default="negative", help=BACKGROUND_HELP)
     g.add_argument("--background-order", type=nonneg_int, default=0, help="Markov order of the background (default 0)")
     g.add_argument("--positional-background", action="store_true", help="position-specific background tables")
     g.add_argument("--background-fasta", metavar="FA", help="fit the background on these sequences instead")
     g.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
-                   help="memory budget (e.g. 4G; default: half the available RAM): POIM jobs whose full "
-                        "tables need more are computed by the streaming engine (one log line says so); "
-                        "jobs that do not fit even streaming are refused before training, and so is a training set "
-                        "whose fit would need more")
+                   help=f"memory budget (e.g. 4G; {MAX_MEMORY_HELP}): POIM jobs whose full tables need more "
+                        "are computed by the streaming engine (one log line says so); jobs that do not fit even "
+                        "streaming are refused before training, and so is a training set whose fit would need more")
     g.add_argument("--full-tables", action="store_true",
                    help="also write every order's full POIM/FIRM tables to OUT/poim_tables.h5 (HDF5, "
                         "float32; large: 4**k x L per order); poim.npz always holds the summaries")
     m = p.add_argument_group("motifs (runs with DNA --positive and --negative sequences)")
     m.add_argument("--no-motifs", action="store_true", help="skip the motifs (POIM outputs only)")
-    m.add_argument("--strand", choices=["given", "both"], default="given",
-                   help="motif sites on the given strand only, or on both (a motif and its reverse complement "
-                        "are one motif; default given)")
+    add_strand_option(m, default=None, what="motif sites")
     m.add_argument("--homer", action="store_true",
                    help="also write the motifs in HOMER's motif format (motifs.homer)")
     add_db_option(m)
@@ -121,8 +121,7 @@ def register(sub) -> None:
     o.add_argument("--top", type=positive_int, default=50, help="rows per order in top_oligomers.tsv (default 50)")
     other = p.add_argument_group("other models")
     r = other.add_mutually_exclusive_group()
-    r.add_argument("--model", metavar="KIND|MODEL.npz",
-                   help=f"analyse a model saved by 'seqimp train'; or, when training, {MODEL_KIND_HELP}")
+    r.add_argument("--model-file", metavar="MODEL.npz", help="analyse a model saved by 'seqimp train'")
     r.add_argument("--scorer", metavar="MODULE:FUNCTION",
                    help="sampled route: a function (module or file.py) scoring an encoded (n, L) uint8 array")
     r.add_argument("--sklearn-model", metavar="MODEL.joblib",
@@ -140,7 +139,7 @@ def register(sub) -> None:
     other.add_argument("--n-jobs", type=positive_int, default=None, metavar="N",
                    help="sampled route: score the batches on N local worker processes (same results)")
     add_dask_options(p, "score the sampled route's batches")
-    add_quiet(p)
+    add_quiet(p, solver=True)
     p.set_defaults(func=run)
 
 
@@ -174,7 +173,7 @@ def _check_route(args, inputs, external) -> None:
     """UserError for options that do not fit the chosen route, before any work."""
     if args.output_index is not None and not args.onnx_model:
         raise UserError("--output-index selects an output column of --onnx-model; give the model")
-    if inputs.table is not None and (args.model or external):
+    if inputs.table is not None and (args.model_file or external):
         raise UserError("--table trains a model; analyse a saved or external model with FASTA or BED input")
     if not external and (args.n_jobs or args.dask_workers or args.dask_scheduler):
         raise UserError("--n-jobs/--dask-workers/--dask-scheduler spread the batches of the sampled route; "
@@ -192,7 +191,7 @@ def _motif_route(args, inputs, external) -> bool:
     dna = args.alphabet == "dna"
     both = inputs.positive is not None and inputs.negative is not None and not inputs.regression
     wanted = both and dna and not args.no_motifs
-    if not wanted and (args.db or args.strand != "given"):
+    if not wanted and (args.db or args.strand == "both"):
         given = "--db" if args.db else "--strand both"
         if args.no_motifs:
             raise UserError(f"{given} is for the motifs, which --no-motifs skips")
@@ -222,8 +221,12 @@ def _run(args) -> int:
     from ..training import load_model
 
     check_output_path(args.out)
-    kind, args.model = model_kind(args.model)  # a kind (auto|wd|wds|gkm) or a saved model
+    kind = args.model  # auto|wd|wds|gkm; a saved model is --model-file
     external = args.scorer or args.sklearn_model or args.onnx_model
+    others = [o for o, v in (("--scorer", args.scorer), ("--sklearn-model", args.sklearn_model),
+                             ("--onnx-model", args.onnx_model)) if v]
+    if args.model_file and others:  # the old spelling --model FILE is outside their exclusive group
+        raise UserError(f"--model-file and {others[0]} both give the model; use one")
     inputs = read_inputs(args)
     _check_route(args, inputs, external)
     pos, neg = inputs.positive, inputs.negative
@@ -233,16 +236,16 @@ def _run(args) -> int:
                                       on_invalid="skip" if args.skip_invalid else "error")
     if inputs.regression:
         if args.background_fasta:
-            raise UserError("--background-fasta is for --model/--scorer/--sklearn-model/--onnx-model runs; "
+            raise UserError("--background-fasta is for --model-file/--scorer/--sklearn-model/--onnx-model runs; "
                             "use --background when training")
         check_degree(args, inputs.table.length)
-    elif not (args.model or external):
+    elif not (args.model_file or external):
         if pos is None or neg is None:
             raise UserError("--positive and --negative are required (or --positive with --negatives shuffle, "
-                            "--positive-bed, --table; or analyse a saved model with --model, --scorer, "
-                            "--sklearn-model or --onnx-model)")
+                            "--positive-bed with --negative-bed or --negatives, --table; or analyse a saved model "
+                            "with --model-file, --scorer, --sklearn-model or --onnx-model)")
         if args.background_fasta:
-            raise UserError("--background-fasta is for --model/--scorer/--sklearn-model/--onnx-model runs; "
+            raise UserError("--background-fasta is for --model-file/--scorer/--sklearn-model/--onnx-model runs; "
                             "use --background when training")
         check_degree(args, pos.length)
     elif background_fasta is None and (args.background == "negative" and neg is None
@@ -250,7 +253,7 @@ def _run(args) -> int:
         raise UserError(f"--background {args.background} needs --negative (or --positive) sequences; "
                         "give them, --background-fasta FA or --background uniform")
     motifs = _motif_route(args, inputs, external)
-    if kind != "auto" and (external or args.model or inputs.regression):
+    if kind != "auto" and (external or args.model_file or inputs.regression):
         raise UserError(f"--model {kind} chooses the classifier trained on --positive/--negative; runs with a saved "
                         "or external model or with --table train none")
     if kind == "gkm" and not motifs:
@@ -260,30 +263,31 @@ def _run(args) -> int:
     if motifs and args.db:
         from ..motifs import load_database
 
-        database = load_database(args.db)  # a bad database fails before any work
+        database = load_database(args.db, args.db_format)  # a bad database fails before any work
     score_fn = source = None
     if external:
         score_fn, source = _scorer(args)  # a model that cannot be loaded fails before the output folder
     options = _options(args, inputs, background_fasta)
     # motifs: the POIM just computed, refined on the sequences at hand (no second model)
-    motif_options = MotifOptions(strand=args.strand, database=database, homer=args.homer) if motifs else None
+    motif_options = (MotifOptions(strand=args.strand or "both", database=database, homer=args.homer) if motifs
+                     else None)
     with dask_client(args) as client, output_dir(args.out, "poim", inputs=input_paths(args)) as tmp:
-        if args.model:
-            weights, metadata = load_model(args.model)
-            run = run_model(weights, tmp, metadata=metadata, positive=pos, negative=neg, motifs=motif_options,
+        if args.model_file:
+            weights, metadata = load_model(args.model_file)
+            run = run_model(tmp, weights, metadata=metadata, positive=pos, negative=neg, motifs=motif_options,
                             **options)
         elif external:
             import joblib
 
             with joblib.parallel_config(backend="dask") if client else contextlib.nullcontext():
-                run = run_sampled(score_fn, tmp, source=source, positive=pos, negative=neg, motifs=motif_options,
+                run = run_sampled(tmp, score_fn, source=source, positive=pos, negative=neg, motifs=motif_options,
                                   **options)
         elif inputs.regression:
-            run = run_regression(inputs.table, inputs.table.values, tmp,
+            run = run_regression(tmp, inputs.table, inputs.table.values,
                                  model=ModelOptions(degree=args.degree, shifts=args.shifts, alpha=args.alpha,
                                                     test_fraction=args.test_fraction), **options)
         else:
-            run = run_poim(pos, neg, tmp, model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
+            run = run_poim(tmp, pos, neg, model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
                                                              test_fraction=args.test_fraction, kind=kind,
                                                              word_length=args.gkm_length,
                                                              informative=args.gkm_informative),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from ._inputs import add_input_options, read_inputs, read_motif_source, refuse_protein
+from ._inputs import add_input_options, read_inputs, read_motif_source
 from ._logging import UserError, terminal_text
-from ._options import add_quiet, positive_float
+from ._options import add_db_option, add_quiet
+from ._vocabulary import Choice, add_site_pvalue_option, add_strand_option
 from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "sites of known motifs in sequences: exact p-values, q-values (FIMO-like)"
@@ -18,11 +19,13 @@ the exact probability of that score or more under the background (a dynamic
 programme over the columns, as FIMO computes it). q-values are per motif over
 every window scored (Benjamini-Hochberg, or Storey's with --q-method storey).
 
-Motifs: a MEME (also MEME's or STREME's text output), JASPAR, TRANSFAC or HOMER
-file, the folder of a 'seqimp motifs' run (its motifs.meme), or a JASPAR
-release (JASPAR2024, JASPAR2024:insects, JASPAR2024:all; through pyjaspar).
-Sequences: --fasta (records of any length), or windows cut from a genome
-(--positive-bed PEAKS --genome G --width W), or --table.
+Motifs: --db, a MEME (also MEME's or STREME's text output), JASPAR, TRANSFAC
+or HOMER file, the folder of a 'seqimp motifs' run (its motifs.meme), or a
+JASPAR release (JASPAR2024, JASPAR2024:insects, JASPAR2024:all; through
+pyjaspar). Sequences: --fasta (records of any length), or windows cut from a
+genome (--positive-bed PEAKS --genome G --width W), or --table. A site is a
+window whose p-value is at most --site-pvalue (default 1e-4), on both strands
+unless --strand given.
 
 Writes into DIR: scan.tsv (motif, id, position: 1-based leftmost base on the
 + strand, strand, score in bits, p_value, q_value, matched site; with an
@@ -32,39 +35,35 @@ scan.json (options, background, windows scored per motif), scan_positions.png
 and report.html.
 
 examples:
-  seqimp scan --motifs motifs.meme --fasta seqs.fa --out scan
-  seqimp scan --motifs JASPAR2024 --fasta promoters.fa --out scan --thresh 1e-5
-  seqimp scan --motifs results --positive-bed peaks.narrowPeak --genome hg38.fa --width 200 --out scan
+  seqimp scan --db data/known_motifs.meme --fasta seqs.fa --out scan
+  seqimp scan --db JASPAR2024 --fasta promoters.fa --out scan --site-pvalue 1e-5
+  seqimp scan --db motifs --positive-bed peaks.narrowPeak --genome hg38.fa --width 200 --out scan
 """
 
 
 def register(sub) -> None:
     p = sub.add_parser("scan", help=SUMMARY, description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--motifs", required=True, metavar="MOTIFS",
-                   help="motif file (MEME, STREME/MEME output, JASPAR, TRANSFAC, HOMER), a 'seqimp motifs' folder, "
-                        "or a JASPAR release (JASPAR2024[:TAXGROUP])")
-    p.add_argument("--db-format", choices=["meme", "jaspar", "transfac", "homer"], default=None,
-                   help="format of --motifs (default: recognised from the file)")
+    add_db_option(p, "to scan for", required=True)
     p.add_argument("--fasta", metavar="SEQS.fa", help="sequences to scan (FASTA, plain or gzip; any lengths)")
-    add_input_options(p, regression=False)
+    add_input_options(p, table="sequences", regression=False, negatives=False, alphabets=("dna", "rna"))
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     s = p.add_argument_group("scan")
-    s.add_argument("--thresh", type=positive_float, default=1e-4,
-                   help="report sites with p-value <= THRESH (default 1e-4)")
+    add_site_pvalue_option(s, help_text="report the windows with an exact p-value <= P")
     s.add_argument("--q-method", choices=["bh", "storey"], default="bh",
                    help="q-values: Benjamini-Hochberg (default) or Storey's (as FIMO)")
-    s.add_argument("--strand", choices=["both", "given"], default="both", help="strands scanned (default both)")
-    s.add_argument("--background", choices=["uniform", "sequences"], default="uniform",
-                   help="null letter frequencies: uniform (default) or those of the scanned sequences")
+    add_strand_option(s, default="both", what="scan")
+    s.add_argument("--background", action=Choice, allowed=("uniform", "all"), old_values={"sequences": "all"},
+                   default="uniform", help="null letter frequencies of the p-values: uniform (default) or those of "
+                                           "all the scanned sequences")
     s.add_argument("--bfile", metavar="FILE", default=None,
                    help="a Markov background of order 0..5 in MEME's background format (fasta-get-markov; "
                         "a 'seqimp motifs' folder's background.txt): scores are log-likelihood ratios against "
                         "it, p-values exact under it (replaces --background)")
     s.add_argument("--motif-thresholds", action="store_true",
-                   help="--motifs is a 'seqimp motifs' folder: report each motif's windows scoring at least its "
+                   help="--db is a 'seqimp motifs' folder: report each motif's windows scoring at least its "
                         "scan_threshold (motifs.tsv; the score that at most 1%% of that run's negatives reach), "
                         "against its background.txt (unless --bfile) and with pseudocount 0 (unless given), "
-                        "instead of --thresh")
+                        "instead of --site-pvalue")
     s.add_argument("--pseudocount", type=float, default=None,
                    help="added to every motif column, spread by the background (default 0.1, as FIMO; 0 with "
                         "--motif-thresholds)")
@@ -74,10 +73,6 @@ def register(sub) -> None:
 
 
 def _sequences(args):
-    refuse_protein(args, "motifs are DNA (A, C, G, T); protein sequences cannot be scanned")
-    if args.negative_bed is not None or args.negatives is not None:
-        raise UserError("seqimp scan takes one set of sequences; negatives (--negative-bed, --negatives) are "
-                        "for seqimp enrich")
     inputs = read_inputs(args, any_length=True)
     sequences = inputs.table if inputs.table is not None else inputs.positive  # a table: all its sequences
     if sequences is None:
@@ -92,10 +87,10 @@ def _motif_thresholds(args):
 
     import pandas as pd
 
-    folder = Path(args.motifs)
+    folder = Path(args.db)
     table = folder / "motifs.tsv"
     if not folder.is_dir() or not table.is_file():
-        raise UserError(f"--motif-thresholds: --motifs {args.motifs} is not a 'seqimp motifs' folder (no motifs.tsv)")
+        raise UserError(f"--motif-thresholds: --db {args.db} is not a 'seqimp motifs' folder (no motifs.tsv)")
     rows = pd.read_csv(table, sep="\t")
     if "scan_threshold" not in rows:
         raise UserError(f"--motif-thresholds: {table} has no scan_threshold column (a run with --no-scan-pwm, or "
@@ -114,24 +109,24 @@ def run(args) -> int:
         args.pseudocount = 0.0 if args.motif_thresholds else 0.1
     if args.pseudocount < 0:
         raise UserError(f"--pseudocount must be >= 0, got {args.pseudocount}")
-    if args.thresh > 1:
-        raise UserError(f"--thresh is a p-value in (0, 1], got {args.thresh}")
+    if args.site_pvalue > 1:
+        raise UserError(f"--site-pvalue is a p-value in (0, 1], got {args.site_pvalue}")
     check_output_path(args.out)
     min_scores, bfile = _motif_thresholds(args) if args.motif_thresholds else (None, args.bfile)
-    background = args.background
+    background = "uniform" if args.background == "uniform" else "sequences"
     if bfile is not None:
         from ..background import read_bfile
 
         background = read_bfile(bfile)
-    database = read_motif_source(args.motifs, args.db_format, "--motifs")
+    database = read_motif_source(args.db, args.db_format, "--db")
     sequences, inputs = _sequences(args)
-    options = ScanOptions(threshold=args.thresh, strand=args.strand, q_method=args.q_method,
+    options = ScanOptions(threshold=args.site_pvalue, strand=args.strand, q_method=args.q_method,
                           background=background, pseudocount=args.pseudocount, min_scores=min_scores)
     with output_dir(args.out, "scan", inputs=input_paths(args)) as tmp:
         found = run_scan(tmp, database, sequences, windows=inputs.windows, origin=inputs.origin, options=options,
                          database=database.info, fmt=args.format)
     hits = found.hits
-    at = "at their scan_threshold" if min_scores is not None else f"at p <= {args.thresh:g}"
+    at = "at their scan_threshold" if min_scores is not None else f"at p <= {args.site_pvalue:g}"
     print(f"{len(hits)} sites of {len(database)} motifs {at} "
           f"({int((hits['q_value'] <= 0.05).sum())} at q <= 0.05) in {len(sequences)} sequences")
     for row in hits.head(5).to_dict("records"):

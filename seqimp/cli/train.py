@@ -13,6 +13,7 @@ from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
 from ._options import (_arg_type, add_dask_options, add_data_options, add_gkm_options, add_model_options, add_quiet,
                        check_degree, dask_client, memory_size, positive_int)
+from ._vocabulary import MAX_MEMORY_HELP
 
 HELP = """\
 Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs
@@ -39,8 +40,8 @@ examples:
 --codes trains on a store written by 'seqimp encode', read from disk row by row
 (sequences larger than memory); held-out figures then come from --test-codes, a
 second store, as a split would copy the training rows into memory. A fit whose
-working memory would exceed --max-memory (default: the memory available now) is
-refused before anything is allocated, naming the size it needs.
+working memory would exceed --max-memory (default: all the RAM available now)
+is refused before anything is allocated, naming the size it needs.
 
 --dask-workers/--dask-scheduler train the WD SVM (--shifts 0) on a Dask cluster
 (pip install "seqimp[dask]"; docs/training-at-scale.md).
@@ -112,7 +113,7 @@ def register(sub) -> None:
     p = sub.add_parser("train", help="train a WD model and save its positional weights", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_data_options(p, required=False)
-    add_input_options(p, regression=False)
+    add_input_options(p, table="classifier", regression=False)
     add_model_options(p)
     k = p.add_argument_group("model kind")
     k.add_argument("--model", choices=("wd", "wds", "gkm"), default=None,
@@ -125,8 +126,8 @@ def register(sub) -> None:
                                                    "read from disk without loading it whole")
     g.add_argument("--test-codes", metavar="STORE", help="held-out codes store for accuracy and auROC with --codes")
     g.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
-                   help="refuse, before allocating, a fit whose working memory exceeds SIZE (e.g. 4G; default: "
-                        "the memory available now)")
+                   help=f"refuse, before allocating, a fit whose working memory exceeds SIZE (e.g. 4G; "
+                        f"{MAX_MEMORY_HELP})")
     s = p.add_argument_group("solver (WD SVM, --shifts 0; docs/training-at-scale.md, \"Exact or fast\")",
                              description=SOLVER_HELP)
     s.add_argument("--solver", choices=SOLVERS, default=_LibraryDefault("solver"),
@@ -167,7 +168,7 @@ def register(sub) -> None:
                         "Default: one thread, the fastest measured on two cores (docs/multicore.md)")
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
     add_dask_options(p, "train")
-    add_quiet(p)
+    add_quiet(p, solver=True)
     p.set_defaults(func=run)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ._logging import UserError
-from ._options import add_quiet, nonneg_int, positive_int
+from ._options import add_quiet, nonneg_int, positive_int, seed
 from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "variant effects: exact score changes (deltaSVM-style) for the variants of a VCF"
@@ -45,18 +45,19 @@ ALTs on a line (--split-multiallelic), symbolic alleles (<DEL>), indels over
 through it.
 
 examples:
-  seqimp variants --model model.npz --vcf calls.vcf.gz --genome hg38.fa --regions peaks.bed --out var
-  seqimp variants --model gkm.npz --vcf calls.vcf --genome hg38.fa --out var
+  seqimp variants --model-file model.npz --vcf calls.vcf.gz --genome hg38.fa --regions peaks.bed --out var
+  seqimp variants --model-file gkm.npz --vcf calls.vcf --genome hg38.fa --out var
   seqimp variants --onnx-model cnn.onnx --vcf calls.vcf --genome hg38.fa --out var
   seqimp variants --scorer my_model.py:score --width 200 --vcf calls.vcf --genome hg38.fa --out var
-  seqimp variants --model model.npz --vcf all.vcf.gz --genome hg38.fa --regions peaks.bed --skip-outside --out var
+  seqimp variants --model-file model.npz --vcf all.vcf.gz --genome hg38.fa --regions peaks.bed --skip-outside --out var
 """
 
 
 def register(sub) -> None:
     p = sub.add_parser("variants", help=SUMMARY, description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     m = p.add_argument_group("model (one of)").add_mutually_exclusive_group(required=True)
-    m.add_argument("--model", metavar="MODEL.npz", help="a model saved by 'seqimp train' (WD/WDS, or --model gkm)")
+    m.add_argument("--model-file", metavar="MODEL.npz",
+                   help="a model saved by 'seqimp train' (WD/WDS, or gkm: 'seqimp train --model gkm')")
     m.add_argument("--onnx-model", metavar="MODEL.onnx", help="a deep-learning model exported to ONNX (onnxruntime)")
     m.add_argument("--scorer", metavar="MODULE:FUNCTION",
                    help="a function (module or file.py) scoring an encoded (n, L) uint8 array")
@@ -84,7 +85,7 @@ def register(sub) -> None:
     o.add_argument("--top", type=nonneg_int, default=8, help="variants shown in the plots and report (default 8)")
     o.add_argument("--null-windows", type=positive_int, default=None, metavar="N",
                    help="p-values against the substitutions of a random sample of N windows (default: all windows)")
-    o.add_argument("--seed", type=nonneg_int, default=0, help="seed of that sample (default 0, in variants.json)")
+    o.add_argument("--seed", type=seed, default=0, help="seed of that sample (default 0, in variants.json)")
     o.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="figure format (default png)")
     add_quiet(p)
     p.set_defaults(func=run)
@@ -92,11 +93,11 @@ def register(sub) -> None:
 
 def _model(args):
     """The model (loaded now: a bad file fails before the output folder), its kind's name and metadata."""
-    if args.model:
+    if args.model_file:
         from ..training import load_model_file
 
-        model, _kind, metadata = load_model_file(args.model)
-        return model, args.model, metadata
+        model, _kind, metadata = load_model_file(args.model_file)
+        return model, args.model_file, metadata
     from ..scorers import OnnxScorer, load_scorer, load_sklearn_model
 
     if args.scorer:

@@ -29,6 +29,8 @@ _EXPORTS = {
     "LabelledSequences": "_labelled", "encode_labelled": "_labelled", "alphabet_of": "_labelled",
     "source_of": "_labelled",
     "MeasuredSequences": "_table_input", "read_sequence_table": "_table_input",
+    "PaddedSequences": "_any_length", "read_any_length": "_any_length", "centred_windows": "_any_length",
+    "pad_records": "_any_length",
 }
 
 __all__ = ["Alphabet", "DNA", "RNA", "PROTEIN", "INVALID", "get_alphabet", "encode", "decode", "kmer_index",
@@ -37,6 +39,7 @@ __all__ = ["Alphabet", "DNA", "RNA", "PROTEIN", "INVALID", "get_alphabet", "enco
            "extract_windows", "genome_negatives", "oligomer_hits", "position_labels", "format_position",
            "dinucleotide_shuffle", "shuffle_negatives", "require_dna", "reverse_complement_codes",
            "MeasuredSequences", "read_sequence_table", "CodesStore", "encode_fasta_to_store", "open_codes_store",
-           "write_codes_store", "LabelledSequences", "encode_labelled", "alphabet_of", "source_of"]
+           "write_codes_store", "LabelledSequences", "encode_labelled", "alphabet_of", "source_of",
+           "PaddedSequences", "read_any_length", "centred_windows", "pad_records"]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

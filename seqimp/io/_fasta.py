@@ -221,7 +221,8 @@ def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
 LENGTH_HINTS = ("; cut windows of one width around the sites (seqimp.io.extract_windows: BED regions on a "
                 "genome) or trim the records to one length",
                 "; cut windows of one width with --positive-bed PEAKS.bed --genome GENOME.fa --width W, or trim "
-                "the records to one length ('seqimp inspect' shows the lengths)")
+                "the records to one length ('seqimp inspect' shows the lengths); 'seqimp motifs' takes records of "
+                "any lengths")
 
 
 def with_fix(message: str, hints) -> SeqimpError:

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..io._alphabet import kmer_string
+from .._renamed import renamed_keywords
 from ..errors import SeqimpError, check_choice
 from .._tables import top_n
 from ..importance._result import measure_tables
@@ -187,13 +188,14 @@ def _revcomp_index(k):
     return out
 
 
+@renamed_keywords(strands="strand:strands")
 def position_free_candidates(result, covered=(), *, order=None, measure="poim", factor=8.0, strands="both",
                              min_spread=0.25, max_motifs=2, pad=2, purity=0.7, prefix="free"):
     """Motifs whose importance is spread over the positions.
 
     For the k-mers of ``order`` (default min(6, max_order)), the POIM is summed over every
     start outside ``covered`` (0-based half-open spans of the positional motifs) -- with
-    ``strands="both"`` a k-mer's sum includes its reverse complement's. A k-mer is a
+    ``strand="both"`` a k-mer's sum includes its reverse complement's. A k-mer is a
     candidate when its sum lies ``factor`` robust standard deviations (1.4826 MAD) from the
     median over all k-mers and its importance is spread: the effective number of positions
     carrying it, ``(sum |q|)^2 / sum q^2``, is at least ``min_spread`` times the number of

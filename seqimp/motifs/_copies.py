@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._renamed import renamed_keywords
+
 __all__ = ["pwm_similarity", "same_motif", "merge_similar"]
 
 
+@renamed_keywords(strands="strand:strands")
 def pwm_similarity(a, b, *, strands="both"):
     """Best alignment of two PWMs: cosine similarity of their centred matrices.
 
     Every column is centred on the uniform distribution (``p - 1/4``, so an uninformative
     column contributes nothing); for each offset ``d`` (column 0 of ``b`` against column ``d``
-    of ``a``) and, with ``strands="both"``, for ``b``'s reverse complement too, the sum of the
+    of ``a``) and, with ``strand="both"``, for ``b``'s reverse complement too, the sum of the
     products of the overlapping centred columns is divided by the norms of the *whole* centred
     matrices. The value lies in [-1, 1]; 1 means one PWM is the other (in its scale),
     aligned completely; a short overlap cannot score high.
@@ -28,7 +31,8 @@ def pwm_similarity(a, b, *, strands="both"):
     Parameters
     ----------
     a, b : ndarray of shape (m, 4)
-    strands : {"both", "given"}, default="both"
+    strand : {"both", "given"}, default="both"
+        (The old keyword ``strands`` still works, with a DeprecationWarning.)
 
     Returns
     -------
@@ -58,6 +62,7 @@ def pwm_similarity(a, b, *, strands="both"):
     return best
 
 
+@renamed_keywords(strands="strand:strands")
 def same_motif(a, b, *, min_similarity=0.5, max_shift=3, strands="both") -> bool:
     """Is motif ``b`` a copy of ``a``: similar PWMs (:func:`pwm_similarity` at least
     ``min_similarity``, the same direction) that also align in the sequences (where the PWMs
@@ -65,7 +70,7 @@ def same_motif(a, b, *, min_similarity=0.5, max_shift=3, strands="both") -> bool
     puts it; position-free motifs -- either start None -- align anywhere)?"""
     if a.direction != b.direction:
         return False
-    sim, offset, _ = pwm_similarity(a.pwm, b.pwm, strands=strands)
+    sim, offset, _ = pwm_similarity(a.pwm, b.pwm, strand=strands)
     if sim < min_similarity:
         return False
     if a.start is None or b.start is None or a.position_free or b.position_free:
@@ -74,6 +79,7 @@ def same_motif(a, b, *, min_similarity=0.5, max_shift=3, strands="both") -> bool
     return abs(b.start - (a.start + offset)) <= reach
 
 
+@renamed_keywords(strands="strand:strands")
 def merge_similar(motifs, **kwargs) -> list:
     """Keep the first motif of every group of copies (:func:`same_motif`); order is kept, so
     sort strongest first before calling.
@@ -90,7 +96,7 @@ def merge_similar(motifs, **kwargs) -> list:
     kept, groups = [], []
     for m in motifs:
         for g, k in enumerate(kept):
-            if same_motif(k, m, **kwargs):
+            if same_motif(k, m, **{("strand" if key == "strands" else key): v for key, v in kwargs.items()}):
                 groups[g].append(m)
                 break
         else:
@@ -111,7 +117,7 @@ def _group_placement(group, strands):
     first = group[0]
     starts, spreads, weights = [], [], []
     for m in group:
-        _sim, offset, strand = pwm_similarity(first.pwm, m.pwm, strands=strands)
+        _sim, offset, strand = pwm_similarity(first.pwm, m.pwm, strand=strands)
         # where m puts first's column 0: m's column 0 is first's column `offset`; on "-" m's
         # reverse complement is, and first's reverse complement then starts
         # m.length - first.length + offset after m (the same positions on the other strand)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from .._renamed import renamed_keywords
 from ..errors import SeqimpError
 from ..importance._result import measure_tables
 from ._candidates import assemble_motif, motif_candidates, noise_level, position_free_candidates
@@ -95,7 +96,7 @@ def _pad(m: Motif, pad: int, length: int, *, left=None, right=None) -> Motif:
 
 def _explains(m: Motif, word, j, strands, *, min_agree=0.75):
     """Does motif ``m`` (moved by up to 2 spread + 1 positions, either orientation with
-    ``strands="both"``) carry the oligomer ``word`` at 0-based ``j``: its consensus agrees with
+    ``strand="both"``) carry the oligomer ``word`` at 0-based ``j``: its consensus agrees with
     at least ``min_agree`` of the letters on an overlap of half the oligomer or more?"""
     k, reach = len(word), int(np.ceil(2 * m.spread)) + 1
     texts = [m.consensus]
@@ -138,6 +139,7 @@ def _masked(result, spans, measure, max_order=None):
     return _Masked(result, spans, measure, max_order)
 
 
+@renamed_keywords(strands="strand:strands")
 def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_candidates=None,
                     min_score=0.0, min_relative=0.0, noise_factor=5.0, pad=1, window=2, fraction=0.75,
                     trim=0.1, max_grow=8, max_length=30, min_seed=4, max_iter=30, per_order=False,
@@ -190,7 +192,8 @@ def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_c
     min_score, min_relative : float, default=0.0
     noise_factor : float, default=5.0
     position_free : bool, default=True
-    strands : {"both", "given"}, default="both"
+    strand : {"both", "given"}, default="both"
+        (The old keyword ``strands`` still works, with a DeprecationWarning.)
         Whether reverse complements count as the same motif.
     free_factor : float, default=3.0
     trim : float, default=0.1
@@ -216,7 +219,7 @@ def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_c
         k, j = _seed(result, measure, row["order"], row["position"] - 1, min_seed, row["direction"])
         m = assemble_motif(result, k, j + 1, measure=measure, fraction=fraction, name=f"candidate{row['rank']}",
                            direction=row["direction"])
-        if any(same_motif(other, m, strands=strands) for other in initial):
+        if any(same_motif(other, m, strand=strands) for other in initial):
             continue
         initial.append(m)
     if not initial:
@@ -224,7 +227,7 @@ def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_c
     free = []
     if position_free:
         free = position_free_candidates(result, [_span(m, pad) for m in initial], measure=measure,
-                                        factor=free_factor, strands=strands)
+                                        factor=free_factor, strand=strands)
     if not initial and not free:
         row = cands.iloc[0]
         logger.info(f"nothing above the noise; reporting the strongest peak {row['oligomer']} at {row['position']}")
@@ -264,6 +267,6 @@ def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_c
                          per_order=per_order)
         if one.motifs[0].score > max(min_score, 0.0):  # keep the k-mer seed: its sites refine it
             fitted.append(replace(m, score=one.motifs[0].score))
-    ranked = merge_similar(sorted(fitted, key=lambda m: -m.score), strands=strands)
+    ranked = merge_similar(sorted(fitted, key=lambda m: -m.score), strand=strands)
     motifs = [replace(m, name=f"{prefix}{n}") for n, m in enumerate(ranked, start=1)]
     return MotifDiscovery(motifs, cands, initial + free, final, noise)

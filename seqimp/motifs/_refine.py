@@ -44,7 +44,7 @@ motif from its sites:
    one-hot where only exact matches pass, as for a short motif anywhere in long sequences. A
    site is never claimed by two motifs: places overlapping a site of a stronger motif are not
    counted -- of a stronger motif whose sites are enriched in the positives (direction
-   enriched, and its p-value at most ``held_out_max_pvalue`` where given): a depleted motif's
+   enriched, and its p-value at most ``max_held_out_pvalue`` where given): a depleted motif's
    evidence is its absence from the positives, and a candidate that fails its p-value is not
    reported, so neither may take a reported motif's sites. On motif_benchmark_2/composite
    (ELK1 + 2 nt + RUNX1 in every positive, one half anywhere in each negative) the ELK1 half,
@@ -75,6 +75,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from .._renamed import renamed_keywords
 from ..errors import SeqimpError, check_choice
 from ..io._check import check_sequences
 from ._sites import best_windows, has_site, site_scores, site_threshold
@@ -130,10 +131,11 @@ class MotifSites:
     scanning: list | None = None
 
 
+@renamed_keywords(held_out_max_pvalue="max_held_out_pvalue")
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
                   ids=None, held_out=True, random_state=None, min_length=1, tune=False,
-                  held_out_max_pvalue=None) -> MotifSites:
+                  max_held_out_pvalue=None) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
     Parameters
@@ -180,7 +182,8 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         ``held_out_*`` columns of ``stats``.
     random_state : int, Generator or None
         Seed of the positives' dinucleotide shuffles (step 6; None: 0).
-    held_out_max_pvalue : float or None, default=None
+    max_held_out_pvalue : float or None, default=None
+        (``MotifOptions``' name; the old keyword ``held_out_max_pvalue`` still works, with a DeprecationWarning.)
         With ``held_out``, refit held out only the motifs whose p-value (in the positives) is at
         most this; the others' ``held_out_*`` columns are NaN (not tested). A motif is reported
         only when both p-values pass (:func:`seqimp.motifs.select_motifs`), so one whose own
@@ -241,7 +244,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         neg_sites = int(has_site(neg_best, threshold, inclusive).sum())
         side = "less" if depleted else "greater"
         log_p = fisher_log10(n_sites, len(pos) - n_sites, neg_sites, len(neg) - neg_sites, side)
-        untested = held_out_max_pvalue is not None and not log_p <= _log10(held_out_max_pvalue)
+        untested = max_held_out_pvalue is not None and not log_p <= _log10(max_held_out_pvalue)
         # not tested held out: a half without positives or negatives, or failing in the positives
         if held_out and (min(len(pos), len(neg)) < 2 or untested):
             held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan,
@@ -274,7 +277,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
                      **held})
         # only a motif whose sites are enriched in the positives claims their places: a depleted
         # motif's evidence is in the negatives, and a candidate failing its p-value is not reported
-        claims = not depleted and (held_out_max_pvalue is None or log_p <= _log10(held_out_max_pvalue))
+        claims = not depleted and (max_held_out_pvalue is None or log_p <= _log10(max_held_out_pvalue))
         for i in np.flatnonzero(has):
             site_rows.append((motif.name, int(i), ids[i], int(at[i]) + 1, "+-"[int(on[i])], float(best[i])))
             if claims:

@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from .._renamed import renamed_keywords
 from ..errors import SeqimpError, check_choice
 from ._copies import same_motif
 from ._refine import MotifSites
@@ -27,6 +28,7 @@ __all__ = ["select_motifs"]
 logger = logging.getLogger(__name__)
 
 
+@renamed_keywords(strands="strand:strands")
 def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands="given",
                   min_sites=5, first_number=1, accepted=()) -> MotifSites:
     """The enriched motifs of a refinement, copies merged, renamed ``motif1, motif2, ...``.
@@ -57,7 +59,8 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
         Of :func:`seqimp.motifs.refine_motifs` with ``held_out=True``; motifs strongest first.
     max_pvalue : float, default=1e-3
     max_held_out_pvalue : float, default=0.05
-    strands : {"given", "both"}, default="given"
+    strand : {"given", "both"}, default="given"
+        (The old keyword ``strands`` still works, with a DeprecationWarning.)
         Whether a reverse complement counts as a copy.
     min_sites : int, default=5
     first_number : int, default=1
@@ -83,7 +86,7 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
         if not ok[i]:
             continue
         earlier = [motifs[j] for j in range(i) if ok[j]] + list(accepted)
-        same = next((o for o in earlier if same_motif(o, m, strands=strands)), None)
+        same = next((o for o in earlier if same_motif(o, m, strand=strands)), None)
         if same is not None:
             copies[i], ok[i] = same, None
     keep = [i for i, good in enumerate(ok) if good]

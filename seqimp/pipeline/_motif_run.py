@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import replace
 
 from ..errors import SeqimpError
 from ..importance import load_poim
@@ -100,13 +101,20 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         raise SeqimpError("model kind 'gkm' trains a gapped-k-mer model on the sequences; it does not start "
                           "from a POIM (leave out the POIM, or use kind 'auto' or 'wd')")
     motifs = with_database_loaded(motifs)
+    padded = getattr(positive, "record_lengths", None)  # records of any lengths padded to one (seqimp.io.pad_records)
+    if padded is not None and poim is None:
+        if kind in ("wd", "wds"):
+            raise SeqimpError(f"model kind {kind!r} reads positions, and the records have lengths {padded.min()} to "
+                              f"{padded.max()}: cut windows of one width (seqimp.io.centred_windows) or use kind "
+                              "'gkm' or 'auto' (the position-free model)")
+        model, kind = replace(model, kind="gkm"), "gkm"
     data = encode_labelled(positive, negative, "dna")
     if (data.positive is None) != (data.negative is None):
         raise SeqimpError("give both positive and negative sequences (or neither, with a POIM)")
     if poim is None and data.positive is None:
         raise SeqimpError("positive and negative sequences are required (or start from a POIM)")
     common = dict(model=model, background=background, importance=importance, motifs=motifs, output=output,
-                  random_state=random_state)
+                  random_state=random_state, negatives=data.described.get("negative"), padded=padded)
     if poim is not None:
         result = load_poim(poim) if isinstance(poim, (str, os.PathLike)) else poim
         run = poim_motifs(result, data, options=motifs, match=True, random_state=random_state)
@@ -152,16 +160,28 @@ def _choose(data, *, model, background, importance, output, random_state, **_):
                         gkm_held_out=lambda: train_gkm(X, y, model=model, random_state=random_state, full=False)[1])
 
 
-def _finish(out, run, *, trained, model, motifs, output, random_state, with_poim=None, **_):
-    """The seed and ``trained`` recorded, the files written, a ``seqimp poim`` folder's report updated."""
-    run.parameters.update(seed=recorded_seed(random_state), trained=trained)
+def _finish(out, run, *, trained, model, motifs, output, random_state, with_poim=None, negatives=None, padded=None,
+            **_):
+    """The seed, ``trained`` and where the negatives came from recorded (with records padded to one
+    length: the sites in the padding left out, and counted), the files written, a ``seqimp poim``
+    folder's report updated."""
+    run.parameters.update(seed=recorded_seed(random_state), trained=trained, negatives=negatives)
+    if padded is not None:  # records padded with shuffles of themselves: no site is reported in the padding
+        inside = []
+        if run.sites is not None and len(run.sites):
+            width = {m.name: m.length for m in run.motifs}
+            ends = run.sites["position"].to_numpy() + run.sites["motif"].map(width).to_numpy() - 1
+            inside = ends <= padded[run.sites["sequence"].to_numpy()]
+            run.sites = run.sites[inside].reset_index(drop=True)
+        run.parameters["padded"] = {"positive_lengths": [int(padded.min()), int(padded.max())],
+                                    "sites_in_padding": int(len(inside) - sum(inside))}
     run.files = write_motif_run(out, run, database=motifs.database, measure=motifs.measure, fmt=output.fmt,
                                 with_poim=trained if with_poim is None else with_poim, homer=motifs.homer)
     update_report(out, run)
     return run
 
 
-def find_motifs(result_or_model, positive, negative, *, database=None, strand="given", random_state=0) -> MotifRun:
+def find_motifs(result_or_model, positive, negative, *, database=None, strand="both", random_state=0) -> MotifRun:
     """The motifs of a POIM or a trained model on a notebook's sequences: the search of
     :func:`run_motifs` (refinement and sites on the sequences, the enriched motifs, matches to
     ``database``), without training, explaining away or files.
@@ -177,8 +197,8 @@ def find_motifs(result_or_model, positive, negative, *, database=None, strand="g
     database : path-like, str or MotifDatabase, optional
         Known motifs to match against: a motif file, or a JASPAR release by name (``"JASPAR2024"``,
         with the optional ``jaspar`` extra).
-    strand : {"given", "both"}, default="given"
-        Where sites are looked for.
+    strand : {"both", "given"}, default="both"
+        Where sites are looked for: either strand, or the given one only (as ``MotifOptions``).
     random_state : int, default=0
         The seed of the composition controls (recorded in ``parameters``).
 

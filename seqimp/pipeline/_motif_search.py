@@ -180,7 +180,7 @@ def refined_run(seeds, sequences, options, *, candidates, result, parameters, ro
     refined = refine_motifs(seeds, sequences.positive, sequences.negative, strand=options.strand, fpr=options.fpr,
                             ids=sequences.ids, random_state=random_state, **refine)
     selected = select_motifs(refined, max_pvalue=options.max_pvalue, max_held_out_pvalue=options.max_held_out_pvalue,
-                             strands=options.strand, first_number=len(accepted) + 1, accepted=accepted)
+                             strand=options.strand, first_number=len(accepted) + 1, accepted=accepted)
     if options.scan_pwm:
         selected = scanning_motifs(selected, sequences.positive, sequences.negative, fpr=options.fpr,
                                    order=options.background_order, random_state=random_state)
@@ -258,7 +258,7 @@ def poim_motifs(result, sequences=None, *, options=MotifOptions(), round=1, acce
     prefix = "candidate" if round == 1 else f"round{round}_candidate"
     found = discover_motifs(result, max_motifs=options.max_motifs, measure=options.measure,
                             orders=range(1, fit_order + 1), min_score=options.min_score,
-                            strands="both" if strand == "both" else "given", prefix=prefix,
+                            strand="both" if strand == "both" else "given", prefix=prefix,
                             max_length=options.max_width)
     motifs = _widened(found.motifs, options.min_width, result.length)
     candidates = found.candidates.assign(round=round)
@@ -268,7 +268,7 @@ def poim_motifs(result, sequences=None, *, options=MotifOptions(), round=1, acce
         return refined_run(motifs, sequences, options, candidates=candidates, result=result, parameters=parameters,
                            round=round, accepted=accepted, match=match, random_state=random_state,
                            max_length=options.max_width, min_length=options.min_width,
-                           held_out_max_pvalue=options.max_pvalue)  # a candidate failing p is not refitted
+                           max_held_out_pvalue=options.max_pvalue)  # a candidate failing p is not refitted
     # no sequences to count sites in: the POIM's motifs, named in their order
     motifs = [replace(m, name=f"motif{n}") for n, m in enumerate(motifs, start=len(accepted) + 1)]
     run = MotifRun(motifs, None, candidates, result=result, parameters=parameters)

@@ -6,7 +6,7 @@ Each group is a small frozen dataclass, keyword-only, checked when it is made (a
 ``seqimp poim`` and ``seqimp motifs``::
 
     from seqimp.pipeline import ImportanceOptions, ModelOptions, OutputOptions, run_poim
-    run_poim(pos, neg, "results", model=ModelOptions(degree=6), importance=ImportanceOptions(max_order=8),
+    run_poim("results", pos, neg, model=ModelOptions(degree=6), importance=ImportanceOptions(max_order=8),
              output=OutputOptions(fmt="svg"), random_state=0)
 
 A run uses the fields that apply to it (the regressor takes ``alpha``, the classifier ``C``; the
@@ -129,8 +129,9 @@ class MotifOptions:
 
     Attributes
     ----------
-    strand : {"given", "both"}, default="given"
-        Sites on the given strand only, or on both (reverse complements are one motif).
+    strand : {"both", "given"}, default="both"
+        Sites on either strand (a motif and its reverse complement are one motif), or on the
+        given strand only (RNA, or a motif known to sit on one strand); as STREME's default.
     fpr : float, default=0.01
         Share of the negatives allowed a site (the site threshold).
     max_pvalue : float, default=1e-3
@@ -179,7 +180,7 @@ class MotifOptions:
         (``background.txt``, MEME's background format; 0..5).
     """
 
-    strand: str = "given"
+    strand: str = "both"
     fpr: float = 0.01
     max_pvalue: float = 1e-3
     max_held_out_pvalue: float = 0.05

@@ -6,7 +6,7 @@ summary in memory. The command line (``seqimp train``, ``seqimp poim``, ``seqimp
 parses options and calls these functions, so every step is usable from Python:
 
 >>> from seqimp.pipeline import ImportanceOptions, ModelOptions, run_poim             # doctest: +SKIP
->>> run = run_poim(pos, neg, "results", model=ModelOptions(degree=6),
+>>> run = run_poim("results", pos, neg, model=ModelOptions(degree=6),
 ...                importance=ImportanceOptions(max_order=8))                        # doctest: +SKIP
 >>> run.result.top(10, measure="firm")                                              # doctest: +SKIP
 """
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import __version__
+from .._renamed import out_first
 from ..errors import SeqimpError
 from ..io import SequenceSet, check_sequences, encode_labelled, get_alphabet, require_dna
 from ..kernels import PositionalWeights
@@ -174,7 +175,8 @@ def explain_and_write(explain, what, out, *, summary, timings, output, weights=N
     return PipelineRun(weights, result, summary, files, found)
 
 
-def run_poim(positive, negative, out, *, model=ModelOptions(), background=BackgroundOptions(),
+@out_first(2)
+def run_poim(out, positive, negative, *, model=ModelOptions(), background=BackgroundOptions(),
              importance=ImportanceOptions(), motifs=None, output=OutputOptions(), random_state=None) -> PipelineRun:
     """Train a WD model, evaluate it, compute POIM/FIRM and write every output into ``out``.
 
@@ -182,9 +184,11 @@ def run_poim(positive, negative, out, *, model=ModelOptions(), background=Backgr
 
     Parameters
     ----------
-    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
     out : path-like
-        Existing folder to write into (the CLI passes a staging folder).
+        Existing folder to write into (the CLI passes a staging folder). The output folder comes
+        first in every ``run_*``; the old order ``run_poim(positive, negative, out)`` still works,
+        with a DeprecationWarning.
+    positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
     model : ModelOptions
         Degree, shifts, C, held-out share and alphabet of the WD classifier.
     background : BackgroundOptions
@@ -277,7 +281,8 @@ def gkm_motif_files(out, sequences, *, model, options, choice, fmt="png", random
     return run
 
 
-def run_model(weights, out, *, metadata=None, positive=None, negative=None, background=BackgroundOptions(),
+@out_first(1)
+def run_model(out, weights, *, metadata=None, positive=None, negative=None, background=BackgroundOptions(),
               importance=ImportanceOptions(), motifs=None, output=OutputOptions(), random_state=None) -> PipelineRun:
     """POIM/FIRM of a saved model (``seqimp poim --model``): background from a FASTA
     (``background.fasta``) or the data.
@@ -320,7 +325,8 @@ def run_model(weights, out, *, metadata=None, positive=None, negative=None, back
         random_state=random_state)
 
 
-def run_sampled(score_fn, out, *, source="score function", positive=None, negative=None,
+@out_first(1)
+def run_sampled(out, score_fn, *, source="score function", positive=None, negative=None,
                 background=BackgroundOptions(), importance=ImportanceOptions(), motifs=None, output=OutputOptions(),
                 random_state=None) -> PipelineRun:
     """Sampled POIM/FIRM (:func:`seqimp.importance.poim_sampled`) of any scorer, with the same outputs.

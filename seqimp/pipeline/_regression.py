@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from .. import __version__
+from .._renamed import out_first
 from ..errors import SeqimpError
 from ..io import alphabet_of, check_sequences, get_alphabet, source_of
 from ..training import recorded_seed, train_regressor
@@ -23,18 +24,20 @@ __all__ = ["run_regression"]
 logger = logging.getLogger(__name__)
 
 
-def run_regression(sequences, values, out, *, model=ModelOptions(), background=BackgroundOptions(kind="all"),
+@out_first(2)
+def run_regression(out, sequences, values, *, model=ModelOptions(), background=BackgroundOptions(kind="all"),
                    importance=ImportanceOptions(), output=OutputOptions(), random_state=None) -> PipelineRun:
     """Train a WD regressor on measured values, report held-out R^2 and Spearman, compute the
     exact POIM/FIRM of the unfolded model and write the outputs of :func:`run_poim` into ``out``.
 
     Parameters
     ----------
+    out : path-like
+        Existing folder to write into (first, as in every ``run_*``; the old order
+        ``run_regression(sequences, values, out)`` still works, with a DeprecationWarning).
     sequences : list of str, SequenceSet (e.g. :class:`seqimp.io.MeasuredSequences`) or ndarray (n, L)
     values : array-like of shape (n,)
         The measured value of every sequence; a higher value is a higher model score.
-    out : path-like
-        Existing folder to write into.
     model : ModelOptions
         ``degree``, ``shifts``, ``alpha`` (the ridge penalty), ``test_fraction`` and ``alphabet``
         (default: the SequenceSet's alphabet, else DNA).
