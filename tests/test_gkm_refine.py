@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from seqimp.motifs._sites import site_scores
+from seqimp.motifs._sites import site_threshold
 from seqimp.motifs._tune import _apply, _letter_best, _trial_counts, _with_change, sites_passing, tune_pwm
 
 pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
@@ -67,10 +68,15 @@ def test_trial_counts_equal_sites_passing_of_each_change():
         counts = np.empty(4, dtype=np.int64)
         k = int(np.floor(fpr * n_neg))
         for letter in range(4):
-            _trial_counts(best_pos, best_neg, letter, deltas, k, counts)
+            _trial_counts(best_pos, best_neg, letter, deltas, k, False, counts)
             plain = [sites_passing(_with_change(best_pos, letter, d), _with_change(best_neg, letter, d), fpr)
                      for d in deltas]
             assert counts.tolist() == plain
+            # strict: only scores above the threshold, also where it is the negatives' top score
+            _trial_counts(best_pos, best_neg, letter, deltas, k, True, counts)
+            above = [int((_with_change(best_pos, letter, d)
+                          > site_threshold(_with_change(best_neg, letter, d), fpr)[0]).sum()) for d in deltas]
+            assert counts.tolist() == above
 
 
 def test_sites_passing_follows_the_site_rule():
