@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +14,8 @@ import pytest
 from seqimp.cli import build_parser, main
 from seqimp.cli._vocabulary import old_spellings, rename_old_options
 from seqimp.datasets import demo_paths, example_motifs_path
+
+DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.mark.parametrize("command, old, new, dest, value", [
@@ -159,3 +162,33 @@ def test_enrich_takes_positives_alone(tmp_path, capsys):
     assert "seqimp enrich: no negatives given: the controls are dinucleotide-preserving shuffles" in captured.err
     top = (out / "enrichment.tsv").read_text().splitlines()[1].split("\t")
     assert top[0] == "planted_AP1"  # the demo's planted site, against shuffles of the positives
+
+
+def test_scan_and_enrich_options_take_the_one_vocabulary():
+    from seqimp.pipeline import EnrichOptions, ScanOptions
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        new = ScanOptions(site_pvalue=1e-3, background="all")
+        assert EnrichOptions(background="negative").background == "negative"
+    with pytest.warns(DeprecationWarning, match=r"threshold=...\) is now .*site_pvalue=...\)"):
+        old = ScanOptions(threshold=1e-3)
+    assert old.site_pvalue == new.site_pvalue == 1e-3
+    with pytest.warns(DeprecationWarning, match="background='all'"):
+        assert ScanOptions(background="sequences").background == "all"
+    with pytest.warns(DeprecationWarning, match="background='negative'"):
+        assert EnrichOptions(background="sequences").background == "negative"
+
+
+def test_scan_background_all_scores_against_the_scanned_letters(tmp_path):
+    """ScanOptions(background="all") is the letters of the scanned sequences (scan_sequences'
+    "sequences"), EnrichOptions(background="negative") the negatives'."""
+    from seqimp.motifs import read_motifs, scan_sequences
+    from seqimp.pipeline import ScanOptions, run_scan
+
+    motifs = read_motifs(DATA / "toy_motifs.meme")
+    seqs = ["GATTACAGGGGGGGGGGGGG", "CCCCCGATTACACCCCCCCC", "GGGGGGGGGGGGGGGATTAC"]
+    run = run_scan(tmp_path, motifs, seqs, options=ScanOptions(site_pvalue=0.05, background="all"))
+    direct = scan_sequences(motifs, seqs, background="sequences", threshold=0.05)
+    assert len(run.hits) == len(direct) > 0
+    np.testing.assert_allclose(np.sort(run.hits["p_value"].to_numpy()), np.sort(direct["p_value"].to_numpy()))

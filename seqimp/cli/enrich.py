@@ -91,7 +91,7 @@ def run(args) -> int:
     check_output_path(args.out)
     database = read_motif_source(args.db, args.db_format, "--db")
     inputs = _sequences(args)
-    background = "uniform" if args.background == "uniform" else "sequences"
+    background = args.background
     if args.bfile is not None:
         from ..background import read_bfile
 

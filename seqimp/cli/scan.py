@@ -113,14 +113,14 @@ def run(args) -> int:
         raise UserError(f"--site-pvalue is a p-value in (0, 1], got {args.site_pvalue}")
     check_output_path(args.out)
     min_scores, bfile = _motif_thresholds(args) if args.motif_thresholds else (None, args.bfile)
-    background = "uniform" if args.background == "uniform" else "sequences"
+    background = args.background
     if bfile is not None:
         from ..background import read_bfile
 
         background = read_bfile(bfile)
     database = read_motif_source(args.db, args.db_format, "--db")
     sequences, inputs = _sequences(args)
-    options = ScanOptions(threshold=args.site_pvalue, strand=args.strand, q_method=args.q_method,
+    options = ScanOptions(site_pvalue=args.site_pvalue, strand=args.strand, q_method=args.q_method,
                           background=background, pseudocount=args.pseudocount, min_scores=min_scores)
     with output_dir(args.out, "scan", inputs=input_paths(args)) as tmp:
         found = run_scan(tmp, database, sequences, windows=inputs.windows, origin=inputs.origin, options=options,

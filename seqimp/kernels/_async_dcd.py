@@ -30,8 +30,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from ._layout import _dot_buf
-from ._layout import row_addresses, row_buffers
+from ._dual_step import projected_gradient
+from ._layout import _dot_buf, row_addresses, row_buffers
 
 __all__ = ["AsyncPasses", "rebuild_weights"]
 
@@ -73,20 +73,7 @@ def _shared_steps(codes, sign, alpha, upper, w, low, k0, lay, sqb, degree, base,
         g = yi * (_dot_buf(buf, w, sqb, degree, length) + w[p]) - 1.0
         c = upper[i]
         a = alpha[i]
-        proj = 0.0
-        out = False
-        if a == 0.0:
-            if g > pg_max_old:
-                out = True
-            elif g < 0.0:
-                proj = g
-        elif a == c:
-            if g < pg_min_old:
-                out = True
-            elif g > 0.0:
-                proj = g
-        else:
-            proj = g
+        out, proj = projected_gradient(g, a, c, pg_max_old, pg_min_old)
         if out:                                   # swap to the end of the slice; order[j] is unvisited now
             shrunk -= 1
             order[j] = order[shrunk]

@@ -36,6 +36,7 @@ from .._cores import available_cores
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
 from ._implicit import check_codes, implicit_layout, row_norm2, solver_line, wd_scores
+from ._dual_step import projected_gradient
 from ._layout import _add_buf, _dot_buf, aligned_zeros, row_addresses, row_buffers, solver_layout, to_standard
 from ._params import check_degree_shifts, wd_beta
 
@@ -73,25 +74,12 @@ def _svm_steps(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, 
         g = yi * (_dot_buf(buf, w, sqb, degree, length) + w[p]) - 1.0
         c = upper[i]
         a = alpha[i]
-        proj = 0.0
-        if a == 0.0:
-            if g > pg_max_old:
-                active -= 1
-                order[s] = order[active]
-                order[active] = i
-                continue
-            elif g < 0.0:
-                proj = g
-        elif a == c:
-            if g < pg_min_old:
-                active -= 1
-                order[s] = order[active]
-                order[active] = i
-                continue
-            elif g > 0.0:
-                proj = g
-        else:
-            proj = g
+        shrink, proj = projected_gradient(g, a, c, pg_max_old, pg_min_old)
+        if shrink:
+            active -= 1
+            order[s] = order[active]
+            order[active] = i
+            continue
         s += 1
         if proj > pg[0]:
             pg[0] = proj

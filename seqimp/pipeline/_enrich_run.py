@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import html
 import logging
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..errors import check_choice, check_number
 from .._tables import write_tsv
-from ._options import check_figure_format
+from ..errors import check_choice, check_number
 from ..plot import save_figure
 from ..report import json_ready, page_table, versions, write_page, write_summary
+from ._options import check_figure_format
 from ._scan_run import plain_sequences
 
 __all__ = ["EnrichOptions", "EnrichRun", "run_enrich", "enrichment_lead"]
@@ -35,8 +36,8 @@ class EnrichOptions:
 
     ``method``: ``"fisher"`` (sequences with a site) or ``"ranksum"`` (best scores);
     ``site_pvalue``: a sequence has a site when its best window's p-value is at most this;
-    ``background``: ``"uniform"``, ``"sequences"`` (the negatives'), 4 frequencies or a
-    :class:`seqimp.background.SiteBackground` (a Markov background);
+    ``background``: ``"uniform"``, ``"negative"`` (the negatives' letters; ``"sequences"`` is its
+    old name), 4 frequencies or a :class:`seqimp.background.SiteBackground` (a Markov background);
     ``strand``: ``"both"`` or ``"given"``; ``max_qvalue``: what the report calls enriched.
     """
 
@@ -49,6 +50,10 @@ class EnrichOptions:
     def __post_init__(self):
         check_choice(self.method, "method", ("fisher", "ranksum"))
         check_number(self.site_pvalue, "site_pvalue", low=0.0, high=1.0, low_open=True)
+        if isinstance(self.background, str) and self.background == "sequences":
+            warnings.warn("EnrichOptions(background='sequences') is now background='negative'; the old value will "
+                          "be removed", DeprecationWarning, stacklevel=3)
+            object.__setattr__(self, "background", "negative")
         check_choice(self.strand, "strand", ("both", "given"))
         check_number(self.max_qvalue, "max_qvalue", low=0.0, high=1.0)
 
@@ -90,8 +95,11 @@ def run_enrich(out, database, positive, negative, *, options=EnrichOptions(), fm
 
     check_figure_format(fmt)
     out = Path(out)
+    background = options.background
+    if isinstance(background, str) and background == "negative":
+        background = "sequences"  # enrich_motifs' name for the letters of the negatives
     table = enrich_motifs(database, plain_sequences(positive), plain_sequences(negative), method=options.method,
-                          site_pvalue=options.site_pvalue, background=options.background, strand=options.strand)
+                          site_pvalue=options.site_pvalue, background=background, strand=options.strand)
     info = database_info(database)
     enriched = int((table["q_value"] <= options.max_qvalue).sum())
     recorded = asdict(options)

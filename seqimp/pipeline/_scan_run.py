@@ -2,7 +2,7 @@
 p-values and q-values -> ``scan.tsv``, ``scan.bed``, ``scan.json``, a figure and ``report.html``.
 
 >>> from seqimp.pipeline import ScanOptions, run_scan                      # doctest: +SKIP
->>> run = run_scan("scan", motifs, ["ACGT...", ...], options=ScanOptions(threshold=1e-5))  # doctest: +SKIP
+>>> run = run_scan("scan", motifs, ["ACGT...", ...], options=ScanOptions(site_pvalue=1e-5))  # doctest: +SKIP
 >>> run.hits.head()                                                        # doctest: +SKIP
 """
 
@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import html
 import logging
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .._renamed import renamed_keywords
+from .._tables import write_tsv
 from ..errors import check_choice, check_number
 from ..io import hits_to_bed, position_labels, write_bed
-from .._tables import write_tsv
-from ._options import check_figure_format
 from ..plot import save_figure
 from ..report import json_ready, page_table, versions, write_page, write_summary
+from ._options import check_figure_format
 
 __all__ = ["ScanOptions", "ScanRun", "run_scan", "SCAN_COLUMNS", "pvalue_bed_score", "position_column",
            "plain_sequences"]
@@ -36,15 +38,16 @@ SCAN_COLUMNS = ["motif", "id", "position", "strand", "score", "p_value", "q_valu
 class ScanOptions:
     """How ``seqimp scan`` scores sites (:func:`seqimp.motifs.scan_sequences`).
 
-    ``threshold``: report windows with p-value <= threshold; ``strand``: ``"both"`` or
-    ``"given"``; ``q_method``: ``"bh"`` or ``"storey"``; ``background``: ``"uniform"``,
-    ``"sequences"``, 4 frequencies or a :class:`seqimp.background.SiteBackground` (a Markov
-    background, e.g. from a MEME background file); ``pseudocount``: spread by the background;
-    ``min_scores``: motif name -> score (bits) reported instead of ``threshold`` (the
-    ``scan_threshold`` of a ``seqimp motifs`` run).
+    ``site_pvalue``: report windows with p-value <= this (``threshold=`` is its old name, still
+    accepted with a DeprecationWarning); ``strand``: ``"both"`` or ``"given"``; ``q_method``:
+    ``"bh"`` or ``"storey"``; ``background``: ``"uniform"``, ``"all"`` (the letters of all the
+    scanned sequences; ``"sequences"`` is its old name), 4 frequencies or a
+    :class:`seqimp.background.SiteBackground` (a Markov background, e.g. from a MEME background
+    file); ``pseudocount``: spread by the background; ``min_scores``: motif name -> score (bits)
+    reported instead of ``site_pvalue`` (the ``scan_threshold`` of a ``seqimp motifs`` run).
     """
 
-    threshold: float = 1e-4
+    site_pvalue: float = 1e-4
     strand: str = "both"
     q_method: str = "bh"
     background: object = "uniform"
@@ -52,10 +55,17 @@ class ScanOptions:
     min_scores: dict | None = None
 
     def __post_init__(self):
-        check_number(self.threshold, "threshold", low=0.0, high=1.0, low_open=True)
+        check_number(self.site_pvalue, "site_pvalue", low=0.0, high=1.0, low_open=True)
+        if isinstance(self.background, str) and self.background == "sequences":
+            warnings.warn("ScanOptions(background='sequences') is now background='all'; the old value will be "
+                          "removed", DeprecationWarning, stacklevel=3)
+            object.__setattr__(self, "background", "all")
         check_choice(self.strand, "strand", ("both", "given"))
         check_choice(self.q_method, "q_method", ("bh", "storey"))
         check_number(self.pseudocount, "pseudocount", low=0.0)
+
+
+ScanOptions.__init__ = renamed_keywords(threshold="site_pvalue")(ScanOptions.__init__)
 
 
 @dataclass
@@ -126,7 +136,11 @@ def run_scan(out, motifs, sequences, *, ids=None, windows=None, origin=None, opt
     out = Path(out)
     if ids is None:
         ids = getattr(sequences, "ids", None)
-    found = scan_sequences(motifs, plain_sequences(sequences), ids=ids, background=options.background, threshold=options.threshold,
+    background = options.background
+    if isinstance(background, str) and background == "all":
+        background = "sequences"  # scan_sequences' name for the letters of all the scanned sequences
+    found = scan_sequences(motifs, plain_sequences(sequences), ids=ids, background=background,
+                           threshold=options.site_pvalue,
                            strand=options.strand, q_method=options.q_method, pseudocount=options.pseudocount,
                            min_scores=options.min_scores)
     hits = found[["sequence"] + SCAN_COLUMNS].copy()
@@ -149,7 +163,7 @@ def run_scan(out, motifs, sequences, *, ids=None, windows=None, origin=None, opt
         files.append(figure)
     run = ScanRun(hits.drop(columns="sequence").reset_index(drop=True), found.attrs["tests"], parameters, files)
     run.files.append(_report(out, run, motifs, figure, database))
-    logger.info(f"{len(hits)} sites of {len(motifs)} motifs at p <= {options.threshold:g}")
+    logger.info(f"{len(hits)} sites of {len(motifs)} motifs at p <= {options.site_pvalue:g}")
     return run
 
 
@@ -216,14 +230,14 @@ def _report(out, run, motifs, figure, database) -> Path:
     lead = ("<p><b>No site passed the threshold.</b></p>" if best is None or best["sites"] == 0 else
             f"<p><b>{html.escape(str(best['motif']))}</b> {html.escape(str(best['description']))}: "
             f"{best['sites']} sites, {best['significant']} at q &le; 0.05 "
-            f"(of {len(run.hits)} sites of {len(motifs)} motifs at p &le; {run.parameters['options']['threshold']:g}).</p>")
+            f"(of {len(run.hits)} sites of {len(motifs)} motifs at p &le; {run.parameters['options']['site_pvalue']:g}).</p>")
     sections = [("Sites per motif", page_table(table, limit=100))]
     if figure is not None:
         sections.append(("Where the sites lie", figure, "sites per position of the motifs with the most sites"))
     sections.append(("Sites", page_table(run.hits, limit=200)))
     summary = {"motifs": (database or {}).get("file") or _label(database) or len(motifs),
                "sequences": run.parameters["sequences"], "windows scored": sum(run.tests.values()),
-               "p-value threshold": run.parameters["options"]["threshold"],
+               "p-value threshold": run.parameters["options"]["site_pvalue"],
                "q-values": run.parameters["options"]["q_method"], "strands": run.parameters["options"]["strand"]}
     return write_page(out, title="seqimp scan", lead=lead, summary=summary, sections=sections,
                       files=[Path(p).name for p in run.files])

@@ -1,0 +1,31 @@
+"""One coordinate of liblinear's L1-loss SVM dual, shared by the one-thread passes (:mod:`._dcd`)
+and the passes on threads (:mod:`._async_dcd`): whether the coordinate leaves the active set
+(shrinking) and its projected gradient."""
+
+from __future__ import annotations
+
+import numba
+
+__all__ = ["projected_gradient"]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def projected_gradient(g, a, c, pg_max_old, pg_min_old):
+    """``(shrink, proj)`` of a coordinate with gradient ``g`` and value ``a`` in ``[0, c]``: a
+    coordinate at a bound whose gradient points out of the box by more than last pass's extreme
+    projected gradient (``pg_max_old``, ``pg_min_old``) is shrunk; ``proj`` is the projected
+    gradient (0 at a bound it points out of)."""
+    proj = 0.0
+    if a == 0.0:
+        if g > pg_max_old:
+            return True, proj
+        if g < 0.0:
+            proj = g
+    elif a == c:
+        if g < pg_min_old:
+            return True, proj
+        if g > 0.0:
+            proj = g
+    else:
+        proj = g
+    return False, proj
