@@ -44,3 +44,6 @@ def test_notebook_runs_and_finds_the_planted_site(tmp_path):
     assert "<div class='seqimp-result'" in text  # the rich views of the results
     assert "TGACTCA" in text  # the planted AP-1 site: top oligomers and the motif
     assert "PermutationResult" in text and "FIRMResult" in text
+    # the variant effects ran and show their table (their values: tests/test_variants.py)
+    variants = next(cell for cell in nb.cells if "variant_effects" in "".join(cell.source) and cell.cell_type == "code")
+    assert "delta" in variants.outputs[0]["data"]["text/plain"] and "oligomer" in variants.outputs[0]["data"]["text/plain"]
