@@ -181,7 +181,7 @@ def _finish(out, run, *, trained, model, motifs, output, random_state, with_poim
     return run
 
 
-def find_motifs(result_or_model, positive, negative, *, database=None, strand="both", random_state=0) -> MotifRun:
+def find_motifs(result_or_model, positive, negative, *, database=None, strand="given", random_state=0) -> MotifRun:
     """The motifs of a POIM or a trained model on a notebook's sequences: the search of
     :func:`run_motifs` (refinement and sites on the sequences, the enriched motifs, matches to
     ``database``), without training, explaining away or files.
@@ -197,8 +197,9 @@ def find_motifs(result_or_model, positive, negative, *, database=None, strand="b
     database : path-like, str or MotifDatabase, optional
         Known motifs to match against: a motif file, or a JASPAR release by name (``"JASPAR2024"``,
         with the optional ``jaspar`` extra).
-    strand : {"both", "given"}, default="both"
-        Where sites are looked for: either strand, or the given one only (as ``MotifOptions``).
+    strand : {"given", "both"}, default="given"
+        Where sites are looked for: the given strand only, or either strand (``seqimp motifs`` and
+        ``MotifOptions`` default to "both"; this signature is kept as published).
     random_state : int, default=0
         The seed of the composition controls (recorded in ``parameters``).
 
