@@ -174,7 +174,7 @@ def _values(action, samples):
     allowed = REF.allowed_values(action)
     if allowed:
         return [str(v) for v in allowed]
-    return [samples[action.option_strings[-1]]]
+    return [samples[action.option_strings[0]]]
 
 
 def _merge(context, extra):
@@ -238,7 +238,7 @@ def _refused(command, parser, files, capsys) -> list:
     for action in parser._actions:
         if not REF.visible(action) or not action.option_strings or action.option_strings[0] in ("-q", "-v", "--debug"):
             continue
-        option = action.option_strings[-1]
+        option = action.option_strings[0]
         for value in _values(action, samples):
             extra = [option] + ([] if value is None else [value])
             lines = []

@@ -47,7 +47,6 @@ def warn_old_spellings(args, log, renamed=()) -> None:
 #: so a renamed option keeps everything of the new one (required, exclusive groups, usage).
 OLD_OPTIONS = {
     "scan": {"--motifs": "--db", "--thresh": "--site-pvalue"},
-    "variants": {"--model": "--model-file"},
 }
 
 

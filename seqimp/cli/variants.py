@@ -56,8 +56,9 @@ examples:
 def register(sub) -> None:
     p = sub.add_parser("variants", help=SUMMARY, description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     m = p.add_argument_group("model (one of)").add_mutually_exclusive_group(required=True)
-    m.add_argument("--model-file", metavar="MODEL.npz",
-                   help="a model saved by 'seqimp train' (WD/WDS, or gkm: 'seqimp train --model gkm')")
+    m.add_argument("--model-file", "--model", dest="model_file", metavar="MODEL.npz",
+                   help="a model saved by 'seqimp train' (WD/WDS, or gkm: 'seqimp train --model gkm'); --model is "
+                        "the same option (variants trains no model, so it names a file here)")
     m.add_argument("--onnx-model", metavar="MODEL.onnx", help="a deep-learning model exported to ONNX (onnxruntime)")
     m.add_argument("--scorer", metavar="MODULE:FUNCTION",
                    help="a function (module or file.py) scoring an encoded (n, L) uint8 array")
