@@ -165,8 +165,6 @@ def _paste(X, i, start0, letters, strand):
 
 def generate(kind, seed, out, shared=SHARED, database=None) -> Scenario:
     """Write a generated scenario of ``kind`` (see :data:`GENERATED`) with ``seed`` into ``out``."""
-    import pandas as pd
-
     ids, n, L, note = GENERATED[kind]
     database = jaspar(shared) if database is None else database
     pwms = {mid: next(x for x in database if x.name.split("_")[0] == mid).pwm for mid in ids}
@@ -211,6 +209,16 @@ def generate(kind, seed, out, shared=SHARED, database=None) -> Scenario:
     elif kind == "few":
         for i in rng.choice(n, size=int(0.75 * n), replace=False):
             plant(int(i), ids[0], 39 + int(rng.integers(-2, 3)))
+    return write_scenario(out, kind, seed, pos, neg, rows, database,
+                          anywhere=ids if kind in ("anywhere", "composite") else (), note=note)
+
+
+def write_scenario(out, kind, seed, pos, neg, rows, database, *, anywhere=(), note=""):
+    """A generated set written as ``gen_<kind>_<seed>_{pos,neg}.fa`` into ``out``, with its planted
+    sites (``rows``: sequence, motif, start, end) and the motifs that count as found
+    (``anywhere``: the planted ids whose sites may lie anywhere)."""
+    import pandas as pd
+
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     name = f"gen_{kind}_{seed}"
@@ -218,7 +226,7 @@ def generate(kind, seed, out, shared=SHARED, database=None) -> Scenario:
         (out / f"{name}_{label}.fa").write_text(
             "".join(f">{name}_{label}_{i + 1}\n{''.join('ACGT'[c] for c in x)}\n" for i, x in enumerate(X)))
     planted = pd.DataFrame(rows, columns=["sequence", "motif", "start", "end"])
-    truths = _truth_motifs(database, planted, anywhere=ids if kind in ("anywhere", "composite") else ())
+    truths = _truth_motifs(database, planted, anywhere=anywhere)
     return Scenario(name, out / f"{name}_pos.fa", out / f"{name}_neg.fa", planted, truths, note=note)
 
 

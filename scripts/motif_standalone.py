@@ -22,7 +22,6 @@ overlaps.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 
@@ -66,9 +65,8 @@ def _repeats(rng, X):
 def generate_standalone(kind, seed, out, shared, database=None):
     """Write a set of ``kind`` (:data:`STANDALONE`) with ``seed`` into ``out``: a
     :class:`motif_scenarios.Scenario`."""
-    import pandas as pd
 
-    from motif_scenarios import TRANSITIONS, Scenario, _paste, _site, _truth_motifs, jaspar
+    from motif_scenarios import TRANSITIONS, _paste, _site, jaspar, write_scenario
     from seqimp.io import dinucleotide_shuffle
 
     ids, n, L, note = STANDALONE[kind]
@@ -93,15 +91,8 @@ def generate_standalone(kind, seed, out, shared, database=None):
         rows.append((int(i), ids[0], s + 1, s + m))
     if kind == "shuffled":
         neg = dinucleotide_shuffle(pos, random_state=rng)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    name = f"gen_{kind}_{seed}"
-    for label, X in (("pos", pos), ("neg", neg)):
-        (out / f"{name}_{label}.fa").write_text(
-            "".join(f">{name}_{label}_{i + 1}\n{''.join('ACGT'[c] for c in x)}\n" for i, x in enumerate(X)))
-    planted = pd.DataFrame(rows, columns=["sequence", "motif", "start", "end"])
-    truths = _truth_motifs(database, planted, anywhere=ids if kind == "atac" else ())
-    return Scenario(name, out / f"{name}_pos.fa", out / f"{name}_neg.fa", planted, truths, note=note)
+    return write_scenario(out, kind, seed, pos, neg, rows, database, anywhere=ids if kind == "atac" else (),
+                          note=note)
 
 
 def pwm_alone_sites(motif, pos, neg, fpr=0.01, order=2):

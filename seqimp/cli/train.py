@@ -195,15 +195,8 @@ def run(args) -> int:
         return _run_store(args, out)
     if args.test_codes is not None:
         raise UserError("--test-codes goes with --codes (a store to train on)")
-    args.test_fraction = 0.2 if args.test_fraction is None else args.test_fraction
-    inputs = read_inputs(args)
-    if inputs.regression:
-        raise UserError(f"--table {args.table}: column {args.value_column!r} holds measured values; 'seqimp train' "
-                        "saves a classifier (two labels): use 'seqimp poim --table' for the WD regressor")
-    pos, neg = inputs.positive, inputs.negative
-    if pos is None or neg is None:
-        raise UserError("positive and negative sequences are required: --positive and --negative (or "
-                        "--negatives shuffle), --positive-bed with negatives, or --table with a label column")
+    inputs, pos, neg = _labelled_inputs(args, "'seqimp train' saves a classifier (two labels): use 'seqimp poim "
+                                              "--table' for the WD regressor")
     check_degree(args, pos.length)
     dask = args.dask_workers is not None or args.dask_scheduler is not None
     if dask and args.shifts:
@@ -219,6 +212,20 @@ def run(args) -> int:
     return _save(args, out, weights, info, source, pos.length, inputs.alphabet)
 
 
+def _labelled_inputs(args, regression_hint):
+    """The positives and negatives a classifier trains on (the held-out share defaulting to 0.2):
+    ``(inputs, positive, negative)``; a table of measured values (``regression_hint`` says what to do
+    instead) or a missing class is one line."""
+    args.test_fraction = 0.2 if args.test_fraction is None else args.test_fraction
+    inputs = read_inputs(args)
+    if inputs.regression:
+        raise UserError(f"--table {args.table}: column {args.value_column!r} holds measured values; {regression_hint}")
+    if inputs.positive is None or inputs.negative is None:
+        raise UserError("positive and negative sequences are required: --positive and --negative (or "
+                        "--negatives shuffle), --positive-bed with negatives, or --table with a label column")
+    return inputs, inputs.positive, inputs.negative
+
+
 def _run_gkm(args, out) -> int:
     """``--model gkm``: the gapped-k-mer SVM on the same inputs and split, saved with its weights."""
     import numpy as np
@@ -230,15 +237,7 @@ def _run_gkm(args, out) -> int:
         raise UserError("--model gkm trains from FASTA, BED or table input; --codes stores are for the WD model")
     if args.shifts:
         raise UserError(f"--shifts {args.shifts} is the WDS kernel's; --model gkm has no shifts")
-    args.test_fraction = 0.2 if args.test_fraction is None else args.test_fraction
-    inputs = read_inputs(args)
-    if inputs.regression:
-        raise UserError(f"--table {args.table}: column {args.value_column!r} holds measured values; --model gkm "
-                        "trains a classifier (two labels)")
-    pos, neg = inputs.positive, inputs.negative
-    if pos is None or neg is None:
-        raise UserError("positive and negative sequences are required: --positive and --negative (or "
-                        "--negatives shuffle), --positive-bed with negatives, or --table with a label column")
+    inputs, pos, neg = _labelled_inputs(args, "--model gkm trains a classifier (two labels)")
     if inputs.alphabet != "dna":
         raise UserError(f"--model gkm reads DNA (both strands); the sequences are {inputs.alphabet}")
     options = ModelOptions(kind="gkm", C=args.C, test_fraction=args.test_fraction, word_length=args.gkm_length,
