@@ -119,3 +119,23 @@ def add_site_pvalue_option(group, *, help_text):
 
     return group.add_argument("--site-pvalue", type=positive_float, default=1e-4, metavar="P",
                               help=f"{help_text} (default 1e-4)")
+
+
+def add_bfile_option(group, *, scored):
+    """``--bfile FILE``: a Markov background of order 0..5 in MEME's format; ``scored`` says what is
+    exact under it (the p-values, the site p-value)."""
+    return group.add_argument("--bfile", metavar="FILE", default=None,
+                              help="a Markov background of order 0..5 in MEME's background format (fasta-get-markov; "
+                                   "a 'seqimp motifs' folder's background.txt): scores are log-likelihood ratios "
+                                   f"against it, {scored} exact under it (replaces --background)")
+
+
+def chosen_background(background, bfile):
+    """The background a scan or enrichment scores against: the Markov background of the file
+    ``bfile`` where one is given (read now: a bad file fails before the output folder), else the
+    ``--background`` word."""
+    if bfile is None:
+        return background
+    from ..background import read_bfile
+
+    return read_bfile(bfile)

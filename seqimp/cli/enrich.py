@@ -7,7 +7,7 @@ import argparse
 from ._inputs import add_input_options, default_negatives, read_inputs, read_motif_source
 from ._logging import UserError, terminal_text
 from ._options import add_data_options, add_db_option, add_quiet, seed, share
-from ._vocabulary import Choice, add_site_pvalue_option, add_strand_option
+from ._vocabulary import Choice, add_bfile_option, add_site_pvalue_option, add_strand_option, chosen_background
 from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "enrichment of known motifs in positives vs negatives (SEA/AME-like)"
@@ -55,10 +55,7 @@ def register(sub) -> None:
     e.add_argument("--background", action=Choice, allowed=("uniform", "negative"), old_values={"sequences": "negative"},
                    default="uniform", help="null letter frequencies of the site threshold: uniform (default) or "
                                            "those of the negative sequences")
-    e.add_argument("--bfile", metavar="FILE", default=None,
-                   help="a Markov background of order 0..5 in MEME's background format (fasta-get-markov; a "
-                        "'seqimp motifs' folder's background.txt): scores are log-likelihood ratios against it and "
-                        "the site p-value exact under it (replaces --background)")
+    add_bfile_option(e, scored="the site p-value")
     add_strand_option(e, default="both", what="scan")
     e.add_argument("--max-q", type=share, default=0.05, help="q-value the report calls enriched (default 0.05)")
     e.add_argument("--seed", type=seed, default=0,
@@ -91,11 +88,7 @@ def run(args) -> int:
     check_output_path(args.out)
     database = read_motif_source(args.db, args.db_format, "--db")
     inputs = _sequences(args)
-    background = args.background
-    if args.bfile is not None:
-        from ..background import read_bfile
-
-        background = read_bfile(args.bfile)
+    background = chosen_background(args.background, args.bfile)
     options = EnrichOptions(method=args.method, site_pvalue=args.site_pvalue, background=background,
                             strand=args.strand, max_qvalue=args.max_q)
     with output_dir(args.out, "enrich", inputs=input_paths(args)) as tmp:

@@ -7,7 +7,7 @@ import argparse
 from ._inputs import add_input_options, read_inputs, read_motif_source
 from ._logging import UserError, terminal_text
 from ._options import add_db_option, add_quiet
-from ._vocabulary import Choice, add_site_pvalue_option, add_strand_option
+from ._vocabulary import Choice, add_bfile_option, add_site_pvalue_option, add_strand_option, chosen_background
 from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "sites of known motifs in sequences: exact p-values, q-values (FIMO-like)"
@@ -55,10 +55,7 @@ def register(sub) -> None:
     s.add_argument("--background", action=Choice, allowed=("uniform", "all"), old_values={"sequences": "all"},
                    default="uniform", help="null letter frequencies of the p-values: uniform (default) or those of "
                                            "all the scanned sequences")
-    s.add_argument("--bfile", metavar="FILE", default=None,
-                   help="a Markov background of order 0..5 in MEME's background format (fasta-get-markov; "
-                        "a 'seqimp motifs' folder's background.txt): scores are log-likelihood ratios against "
-                        "it, p-values exact under it (replaces --background)")
+    add_bfile_option(s, scored="p-values")
     s.add_argument("--motif-thresholds", action="store_true",
                    help="--db is a 'seqimp motifs' folder: report each motif's windows scoring at least its "
                         "scan_threshold (motifs.tsv; the score that at most 1%% of that run's negatives reach), "
@@ -113,11 +110,7 @@ def run(args) -> int:
         raise UserError(f"--site-pvalue is a p-value in (0, 1], got {args.site_pvalue}")
     check_output_path(args.out)
     min_scores, bfile = _motif_thresholds(args) if args.motif_thresholds else (None, args.bfile)
-    background = args.background
-    if bfile is not None:
-        from ..background import read_bfile
-
-        background = read_bfile(bfile)
+    background = chosen_background(args.background, bfile)
     database = read_motif_source(args.db, args.db_format, "--db")
     sequences, inputs = _sequences(args)
     options = ScanOptions(site_pvalue=args.site_pvalue, strand=args.strand, q_method=args.q_method,
