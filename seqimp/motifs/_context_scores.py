@@ -26,6 +26,18 @@ __all__ = ["context_table", "context_pvalues", "context_best", "context_hits"]
 _UNSCORED = -(2 ** 62)
 
 
+@njit(cache=True, inline="always")
+def push_hit(out, k, sequence, start, strand, score):
+    """Row ``k`` of a hit table (sequence, start, strand, score; int64) set, the table doubled first
+    when full: the table to keep using (the scan kernels here and in :mod:`._scan`)."""
+    if k == out.shape[0]:
+        grown = np.empty((2 * k, 4), np.int64)
+        grown[:k] = out
+        out = grown
+    out[k, 0], out[k, 1], out[k, 2], out[k, 3] = sequence, start, strand, score
+    return out
+
+
 def context_table(pwm, background, *, pseudocount, scale) -> np.ndarray:
     """``T`` of the module docstring, shape (m, 4**(k+1)), int64 (columns past the words of the
     first k columns' shorter contexts are 0, never read)."""
@@ -158,11 +170,7 @@ def _hits_kernel(codes, offsets, table, order, n_strands, threshold, lam_score, 
                 if sc < lam_score:
                     above_lam[s] += 1
                 if sc >= threshold:
-                    if k == out.shape[0]:
-                        grown = np.empty((2 * k, 4), np.int64)
-                        grown[:k] = out
-                        out = grown
-                    out[k, 0], out[k, 1], out[k, 2], out[k, 3] = r, p - offsets[r], s, sc
+                    out = push_hit(out, k, r, p - offsets[r], s, sc)
                     k += 1
     return out[:k, 0].copy(), out[:k, 1].copy(), out[:k, 2].copy(), out[:k, 3].copy(), tests, above_lam
 

@@ -22,6 +22,7 @@ import pandas as pd
 from numba import njit
 
 from ..errors import SeqimpError, check_choice, check_number
+from ._context_scores import push_hit
 from ._motif import DNA_LETTERS, Motif
 
 __all__ = ["scan_sequences", "score_matrix", "score_distribution", "score_pvalues", "encode_any_length",
@@ -193,11 +194,7 @@ def _scan_kernel(codes, offsets, mats, thresholds, lam_scores, capacity):
                 if sc < lam_scores[s]:
                     above_lam[s] += 1
                 if sc >= thresholds[s]:
-                    if k == out.shape[0]:
-                        grown = np.empty((2 * k, 4), np.int64)
-                        grown[:k] = out
-                        out = grown
-                    out[k, 0], out[k, 1], out[k, 2], out[k, 3] = r, p - offsets[r], s, sc
+                    out = push_hit(out, k, r, p - offsets[r], s, sc)
                     k += 1
     return out[:k, 0].copy(), out[:k, 1].copy(), out[:k, 2].copy(), out[:k, 3].copy(), tests, above_lam
 
