@@ -9,13 +9,30 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+from contextlib import contextmanager
+from pathlib import Path
 
 import numpy as np
 
-__all__ = ["save_npz", "FIXED_DATE", "npz_headers", "check_npz_memory", "read_metadata_json"]
+__all__ = ["save_npz", "FIXED_DATE", "npz_headers", "check_npz_memory", "read_metadata_json", "written_whole"]
 
 #: The date written into every zip entry.
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+@contextmanager
+def written_whole(path):
+    """A hidden file beside ``path`` to write into (``.<stem>.partial<suffix>``): it replaces ``path``
+    once the block ends without an error and is removed either way, so ``path`` is never
+    half-written."""
+    path = Path(os.fspath(path))
+    tmp = path.with_name(f".{path.stem}.partial{path.suffix}")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def save_npz(path, arrays: dict, *, compress=False, append=False) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._npz import check_npz_memory, npz_headers, read_metadata_json, save_npz
+from .._npz import check_npz_memory, npz_headers, read_metadata_json, save_npz, written_whole
 from ..errors import SeqimpError
 from ._weights import COMPRESS_ABOVE
 
@@ -68,13 +68,8 @@ def save_gkm(path, model, metadata=None) -> None:
         arrays["metadata"] = np.array(json.dumps(metadata or {}, sort_keys=True, allow_nan=False))
     except (TypeError, ValueError) as exc:
         raise SeqimpError(f"metadata must be JSON-serialisable: {exc}") from None
-    tmp = path.with_name(f".{path.stem}.partial.npz")
-    try:
+    with written_whole(path) as tmp:
         save_npz(tmp, arrays, compress=arrays["coef"].nbytes > COMPRESS_ABOVE)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def load_gkm(path):

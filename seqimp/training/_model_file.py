@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .._json import json_ready
-from .._npz import read_metadata_json, save_npz
+from .._npz import read_metadata_json, save_npz, written_whole
 from ..errors import SeqimpError
 from ..kernels import PositionalWeights
 
@@ -29,15 +29,10 @@ def save_model(path, weights, metadata=None) -> None:
     path = Path(os.fspath(path))
     if path.suffix != ".npz":
         raise SeqimpError(f"{path}: model files must end in .npz")
-    tmp = path.with_name(f".{path.stem}.partial.npz")
-    try:
+    with written_whole(path) as tmp:
         weights.save(tmp)
         text = json.dumps(json_ready(metadata or {}), sort_keys=True, allow_nan=False)
         save_npz(tmp, {"metadata": np.array(text)}, append=True)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def load_model(path):
