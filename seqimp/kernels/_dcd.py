@@ -35,8 +35,9 @@ from sklearn.utils.class_weight import compute_class_weight
 from .._cores import available_cores
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
-from ._implicit import check_codes, implicit_layout, row_norm2, solver_line, wd_scores
+from ._async_dcd import AsyncPasses, rebuild_weights
 from ._dual_step import projected_gradient
+from ._implicit import check_codes, implicit_layout, row_norm2, solver_line, wd_scores
 from ._layout import _add_buf, _dot_buf, aligned_zeros, row_addresses, row_buffers, solver_layout, to_standard
 from ._params import check_degree_shifts, wd_beta
 
@@ -277,13 +278,13 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     X, yb, degree, C, tol, max_iter, alpha_ = check_svm_problem(codes, y, degree, C, tol, max_iter, alphabet)
     n, length = X.shape
     rng = check_random_state(random_state)
-    nthreads = 1 if deterministic and check_threads(n_jobs) else check_threads(n_jobs)
+    nthreads = check_threads(n_jobs)  # checked whether or not deterministic
+    if deterministic:
+        nthreads = 1
     sqb, base, sign, upper, qd, layout, w, alpha = svm_start(yb, C, class_weight, length, degree, alpha_)
     cumbeta = cumulative_beta(degree)
     shared = None
     if nthreads > 1:
-        from ._async_dcd import AsyncPasses
-
         shared = AsyncPasses(X, sign, alpha, upper, layout, sqb, degree, base, qd, nthreads)
     order = np.arange(n, dtype=np.int64)
     pg = np.empty(2)
@@ -314,8 +315,6 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
                        f"(tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
                        f"{time.perf_counter() - start:.2f} s")
         if gap <= tol and shared is not None:
-            from ._async_dcd import rebuild_weights
-
             rebuild_weights(X, sign, alpha, w, layout, sqb, degree, base, nthreads)
             shared = None
             active = n

@@ -44,6 +44,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
+from ._async_dcd import AsyncPasses, rebuild_weights
 from ._dcd import (
     _add_buf,
     _dot_buf,
@@ -313,8 +314,6 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         averager = IterateAverage(layout.size + 1, average)    # checks average
         model = averager.model
         if nthreads > 1:                       # each pass on threads sharing the weights
-            from ._async_dcd import AsyncPasses
-
             shared = AsyncPasses(X, sign, alpha, upper, layout, sqb, degree, base, qd, nthreads)
             alpha_model = np.zeros_like(alpha)  # the dual variables of the averaged model
     chunk = max(4096, n_train // 50)
@@ -415,8 +414,6 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
         if shared is not None:
             alpha_model = best_alpha
     if shared is not None:            # the model exactly that of its dual variables (no addition lost to a race)
-        from ._async_dcd import rebuild_weights
-
         rebuild_weights(X, sign, alpha_model, model, layout, sqb, degree, base, nthreads)
     coef, bias = to_standard(model, layout)
     return FastSolution(coef=coef, intercept=bias, n_iter=it, converged=converged, history=stopper.history,
