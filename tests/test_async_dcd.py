@@ -51,7 +51,7 @@ def test_a_pass_keeps_the_low_orders_exact_and_raises_the_dual():
     X, y = planted(3000, 30, 2)
     degree = 6
     sqb, base, sign, upper, qd, layout, w, alpha = svm_start(y, 1.0, None, 30, degree, seqimp.get_alphabet("dna"))
-    passes = AsyncPasses(X, sign, alpha, upper, layout, sqb, degree, base, qd, 2, sync_rows=256)
+    passes = AsyncPasses(X, sign, alpha, upper, layout, sqb, degree, base, qd, 2, refresh_rows=256)
     assert passes.k0 == 4
     order = np.random.default_rng(0).permutation(3000).astype(np.int64)
     duals = []

@@ -5,12 +5,16 @@ weights the previous one wrote. :class:`AsyncPasses` runs a pass on K threads of
 one weight vector (Hsieh, Yu and Dhillon, ICML 2015, "PASSCoDe-Wild"): the pass's order of the
 active rows is cut into K contiguous slices, and each thread steps its slice row after row as the
 one-thread solver does -- gather ``w.phi``, step the row's dual variable, scatter ``w += d phi`` --
-reading and writing the shared ``w`` without locks or barriers. The threads meet only at the end of
-the pass. A step reads weights that another thread may be changing, so it may miss the last few
-updates of the other rows (the staleness is a handful of rows at K threads); on the rare occasion
-that two threads add to the same weight at the same instant one addition is lost, so ``w`` drifts
-from ``w(a) = sum_i y_i a_i (phi_i, 1)`` by a little (measured in ``docs/multicore.md``). The bias,
-the one weight every step changes, is put back to ``sum_i y_i a_i`` after every pass.
+reading and writing the shared higher orders of ``w`` without locks, meetings or barriers. A step may
+miss the last few updates of the other threads' rows, and on the rare occasion that two threads add to
+the same weight at the same instant one addition is lost.
+
+The lowest orders (:func:`low_orders`: 1..4 for DNA at degree 8) and the bias are the weights every
+row touches. Shared, the threads would write the same cache lines at every step (each write taking
+the line from the other core) and lose additions there all the time. So each thread reads and adds
+them in a copy of its own, keeps its own additions apart, and every ``refresh_rows`` rows sets its
+copy to their value at the pass's start plus every thread's additions; at the end of the pass they
+are set in ``w`` to that sum, exactly those of the dual variables.
 
 The dual variables stay in their box whatever the scheduling (each row is stepped by one thread),
 and the threads' steps follow the same rule as the one-thread solver's, so the passes go to the
@@ -25,52 +29,91 @@ Threads are Python threads running a numba kernel that releases the GIL (one per
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numba
 import numpy as np
 
 from ._dual_step import projected_gradient
-from ._layout import _dot_buf, row_addresses, row_buffers
+from ._layout import row_addresses, row_buffers
 
 __all__ = ["AsyncPasses", "rebuild_weights"]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _tracked_add(buf, w, low, c, sqb, degree, length, k0):
-    """``w += c phi`` of one row, and orders 1..k0 also into ``low`` (this thread's own record of them)."""
+def _split_dot(buf, w, mine, sqb, degree, length, k0):
+    """``w.phi`` of one row (no bias), orders 1..k0 read from ``mine`` (this thread's copy of them), the rest from ``w``."""
+    total = 0.0
+    start = 0
+    for k in range(1, degree + 1):
+        acc = 0.0
+        stop = start + length - k + 1
+        if k <= k0:
+            for j in range(start, stop):
+                acc += mine[buf[j]]
+        else:
+            for j in range(start, stop):
+                acc += w[buf[j]]
+        total += sqb[k - 1] * acc
+        start = stop
+    return total
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _split_add(buf, w, mine, own, c, sqb, degree, length, k0):
+    """``w += c phi`` of one row (no bias); orders 1..k0 go to this thread's copy ``mine`` and its own additions
+    ``own`` instead of ``w``."""
     start = 0
     for k in range(1, degree + 1):
         ck = c * sqb[k - 1]
         stop = start + length - k + 1
         if k <= k0:
             for j in range(start, stop):
-                w[buf[j]] += ck
-                low[buf[j]] += ck
+                mine[buf[j]] += ck
+                own[buf[j]] += ck
         else:
             for j in range(start, stop):
                 w[buf[j]] += ck
         start = stop
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _refresh(mine, additions, start):
+    """This thread's copy of the low orders and bias: their value at the pass's start plus every thread's
+    additions so far (threads in order; the others' may be a few rows behind)."""
+    for a in range(mine.shape[0]):
+        total = start[a]
+        for t in range(additions.shape[0]):
+            total += additions[t, a]
+        mine[a] = total
+
+
 @numba.njit(cache=True, nogil=True)
-def _shared_steps(codes, sign, alpha, upper, w, low, k0, lay, sqb, degree, base, qd, order, lo, hi,
-                  pg_max_old, pg_min_old, pg, buf, kmer):
+def _shared_steps(codes, sign, alpha, upper, w, mine, additions, t, start, refresh, done, k0, lay, sqb, degree, base,
+                  qd, order, lo, hi, pg_max_old, pg_min_old, pg, buf, kmer):
     """Coordinate steps of liblinear's L1-loss SVM dual on the rows ``order[lo:hi]``, on a ``w`` (bias last)
-    other threads step too; the additions to orders 1..``k0`` and to the bias are also added to this
-    thread's own ``low`` (the bias in its last slot). Shrinking as :func:`~seqimp.kernels._dcd._svm_steps`; the kept rows end up first in
-    ``order[lo:hi]`` (in their order), the shrunk ones last. ``pg``: this thread's running (max, min)
-    projected gradient. Returns the number kept."""
-    p = w.shape[0] - 1
+    other threads step too. Orders 1..``k0`` and the bias are read from and added to this thread's copy
+    ``mine`` (the bias in its last slot), never to ``w``; the additions also go to ``additions[t]``, and every
+    ``refresh`` rows ``mine`` is set to ``start`` plus all threads' additions (:func:`_refresh`). ``done[t]``
+    counts the rows visited (for a progress bar). Shrinking as :func:`~seqimp.kernels._dcd._svm_steps`; the
+    kept rows end up first in ``order[lo:hi]`` (in their order), the shrunk ones last. ``pg``: this thread's
+    running (max, min) projected gradient. Returns the number kept."""
     length = codes.shape[1]
+    own = additions[t]
+    bias = mine.shape[0] - 1
     kept = lo
     shrunk = hi
     j = lo
+    visited = 0
     while j < shrunk:
+        visited += 1
+        if visited % refresh == 0:
+            _refresh(mine, additions, start)
+            done[t] = visited
         i = order[j]
         row_addresses(codes[i], lay, degree, base, buf, kmer)
         yi = sign[i]
-        g = yi * (_dot_buf(buf, w, sqb, degree, length) + w[p]) - 1.0
+        g = yi * (_split_dot(buf, w, mine, sqb, degree, length, k0) + mine[bias]) - 1.0
         c = upper[i]
         a = alpha[i]
         out, proj = projected_gradient(g, a, c, pg_max_old, pg_min_old)
@@ -91,10 +134,28 @@ def _shared_steps(codes, sign, alpha, upper, w, low, k0, lay, sqb, degree, base,
             alpha[i] = new
             d = (new - a) * yi
             if d != 0.0:
-                _tracked_add(buf, w, low, d, sqb, degree, length, k0)
-                w[p] += d
-                low[low.shape[0] - 1] += d
+                _split_add(buf, w, mine, own, d, sqb, degree, length, k0)
+                mine[bias] += d
+                own[bias] += d
+    done[t] = visited
     return kept - lo
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_positions(x, c, w, lay, sqb, degree, base, width, lo, hi):
+    """``w += c phi(x)`` (no bias) at the positions ``lo..hi-1`` (the k-mers starting there); ``width[k] = base^(k-1)``."""
+    length = x.shape[0]
+    for i in range(lo, hi):
+        y = np.int64(0)
+        for k in range(1, min(degree, length - i) + 1):
+            prev = y
+            xc = np.int64(x[i + k - 1])
+            y = prev * base + xc
+            if lay[2, k - 1]:
+                addr = lay[0, k - 1] + (i * width[k] + prev) * lay[1, k - 1] + 1 + xc
+            else:
+                addr = lay[0, k - 1] + (i * width[k] * base + y) * lay[1, k - 1]
+            w[addr] += c * sqb[k - 1]
 
 
 @numba.njit(cache=True, parallel=True)
@@ -104,9 +165,7 @@ def _rebuild(codes, coef, w, lay, sqb, degree, base, blocks, rows_per_chunk):
     the same order whatever the threads (and as one thread adding row after row would). The rows go in
     chunks whose codes stay in the shared cache while every range reads them."""
     n, length = codes.shape
-    width = np.ones(degree + 1, dtype=np.int64)          # width[k] = base^(k-1)
-    for k in range(2, degree + 1):
-        width[k] = width[k - 1] * base
+    width = _widths(degree, base)
     size = (length + blocks - 1) // blocks
     for r0 in range(0, n, rows_per_chunk):
         r1 = min(n, r0 + rows_per_chunk)
@@ -114,46 +173,52 @@ def _rebuild(codes, coef, w, lay, sqb, degree, base, blocks, rows_per_chunk):
             lo = b * size
             hi = min(length, lo + size)
             for r in range(r0, r1):
-                c = coef[r]
-                if c == 0.0:
-                    continue
-                for i in range(lo, hi):
-                    y = np.int64(0)
-                    for k in range(1, min(degree, length - i) + 1):
-                        prev = y
-                        x = np.int64(codes[r, i + k - 1])
-                        y = prev * base + x
-                        if lay[2, k - 1]:
-                            addr = lay[0, k - 1] + (i * width[k] + prev) * lay[1, k - 1] + 1 + x
-                        else:
-                            addr = lay[0, k - 1] + (i * width[k] * base + y) * lay[1, k - 1]
-                        w[addr] += c * sqb[k - 1]
+                if coef[r] != 0.0:
+                    _add_positions(codes[r], coef[r], w, lay, sqb, degree, base, width, lo, hi)
+
+
+@numba.njit(cache=True)
+def _widths(degree, base):
+    """``width[k] = base^(k-1)``, k = 0..degree (width[0] unused)."""
+    width = np.ones(degree + 1, dtype=np.int64)
+    for k in range(2, degree + 1):
+        width[k] = width[k - 1] * base
+    return width
+
+
+def _with_threads(threads, fn, *args):
+    """``fn(*args)`` with numba's thread count set to ``threads`` (put back after)."""
+    previous = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        return fn(*args)
+    finally:
+        numba.set_num_threads(previous)
 
 
 def rebuild_weights(X, sign, alpha, w, layout, sqb, degree, base, n_threads=None):
     """``w`` <- ``w(a) = sum_i y_i a_i (phi_i, 1)`` exactly, in place, on ``n_threads`` threads (None: numba's);
     bit for bit the same for every thread count (:func:`_rebuild`)."""
-    previous = numba.get_num_threads()
-    threads = previous if n_threads is None else max(1, min(int(n_threads), numba.config.NUMBA_NUM_THREADS))
+    threads = numba.get_num_threads() if n_threads is None else n_threads
     coef = sign * alpha
     w[:] = 0.0
-    numba.set_num_threads(threads)
-    try:
-        _rebuild(X, coef, w, layout.table, sqb, degree, base, min(X.shape[1], 4 * threads), 4096)
-    finally:
-        numba.set_num_threads(previous)
+    _with_threads(threads, _rebuild, X, coef, w, layout.table, sqb, degree, base,
+                  min(X.shape[1], 4 * max(1, int(threads))), 4096)
     w[-1] = float(np.sum(coef))
 
 
-#: the low orders whose additions each thread also keeps to itself (and which are put right at every
-#: merge) take at most this many weights (1 MB: they stay in the cores' caches)
+#: the low orders that each thread keeps a copy of (the weights every row touches) take at most this many
+#: weights (1 MB: the copies stay in the cores' caches)
 LOW_WEIGHTS = 1 << 17
-#: rows each thread steps between two merges
-SYNC_ROWS = 4096
+#: rows a thread steps between two refreshes of its copy of the low orders
+REFRESH_ROWS = 512
+#: ... and at most this share of its slice of a pass, so that the other threads' steps a copy misses stay a
+#: small part of the pass also on few rows (a copy a whole pass old, on every thread, overshoots and diverges)
+STALE_SHARE = 64
 
 
 def low_orders(layout, max_weights=LOW_WEIGHTS):
-    """``(k0, end)``: the orders 1..k0 that :class:`AsyncPasses` keeps exact, the largest k0 whose weights
+    """``(k0, end)``: the orders 1..k0 that :class:`AsyncPasses` keeps a copy of per thread, the largest k0 whose weights
     ``w[:end]`` number at most ``max_weights`` and end on a record boundary (with paired orders, k0 even or
     the degree); ``(0, 0)`` when even order 1 is larger."""
     table, degree = layout.table, layout.degree
@@ -170,13 +235,6 @@ def low_orders(layout, max_weights=LOW_WEIGHTS):
 class AsyncPasses:
     """Passes of dual coordinate descent on K threads sharing one weight vector (module docstring).
 
-    The pass's rows are cut into K slices; the threads step theirs on the shared ``w`` without locks,
-    meeting every ``sync_rows`` rows each. The lowest orders (:func:`low_orders`: 1..4 for DNA at
-    degree 8, the weights every row touches) are where two threads' additions collide and one is
-    lost; each thread also adds its updates of those orders and of the bias to a vector of its own,
-    and where the threads meet those weights are set to their exact value (their value at the last
-    meeting plus every thread's own additions). The higher orders keep the rare lost addition.
-
     Parameters
     ----------
     X : ndarray of shape (n, L), uint8
@@ -189,67 +247,62 @@ class AsyncPasses:
         The solver's constants (:func:`~seqimp.kernels._dcd.svm_start`).
     n_threads : int
         K >= 2.
-    sync_rows : int, default=SYNC_ROWS
-        Rows each thread steps between two meetings.
+    refresh_rows : int, default=REFRESH_ROWS
+        Rows each thread steps between two refreshes of its copy of the low orders (fewer on small
+        slices: at most 1/STALE_SHARE of a thread's slice).
     """
 
-    def __init__(self, X, sign, alpha, upper, layout, sqb, degree, base, qd, n_threads, sync_rows=SYNC_ROWS):
+    def __init__(self, X, sign, alpha, upper, layout, sqb, degree, base, qd, n_threads, refresh_rows=REFRESH_ROWS):
         self.X, self.sign, self.alpha, self.upper = X, sign, alpha, upper
         self.lay, self.sqb, self.degree, self.base, self.qd = layout.table, sqb, degree, base, float(qd)
         self.K = int(n_threads)
-        self.sync_rows = int(sync_rows)
+        self.refresh_rows = int(refresh_rows)
         self.k0, self.end = low_orders(layout)
-        self.lows = [np.zeros(self.end + 1) for _ in range(self.K)]     # each thread's additions: orders 1..k0, bias
-        self.base_low = np.zeros(self.end + 1)
+        stride = (self.end + 1 + 15) // 8 * 8          # rows of whole cache lines: no line written by two threads
+        self.additions = np.zeros((self.K, stride))[:, :self.end + 1]     # each thread's additions: orders 1..k0, bias
+        self.mines = np.zeros((self.K, stride))[:, :self.end + 1]         # each thread's copy of them
+        self.done = np.zeros(self.K, dtype=np.int64)
         self.bufs = [row_buffers(X.shape[1], degree) for _ in range(self.K)]
 
-    def _low_view(self, w):
-        """The weights kept exact, as one vector: ``w[:end]`` and the bias."""
-        return np.concatenate([w[:self.end], w[-1:]])
-
-    def _merge(self, w):
-        """The low orders and the bias of ``w`` set to their exact value: their value at the last meeting plus
-        every thread's own additions since (threads in order); the threads' records back to 0."""
-        exact = self.base_low
-        for low in self.lows:
-            exact += low
-            low[:] = 0.0
-        w[:self.end] = exact[:-1]
-        w[-1] = exact[-1]
-
-    def _steps(self, k, w, order, a, b, pg, pg_max_old, pg_min_old):
+    def _steps(self, k, w, start, refresh, order, a, b, pg, pg_max_old, pg_min_old):
         buf, kmer = self.bufs[k]
         if a >= b:
             return 0
-        return _shared_steps(self.X, self.sign, self.alpha, self.upper, w, self.lows[k], self.k0, self.lay, self.sqb,
-                             self.degree, self.base, self.qd, order, a, b, pg_max_old, pg_min_old, pg, buf, kmer)
+        return _shared_steps(self.X, self.sign, self.alpha, self.upper, w, self.mines[k], self.additions, k, start,
+                             refresh, self.done, self.k0, self.lay, self.sqb, self.degree, self.base,
+                             self.qd, order, a, b, pg_max_old, pg_min_old, pg, buf, kmer)
 
     def run(self, w, order, active, pg_max_old, pg_min_old, bar=None):
         """One pass over ``order[:active]`` (shuffled by the caller) on the weights ``w`` (the solver's layout,
         bias last; in place). The rows that stay active are moved to the front of ``order``. Returns
         ``(active, pg_max, pg_min)``: the rows still active and the projected-gradient range of the pass over
         all threads (liblinear's shrinking thresholds for the next pass)."""
-        K, step = self.K, self.sync_rows
-        self.base_low = self._low_view(w)
-        for low in self.lows:
-            low[:] = 0.0
+        K = self.K
+        start = np.concatenate([w[:self.end], w[-1:]])
+        self.additions[:] = 0.0
+        self.mines[:] = start
+        self.done[:] = 0
         bounds = np.linspace(0, active, K + 1).round().astype(np.int64)
+        spans = [(int(bounds[k]), int(bounds[k + 1])) for k in range(K)]
+        refresh = max(1, min(self.refresh_rows, (active // K) // STALE_SHARE))
         pgs = [np.array([-np.inf, np.inf]) for _ in range(K)]
-        pieces = []
-        rounds = max(-(-int(bounds[k + 1] - bounds[k]) // step) for k in range(K))
         with ThreadPoolExecutor(K) as pool:
-            for r in range(rounds):
-                spans = [(int(min(bounds[k] + r * step, bounds[k + 1])), int(min(bounds[k] + (r + 1) * step,
-                                                                                  bounds[k + 1]))) for k in range(K)]
-                kept = list(pool.map(lambda k, spans=spans: self._steps(k, w, order, *spans[k], pgs[k], pg_max_old,
-                                                                          pg_min_old),
-                                     range(K)))
-                self._merge(w)
-                pieces.extend((a, b, m) for (a, b), m in zip(spans, kept) if b > a)
+            jobs = [pool.submit(self._steps, k, w, start, refresh, order, *spans[k], pgs[k], pg_max_old, pg_min_old)
+                    for k in range(K)]
+            shown = 0
+            while wait(jobs, timeout=0.5).not_done:
                 if bar is not None:
-                    bar.update(sum(b - a for a, b in spans))
-        n_kept = int(sum(m for _, _, m in pieces))
+                    now = int(self.done.sum())
+                    bar.update(now - shown)
+                    shown = now
+            kept = [job.result() for job in jobs]
+        if bar is not None:
+            bar.update(active - shown)
+        exact = start + self.additions.sum(axis=0)
+        w[:self.end] = exact[:-1]
+        w[-1] = exact[-1]
+        n_kept = int(sum(kept))
         if n_kept < active:
-            order[:active] = np.concatenate([order[a:a + m] for a, _, m in pieces]
-                                            + [order[a + m:b] for a, b, m in pieces])
+            order[:active] = np.concatenate([order[a:a + m] for (a, _), m in zip(spans, kept)]
+                                            + [order[a + m:b] for (a, b), m in zip(spans, kept)])
         return n_kept, max(pg[0] for pg in pgs), min(pg[1] for pg in pgs)

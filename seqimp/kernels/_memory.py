@@ -41,8 +41,8 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     coordinate descent or the regressor's conjugate gradients. ``solver`` ("dcd", "fast" or
     "sgd") is the SVM's: the fast route keeps one more vector in the solver's layout (the
     weights of the previous pass), averaged SGD two (that and the average's second part).
-    ``threads`` >= 2 (:mod:`._async_dcd`): per thread a record of its additions to the lowest
-    orders (at most 1 MB), and with the fast route 8 bytes a row (the averaged dual variables).
+    ``threads`` >= 2 (:mod:`._async_dcd`): per thread a copy of the lowest orders and a record of its
+    additions to them (at most 1 MB each), and with the fast route 8 bytes a row (the averaged dual variables).
     ``extrapolate`` with the fast route: one more vector (the weights
     at the pass's start) and 56 bytes a row (the dual variables at the pass's start and the
     line search's temporaries over the rows: 54.5 measured, :mod:`._extrapolate`).
@@ -66,7 +66,7 @@ def training_memory(n, length, degree, base=4, method="implicit", *, codes_in_me
     per_row = 40
     extra = 0
     if solver in ("dcd", "fast") and int(threads) > 1:
-        extra = int(threads) * 8 * (LOW_WEIGHTS + 1)
+        extra = int(threads) * 16 * (LOW_WEIGHTS + 8)
         per_row += 8 if solver == "fast" else 0
     if solver == "fast" and extrapolate:
         vectors += 1
