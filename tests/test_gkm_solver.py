@@ -23,13 +23,13 @@ def _dual(clf):
 def test_shrinking_reaches_the_unshrunk_optimum(monkeypatch):
     X, y = planted(240, L=40, seed=6, share=0.6)
     visited = []
-    run = estimator._dcd_pass
+    run = estimator.dcd_pass
 
     def counted(*args):
         visited.append(args[5].size)
         return run(*args)
 
-    monkeypatch.setattr(estimator, "_dcd_pass", counted)
+    monkeypatch.setattr(estimator, "dcd_pass", counted)
     fits = {}
     for shrinking in (False, True):
         visited.clear()
@@ -55,8 +55,8 @@ def test_shrinking_reaches_the_unshrunk_optimum(monkeypatch):
 def test_without_shrinking_the_passes_visit_every_sequence(monkeypatch):
     X, y = planted(80, L=30, seed=2)
     visited = []
-    run = estimator._dcd_pass
-    monkeypatch.setattr(estimator, "_dcd_pass", lambda *a: visited.append(a[5].size) or run(*a))
+    run = estimator.dcd_pass
+    monkeypatch.setattr(estimator, "dcd_pass", lambda *a: visited.append(a[5].size) or run(*a))
     clf = GKMClassifier(5, 3, tol=1e-3, shrinking=False).fit(X, y)
     assert visited == [len(y)] * clf.n_iter_
 
@@ -191,3 +191,26 @@ def test_squared_norms_of_one_strand_equal_explicit_counts(l, k):
         norms = _squared_norms(codes, offsets, l, tables.left, tables.right, rc, tables.n_features, 2,
                                buffer_rows(offsets, l))
         np.testing.assert_array_equal(norms, np.diag(_brute_kernel(seqs, l, k, rc)))  # integer counts: exact
+
+
+def test_rows_cut_over_the_threads_give_the_same_bits_as_one_thread(monkeypatch):
+    """Long rows run their ranges of column choices on the threads (seqimp/kernels/_gkm_dcd.py): the fit is
+    bit for bit the one of one thread, and of the serial loop (every row below the threshold)."""
+    import numba
+
+    from seqimp.kernels import _gkm_dcd
+
+    X, y = planted(160, L=120, seed=7, share=0.6)
+    fits = []
+    for threads, parallel_from in ((1, 10**9), (1, 0), (2, 0)):
+        monkeypatch.setattr(_gkm_dcd, "PARALLEL_FROM", parallel_from)
+        previous = numba.get_num_threads()
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        try:
+            fits.append(GKMClassifier(8, 5, tol=1e-3).fit(X, y))
+        finally:
+            numba.set_num_threads(previous)
+    for fit in fits[1:]:
+        assert fit.n_iter_ == fits[0].n_iter_
+        np.testing.assert_array_equal(fit.coef_, fits[0].coef_)
+        np.testing.assert_array_equal(fit.dual_coef_, fits[0].dual_coef_)

@@ -295,49 +295,6 @@ def _gram(xcodes, xoff, ycodes, yoff, l, left, right, rc, n_features, n_chunks, 
     return out
 
 
-@njit(cache=True)
-def _dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left, right, rc, buf,
-              pg_max_old, pg_min_old, keep):
-    """One pass of dual coordinate descent for the hinge-loss SVM (L1-loss dual, as liblinear's)
-    over the rows in ``order``; the bias is a constant feature of value ``bias`` (weight
-    ``bias_w[0]``). Shrinking (liblinear's, Hsieh et al. 2008, section 3.2): a variable at 0
-    whose gradient exceeds ``pg_max_old``, or at ``C`` whose gradient is below ``pg_min_old``
-    (the last pass's largest and smallest projected gradient), is left where it is and marked
-    ``keep[t] = 0`` (``keep[t] = 1`` for the others); ``pg_max_old = inf``, ``pg_min_old =
-    -inf`` shrink nothing. Returns the largest and smallest projected gradient of the rows
-    not shrunk."""
-    pg_max = -np.inf
-    pg_min = np.inf
-    for t in range(order.size):
-        i = order[t]
-        m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
-        g = y[i] * (scale[i] * _strand_dot(buf, m, left, right, w, rc) + bias * bias_w[0]) - 1.0
-        a = alpha[i]
-        keep[t] = 1
-        if a == 0.0:
-            if g > pg_max_old:
-                keep[t] = 0
-                continue
-            pg = min(g, 0.0)
-        elif a == C:
-            if g < pg_min_old:
-                keep[t] = 0
-                continue
-            pg = max(g, 0.0)
-        else:
-            pg = g
-        pg_max = max(pg_max, pg)
-        pg_min = min(pg_min, pg)
-        if pg != 0.0:
-            new = min(max(a - g / qii[i], 0.0), C)
-            d = (new - a) * y[i]
-            alpha[i] = new
-            if d != 0.0:
-                _add(buf, m, left, right, w, d * scale[i])
-                bias_w[0] += d * bias
-    return pg_max, pg_min
-
-
 @njit(cache=True, parallel=True)
 def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows, n_chunks):
     """``w += sum_i coef[i] phi(x_i)`` over the sequences with ``coef[i] != 0`` (the weights of

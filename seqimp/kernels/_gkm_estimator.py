@@ -23,8 +23,9 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ._gkm import (GkmTables, _attributions, _dcd_pass, _lmer_scores, _scores, _squared_norms, _weights_of,
+from ._gkm import (GkmTables, _attributions, _lmer_scores, _scores, _squared_norms, _weights_of,
                    buffer_rows, check_lengths, n_chunks, ragged_codes)
+from ._gkm_dcd import dcd_pass
 
 __all__ = ["GKMClassifier"]
 
@@ -200,7 +201,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         pg_max_old, pg_min_old = np.inf, -np.inf
         for it in range(max_iter):
             order = active[rng.permutation(active.size)]
-            pg_max, pg_min = _dcd_pass(codes, offsets, sign, scale, qii, order, alpha, w, bias_w, C, bias,
+            pg_max, pg_min = dcd_pass(codes, offsets, sign, scale, qii, order, alpha, w, bias_w, C, bias,
                                        *self._args(), buf, pg_max_old, pg_min_old, keep)
             active = order[keep[:order.size] == 1]
             if pg_max - pg_min < self.tol:
