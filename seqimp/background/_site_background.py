@@ -27,7 +27,7 @@ import os
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..errors import SeqimpError, check_int
 
@@ -196,22 +196,35 @@ def _count_words(codes, length, counts):
                 counts[idx] += 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _window_kernel(logcond, order, codes, starts, m, n_strands, out):
     """``out[i, j, t]``: log2 P of the window at ``starts[j]`` of row ``i`` read on strand t
-    (0: as it stands, 1: its reverse complement)."""
+    (0: as it stands, 1: its reverse complement). Per row and strand the full-context terms
+    ``log2 P(x_p | the order letters before it)`` are looked up once; a window adds its first
+    ``order`` terms (shorter contexts) and then those, letter by letter as one sum. Rows in
+    parallel (each its own)."""
+    n, length = codes.shape
     size = logcond.shape[1]
-    for i in range(codes.shape[0]):
-        for j in range(starts.shape[0]):
-            s = starts[j]
-            for t in range(n_strands):
+    for i in prange(n):
+        row = np.empty(length, dtype=np.int64)
+        full = np.zeros(length)
+        for t in range(n_strands):
+            for p in range(length):
+                row[p] = np.int64(codes[i, p]) if t == 0 else 3 - np.int64(codes[i, length - 1 - p])
+            idx = 0
+            for p in range(length):
+                idx = (idx * 4 + row[p]) % size
+                if p >= order:
+                    full[p] = logcond[order, idx]
+            for j in range(starts.shape[0]):
+                s = starts[j] if t == 0 else length - starts[j] - m
                 total = 0.0
                 idx = 0
-                for c in range(m):
-                    x = codes[i, s + c] if t == 0 else 3 - codes[i, s + m - 1 - c]
-                    idx = (idx * 4 + x) % size
-                    k = c if c < order else order
-                    total += logcond[k, idx % (4 ** (k + 1))]
+                for c in range(min(order, m)):
+                    idx = idx * 4 + row[s + c]
+                    total += logcond[c, idx]
+                for c in range(order, m):
+                    total += full[s + c]
                 out[i, j, t] = total
 
 
