@@ -108,3 +108,25 @@ def test_degree_8_at_141_nt_grows_the_vector_by_about_60_percent():
     assert 8 * p / 1e6 == pytest.approx(94.0, abs=0.5)
     assert 8 * layout.size / 1e6 == pytest.approx(151.1, abs=0.5)
     assert solver_layout(141, 8, 20).size == int(feature_offsets(141, 8, 20)[-1])   # protein: standard layout
+
+
+@pytest.mark.parametrize("length,degree,base", [(40, 6, 4), (30, 5, 4), (25, 3, 20)])
+def test_to_standard_hands_back_the_solver_vector_as_it_gathers(length, degree, base, monkeypatch):
+    """``release=True`` on a vector with pages of its own: the same coefficients as without, and the
+    solver's vector handed back to the system (reads 0 afterwards, but for its last page)."""
+    import mmap
+
+    from seqimp.kernels import _layout
+
+    monkeypatch.setattr(_layout, "OWN_PAGES_FROM", 1)
+    monkeypatch.setattr(_layout, "RELEASE_BYTES", 3 * mmap.PAGESIZE)
+    layout = solver_layout(length, degree, base)
+    w = aligned_zeros(layout.size + 1)
+    w[:] = np.random.default_rng(2).normal(size=w.size)
+    want, want_bias = to_standard(w.copy(), layout)
+    coef, bias = to_standard(w, layout, release=True)
+    np.testing.assert_array_equal(coef, want)
+    assert bias == want_bias
+    assert np.count_nonzero(w[:layout.size]) < mmap.PAGESIZE // 8     # all but the last, partly used page
+    big = aligned_zeros(1 << 20)
+    assert isinstance(big.base, memoryview) and big.ctypes.data % mmap.PAGESIZE == 0 and not big.any()

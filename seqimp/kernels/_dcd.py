@@ -208,10 +208,12 @@ def svm_start(yb, C, class_weight, length, degree, alphabet):
 
 def svm_solution(w, layout, alpha, n_iter, converged) -> SVMSolution:
     """The :class:`SVMSolution` of the solver's weights ``w`` (layout ``layout``, bias last) and
-    dual variables ``alpha``: the weights mapped back to the standard layout, the dual objective."""
-    coef, bias = to_standard(w, layout)
-    return SVMSolution(coef=coef, intercept=bias, dual_coef=alpha, n_iter=n_iter,
-                       dual_objective=svm_dual_objective(w, alpha), converged=converged)
+    dual variables ``alpha``: the weights mapped back to the standard layout, the dual objective.
+    The caller's last use of ``w``: its memory is handed back as it is mapped (``to_standard(release=True)``)."""
+    objective = svm_dual_objective(w, alpha)
+    coef, bias = to_standard(w, layout, release=True)
+    return SVMSolution(coef=coef, intercept=bias, dual_coef=alpha, n_iter=n_iter, dual_objective=objective,
+                       converged=converged)
 
 
 def _pass_bar(verbose, total, desc):

@@ -28,6 +28,7 @@ The standard layout is the table (offsets, 1, 0): one kernel serves both.
 
 from __future__ import annotations
 
+import mmap
 from dataclasses import dataclass
 
 import numba
@@ -165,16 +166,17 @@ def _gather_position(w, lay, offsets, base, k, i, out):
 
 
 @numba.njit(cache=True, parallel=True)
-def _gather_standard(w, lay, offsets, degree, base, length, out):
-    for k in range(1, degree + 1):
-        for i in numba.prange(length - k + 1):
+def _gather_standard(w, lay, offsets, first, last, base, length, lo, hi, out):
+    """Orders ``first..last`` at the positions ``lo..hi-1`` (those each order has)."""
+    for k in range(first, last + 1):
+        for i in numba.prange(lo, min(hi, length - k + 1)):
             _gather_position(w, lay, offsets, base, k, i, out)
 
 
 @numba.njit(cache=True)
-def _gather_standard_serial(w, lay, offsets, degree, base, length, out):
-    for k in range(1, degree + 1):
-        for i in range(length - k + 1):
+def _gather_standard_serial(w, lay, offsets, first, last, base, length, lo, hi, out):
+    for k in range(first, last + 1):
+        for i in range(lo, min(hi, length - k + 1)):
             _gather_position(w, lay, offsets, base, k, i, out)
 
 
@@ -183,22 +185,73 @@ def _gather_standard_serial(w, lay, offsets, degree, base, length, out):
 SERIAL_GATHER_BELOW = 1 << 20
 
 
-def to_standard(w, layout: SolverLayout):
+def to_standard(w, layout: SolverLayout, *, release=False):
     """``(coef, bias)``: the solver's weights ``w`` (bias last) in the :func:`~seqimp.wd_features` layout.
 
     Gathers feature by feature into a new array of p floats (no index array is built).
+    ``release=True`` (the caller's last use of ``w``): where ``w`` is a vector of :func:`aligned_zeros`
+    with pages of its own (large ones), its memory is handed back to the system as it is gathered,
+    :data:`RELEASE_BYTES` at a time (the positions of a group of orders sharing records), so the two
+    vectors are never both whole in memory (``w`` reads 0 there afterwards).
     """
     coef = np.empty(int(layout.offsets[-1]))
+    bias = float(w[layout.size])
     gather = _gather_standard_serial if coef.shape[0] < SERIAL_GATHER_BELOW else _gather_standard
-    gather(w, layout.table, layout.offsets, layout.degree, layout.base, layout.length, coef)
-    return coef, float(w[layout.size])
+    pages = _own_pages(w) if release else None
+    table, length = layout.table, layout.length
+    released = 0                                         # bytes of w handed back (whole pages)
+    first = 1
+    for k in range(1, layout.degree + 1):
+        if k < layout.degree and table[2, k]:      # order k + 1 shares order k's records
+            continue
+        start, per_position = int(table[0, first - 1]), int(layout.base ** first * table[1, first - 1])
+        positions = length - first + 1                  # the leading order's; the partner's are among them
+        step = positions if pages is None else max(1, RELEASE_BYTES // (8 * per_position))
+        for lo in range(0, positions, step):
+            hi = min(positions, lo + step)
+            gather(w, table, layout.offsets, first, k, layout.base, length, lo, hi, coef)
+            if pages is not None:          # everything below this group's position hi is gathered
+                released = _release(pages, released, start + hi * per_position)
+        first = k + 1
+    return coef, bias
+
+
+#: bytes of the solver's vector gathered between two hand-backs (:func:`to_standard`)
+RELEASE_BYTES = 16 << 20
+
+
+#: vectors of at least this many floats get pages of their own (:func:`aligned_zeros`)
+OWN_PAGES_FROM = 1 << 20
 
 
 def aligned_zeros(n) -> np.ndarray:
-    """``np.zeros(n)`` starting on a 64-byte boundary (a record is then one cache line)."""
+    """``np.zeros(n)`` starting on a 64-byte boundary (a record is then one cache line). From
+    :data:`OWN_PAGES_FROM` floats on, an anonymous memory map of its own (zero pages until written),
+    whose parts :func:`to_standard` can hand back."""
+    if n >= OWN_PAGES_FROM:
+        pages = mmap.mmap(-1, 8 * int(n), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        return np.frombuffer(pages, dtype=np.float64, count=int(n))
     raw = np.zeros(n + _LINE // 8)
     skip = (-raw.ctypes.data % _LINE) // 8
     return raw[skip:skip + n]
+
+
+def _own_pages(w):
+    """The memory map under ``w`` when ``w`` is a whole vector of :func:`aligned_zeros`' own pages, else None."""
+    base = w.base.obj if isinstance(w.base, memoryview) else w.base
+    if isinstance(base, mmap.mmap) and w.ctypes.data % mmap.PAGESIZE == 0 and w.flags.c_contiguous:
+        return base
+    return None
+
+
+def _release(pages, released, stop):
+    """Hand back the whole pages from byte ``released`` (a page boundary) up to float ``stop`` of the vector
+    (they read 0 afterwards); returns the new boundary."""
+    hi = 8 * stop // mmap.PAGESIZE * mmap.PAGESIZE
+    if hi > released:
+        pages.madvise(mmap.MADV_DONTNEED, released, hi - released)
+        return hi
+    return released
 
 
 # One row's dot product with the weights and its update, at the row's addresses (row_addresses):

@@ -415,6 +415,6 @@ def fast_svm(codes, y, *, degree, C=1.0, class_weight=None, method="dcd", max_it
             alpha_model = best_alpha
     if shared is not None:            # the model exactly that of its dual variables (no addition lost to a race)
         rebuild_weights(X, sign, alpha_model, model, layout, sqb, degree, base, nthreads)
-    coef, bias = to_standard(model, layout)
+    coef, bias = to_standard(model, layout, release=True)       # the last use of the solver's vectors
     return FastSolution(coef=coef, intercept=bias, n_iter=it, converged=converged, history=stopper.history,
                         validation_rows=stopper.held, best_pass=best[2] if keep_best and best is not None else None)
