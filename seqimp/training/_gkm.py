@@ -35,8 +35,10 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
     ``anywhere`` took 10 passes (14,885 coordinate visits) from there instead of 13 (20,594)
     from 0, on ``few`` 1,398 visits instead of 1,831.
 
-    ``held_out``: that evaluation already made (a route's ``gkm_held_out``), reused;
-    ``full=False``: the evaluation only (no model, info without the timings).
+    ``held_out``: that evaluation already made (a route's ``gkm_held_out``), reused, with the start
+    it made for the fit on all sequences;
+    ``full=False``: the evaluation only (no model, info without the timings; its ``alpha_start``, the
+    start :func:`held_out_start` made, is taken out again where the info is passed as ``held_out``).
 
     Returns
     -------
@@ -57,6 +59,9 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
     info = {"n_train": int(len(y)), "n_test": 0, "accuracy": None, "auroc": None}
     if held_out is not None:
         info = dict(held_out)
+        start = info.pop("alpha_start", None)      # the evaluation's start for the fit on all (below)
+        if alpha_init is None:
+            alpha_init = start
     elif model.test_fraction > 0:
         train, test = held_out_split(y, model.test_fraction, random_state)  # the WD model's rows
         held = fit(X[train], y[train])
@@ -67,6 +72,8 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
         logger.info(f"gkm classifier (l {model.word_length}, k {model.informative}): held-out accuracy "
                     f"{info['accuracy']:.3f}, auROC {info['auroc']:.3f} on {info['n_test']} sequences")
     if not full:
+        if alpha_init is not None:      # kept for the fit on all that may follow (``held_out``), not recorded
+            info["alpha_start"] = alpha_init
         return None, info
     logger.info(f"training the gkm classifier on all {len(y)} sequences (l {model.word_length}, "
                 f"k {model.informative}, C {model.C:g})")
