@@ -15,7 +15,7 @@ checks both against plain loops.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 __all__ = ["window_letters", "site_scores", "site_threshold", "has_site", "best_windows", "weighted_counts",
            "em_step", "overlaps", "mask_sites"]
@@ -53,9 +53,9 @@ def _window_odds(logp, lognull, codes, i, s):
     return plus - null, minus - null
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _scores_kernel(logp, lognull, codes, starts, n_strands, out):
-    for i in range(codes.shape[0]):
+    for i in prange(codes.shape[0]):
         for j in range(starts.shape[0]):
             plus, minus = _window_odds(logp, lognull, codes, i, starts[j])
             out[i, j, 0] = plus

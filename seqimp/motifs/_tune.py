@@ -90,7 +90,7 @@ def _best_of_others(best, letter):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _trial_counts(best_pos, best_neg, letter, deltas, k, strict, out):
     """For every ``deltas[j]`` added to ``letter``'s log-odds: the positives passing the site
     threshold of the negatives (:func:`sites_passing` of :func:`_with_change` on both, at
@@ -102,8 +102,8 @@ def _trial_counts(best_pos, best_neg, letter, deltas, k, strict, out):
     n_pos = best_pos.shape[0]
     others_neg = _best_of_others(best_neg, letter)
     others_pos = _best_of_others(best_pos, letter)
-    vals = np.empty(n_neg)
-    for j in range(deltas.size):
+    for j in prange(deltas.size):              # each trial on its own: the same counts on any thread count
+        vals = np.empty(n_neg)
         d = deltas[j]
         for i in range(n_neg):
             vals[i] = max(best_neg[i, letter] + d, others_neg[i])
