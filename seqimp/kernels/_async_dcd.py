@@ -35,28 +35,9 @@ import numba
 import numpy as np
 
 from ._dual_step import projected_gradient
-from ._layout import row_addresses, row_buffers
+from ._layout import _dot_split, row_addresses, row_buffers
 
 __all__ = ["AsyncPasses", "rebuild_weights"]
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _split_dot(buf, w, mine, sqb, degree, length, k0):
-    """``w.phi`` of one row (no bias), orders 1..k0 read from ``mine`` (this thread's copy of them), the rest from ``w``."""
-    total = 0.0
-    start = 0
-    for k in range(1, degree + 1):
-        acc = 0.0
-        stop = start + length - k + 1
-        if k <= k0:
-            for j in range(start, stop):
-                acc += mine[buf[j]]
-        else:
-            for j in range(start, stop):
-                acc += w[buf[j]]
-        total += sqb[k - 1] * acc
-        start = stop
-    return total
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -113,7 +94,7 @@ def _shared_steps(codes, sign, alpha, upper, w, mine, additions, t, start, refre
         i = order[j]
         row_addresses(codes[i], lay, degree, base, buf, kmer)
         yi = sign[i]
-        g = yi * (_split_dot(buf, w, mine, sqb, degree, length, k0) + mine[bias]) - 1.0
+        g = yi * (_dot_split(buf, w, mine, sqb, degree, length, k0) + mine[bias]) - 1.0
         c = upper[i]
         a = alpha[i]
         out, proj = projected_gradient(g, a, c, pg_max_old, pg_min_old)

@@ -257,17 +257,28 @@ def _release(pages, released, stop):
 # One row's dot product with the weights and its update, at the row's addresses (row_addresses):
 # the inner loops of every coordinate step (_dcd, _async_dcd, _sgd_rule, _extrapolate).
 @numba.njit(cache=True, nogil=True, inline="always")
-def _dot_buf(buf, w, sqb, degree, length):
+def _dot_split(buf, w, low, sqb, degree, length, k0):
+    """``w.phi`` of one row (no bias), orders 1..k0 read from ``low`` instead (a copy of them: a thread's own,
+    :mod:`._async_dcd`), order by order as one sum."""
     total = 0.0
     start = 0
     for k in range(1, degree + 1):
         acc = 0.0
         stop = start + length - k + 1
-        for j in range(start, stop):
-            acc += w[buf[j]]
+        if k <= k0:
+            for j in range(start, stop):
+                acc += low[buf[j]]
+        else:
+            for j in range(start, stop):
+                acc += w[buf[j]]
         total += sqb[k - 1] * acc
         start = stop
     return total
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _dot_buf(buf, w, sqb, degree, length):
+    return _dot_split(buf, w, w, sqb, degree, length, 0)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
