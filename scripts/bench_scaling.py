@@ -11,15 +11,15 @@ Stages (one process; numba's thread count set by ``numba.set_num_threads``, the 
 * ``motifs``      -- a ``seqimp motifs`` run (training included) on 4,000 x 500 nt FASTA with a planted
                      7-mer, as a child process with ``NUMBA_NUM_THREADS=t`` (its start-up counted);
 * ``ism``         -- ``seqimp.ism`` of a scikit-learn logistic regression on one-hot features
-                     (``seqimp.scorers.sklearn_scorer``) over 4,000 x 200 nt, its batches on t threads
+                     (``seqimp.scorers.sklearn_scorer``) over 2,000 x 200 nt, its batches on t threads
                      (``joblib.parallel_config(backend="threading", n_jobs=t)``: the path ``n_jobs=None``
                      takes on t available cores), BLAS kept to t threads;
-* ``sampled``     -- ``seqimp.poim_sampled`` of the same kind of scorer, L = 100, max_order 3, 500 samples
+* ``sampled``     -- ``seqimp.poim_sampled`` of the same kind of scorer, L = 100, max_order 3, 300 samples
                      under an order-1 background (its conditional rows drawn inside the batches), as ``ism``.
 
 Thread counts are those of 1, 2, 4, 8, 16 that the process may use
-(:func:`seqimp._cores.available_cores`); every stage is run once per count (``--repeat N``: N times,
-the fastest kept, for a machine shared with other jobs), warm (its numba code compiled before the
+(:func:`seqimp._cores.available_cores`); every stage is run once per count (``--repeat N``: N rounds
+over the counts, the fastest of each count kept, for a machine shared with other jobs), warm (its numba code compiled before the
 clock starts), and the speed-up is against one thread in the same process.
 On a 16-core machine the whole run takes about 7-8 minutes; ``--quick`` takes sizes a 2-core
 machine runs in about two minutes (the figures then say little about 16 cores)::
@@ -55,7 +55,7 @@ SIZES = {
     True: dict(gram_n=800, gram_length=100, poim_length=300, poim_order=6, train_n=30_000, train_length=60,
                motif_n=400, motif_length=100),
 }
-SIZES[False].update(ism_n=4000, ism_length=200, sampled_length=100, sampled_order=3, sampled_n=500)
+SIZES[False].update(ism_n=2000, ism_length=200, sampled_length=100, sampled_order=3, sampled_n=300)
 SIZES[True].update(ism_n=600, ism_length=100, sampled_length=60, sampled_order=3, sampled_n=60)
 
 
@@ -181,7 +181,7 @@ def main(argv=None):
     counts = args.threads or [t for t in (1, 2, 4, 8, 16) if t <= most]
     size = SIZES[args.quick]
     print(f"# seqimp stage scaling: {cores} cores ({why}), numba pool {numba.config.NUMBA_NUM_THREADS}, "
-          f"threads {counts}; sizes {size}", flush=True)
+          f"threads {counts}; sizes {size}; load average {os.getloadavg()[0]:.2f}", flush=True)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.stages:
@@ -189,9 +189,9 @@ def main(argv=None):
                     "sampled": stage_sampled}.get(name)
             fn, notes = make(size) if make else stage_motifs(size, tmp)
             times = {}
-            for t in counts:
-                numba.set_num_threads(min(t, numba.config.NUMBA_NUM_THREADS))
-                for _ in range(max(1, args.repeat)):
+            for _ in range(max(1, args.repeat)):      # the counts in turn, so that a change of load hits all
+                for t in counts:
+                    numba.set_num_threads(min(t, numba.config.NUMBA_NUM_THREADS))
                     t0 = time.perf_counter()
                     fn(t)
                     times[t] = min(times.get(t, np.inf), time.perf_counter() - t0)
@@ -200,7 +200,7 @@ def main(argv=None):
             print(f"{name:9s} {cells}", flush=True)
             for t, note in (notes.items() if isinstance(notes, dict) else []):
                 print(f"          {t} threads: {note}", flush=True)
-    print(f"# total {time.perf_counter() - start:.0f} s", flush=True)
+    print(f"# total {time.perf_counter() - start:.0f} s; load average {os.getloadavg()[0]:.2f}", flush=True)
 
 
 if __name__ == "__main__":
