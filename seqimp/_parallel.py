@@ -1,12 +1,20 @@
-"""Independent batches run in order, or spread over joblib workers (processes, threads, Dask).
+"""Independent batches run in order, or spread over threads, joblib workers (processes) or Dask.
 
 The importance loops (sampled POIM/FIRM, ISM, permutation importance) hand their batches to
-:func:`run_batches`. With ``n_jobs=None`` the active joblib configuration decides: one job
-(a plain loop) unless the call runs inside ``joblib.parallel_config(n_jobs=...)`` or a Dask
-backend (``with joblib.parallel_config(backend="dask"):`` with a ``distributed.Client``
-open), which spreads the batches over the cluster. Results come back in batch order
-whatever the number of workers, so a caller that merges them in that order gets the numbers
-of the sequential loop; the progress bar advances as each batch comes back.
+:func:`run_batches`. With ``n_jobs=None`` an active joblib configuration decides
+(``joblib.parallel_config(n_jobs=...)``, or a Dask backend -- ``with
+joblib.parallel_config(backend="dask"):`` with a ``distributed.Client`` open -- which spreads
+the batches over the cluster); where none is active, the caller's ``threads`` do (sampled POIM
+and ISM: every available core, :func:`seqimp.importance._scorers.batch_threads`; permutation
+importance: one, a plain loop). Results come back in batch order whatever the number of
+workers, so a caller that merges them in that order gets the numbers of the sequential loop;
+the progress bar advances as each batch comes back.
+
+Batches on threads of this process (those ``threads``, or joblib's threading backend) run
+numba's parallel kernels and the BLAS libraries on one thread each inside them (numba's count is
+per thread; BLAS through threadpoolctl), so that the threads do not oversubscribe the cores;
+with numba's ``workqueue`` threading layer, which two threads must not enter at once, the
+batches run one at a time instead.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ import re
 
 from .errors import SeqimpError
 
-__all__ = ["check_n_jobs", "run_batches", "check_sendable", "on_client"]
+__all__ = ["check_n_jobs", "run_batches", "check_sendable", "on_client", "threads_allowed"]
 
 
 def check_n_jobs(n_jobs) -> int:
@@ -26,6 +34,15 @@ def check_n_jobs(n_jobs) -> int:
     if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0):
         raise SeqimpError(f"n_jobs must be None or a non-zero integer (-1: all cores), got {n_jobs!r}")
     return int(effective_n_jobs(n_jobs))
+
+
+def _unconfigured() -> bool:
+    """Whether no joblib configuration asks for a number of jobs or for a backend of its own (Dask):
+    joblib's default backend, no ``n_jobs`` set by ``parallel_config`` / ``parallel_backend``."""
+    from joblib.parallel import LokyBackend, ThreadingBackend, get_active_backend
+
+    backend, configured = get_active_backend()
+    return configured is None and isinstance(backend, (LokyBackend, ThreadingBackend))
 
 
 def _uses_threads() -> bool:
@@ -78,6 +95,31 @@ def _call(fn, names, args, *shared):
     return fn(*args, **{name: value.obj for name, value in zip(names, shared)})
 
 
+def _one_core(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` with numba's parallel kernels on one thread (numba's count is per
+    thread: the caller's is restored after)."""
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        numba.set_num_threads(before)
+
+
+def threads_allowed() -> bool:
+    """Whether numba's threading layer lets several threads of this process run its parallel kernels at
+    once (``omp``, ``tbb``: yes; ``workqueue``: no, the process would stop)."""
+    import numba
+
+    numba.get_num_threads()                  # starts numba's threading layer, so that it can be named
+    try:
+        return numba.threading_layer() != "workqueue"
+    except ValueError:  # pragma: no cover - no layer could be started
+        return False
+
+
 @contextlib.contextmanager
 def on_client(client):
     """Inside: :func:`run_batches` with ``n_jobs=None`` spreads its batches over ``client``'s Dask cluster
@@ -96,7 +138,7 @@ def on_client(client):
         yield
 
 
-def run_batches(fn, batches, *, shared=None, n_jobs=None, bar=None, labels=None):
+def run_batches(fn, batches, *, shared=None, n_jobs=None, bar=None, labels=None, threads=1):
     """Yield ``fn(*args, **shared)`` for each ``(args, size)`` in ``batches``, in order.
 
     Parameters
@@ -112,17 +154,31 @@ def run_batches(fn, batches, *, shared=None, n_jobs=None, bar=None, labels=None)
         worker) and is sent as one object per call of this function, which joblib's Dask
         backend scatters to the cluster once rather than with every batch.
     n_jobs : int or None, default=None
-        Passed to :class:`joblib.Parallel`; None uses the active joblib configuration
-        (1 outside ``parallel_config``/``parallel_backend``). One job runs a plain loop.
+        Passed to :class:`joblib.Parallel`; None uses the active joblib configuration, and
+        ``threads`` where there is none. One job runs a plain loop.
     bar : tqdm, optional
         Advanced by each batch's size as its result arrives.
     labels : dict of name -> str, optional
         What to call a shared argument in the error line (default: its name).
+    threads : int, default=1
+        Where ``n_jobs`` is None and no joblib configuration is active (:func:`_unconfigured`):
+        run the batches on this many threads of this process (1: a plain loop). Batches that
+        run on threads -- these, or joblib's threading backend -- have numba and BLAS on one
+        thread inside each (see the module docstring); each batch is the same call as in the
+        plain loop, and the results come in the same order.
     """
     shared = dict(shared or {})
     labels = dict(labels or {})
     jobs = check_n_jobs(n_jobs)
-    if jobs == 1:
+    if n_jobs is None and jobs == 1 and _unconfigured():
+        jobs = max(1, int(threads))
+        in_threads = jobs > 1
+    else:
+        in_threads = jobs > 1 and _uses_threads()
+    if in_threads and threads_allowed():
+        yield from _in_threads(fn, batches, shared, jobs, bar)
+        return
+    if jobs == 1 or in_threads:
         for args, size in batches:
             out = fn(*args, **shared)
             if bar is not None:
@@ -145,3 +201,22 @@ def run_batches(fn, batches, *, shared=None, n_jobs=None, bar=None, labels=None)
         if bar is not None:
             bar.update(sizes[i])
         yield out
+
+
+def _in_threads(fn, batches, shared, threads, bar):
+    """:func:`run_batches` on ``threads`` threads of this process, results in batch order."""
+    from joblib import Parallel, delayed
+    from threadpoolctl import threadpool_limits
+
+    sizes = []
+
+    def calls():
+        for args, size in batches:
+            sizes.append(size)
+            yield delayed(_one_core)(fn, *args, **shared)
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        for i, out in enumerate(Parallel(n_jobs=threads, backend="threading", return_as="generator")(calls())):
+            if bar is not None:
+                bar.update(sizes[i])
+            yield out

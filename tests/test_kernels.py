@@ -66,8 +66,10 @@ def test_self_similarity_closed_form():
     assert wd_kernel(["AAAA"], ["CCCC"], degree=3, shifts=2)[0, 0] == 0.0
 
 
-@pytest.mark.parametrize("n", [1, 4, 5])
+@pytest.mark.parametrize("n", [1, 4, 5, 64, 65, 130])
 def test_symmetric_and_general_paths_agree(n):
+    """The symmetric path computes the upper triangle and copies it down in 64 x 64 tiles
+    (n = 64, 65, 130: one tile, a partial tile, tile rows paired across the threads)."""
     rng = np.random.default_rng(n)
     X = rng.integers(0, 4, (n, 25)).astype(np.uint8)
     G = wd_kernel(X, degree=5, shifts=3)

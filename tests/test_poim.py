@@ -388,6 +388,33 @@ def test_the_three_engine_choices_give_the_same_numbers(kind, order, degree, max
         np.testing.assert_allclose(np.abs(top["poim"]), np.abs(want["poim"]), rtol=0, atol=1e-10)
 
 
+@pytest.mark.parametrize("kind, order", [("positional", 0), ("homogeneous", 2)])
+def test_in_memory_poim_is_the_same_on_one_and_two_threads(kind, order):
+    """The in-memory engine's kernels run rows in parallel; every entry, E[s], sd(s) and the
+    maximal POIM are the same bits on 1 and 2 threads, and sd(s) is the streaming engine's bits
+    (both sum the rows' shares of Var[s] per row, then all rows at once)."""
+    import numba
+
+    rng = np.random.default_rng(31 + order)
+    weights = random_weights(rng, 40, 4)
+    bg = background_case(rng, kind, order, 40)[0]
+    before = numba.get_num_threads()
+    results = {}
+    try:
+        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(threads)
+            results[threads] = poim(weights, bg, 6, engine="memory")
+    finally:
+        numba.set_num_threads(before)
+    one, two = results.values()
+    for k in range(6):
+        np.testing.assert_array_equal(two.poim[k], one.poim[k])
+        np.testing.assert_array_equal(two.firm[k], one.firm[k])
+    np.testing.assert_array_equal(two.maximal, one.maximal)
+    assert (two.expected_score, two.score_std) == (one.expected_score, one.score_std)
+    assert poim(weights, bg, 6, engine="stream", top_n=5).score_std == one.score_std
+
+
 def test_engine_choice_errors_are_clear():
     rng = np.random.default_rng(17)
     weights = random_weights(rng, 8, 2)

@@ -146,6 +146,8 @@ def test_nonlinear_model_recovers_planted_motif():
 # ------------------------------------------------------------------ estimator mechanics
 
 class CountingScorer:
+    batches_in_threads = False    # it records the calls in their order: one batch at a time
+
     def __init__(self, fn):
         self.fn, self.calls, self.rows = fn, [], []
 
@@ -448,8 +450,8 @@ def test_parallel_batches_give_the_sequential_numbers(backend):
     w = random_weights(rng, length, 2)
     bg = random_background(rng, 1, length=length)
     X = rng.integers(0, 4, size=(7, length)).astype(np.uint8)
-    seq = poim_sampled(w.score, bg, 3, n_samples=40, batch_size=64, random_state=5)
-    seq_ism = ism(_gc_score, X, batch_size=10)
+    seq = poim_sampled(w.score, bg, 3, n_samples=40, batch_size=64, random_state=5, n_jobs=1)
+    seq_ism = ism(_gc_score, X, batch_size=10, n_jobs=1)
     with joblib.parallel_config(backend=backend):
         par = poim_sampled(w.score, bg, 3, n_samples=40, batch_size=64, random_state=5, n_jobs=2)
         par_ism = ism(_gc_score, X, batch_size=10, n_jobs=2)
@@ -493,3 +495,68 @@ def test_loaded_scorer_travels_as_its_spec(tmp_path):
     np.testing.assert_array_equal(clone(X), [3, 4, 0])
     # worker processes import the file themselves (it is not importable by module name)
     np.testing.assert_array_equal(ism(scorer, X, batch_size=8, n_jobs=2), ism(scorer, X))
+
+
+def test_default_spreads_batches_over_threads_with_the_one_thread_numbers(monkeypatch):
+    """n_jobs=None outside any joblib configuration: the batches run on threads of this process
+    (as many as batch_threads says), the numbers bit-identical to n_jobs=1, for ISM and for the
+    sampled POIM under an order-1 background (its conditional rows drawn inside the batches)."""
+    import threading
+
+    from seqimp.importance import _scorers
+
+    monkeypatch.setattr(_scorers, "available_cores", lambda: 3)
+    seen = set()
+
+    def score(X):
+        seen.add(threading.get_ident())
+        return _gc_score(X) + 0.25 * (X[:, 0] == 3)
+
+    rng = np.random.default_rng(12)
+    X = rng.integers(0, 4, size=(9, 11)).astype(np.uint8)
+    one = ism(score, X, batch_size=7, n_jobs=1)
+    assert seen == {threading.get_ident()}
+    seen.clear()
+    np.testing.assert_array_equal(ism(score, X, batch_size=7), one)
+    assert seen and threading.get_ident() not in seen       # the pool's threads scored the batches
+    bg = random_background(rng, 1, length=11)
+    assert_same_result(poim_sampled(score, bg, 2, n_samples=30, batch_size=40, random_state=3),
+                       poim_sampled(score, bg, 2, n_samples=30, batch_size=40, random_state=3, n_jobs=1))
+
+
+def test_batch_threads_follow_the_scorer():
+    from seqimp._cores import available_cores
+    from seqimp.importance._scorers import batch_threads
+
+    def fn(X):
+        return _gc_score(X)
+
+    assert batch_threads(fn) == available_cores()
+    fn.batches_in_threads = False
+    assert batch_threads(fn) == 1
+    assert batch_threads(CountingScorer(_gc_score)) == 1
+
+
+def test_run_batches_on_threads_in_order_numba_on_one_thread(monkeypatch):
+    """Two batches meet at a barrier (they run at once), the results come in batch order, and
+    numba's kernels inside a batch run on one thread; where numba's threading layer forbids two
+    threads (workqueue) the batches run one at a time in the caller's thread."""
+    import threading
+
+    import numba
+
+    from seqimp import _parallel
+
+    barrier = threading.Barrier(2, timeout=20)
+
+    def batch(i, *, offset):
+        if i < 2:
+            barrier.wait()
+        return i + offset, numba.get_num_threads(), threading.get_ident()
+
+    out = list(_parallel.run_batches(batch, (((i,), 1) for i in range(6)), shared={"offset": 10}, threads=2))
+    assert [o[0] for o in out] == list(range(10, 16))
+    assert {o[1] for o in out} == {1}
+    monkeypatch.setattr(_parallel, "threads_allowed", lambda: False)
+    out = list(_parallel.run_batches(lambda i: threading.get_ident(), (((i,), 1) for i in range(3)), threads=2))
+    assert out == [threading.get_ident()] * 3

@@ -80,7 +80,7 @@ def _base_kernel(U, W, order, end_cdf, fwd_cdf, bwd_cdf, forward, backward):
             backward[i, t] = _draw(bwd_cdf, t, c, U[i, t])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)   # batches of poim_sampled call it from several threads at once
 def _rows_kernel(U, W, forward, backward, j, k, order, kmers, zidx, ext_cdf, fwd_cdf, bwd_cdf, out):
     """Complete out[z, i] into sample i conditioned on k-mer kmers[z] at j (module docstring).
 

@@ -64,7 +64,8 @@ Other models:
                             (--onnx-layout NLC: (n, L, 4)), output (n,) or
                             (n, m) (column --output-index)
   The sampled routes write no weights_vs_firm and no model.npz, and score
-  their batches on --n-jobs N local processes or on a Dask cluster
+  their batches on threads on every core (--scorer, --sklearn-model),
+  on --n-jobs N local processes or on a Dask cluster
   (--dask-workers N, --dask-scheduler ADDRESS; pip install "seqimp[dask]");
   the results do not depend on either.
 

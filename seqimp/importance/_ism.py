@@ -9,7 +9,7 @@ from .._progress import progress_bar
 from ..errors import check_int
 from ..io._alphabet import get_alphabet
 from ..io._check import check_sequences
-from ._scorers import call_scorer
+from ._scorers import batch_threads, call_scorer
 
 __all__ = ["ism"]
 
@@ -56,12 +56,19 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=
     progress : bool, default=False
         Report scored rows on stderr.
     n_jobs : int or None, default=None
-        Score the batches on this many :class:`joblib.Parallel` workers; None follows the
-        active joblib configuration (one job unless inside ``joblib.parallel_config``; with
-        ``backend="dask"`` and a ``distributed.Client`` open the batches go to the Dask
-        cluster). Each batch carries only the rows of the sequences it mutates; the scores
-        are placed in batch order, so the result is bit-identical for every ``n_jobs``.
-        Worker processes need a picklable ``score_fn`` (see :func:`poim_sampled`).
+        Score the batches on this many :class:`joblib.Parallel` workers (processes unless a
+        joblib configuration says otherwise). None: where the active joblib configuration asks
+        for more than one job (``joblib.parallel_config(n_jobs=...)``, ``backend="dask"`` with a
+        ``distributed.Client`` open, ``client=``) it decides; otherwise the batches run on every
+        available core (:func:`seqimp._cores.available_cores`) as threads of this process,
+        unless the scorer says ``batches_in_threads = False`` (ONNX and torch scorers, which
+        spread each batch over the cores themselves; see
+        :func:`~seqimp.importance._scorers.batch_threads`). Threads gain where the scorer
+        releases the GIL (numpy, numba, scikit-learn); one that holds it runs at about the speed
+        of one thread. ``n_jobs=1``: one batch at a time in this thread. Each batch carries only
+        the rows of the sequences it mutates; the scores are placed in batch order, so the
+        result is bit-identical for every ``n_jobs`` and thread count. Worker processes need a
+        picklable ``score_fn`` (see :func:`poim_sampled`).
     client : distributed.Client, optional
         Run the batches on this Dask cluster (every worker thread); the same numbers as a
         local run with the same seed.
@@ -89,7 +96,8 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=
             yield (codes[first:last + 1], first, g0, g1, per, a), g1 - g0
 
     with on_client(client), progress_bar(total, "ism", enabled=progress) as bar:
-        results = run_batches(_score_rows, batches(), shared={"score_fn": score_fn}, n_jobs=n_jobs, bar=bar)
+        results = run_batches(_score_rows, batches(), shared={"score_fn": score_fn}, n_jobs=n_jobs, bar=bar,
+                              threads=batch_threads(score_fn) if len(spans) > 1 else 1)
         for (g0, g1), scores in zip(spans, results):
             seq, mut, pos, shift = _mutants(g0, g1, per, a)
             alt = _alt(codes[seq[mut], pos], shift, a)

@@ -107,6 +107,10 @@ class OnnxScorer:
     >>> result = seqimp.poim_sampled(scorer, background, 3)     # doctest: +SKIP
     """
 
+    #: ONNX Runtime spreads each batch over the cores itself, so ``ism`` and ``poim_sampled``
+    #: score its batches one at a time (:func:`~seqimp.importance._scorers.batch_threads`).
+    batches_in_threads = False
+
     def __init__(self, model, *, layout="NCL", output_index=0, batch_size=1024, providers=None, alphabet="dna",
                  input_name=None, session_options=None):
         try:

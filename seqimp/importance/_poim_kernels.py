@@ -57,21 +57,22 @@ CERTAIN = 1.0 - 1e-12
 _CERTAIN = CERTAIN
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def top_down_level(n, D, A, L, W, has_w, lam1, rho1, g1, has_next, has_g, pb, pf, lam, rho, g, c):
-    """One level n (>= D) of the top-down recursions.
+    """One level n (>= D) of the top-down recursions, rows in parallel.
 
     Reads level n+1 (``lam1, rho1``, shape (L-n, A**(n+1))) unless ``has_next`` is False
     (all zero), and ``g1`` unless ``has_g`` is False (zero: G vanishes at the top level);
     writes ``lam, rho, g, c`` of shape (L-n+1, A**n). ``W`` is the weight table of level n
     when ``has_w``. ``c`` may be the same array as another output only if
-    it is not read afterwards.
+    it is not read afterwards. Each row is computed by one thread, in the same order whatever
+    the thread count.
     """
     rows = L - n + 1
     nz = A ** n
     ad = A ** D
     hi = A ** (n - D)
-    for i in range(rows):
+    for i in prange(rows):
         left = has_next and i >= 1
         right = has_next and i + n < L
         cl = 0          # y // hi: the first D symbols of y (counters avoid divisions)
@@ -106,11 +107,12 @@ def top_down_level(n, D, A, L, W, has_w, lam1, rho1, g1, has_next, has_g, pb, pf
                 cr = 0
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def bottom_up_level(m, D, A, L, bias, es, W, has_w, lam, rho, has_td, cc, has_c,
                     lx0, pre0, af0, p0, pf, lx, pre, af, p, keep_next,
-                    poim, firm, store):
-    """One level m (>= D+1) of the bottom-up recursions and the outputs of that level.
+                    poim, firm, store, var_rows):
+    """One level m (>= D+1) of the bottom-up recursions and the outputs of that level, rows
+    in parallel.
 
     Reads level m-1 (``lx0, pre0, af0, p0``) and the top-down tables of level m (``lam, rho``
     when ``has_td``, ``cc`` when ``has_c``); writes level m of ``lx, pre, af, p`` when
@@ -118,18 +120,19 @@ def bottom_up_level(m, D, A, L, bias, es, W, has_w, lam, rho, has_td, cc, has_c,
     ``store``. ``poim`` may alias ``cc`` and ``firm`` may alias ``lam`` (each entry is read
     before it is written).
 
-    Returns sum over (z, j) of P(z at j) * W[j, z] * Q(z, j) if ``has_w`` (this level's share
-    of Var[s(X)]), else 0.
+    If ``has_w``, ``var_rows[j]`` (j = 0..L-m) is set to row j's share of Var[s(X)],
+    sum over z of P(z at j) * W[j, z] * Q(z, j), summed over z in index order (as the streaming
+    engine's :func:`level_block` does), so that the sum does not depend on the thread count.
     """
     rows = L - m + 1
     nzp = A ** (m - 1)
     ad = A ** D
     low = A ** (m - 2) if m >= 2 else 1
-    acc = 0.0
-    for j in range(rows):
+    for j in prange(rows):
         t = j + m - 1 - D
         ctx = 0         # zp % ad
         zs_hi = 0       # (zp % low) * A: z % A**(m-1) = zs_hi + sym
+        acc = 0.0
         for zp in range(nzp):
             lx_p = lx0[j, zp]
             pre_p = pre0[j, zp]
@@ -168,13 +171,14 @@ def bottom_up_level(m, D, A, L, bias, es, W, has_w, lam, rho, has_td, cc, has_c,
             zs_hi += A
             if zs_hi == low * A:
                 zs_hi = 0
-    return acc
+        if has_w:
+            var_rows[j] = acc
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def row_abs_max(table, out):
-    """``out[j] = max_z |table[j, z]|`` ignoring NaN (NaN if the whole row is NaN)."""
-    for j in range(table.shape[0]):
+    """``out[j] = max_z |table[j, z]|`` ignoring NaN (NaN if the whole row is NaN); rows in parallel."""
+    for j in prange(table.shape[0]):
         best = -1.0
         for z in range(table.shape[1]):
             v = abs(table[j, z])

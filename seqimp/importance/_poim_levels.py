@@ -35,10 +35,10 @@ def chain_tables(background, length):
     pf = np.ascontiguousarray(background.transition_table(length), dtype=np.float64)
     pd = background.context_marginals(length)
     pb = np.zeros((length, a, ad))
-    for i in range(length - d):
-        joint = (pd[i][:, None] * pf[i]).reshape(a, ad)   # (D+1)-mer a*A**D + c at i
-        den = pd[i + 1]
-        pb[i] = np.where(den > 0, joint / np.where(den > 0, den, 1.0), 0.0)
+    n = length - d
+    joint = (pd[:n, :, None] * pf[:n]).reshape(n, a, ad)    # (D+1)-mer a*A**D + c at i
+    den = pd[1:n + 1, None, :]
+    pb[:n] = np.where(den > 0, joint / np.where(den > 0, den, 1.0), 0.0)
     return pf, pb, pd
 
 

@@ -2,7 +2,7 @@
 
 The shared levels (:mod:`seqimp.importance._poim_levels`: top-down phase, base level D,
 orders m <= D) and then the bottom-up levels m = D+1 .. max(max_order, degree, D), each a
-whole table (:func:`~seqimp.importance._poim_kernels.bottom_up_level`). The work is
+whole table (:func:`~seqimp.importance._poim_kernels.bottom_up_level`), rows in parallel. The work is
 O(sum_n A**n * L) over those levels; the peak memory is
 :func:`~seqimp.importance._poim_plan.in_memory_bytes`.
 """
@@ -70,7 +70,9 @@ def _tables(tables, bias, background, max_order, tick):
 
     lx, af, pre, es, variance = lower_levels(tables, bias, a, d, length, (pf, pb, pd), lam, rho, cc, max_order,
                                              keep, tick=tick)
-    # ---- bottom-up: levels D+1 .. nbu, each a whole table
+    # ---- bottom-up: levels D+1 .. nbu, each a whole table; the rows' shares of Var[s(X)] are
+    # kept per (level, row) and summed at the end, as the streaming engine does
+    var_rows = np.zeros((max(n_w, d, 1), length))
     p_prev = pd
     for m in range(d + 1, nbu + 1):
         shape = (length - m + 1, a ** m)
@@ -80,11 +82,13 @@ def _tables(tables, bias, background, max_order, tick):
         has_c = m in cc
         has_w = m <= n_w
         store = m <= max_order
-        variance += bottom_up_level(
+        bottom_up_level(
             m, d, a, length, float(bias), es, tables[m - 1] if has_w else DUMMY2, has_w,
             lam.pop(m, DUMMY2), rho.pop(m, DUMMY2), has_td, cc.pop(m, DUMMY2), has_c,
             lx, pre, af, p_prev, pf, nxt[0], nxt[1], nxt[2], nxt[3], keep_next,
-            poim_out[m - 1] if store else DUMMY2, firm_out[m - 1] if store else DUMMY2, store)
+            poim_out[m - 1] if store else DUMMY2, firm_out[m - 1] if store else DUMMY2, store,
+            var_rows[m - 1] if has_w else var_rows[0])
         lx, pre, af, p_prev = nxt
         tick()
+    variance += float(var_rows.sum())
     return poim_out, firm_out, es, variance

@@ -33,7 +33,7 @@ from .._progress import progress_bar
 from ..background._conditional import ChainSampler
 from ..errors import SeqimpError, check_int
 from ._poim_kernels import CERTAIN
-from ._scorers import call_scorer
+from ._scorers import batch_threads, call_scorer
 
 __all__ = ["poim_sampled", "position_summary"]
 
@@ -92,12 +92,13 @@ def _block_moments(draws, k, group, pi, zc, *, score_fn, sampler):
     return bmean, ((v - bmean[:, :, None]) ** 2).sum(axis=2), nb
 
 
-def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar, n_jobs):
+def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar, n_jobs, threads=1):
     """Mean and standard error of the per-sample values for order k at starts js, each (len(js), 4**k).
 
     The batches (a group of starts x a block of samples) are independent: they run through
-    :func:`seqimp._parallel.run_batches` and their moments are merged in batch order, so the
-    numbers do not depend on ``n_jobs``.
+    :func:`seqimp._parallel.run_batches` (on ``threads`` threads where ``n_jobs`` is None and
+    joblib asks for one job) and their moments are merged in batch order, so the numbers do not
+    depend on ``n_jobs`` or the thread count.
     """
     U, W, forward, backward = draws
     n, length = U.shape
@@ -118,7 +119,7 @@ def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar, n_job
     means = np.empty((len(js), nz))
     ses = np.empty((len(js), nz))
     results = run_batches(_block_moments, batches(), shared={"score_fn": score_fn, "sampler": sampler},
-                          n_jobs=n_jobs, bar=bar)
+                          n_jobs=n_jobs, bar=bar, threads=threads if len(groups) * len(blocks) > 1 else 1)
     for g0 in groups:
         count, mean, m2 = 0, 0.0, 0.0
         for _ in blocks:
@@ -173,12 +174,19 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         Report scored sequences on stderr.
     n_jobs : int or None, default=None
         Run the batches (a group of starts x a block of samples, scored in calls of at most
-        ``batch_size`` rows) on this many :class:`joblib.Parallel` workers. None follows the
-        active joblib configuration: one job (a plain loop), unless inside
-        ``joblib.parallel_config(n_jobs=...)``, or ``joblib.parallel_config(backend="dask")``
-        with a ``distributed.Client`` open, which spreads the batches over the Dask cluster.
-        The random numbers are drawn once, before any batch, and the batches' moments are
-        merged in batch order: the result is bit-identical for every ``n_jobs`` and backend.
+        ``batch_size`` rows) on this many :class:`joblib.Parallel` workers (processes unless a
+        joblib configuration says otherwise). None: where the active joblib configuration asks
+        for more than one job (``joblib.parallel_config(n_jobs=...)``,
+        ``joblib.parallel_config(backend="dask")`` with a ``distributed.Client`` open, or
+        ``client=``) it decides; otherwise the batches run on every available core
+        (:func:`seqimp._cores.available_cores`) as threads of this process, unless the scorer
+        says ``batches_in_threads = False`` (ONNX and torch scorers, which spread each batch
+        over the cores themselves). Threads gain where the scorer releases the GIL (numpy,
+        numba, scikit-learn); one that holds it (plain Python loops) runs at about the speed of
+        one thread -- give it ``n_jobs=N`` processes instead. ``n_jobs=1``: one batch at a time
+        in this thread. The random numbers are drawn once, before any batch, and the batches'
+        moments are merged in batch order: the result is bit-identical for every ``n_jobs``,
+        backend and thread count.
         Process and Dask workers need a picklable ``score_fn`` (a module-level function, a
         fitted model's bound method, :class:`ModelScorer`, :class:`OnnxScorer`); an
         unpicklable one is refused in one line before any batch runs.
@@ -211,6 +219,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
     batch_size = check_int(batch_size, "batch_size")
     check_n_jobs(n_jobs)
     starts = _positions(positions, length)
+    threads = batch_threads(score_fn)
     U, W = sampler.uniforms(n, random_state)
     forward, backward = sampler.base(U, W)
     rows = [starts[starts <= length - k] for k in range(1, max_order + 1)]
@@ -227,7 +236,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
                 continue
             pis = sampler.marginals(k)[js]
             mean, se = _estimate_order(score_fn, sampler, (U, W, forward, backward), k, js, pis, batch_size, bar,
-                                       n_jobs)
+                                       n_jobs, threads)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ratio = np.where(pis >= CERTAIN, 0.0, np.sqrt(pis / (1 - pis)))   # as the exact engine
             ratio[pis <= 0] = 0.0   # impossible k-mer: POIM undefined (NaN), FIRM 0, as the exact engine

@@ -2,8 +2,9 @@
 
 A score function takes an encoded ``(n, L)`` uint8 array (A=0, C=1, G=2, T=3) and returns
 ``n`` real scores. Here: the one-hot featuriser, scikit-learn models as scorers
-(:class:`ModelScorer`), loading a joblib model or a ``module:function`` scorer, and the
-check every batch of scores passes (:func:`call_scorer`).
+(:class:`ModelScorer`), loading a joblib model or a ``module:function`` scorer, the
+check every batch of scores passes (:func:`call_scorer`), and how many threads may score a
+scorer's batches at once (:func:`batch_threads`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
+from .._cores import available_cores
 from ..errors import SeqimpError, check_choice
 from ..io._alphabet import decode, get_alphabet
 
-__all__ = ["onehot", "load_scorer", "load_sklearn_model", "sklearn_scorer", "ModelScorer", "call_scorer"]
+__all__ = ["onehot", "load_scorer", "load_sklearn_model", "sklearn_scorer", "ModelScorer", "call_scorer",
+           "batch_threads"]
 
 _DNA = 4
 
@@ -48,6 +51,20 @@ def call_scorer(score_fn, Y) -> np.ndarray:
     if bad:
         raise SeqimpError(f"{name} returned {bad} non-finite scores (NaN/inf) for {n} sequences")
     return out
+
+
+def batch_threads(score_fn) -> int:
+    """Threads of this process that may score batches of ``score_fn`` at once (``n_jobs=None``).
+
+    Every available core (:func:`seqimp._cores.available_cores`), unless the scorer says
+    ``batches_in_threads = False``: :class:`~seqimp.scorers.OnnxScorer` and
+    :class:`~seqimp.scorers.TorchScorer` do (their runtimes spread each batch over the cores
+    themselves), and so may a score function that is not safe to call from two threads at once
+    (an attribute of the function: ``fn.batches_in_threads = False``). Threads gain only where
+    the scorer releases the GIL while it works (numpy, numba, scikit-learn); one that holds it
+    (a loop in plain Python) gets the same numbers at about the speed of one thread.
+    """
+    return available_cores() if getattr(score_fn, "batches_in_threads", True) else 1
 
 
 def onehot(X, *, alphabet_size=_DNA, dtype=np.float64) -> np.ndarray:
@@ -225,6 +242,11 @@ class ImportedScorer:
 
     def __reduce__(self):
         return _imported, (self.spec,)
+
+    @property
+    def batches_in_threads(self) -> bool:
+        """The imported function's own say (its attribute ``batches_in_threads``; True when absent)."""
+        return bool(getattr(self.fn, "batches_in_threads", True))
 
     def __call__(self, X):
         try:

@@ -29,6 +29,10 @@ class TorchScorer:
     alphabet : str or Alphabet, default="dna"
     """
 
+    #: torch spreads each batch over the cores (or runs it on the GPU) itself, so ``ism`` and
+    #: ``poim_sampled`` score its batches one at a time.
+    batches_in_threads = False
+
     def __init__(self, module, *, device="cpu", batch_size=1024, layout="NCL", output_index=0, alphabet="dna"):
         try:
             import torch

@@ -62,22 +62,45 @@ def _pair(x, y, h, delta, shifts):
 
 
 @numba.njit(cache=True, nogil=True)
-def _sym_row(X, out, row, h, delta, shifts):
+def _upper_row(X, out, row, h, delta, shifts):
+    """``out[row, row:]``: one row of the upper triangle, written along the row."""
     for j in range(row, X.shape[0]):
-        v = _pair(X[row], X[j], h, delta, shifts)
-        out[row, j] = v
-        out[j, row] = v
+        out[row, j] = _pair(X[row], X[j], h, delta, shifts)
+
+
+#: Side of the square tiles in which the upper triangle is copied to the lower one.
+_TILE = 64
+
+
+@numba.njit(cache=True, nogil=True)
+def _mirror_tiles(out, bi):
+    """``out[i, j] = out[j, i]`` for j < i in the rows of tile row ``bi``, tile by tile."""
+    n = out.shape[0]
+    i0 = bi * _TILE
+    for j0 in range(0, i0 + 1, _TILE):
+        for i in range(i0, min(i0 + _TILE, n)):
+            for j in range(j0, min(j0 + _TILE, i)):
+                out[i, j] = out[j, i]
 
 
 @numba.njit(cache=True, parallel=True)
 def _gram_sym(X, h, delta, shifts):
     n = X.shape[0]
     out = np.empty((n, n))
-    # rows t and n-1-t together: every task does about n+1 pairs (balanced triangle)
+    # rows t and n-1-t together: every task does n+1 pairs (balanced triangle); each row of the
+    # upper triangle is written along the row (writing the lower triangle at the same time went
+    # down a column: a cache line per pair)
     for t in numba.prange((n + 1) // 2):
-        _sym_row(X, out, t, h, delta, shifts)
+        _upper_row(X, out, t, h, delta, shifts)
         if n - 1 - t != t:
-            _sym_row(X, out, n - 1 - t, h, delta, shifts)
+            _upper_row(X, out, n - 1 - t, h, delta, shifts)
+    # then the lower triangle from the upper, tile by tile (a tile's rows and columns stay in
+    # cache), tile rows b and nb-1-b together as above
+    nb = (n + _TILE - 1) // _TILE
+    for b in numba.prange((nb + 1) // 2):
+        _mirror_tiles(out, b)
+        if nb - 1 - b != b:
+            _mirror_tiles(out, nb - 1 - b)
     return out
 
 

@@ -99,8 +99,9 @@ class ImportanceOptions:
     n_samples : int, default=1000
         Background samples of the sampled route (:func:`seqimp.poim_sampled`).
     n_jobs : int, optional
-        The sampled route's batches on this many workers (None: joblib's active
-        configuration); the results do not depend on it.
+        The sampled route's batches on this many worker processes (None: joblib's active
+        configuration, or where none is active every available core as threads, see
+        :func:`seqimp.poim_sampled`); the results do not depend on it.
     """
 
     max_order: int | None = None
