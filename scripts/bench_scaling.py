@@ -18,10 +18,11 @@ Stages (one process; numba's thread count set by ``numba.set_num_threads``, the 
                      under an order-1 background (its conditional rows drawn inside the batches), as ``ism``.
 
 Thread counts are those of 1, 2, 4, 8, 16 that the process may use
-(:func:`seqimp._cores.available_cores`); every stage is run once per count (``--repeat N``: N rounds
-over the counts, the fastest of each count kept, for a machine shared with other jobs), warm (its numba code compiled before the
-clock starts), and the speed-up is against one thread in the same process.
-On a 16-core machine the whole run takes about 7-8 minutes; ``--quick`` takes sizes a 2-core
+(:func:`seqimp._cores.available_cores`); every stage is run once per count (``--repeat N``: N
+rounds over the counts, the fastest of each count kept, for a machine shared with other jobs),
+warm (its numba code compiled before the clock starts), and the speed-up is against one thread
+in the same process. On a 16-core machine the whole run takes about 7-8 minutes (ism and sampled
+add under half a minute); ``--quick`` takes sizes a 2-core
 machine runs in about two minutes (the figures then say little about 16 cores)::
 
     python scripts/bench_scaling.py                    # the figures of record (16 cores)
