@@ -6,6 +6,16 @@ import pytest
 matplotlib.use("Agg")
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # pytest -n N runs N workers on the machine's cores: each worker's numba kernels default to one
+    # thread (parallel regions of two workers on two cores wait on each other's descheduled threads).
+    # numba's pool keeps its size, so the tests that compare thread counts still run two threads.
+    import numba
+
+    import seqimp  # noqa: F401  (sizes numba's pool first)
+
+    numba.set_num_threads(1)
+
 SHARED_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "data")
 
 
