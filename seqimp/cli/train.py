@@ -164,8 +164,8 @@ def register(sub) -> None:
                         "iterate; default %(default)s)")
     s.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="WD SVM threads: the coordinate-descent passes on N threads sharing the weights (the same "
-                        "model up to its last digits, docs/multicore.md); 1: one thread, the same bytes every run. "
-                        "Default: one thread, the fastest measured on two cores (docs/multicore.md)")
+                        "model up to its last digits, docs/multicore.md). Default (and 1): one thread, the same bytes "
+                        "every run")
     p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
     add_dask_options(p, "train")
     add_quiet(p, solver=True)

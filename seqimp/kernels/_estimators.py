@@ -213,8 +213,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
     n_jobs : int or None, default=None
         Implicit route, one machine: threads of the coordinate-descent passes ("dcd" and "fast";
         -1: every core the process may use, :func:`seqimp._cores.available_cores`: its affinity
-        mask, cgroup CPU quota, ``NUMBA_NUM_THREADS`` and ``OMP_NUM_THREADS``). None: one thread,
-        the fastest measured on two cores (``docs/multicore.md``, "Measured"). With two or more, each pass runs on the
+        mask, cgroup CPU quota, ``NUMBA_NUM_THREADS`` and ``OMP_NUM_THREADS``). None: one thread, the
+        model the same bits on every run (``docs/multicore.md``, "Why one thread stays the default"). With two or
+        more, each pass runs on the
         threads sharing one weight vector (:mod:`seqimp.kernels._async_dcd`); the exact route
         then finishes with one-thread passes on the weights recomputed from the dual variables,
         the fast route returns the weights of its averaged dual variables. The model is the
@@ -481,7 +482,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         if not isinstance(self.deterministic, (bool, np.bool_)):
             raise SeqimpError(f"deterministic must be True or False, got {self.deterministic!r}")
         if self.n_jobs is None:
-            threads = 1  # one thread until threads are measured faster (docs/multicore.md)
+            threads = 1  # the same bits on every run (docs/multicore.md, "Why one thread stays the default")
         else:
             threads = check_threads(self.n_jobs)
         return 1 if self.deterministic else threads

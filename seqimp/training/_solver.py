@@ -75,7 +75,7 @@ class SolverOptions:
     threads : int >= 1, optional
         ``WDClassifier(n_jobs=...)``: the coordinate-descent passes on that many threads sharing
         the weights (the same model up to the last digits); 1: one thread, bit for bit
-        reproducible. None: one thread (the fastest measured on two cores).
+        reproducible. None: one thread (the same bits on every run, docs/multicore.md).
     """
 
     solver: str = "auto"
