@@ -92,46 +92,42 @@ def _lmer_code(row, t, l):
 
 
 @njit(cache=True)
-def _window_counts(row, rrow, l, left, right, w, counts, rc):
-    """Count the window's gapped k-mers (both strands with ``rc``) into ``counts``; returns
-    ``(<phi, w>, ||phi||^2)``."""
+def _window_features(row, rrow, l, left, right, rc, feats):
+    """The window's gapped k-mer occurrences (both strands with ``rc``: + strand windows, then the
+    reverse complement's) into ``feats``; returns their number."""
     length = row.shape[0]
     shift = 2 * (l - l // 2)
     rmask = (np.int64(1) << shift) - 1
-    dot = 0.0
-    strands = 2 if rc else 1
-    for s in range(strands):
-        seq = row if s == 0 else rrow
-        for t in range(length - l + 1):
-            code = _lmer_code(seq, t, l)
-            a, r = code >> shift, code & rmask
-            for c in range(left.shape[1]):
-                f = left[a, c] + right[r, c]
-                counts[f] += 1.0
-                dot += w[f]
-    sq = 0.0
-    for s in range(strands):
-        seq = row if s == 0 else rrow
-        for t in range(length - l + 1):
-            code = _lmer_code(seq, t, l)
-            a, r = code >> shift, code & rmask
-            for c in range(left.shape[1]):
-                sq += counts[left[a, c] + right[r, c]]
-    return dot, sq
-
-
-@njit(cache=True)
-def _clear_counts(row, rrow, l, left, right, counts, rc):
-    length = row.shape[0]
-    shift = 2 * (l - l // 2)
-    rmask = (np.int64(1) << shift) - 1
+    n = 0
     for s in range(2 if rc else 1):
         seq = row if s == 0 else rrow
         for t in range(length - l + 1):
             code = _lmer_code(seq, t, l)
             a, r = code >> shift, code & rmask
             for c in range(left.shape[1]):
-                counts[left[a, c] + right[r, c]] = 0.0
+                feats[n] = left[a, c] + right[r, c]
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _window_counts(feats, n, w, counts):
+    """Count the occurrences ``feats[:n]`` (:func:`_window_features`) into ``counts``; returns
+    ``(<phi, w>, ||phi||^2)``."""
+    dot = 0.0
+    for i in range(n):
+        counts[feats[i]] += 1.0
+        dot += w[feats[i]]
+    sq = 0.0
+    for i in range(n):
+        sq += counts[feats[i]]
+    return dot, sq
+
+
+@njit(cache=True)
+def _clear_counts(feats, n, counts):
+    for i in range(n):
+        counts[feats[i]] = 0.0
 
 
 @njit(cache=True)
@@ -195,16 +191,18 @@ def _gkm_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, interce
     """Substitutions grouped by window: those of window ``i`` are ``bounds[i]:bounds[i + 1]`` of
     ``pos``/``alt``. ``score_ref[i]`` per window; per substitution ``score_alt``, the change of
     ``<phi, w>`` (``dn_out``, deltaSVM's sum) and the top gapped k-mer ``top[v] = (t, c, sign, change)``."""
-    m = codes.shape[0]
+    m, length = codes.shape
     step = (m + n_chunks - 1) // n_chunks
     log_size = 2 * 2 * l * with_col.shape[1]
     for chunk in prange(n_chunks):
         counts = np.zeros(n_features)
         log = np.empty(log_size, dtype=np.int64)
+        feats = np.empty(2 * max(length - l + 1, 0) * left.shape[1], dtype=np.int64)
         for i in range(chunk * step, min(m, (chunk + 1) * step)):
             if bounds[i] == bounds[i + 1]:
                 continue
-            dot, sq = _window_counts(codes[i], rcodes[i], l, left, right, w, counts, rc)
+            n = _window_features(codes[i], rcodes[i], l, left, right, rc, feats)
+            dot, sq = _window_counts(feats, n, w, counts)
             score_ref[i] = _score(dot, sq, normalize, intercept)
             for v in range(bounds[i], bounds[i + 1]):
                 dn, dsq, t, c, sign, change = _gkm_one(codes[i], rcodes[i], l, left, right, with_col, w, counts, log,
@@ -215,7 +213,7 @@ def _gkm_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, interce
                 top[v, 1] = c
                 top[v, 2] = sign
                 top[v, 3] = change
-            _clear_counts(codes[i], rcodes[i], l, left, right, counts, rc)
+            _clear_counts(feats, n, counts)
 
 
 @njit(cache=True, parallel=True)
@@ -227,8 +225,10 @@ def _gkm_all_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, int
     for chunk in prange(n_chunks):
         counts = np.zeros(n_features)
         log = np.empty(log_size, dtype=np.int64)
+        feats = np.empty(2 * max(length - l + 1, 0) * left.shape[1], dtype=np.int64)
         for i in range(chunk * step, min(m, (chunk + 1) * step)):
-            dot, sq = _window_counts(codes[i], rcodes[i], l, left, right, w, counts, rc)
+            n = _window_features(codes[i], rcodes[i], l, left, right, rc, feats)
+            dot, sq = _window_counts(feats, n, w, counts)
             ref = _score(dot, sq, normalize, intercept)
             for p in range(length):
                 j = 0
@@ -239,4 +239,4 @@ def _gkm_all_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, int
                                                         log, p, b, rc, False)
                     out[i, 3 * p + j] = _score(dot + dn, sq + dsq, normalize, intercept) - ref
                     j += 1
-            _clear_counts(codes[i], rcodes[i], l, left, right, counts, rc)
+            _clear_counts(feats, n, counts)
