@@ -34,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 import numba
 import numpy as np
 
-from ._dual_step import projected_gradient
+from ._dual_step import projected_gradient, widen
 from ._layout import _dot_split, row_addresses, row_buffers
 
 __all__ = ["AsyncPasses", "rebuild_weights"]
@@ -106,10 +106,7 @@ def _shared_steps(codes, sign, alpha, upper, w, mine, additions, t, start, refre
         order[kept] = i
         kept += 1
         j += 1
-        if proj > pg[0]:
-            pg[0] = proj
-        if proj < pg[1]:
-            pg[1] = proj
+        widen(pg, proj)
         if abs(proj) > 1.0e-12:
             new = min(max(a - g / qd, 0.0), c)
             alpha[i] = new

@@ -36,7 +36,7 @@ from .._cores import available_cores
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
 from ._async_dcd import AsyncPasses, rebuild_weights
-from ._dual_step import projected_gradient
+from ._dual_step import projected_gradient, widen
 from ._implicit import check_codes, implicit_layout, row_norm2, solver_line, wd_scores
 from ._layout import _add_buf, _dot_buf, aligned_zeros, row_addresses, row_buffers, solver_layout, to_standard
 from ._params import check_degree_shifts, wd_beta
@@ -82,10 +82,7 @@ def _svm_steps(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, 
             order[active] = i
             continue
         s += 1
-        if proj > pg[0]:
-            pg[0] = proj
-        if proj < pg[1]:
-            pg[1] = proj
+        widen(pg, proj)
         if abs(proj) > 1.0e-12:
             new = min(max(a - g / (sigma * qd), 0.0), c)
             alpha[i] = new

@@ -1,12 +1,12 @@
-"""One coordinate of liblinear's L1-loss SVM dual, shared by the one-thread passes (:mod:`._dcd`)
-and the passes on threads (:mod:`._async_dcd`): whether the coordinate leaves the active set
-(shrinking) and its projected gradient."""
+"""One coordinate of liblinear's L1-loss SVM dual, shared by the one-thread passes (:mod:`._dcd`),
+the passes on threads (:mod:`._async_dcd`) and the gkm SVM's pass (:mod:`._gkm_dcd`): whether the
+coordinate leaves the active set (shrinking), its projected gradient, and the pass's range of them."""
 
 from __future__ import annotations
 
 import numba
 
-__all__ = ["projected_gradient"]
+__all__ = ["projected_gradient", "widen"]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -29,3 +29,12 @@ def projected_gradient(g, a, c, pg_max_old, pg_min_old):
     else:
         proj = g
     return False, proj
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def widen(pg, proj):
+    """``pg`` = (largest, smallest) projected gradient of a pass so far, widened by ``proj``."""
+    if proj > pg[0]:
+        pg[0] = proj
+    if proj < pg[1]:
+        pg[1] = proj

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ._dual_step import projected_gradient
 from ._gkm import _halves
 
 __all__ = ["dcd_pass", "CHUNKS", "PARALLEL_FROM"]
@@ -76,19 +77,10 @@ def _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, le
             dot *= 2.0
         g = y[i] * (scale[i] * dot + bias * bias_w[0]) - 1.0
         a = alpha[i]
-        keep[t] = 1
-        if a == 0.0:
-            if g > pg_max_old:
-                keep[t] = 0
-                continue
-            pg = min(g, 0.0)
-        elif a == C:
-            if g < pg_min_old:
-                keep[t] = 0
-                continue
-            pg = max(g, 0.0)
-        else:
-            pg = g
+        shrink, pg = projected_gradient(g, a, C, pg_max_old, pg_min_old)
+        keep[t] = 0 if shrink else 1
+        if shrink:
+            continue
         pg_max = max(pg_max, pg)
         pg_min = min(pg_min, pg)
         if pg != 0.0:
