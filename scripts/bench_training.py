@@ -237,9 +237,14 @@ def compare_fast(exact, fast, a, b):
           f"{exact['fit_s']:.1f} s; target <= 0.33x), passes {fast['passes']} vs {exact['passes']}, held-out accuracy "
           f"{fast['accuracy']:.4f} vs {exact['accuracy']:.4f} (difference {fast['accuracy'] - exact['accuracy']:+.4f}, "
           f"target within 0.002)", flush=True)
-    if exact.get("top_firm") and fast.get("top_firm"):
-        shares = [len(set(e) & set(f)) / len(e) for e, f in zip(exact["top_firm"], fast["top_firm"])]
-        print("    share of the exact top 50 by |FIRM| in the fast top 50 (target >= 0.90), order k = 2..: "
+    print_overlap(exact, fast, "the exact top 50 by |FIRM| in the fast top 50")
+
+
+def print_overlap(a, b, what):
+    """The share of ``a``'s top 50 |FIRM| oligomers in ``b``'s, per order (where both have them)."""
+    if a.get("top_firm") and b.get("top_firm"):
+        shares = [len(set(e) & set(f)) / len(e) for e, f in zip(a["top_firm"], b["top_firm"])]
+        print(f"    share of {what} (target >= 0.90), order k = 2..: "
               + ", ".join(f"k={k} {v:.2f}" for k, v in enumerate(shares, start=2)), flush=True)
 
 
@@ -365,11 +370,7 @@ def main(argv=None):
                           f"time per pass {a['per_pass_s'] / b['per_pass_s']:.2f}x, passes {b['passes']} vs "
                           f"{a['passes']}, held-out accuracy {b['accuracy']:.4f} vs {a['accuracy']:.4f} (difference "
                           f"{b['accuracy'] - a['accuracy']:+.4f}, target within 0.002)", flush=True)
-                    if a.get("top_firm") and b.get("top_firm"):
-                        shares = [len(set(e) & set(f)) / len(e) for e, f in zip(a["top_firm"], b["top_firm"])]
-                        print("    share of the one-thread top 50 by |FIRM| in the threads' top 50 (target >= 0.90), "
-                              "order k = 2..: " + ", ".join(f"k={k} {v:.2f}" for k, v in enumerate(shares, start=2)),
-                              flush=True)
+                    print_overlap(a, b, "the one-thread top 50 by |FIRM| in the threads' top 50")
             if "linear" in res and base:
                 a, b = res["linear"], res[base]
                 print(f"  linear / {base}: fit time {a['fit_s'] / b['fit_s']:.2f}x, peak RSS "

@@ -131,6 +131,14 @@ def _clear_counts(feats, n, counts):
 
 
 @njit(cache=True)
+def _scratch(n_features, length, l, with_col, left):
+    """One thread's scratch of the SNV kernels: the window's counts, the log of a substitution's
+    count changes (:func:`_gkm_one`) and the window's occurrences (:func:`_window_features`)."""
+    return (np.zeros(n_features), np.empty(2 * 2 * l * with_col.shape[1], dtype=np.int64),
+            np.empty(2 * max(length - l + 1, 0) * left.shape[1], dtype=np.int64))
+
+
+@njit(cache=True)
 def _gkm_one(row, rrow, l, left, right, with_col, w, counts, log, p, b, rc, track):
     """Substitution of letter ``b`` at ``p``: ``(dN, dsq, t, c, sign, change)``: the change of
     ``<phi, w>`` and of ``||phi||^2``, and the + strand gapped k-mer whose weight changes most
@@ -193,11 +201,8 @@ def _gkm_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, interce
     ``<phi, w>`` (``dn_out``, deltaSVM's sum) and the top gapped k-mer ``top[v] = (t, c, sign, change)``."""
     m, length = codes.shape
     step = (m + n_chunks - 1) // n_chunks
-    log_size = 2 * 2 * l * with_col.shape[1]
     for chunk in prange(n_chunks):
-        counts = np.zeros(n_features)
-        log = np.empty(log_size, dtype=np.int64)
-        feats = np.empty(2 * max(length - l + 1, 0) * left.shape[1], dtype=np.int64)
+        counts, log, feats = _scratch(n_features, length, l, with_col, left)
         for i in range(chunk * step, min(m, (chunk + 1) * step)):
             if bounds[i] == bounds[i + 1]:
                 continue
@@ -221,11 +226,8 @@ def _gkm_all_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, int
     """Every substitution of every window: ``out[i, 3 p + j]`` = score change for the j-th other letter at p."""
     m, length = codes.shape
     step = (m + n_chunks - 1) // n_chunks
-    log_size = 2 * 2 * l * with_col.shape[1]
     for chunk in prange(n_chunks):
-        counts = np.zeros(n_features)
-        log = np.empty(log_size, dtype=np.int64)
-        feats = np.empty(2 * max(length - l + 1, 0) * left.shape[1], dtype=np.int64)
+        counts, log, feats = _scratch(n_features, length, l, with_col, left)
         for i in range(chunk * step, min(m, (chunk + 1) * step)):
             n = _window_features(codes[i], rcodes[i], l, left, right, rc, feats)
             dot, sq = _window_counts(feats, n, w, counts)
