@@ -166,7 +166,8 @@ def test_weights_of_in_parallel_equal_the_serial_sum():
                 _add(buf, m, tables.left, tables.right, serial, value)
         for chunks in (1, 2, 3):
             w = np.zeros(tables.n_features)
-            _weights_of(codes, offsets, 6, tables.left, tables.right, rc, coef, w, rows, chunks)
+            _weights_of(codes, offsets, 6, tables.left, tables.right, rc, coef, w, rows, chunks,
+                        np.arange(tables.columns.shape[0]))
             np.testing.assert_array_equal(w, serial)  # the same additions in the same order
 
 

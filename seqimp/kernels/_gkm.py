@@ -296,13 +296,14 @@ def _gram(xcodes, xoff, ycodes, yoff, l, left, right, rc, n_features, n_chunks, 
 
 
 @njit(cache=True, parallel=True)
-def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows, n_chunks):
-    """``w += sum_i coef[i] phi(x_i)`` over the sequences with ``coef[i] != 0`` (the weights of
-    dual variables: ``coef = y alpha scale``). In parallel over ``n_chunks`` ranges of column
-    choices: the features of different choices are different (``c * 4**k + u``), so no two
+def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows, n_chunks, choices):
+    """``w += sum_i coef[i] phi(x_i)`` at the column choices ``choices`` (every choice, or the
+    fit's own choices: :func:`own_choices`) over the sequences with ``coef[i] != 0`` (the weights
+    of dual variables: ``coef = y alpha scale``). In parallel over ``n_chunks`` ranges of
+    ``choices``: the features of different choices are different (``c * 4**k + u``), so no two
     threads write one weight, and each weight receives its additions in the order of the serial
     loop (sequence by sequence, window by window): the same bits."""
-    n_choice = left.shape[1]
+    n_choice = choices.size
     step = (n_choice + n_chunks - 1) // n_chunks
     for t in prange(n_chunks):
         buf = np.empty((rows, 2), dtype=np.int64)
@@ -313,8 +314,56 @@ def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows, n_chunks):
                 value = coef[i]
                 for r in range(m):
                     a, b = buf[r, 0], buf[r, 1]
-                    for c in range(lo, hi):
+                    for j in range(lo, hi):
+                        c = choices[j]
                         w[left[a, c] + right[b, c]] += value
+
+
+def mirrored_choices(columns, word_length) -> np.ndarray:
+    """For every column choice ``c`` the choice of its mirrored columns (``j -> l - 1 - j``),
+    shape (C(l, k),): the gapped k-mer ``f = (c, u)`` read on the other strand is ``R f =
+    (mirror[c], rc(u))``, ``rc(u)`` its k letters reversed and complemented."""
+    where = {tuple(c): i for i, c in enumerate(columns.tolist())}
+    return np.array([where[tuple(sorted(word_length - 1 - j for j in c))] for c in columns.tolist()], dtype=np.int64)
+
+
+def own_choices(columns, word_length) -> tuple[np.ndarray, np.ndarray]:
+    """The column choices whose weights a both-strand fit keeps, and which of them are their own
+    mirror. A weight vector of both strands is its own reverse complement (``w[f] == w[R f]``,
+    :func:`_strand_dot`), so of a choice ``c`` and its mirror ``c'`` only the lower one's weights
+    need to be kept: ``w[(c', u)] = w[(c, rc(u))]``. Reading both strands' windows at ``c`` gives
+    the weights of both strands' windows at ``c'`` as well (the reverse strand's window at ``c``
+    is ``R`` of the + strand's at ``c'``): the dot product of both strands is twice the sum over
+    both strands' windows at the kept choices that are not their own mirror, plus twice the sum
+    over the + strand's windows at the self-mirrored ones; an update adds at both strands' windows
+    of the kept choices only -- about half the additions.
+
+    Returns
+    -------
+    choices : ndarray of shape (n_own,), int64
+        The kept choices (``c <= mirror[c]``), increasing.
+    both : ndarray of shape (n_own,), uint8
+        1 where the kept choice is not its own mirror (its dot product reads both strands' windows).
+    """
+    mirror = mirrored_choices(columns, word_length)
+    idx = np.arange(mirror.size)
+    keep = idx <= mirror
+    return idx[keep].astype(np.int64), (idx[keep] < mirror[keep]).astype(np.uint8)
+
+
+def mirror_weights(w, columns, word_length, informative) -> None:
+    """Fill the weights of every choice above its mirror from its mirror's (``w[(c', u)] =
+    w[(c, rc(u))]``, :func:`own_choices`) in place: the full, reverse-complement-symmetric vector."""
+    mirror = mirrored_choices(columns, word_length)
+    size = 4 ** informative
+    u = np.arange(size, dtype=np.int64)
+    rcu = np.zeros(size, dtype=np.int64)
+    for t in range(informative):        # letter t (most significant first) -> letter k-1-t, complemented
+        letter = (u >> (2 * (informative - 1 - t))) & 3
+        rcu += (3 - letter) << (2 * t)
+    blocks = w.reshape(mirror.size, size)
+    for c in np.flatnonzero(np.arange(mirror.size) > mirror):
+        blocks[c] = blocks[mirror[c]][rcu]
 
 
 @njit(cache=True, parallel=True)

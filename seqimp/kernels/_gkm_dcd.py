@@ -1,10 +1,12 @@
 """One pass of the gkm SVM's dual coordinate descent (:class:`~seqimp.kernels.GKMClassifier`), on
 every thread numba runs, the same bits for every thread count.
 
-A row's step reads ``<phi(x), w>`` over all its l-mer windows and C(l, k) column choices and, when its
-dual variable moves, adds to the same weights: about 10^5 look-ups a row for 500 nt at l = 10, k = 6.
+A row's step reads ``<phi(x), w>`` over its l-mer windows and column choices and, when its dual
+variable moves, adds to the same weights: about 10^5 look-ups a row for 500 nt at l = 10, k = 6.
+With both strands only the weights of a choice and not of its mirror are kept
+(:func:`~seqimp.kernels._gkm.own_choices`: half the additions), and filled in at the end of the fit.
 The column choices own disjoint features (``c * 4**k + u``), so the work of one row is cut into
-:data:`CHUNKS` ranges of choices, run at once where a row has enough of it (:data:`PARALLEL_FROM`
+:data:`CHUNKS` ranges of the kept choices, run at once where a row has enough of it (:data:`PARALLEL_FROM`
 look-ups): the dot product is the sum of the ranges' partial sums, added in range order, and each
 weight gets its additions in window order within its range -- the chain of steps and every number in
 it the same as on one thread, whatever the thread count (the partial sums are taken the same way on one
@@ -28,24 +30,29 @@ PARALLEL_FROM = 16_384
 
 
 @njit(cache=True, nogil=True)
-def _dot_range(buf, n, left_t, right_t, w, lo, hi):
-    """``sum`` of ``w`` over the first ``n`` window rows of ``buf`` and the column choices ``lo..hi-1``,
-    choice by choice (``left_t``, ``right_t``: the half tables transposed, a choice's row contiguous;
-    a choice's features, its two table rows and its weights stay in the core's first-level cache)."""
+def _dot_range(buf, n, half, left_t, right_t, w, choices, both, lo, hi):
+    """``sum`` of ``w`` over the column choices ``choices[lo:hi]``: a choice with ``both[j]`` over the
+    first ``n`` window rows of ``buf`` (both strands), one without over the first ``half`` (``left_t``,
+    ``right_t``: the half tables transposed, a choice's row contiguous; a choice's features, its two
+    table rows and its weights stay in the core's first-level cache)."""
     total = 0.0
-    for c in range(lo, hi):
+    for j in range(lo, hi):
+        c = choices[j]
         lc = left_t[c]
         rc = right_t[c]
-        for t in range(n):
+        rows = n if both[j] else half
+        for t in range(rows):
             total += w[lc[buf[t, 0]] + rc[buf[t, 1]]]
     return total
 
 
 @njit(cache=True, nogil=True)
-def _add_range(buf, n, left_t, right_t, w, value, lo, hi):
-    """``w += value`` at the features of the first ``n`` window rows of ``buf`` and the choices ``lo..hi-1``
-    (choice by choice; each weight belongs to one choice and gets its additions in window order)."""
-    for c in range(lo, hi):
+def _add_range(buf, n, left_t, right_t, w, value, choices, lo, hi):
+    """``w += value`` at the features of the first ``n`` window rows of ``buf`` and the choices
+    ``choices[lo:hi]`` (choice by choice; each weight belongs to one choice and gets its additions
+    in window order)."""
+    for j in range(lo, hi):
+        c = choices[j]
         lc = left_t[c]
         rc = right_t[c]
         for t in range(n):
@@ -53,9 +60,9 @@ def _add_range(buf, n, left_t, right_t, w, value, lo, hi):
 
 
 @njit(cache=True, parallel=True)
-def _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left_t, right_t, rc, buf,
-          pg_max_old, pg_min_old, keep, chunks, parallel_from):
-    n_choice = left_t.shape[0]
+def _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left_t, right_t, rc, choices, both,
+          buf, pg_max_old, pg_min_old, keep, chunks, parallel_from):
+    n_choice = choices.size
     step = (n_choice + chunks - 1) // chunks
     partial = np.zeros(chunks)
     pg_max = -np.inf
@@ -63,13 +70,15 @@ def _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, le
     for t in range(order.size):
         i = order[t]
         m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
-        half = m // 2 if rc else m                 # with rc the + strand's rows read the same weights (_strand_dot)
-        if half * n_choice >= parallel_from:
+        half = m // 2 if rc else m
+        if m * n_choice >= parallel_from:
             for ch in prange(chunks):
-                partial[ch] = _dot_range(buf, half, left_t, right_t, w, ch * step, min(n_choice, (ch + 1) * step))
+                partial[ch] = _dot_range(buf, m, half, left_t, right_t, w, choices, both, ch * step,
+                                         min(n_choice, (ch + 1) * step))
         else:
             for ch in range(chunks):
-                partial[ch] = _dot_range(buf, half, left_t, right_t, w, ch * step, min(n_choice, (ch + 1) * step))
+                partial[ch] = _dot_range(buf, m, half, left_t, right_t, w, choices, both, ch * step,
+                                         min(n_choice, (ch + 1) * step))
         dot = 0.0
         for ch in range(chunks):
             dot += partial[ch]
@@ -91,23 +100,26 @@ def _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, le
                 value = d * scale[i]
                 if m * n_choice >= parallel_from:
                     for ch in prange(chunks):
-                        _add_range(buf, m, left_t, right_t, w, value, ch * step, min(n_choice, (ch + 1) * step))
+                        _add_range(buf, m, left_t, right_t, w, value, choices, ch * step,
+                                   min(n_choice, (ch + 1) * step))
                 else:
-                    _add_range(buf, m, left_t, right_t, w, value, 0, n_choice)
+                    _add_range(buf, m, left_t, right_t, w, value, choices, 0, n_choice)
                 bias_w[0] += d * bias
     return pg_max, pg_min
 
 
 def dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left, right, rc, buf,
-             pg_max_old, pg_min_old, keep):
+             pg_max_old, pg_min_old, keep, choices, both):
     """One pass of dual coordinate descent for the hinge-loss SVM (L1-loss dual, as liblinear's)
     over the rows in ``order``; the bias is a constant feature of value ``bias`` (weight
-    ``bias_w[0]``). Shrinking (liblinear's, Hsieh et al. 2008, section 3.2): a variable at 0
-    whose gradient exceeds ``pg_max_old``, or at ``C`` whose gradient is below ``pg_min_old``
-    (the last pass's largest and smallest projected gradient), is left where it is and marked
-    ``keep[t] = 0`` (``keep[t] = 1`` for the others); ``pg_max_old = inf``, ``pg_min_old =
-    -inf`` shrink nothing. Returns the largest and smallest projected gradient of the rows
-    not shrunk. Every thread numba runs takes part; the result is the same for any number."""
+    ``bias_w[0]``). ``w`` holds the weights of the column choices ``choices`` only: with ``rc``
+    those of :func:`~seqimp.kernels._gkm.own_choices` (``both``: which read both strands), without
+    every choice (``both`` all 1). Shrinking (liblinear's, Hsieh et al. 2008, section 3.2): a
+    variable at 0 whose gradient exceeds ``pg_max_old``, or at ``C`` whose gradient is below
+    ``pg_min_old`` (the last pass's largest and smallest projected gradient), is left where it is
+    and marked ``keep[t] = 0`` (``keep[t] = 1`` for the others); ``pg_max_old = inf``, ``pg_min_old
+    = -inf`` shrink nothing. Returns the largest and smallest projected gradient of the rows not
+    shrunk. Every thread numba runs takes part; the result is the same for any number."""
     return _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, np.ascontiguousarray(left.T),
-                 np.ascontiguousarray(right.T), rc, buf, pg_max_old, pg_min_old, keep, min(CHUNKS, left.shape[1]),
-                 PARALLEL_FROM)
+                 np.ascontiguousarray(right.T), rc, choices, both, buf, pg_max_old, pg_min_old, keep,
+                 min(CHUNKS, choices.size), PARALLEL_FROM)

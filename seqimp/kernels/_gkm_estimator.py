@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ._gkm import (GkmTables, _attributions, _lmer_scores, _scores, _squared_norms, _weights_of,
-                   buffer_rows, check_lengths, n_chunks, ragged_codes)
+                   buffer_rows, check_lengths, mirror_weights, n_chunks, own_choices, ragged_codes)
 from ._gkm_dcd import dcd_pass
 
 __all__ = ["GKMClassifier"]
@@ -181,6 +181,10 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         bias = float(self.bias)
         qii = (sq * scale ** 2) + bias * bias
         w = np.zeros(self.tables_.n_features)
+        if self.reverse_complement:  # the weights of a choice, not of its mirror (filled in at the end)
+            choices, both = own_choices(self.tables_.columns, self.tables_.word_length)
+        else:
+            choices, both = np.arange(self.tables_.columns.shape[0]), np.ones(self.tables_.columns.shape[0], np.uint8)
         bias_w = np.zeros(1)
         alpha = np.zeros(sign.size)
         if alpha_init is not None:
@@ -189,7 +193,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
                 raise SeqimpError(f"alpha_init must hold {alpha.size} finite values, got shape {alpha_init.shape}")
             alpha = np.clip(alpha_init, 0.0, float(self.C))
             _weights_of(codes, offsets, *self._args(), alpha * sign * scale, w,
-                        buffer_rows(offsets, self.tables_.word_length), n_chunks(self.tables_.columns.shape[0]))
+                        buffer_rows(offsets, self.tables_.word_length), n_chunks(choices.size), choices)
             bias_w[0] = float((alpha * sign).sum() * bias)
         rng = check_random_state(self.random_state)
         buf = np.empty((buffer_rows(offsets, self.tables_.word_length), 2), dtype=np.int64)
@@ -202,7 +206,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         for it in range(max_iter):
             order = active[rng.permutation(active.size)]
             pg_max, pg_min = dcd_pass(codes, offsets, sign, scale, qii, order, alpha, w, bias_w, C, bias,
-                                       *self._args(), buf, pg_max_old, pg_min_old, keep)
+                                       *self._args(), buf, pg_max_old, pg_min_old, keep, choices, both)
             active = order[keep[:order.size] == 1]
             if pg_max - pg_min < self.tol:
                 if active.size == n:
@@ -218,6 +222,8 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         else:
             warnings.warn(f"GKMClassifier: dual coordinate descent did not reach tol={self.tol:g} in "
                           f"max_iter={max_iter} passes; increase max_iter", ConvergenceWarning, stacklevel=2)
+        if self.reverse_complement:
+            mirror_weights(w, self.tables_.columns, self.tables_.word_length, self.tables_.informative)
         self.coef_ = w
         self.intercept_ = float(bias_w[0] * bias)
         self.dual_coef_ = alpha * sign
