@@ -120,6 +120,6 @@ def dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l,
     and marked ``keep[t] = 0`` (``keep[t] = 1`` for the others); ``pg_max_old = inf``, ``pg_min_old
     = -inf`` shrink nothing. Returns the largest and smallest projected gradient of the rows not
     shrunk. Every thread numba runs takes part; the result is the same for any number."""
-    return _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, np.ascontiguousarray(left.T),
-                 np.ascontiguousarray(right.T), rc, choices, both, buf, pg_max_old, pg_min_old, keep,
+    return _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, np.ascontiguousarray(left.T, dtype=np.int32),
+                 np.ascontiguousarray(right.T, dtype=np.int32), rc, choices, both, buf, pg_max_old, pg_min_old, keep,
                  min(CHUNKS, choices.size), PARALLEL_FROM)
