@@ -87,6 +87,16 @@ class GkmTables:
         self.left = _half_table(self.columns, 0, half, self.informative, True)
         self.right = _half_table(self.columns, half, self.word_length, self.informative, False)
 
+    def norm_choices(self, rc) -> tuple[np.ndarray, np.ndarray]:
+        """``(choices, both)`` of :func:`_squared_norm` and the fit's pass: with ``rc`` the kept
+        choices of :func:`own_choices`, without every choice (``both`` all 1)."""
+        if rc:
+            if not hasattr(self, "_own"):
+                self._own = own_choices(self.columns, self.word_length)
+            return self._own
+        n = self.columns.shape[0]
+        return np.arange(n, dtype=np.int64), np.ones(n, dtype=np.uint8)
+
 
 @njit(cache=True)
 def _half_table(columns, lo, hi, k, with_offset):
@@ -214,33 +224,33 @@ def _add(buf, n, left, right, w, value):
 
 
 @njit(cache=True)
-def _squared_norm(buf, n, left, right, scratch, rc):
-    """``||phi(x)||^2`` over the ``n`` rows of ``buf``: counts in the zeroed ``scratch``, squared
-    and summed, scratch zeroed again. With ``rc`` only the + strand's counts ``u`` are made:
-    ``||u + R u||^2 = 2 sum_f u_f^2 + 2 sum_f u_f u_(R f)``, the first sum read at the + strand's
-    occurrences, the second at the reverse strand's (whose gapped k-mers are the ``R f`` of the
-    + strand's); integer counts, so the same number as counting both strands."""
-    half = n // 2 if rc else n
-    _add(buf, half, left, right, scratch, 1.0)
-    total = 0.0
-    if rc:
-        for t in range(n):
-            a, r = buf[t, 0], buf[t, 1]
-            for c in range(left.shape[1]):
-                total += scratch[left[a, c] + right[r, c]]
-        for t in range(half):
-            a, r = buf[t, 0], buf[t, 1]
-            for c in range(left.shape[1]):
-                scratch[left[a, c] + right[r, c]] = 0.0
-        return 2.0 * total
+def _squared_norm(buf, n, left, right, scratch, rc, choices, both):
+    """``||phi(x)||^2`` over the ``n`` rows of ``buf``: counts in the zeroed ``scratch`` at the column
+    choices ``choices``, squared and summed, scratch zeroed again (a feature's square is added at
+    its first occurrence, which zeroes it). With ``rc`` the choices are those a both-strand fit
+    keeps (:func:`own_choices`) and the counts are of both strands' windows: a choice that is not
+    its own mirror (``both``) stands for its mirror too, whose counts are the same numbers at the
+    features ``R f`` (``||.||^2`` of the two: twice its own); integer counts, so the same number as
+    counting every choice."""
     for t in range(n):
         a, r = buf[t, 0], buf[t, 1]
-        for c in range(left.shape[1]):
-            j = left[a, c] + right[r, c]
-            v = scratch[j]
-            total += v * v
-            scratch[j] = 0.0
-    return total
+        for j in range(choices.size):
+            c = choices[j]
+            scratch[left[a, c] + right[r, c]] += 1.0
+    pair = 0.0
+    single = 0.0
+    for t in range(n):
+        a, r = buf[t, 0], buf[t, 1]
+        for j in range(choices.size):
+            c = choices[j]
+            f = left[a, c] + right[r, c]
+            v = scratch[f]
+            if rc and both[j]:
+                pair += v * v
+            else:
+                single += v * v
+            scratch[f] = 0.0
+    return 2.0 * pair + single
 
 
 def buffer_rows(offsets, l) -> int:
@@ -249,7 +259,7 @@ def buffer_rows(offsets, l) -> int:
 
 
 @njit(cache=True, parallel=True)
-def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks, rows):
+def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks, rows, choices, both):
     n = offsets.size - 1
     out = np.empty(n)
     step = (n + n_chunks - 1) // n_chunks
@@ -258,7 +268,7 @@ def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks, row
         buf = np.empty((rows, 2), dtype=np.int64)
         for i in range(t * step, min(n, (t + 1) * step)):
             m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
-            out[i] = _squared_norm(buf, m, left, right, scratch, rc)
+            out[i] = _squared_norm(buf, m, left, right, scratch, rc, choices, both)
     return out
 
 
@@ -455,8 +465,9 @@ def gkm_kernel(X, Y=None, *, word_length=10, informative=6, reverse_complement=T
     rows = max(buffer_rows(xo, tables.word_length), buffer_rows(yo, tables.word_length))
     G = _gram(xc, xo, yc, yo, *args, tables.n_features, n_chunks(xo.size - 1), rows)
     if normalize:
-        nx = _squared_norms(xc, xo, *args, tables.n_features, n_chunks(xo.size - 1), rows)
-        ny = nx if Y is None else _squared_norms(yc, yo, *args, tables.n_features, n_chunks(yo.size - 1), rows)
+        kept = tables.norm_choices(rc)
+        nx = _squared_norms(xc, xo, *args, tables.n_features, n_chunks(xo.size - 1), rows, *kept)
+        ny = nx if Y is None else _squared_norms(yc, yo, *args, tables.n_features, n_chunks(yo.size - 1), rows, *kept)
         G /= np.sqrt(np.outer(nx, ny))
     return G
 

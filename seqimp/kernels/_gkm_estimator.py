@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ._gkm import (GkmTables, _attributions, _lmer_scores, _scores, _squared_norms, _weights_of,
-                   buffer_rows, check_lengths, mirror_weights, n_chunks, own_choices, ragged_codes)
+                   buffer_rows, check_lengths, mirror_weights, n_chunks, ragged_codes)
 from ._gkm_dcd import dcd_pass
 
 __all__ = ["GKMClassifier"]
@@ -54,7 +54,8 @@ def squared_norms(codes, offsets, tables, rc) -> np.ndarray:
         sub_offsets = np.zeros(miss.size + 1, dtype=np.int64)
         np.cumsum(np.diff(offsets)[miss], out=sub_offsets[1:])
         sq[miss] = _squared_norms(sub_codes, sub_offsets, tables.word_length, tables.left, tables.right, bool(rc),
-                                  tables.n_features, n_chunks(miss.size), buffer_rows(sub_offsets, tables.word_length))
+                                  tables.n_features, n_chunks(miss.size), buffer_rows(sub_offsets, tables.word_length),
+                                  *tables.norm_choices(bool(rc)))
         size = _NORM_BYTES.get(params, 0) + int(sub_codes.size)
         if size > NORM_CACHE_BYTES:
             table.clear()
@@ -181,10 +182,8 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         bias = float(self.bias)
         qii = (sq * scale ** 2) + bias * bias
         w = np.zeros(self.tables_.n_features)
-        if self.reverse_complement:  # the weights of a choice, not of its mirror (filled in at the end)
-            choices, both = own_choices(self.tables_.columns, self.tables_.word_length)
-        else:
-            choices, both = np.arange(self.tables_.columns.shape[0]), np.ones(self.tables_.columns.shape[0], np.uint8)
+        # with both strands the weights of a choice, not of its mirror (filled in at the end)
+        choices, both = self.tables_.norm_choices(bool(self.reverse_complement))
         bias_w = np.zeros(1)
         alpha = np.zeros(sign.size)
         if alpha_init is not None:
