@@ -138,8 +138,9 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
     z = (scores - med) / mad
     fwd, rev = _word_codes(positive, l)
     seeds, rows, used = [], [], []
-    for idx in np.argsort(-z, kind="stable"):
-        if not z[idx] >= min_z or len(seeds) >= max_motifs:
+    above = np.flatnonzero(z >= min_z)  # the l-mers a seed may come from, best first (ties: lower index)
+    for idx in above[np.argsort(-z[above], kind="stable")]:
+        if len(seeds) >= max_motifs:
             break
         word = kmer_string(int(idx), l)
         if any(_variant(word, u) for u in used):
