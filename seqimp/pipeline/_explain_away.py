@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..training import train_gkm
+from ..training import ROUND_TOL, train_gkm
 from ._explain import trained_poim
 from ._gkm_motifs import gkm_motifs
 from ._motif_search import motif_matches, poim_motifs
@@ -96,7 +96,8 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
 
 def gkm_rounds(run, data, *, model, options, random_state=None, fitted=None):
     """The rounds of a gkm motif run: each trains a gkm model again on the masked sequences
-    (:func:`seqimp.training.train_gkm`, ``model``'s l, k and C, no held-out split), starting from
+    (:func:`seqimp.training.train_gkm`, ``model``'s l, k and C, no held-out split, tol
+    :data:`seqimp.training.ROUND_TOL`), starting from
     the previous round's dual variables (``fitted``: the first round's model; the sequences are the
     same but for the erased sites), and finds its motifs (:func:`~._gkm_motifs.gkm_motifs`, seeds
     from its l-mer weights). Returns ``run`` with all rounds joined and matched to
@@ -107,7 +108,7 @@ def gkm_rounds(run, data, *, model, options, random_state=None, fitted=None):
         X, y = masked.labelled()
         start = None if previous[0] is None else np.abs(previous[0].dual_coef_)
         gkm, _info = train_gkm(X, y, model=replace(model, test_fraction=0.0), random_state=random_state,
-                               alpha_init=start)
+                               alpha_init=start, tol=ROUND_TOL)
         previous[0] = gkm
         return gkm_motifs(gkm, masked, options=options, round=number, accepted=accepted, match=False,
                           random_state=random_state, seqlets=False)

@@ -16,7 +16,8 @@ from dataclasses import replace
 from ..errors import SeqimpError
 from ..importance import load_poim
 from ..io import encode_labelled
-from ..training import check_kind, choose_model, gkm_parameters, recorded_seed, train_classifier, train_gkm
+from ..training import (ROUND_TOL, check_kind, choose_model, gkm_parameters, recorded_seed, train_classifier,
+                        train_gkm)
 from ._explain import check_job, compute_importance, trained_poim
 from ._explain_away import gkm_rounds, poim_rounds
 from ._gkm_motifs import gkm_motifs
@@ -126,7 +127,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         gkm, info = train_gkm(X, y, model=model, random_state=random_state, held_out=choice.gkm_held_out)
         run = gkm_motifs(gkm, data, options=motifs, match=False, random_state=random_state)
         run = gkm_rounds(run, data, model=model, options=motifs, random_state=random_state, fitted=gkm)
-        run.parameters.update(gkm_parameters(model, info, choice, random_state))
+        run.parameters.update(gkm_parameters(model, info, choice, random_state), round_tol=ROUND_TOL)
         return _finish(out, run, trained=True, with_poim=False, **common)
     result = trained_poim(data, model=model, background=background, importance=importance, random_state=random_state,
                           progress=output.progress, held_out=choice.held_out)

@@ -10,7 +10,7 @@ import numpy as np
 
 from ._classifier import evaluate, held_out_split, recorded_seed
 
-__all__ = ["train_gkm", "held_out_start", "GKM_TOL"]
+__all__ = ["train_gkm", "held_out_start", "GKM_TOL", "ROUND_TOL"]
 
 logger = logging.getLogger(__name__)
 
@@ -18,11 +18,17 @@ logger = logging.getLogger(__name__)
 #: for its dual solvers. On the ``anywhere`` set of motif_benchmark_2 the passes fell from 19
 #: (``tol`` 0.01, the estimator's default) to 12 with the same best l-mers (FOXA2's, z 9.7).
 GKM_TOL = 0.1
+#: The stopping tolerance of the gkm fits of explaining away (rounds 2, 3, ... of a motif run,
+#: :func:`seqimp.pipeline.gkm_rounds`), which only say which l-mers still stand out once the reported
+#: motifs' sites are erased: at 0.5 the held-out fits of six gkm-route benchmark sets took 4-7 passes
+#: instead of 7-12 with the same 50 best l-mers (48 of 50 on two); the first round's fits, whose
+#: l-mers seed the reported motifs, keep :data:`GKM_TOL` (docs/kernels.md, "Speed").
+ROUND_TOL = 0.5
 
 
-def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init=None):
+def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init=None, tol=GKM_TOL):
     """A :class:`~seqimp.kernels.GKMClassifier` (``model.word_length``, ``model.informative``,
-    ``model.C``, ``tol`` :data:`GKM_TOL`) evaluated on the held-out split of :func:`~seqimp.training.held_out_split` (same stratified split,
+    ``model.C``, ``tol``: :data:`GKM_TOL` unless given) evaluated on the held-out split of :func:`~seqimp.training.held_out_split` (same stratified split,
     same seed) and then trained on all sequences, which the motifs come from. The fit on all
     sequences starts from the held-out fit's dual variables and the held-out rows' margins
     (:func:`held_out_start`, ``alpha_init`` of :meth:`~seqimp.kernels.GKMClassifier.fit`: the
@@ -53,7 +59,7 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
     def fit(X, y, alpha_init=None):
         if alpha_init is None:  # every dual variable at C (docstring)
             alpha_init = np.full(len(y), float(model.C))
-        return GKMClassifier(model.word_length, model.informative, C=model.C, tol=GKM_TOL,
+        return GKMClassifier(model.word_length, model.informative, C=model.C, tol=tol,
                              random_state=recorded_seed(random_state)).fit(X, y, alpha_init=alpha_init)
 
     info = {"n_train": int(len(y)), "n_test": 0, "accuracy": None, "auroc": None}
