@@ -314,6 +314,10 @@ def main(argv=None) -> int:
                         help="scenarios: also run this STREME executable (MEME 5.5.8, built from source) on every "
                              "set with the stored answers' options, alternately after and before seqimp, and print "
                              "its wall time, CPU seconds and peak memory beside seqimp's")
+    parser.add_argument("--time-pairs", type=int, default=0, metavar="N",
+                        help="scenarios with --streme: then time N more pairs of seqimp and STREME runs on every "
+                             "set, in turn first, and print the fastest wall time of each and their ratio (on a "
+                             "machine whose speed drifts, pairs run seconds apart are what can be compared)")
     args = parser.parse_args(argv)
     if args.scenarios:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -322,8 +326,12 @@ def main(argv=None) -> int:
         if args.streme is not None and not os.access(args.streme, os.X_OK):
             print(f"--streme {args.streme}: not an executable file")
             return 2
+        if args.time_pairs and args.streme is None:
+            print("--time-pairs needs --streme")
+            return 2
         return run_scenarios(args.scenarios, tuple(args.scenario_seeds), args.data, keep=args.keep,
-                             only=tuple(args.only), baseline=args.baseline, streme=args.streme)
+                             only=tuple(args.only), baseline=args.baseline, streme=args.streme,
+                             time_pairs=args.time_pairs)
     _paths(args.data)
     if not JASPAR.exists():
         print(f"{JASPAR} is missing: the benchmark needs ../shared/data beside the repository")

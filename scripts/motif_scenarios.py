@@ -397,12 +397,13 @@ def _warm_up(tmp, source=None):
 
 
 def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=("",), baseline=None,
-                  streme=None) -> int:
+                  streme=None, time_pairs=0) -> int:
     """Print the scenario table (markdown) for the public sets and/or generated ones (those
     whose name contains one of ``only``); with ``baseline`` (a source tree of seqimp), its
     run of every set too, just before the current code's; with ``streme`` (the path of a
     ``streme`` executable), STREME's run of every set beside seqimp's, alternately after and
-    before it."""
+    before it, and with ``time_pairs`` N, then N more pairs of both on every set
+    (:func:`_time_pairs`)."""
     database = jaspar(shared)
     tmp = Path(keep).resolve() if keep else Path(tempfile.mkdtemp(prefix="motif_scenarios_"))
     tmp.mkdir(parents=True, exist_ok=True)
@@ -451,7 +452,36 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=(""
             if sc.streme is not None:
                 stored = f"; stored FINALTIME {streme_answer(sc)[2]:.1f} s"
             _print_streme(sc, database, f"STREME 5.5.8 (run here{stored})", tmp / f"{sc.name}_streme", streme_timing)
+    if streme is not None and time_pairs > 0:
+        _time_pairs(scenarios, tmp / "pairs", streme, time_pairs)
     return 0
+
+
+def _time_pairs(scenarios, tmp, streme, pairs):
+    """Time ``pairs`` more runs of ``seqimp motifs`` and STREME on every scenario set, seconds apart
+    and in turn first (pair p: seqimp first when p is even), into scratch folders under ``tmp``; print
+    per set the fastest wall time of each (CPU seconds beside it) and seqimp's over STREME's."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    print(f"\nPaired timings: {pairs} pairs of runs per set, each tool first in turn; the fastest wall "
+          "seconds (CPU seconds) of each\n")
+    print("| set | sequences | seqimp wall s | STREME wall s | seqimp / STREME |")
+    print("|---|---|---|---|---|")
+    for sc in scenarios:
+        best = {"seqimp": None, "streme": None}
+        for p in range(pairs):
+            order = ("seqimp", "streme") if p % 2 == 0 else ("streme", "seqimp")
+            for tool in order:
+                if tool == "seqimp":
+                    timing = run_seqimp(sc, tmp / f"{sc.name}_{p}")
+                else:
+                    timing = run_streme(sc, tmp / f"{sc.name}_streme_{p}", streme)
+                if timing.code == 0 and (best[tool] is None or timing.wall < best[tool].wall):
+                    best[tool] = timing
+        s, t = best["seqimp"], best["streme"]
+        n = sum(1 for path in (sc.pos, sc.neg) for line in open(path) if line.startswith(">"))
+        ratio = f"{s.wall / t.wall:.2f}" if s is not None and t is not None else "-"
+        print(f"| {sc.name} | {n} | {'-' if s is None else _seconds(s)} | {'-' if t is None else _seconds(t)} "
+              f"| {ratio} |")
 
 
 def _print_streme(sc, database, label, out, timing):
