@@ -215,3 +215,33 @@ def test_rows_cut_over_the_threads_give_the_same_bits_as_one_thread(monkeypatch)
         assert fit.n_iter_ == fits[0].n_iter_
         np.testing.assert_array_equal(fit.coef_, fits[0].coef_)
         np.testing.assert_array_equal(fit.dual_coef_, fits[0].dual_coef_)
+
+
+@pytest.mark.parametrize("l,k", [(5, 3), (10, 6), (4, 4)])
+def test_kept_choices_and_their_mirrors(l, k):
+    """own_choices keeps one choice of each mirrored pair and every self-mirrored one; weights
+    written at the kept choices and filled in by mirror_weights are their own reverse complement."""
+    from seqimp.kernels._gkm import mirror_weights, mirrored_choices, own_choices
+
+    tables = GkmTables(l, k)
+    mirror = mirrored_choices(tables.columns, l)
+    for c, cols in enumerate(tables.columns.tolist()):
+        assert sorted(l - 1 - j for j in cols) == tables.columns[mirror[c]].tolist()
+    choices, both = own_choices(tables.columns, l)
+    pairs = {frozenset((c, int(mirror[c]))) for c in range(mirror.size)}
+    assert choices.size == len(pairs)  # one choice per pair (a self-mirrored choice is a pair of one)
+    assert (both == (mirror[choices] != choices)).all()
+    if (l, k) == (10, 6):
+        assert (choices.size, int((both == 0).sum())) == (110, 10)
+    rng = np.random.default_rng(l + k)
+    w = np.zeros(tables.n_features)
+    blocks = w.reshape(mirror.size, 4 ** k)
+    R = _reverse_feature(l, k)
+    for c, pair in zip(choices, both):
+        blocks[c] = rng.normal(size=4 ** k)
+        if not pair:  # a self-mirrored choice's weights are their own reverse complement within it
+            start = c * 4 ** k
+            blocks[c] = blocks[c] + blocks[c][R[start:start + 4 ** k] - start]
+    mirror_weights(w, tables.columns, l, k)
+    np.testing.assert_array_equal(w[R], w)
+    assert np.count_nonzero(w) == w.size
