@@ -19,7 +19,7 @@ logger = logging.getLogger(__name__)
 #: (``tol`` 0.01, the estimator's default) to 12 with the same best l-mers (FOXA2's, z 9.7).
 GKM_TOL = 0.1
 #: The stopping tolerance of the gkm fits of explaining away (rounds 2, 3, ... of a motif run,
-#: :func:`seqimp.pipeline.gkm_rounds`), which only say which l-mers still stand out once the reported
+#: :func:`seqimp.pipeline._explain_away.gkm_rounds`), which only say which l-mers still stand out once the reported
 #: motifs' sites are erased: at 0.5 the held-out fits of six gkm-route benchmark sets took 4-7 passes
 #: instead of 7-12 with the same 50 best l-mers (48 of 50 on two); the first round's fits, whose
 #: l-mers seed the reported motifs, keep :data:`GKM_TOL` (docs/kernels.md, "Speed").
