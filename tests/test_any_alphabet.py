@@ -84,3 +84,15 @@ def test_what_needs_dna_says_so(protein):
     with pytest.raises(SeqimpError, match=r"^the reverse complement needs DNA sequences \(got protein\)$"):
         reverse_complement_codes(np.zeros((1, 3), np.uint8), "protein")
     assert reverse_complement_codes(encode(["AACG"]))[0].tolist() == encode(["CGTT"])[0].tolist()
+
+
+def test_reverse_complement_index_against_strings():
+    from seqimp.io import kmer_index, kmer_string, reverse_complement_index
+
+    for k in (1, 2, 4):
+        table = reverse_complement_index(k)
+        assert table.shape == (4 ** k,)
+        for i in range(4 ** k):
+            word = kmer_string(i, k)
+            rc = word[::-1].translate(str.maketrans("ACGT", "TGCA"))
+            assert table[i] == kmer_index(rc)

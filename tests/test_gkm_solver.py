@@ -190,7 +190,7 @@ def test_squared_norms_of_one_strand_equal_explicit_counts(l, k):
     tables = GkmTables(l, k)
     for rc in (True, False):
         norms = _squared_norms(codes, offsets, l, tables.left, tables.right, rc, tables.n_features, 2,
-                               buffer_rows(offsets, l), *tables.norm_choices(rc))
+                               buffer_rows(offsets, l), *tables.kept_choices(rc))
         np.testing.assert_array_equal(norms, np.diag(_brute_kernel(seqs, l, k, rc)))  # integer counts: exact
 
 

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import SeqimpError, check_int
+from ..io._strand import reverse_complement_index
 
 __all__ = ["SiteBackground", "read_bfile", "MAX_SITE_ORDER", "window_log2"]
 
@@ -90,7 +91,7 @@ class SiteBackground:
         for j in range(order + 1):
             counts = np.zeros(4 ** (j + 1))
             _count_words(flat, j + 1, counts)
-            counts = counts + counts[_reverse_complement_index(j + 1)] + float(pseudocount)
+            counts = counts + counts[reverse_complement_index(j + 1)] + float(pseudocount)
             # the frequencies as the file writes them (7 significant digits): read back, the same
             freqs.append(np.array([float(f"{p:.6e}") for p in counts / counts.sum()]))
         return cls(freqs)
@@ -165,16 +166,6 @@ def read_bfile(path) -> SiteBackground:
             raise SeqimpError(f"{path}: no frequency for the word {missing[0]} (every word of length {length} needed)")
         freqs.append(np.array([words[_word(i, length)] for i in range(4 ** length)]))
     return SiteBackground(freqs)
-
-
-def _reverse_complement_index(length) -> np.ndarray:
-    """For every word index of ``length`` letters, the index of its reverse complement."""
-    idx = np.arange(4 ** length)
-    out = np.zeros_like(idx)
-    for p in range(length):
-        letter = (idx // 4 ** (length - 1 - p)) % 4
-        out += (3 - letter) * 4 ** p
-    return out
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ _EXPORTS = {
     "oligomer_hits": "_genome", "open_genome": "_genome",
     "format_position": "_positions", "position_labels": "_positions",
     "dinucleotide_shuffle": "_shuffle", "shuffle_negatives": "_shuffle",
-    "require_dna": "_strand", "reverse_complement_codes": "_strand",
+    "require_dna": "_strand", "reverse_complement_codes": "_strand", "reverse_complement_index": "_strand",
     "read_vcf": "_vcf", "variant_windows": "_variant_windows",
     "LabelledSequences": "_labelled", "encode_labelled": "_labelled", "alphabet_of": "_labelled",
     "source_of": "_labelled",

@@ -7,7 +7,7 @@ import numpy as np
 from ._alphabet import get_alphabet
 from ..errors import SeqimpError
 
-__all__ = ["require_dna", "reverse_complement_codes"]
+__all__ = ["require_dna", "reverse_complement_codes", "reverse_complement_index"]
 
 
 def require_dna(alphabet, what: str, *, rna_ok: bool = False):
@@ -29,3 +29,14 @@ def reverse_complement_codes(codes, alphabet="dna") -> np.ndarray:
     require_dna(alphabet, "the reverse complement", rna_ok=True)
     codes = np.asarray(codes, dtype=np.uint8)
     return np.ascontiguousarray((3 - codes)[..., ::-1])
+
+
+def reverse_complement_index(k: int) -> np.ndarray:
+    """For every k-mer index (base 4, first letter most significant), the index of its reverse
+    complement, shape (4**k,), int64."""
+    idx = np.arange(4 ** k, dtype=np.int64)
+    out = np.zeros_like(idx)
+    for p in range(k):  # letter p (most significant first) becomes letter k-1-p, complemented
+        letter = (idx >> (2 * (k - 1 - p))) & 3
+        out |= (3 - letter) << (2 * p)
+    return out

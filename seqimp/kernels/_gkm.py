@@ -32,6 +32,7 @@ from numba import njit, prange
 
 from ..errors import SeqimpError, check_int
 from ..io._check import check_sequences
+from ..io._strand import reverse_complement_index
 
 __all__ = ["gkm_kernel", "spectrum_kernel", "gkm_columns", "GkmTables", "check_gkm_params", "ragged_codes",
            "MAX_FEATURES"]
@@ -86,13 +87,12 @@ class GkmTables:
         half = self.word_length // 2
         self.left = _half_table(self.columns, 0, half, self.informative, True)
         self.right = _half_table(self.columns, half, self.word_length, self.informative, False)
+        self._own = own_choices(self.columns, self.word_length)
 
-    def norm_choices(self, rc) -> tuple[np.ndarray, np.ndarray]:
+    def kept_choices(self, rc) -> tuple[np.ndarray, np.ndarray]:
         """``(choices, both)`` of :func:`_squared_norm` and the fit's pass: with ``rc`` the kept
         choices of :func:`own_choices`, without every choice (``both`` all 1)."""
         if rc:
-            if not hasattr(self, "_own"):
-                self._own = own_choices(self.columns, self.word_length)
             return self._own
         n = self.columns.shape[0]
         return np.arange(n, dtype=np.int64), np.ones(n, dtype=np.uint8)
@@ -365,13 +365,8 @@ def mirror_weights(w, columns, word_length, informative) -> None:
     """Fill the weights of every choice above its mirror from its mirror's (``w[(c', u)] =
     w[(c, rc(u))]``, :func:`own_choices`) in place: the full, reverse-complement-symmetric vector."""
     mirror = mirrored_choices(columns, word_length)
-    size = 4 ** informative
-    u = np.arange(size, dtype=np.int64)
-    rcu = np.zeros(size, dtype=np.int64)
-    for t in range(informative):        # letter t (most significant first) -> letter k-1-t, complemented
-        letter = (u >> (2 * (informative - 1 - t))) & 3
-        rcu += (3 - letter) << (2 * t)
-    blocks = w.reshape(mirror.size, size)
+    rcu = reverse_complement_index(informative)
+    blocks = w.reshape(mirror.size, rcu.size)
     for c in np.flatnonzero(np.arange(mirror.size) > mirror):
         blocks[c] = blocks[mirror[c]][rcu]
 
@@ -465,7 +460,7 @@ def gkm_kernel(X, Y=None, *, word_length=10, informative=6, reverse_complement=T
     rows = max(buffer_rows(xo, tables.word_length), buffer_rows(yo, tables.word_length))
     G = _gram(xc, xo, yc, yo, *args, tables.n_features, n_chunks(xo.size - 1), rows)
     if normalize:
-        kept = tables.norm_choices(rc)
+        kept = tables.kept_choices(rc)
         nx = _squared_norms(xc, xo, *args, tables.n_features, n_chunks(xo.size - 1), rows, *kept)
         ny = nx if Y is None else _squared_norms(yc, yo, *args, tables.n_features, n_chunks(yo.size - 1), rows, *kept)
         G /= np.sqrt(np.outer(nx, ny))

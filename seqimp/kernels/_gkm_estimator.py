@@ -55,7 +55,7 @@ def squared_norms(codes, offsets, tables, rc) -> np.ndarray:
         np.cumsum(np.diff(offsets)[miss], out=sub_offsets[1:])
         sq[miss] = _squared_norms(sub_codes, sub_offsets, tables.word_length, tables.left, tables.right, bool(rc),
                                   tables.n_features, n_chunks(miss.size), buffer_rows(sub_offsets, tables.word_length),
-                                  *tables.norm_choices(bool(rc)))
+                                  *tables.kept_choices(bool(rc)))
         size = _NORM_BYTES.get(params, 0) + int(sub_codes.size)
         if size > NORM_CACHE_BYTES:
             table.clear()
@@ -183,7 +183,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         qii = (sq * scale ** 2) + bias * bias
         w = np.zeros(self.tables_.n_features)
         # with both strands the weights of a choice, not of its mirror (filled in at the end)
-        choices, both = self.tables_.norm_choices(bool(self.reverse_complement))
+        choices, both = self.tables_.kept_choices(bool(self.reverse_complement))
         bias_w = np.zeros(1)
         alpha = np.zeros(sign.size)
         if alpha_init is not None:

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..io._alphabet import kmer_string
+from ..io._strand import reverse_complement_index
 from .._renamed import renamed_keywords
 from ..errors import SeqimpError, check_choice
 from .._tables import top_n
@@ -179,15 +180,6 @@ def assemble_motif(result, order, position, *, measure="poim", fraction=0.75, ma
     return Motif(name, block / block.sum(axis=1, keepdims=True), start=lo + 1, score=seed_val, direction=direction)
 
 
-def _revcomp_index(k):
-    z = np.arange(4 ** k)
-    out = np.zeros_like(z)
-    for p in range(k):
-        letter = (z >> (2 * (k - 1 - p))) & 3
-        out |= (3 - letter) << (2 * p)
-    return out
-
-
 @renamed_keywords(strands="strand:strands")
 def position_free_candidates(result, covered=(), *, order=None, measure="poim", factor=8.0, strands="both",
                              min_spread=0.25, max_motifs=2, pad=2, purity=0.7, prefix="free"):
@@ -222,7 +214,7 @@ def position_free_candidates(result, covered=(), *, order=None, measure="poim", 
     rows = np.nan_to_num(table[keep])
     total = rows.sum(axis=0)
     if strands == "both":
-        total = total + total[_revcomp_index(k)]
+        total = total + total[reverse_complement_index(k)]
     med = np.median(total)
     mad = 1.4826 * np.median(np.abs(total - med))
     if mad <= 0:
