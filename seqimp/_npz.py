@@ -6,7 +6,6 @@ entry date (1980-01-01, the earliest a zip file can hold) and fixed permissions.
 
 from __future__ import annotations
 
-import io
 import os
 import zipfile
 from contextlib import contextmanager
@@ -49,13 +48,18 @@ def save_npz(path, arrays: dict, *, compress=False, append=False) -> str:
     method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
     with zipfile.ZipFile(path, mode, compression=method, allowZip64=True) as zf:
         for name, value in arrays.items():
-            buffer = io.BytesIO()
-            np.lib.format.write_array(buffer, np.asanyarray(value), allow_pickle=False)
+            value = np.asanyarray(value)
             info = zipfile.ZipInfo(f"{name}.npy", date_time=FIXED_DATE)
             info.compress_type = method
             info.external_attr = 0o644 << 16
-            zf.writestr(info, buffer.getvalue())
+            info.file_size = value.nbytes + _HEADER_ROOM  # zipfile's zip64 choice from the size to come
+            with zf.open(info, "w") as entry:  # streamed: no second copy of the array in memory
+                np.lib.format.write_array(entry, value, allow_pickle=False)
     return path
+
+
+#: bytes an ``.npy`` header may take, for the size announced before an entry is streamed
+_HEADER_ROOM = 4096
 
 
 #: Largest ``metadata`` entry (a JSON string) a result file may hold, and its deepest nesting.

@@ -7,7 +7,7 @@ import pytest
 
 from seqimp.motifs._sites import site_scores
 from seqimp.motifs._sites import site_threshold
-from seqimp.motifs._tune import _apply, _letter_best, _trial_counts, _with_change, sites_passing, tune_pwm
+from seqimp.motifs._tune import _apply, _letter_best, _top, _trial_counts, _with_change, sites_passing, tune_pwm
 
 pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
 
@@ -54,6 +54,17 @@ def test_trial_and_apply_equal_rescoring():
         _apply(base, X, starts, 5, 1, 1, 0.75)
         shift = np.log2((bg * 2.0 ** T).sum(axis=1)).sum() - np.log2((bg * 2.0 ** S).sum(axis=1)).sum()
         np.testing.assert_allclose(base, site_scores(_odds_pwm(T, bg), X, starts, strands, bg) + shift, atol=1e-9)
+
+
+def test_top_holds_the_largest_values_of_a_sort():
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 7, 60, 500):
+        for k in sorted({0, min(1, n - 1), n // 3, n - 1}):  # k < n, as k = floor(fpr n) with fpr < 1
+            values = rng.integers(-3, 4, n) * 0.5  # ties everywhere
+            values[rng.random(n) < 0.2] = -np.inf
+            top = np.empty(k + 1)
+            _top(values, k, top)
+            assert top.tolist() == np.sort(values)[n - k - 1:].tolist()
 
 
 def test_trial_counts_equal_sites_passing_of_each_change():

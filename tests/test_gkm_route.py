@@ -8,7 +8,7 @@ import pytest
 
 from seqimp.errors import SeqimpError
 from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
-from seqimp.training import choose_model
+from seqimp.training import GKM_TOL, HELD_OUT_TOL, ModelOptions as TrainingModel, choose_model, train_gkm
 from test_gkm import planted
 
 pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
@@ -26,6 +26,27 @@ def _positional(n=200, L=60, seed=0, motif="TTACGTAA", at=25):
 def free():
     X, y = planted(240, L=100, seed=3, share=0.6)
     return X[y == 1], X[y == 0]
+
+
+def test_held_out_fit_stops_at_its_own_tolerance(free, monkeypatch):
+    """The held-out gkm fit only gives the auROC and the start of the fit on all sequences: it
+    stops at HELD_OUT_TOL; the fit on all, which the motifs come from, at GKM_TOL."""
+    from seqimp.kernels import GKMClassifier
+
+    tols = []
+    fit = GKMClassifier.fit
+
+    def spy(self, X, y, **kwargs):
+        tols.append((len(y), self.tol))
+        return fit(self, X, y, **kwargs)
+
+    monkeypatch.setattr(GKMClassifier, "fit", spy)
+    pos, neg = free
+    X, y = np.vstack([pos, neg]), np.r_[np.ones(len(pos)), np.zeros(len(neg))].astype(int)
+    gkm, info = train_gkm(X, y, model=TrainingModel(kind="gkm"), random_state=0)
+    assert HELD_OUT_TOL > GKM_TOL
+    assert tols == [(info["n_train"], HELD_OUT_TOL), (len(y), GKM_TOL)] and info["n_train"] < len(y)
+    assert gkm.tol == GKM_TOL and info["auroc"] > 0.75
 
 
 def test_choose_model_rule():
@@ -68,6 +89,7 @@ def test_auto_runs_gkm_on_position_free_motif(free, tmp_path):
     assert run.stats["p_value"].iloc[0] < 1e-10
     gkm = run.parameters["gkm_metrics"]
     assert gkm["auroc"] > 0.75  # held out; WD is below 0.6 on the same split
+    assert (run.parameters["tol"], run.parameters["held_out_tol"]) == (GKM_TOL, HELD_OUT_TOL)
     for name in ("motifs.tsv", "motif_sites.tsv", "motifs.meme", "motif_candidates.tsv"):
         assert (tmp_path / name).is_file()
     assert not (tmp_path / "motifs_poim.npz").exists()  # the gkm route has no POIM

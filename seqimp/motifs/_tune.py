@@ -90,25 +90,53 @@ def _best_of_others(best, letter):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
+def _top(values, k, top):
+    """The ``k + 1`` largest of ``values`` (with their repeats) into ``top``, ascending: ``top[0]``
+    is ``sorted(values)[-k - 1]``, ``top[k]`` the largest -- what :func:`seqimp.motifs._sites._cut`
+    reads of a full sort, in one pass (``values.size > k``)."""
+    filled = 0
+    for v in values:
+        if filled <= k:
+            j = filled
+            filled += 1
+        elif v > top[0]:
+            j = 0
+            while j < k and top[j + 1] < v:  # drop top[0], shift the smaller ones down
+                top[j] = top[j + 1]
+                j += 1
+            top[j] = v
+            continue
+        else:
+            continue
+        while j > 0 and top[j - 1] > v:  # still filling: insertion
+            top[j] = top[j - 1]
+            j -= 1
+        top[j] = v
+
+
+@njit(cache=True)
 def _trial_counts(best_pos, best_neg, letter, deltas, k, strict, out):
     """For every ``deltas[j]`` added to ``letter``'s log-odds: the positives passing the site
     threshold of the negatives (:func:`sites_passing` of :func:`_with_change` on both, at
     ``k = floor(fpr * n_neg)``) into ``out[j]``; the same scores by the same operations, so
-    the same counts. ``best_pos``, ``best_neg``: :func:`_letter_best`'s tables. ``strict``:
+    the same counts (the threshold from the k + 1 largest negatives, :func:`_top`, instead of a
+    sort of all). ``best_pos``, ``best_neg``: :func:`_letter_best`'s tables. ``strict``:
     only scores above the threshold count, where the site rule would count those reaching a
-    threshold that is the negatives' top score (then more than k negatives pass)."""
+    threshold that is the negatives' top score (then more than k negatives pass). One thread:
+    four trials are too little work for a parallel region."""
     n_neg = best_neg.shape[0]
     n_pos = best_pos.shape[0]
     others_neg = _best_of_others(best_neg, letter)
     others_pos = _best_of_others(best_pos, letter)
-    for j in prange(deltas.size):              # each trial on its own: the same counts on any thread count
-        vals = np.empty(n_neg)
+    vals = np.empty(n_neg)
+    top = np.empty(k + 1)
+    for j in range(deltas.size):
         d = deltas[j]
         for i in range(n_neg):
             vals[i] = max(best_neg[i, letter] + d, others_neg[i])
-        vals.sort()
-        threshold, inclusive = _cut(vals, k)
+        _top(vals, k, top)
+        threshold, inclusive = _cut(top, k)
         inclusive = inclusive and not strict
         count = 0
         for i in range(n_pos):
@@ -203,9 +231,24 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
         return pwm, starts
     L = pos.shape[1]
 
+    markov = hasattr(background, "window_log2") and background.order > 0
+    null = {}  # (positives?, width, first start, starts): the windows' Markov log2 P, the same for every trial
+
+    def scores(p, codes, win):
+        """:func:`site_scores` of ``p`` on ``codes`` (``pos`` or ``neg``): the same operations,
+        the background term of a width computed once."""
+        if not markov:
+            return site_scores(p, codes, win, strands, background)
+        key = (codes is pos, p.shape[0], int(win[0]), win.size)
+        if key not in null:
+            null[key] = background.window_log2(codes, win, p.shape[0], tuple(strands))
+        out = site_scores(p, codes, win, strands, np.ones(4))
+        out -= null[key]
+        return out
+
     def passing(p, win):
-        best_pos = site_scores(p, pos, win, strands, background).max(axis=(1, 2))
-        best_neg = site_scores(p, neg, win, strands, background).max(axis=(1, 2))
+        best_pos = scores(p, pos, win).max(axis=(1, 2))
+        best_neg = scores(p, neg, win).max(axis=(1, 2))
         if strict:
             return int((best_pos > np.sort(best_neg)[best_neg.size - site_rank(fpr, best_neg.size) - 1]).sum())
         return sites_passing(best_pos, best_neg, fpr)
@@ -220,8 +263,8 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
     win = np.arange(lo, hi - m + 1, dtype=np.intp)
     if win.size == 0:
         return pwm, starts
-    base_pos = site_scores(_pwm_of(S, letters), pos, win, strands, background)
-    base_neg = site_scores(_pwm_of(S, letters), neg, win, strands, background)
+    base_pos = scores(_pwm_of(S, letters), pos, win)
+    base_neg = scores(_pwm_of(S, letters), neg, win)
     current = passing(_pwm_of(S, letters), win)
     best_pos = np.empty((len(pos), 4))
     best_neg = np.empty((len(neg), 4))
