@@ -96,6 +96,37 @@ def test_em_step_against_scores_and_counts():
         assert mass == pytest.approx(float(post.sum()), rel=1e-12)
 
 
+def test_em_step_in_chunks_is_the_same_bits_on_any_thread_count():
+    """Rows in fixed chunks (EM_CHUNK_ROWS), summed chunk by chunk: 1 and 2 threads agree to the
+    last bit, and the sums over several chunks equal the E-step from site_scores."""
+    import numba
+
+    from seqimp.motifs._sites import EM_CHUNK_ROWS, em_step, weighted_counts
+
+    rng = np.random.default_rng(4)
+    n = 2 * EM_CHUNK_ROWS + 37
+    X = rng.integers(0, 4, (n, 40)).astype(np.intp)
+    pwm = rng.dirichlet(np.ones(4), 7)
+    bg = np.array([0.3, 0.2, 0.2, 0.3])
+    starts = np.arange(0, 34)
+    before = numba.get_num_threads()
+    try:
+        runs = []
+        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+            numba.set_num_threads(threads)
+            runs.append(em_step(pwm, X, starts, ("+", "-"), bg, 0.4))
+    finally:
+        numba.set_num_threads(before)
+    (c1, l1, m1), (c2, l2, m2) = runs
+    assert c1.tobytes() == c2.tobytes() and l1 == l2 and m1 == m2
+    llr = site_scores(pwm, X, starts, ("+", "-"), bg) * np.log(2)
+    top = llr.max(axis=(1, 2), keepdims=True)
+    num = np.exp(llr - top) * (0.4 / (starts.size * 2))
+    den = 0.6 * np.exp(-top[:, 0, 0]) + num.sum(axis=(1, 2))
+    assert np.allclose(c1, weighted_counts(num / den[:, None, None], X, starts, 7), rtol=1e-12, atol=1e-12)
+    assert l1 == pytest.approx(float(np.sum(np.log(den) + top[:, 0, 0])), rel=1e-12)
+
+
 def test_similarity_over_offsets_and_strands():
     a = Motif.from_consensus("a", "GGATTACACC", purity=0.9).pwm
     b = Motif.from_consensus("b", "ATTACA", purity=0.9).pwm

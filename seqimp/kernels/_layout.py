@@ -159,10 +159,24 @@ def feature_address(lay, base, k, i, y):
 
 @numba.njit(cache=True, inline="always")
 def _gather_position(w, lay, offsets, base, k, i, out):
+    """Order ``k`` at position ``i`` into ``out`` (standard layout): the addresses of
+    :func:`feature_address` walked in order, a record (partner order) or a stride (leading order)
+    at a time, without a power or a division per weight."""
     width = base ** k
     col = offsets[k - 1] + i * width
-    for y in range(width):
-        out[col + y] = w[feature_address(lay, base, k, i, y)]
+    block, stride = lay[0, k - 1], lay[1, k - 1]
+    if lay[2, k - 1]:                     # slot 1 + c of the record of the (k-1)-mer it extends
+        lead0 = i * (width // base)
+        y = col
+        for lead in range(width // base):
+            at = block + (lead0 + lead) * stride + 1
+            for c in range(base):
+                out[y] = w[at + c]
+                y += 1
+    else:                                 # slot 0 of its own record
+        at = block + i * width * stride
+        for y in range(width):
+            out[col + y] = w[at + y * stride]
 
 
 @numba.njit(cache=True, parallel=True)

@@ -115,62 +115,81 @@ def weighted_counts(post, codes, starts, m):
     return counts
 
 
-@njit(cache=True)
+#: rows of one EM chunk (:func:`_em_kernel`): the chunks are fixed by the number of rows alone, so
+#: the sums are the same bits on any number of threads
+EM_CHUNK_ROWS = 128
+
+
+@njit(cache=True, parallel=True)
 def _em_kernel(plus, minus, codes, starts, n_strands, gamma, counts):
     """One EM iteration of ZOOPS (:func:`em_step`): adds the posterior-weighted letter counts to
     ``counts`` and returns ``(log-likelihood, sum of the posteriors)``. ``plus[c, x]`` and
     ``minus[c, x]`` are the natural-log odds of letter ``x`` at window offset ``c`` on the + and
     on the - strand (the reverse-complemented PWM), so every letter of a window is read once;
-    the - strand's counts are gathered by window offset and reverse-complemented at the end."""
+    the - strand's counts are gathered by window offset and reverse-complemented at the end.
+    Rows in chunks of :data:`EM_CHUNK_ROWS` on the threads, each chunk's sums of its own, added
+    up chunk by chunk in order: the same bits on any number of threads."""
     m = plus.shape[0]
     S = starts.shape[0]
+    n = codes.shape[0]
     prior = gamma / (S * n_strands)
-    odds = np.empty((S, 2))
-    cplus = np.zeros((m, 4))
-    cminus = np.zeros((m, 4))
-    loglik = 0.0
-    mass = 0.0
-    for i in range(codes.shape[0]):
-        row = codes[i]
-        top = -np.inf
-        for j in range(S):
-            s = starts[j]
-            a = 0.0
-            b = 0.0
-            for c in range(m):
-                x = row[s + c]
-                a += plus[c, x]
-                b += minus[c, x]
-            odds[j, 0] = a
-            odds[j, 1] = b
-            if a > top:
-                top = a
-            if n_strands == 2 and b > top:
-                top = b
-        total = 0.0
-        for j in range(S):
-            for k in range(n_strands):
-                e = np.exp(odds[j, k] - top) * prior
-                odds[j, k] = e
-                total += e
-        den = (1.0 - gamma) * np.exp(-top) + total
-        loglik += np.log(den) + top
-        mass += total / den
-        for j in range(S):
-            s = starts[j]
-            wp = odds[j, 0] / den
-            if n_strands == 2:
-                wm = odds[j, 1] / den
+    n_chunks = (n + EM_CHUNK_ROWS - 1) // EM_CHUNK_ROWS
+    cplus = np.zeros((n_chunks, m, 4))
+    cminus = np.zeros((n_chunks, m, 4))
+    logliks = np.zeros(n_chunks)
+    masses = np.zeros(n_chunks)
+    for t in prange(n_chunks):
+        odds = np.empty((S, 2))
+        loglik = 0.0
+        mass = 0.0
+        for i in range(t * EM_CHUNK_ROWS, min(n, (t + 1) * EM_CHUNK_ROWS)):
+            row = codes[i]
+            top = -np.inf
+            for j in range(S):
+                s = starts[j]
+                a = 0.0
+                b = 0.0
                 for c in range(m):
                     x = row[s + c]
-                    cplus[c, x] += wp
-                    cminus[c, x] += wm
-            else:
-                for c in range(m):
-                    cplus[c, row[s + c]] += wp
-    for c in range(m):
-        for x in range(4):
-            counts[c, x] += cplus[c, x] + cminus[m - 1 - c, 3 - x]
+                    a += plus[c, x]
+                    b += minus[c, x]
+                odds[j, 0] = a
+                odds[j, 1] = b
+                if a > top:
+                    top = a
+                if n_strands == 2 and b > top:
+                    top = b
+            total = 0.0
+            for j in range(S):
+                for k in range(n_strands):
+                    e = np.exp(odds[j, k] - top) * prior
+                    odds[j, k] = e
+                    total += e
+            den = (1.0 - gamma) * np.exp(-top) + total
+            loglik += np.log(den) + top
+            mass += total / den
+            for j in range(S):
+                s = starts[j]
+                wp = odds[j, 0] / den
+                if n_strands == 2:
+                    wm = odds[j, 1] / den
+                    for c in range(m):
+                        x = row[s + c]
+                        cplus[t, c, x] += wp
+                        cminus[t, c, x] += wm
+                else:
+                    for c in range(m):
+                        cplus[t, c, row[s + c]] += wp
+        logliks[t] = loglik
+        masses[t] = mass
+    loglik = 0.0
+    mass = 0.0
+    for t in range(n_chunks):
+        loglik += logliks[t]
+        mass += masses[t]
+        for c in range(m):
+            for x in range(4):
+                counts[c, x] += cplus[t, c, x] + cminus[t, m - 1 - c, 3 - x]
     return loglik, mass
 
 
