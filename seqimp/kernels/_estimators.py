@@ -34,8 +34,6 @@ import time
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_regressor
-from sklearn.linear_model import Ridge
-from sklearn.svm import SVC, LinearSVC
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
@@ -456,6 +454,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
             check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
             with self._step(f"WD features of {codes.shape[0]} sequences"):
                 F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
+            from sklearn.svm import LinearSVC  # here: sklearn.svm and .linear_model take 0.1 s to import
+
             svm = LinearSVC(C=self.C, loss="hinge", dual=True, tol=self.tol, max_iter=self.max_iter,
                             class_weight=self.class_weight, random_state=_liblinear_seed(self.random_state))
             with self._step(f"linear SVM (liblinear) on {F.shape[1]} features, {F.nnz} non-zeros"):
@@ -466,6 +466,8 @@ class WDClassifier(ClassifierMixin, _WDModel):
         else:
             with self._step(f"WDS Gram matrix {codes.shape[0]} x {codes.shape[0]}"):
                 gram = wd_kernel(codes, degree=self.degree_, shifts=self.shifts_, alphabet=self.alphabet_)
+            from sklearn.svm import SVC
+
             svm = SVC(C=self.C, kernel="precomputed", tol=self.tol, class_weight=self.class_weight)
             with self._step("kernel SVM (libsvm)"):
                 svm.fit(gram, yb)
@@ -567,6 +569,8 @@ class WDRegressor(RegressorMixin, _WDModel):
             with self._step(f"WD features of {codes.shape[0]} sequences"):
                 F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
             with self._step(f"ridge (sparse CG) on {F.shape[1]} features"):
+                from sklearn.linear_model import Ridge
+
                 ridge = Ridge(alpha=self.alpha, tol=self.tol, solver="sparse_cg").fit(F, y)
             self.coef_ = ridge.coef_.ravel().copy()
             self.intercept_ = float(ridge.intercept_)
