@@ -13,7 +13,7 @@ from seqimp.background import SiteBackground, read_bfile
 from seqimp.motifs import Motif, scan_sequences
 from seqimp.motifs._context_scores import context_pvalues, context_table
 from seqimp.motifs._scan import SCALE, best_sequence_scores, encode_any_length
-from seqimp.motifs._sites import site_scores
+from seqimp.motifs._sites import best_site_scores, site_scores
 
 
 def _gc_rich(rng, n, L):
@@ -59,6 +59,25 @@ def test_site_scores_equal_brute_force_llr(order):
             for t, read in enumerate((window, [3 - x for x in window[::-1]])):
                 llr = sum(np.log2(pwm[c, x]) for c, x in enumerate(read)) - _brute_log2_window(read, freqs, order)
                 assert got[i, j, t] == pytest.approx(llr, abs=1e-5)  # frequencies kept to 7 digits
+
+
+@pytest.mark.parametrize("order", [0, 2])
+def test_best_site_scores_are_the_bits_of_the_scores_maximum(order):
+    """The fused best-window kernel: the same bits as site_scores' array and its maximum, against
+    letter frequencies or a Markov background, with its background term given or not."""
+    rng = np.random.default_rng(7)
+    codes = _gc_rich(rng, 40, 50)
+    bg = SiteBackground.fit(codes, order)
+    pwm = rng.dirichlet(np.ones(4), size=7)
+    starts = np.arange(3, 40)
+    for strands in (("+",), ("+", "-"), ("-",)):
+        for background in (bg, bg.letters):
+            want = site_scores(pwm, codes, starts, strands, background).max(axis=(1, 2))
+            got = best_site_scores(pwm, codes.astype(np.intp), starts, strands, background)
+            assert got.tobytes() == want.tobytes()
+        null = bg.window_log2(codes, starts, 7, strands)
+        got = best_site_scores(pwm, codes, starts, strands, bg, null=null if order else None)
+        assert got.tobytes() == site_scores(pwm, codes, starts, strands, bg).max(axis=(1, 2)).tobytes()
 
 
 def test_order_zero_is_the_letter_frequencies():

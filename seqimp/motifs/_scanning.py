@@ -55,7 +55,7 @@ from ..errors import SeqimpError, check_int, check_random_state
 from ..io._check import check_sequences
 from ._refine import MotifSites
 from ._scan import SCALE, best_sequence_scores, encode_any_length
-from ._sites import site_rank, site_scores
+from ._sites import best_site_scores, site_rank, site_scores
 from ._tune import tune_pwm
 
 __all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "SCAN_COLUMNS"]
@@ -192,7 +192,7 @@ def _passing(pwm, pos, neg, background, fpr) -> int:
     at most a share ``fpr`` of the negatives does (strictly: a PWM whose best word alone is in
     more negatives passes no positive on it)."""
     starts = np.arange(pos.shape[1] - pwm.shape[0] + 1)
-    best = [site_scores(pwm, x, starts, _BOTH, background).max(axis=(1, 2)) for x in (pos, neg)]
+    best = [best_site_scores(pwm, x, starts, _BOTH, background) for x in (pos, neg)]
     return int((best[0] > strict_threshold(best[1], fpr)).sum())
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["window_letters", "site_scores", "site_threshold", "has_site", "best_windows", "weighted_counts",
+__all__ = ["window_letters", "site_scores", "best_site_scores", "site_threshold", "has_site", "best_windows", "weighted_counts",
            "em_step", "overlaps", "mask_sites"]
 
 
@@ -86,6 +86,50 @@ def site_scores(pwm, codes, starts, strands, background):
         logp = np.ascontiguousarray(logp[::-1, ::-1])
     out = np.empty((codes.shape[0], starts.size, 2 if len(strands) == 2 else 1))
     _scores_kernel(np.ascontiguousarray(logp), lognull, codes, starts, out.shape[2], out)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _best_kernel(logp, lognull, codes, starts, n_strands, null, out):
+    """Every row's best window score of :func:`_scores_kernel` minus ``null[i, j, t]`` (a
+    window's background term per strand; an empty array: none), without the scores' array."""
+    for i in prange(codes.shape[0]):
+        best = -np.inf
+        for j in range(starts.shape[0]):
+            plus, minus = _window_odds(logp, lognull, codes, i, starts[j])
+            if null.shape[0]:
+                plus -= null[i, j, 0]
+            if plus > best:
+                best = plus
+            if n_strands == 2:
+                if null.shape[0]:
+                    minus -= null[i, j, 1]
+                if minus > best:
+                    best = minus
+        out[i] = best
+
+
+def best_site_scores(pwm, codes, starts, strands, background, null=None):
+    """``site_scores(pwm, codes, starts, strands, background).max(axis=(1, 2))`` without the
+    (n, len(starts), len(strands)) array: every sequence's best window score, shape (n,), the
+    same bits. ``null``: the windows' background term where the caller has it already
+    (``background.window_log2(codes, starts, m, strands)`` of a Markov ``background``)."""
+    strands = tuple(strands)
+    if strands not in (("+",), ("+", "-")):
+        return site_scores(pwm, codes, starts, strands, background).max(axis=(1, 2))
+    if hasattr(background, "window_log2"):  # a SiteBackground
+        if background.order == 0:
+            background = background.letters
+        else:
+            if null is None:
+                null = background.window_log2(codes, starts, np.asarray(pwm).shape[0], strands)
+            background = np.ones(4)  # site_scores: the PWM's term alone, then the background's taken off
+    codes, starts = _arrays(codes, starts)
+    logp = np.ascontiguousarray(np.log2(np.asarray(pwm, dtype=np.float64)))
+    lognull = np.log2(np.asarray(background, dtype=np.float64))
+    null = np.empty((0, 0, 0)) if null is None else np.ascontiguousarray(null, dtype=np.float64)
+    out = np.empty(codes.shape[0])
+    _best_kernel(logp, lognull, codes, starts, len(strands), null, out)
     return out
 
 

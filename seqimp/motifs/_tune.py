@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import SeqimpError
-from ._sites import _cut, _is_site, site_rank, site_scores, sites_passing
+from ._sites import _cut, _is_site, best_site_scores, site_rank, site_scores, sites_passing
 
 __all__ = ["tune_pwm"]
 
@@ -246,9 +246,18 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
         out -= null[key]
         return out
 
+    def best_of(p, codes, win):
+        """``scores(p, codes, win).max(axis=(1, 2))`` in one kernel (:func:`best_site_scores`)."""
+        if not markov:
+            return best_site_scores(p, codes, win, strands, background)
+        key = (codes is pos, p.shape[0], int(win[0]), win.size)
+        if key not in null:
+            null[key] = background.window_log2(codes, win, p.shape[0], tuple(strands))
+        return best_site_scores(p, codes, win, strands, background, null=null[key])
+
     def passing(p, win):
-        best_pos = scores(p, pos, win).max(axis=(1, 2))
-        best_neg = scores(p, neg, win).max(axis=(1, 2))
+        best_pos = best_of(p, pos, win)
+        best_neg = best_of(p, neg, win)
         if strict:
             return int((best_pos > np.sort(best_neg)[best_neg.size - site_rank(fpr, best_neg.size) - 1]).sum())
         return sites_passing(best_pos, best_neg, fpr)
