@@ -28,10 +28,15 @@ def free():
     return X[y == 1], X[y == 0]
 
 
-def test_held_out_fit_stops_at_its_own_tolerance(free, monkeypatch):
+@pytest.mark.parametrize("loose_from", [0, 10_000])
+def test_held_out_fit_stops_at_its_own_tolerance(free, monkeypatch, loose_from):
     """The held-out gkm fit only gives the auROC and the start of the fit on all sequences: it
-    stops at HELD_OUT_TOL; the fit on all, which the motifs come from, at GKM_TOL."""
+    stops at HELD_OUT_TOL from HELD_OUT_LOOSE_FROM training sequences on, else at GKM_TOL; the
+    fit on all, which the motifs come from, at GKM_TOL."""
+    import seqimp.training._gkm as training_gkm
     from seqimp.kernels import GKMClassifier
+
+    monkeypatch.setattr(training_gkm, "HELD_OUT_LOOSE_FROM", loose_from)
 
     tols = []
     fit = GKMClassifier.fit
@@ -45,7 +50,9 @@ def test_held_out_fit_stops_at_its_own_tolerance(free, monkeypatch):
     X, y = np.vstack([pos, neg]), np.r_[np.ones(len(pos)), np.zeros(len(neg))].astype(int)
     gkm, info = train_gkm(X, y, model=TrainingModel(kind="gkm"), random_state=0)
     assert HELD_OUT_TOL > GKM_TOL
-    assert tols == [(info["n_train"], HELD_OUT_TOL), (len(y), GKM_TOL)] and info["n_train"] < len(y)
+    held_tol = HELD_OUT_TOL if loose_from == 0 else GKM_TOL
+    assert tols == [(info["n_train"], held_tol), (len(y), GKM_TOL)] and info["n_train"] < len(y)
+    assert info["held_out_tol"] == held_tol
     assert gkm.tol == GKM_TOL and info["auroc"] > 0.75
 
 
@@ -89,7 +96,8 @@ def test_auto_runs_gkm_on_position_free_motif(free, tmp_path):
     assert run.stats["p_value"].iloc[0] < 1e-10
     gkm = run.parameters["gkm_metrics"]
     assert gkm["auroc"] > 0.75  # held out; WD is below 0.6 on the same split
-    assert (run.parameters["tol"], run.parameters["held_out_tol"]) == (GKM_TOL, HELD_OUT_TOL)
+    # 240 sequences: the held-out fit keeps the fit on all's tolerance (HELD_OUT_LOOSE_FROM)
+    assert (run.parameters["tol"], run.parameters["held_out_tol"]) == (GKM_TOL, GKM_TOL)
     for name in ("motifs.tsv", "motif_sites.tsv", "motifs.meme", "motif_candidates.tsv"):
         assert (tmp_path / name).is_file()
     assert not (tmp_path / "motifs_poim.npz").exists()  # the gkm route has no POIM

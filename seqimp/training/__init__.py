@@ -17,7 +17,7 @@ _EXPORTS = {
     "evaluate": "_classifier", "flag_chance": "_classifier", "recorded_seed": "_classifier",
     "CHANCE_AUROC": "_classifier", "metrics_line": "_classifier", "HELD_OUT_HINT": "_classifier",
     "held_out_split": "_classifier", "split_seed": "_classifier",
-    "train_gkm": "_gkm", "held_out_start": "_gkm", "GKM_TOL": "_gkm", "ROUND_TOL": "_gkm", "HELD_OUT_TOL": "_gkm",
+    "train_gkm": "_gkm", "held_out_start": "_gkm", "GKM_TOL": "_gkm", "ROUND_TOL": "_gkm", "HELD_OUT_TOL": "_gkm", "HELD_OUT_LOOSE_FROM": "_gkm",
     "train_regressor": "_regressor",
     "ModelChoice": "_model_choice", "choose_model": "_model_choice", "check_kind": "_model_choice",
     "gkm_parameters": "_model_choice", "COMPARE_AUROC": "_model_choice", "MARGIN": "_model_choice",

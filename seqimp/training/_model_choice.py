@@ -26,7 +26,7 @@ import logging
 from dataclasses import dataclass, field
 
 from ._classifier import CHANCE_AUROC, recorded_seed
-from ._gkm import GKM_TOL, HELD_OUT_TOL
+from ._gkm import GKM_TOL
 from ._options import MODEL_KINDS, ModelOptions
 
 __all__ = ["MODEL_KINDS", "COMPARE_AUROC", "MARGIN", "ModelChoice", "choose_model", "check_kind", "gkm_parameters"]
@@ -116,7 +116,7 @@ def choose_model(requested, *, shifts=0, held_out=None, gkm_held_out=None) -> Mo
 def gkm_parameters(model, info, route, random_state) -> dict:
     return {"model": "gkm", "word_length": model.word_length, "informative": model.informative, "C": model.C,
             "test_fraction": model.test_fraction, "seed": recorded_seed(random_state), "tol": GKM_TOL,
-            "held_out_tol": HELD_OUT_TOL,
+            "held_out_tol": info.get("held_out_tol"),
             "gkm_metrics": {k: info[k] for k in ("n_train", "n_test", "accuracy", "auroc", "train_seconds",
                                                  "seconds_per_1000")},
             "model_route": route.record()}
