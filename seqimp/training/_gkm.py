@@ -66,7 +66,8 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
     gkm : GKMClassifier or None
         Trained on all of ``X`` (None with ``full=False``).
     info : dict
-        ``n_train, n_test, accuracy, auroc`` (held out; None without a split) and
+        ``n_train, n_test, accuracy, auroc`` (held out; None without a split),
+        ``held_out_tol`` (the held-out fit's tolerance; only with a split),
         ``train_seconds`` (the fit on all sequences) and ``seconds_per_1000`` (of that fit).
     """
     from ..kernels import GKMClassifier
