@@ -63,22 +63,33 @@ def _scores_kernel(logp, lognull, codes, starts, n_strands, out):
                 out[i, j, 1] = minus
 
 
-def site_scores(pwm, codes, starts, strands, background):
+def _letters_and_null(pwm, codes, starts, strands, background, null):
+    """``(letters, null)`` of a window score's two terms: the letter frequencies each window
+    letter is scored against, and the windows' Markov background term to take off afterwards
+    (``null``, shape (n, len(starts), len(strands)); None for letters alone). A
+    :class:`seqimp.background.SiteBackground` of order 0 is its letters; of a higher order the
+    PWM's term is taken alone (letters of 1) and its :meth:`window_log2` is the ``null`` (the
+    caller's ``null`` where given)."""
+    if not hasattr(background, "window_log2"):  # letter frequencies
+        return background, None
+    if background.order == 0:
+        return background.letters, None
+    if null is None:
+        null = background.window_log2(codes, starts, np.asarray(pwm).shape[0], tuple(strands))
+    return np.ones(4), null
+
+
+def site_scores(pwm, codes, starts, strands, background, null=None):
     """log2-odds scores of every window and strand: shape (n, len(starts), len(strands)).
 
     ``log2 P(window | PWM on that strand) - log2 P(window | background)``: on the ``-`` strand
     the PWM's reverse complement reads the window; the background term is the same.
     ``pwm`` has shape (m, 4), ``background`` shape (4,) (letters independent), or a
     :class:`seqimp.background.SiteBackground` of order k: the window's background probability
-    as read on each strand, every letter given the k before it in the window.
+    as read on each strand, every letter given the k before it in the window (``null``: that
+    term where the caller has it already, ``background.window_log2(codes, starts, m, strands)``).
     """
-    if hasattr(background, "window_log2"):  # a SiteBackground
-        if background.order == 0:
-            background = background.letters
-        else:
-            out = site_scores(pwm, codes, starts, strands, np.ones(4))  # the PWM's term alone
-            out -= background.window_log2(codes, starts, np.asarray(pwm).shape[0], tuple(strands))
-            return out
+    background, null = _letters_and_null(pwm, codes, starts, strands, background, null)
     codes, starts = _arrays(codes, starts)
     logp = np.log2(np.asarray(pwm, dtype=np.float64))
     lognull = np.log2(np.asarray(background, dtype=np.float64))
@@ -86,6 +97,8 @@ def site_scores(pwm, codes, starts, strands, background):
         logp = np.ascontiguousarray(logp[::-1, ::-1])
     out = np.empty((codes.shape[0], starts.size, 2 if len(strands) == 2 else 1))
     _scores_kernel(np.ascontiguousarray(logp), lognull, codes, starts, out.shape[2], out)
+    if null is not None:  # the PWM's term alone, then the Markov background's taken off
+        out -= null
     return out
 
 
@@ -110,20 +123,13 @@ def _best_kernel(logp, lognull, codes, starts, n_strands, null, out):
 
 
 def best_site_scores(pwm, codes, starts, strands, background, null=None):
-    """``site_scores(pwm, codes, starts, strands, background).max(axis=(1, 2))`` without the
-    (n, len(starts), len(strands)) array: every sequence's best window score, shape (n,), the
-    same bits. ``null``: the windows' background term where the caller has it already
-    (``background.window_log2(codes, starts, m, strands)`` of a Markov ``background``)."""
+    """``site_scores(pwm, codes, starts, strands, background, null).max(axis=(1, 2))`` without
+    the (n, len(starts), len(strands)) array: every sequence's best window score, shape (n,), the
+    same bits."""
     strands = tuple(strands)
     if strands not in (("+",), ("+", "-")):
-        return site_scores(pwm, codes, starts, strands, background).max(axis=(1, 2))
-    if hasattr(background, "window_log2"):  # a SiteBackground
-        if background.order == 0:
-            background = background.letters
-        else:
-            if null is None:
-                null = background.window_log2(codes, starts, np.asarray(pwm).shape[0], strands)
-            background = np.ones(4)  # site_scores: the PWM's term alone, then the background's taken off
+        return site_scores(pwm, codes, starts, strands, background, null).max(axis=(1, 2))
+    background, null = _letters_and_null(pwm, codes, starts, strands, background, null)
     codes, starts = _arrays(codes, starts)
     logp = np.ascontiguousarray(np.log2(np.asarray(pwm, dtype=np.float64)))
     lognull = np.log2(np.asarray(background, dtype=np.float64))

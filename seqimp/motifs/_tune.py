@@ -97,22 +97,19 @@ def _top(values, k, top):
     reads of a full sort, in one pass (``values.size > k``)."""
     filled = 0
     for v in values:
-        if filled <= k:
+        if filled <= k:  # filling: insertion
             j = filled
             filled += 1
-        elif v > top[0]:
+            while j > 0 and top[j - 1] > v:
+                top[j] = top[j - 1]
+                j -= 1
+            top[j] = v
+        elif v > top[0]:  # full: drop top[0], shift the smaller ones down
             j = 0
-            while j < k and top[j + 1] < v:  # drop top[0], shift the smaller ones down
+            while j < k and top[j + 1] < v:
                 top[j] = top[j + 1]
                 j += 1
             top[j] = v
-            continue
-        else:
-            continue
-        while j > 0 and top[j - 1] > v:  # still filling: insertion
-            top[j] = top[j - 1]
-            j -= 1
-        top[j] = v
 
 
 @njit(cache=True)
@@ -232,28 +229,24 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
     L = pos.shape[1]
 
     markov = hasattr(background, "window_log2") and background.order > 0
-    null = {}  # (positives?, width, first start, starts): the windows' Markov log2 P, the same for every trial
+    nulls = {}  # (positives?, width, first start, starts): the windows' Markov log2 P, the same for every trial
+
+    def null_of(codes, m, win):
+        """The Markov background term of the windows of width ``m`` at ``win`` of ``codes``
+        (``pos`` or ``neg``), computed once (None against letter frequencies)."""
+        if not markov:
+            return None
+        key = (codes is pos, m, int(win[0]), win.size)
+        if key not in nulls:
+            nulls[key] = background.window_log2(codes, win, m, tuple(strands))
+        return nulls[key]
 
     def scores(p, codes, win):
-        """:func:`site_scores` of ``p`` on ``codes`` (``pos`` or ``neg``): the same operations,
-        the background term of a width computed once."""
-        if not markov:
-            return site_scores(p, codes, win, strands, background)
-        key = (codes is pos, p.shape[0], int(win[0]), win.size)
-        if key not in null:
-            null[key] = background.window_log2(codes, win, p.shape[0], tuple(strands))
-        out = site_scores(p, codes, win, strands, np.ones(4))
-        out -= null[key]
-        return out
+        return site_scores(p, codes, win, strands, background, null_of(codes, p.shape[0], win))
 
     def best_of(p, codes, win):
         """``scores(p, codes, win).max(axis=(1, 2))`` in one kernel (:func:`best_site_scores`)."""
-        if not markov:
-            return best_site_scores(p, codes, win, strands, background)
-        key = (codes is pos, p.shape[0], int(win[0]), win.size)
-        if key not in null:
-            null[key] = background.window_log2(codes, win, p.shape[0], tuple(strands))
-        return best_site_scores(p, codes, win, strands, background, null=null[key])
+        return best_site_scores(p, codes, win, strands, background, null_of(codes, p.shape[0], win))
 
     def passing(p, win):
         best_pos = best_of(p, pos, win)
