@@ -126,6 +126,45 @@ def test_tune_pwm_passes_more_positives_and_never_fewer():
     assert same is flat and np.array_equal(win, starts)
 
 
+def test_tune_pwm_reads_only_the_band_and_gets_the_same_pwm(monkeypatch):
+    """The trials read only the sequences near the threshold (_band); every count, so every
+    tuned PWM, is the same as with all sequences read -- compared bitwise with BAND off, for
+    both strand choices, letter and order-2 backgrounds, the strict rule, trimming and an fpr
+    whose threshold ties."""
+    from seqimp.background import SiteBackground
+    import seqimp.motifs._tune as tune
+
+    rng = np.random.default_rng(11)
+    pos, neg = _codes(300, 80, 12), _codes(400, 80, 13)
+    _plant(pos, "TGACGTCA", range(0, 300, 3), rng)
+    _plant(neg, "TGACGT", range(0, 400, 9), rng)  # half-sites in the negatives: near-threshold scores
+    start = np.full((8, 4), 0.2)
+    start[np.arange(8), ["ACGT".index(c) for c in "TGACGTCA"]] = 0.4
+    start /= start.sum(axis=1, keepdims=True)
+    starts = np.arange(80 - 8 + 1)
+    rows = []
+    real = tune._letter_best
+
+    def spy(base, codes, starts, m, column, out, rows_=None):
+        rows.append((base.shape[0], base.shape[0] if rows_ is None else rows_.size))
+        return real(base, codes, starts, m, column, out, rows_)
+
+    monkeypatch.setattr(tune, "_letter_best", spy)
+    cases = [(STRANDS, np.full(4, 0.25), 0.01, False, False), (("+",), np.full(4, 0.25), 0.05, True, True),
+             (STRANDS, SiteBackground.fit(neg, 2), 0.01, False, True), (STRANDS, np.full(4, 0.25), 0.0, True, False)]
+    # random starts at a loose fpr: many sequences sit at the band's edges
+    cases += [(STRANDS, np.full(4, 0.25), 0.1, False, False, rng.dirichlet(np.ones(4), 6)) for _ in range(6)]
+    for strands, bg, fpr, strict, trim, *given in cases:
+        start = given[0] if given else start
+        got = {}
+        for band in (True, False):
+            monkeypatch.setattr(tune, "BAND", band)
+            got[band] = tune_pwm(start, pos, neg, starts, strands, bg, fpr, strict=strict, trim=trim)
+        assert got[True][0].tobytes() == got[False][0].tobytes()
+        assert np.array_equal(got[True][1], got[False][1])
+    assert any(r < n for n, r in rows)  # the band did leave sequences out
+
+
 def test_lmer_seeds_skip_words_no_positive_holds():
     import pandas as pd
 
