@@ -96,6 +96,7 @@ def test_auto_runs_gkm_on_position_free_motif(free, tmp_path):
     assert run.stats["p_value"].iloc[0] < 1e-10
     gkm = run.parameters["gkm_metrics"]
     assert gkm["auroc"] > 0.75  # held out; WD is below 0.6 on the same split
+    assert "seconds" not in (tmp_path / "motifs.json").read_text()  # no wall-clock: the same run, the same bytes
     # 240 sequences: the held-out fit keeps the fit on all's tolerance (HELD_OUT_LOOSE_FROM)
     assert (run.parameters["tol"], run.parameters["held_out_tol"]) == (GKM_TOL, GKM_TOL)
     for name in ("motifs.tsv", "motif_sites.tsv", "motifs.meme", "motif_candidates.tsv"):
