@@ -11,7 +11,10 @@ share of the positives; uniform random letters elsewhere):
    baseline run in the same process, of the positional ``WDClassifier``; with the time per
    1,000 training sequences;
 3. the gkm motif route's time (``seqimp.pipeline.run_motifs`` with kind gkm: training
-   with a held-out split, attributions, seqlets, refinement) per 1,000 sequences.
+   with a held-out split, attributions, seqlets, refinement) per 1,000 sequences;
+4. with ``--running-dtype``: the fit on the training sequences with the passes' running weights
+   in float64 (the baseline) and in float32 (``RUNNING_DTYPE``, the default), alternating in this
+   process, fastest of ``--repeat`` each, with the ratio and the dual objectives.
 
 LS-GKM is skipped, with a note, unless ``--lsgkm DIR`` names the folder of its binaries
 (``gkmmatrix``, ``gkmtrain``, ``gkmpredict``); build it from github:Dongwon-Lee/lsgkm
@@ -22,6 +25,7 @@ run only.
 
     python scripts/bench_gkm.py                                  # seqimp only
     python scripts/bench_gkm.py --lsgkm /tmp/lsgkm/src --n 2000 --length 200
+    python scripts/bench_gkm.py --n 2000 --running-dtype --fasta POS.fa NEG.fa   # float32 against float64
 """
 
 from __future__ import annotations
@@ -132,6 +136,31 @@ def _gkmsvm_lite(python, X, y, test, l, k, C, kn, work):
     return out["K"], out["scores"], float(out["seconds"])
 
 
+def _running_dtypes(X, y, l, k, C, repeat, *, show=True):
+    """Fit with float64 and float32 running weights, alternating; print the fastest of each."""
+    import seqimp.kernels._gkm_estimator as estimator
+    from seqimp.kernels import GKMClassifier
+
+    best, fits = {}, {}
+    default = estimator.RUNNING_DTYPE
+    try:
+        for _ in range(repeat):
+            for dtype in (np.float64, np.float32):
+                estimator.RUNNING_DTYPE = dtype
+                start = time.perf_counter()
+                fits[dtype] = GKMClassifier(l, k, C=C, tol=0.1).fit(X, y)
+                best[dtype] = min(best.get(dtype, np.inf), time.perf_counter() - start)
+    finally:
+        estimator.RUNNING_DTYPE = default
+    for dtype in (np.float64, np.float32) if show else ():
+        fit = fits[dtype]
+        dual = 0.5 * (fit.coef_ @ fit.coef_ + (fit.intercept_ / fit.bias) ** 2) - np.abs(fit.dual_coef_).sum()
+        print(f"running weights {np.dtype(dtype).name}: fit {best[dtype]:.2f} s (fastest of {repeat}), "
+              f"{fit.n_iter_} passes, dual objective {dual:.6f}")
+    if show:
+        print(f"time ratio float64 / float32 running weights: {best[np.float64] / best[np.float32]:.2f}")
+
+
 def main(argv=None) -> int:
     from sklearn.metrics import roc_auc_score
 
@@ -150,8 +179,27 @@ def main(argv=None) -> int:
                    help="a Python with gkmsvm-lite installed (a separate environment; skipped without)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--figure", type=Path, default=None, help="write the attributions of three positives here (PNG)")
+    p.add_argument("--running-dtype", action="store_true",
+                   help="only: time the fit with float64 against float32 running weights (item 4)")
+    p.add_argument("--repeat", type=int, default=3, help="fits per running dtype (default 3)")
+    p.add_argument("--fasta", type=Path, nargs=2, default=None, metavar=("POS", "NEG"),
+                   help="with --running-dtype: these sequences instead of the planted set (equal lengths)")
     args = p.parse_args(argv)
     l, k = args.word_length, args.informative
+    if args.running_dtype:
+        if args.fasta:
+            from seqimp.io import read_fasta
+
+            pos, neg = (read_fasta(f) for f in args.fasta)
+            X, y = np.vstack([pos.codes, neg.codes]), np.r_[np.ones(len(pos), int), np.zeros(len(neg), int)]
+            print(f"data: {args.fasta[0]} ({len(pos)}) against {args.fasta[1]} ({len(neg)}); l = {l}, k = {k}")
+        else:
+            X, y, _ = planted(args.n, args.length, share=args.share, seed=args.seed)
+            print(f"data: {args.n} planted sequences of {args.length} nt; l = {l}, k = {k}")
+        _running_dtypes(X[:40], y[:40] if len(set(y[:40])) == 2 else np.arange(40) % 2, l, k, args.C, 1,
+                        show=False)  # compile first
+        _running_dtypes(X, y, l, k, args.C, args.repeat)
+        return 0
     X, y, where = planted(args.n, args.length, share=args.share, seed=args.seed)
     test = np.random.default_rng(args.seed + 1).random(y.size) < 0.25
     print(f"data: {args.n} sequences of {args.length} nt, TTACGTAA anywhere in {args.share:.0%} of the positives; "

@@ -171,6 +171,30 @@ def test_weights_of_in_parallel_equal_the_serial_sum():
             np.testing.assert_array_equal(w, serial)  # the same additions in the same order
 
 
+def test_float32_running_weights_reach_the_float64_optimum(monkeypatch):
+    """The passes add to float32 weights (RUNNING_DTYPE); the optimum is the one of float64
+    running weights, and coef_ / intercept_ are the exact primal of the final dual variables."""
+    X, y = planted(200, L=40, seed=12, share=0.6)
+    fits = {}
+    for dtype in (np.float64, np.float32):
+        monkeypatch.setattr(estimator, "RUNNING_DTYPE", dtype)
+        fits[dtype] = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X, y)
+    f32, f64 = fits[np.float32], fits[np.float64]
+    assert _dual(f32) == pytest.approx(_dual(f64), rel=1e-9)
+    np.testing.assert_allclose(f32.decision_function(X), f64.decision_function(X), atol=1e-5)
+    assert f32.coef_.dtype == np.float64 and not np.array_equal(f32.dual_coef_, f64.dual_coef_)  # other steps
+    # the primal of the dual variables, from explicit gapped-k-mer counts
+    codes, offsets = ragged_codes(X)
+    scale = 1.0 / np.sqrt(squared_norms(codes, offsets, GkmTables(6, 4), True))
+    where = {tuple(c): i for i, c in enumerate(f32.columns_.tolist())}
+    F = np.zeros((len(X), f32.coef_.size))
+    for i, x in enumerate(X):
+        for (cols, letters), n in _features(x, 6, 4, True).items():
+            F[i, where[cols] * 4 ** 4 + int("".join(map(str, letters)), 4)] += n
+    np.testing.assert_allclose(f32.coef_, (f32.dual_coef_ * scale) @ F, rtol=1e-12, atol=1e-12)
+    assert f32.intercept_ == pytest.approx(f32.dual_coef_.sum() * f32.bias ** 2, rel=1e-12)
+
+
 def test_start_at_c_reaches_the_same_optimum():
     X, y = planted(160, L=40, seed=9, share=0.5)
     cold = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X, y)

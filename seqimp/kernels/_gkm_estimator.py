@@ -37,6 +37,12 @@ __all__ = ["GKMClassifier"]
 _NORMS: dict = {}
 _NORM_BYTES: dict = {}  # the bytes of the keys in each table of _NORMS
 NORM_CACHE_BYTES = 32 << 20
+#: The type of the weights the passes read and add to. float32: a pass reads and writes half the
+#: bytes (on 2,000 sequences of 200 nt, l = 10, k = 6, two threads: 0.20 s a pass instead of
+#: 0.45 s; a thread's share of the weights then stays in its core's second-level cache). Their
+#: rounding (about 1e-7 relative a step) only moves the coordinate steps, far below the stopping
+#: tolerance; the fitted ``coef_`` is rebuilt in float64 from the final dual variables.
+RUNNING_DTYPE = np.float32
 
 
 def squared_norms(codes, offsets, tables, rc) -> np.ndarray:
@@ -151,6 +157,14 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
             raise SeqimpError(f"X: sequence {int(np.argmin(sq))} has no gapped k-mer")
         return 1.0 / np.sqrt(sq), sq
 
+    def _primal(self, codes, offsets, coef, choices):
+        """``sum_i coef[i] phi(x_i)`` at the column choices ``choices``, float64, shape (n_features,)."""
+        w = np.zeros(self.tables_.n_features)
+        if coef.any():
+            _weights_of(codes, offsets, *self._args(), coef, w, buffer_rows(offsets, self.tables_.word_length),
+                        n_chunks(choices.size), choices)
+        return w
+
     def _codes(self, X, name="X"):
         codes, offsets = ragged_codes(X, name)
         check_lengths(offsets, self.tables_.word_length, name)
@@ -181,7 +195,6 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         scale, sq = self._scale(codes, offsets)
         bias = float(self.bias)
         qii = (sq * scale ** 2) + bias * bias
-        w = np.zeros(self.tables_.n_features)
         # with both strands the weights of a choice, not of its mirror (filled in at the end)
         choices, both = self.tables_.kept_choices(bool(self.reverse_complement))
         bias_w = np.zeros(1)
@@ -191,9 +204,9 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
             if alpha_init.shape != alpha.shape or not np.isfinite(alpha_init).all():
                 raise SeqimpError(f"alpha_init must hold {alpha.size} finite values, got shape {alpha_init.shape}")
             alpha = np.clip(alpha_init, 0.0, float(self.C))
-            _weights_of(codes, offsets, *self._args(), alpha * sign * scale, w,
-                        buffer_rows(offsets, self.tables_.word_length), n_chunks(choices.size), choices)
             bias_w[0] = float((alpha * sign).sum() * bias)
+        # the passes' running weights in float32 (RUNNING_DTYPE): coef_ is rebuilt from the duals
+        w = self._primal(codes, offsets, alpha * sign * scale, choices).astype(RUNNING_DTYPE)
         rng = check_random_state(self.random_state)
         buf = np.empty((buffer_rows(offsets, self.tables_.word_length), 2), dtype=np.int64)
         C = float(self.C)
@@ -221,6 +234,8 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         else:
             warnings.warn(f"GKMClassifier: dual coordinate descent did not reach tol={self.tol:g} in "
                           f"max_iter={max_iter} passes; increase max_iter", ConvergenceWarning, stacklevel=2)
+        w = self._primal(codes, offsets, alpha * sign * scale, choices)  # exact: sum_i y_i alpha_i phi(x_i)
+        bias_w[0] = float((alpha * sign).sum() * bias)
         if self.reverse_complement:
             mirror_weights(w, self.tables_.columns, self.tables_.word_length, self.tables_.informative)
         self.coef_ = w
