@@ -80,3 +80,26 @@ def test_scan_at_the_recorded_threshold_reproduces_the_shares(tmp_path):
                               min_scores={"motif1": row["scan_threshold"]})
         assert hits["sequence"].nunique() / len(codes) == pytest.approx(share, abs=1e-12)
     assert 0 < row["scan_fraction_negative"] <= 0.01
+
+
+def test_the_control_is_drawn_once_for_all_motifs(monkeypatch):
+    """The drawn control sequences depend on the seed only: drawn once and shared by every
+    motif's fit (the same draws, so a motif given twice gets the same PWM for scanning twice)."""
+    from seqimp.background import MarkovBackground
+
+    pos, neg = _gc_rich_set(4, 200)
+    start = _planted()
+    start[[0, 9]] = 0.25
+    calls = []
+    sample = MarkovBackground.sample
+    monkeypatch.setattr(MarkovBackground, "sample", lambda self, *a, **k: calls.append(a) or sample(self, *a, **k))
+    one = scanning_motifs(_sites(start), pos, neg)
+    drawn = len(calls)
+    two = MotifSites([Motif("motif1", start, start=50), Motif("motif2", start, start=50)],
+                     pd.DataFrame({"name": ["motif1", "motif2"]}), pd.DataFrame())
+    calls.clear()
+    out = scanning_motifs(two, pos, neg)
+    assert drawn >= 3 and len(calls) == drawn
+    for scan in out.scanning:
+        np.testing.assert_array_equal(scan.pwm, one.scanning[0].pwm)
+    assert out.stats.iloc[1]["scan_threshold"] == one.stats.iloc[0]["scan_threshold"]

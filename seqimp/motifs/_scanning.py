@@ -128,13 +128,18 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
     background = SiteBackground.fit(neg, order)
     chain = MarkovBackground(order=order).fit(neg) if control_factor > 0 and len(neg) else None
 
+    controls = {}  # seed -> (negatives, control): the same for every motif, drawn once
+
     def control(negatives, seed):
         """The negatives and ``control_factor`` times as many drawn from the control's chain."""
         if chain is None:
             return negatives
+        if seed in controls and np.array_equal(controls[seed][0], negatives):
+            return controls[seed][1]
         n = min(int(control_factor * len(negatives)), max(MAX_CONTROL - len(negatives), 0))
         drawn = chain.sample(n, length=negatives.shape[1], random_state=np.random.default_rng([random_seed, seed]))
-        return np.vstack([negatives, drawn.astype(np.uint8)])
+        controls[seed] = (negatives, np.vstack([negatives, drawn.astype(np.uint8)]))
+        return controls[seed][1]
 
     flat = (encode_any_length(pos), encode_any_length(neg))
     rows, scanning = [], []
