@@ -55,11 +55,37 @@ def test_explaining_away_finds_the_second_motif_the_first_search_misses(tmp_path
     assert any(m.startswith("explaining motif1 (GGATTACAT) away: its sites erased in 300 positives") for m in messages)
     assert messages.count("round 2: 1 new motif(s)") == 1
     assert run.parameters["rounds_run"] == 3
+    # the first round's POIM, parked in the folder during rounds 2-3, moved into place: the bytes
+    # its save writes, and nothing left behind
+    from seqimp.pipeline._explain_away import PARKED_POIM
+
+    assert run.result_file == tmp_path / "motifs_poim.npz" and not (tmp_path / PARKED_POIM).exists()
+    run.result.save(tmp_path / "again.npz")
+    assert (tmp_path / "again.npz").read_bytes() == (tmp_path / "motifs_poim.npz").read_bytes()
     # round 1 alone (a single search) reports GGATTACAT only
     (tmp_path / "single").mkdir()
     single = run_motifs(tmp_path / "single", positive=pos, negative=neg,
                         model=ModelOptions(degree=4, test_fraction=0), motifs=MotifOptions(rounds=1))
     assert [m.consensus for m in single.motifs] == ["GGATTACAT"]
+
+
+def test_an_error_after_the_rounds_leaves_no_parked_poim(tmp_path, monkeypatch):
+    import seqimp.pipeline._motif_run as motif_run
+    from seqimp.pipeline._explain_away import PARKED_POIM
+
+    rng = np.random.default_rng(1)
+    pos = _plant(rng, rng.integers(0, 4, (120, 30)).astype(np.uint8), "GGATTACAT", 5)
+    neg = rng.integers(0, 4, (120, 30)).astype(np.uint8)
+
+    def fail(*args, **kwargs):
+        assert (tmp_path / PARKED_POIM).exists()  # parked while the rounds ran, still there
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(motif_run, "motif_matches", fail)
+    with pytest.raises(RuntimeError, match="stop"):
+        run_motifs(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=3, test_fraction=0),
+                   motifs=MotifOptions(rounds=2))
+    assert not (tmp_path / PARKED_POIM).exists() and not (tmp_path / "motifs_poim.npz").exists()
 
 
 def test_no_signal_is_no_motif_with_exit_0_and_empty_motif_files(tmp_path, capsys):

@@ -8,6 +8,7 @@ the first one's importance hid comes out beside it. :func:`explain_away` is the 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import replace
 
@@ -18,7 +19,10 @@ from ._explain import trained_poim
 from ._gkm_motifs import gkm_motifs
 from ._motif_search import motif_matches, poim_motifs
 
-__all__ = ["explain_away", "poim_rounds", "gkm_rounds"]
+__all__ = ["explain_away", "poim_rounds", "gkm_rounds", "PARKED_POIM"]
+
+#: The file of the first round's POIM while later rounds run (:func:`poim_rounds`)
+PARKED_POIM = ".motifs_poim.parked.npz"
 
 logger = logging.getLogger(__name__)
 
@@ -63,11 +67,13 @@ def explain_away(run, data, *, options, search, random_state):
     return run
 
 
-def poim_rounds(run, data, *, model, background, importance, motifs, random_state, progress):
+def poim_rounds(run, data, *, model, background, importance, motifs, random_state, progress, park=None):
     """The rounds of a positional (WD/WDS) motif run: each retrains the model on the masked
     sequences (no held-out split), computes its POIM and searches it
     (:func:`~._motif_search.poim_motifs`). The POIM kept is the first round's: it waits in a
-    temporary file while the later rounds compute theirs (one POIM in memory), and is read back."""
+    file while the later rounds compute theirs (one POIM in memory), and is read back. ``park``:
+    the folder of that file (the run's output folder: the file is then left there as
+    ``run.result_file``, to be moved into place, and removed on an error), else a temporary one."""
     import tempfile
     from pathlib import Path
 
@@ -84,14 +90,24 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
 
     if not isinstance(run.result, POIMResult):  # nothing to park
         return explain_away(run, data, options=motifs, search=search, random_state=random_state)
-    with tempfile.TemporaryDirectory(prefix="seqimp-rounds-") as folder:
-        parked = Path(folder) / "round1_poim.npz"
+    with contextlib.ExitStack() as stack:
+        if park is None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="seqimp-rounds-")))
+        else:
+            folder = Path(park)
+            folder.mkdir(exist_ok=True)
+        parked = folder / PARKED_POIM
         run.result.save(parked)
         run.result = None
         try:
-            return explain_away(run, data, options=motifs, search=search, random_state=random_state)
-        finally:
-            run.result = POIMResult.load(parked)
+            run = explain_away(run, data, options=motifs, search=search, random_state=random_state)
+        except BaseException:
+            parked.unlink(missing_ok=True)
+            raise
+        run.result = POIMResult.load(parked)
+        if park is not None:
+            run.result_file = parked
+        return run
 
 
 def gkm_rounds(run, data, *, model, options, random_state=None, fitted=None):

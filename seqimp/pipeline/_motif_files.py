@@ -4,6 +4,7 @@ sites as BED, match logos; and the motif section of a ``seqimp poim`` folder's r
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 from .._tables import write_tsv
@@ -74,8 +75,12 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
     files.append(out / "motifs.json")
     _write_json(run, files[-1])
     if with_poim:
-        result.save(out / "motifs_poim.npz")
         files.append(out / "motifs_poim.npz")
+        if run.result_file is not None and Path(run.result_file).parent.resolve() == out.resolve():
+            os.replace(run.result_file, files[-1])  # the same bytes, already written
+            run.result_file = files[-1]
+        else:
+            result.save(files[-1])
     (out / "logos").mkdir(exist_ok=True)
     figures = [(logo(m, origin=origin), f"{m.name}_logo") for m in motifs]
     starts = [(m.start, m.start + m.length - 1) for m in motifs] or [(1, min(result.length, 110))]  # no motif

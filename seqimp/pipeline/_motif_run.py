@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import replace
+from pathlib import Path
 
 from ..errors import SeqimpError
 from ..importance import load_poim
@@ -19,7 +20,7 @@ from ..io import encode_labelled
 from ..training import (ROUND_TOL, check_kind, choose_model, gkm_parameters, recorded_seed, train_classifier,
                         train_gkm)
 from ._explain import check_job, compute_importance, trained_poim
-from ._explain_away import gkm_rounds, poim_rounds
+from ._explain_away import PARKED_POIM, gkm_rounds, poim_rounds
 from ._gkm_motifs import gkm_motifs
 from ._motif_files import update_report, write_motif_run
 from ._motif_search import MotifRun, motif_matches, poim_motifs, with_database_loaded
@@ -132,16 +133,20 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
     result = trained_poim(data, model=model, background=background, importance=importance, random_state=random_state,
                           progress=output.progress, held_out=choice.held_out)
     run = poim_motifs(result, data, options=motifs, match=False, random_state=random_state)
-    result = None  # run.result holds the POIM; poim_rounds may park it on disk meanwhile
+    result = None  # run.result holds the POIM; poim_rounds parks it in ``out`` meanwhile
     run = poim_rounds(run, data, model=model, background=background, importance=importance, motifs=motifs,
-                      random_state=random_state, progress=output.progress)
-    run.matches = motif_matches(run, motifs)
-    if not run.motifs and not model.shifts:
-        logger.info("hint: a motif whose place varies along the sequences needs a model with shifts "
-                    "(--shifts) or shows as position-free")
-    run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
-                          metrics=run.result.meta.get("metrics"), model_route=choice.record())
-    return _finish(out, run, trained=True, **common)
+                      random_state=random_state, progress=output.progress, park=out)
+    try:
+        run.matches = motif_matches(run, motifs)
+        if not run.motifs and not model.shifts:
+            logger.info("hint: a motif whose place varies along the sequences needs a model with shifts "
+                        "(--shifts) or shows as position-free")
+        run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
+                              metrics=run.result.meta.get("metrics"), model_route=choice.record())
+        return _finish(out, run, trained=True, **common)
+    finally:  # moved into place as motifs_poim.npz by the files' writer; else not left behind
+        if run.result_file is not None and Path(run.result_file).name == PARKED_POIM:
+            Path(run.result_file).unlink(missing_ok=True)
 
 
 def _choose(data, *, model, background, importance, output, random_state, **_):

@@ -58,6 +58,10 @@ class MotifRun:
     background : SiteBackground or None
         The control's Markov background the PWMs for scanning are scored against
         (``background.txt``).
+    result_file : Path or None
+        A file holding ``result`` as ``result.save`` writes it, byte for byte (the POIM parked
+        in the output folder while later rounds ran): moved into place as ``motifs_poim.npz``
+        instead of written again.
     """
 
     motifs: list
@@ -71,6 +75,7 @@ class MotifRun:
     coords: object = None
     scanning: list = field(default_factory=list)
     background: object = None
+    result_file: object = None
 
     def __repr__(self) -> str:
         from ..report import motif_run_repr
