@@ -157,6 +157,25 @@ def test_nnls_on_the_cholesky_factor_equals_nnls_on_the_whole_problem():
         assert np.linalg.norm(A @ fast - b) == pytest.approx(np.linalg.norm(A @ slow - b), rel=1e-10)
 
 
+def test_sparse_normal_equations_equal_scipys_sparse_product_bitwise():
+    """The normal equations of a mostly-zero design from its rows' non-zero entries: the bits of
+    scipy's ``S.T @ S`` and ``S.T @ b`` (each entry summed over the rows in increasing order),
+    with empty columns and runs of zeros and non-zeros of any lengths."""
+    from scipy.sparse import csc_matrix
+
+    from seqimp.motifs._fit import _sparse_normal
+
+    rng = np.random.default_rng(7)
+    for n, d, density in ((50, 7, 0.2), (3000, 40, 0.05), (800, 25, 0.6)):
+        A = rng.normal(size=(n, d)) * (rng.random((n, d)) < density)
+        A[:, 3] = 0.0  # a column without entries
+        A[n // 4: n // 4 + 20, 1] = rng.normal(size=20)  # a long run
+        b = rng.normal(size=n)
+        S = csc_matrix(A)
+        H, g = _sparse_normal(A, b)
+        assert H.tobytes() == (S.T @ S).toarray().tobytes() and g.tobytes() == (S.T @ b).tobytes()
+
+
 def test_a_motif_the_composition_explains_is_flagged_and_not_matched(caplog):
     """A/T-rich positives (70% A/T) against uniform negatives: an A/T stretch is enriched over the
     negatives, in and out of sample, but has about as many sites in the positives' dinucleotide

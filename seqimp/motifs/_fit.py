@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numba import njit
 from scipy.linalg import LinAlgError, cholesky, solve_triangular
 from scipy.optimize import nnls
 
@@ -69,13 +70,11 @@ def _nnls(A, b):
     n (a position-free motif: d = 151 starts, n = 13,296 POIM entries, 1.4 s -> 0.1 s). A
     ridge of 1e-12 times the mean diagonal keeps ``A'A`` positive definite where columns are
     zero or collinear. A large design that is mostly zeros (a motif placed at many starts: each
-    start's column is non-zero only on the rows its k-mers overlap) forms ``A'A`` as a sparse
-    product."""
+    start's column is non-zero only on the rows its k-mers overlap) forms ``A'A`` from each
+    row's non-zero entries (:func:`_sparse_normal`; scipy's sparse product, the same bits: a
+    position-free motif's 13,296 x 151 design, 5% non-zero, in 4 ms instead of 20)."""
     if A.size > 200_000 and np.count_nonzero(A) < 0.25 * A.size:
-        from scipy.sparse import csc_matrix
-
-        S = csc_matrix(A)
-        H, g = (S.T @ S).toarray(), S.T @ b
+        H, g = _sparse_normal(np.ascontiguousarray(A, dtype=np.float64), np.ascontiguousarray(b, dtype=np.float64))
     else:
         H, g = A.T @ A, A.T @ b
     d = H.shape[0]
@@ -85,6 +84,35 @@ def _nnls(A, b):
     except LinAlgError:  # numerically indefinite: the problem as it is
         return nnls(A, b, maxiter=50 * d)[0]
     return nnls(R, solve_triangular(R, g, trans="T"), maxiter=50 * d)[0]
+
+
+@njit(cache=True)
+def _sparse_normal(A, b):
+    """``(A'A, A'b)`` of a mostly-zero ``A`` (shape (n, d)) in one row-by-row scan: every row's
+    products of its non-zero entries added to their entries of ``A'A`` -- each entry the sum
+    over the rows, in increasing row order from 0, that scipy's sparse product ``S.T @ S`` of
+    ``S = csc_matrix(A)`` takes (the same bits), without building ``S``."""
+    n, d = A.shape
+    H = np.zeros((d, d))
+    g = np.zeros(d)
+    cols = np.empty(d, dtype=np.int64)
+    for r in range(n):
+        m = 0
+        for j in range(d):
+            if A[r, j] != 0.0:
+                cols[m] = j
+                m += 1
+        for p in range(m):
+            j1 = cols[p]
+            x = A[r, j1]
+            g[j1] += x * b[r]
+            for q in range(p, m):
+                j2 = cols[q]
+                H[j1, j2] += x * A[r, j2]
+    for j1 in range(d):
+        for j2 in range(j1 + 1, d):
+            H[j2, j1] = H[j1, j2]
+    return H, g
 
 
 @dataclass
