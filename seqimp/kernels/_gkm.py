@@ -223,33 +223,37 @@ def _add(buf, n, left, right, w, value):
             w[left[a, c] + right[r, c]] += value
 
 
-@njit(cache=True)
-def _squared_norm(buf, n, left, right, scratch, rc, choices, both):
-    """``||phi(x)||^2`` over the ``n`` rows of ``buf``: counts in the zeroed ``scratch`` at the column
-    choices ``choices``, squared and summed, scratch zeroed again (a feature's square is added at
-    its first occurrence, which zeroes it). With ``rc`` the choices are those a both-strand fit
-    keeps (:func:`own_choices`) and the counts are of both strands' windows: a choice that is not
-    its own mirror (``both``) stands for its mirror too, whose counts are the same numbers at the
-    features ``R f`` (``||.||^2`` of the two: twice its own); integer counts, so the same number as
-    counting every choice."""
-    for t in range(n):
-        a, r = buf[t, 0], buf[t, 1]
-        for j in range(choices.size):
-            c = choices[j]
-            scratch[left[a, c] + right[r, c]] += 1.0
-    pair = 0.0
-    single = 0.0
-    for t in range(n):
-        a, r = buf[t, 0], buf[t, 1]
-        for j in range(choices.size):
-            c = choices[j]
-            f = left[a, c] + right[r, c]
-            v = scratch[f]
-            if rc and both[j]:
-                pair += v * v
-            else:
-                single += v * v
-            scratch[f] = 0.0
+@njit(cache=True, nogil=True)
+def _squared_norm(buf, n, left_t, right_t, scratch, features, rc, choices, both):
+    """``||phi(x)||^2`` over the ``n`` rows of ``buf``, choice by choice: the features of a
+    choice are one block of ``4**k`` (``c * 4**k + u``); as a window's feature is counted, the
+    sum of squared counts grows by ``2 v + 1`` (``v``: its count so far), so the sum of a
+    choice's squared counts comes in integers without a second walk, and ``scratch`` (int32,
+    zeroed) is zeroed again at the features read. With ``rc`` the choices are those a
+    both-strand fit keeps (:func:`own_choices`) and the counts are of both strands' windows: a
+    choice that is not its own mirror (``both``) stands for its mirror too, whose counts are the
+    same numbers at the features ``R f`` (``||.||^2`` of the two: twice its own); integers, so
+    the same number as counting every choice. ``left_t``, ``right_t``: the half tables
+    transposed (a choice's row contiguous); ``features``: scratch of ``n`` ints."""
+    pair = 0
+    single = 0
+    for j in range(choices.size):
+        c = choices[j]
+        lc = left_t[c]
+        rc_ = right_t[c]
+        for t in range(n):
+            features[t] = lc[buf[t, 0]] + rc_[buf[t, 1]]
+        total = 0
+        for t in range(n):
+            v = scratch[features[t]]
+            total += 2 * v + 1
+            scratch[features[t]] = v + 1
+        for t in range(n):
+            scratch[features[t]] = 0
+        if rc and both[j]:
+            pair += total
+        else:
+            single += total
     return 2.0 * pair + single
 
 
@@ -263,12 +267,15 @@ def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks, row
     n = offsets.size - 1
     out = np.empty(n)
     step = (n + n_chunks - 1) // n_chunks
+    left_t = np.ascontiguousarray(left.T)
+    right_t = np.ascontiguousarray(right.T)
     for t in prange(n_chunks):
-        scratch = np.zeros(n_features)
+        scratch = np.zeros(n_features, dtype=np.int32)
+        features = np.empty(rows, dtype=np.int64)
         buf = np.empty((rows, 2), dtype=np.int64)
         for i in range(t * step, min(n, (t + 1) * step)):
             m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
-            out[i] = _squared_norm(buf, m, left, right, scratch, rc, choices, both)
+            out[i] = _squared_norm(buf, m, left_t, right_t, scratch, features, rc, choices, both)
     return out
 
 
