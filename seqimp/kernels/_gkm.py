@@ -318,10 +318,13 @@ def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows, n_chunks, cho
     fit's own choices: :func:`own_choices`) over the sequences with ``coef[i] != 0`` (the weights
     of dual variables: ``coef = y alpha scale``). In parallel over ``n_chunks`` ranges of
     ``choices``: the features of different choices are different (``c * 4**k + u``), so no two
-    threads write one weight, and each weight receives its additions in the order of the serial
-    loop (sequence by sequence, window by window): the same bits."""
+    threads write one weight; a sequence's windows are added choice by choice (a choice's
+    block of weights then stays in the first-level cache), so each weight receives its additions
+    in the order of the serial loop (sequence by sequence, window by window): the same bits."""
     n_choice = choices.size
     step = (n_choice + n_chunks - 1) // n_chunks
+    left_t = np.ascontiguousarray(left.T)
+    right_t = np.ascontiguousarray(right.T)
     for t in prange(n_chunks):
         buf = np.empty((rows, 2), dtype=np.int64)
         lo, hi = t * step, min(n_choice, (t + 1) * step)
@@ -329,11 +332,11 @@ def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows, n_chunks, cho
             if coef[i] != 0.0:
                 m = _halves(codes, offsets[i], offsets[i + 1], l, rc, buf)
                 value = coef[i]
-                for r in range(m):
-                    a, b = buf[r, 0], buf[r, 1]
-                    for j in range(lo, hi):
-                        c = choices[j]
-                        w[left[a, c] + right[b, c]] += value
+                for j in range(lo, hi):
+                    lc = left_t[choices[j]]
+                    rc_ = right_t[choices[j]]
+                    for r in range(m):
+                        w[lc[buf[r, 0]] + rc_[buf[r, 1]]] += value
 
 
 def mirrored_choices(columns, word_length) -> np.ndarray:
