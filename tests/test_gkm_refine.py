@@ -7,7 +7,7 @@ import pytest
 
 from seqimp.motifs._sites import site_scores
 from seqimp.motifs._sites import site_threshold
-from seqimp.motifs._tune import _apply, _letter_best, _top, _trial_counts, _with_change, sites_passing, tune_pwm
+from seqimp.motifs._tune import _apply_column, _letter_best, _top, _trial_counts, _with_change, sites_passing, tune_pwm
 
 pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
 
@@ -40,7 +40,7 @@ def test_trial_and_apply_equal_rescoring():
         base = site_scores(_odds_pwm(S, bg), X, starts, strands, bg)
         best = np.empty((len(X), 4))
         for column in (0, 3, 4):
-            _letter_best(base, X, starts, 5, column, best)
+            _letter_best(base, X, starts, 5, column, np.arange(len(X)), best)
             for letter in range(4):
                 for delta in (-1.5, -0.25, 0.5, 2.0):
                     T = S.copy()
@@ -51,7 +51,7 @@ def test_trial_and_apply_equal_rescoring():
                     np.testing.assert_allclose(_with_change(best, letter, delta), full + shift, atol=1e-9)
         T = S.copy()
         T[1, 1] += 0.75
-        _apply(base, X, starts, 5, 1, 1, 0.75)
+        _apply_column(base, X, starts, 5, 1, np.array([0.0, 0.75, 0.0, 0.0]))  # letter 1 of column 1
         shift = np.log2((bg * 2.0 ** T).sum(axis=1)).sum() - np.log2((bg * 2.0 ** S).sum(axis=1)).sum()
         np.testing.assert_allclose(base, site_scores(_odds_pwm(T, bg), X, starts, strands, bg) + shift, atol=1e-9)
 
@@ -145,9 +145,9 @@ def test_tune_pwm_reads_only_the_band_and_gets_the_same_pwm(monkeypatch):
     rows = []
     real = tune._letter_best
 
-    def spy(base, codes, starts, m, column, out, rows_=None):
-        rows.append((base.shape[0], base.shape[0] if rows_ is None else rows_.size))
-        return real(base, codes, starts, m, column, out, rows_)
+    def spy(base, codes, starts, m, column, rows_, out):
+        rows.append((base.shape[0], rows_.size))
+        return real(base, codes, starts, m, column, rows_, out)
 
     monkeypatch.setattr(tune, "_letter_best", spy)
     cases = [(STRANDS, np.full(4, 0.25), 0.01, False, False), (("+",), np.full(4, 0.25), 0.05, True, True),

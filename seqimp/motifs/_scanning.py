@@ -55,7 +55,7 @@ from ..errors import SeqimpError, check_int, check_random_state
 from ..io._check import check_sequences
 from ._refine import MotifSites
 from ._scan import SCALE, best_sequence_scores, encode_any_length
-from ._sites import best_site_scores, site_rank, site_scores
+from ._sites import best_site_scores, site_scores, strict_threshold
 from ._tune import tune_pwm
 
 __all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "SCAN_COLUMNS"]
@@ -199,13 +199,6 @@ def _passing(pwm, pos, neg, background, fpr) -> int:
     starts = np.arange(pos.shape[1] - pwm.shape[0] + 1)
     best = [best_site_scores(pwm, x, starts, _BOTH, background) for x in (pos, neg)]
     return int((best[0] > strict_threshold(best[1], fpr)).sum())
-
-
-def strict_threshold(neg_best, fpr) -> float:
-    """The (k+1)-th largest of the negatives' best scores, k = floor(fpr n): scores above it are
-    hits, and at most k negatives have one."""
-    vals = np.sort(np.asarray(neg_best, dtype=np.float64).ravel())
-    return float(vals[vals.size - site_rank(fpr, vals.size) - 1])
 
 
 def _threshold_row(motif, flat, pos, neg, background, fpr, held, tuned) -> dict:

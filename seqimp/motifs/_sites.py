@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["window_letters", "site_scores", "best_site_scores", "site_threshold", "has_site", "best_windows", "weighted_counts",
+__all__ = ["window_letters", "site_scores", "best_site_scores", "site_threshold", "strict_threshold", "has_site", "best_windows", "weighted_counts",
            "em_step", "overlaps", "mask_sites"]
 
 
@@ -308,6 +308,13 @@ def has_site(best, threshold, inclusive):
     out = np.empty(best.shape, dtype=np.bool_)
     _has_site(best.ravel(), float(threshold), bool(inclusive), out.ravel())
     return out
+
+
+def strict_threshold(neg_best, fpr) -> float:
+    """The (k+1)-th largest of the negatives' best scores, k = floor(fpr n): scores above it are
+    hits, and at most k negatives have one."""
+    vals = np.sort(np.asarray(neg_best, dtype=np.float64).ravel())
+    return float(vals[vals.size - site_rank(fpr, vals.size) - 1])
 
 
 def sites_passing(pos_best, neg_best, fpr) -> int:

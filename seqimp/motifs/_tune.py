@@ -48,25 +48,19 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import SeqimpError
-from ._sites import _cut, _is_site, best_site_scores, site_rank, site_scores, sites_passing
+from ._sites import _cut, _is_site, best_site_scores, site_rank, site_scores, sites_passing, strict_threshold
 
 __all__ = ["tune_pwm"]
 
 
-def _letter_best(base, codes, starts, m, column, out, rows=None):
-    """Best current window score of every sequence among the windows (and strands) that read
-    letter ``a`` in ``column``: ``out[i, a]`` (-inf where none does). ``base`` (n, W, K): the
-    windows' scores, K = 1 (+ strand) or 2 (+ and -; on - the window's reverse complement is
-    read). Adding ``delta`` to the log-odds of ``a`` in ``column`` makes sequence i's best score
-    ``max(out[i, a] + delta, max over b != a of out[i, b])``. With ``rows`` (int, shape (r,)):
-    the sequences ``rows[j]`` only, into ``out[j]``."""
-    if rows is None:
-        rows = np.arange(base.shape[0])
-    _letter_best_of(base, codes, starts, m, column, rows, out)
-
-
 @njit(cache=True, parallel=True)
-def _letter_best_of(base, codes, starts, m, column, rows, out):
+def _letter_best(base, codes, starts, m, column, rows, out):
+    """Best current window score of the sequences ``rows`` (int, shape (r,)) among the windows
+    (and strands) that read letter ``a`` in ``column``: ``out[j, a]`` for sequence ``rows[j]``
+    (-inf where none does). ``base`` (n, W, K): the windows' scores, K = 1 (+ strand) or 2 (+ and
+    -; on - the window's reverse complement is read). Adding ``delta`` to the log-odds of ``a``
+    in ``column`` makes the sequence's best score ``max(out[j, a] + delta, max over b != a of
+    out[j, b])``."""
     W, K = base.shape[1], base.shape[2]
     for j in prange(rows.size):
         i = rows[j]
@@ -195,18 +189,10 @@ def _trial_counts(best_pos, best_neg, letter, deltas, k, strict, out):
         out[j] = count
 
 
-def _apply(base, codes, starts, m, column, letter, delta):
-    """``base`` updated in place for ``delta`` added to the log-odds of ``letter`` in ``column``."""
-    shift = np.zeros(4)
-    shift[letter] = delta
-    _apply_column(base, codes, starts, m, column, shift)
-
-
 @njit(cache=True, parallel=True)
 def _apply_column(base, codes, starts, m, column, shift):
     """``base`` updated in place for ``shift[a]`` added to the log-odds of each letter ``a`` in
-    ``column``: a window reads one letter there, so it gets one addition, as from one
-    :func:`_apply` per letter."""
+    ``column`` (a window reads one letter there, so it gets one addition)."""
     n, W, K = base.shape
     for i in prange(n):
         for w in range(W):
@@ -316,7 +302,7 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
     def n_passing(best_pos, best_neg):
         """Positives passing the negatives' threshold, from the best window scores."""
         if strict:
-            return int((best_pos > np.sort(best_neg)[best_neg.size - site_rank(fpr, best_neg.size) - 1]).sum())
+            return int((best_pos > strict_threshold(best_neg, fpr)).sum())
         return sites_passing(best_pos, best_neg, fpr)
 
     untuned = passing(pwm, starts)  # the EM's PWM as sites are called (a tie at the top included)
@@ -354,8 +340,8 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
                 else:
                     pos_rows, neg_rows, always = np.arange(len(pos)), np.arange(len(neg)), 0
                 bp, bn = best_pos[:pos_rows.size], best_neg[:neg_rows.size]
-                _letter_best(base_pos, pos, win, m, column, bp, pos_rows)
-                _letter_best(base_neg, neg, win, m, column, bn, neg_rows)
+                _letter_best(base_pos, pos, win, m, column, pos_rows, bp)
+                _letter_best(base_neg, neg, win, m, column, neg_rows, bn)
                 shift = np.zeros(4)  # the changes kept, applied to the windows once the column is done
                 for letter in range(4):
                     _trial_counts(bp, bn, letter, deltas, k, strict, counts)
