@@ -166,7 +166,7 @@ def test_weights_of_in_parallel_equal_the_serial_sum():
                 _add(buf, m, tables.left, tables.right, serial, value)
         for chunks in (1, 2, 3):
             w = np.zeros(tables.n_features)
-            _weights_of(codes, offsets, 6, tables.left, tables.right, rc, coef, w, rows, chunks,
+            _weights_of(codes, offsets, 6, tables.left_t, tables.right_t, rc, coef, w, rows, chunks,
                         np.arange(tables.columns.shape[0]))
             np.testing.assert_array_equal(w, serial)  # the same additions in the same order
 
@@ -213,7 +213,7 @@ def test_squared_norms_of_one_strand_equal_explicit_counts(l, k):
     codes, offsets = ragged_codes(seqs)
     tables = GkmTables(l, k)
     for rc in (True, False):
-        norms = _squared_norms(codes, offsets, l, tables.left, tables.right, rc, tables.n_features, 2,
+        norms = _squared_norms(codes, offsets, l, tables.left_t, tables.right_t, rc, tables.n_features, 2,
                                buffer_rows(offsets, l), *tables.kept_choices(rc))
         np.testing.assert_array_equal(norms, np.diag(_brute_kernel(seqs, l, k, rc)))  # integer counts: exact
 

@@ -77,6 +77,9 @@ class GkmTables:
     columns : ndarray of shape (C(l, k), k)
     left : ndarray of shape (4**(l // 2), C(l, k)), int64
     right : ndarray of shape (4**(l - l // 2), C(l, k)), int64
+    left_t, right_t : ndarray of shape (C(l, k), 4**(l // 2)) and (C(l, k), 4**(l - l // 2)), int32
+        The same tables transposed, a choice's row contiguous: the kernels that walk the
+        windows choice by choice (the fit's pass, the weights of dual variables, the norms).
     n_features : int
     """
 
@@ -87,6 +90,8 @@ class GkmTables:
         half = self.word_length // 2
         self.left = _half_table(self.columns, 0, half, self.informative, True)
         self.right = _half_table(self.columns, half, self.word_length, self.informative, False)
+        self.left_t = np.ascontiguousarray(self.left.T, dtype=np.int32)
+        self.right_t = np.ascontiguousarray(self.right.T, dtype=np.int32)
         self._own = own_choices(self.columns, self.word_length)
 
     def kept_choices(self, rc) -> tuple[np.ndarray, np.ndarray]:
@@ -263,12 +268,10 @@ def buffer_rows(offsets, l) -> int:
 
 
 @njit(cache=True, parallel=True)
-def _squared_norms(codes, offsets, l, left, right, rc, n_features, n_chunks, rows, choices, both):
+def _squared_norms(codes, offsets, l, left_t, right_t, rc, n_features, n_chunks, rows, choices, both):
     n = offsets.size - 1
     out = np.empty(n)
     step = (n + n_chunks - 1) // n_chunks
-    left_t = np.ascontiguousarray(left.T)
-    right_t = np.ascontiguousarray(right.T)
     for t in prange(n_chunks):
         scratch = np.zeros(n_features, dtype=np.int32)
         features = np.empty(rows, dtype=np.int64)
@@ -313,18 +316,17 @@ def _gram(xcodes, xoff, ycodes, yoff, l, left, right, rc, n_features, n_chunks, 
 
 
 @njit(cache=True, parallel=True)
-def _weights_of(codes, offsets, l, left, right, rc, coef, w, rows, n_chunks, choices):
+def _weights_of(codes, offsets, l, left_t, right_t, rc, coef, w, rows, n_chunks, choices):
     """``w += sum_i coef[i] phi(x_i)`` at the column choices ``choices`` (every choice, or the
     fit's own choices: :func:`own_choices`) over the sequences with ``coef[i] != 0`` (the weights
     of dual variables: ``coef = y alpha scale``). In parallel over ``n_chunks`` ranges of
     ``choices``: the features of different choices are different (``c * 4**k + u``), so no two
     threads write one weight; a sequence's windows are added choice by choice (a choice's
-    block of weights then stays in the first-level cache), so each weight receives its additions
-    in the order of the serial loop (sequence by sequence, window by window): the same bits."""
+    block of weights then stays in the first-level cache; ``left_t``, ``right_t``: the tables of
+    :class:`GkmTables` transposed), so each weight receives its additions in the order of the
+    serial loop (sequence by sequence, window by window): the same bits."""
     n_choice = choices.size
     step = (n_choice + n_chunks - 1) // n_chunks
-    left_t = np.ascontiguousarray(left.T)
-    right_t = np.ascontiguousarray(right.T)
     for t in prange(n_chunks):
         buf = np.empty((rows, 2), dtype=np.int64)
         lo, hi = t * step, min(n_choice, (t + 1) * step)
@@ -471,6 +473,7 @@ def gkm_kernel(X, Y=None, *, word_length=10, informative=6, reverse_complement=T
     G = _gram(xc, xo, yc, yo, *args, tables.n_features, n_chunks(xo.size - 1), rows)
     if normalize:
         kept = tables.kept_choices(rc)
+        args = (tables.word_length, tables.left_t, tables.right_t, rc)
         nx = _squared_norms(xc, xo, *args, tables.n_features, n_chunks(xo.size - 1), rows, *kept)
         ny = nx if Y is None else _squared_norms(yc, yo, *args, tables.n_features, n_chunks(yo.size - 1), rows, *kept)
         G /= np.sqrt(np.outer(nx, ny))

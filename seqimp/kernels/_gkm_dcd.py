@@ -111,7 +111,7 @@ def _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, le
     return pg_max, pg_min
 
 
-def dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left, right, rc, buf,
+def dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left_t, right_t, rc, buf,
              pg_max_old, pg_min_old, keep, choices, both):
     """One pass of dual coordinate descent for the hinge-loss SVM (L1-loss dual, as liblinear's)
     over the rows in ``order``; the bias is a constant feature of value ``bias`` (weight
@@ -122,8 +122,8 @@ def dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l,
     ``pg_min_old`` (the last pass's largest and smallest projected gradient), is left where it is
     and marked ``keep[t] = 0`` (``keep[t] = 1`` for the others); ``pg_max_old = inf``, ``pg_min_old
     = -inf`` shrink nothing. Returns the largest and smallest projected gradient of the rows not
-    shrunk. Every thread numba runs takes part; the result is the same for any number."""
-    return _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l,
-                 np.ascontiguousarray(left.T, dtype=np.int32), np.ascontiguousarray(right.T, dtype=np.int32), rc,
+    shrunk. ``left_t``, ``right_t``: the half tables transposed (:class:`~seqimp.kernels._gkm.GkmTables`).
+    Every thread numba runs takes part; the result is the same for any number."""
+    return _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left_t, right_t, rc,
                  choices, both, buf, np.empty_like(buf), pg_max_old, pg_min_old, keep,
                  min(CHUNKS, choices.size), PARALLEL_FROM)

@@ -64,7 +64,7 @@ def squared_norms(codes, offsets, tables, rc) -> np.ndarray:
         sub_codes = np.concatenate([codes[bounds[i][0]:bounds[i][1]] for i in miss])
         sub_offsets = np.zeros(miss.size + 1, dtype=np.int64)
         np.cumsum(np.diff(offsets)[miss], out=sub_offsets[1:])
-        sq[miss] = _squared_norms(sub_codes, sub_offsets, tables.word_length, tables.left, tables.right, bool(rc),
+        sq[miss] = _squared_norms(sub_codes, sub_offsets, tables.word_length, tables.left_t, tables.right_t, bool(rc),
                                   tables.n_features, n_chunks(miss.size), buffer_rows(sub_offsets, tables.word_length),
                                   *tables.kept_choices(bool(rc)))
         size = _NORM_BYTES.get(params, 0) + int(sub_codes.size)
@@ -153,6 +153,10 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
     def _args(self):
         return (self.tables_.word_length, self.tables_.left, self.tables_.right, bool(self.reverse_complement))
 
+    def _args_t(self):
+        """:meth:`_args` with the transposed tables (the kernels that walk choice by choice)."""
+        return (self.tables_.word_length, self.tables_.left_t, self.tables_.right_t, bool(self.reverse_complement))
+
     def _scale(self, codes, offsets):
         """1 / ||phi(x)|| (normalised) or 1 per sequence, and ||phi(x)||^2."""
         sq = squared_norms(codes, offsets, self.tables_, self.reverse_complement)
@@ -166,7 +170,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         """``sum_i coef[i] phi(x_i)`` at the column choices ``choices``, float64, shape (n_features,)."""
         w = np.zeros(self.tables_.n_features)
         if coef.any():
-            _weights_of(codes, offsets, *self._args(), coef, w, buffer_rows(offsets, self.tables_.word_length),
+            _weights_of(codes, offsets, *self._args_t(), coef, w, buffer_rows(offsets, self.tables_.word_length),
                         max(n_chunks(choices.size), min(choices.size, WEIGHT_CHUNKS)), choices)
         return w
 
@@ -223,7 +227,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         for it in range(max_iter):
             order = active[rng.permutation(active.size)]
             pg_max, pg_min = dcd_pass(codes, offsets, sign, scale, qii, order, alpha, w, bias_w, C, bias,
-                                       *self._args(), buf, pg_max_old, pg_min_old, keep, choices, both)
+                                       *self._args_t(), buf, pg_max_old, pg_min_old, keep, choices, both)
             active = order[keep[:order.size] == 1]
             if pg_max - pg_min < self.tol:
                 if active.size == n:
