@@ -14,7 +14,11 @@ share of the positives; uniform random letters elsewhere):
    with a held-out split, attributions, seqlets, refinement) per 1,000 sequences;
 4. with ``--running-dtype``: the fit on the training sequences with the passes' running weights
    in float64 (the baseline) and in float32 (``RUNNING_DTYPE``, the default), alternating in this
-   process, fastest of ``--repeat`` each, with the ratio and the dual objectives.
+   process, fastest of ``--repeat`` each, with the ratio and the dual objectives;
+5. with ``--index-dtype``: the fit with the half tables and window rows the pass indexes with
+   signed (int32, the baseline: numba checks every signed index for a negative value) and
+   unsigned (uint32, :class:`~seqimp.kernels._gkm.GkmTables`, the default), alternating, fastest
+   of ``--repeat`` each, with the ratio; the two models' ``coef_`` must be equal to the bit.
 
 LS-GKM is skipped, with a note, unless ``--lsgkm DIR`` names the folder of its binaries
 (``gkmmatrix``, ``gkmtrain``, ``gkmpredict``); build it from github:Dongwon-Lee/lsgkm
@@ -26,6 +30,7 @@ run only.
     python scripts/bench_gkm.py                                  # seqimp only
     python scripts/bench_gkm.py --lsgkm /tmp/lsgkm/src --n 2000 --length 200
     python scripts/bench_gkm.py --n 2000 --running-dtype --fasta POS.fa NEG.fa   # float32 against float64
+    python scripts/bench_gkm.py --index-dtype --fasta POS.fa NEG.fa              # uint32 against int32 indices
 """
 
 from __future__ import annotations
@@ -161,6 +166,33 @@ def _running_dtypes(X, y, l, k, C, repeat, *, show=True):
         print(f"time ratio float64 / float32 running weights: {best[np.float64] / best[np.float32]:.2f}")
 
 
+def _index_dtypes(X, y, l, k, C, repeat, *, show=True):
+    """Fit with signed (int32) and unsigned (uint32) tables and window rows, alternating; print
+    the fastest of each and check that the two models are the same to the bit."""
+    from seqimp.kernels import GKMClassifier
+
+    class Signed(GKMClassifier):
+        """The tables (and so the fit's window rows, which take their dtype) cast to int32."""
+
+        def _tables(self):
+            tables = super()._tables()
+            tables.left_t, tables.right_t = tables.left_t.astype(np.int32), tables.right_t.astype(np.int32)
+            return tables
+
+    best, fits = {}, {}
+    for _ in range(repeat):
+        for name, cls in (("int32", Signed), ("uint32", GKMClassifier)):
+            start = time.perf_counter()
+            fits[name] = cls(l, k, C=C, tol=0.1, random_state=0).fit(X, y)
+            best[name] = min(best.get(name, np.inf), time.perf_counter() - start)
+    if not np.array_equal(fits["int32"].coef_, fits["uint32"].coef_):
+        raise SystemExit("signed and unsigned indices gave different models")
+    if show:
+        for name in ("int32", "uint32"):
+            print(f"indices {name}: fit {best[name]:.2f} s (fastest of {repeat}), {fits[name].n_iter_} passes")
+        print(f"time ratio int32 / uint32 indices: {best['int32'] / best['uint32']:.2f} (models equal to the bit)")
+
+
 def main(argv=None) -> int:
     from sklearn.metrics import roc_auc_score
 
@@ -181,12 +213,16 @@ def main(argv=None) -> int:
     p.add_argument("--figure", type=Path, default=None, help="write the attributions of three positives here (PNG)")
     p.add_argument("--running-dtype", action="store_true",
                    help="only: time the fit with float64 against float32 running weights (item 4)")
-    p.add_argument("--repeat", type=int, default=3, help="fits per running dtype (default 3)")
+    p.add_argument("--index-dtype", action="store_true",
+                   help="only: time the fit with signed against unsigned table indices (item 5)")
+    p.add_argument("--repeat", type=int, default=3, help="fits per running or index dtype (default 3)")
     p.add_argument("--fasta", type=Path, nargs=2, default=None, metavar=("POS", "NEG"),
-                   help="with --running-dtype: these sequences instead of the planted set (equal lengths)")
+                   help="with --running-dtype or --index-dtype: these sequences instead of the planted set "
+                        "(equal lengths)")
     args = p.parse_args(argv)
     l, k = args.word_length, args.informative
-    if args.running_dtype:
+    if args.running_dtype or args.index_dtype:
+        compare = _index_dtypes if args.index_dtype else _running_dtypes
         if args.fasta:
             from seqimp.io import read_fasta
 
@@ -196,9 +232,9 @@ def main(argv=None) -> int:
         else:
             X, y, _ = planted(args.n, args.length, share=args.share, seed=args.seed)
             print(f"data: {args.n} planted sequences of {args.length} nt; l = {l}, k = {k}")
-        _running_dtypes(X[:40], y[:40] if len(set(y[:40])) == 2 else np.arange(40) % 2, l, k, args.C, 1,
-                        show=False)  # compile first
-        _running_dtypes(X, y, l, k, args.C, args.repeat)
+        compare(X[:40], y[:40] if len(set(y[:40])) == 2 else np.arange(40) % 2, l, k, args.C, 1,
+                show=False)  # compile first
+        compare(X, y, l, k, args.C, args.repeat)
         return 0
     X, y, where = planted(args.n, args.length, share=args.share, seed=args.seed)
     test = np.random.default_rng(args.seed + 1).random(y.size) < 0.25

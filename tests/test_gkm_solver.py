@@ -195,6 +195,25 @@ def test_float32_running_weights_reach_the_float64_optimum(monkeypatch):
     assert f32.intercept_ == pytest.approx(f32.dual_coef_.sum() * f32.bias ** 2, rel=1e-12)
 
 
+def test_unsigned_indices_give_the_bits_of_signed_ones():
+    """The half tables (and the fit's window rows, which take their dtype) are unsigned, for
+    speed only: a fit with them cast to int32 is the same model to the bit."""
+    tables = GkmTables(6, 4)
+    assert all(t.dtype == np.uint32 for t in (tables.left, tables.right, tables.left_t, tables.right_t))
+
+    class Signed(GKMClassifier):
+        def _tables(self):
+            t = super()._tables()
+            t.left_t, t.right_t = t.left_t.astype(np.int32), t.right_t.astype(np.int32)
+            return t
+
+    X, y = planted(120, L=40, seed=21, share=0.6)
+    signed, unsigned = (cls(6, 4, tol=1e-3, random_state=0).fit(X, y) for cls in (Signed, GKMClassifier))
+    assert signed.n_iter_ == unsigned.n_iter_
+    np.testing.assert_array_equal(signed.coef_, unsigned.coef_)
+    np.testing.assert_array_equal(signed.dual_coef_, unsigned.dual_coef_)
+
+
 def test_start_at_c_reaches_the_same_optimum():
     X, y = planted(160, L=40, seed=9, share=0.5)
     cold = GKMClassifier(6, 4, tol=1e-6, max_iter=5000).fit(X, y)

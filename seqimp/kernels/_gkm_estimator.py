@@ -217,7 +217,7 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         # the passes' running weights in float32 (RUNNING_DTYPE): coef_ is rebuilt from the duals
         w = self._primal(codes, offsets, alpha * sign * scale, choices).astype(RUNNING_DTYPE)
         rng = check_random_state(self.random_state)
-        buf = np.empty((buffer_rows(offsets, self.tables_.word_length), 2), dtype=np.int64)
+        buf = np.empty((buffer_rows(offsets, self.tables_.word_length), 2), dtype=self.tables_.left_t.dtype)
         C = float(self.C)
         self.n_iter_ = max_iter
         n = sign.size
