@@ -396,7 +396,9 @@ def _attributions(codes, offsets, l, columns, left, right, rc, w, scale, out, ro
     With ``rc`` (``w`` its own reverse complement, :func:`_strand_dot`) the occurrence of ``R f``
     in the reverse complement of a window covers the same bases as ``f`` in the window and
     carries the same weight, so the + strand's occurrences are counted twice instead: the same
-    sums at half the look-ups."""
+    sums at half the look-ups. ``columns``: :attr:`GkmTables.columns` as uint64 (an unsigned
+    index is used without numba's check for a negative one: 0.49 s instead of 0.73 s on 2,000
+    sequences of 200 nt, the same bits)."""
     n = offsets.size - 1
     n_choice, k = columns.shape
     for i in prange(n):
@@ -406,7 +408,7 @@ def _attributions(codes, offsets, l, columns, left, right, rc, w, scale, out, ro
         windows = offsets[i + 1] - lo - l + 1
         share = scale[i] / k * (2.0 if rc else 1.0)
         for t in range(windows):
-            first = lo + t  # flat index of the window's first base
+            first = np.uint64(lo + t)  # flat index of the window's first base (unsigned, as ``columns``)
             a, r = buf[t, 0], buf[t, 1]
             for c in range(n_choice):
                 v = w[left[a, c] + right[r, c]] * share

@@ -281,8 +281,8 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         codes, offsets = self._codes(X)
         scale, _ = self._scale(codes, offsets)
         out = np.zeros(codes.size)
-        _attributions(codes, offsets, self.tables_.word_length, self.tables_.columns, self.tables_.left,
-                      self.tables_.right, bool(self.reverse_complement), self.coef_, scale, out,
+        _attributions(codes, offsets, self.tables_.word_length, self.tables_.columns.astype(np.uint64),
+                      self.tables_.left, self.tables_.right, bool(self.reverse_complement), self.coef_, scale, out,
                       buffer_rows(offsets, self.tables_.word_length))
         lengths = np.diff(offsets)
         if (lengths == lengths[0]).all():
