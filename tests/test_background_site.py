@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from seqimp.background import SiteBackground, read_bfile
+from seqimp.errors import SeqimpError
 from seqimp.motifs import Motif, scan_sequences
 from seqimp.motifs._context_scores import context_pvalues, context_table
 from seqimp.motifs._scan import SCALE, best_sequence_scores, encode_any_length
@@ -78,6 +79,21 @@ def test_best_site_scores_are_the_bits_of_the_scores_maximum(order):
         null = bg.window_log2(codes, starts, 7, strands)
         got = best_site_scores(pwm, codes, starts, strands, bg, null=null if order else None)
         assert got.tobytes() == site_scores(pwm, codes, starts, strands, bg).max(axis=(1, 2)).tobytes()
+
+
+def test_windows_outside_the_sequences_are_refused():
+    """The kernels index a window's letters unsigned: a negative start (or, for the background's
+    term, a window past the end) is refused with the starts named, not read."""
+    codes = np.zeros((2, 10), dtype=np.uint8)
+    pwm = np.full((3, 4), 0.25)
+    bg = SiteBackground.fit(codes + np.arange(10, dtype=np.uint8) % 4, 1)
+    for starts in (np.array([-1, 0]), np.array([0, 8])):
+        with pytest.raises(SeqimpError, match="starts"):
+            bg.window_log2(codes, starts, 3)
+    with pytest.raises(SeqimpError, match="start -1 is negative"):
+        site_scores(pwm, codes, np.array([-1, 0]), ("+",), np.full(4, 0.25))
+    with pytest.raises(SeqimpError, match="start -2 is negative"):
+        best_site_scores(pwm, codes, np.array([-2]), ("+", "-"), np.full(4, 0.25))
 
 
 def test_order_zero_is_the_letter_frequencies():

@@ -212,10 +212,10 @@ def _window_kernel(logcond, order, codes, starts, m, n_strands, out):
                 total = 0.0
                 idx = 0
                 for c in range(min(order, m)):
-                    idx = idx * 4 + row[s + c]
+                    idx = idx * 4 + row[np.uint64(s + c)]
                     total += logcond[c, idx]
                 for c in range(order, m):
-                    total += full[s + c]
+                    total += full[np.uint64(s + c)]  # unsigned: no negative-index check (starts checked)
                 out[i, j, t] = total
 
 
@@ -225,6 +225,9 @@ def window_log2(conditional, order, codes, starts, m, strands=("+", "-")) -> np.
     complement): shape (n, len(starts), len(strands))."""
     codes = np.ascontiguousarray(codes, dtype=np.uint8)
     starts = np.ascontiguousarray(starts, dtype=np.intp)
+    if starts.size and (starts.min() < 0 or starts.max() + m > codes.shape[1]):
+        raise SeqimpError(f"starts: windows of {m} at {int(starts.min()) + 1}..{int(starts.max()) + 1} (1-based) do not "
+                          f"fit in sequences of length {codes.shape[1]}")
     logcond = np.ascontiguousarray(np.log2(conditional))
     both = np.empty((codes.shape[0], starts.size, 2))
     _window_kernel(logcond, int(order), codes, starts, int(m), 2 if "-" in strands else 1, both)

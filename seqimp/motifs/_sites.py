@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..errors import SeqimpError
+
 __all__ = ["window_letters", "site_scores", "best_site_scores", "site_threshold", "strict_threshold", "has_site", "best_windows", "weighted_counts",
            "em_step", "overlaps", "mask_sites"]
 
@@ -31,11 +33,16 @@ def window_letters(codes, starts, m, strand):
 
 def _arrays(codes, starts):
     """Codes as contiguous uint8 (the kernels read a byte per letter: half the time of intp on
-    long windows) or intp as given, starts as intp."""
+    long windows) or intp as given, starts as intp, none negative: the kernels index a window's
+    letters unsigned (``np.uint64(s + c)``), which numba uses without its check for a negative
+    index (Python's wrap-around) -- about 1.6x faster best-window scores, the same bits."""
     codes = np.asarray(codes)
     if codes.dtype not in (np.uint8, np.intp):
         codes = codes.astype(np.uint8)
-    return np.ascontiguousarray(codes), np.ascontiguousarray(starts, dtype=np.intp)
+    starts = np.ascontiguousarray(starts, dtype=np.intp)
+    if starts.size and starts.min() < 0:
+        raise SeqimpError(f"starts: window start {int(starts.min())} is negative")
+    return np.ascontiguousarray(codes), starts
 
 
 @njit(cache=True, inline="always")
@@ -46,10 +53,10 @@ def _window_odds(logp, lognull, codes, i, s):
     plus = 0.0
     minus = 0.0
     for c in range(m):
-        x = codes[i, s + c]
+        x = codes[i, np.uint64(s + c)]
         null += lognull[x]
         plus += logp[c, x]
-        minus += logp[c, 3 - codes[i, s + m - 1 - c]]
+        minus += logp[c, np.uint64(3 - codes[i, np.uint64(s + m - 1 - c)])]
     return plus - null, minus - null
 
 
@@ -147,12 +154,12 @@ def _counts_kernel(post, codes, starts, m, counts):
             w = post[i, j, 0]
             if w != 0.0:
                 for c in range(m):
-                    counts[c, codes[i, s + c]] += w
+                    counts[c, codes[i, np.uint64(s + c)]] += w
             if post.shape[2] == 2:
                 w = post[i, j, 1]
                 if w != 0.0:
                     for c in range(m):
-                        counts[c, 3 - codes[i, s + m - 1 - c]] += w
+                        counts[c, np.uint64(3 - codes[i, np.uint64(s + m - 1 - c)])] += w
 
 
 def weighted_counts(post, codes, starts, m):
@@ -200,7 +207,7 @@ def _em_kernel(plus, minus, codes, starts, n_strands, gamma, counts):
                 a = 0.0
                 b = 0.0
                 for c in range(m):
-                    x = row[s + c]
+                    x = row[np.uint64(s + c)]
                     a += plus[c, x]
                     b += minus[c, x]
                 odds[j, 0] = a
@@ -224,12 +231,12 @@ def _em_kernel(plus, minus, codes, starts, n_strands, gamma, counts):
                 if n_strands == 2:
                     wm = odds[j, 1] / den
                     for c in range(m):
-                        x = row[s + c]
+                        x = row[np.uint64(s + c)]
                         cplus[t, c, x] += wp
                         cminus[t, c, x] += wm
                 else:
                     for c in range(m):
-                        cplus[t, c, row[s + c]] += wp
+                        cplus[t, c, row[np.uint64(s + c)]] += wp
         logliks[t] = loglik
         masses[t] = mass
     loglik = 0.0
