@@ -63,13 +63,16 @@ def _letter_best(base, codes, starts, m, column, rows, out):
     out[j, b])``."""
     W, K = base.shape[1], base.shape[2]
     for j in prange(rows.size):
-        i = rows[j]
+        i = np.uint64(rows[j])  # indices unsigned: numba skips its negative-index check (same bits)
         for a in range(4):
             out[j, a] = -np.inf
         for w in range(W):
             s = starts[w]
             for k in range(K):
-                x = codes[i, s + column] if k == 0 else 3 - codes[i, s + m - 1 - column]
+                if k == 0:
+                    x = np.uint64(codes[i, np.uint64(s + column)])
+                else:
+                    x = np.uint64(3 - codes[i, np.uint64(s + m - 1 - column)])
                 if base[i, w, k] > out[j, x]:
                     out[j, x] = base[i, w, k]
 
