@@ -121,6 +121,30 @@ def test_implied_poim_kernels_against_the_numpy_formulation():
         assert np.allclose(base + G @ pwm[col], slow, rtol=1e-12, atol=1e-12)  # affine in the column
 
 
+def test_prefix_products_are_the_bits_of_the_letter_loop():
+    """_products builds a k-mer's product from its prefixes' products; every k-mer's factors are
+    multiplied in the order of a loop over its letters (rows outside the motif and ``skip`` left
+    out), so the numbers are the same to the bit."""
+    from seqimp.motifs._implied_kernels import _products
+
+    rng = np.random.default_rng(5)
+    m = 5
+    ratio = np.vstack([4.0 * rng.dirichlet(np.ones(4), size=m), np.ones((1, 4))])
+    for k in (1, 2, 3, 4):
+        prod = np.empty(4 ** k)
+        for j, t, skip in itertools.product(range(-1, 8), range(0, 6), (-1, 0, 2, 4)):
+            _products(ratio, m, j, t, k, skip, prod)
+            want = np.empty(4 ** k)
+            for z in range(4 ** k):
+                value = 1.0
+                for p in range(k):
+                    row = j + p - t
+                    if 0 <= row < m and row != skip:
+                        value *= ratio[row, (z >> (2 * (k - 1 - p))) & 3]
+                want[z] = value
+            assert prod.tobytes() == want.tobytes(), (k, j, t, skip)
+
+
 def test_column_sweep_kernel_equals_column_design_and_simplex_lstsq_column_by_column():
     """The fused PWM step of fit_motifs (one numba call per motif and sweep) against the path it
     replaced: column_design's affine form, weighted, and simplex_lstsq, one column after another

@@ -26,15 +26,26 @@ from numba import njit
 @njit(cache=True)
 def _products(ratio, m, j, t, k, skip, prod):
     """prod[z] = product over the k-mer z's letters of ratio[row] (row = j + p - t inside the
-    motif, else the row of ones; the motif row ``skip`` counts as 1)."""
-    n = prod.shape[0]
-    for z in range(n):
-        value = 1.0
-        for p in range(k):
-            row = j + p - t
-            if 0 <= row < m and row != skip:
-                value *= ratio[row, (z >> (2 * (k - 1 - p))) & 3]
-        prod[z] = value
+    motif, else the row of ones; the motif row ``skip`` counts as 1), ``prod`` of shape (4**k,).
+
+    Built letter by letter as products of prefixes: after letter p, ``prod[y]`` holds the
+    product over the first p + 1 letters of every (p+1)-mer ``y``, and the next letter's
+    products are ``prod[y] * ratio[row, x]`` at ``4 y + x``, filled from the highest index down
+    so that no prefix is overwritten before it is read (``(4 y + x) >> 2 = y``). A k-mer's
+    factors are multiplied in the same order, from the first letter, as a loop over its letters
+    would (a letter outside the motif or at ``skip`` is no multiplication, as there): the same
+    bits in about 4/3 4**k multiplications instead of k 4**k."""
+    size = 1
+    prod[0] = 1.0
+    for p in range(k):
+        row = j + p - t
+        if 0 <= row < m and row != skip:
+            for z in range(4 * size - 1, -1, -1):
+                prod[z] = prod[z >> 2] * ratio[row, z & 3]
+        else:
+            for z in range(4 * size - 1, -1, -1):
+                prod[z] = prod[z >> 2]
+        size *= 4
 
 
 @njit(cache=True)
