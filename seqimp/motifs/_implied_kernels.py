@@ -215,6 +215,8 @@ def column_sweep_kernel(pwm, starts, weights, alpha, orders, positions, pos_offs
         H = np.zeros((4, 4))
         g = np.zeros(4)
         for e in range(n_entries):
+            if G[e, 0] == 0.0 and G[e, 1] == 0.0 and G[e, 2] == 0.0 and G[e, 3] == 0.0:
+                continue  # adds +-0 to every sum, which leaves it as it is (none is -0): the same bits
             s = sign * w[e]
             ce = target[e] - s * base[e]
             for x in range(4):
