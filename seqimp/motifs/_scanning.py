@@ -29,8 +29,9 @@ How: for every enriched motif,
    from their Markov chain, in steps of 1 and 0.5 bit that each pass at least ``min_gain``
    more positives.
 3. **Held out.** Each fit runs on each half of the sequences (sequence i in half i mod 2) and is
-   counted on the other half; the one passing more held-out positives is compared with the motif's own, at the threshold of that half's negatives and ``control_factor`` times as many drawn
-   from their chain (the same for both PWMs); the fitted PWM is kept only where, pooled, it
+   counted on the other half, at the threshold of that half's negatives and ``control_factor``
+   times as many drawn from their chain (the same for every PWM); the fit passing more held-out
+   positives (the tuned one on a tie) is compared with the motif's own: it is kept only where, pooled, it
    passes clearly more held-out positives than the motif's own PWM (by at least 2 and half a
    standard deviation of the difference, the square root of their sum). Then it is fitted on
    all sequences; else the motif's own PWM is the one for scanning. ``held_out`` shares are
@@ -191,8 +192,14 @@ def sharpened_pwm(pwm, positive, control, background, fpr, *, max_iter=SHARPEN_I
     Unlike the EM's frequencies, which weigh every window by its posterior and so keep the weak
     ones in, these are the windows that decide a scan at that rate: a sharper PWM where chance
     windows of the background (repeats) sit near the threshold. Shape (m, 4), like ``pwm``."""
+    if not 0 < fpr < 1:
+        raise SeqimpError(f"fpr must lie in (0, 1), got {fpr}")
     pwm = np.asarray(pwm, dtype=np.float64)
+    positive = check_sequences(positive, "positive").astype(np.uint8)
+    control = check_sequences(control, "control").astype(np.uint8)
     m = pwm.shape[0]
+    if pwm.ndim != 2 or pwm.shape[1] != 4 or not m <= min(positive.shape[1], control.shape[1]):
+        raise SeqimpError(f"pwm: need shape (m, 4) with m at most the sequences' length, got {pwm.shape}")
     starts = np.arange(positive.shape[1] - m + 1)
     null_pos = background.window_log2(positive, starts, m, _BOTH)
     null_control = background.window_log2(control, starts, m, _BOTH)
