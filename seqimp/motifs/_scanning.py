@@ -61,7 +61,7 @@ from ..errors import SeqimpError, check_int, check_random_state
 from ..io._check import check_sequences
 from ._refine import MotifSites
 from ._scan import SCALE, best_sequence_scores, encode_any_length
-from ._sites import best_site_scores, site_scores, strict_threshold, weighted_counts
+from ._sites import best_site_scores, best_windows, site_scores, strict_threshold, weighted_counts
 from ._tune import tune_pwm
 
 __all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "sharpened_pwm", "SCAN_COLUMNS"]
@@ -206,14 +206,13 @@ def sharpened_pwm(pwm, positive, control, background, fpr, *, max_iter=SHARPEN_I
     letters = np.asarray(background.letters, dtype=np.float64)
     for _ in range(max_iter):
         cut = strict_threshold(best_site_scores(pwm, control, starts, _BOTH, background, null_control), fpr)
-        flat = site_scores(pwm, positive, starts, _BOTH, background, null_pos).reshape(len(positive), -1)
-        best = flat.argmax(axis=1)
-        rows = np.flatnonzero(flat[np.arange(len(positive)), best] > cut)
+        best, at, on = best_windows(pwm, positive, starts, _BOTH, background, None, null=null_pos)
+        rows = np.flatnonzero(best > cut)
         if rows.size < 5:
             break
-        post = np.zeros((len(positive), starts.size * 2))
-        post[rows, best[rows]] = 1.0
-        counts = weighted_counts(post.reshape(len(positive), starts.size, 2), positive, starts, m)
+        post = np.zeros((len(positive), starts.size, 2))
+        post[rows, at[rows], on[rows]] = 1.0  # starts are 0, 1, ...: a start is its index
+        counts = weighted_counts(post, positive, starts, m)
         new = (counts + pseudocount * letters) / (counts.sum(axis=1, keepdims=True) + pseudocount)
         moved = np.abs(new - pwm).max()
         pwm = new
@@ -240,7 +239,7 @@ def _fitted(own, pos, neg, background, fpr, held_out, options, control):
         make = {"tuned": lambda: tune(own), "sharpened": lambda: sharpened_pwm(own, p, ctrl, background, fpr)}
         return {kind: make[kind]() for kind in kinds}
 
-    held, kind = np.nan, "tuned"
+    held, kind = np.nan, FIT_KINDS[0]  # without the held-out check: the first kind
     if held_out and min(len(pos), len(neg)) >= 4:
         passed = dict.fromkeys(FIT_KINDS, 0)
         own_held = 0
@@ -250,7 +249,7 @@ def _fitted(own, pos, neg, background, fpr, held_out, options, control):
             for name, pwm in candidates.items():
                 passed[name] += _passing(pwm, pos[1 - h::2], held_neg, background, fpr)
             own_held += _passing(own, pos[1 - h::2], held_neg, background, fpr)
-        kind = max(FIT_KINDS, key=lambda name: passed[name])  # the first of equals: sharpened
+        kind = max(FIT_KINDS, key=lambda name: passed[name])  # the first of FIT_KINDS among equals
         # clearly more: by at least 2 and half a standard deviation of the difference of two counts
         if passed[kind] - own_held < max(2.0, 0.5 * np.sqrt(passed[kind] + own_held)):
             return own, False, own_held / len(pos), "as refined"

@@ -339,11 +339,13 @@ def overlaps(claimed, starts, m):
     return run[:, starts + m] > run[:, starts]
 
 
-def best_windows(pwm, codes, starts, strands, background, claimed):
+def best_windows(pwm, codes, starts, strands, background, claimed, *, null=None):
     """Best window of every sequence: ``(score, start, strand)``, each of shape (n,): the
-    log2-odds score, the 0-based start and the index into ``strands``. Places overlapping
-    ``claimed`` positions (boolean, shape (n, L), or None) are skipped."""
-    scores = site_scores(pwm, codes, starts, strands, background)
+    log2-odds score, the 0-based start and the index into ``strands`` (the first of equal
+    windows, start by start, strand by strand). Places overlapping ``claimed`` positions
+    (boolean, shape (n, L), or None) are skipped. ``null``: the windows' background term, as
+    :func:`site_scores` takes it."""
+    scores = site_scores(pwm, codes, starts, strands, background, null)
     if claimed is not None:
         scores[overlaps(claimed, starts, pwm.shape[0])] = -np.inf
     flat = scores.reshape(len(codes), -1)
