@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from seqimp.background import SiteBackground, read_bfile
+from seqimp.errors import SeqimpError
 from seqimp.motifs import Motif, MotifSites, read_meme, scan_sequences, scanning_motifs, write_meme
 from seqimp.motifs._scanning import _passing, quantised_pwm
 
@@ -105,11 +106,90 @@ def test_the_control_is_drawn_once_for_all_motifs(monkeypatch):
     assert out.stats.iloc[1]["scan_threshold"] == one.stats.iloc[0]["scan_threshold"]
 
 
-def test_one_round_of_sharpening_is_the_frequencies_of_the_passing_best_windows():
+def _fisher_threshold(pos_best, control_best):
+    """The enrichment threshold by brute force: every distinct best score t, Fisher's exact test
+    (scipy.stats.fisher_exact, one-sided) of the positives and controls scoring at least t;
+    the t of the smallest p-value, the highest t among equal ones."""
+    from scipy.stats import fisher_exact
+
+    best_t, best_p = None, np.inf
+    for t in np.unique(np.concatenate([pos_best, control_best]))[::-1]:
+        a, c = int((pos_best >= t).sum()), int((control_best >= t).sum())
+        p = fisher_exact([[a, len(pos_best) - a], [c, len(control_best) - c]], alternative="greater")[1]
+        if p < best_p * (1 - 1e-9):  # strictly smaller beyond rounding: the highest t of a tie stays
+            best_t, best_p = t, p
+    return best_t, best_p
+
+
+def test_enrichment_threshold_is_the_score_of_the_smallest_fisher_p():
+    """enrichment_threshold (sorted once, hypergeometric tails) against Fisher's exact test at
+    every distinct score, on scores with many ties and on continuous ones."""
+    from seqimp.motifs._sites import enrichment_threshold
+
+    rng = np.random.default_rng(11)
+    for trial in range(30):
+        n_pos, n_ctrl = rng.integers(5, 60), rng.integers(5, 200)
+        if trial % 2:
+            pos_best, ctrl_best = rng.integers(0, 8, n_pos) + 1.0, rng.integers(0, 6, n_ctrl) * 1.0
+        else:
+            pos_best, ctrl_best = rng.normal(0.7, 1, n_pos), rng.normal(0, 1, n_ctrl)
+        t, logp = enrichment_threshold(pos_best, ctrl_best)
+        want_t, want_p = _fisher_threshold(pos_best, ctrl_best)
+        assert t == want_t, trial
+        np.testing.assert_allclose(np.exp(logp), want_p, rtol=1e-8)
+    with pytest.raises(SeqimpError, match="enrichment_threshold"):
+        enrichment_threshold([], [1.0])
+
+
+def test_hypergeometric_log_tails_reach_far_below_the_smallest_float():
+    """_log_tail against the log of the summed probabilities (scipy's logpmf, logsumexp) over
+    small and large tables, tails far below the smallest float included, and at the edges of the support."""
+    from scipy.special import logsumexp
+    from scipy.stats import hypergeom
+
+    from seqimp.motifs._sites import _log_tail
+
+    for total, marked, drawn in [(20, 7, 9), (300, 40, 120), (6000, 1000, 700), (18000, 9000, 5000)]:
+        lo, hi = max(0, drawn - (total - marked)), min(marked, drawn)
+        for k in sorted({lo, lo + 1, (lo + hi) // 2, hi - 1, hi, hi - (hi - lo) // 5}):
+            want = logsumexp(hypergeom.logpmf(np.arange(k, hi + 1), total, marked, drawn))
+            got = _log_tail(k, total, marked, drawn)
+            assert got == pytest.approx(min(want, 0.0), rel=1e-9, abs=1e-12), (total, marked, drawn, k)
+        assert _log_tail(hi + 1, total, marked, drawn) == -np.inf
+    assert -np.inf < _log_tail(4000, 18000, 9000, 5000) < np.log(1e-300)  # p = 1e-572, a number
+
+
+def test_window_terms_are_computed_once_and_equal_the_backgrounds():
+    from seqimp.motifs._sites import WindowTerms
+
+    pos, neg = _gc_rich_set(6, 30, L=40)
+    background = SiteBackground.fit(neg, 2)
+    calls = []
+
+    class Counting(SiteBackground):
+        def window_log2(self, codes, starts, m, strands=("+", "-")):
+            calls.append(m)
+            return super().window_log2(codes, starts, m, strands)
+
+    counting = Counting(background.frequencies)
+    terms = WindowTerms(counting)
+    starts = np.arange(40 - 10 + 1)
+    first = terms(pos, starts, 10)
+    np.testing.assert_array_equal(first, background.window_log2(pos, starts, 10))
+    assert first.flags["C_CONTIGUOUS"] and first.shape == (len(pos), starts.size, 2)
+    assert terms(pos, starts, 10) is first and len(calls) == 1
+    terms(pos, starts[1:], 10), terms(neg, starts, 10), terms(pos, starts[:-1], 11)
+    assert len(calls) == 4
+    assert WindowTerms(SiteBackground.fit(neg, 0))(pos, starts, 10) is None
+
+
+@pytest.mark.parametrize("sites", ["fpr", "enrichment"])
+def test_one_round_of_sharpening_is_the_frequencies_of_the_passing_best_windows(sites):
     """sharpened_pwm, one round, against its definition written out: every positive's best
-    window (either strand, every start; the first of equal ones) scoring above the strict
-    threshold of the control's best windows, its letters (reverse-complemented on -) counted,
-    plus one pseudo-letter at the background's frequencies."""
+    window (either strand, every start; the first of equal ones) passing the threshold -- above
+    the strict threshold of the control's best windows (``fpr``), or at least the score of the
+    smallest Fisher p-value (``enrichment``, by brute force) --, its letters (reverse-complemented
+    on -) counted, plus one pseudo-letter at the background's frequencies."""
     from seqimp.motifs import sharpened_pwm
     from seqimp.motifs._sites import site_scores, strict_threshold
 
@@ -117,19 +197,36 @@ def test_one_round_of_sharpening_is_the_frequencies_of_the_passing_best_windows(
     background = SiteBackground.fit(neg, 2)
     start = _planted()
     start[[0, 9]] = 0.25
-    got = sharpened_pwm(start, pos, neg, background, 0.05, max_iter=1)
+    got = sharpened_pwm(start, pos, neg, background, 0.05, sites=sites, max_iter=1)
     starts = np.arange(40 - 10 + 1)
-    cut = strict_threshold(site_scores(start, neg, starts, ("+", "-"), background).max(axis=(1, 2)), 0.05)
+    neg_best = site_scores(start, neg, starts, ("+", "-"), background).max(axis=(1, 2))
     scores = site_scores(start, pos, starts, ("+", "-"), background)
+    if sites == "fpr":
+        passes = scores.max(axis=(1, 2)) > strict_threshold(neg_best, 0.05)
+    else:
+        passes = scores.max(axis=(1, 2)) >= _fisher_threshold(scores.max(axis=(1, 2)), neg_best)[0]
     counts = np.zeros((10, 4))
     for i in range(len(pos)):
         j, t = np.unravel_index(np.argmax(scores[i]), scores[i].shape)
-        if scores[i, j, t] > cut:
+        if passes[i]:
             window = pos[i, j:j + 10] if t == 0 else (3 - pos[i, j:j + 10])[::-1]
             counts[np.arange(10), window] += 1
     assert counts.sum() >= 50  # enough sites for the round to run
     want = (counts + background.letters) / (counts.sum(axis=1, keepdims=True) + 1.0)
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_sharpening_refuses_bad_input_in_one_line():
+    from seqimp.motifs import sharpened_pwm
+
+    pos, neg = _gc_rich_set(6, 20, L=40)
+    background = SiteBackground.fit(neg, 2)
+    for kwargs, message in [(dict(fpr=0.0), r"^fpr must lie in \(0, 1\), got 0.0$"),
+                            (dict(sites="best"), r"^sites must be 'enrichment' or 'fpr', got 'best'$"),
+                            (dict(pwm=np.full((41, 4), 0.25)), r"^pwm: need shape \(m, 4\)")]:
+        args = dict(pwm=_planted(), fpr=0.01) | kwargs
+        with pytest.raises(SeqimpError, match=message):
+            sharpened_pwm(args.pop("pwm"), pos, neg, background, args.pop("fpr"), **args)
 
 
 def _with_poly_a(X, seed, share=0.4):
@@ -144,8 +241,9 @@ def _with_poly_a(X, seed, share=0.4):
 def test_sharpening_a_pwm_drawn_to_a_repeat_raises_its_recall():
     """Poly-A runs in 40% of both classes; a PWM whose columns the runs drew towards A (as an
     EM's frequencies take in the windows of a repeat near the motif's score) and sharpened on
-    one set recalls more positives of a fresh set at 1% of its negatives: the windows that pass
-    the negatives' threshold are the motif's sites, not the runs, which are in the negatives too."""
+    one set recalls more positives of a fresh set at 1% of its negatives: the windows the sites
+    are taken from (best windows at the score where the positives are most enriched over the
+    negatives) are the motif's, not the runs', which are in the negatives too."""
     from seqimp.motifs import sharpened_pwm
 
     pos, neg = (_with_poly_a(X, seed) for X, seed in zip(_gc_rich_set(7, 600), (1, 2)))

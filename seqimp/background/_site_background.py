@@ -231,4 +231,7 @@ def window_log2(conditional, order, codes, starts, m, strands=("+", "-")) -> np.
     logcond = np.ascontiguousarray(np.log2(conditional))
     both = np.empty((codes.shape[0], starts.size, 2))
     _window_kernel(logcond, int(order), codes, starts, int(m), 2 if "-" in strands else 1, both)
-    return both[:, :, [0 if s == "+" else 1 for s in strands]]
+    which = [0 if s == "+" else 1 for s in strands]
+    # both strands in order: the array as it is (an index list would copy it strand-major,
+    # (n, W, 2) with the strand axis outermost in memory, which every reader then copies back)
+    return both if which == [0, 1] else np.ascontiguousarray(both[:, :, which])

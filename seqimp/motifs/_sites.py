@@ -14,13 +14,15 @@ checks both against plain loops.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
 from ..errors import SeqimpError
 
 __all__ = ["window_letters", "site_scores", "best_site_scores", "site_threshold", "strict_threshold", "has_site", "best_windows", "weighted_counts",
-           "em_step", "overlaps", "mask_sites"]
+           "enrichment_threshold", "WindowTerms", "em_step", "overlaps", "mask_sites"]
 
 
 def window_letters(codes, starts, m, strand):
@@ -84,6 +86,31 @@ def _letters_and_null(pwm, codes, starts, strands, background, null):
     if null is None:
         null = background.window_log2(codes, starts, np.asarray(pwm).shape[0], tuple(strands))
     return np.ones(4), null
+
+
+class WindowTerms:
+    """A Markov background's window terms (``background.window_log2``), each computed once: a
+    fit scores many PWMs of one width on the same sequences, and each score takes the same
+    windows' background term off. Called as ``terms(codes, starts, m)``: the term of the windows
+    of width ``m`` at ``starts`` of ``codes`` on ``strands``, shape (n, len(starts),
+    len(strands)), or None where the background is letter frequencies (order 0 or an array).
+    Keyed by the array's identity, the width and the starts; the arrays are held, so an
+    identity is not reused while the memo lives -- the caller must not change them in place."""
+
+    def __init__(self, background, strands=("+", "-")):
+        self.background = background
+        self.strands = tuple(strands)
+        self.markov = hasattr(background, "window_log2") and background.order > 0
+        self._memo = {}
+
+    def __call__(self, codes, starts, m):
+        if not self.markov:
+            return None
+        starts = np.asarray(starts, dtype=np.intp)
+        key = (id(codes), int(m), starts.tobytes())
+        if key not in self._memo:
+            self._memo[key] = (codes, self.background.window_log2(codes, starts, int(m), self.strands))
+        return self._memo[key][1]
 
 
 def site_scores(pwm, codes, starts, strands, background, null=None):
@@ -322,6 +349,62 @@ def strict_threshold(neg_best, fpr) -> float:
     hits, and at most k negatives have one."""
     vals = np.sort(np.asarray(neg_best, dtype=np.float64).ravel())
     return float(vals[vals.size - site_rank(fpr, vals.size) - 1])
+
+
+@njit(cache=True)
+def _log_tail(k, total, marked, drawn):
+    """Natural log of P(X >= k), X hypergeometric: ``drawn`` of ``total`` items of which
+    ``marked`` are marked. The terms from k up are summed through the ratio of consecutive
+    terms; past the mode they fall with a falling ratio (the law is log-concave), so the sum
+    stops once the rest is bounded below 2**-60 of it."""
+    hi = min(marked, drawn)
+    lo = max(0, drawn - (total - marked))
+    if k <= lo:
+        return 0.0
+    if k > hi:
+        return -np.inf
+    log_term = (math.lgamma(marked + 1) - math.lgamma(k + 1) - math.lgamma(marked - k + 1)
+                + math.lgamma(total - marked + 1) - math.lgamma(drawn - k + 1)
+                - math.lgamma(total - marked - drawn + k + 1)
+                - math.lgamma(total + 1) + math.lgamma(drawn + 1) + math.lgamma(total - drawn + 1))
+    term, acc, x = 1.0, 1.0, k  # in units of the first term
+    while x < hi:
+        ratio = (marked - x) * (drawn - x) / ((x + 1.0) * (total - marked - drawn + x + 1.0))
+        term *= ratio
+        acc += term
+        x += 1
+        if ratio < 1.0 and term * min(hi - x, 1.0 / (1.0 - ratio)) < acc * 2.0 ** -60:
+            break
+    return min(log_term + math.log(acc), 0.0)
+
+
+@njit(cache=True)
+def _tail_kernel(positives, drawn, total, n_pos, out):
+    for j in range(positives.size):
+        out[j] = _log_tail(positives[j], total, n_pos, drawn[j])
+
+
+def enrichment_threshold(pos_best, control_best) -> tuple[float, float]:
+    """``(threshold, log p)``: the score at which the positives are most enriched over the
+    control, as STREME sets a motif's site threshold. For every distinct score ``t`` of the
+    sequences' best scores (both sets), the positives scoring at least ``t`` against the
+    sequences that do, under the hypergeometric law of drawing that many from the pooled
+    sequences (the one-sided Fisher test of the 2 x 2 table; tails summed in numba,
+    :func:`_log_tail`); the ``t`` of the smallest p-value (the highest such ``t`` on a tie) and
+    that natural-log p-value. Sites: ``best >= threshold``."""
+    pos_best = np.asarray(pos_best, dtype=np.float64).ravel()
+    control_best = np.asarray(control_best, dtype=np.float64).ravel()
+    if pos_best.size == 0 or control_best.size == 0:
+        raise SeqimpError("enrichment_threshold: need best scores of at least one positive and one control sequence")
+    scores = np.concatenate([pos_best, control_best])
+    order = np.argsort(-scores, kind="stable")
+    ranked = scores[order]
+    positives = np.cumsum(order < pos_best.size)  # positives among the top j + 1
+    last = np.flatnonzero(np.r_[ranked[1:] != ranked[:-1], True])  # the last of every score
+    logp = np.empty(last.size)
+    _tail_kernel(positives[last].astype(np.int64), (last + 1).astype(np.int64), scores.size, pos_best.size, logp)
+    i = int(np.argmin(logp))  # the first, highest score among equal p-values
+    return float(ranked[last[i]]), float(logp[i])
 
 
 def sites_passing(pos_best, neg_best, fpr) -> int:

@@ -48,7 +48,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import SeqimpError
-from ._sites import _cut, _is_site, best_site_scores, site_rank, site_scores, sites_passing, strict_threshold
+from ._sites import (WindowTerms, _cut, _is_site, best_site_scores, site_rank, site_scores, sites_passing,
+                     strict_threshold)
 
 __all__ = ["tune_pwm"]
 
@@ -228,7 +229,7 @@ def _pwm_of(S, background):
 
 
 def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1, steps=(1.0, 0.5, 0.25),
-             sweeps=3, min_gain=1, trim=False, min_length=4, strict=False):
+             sweeps=3, min_gain=1, trim=False, min_length=4, strict=False, window_terms=None):
     """Tune a PWM's log-odds so that most positives have a site at the ``fpr`` threshold of the
     negatives (module docstring); the signature of :func:`seqimp.motifs.refine_motifs`' ``tune``.
 
@@ -258,6 +259,11 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
         to ``min_length`` columns) while that passes more positives: a column that only adds
         chance matches over long sequences goes.
 
+    window_terms : WindowTerms, optional
+        The memo of the background's window terms to read and fill
+        (:class:`seqimp.motifs._sites.WindowTerms`; a caller scoring the same sequences with
+        other fits shares it); by default one of this call's own.
+
     Returns
     -------
     pwm : ndarray of shape (m', 4)
@@ -279,18 +285,12 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
         return pwm, starts
     L = pos.shape[1]
 
-    markov = hasattr(background, "window_log2") and background.order > 0
-    nulls = {}  # (positives?, width, first start, starts): the windows' Markov log2 P, the same for every trial
+    terms = WindowTerms(background, strands) if window_terms is None else window_terms
 
     def null_of(codes, m, win):
         """The Markov background term of the windows of width ``m`` at ``win`` of ``codes``
-        (``pos`` or ``neg``), computed once (None against letter frequencies)."""
-        if not markov:
-            return None
-        key = (codes is pos, m, int(win[0]), win.size)
-        if key not in nulls:
-            nulls[key] = background.window_log2(codes, win, m, tuple(strands))
-        return nulls[key]
+        (``pos`` or ``neg``: of the arrays given), computed once (None against letter frequencies)."""
+        return terms(positive if codes is pos else negative, win, m)
 
     def scores(p, codes, win):
         return site_scores(p, codes, win, strands, background, null_of(codes, p.shape[0], win))
