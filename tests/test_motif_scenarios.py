@@ -81,3 +81,38 @@ def test_timed_process_reports_the_exit_code(tmp_path, fake_streme):
     timing = ms.timed_process([str(fake_streme), "--oc", str(tmp_path / "o"), "--fail"], tmp_path / "o.log")
     assert timing.code == 1
     assert np.isfinite(timing.wall) and timing.rss > 0
+
+
+def test_pwm_alone_is_counted_on_the_fresh_set_too(tmp_path, monkeypatch):
+    """evaluate scans a motif's PWM alone on the scenario's fresh twin with the twin's planted
+    sites: a twin whose planted rows point at sequences without the motif recalls only chance
+    hits (one of ten here) where the training set recalls all of them."""
+    from seqimp.motifs import Motif
+
+    rng = np.random.default_rng(0)
+    word = np.array([3, 2, 0, 1, 2, 3, 1, 0])  # TGACGTCA
+    background = rng.integers(0, 4, size=(60, 30))
+    pos, neg = background[:30].copy(), background[30:].copy()
+    pos[:10, 5:13] = word  # ten carriers, at 6..13 (1-based)
+
+    def write(folder, name, X):
+        folder.mkdir(exist_ok=True)
+        (folder / f"{name}.fa").write_text("".join(f">{name}_{i + 1}\n{''.join('ACGT'[c] for c in x)}\n"
+                                                   for i, x in enumerate(X)))
+        return folder / f"{name}.fa"
+
+    planted = pd.DataFrame({"sequence": range(10), "motif": "X", "start": 6, "end": 13})
+    fresh_planted = pd.DataFrame({"sequence": range(20, 30), "motif": "X", "start": 6, "end": 13})
+    pwm = np.full((8, 4), 0.01)
+    pwm[np.arange(8), word] = 0.97
+    truth = Motif("X", pwm)
+    sc = ms.Scenario("t", write(tmp_path, "pos", pos), write(tmp_path, "neg", neg), planted, {"X": truth})
+    sc.fresh = ms.Scenario("t2", write(tmp_path / "f", "pos", pos), write(tmp_path / "f", "neg", neg),
+                           fresh_planted, {"X": truth})
+    monkeypatch.setattr(ms, "compare", lambda motifs, truths, database: (np.array([[1e-9]]), np.zeros((1, 1)),
+                                                                         np.zeros((1, 1))))
+    sites = pd.DataFrame({"sequence": [], "position": [], "length": [], "motif": []})
+    rows, _ = ms.evaluate(sc, [truth], sites, None, codes=(pos, neg))
+    assert rows[0]["fpr"] == 1.0 and rows[0]["fresh"] <= 0.2
+    sc.fresh = None
+    assert ms.evaluate(sc, [truth], sites, None, codes=(pos, neg))[0][0]["fresh"] is None
