@@ -49,9 +49,9 @@ planted sites at 1% FPR, offset, spurious motifs, wall time and peak memory besi
 the same script run, alternately after and before seqimp). Every row gives the "PWM alone"
 recall of the motif file's PWM for both tools: scanned over every window of both strands at the
 score that at most 1% of the negatives' best windows pass (scripts/motif_standalone.py); on a
-generated set also on its "fresh set", a set of the same kind drawn with the seed + 1000, which
-neither tool saw (both fit their PWMs on the set they are given, so the recall there flatters a
-PWM fitted to its own sequences; the fresh set does not).
+generated set also on its "fresh sets", three sets of the same kind drawn with other seeds
+(the mean), which neither tool saw (both fit their PWMs on the set they are given, so the recall there flatters a
+PWM fitted to its own sequences; the fresh sets do not).
 """
 
 from __future__ import annotations

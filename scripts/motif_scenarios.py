@@ -64,8 +64,8 @@ import numpy as np
 SHARED = Path(os.path.abspath(__file__)).parents[1].parent / "shared" / "data"
 PUBLIC = ("anywhere", "masked", "composite", "weaklong", "few")
 FOUND_P = 1e-4  # a reported motif "is" a planted factor at TOMTOM p <= this
-#: a generated set's fresh twin (:attr:`Scenario.fresh`) is drawn with its seed plus this
-FRESH_SEED = 1000
+#: a generated set's fresh twins (:attr:`Scenario.fresh`) are drawn with its seed plus each of these
+FRESH_SEEDS = (1000, 2000, 3000)
 
 # Human-like first-order background: dinucleotide frequencies (%) of the human genome, rows
 # normalised into transition probabilities (41% GC, CpG depleted); written here for the
@@ -85,9 +85,9 @@ class Scenario:
     (JASPAR ID), ``start``/``end`` (1-based, inclusive, on the + strand). ``truths`` maps a
     JASPAR ID to its Motif (``start`` the planted sites' median start, None where placed
     anywhere). ``streme`` holds the stored STREME answer (motif file, site table) or None;
-    ``fresh`` a set of the same kind drawn with another seed (generated sets; None for the
-    public ones), on which every tool's PWM alone is scanned too: recall on sequences neither
-    tool saw."""
+    ``fresh`` sets of the same kind drawn with other seeds (generated sets; empty for the
+    public ones), on which every tool's PWM alone is scanned too: the mean recall on sequences
+    neither tool saw."""
 
     name: str
     pos: Path
@@ -97,7 +97,7 @@ class Scenario:
     streme: tuple | None = None
     note: str = ""
     ids: list = field(default_factory=list)
-    fresh: "Scenario | None" = None
+    fresh: list = field(default_factory=list)
 
 
 def jaspar(shared=SHARED):
@@ -367,11 +367,11 @@ def evaluate(scenario, motifs, sites, database, claims=None, codes=None):
     if not motifs:
         return [dict(p=1.0, rank=None, err=None, recall=0.0, any=any_recall[mid], fpr=None, fresh=None)
                 for mid in ids], 0
-    fresh = scenario.fresh if codes is not None else None
-    if fresh is not None:
+    fresh = scenario.fresh if codes is not None else []
+    if fresh:
         from seqimp.io import read_fasta
 
-        fresh_codes = (read_fasta(fresh.pos).codes, read_fasta(fresh.neg).codes)
+        fresh_codes = [(read_fasta(f.pos).codes, read_fasta(f.neg).codes) for f in fresh]
     p, offset, _strand = compare(motifs, truths, database)
     rows = []
     for j, (mid, truth) in enumerate(zip(ids, truths)):
@@ -383,8 +383,9 @@ def evaluate(scenario, motifs, sites, database, claims=None, codes=None):
         mine_planted = scenario.planted[scenario.planted["motif"] == mid]
         at_fpr = recall(mine_planted, sites_at_fpr(motifs[i], *codes)) if codes is not None else None
         at_fresh = None
-        if fresh is not None:
-            at_fresh = recall(fresh.planted[fresh.planted["motif"] == mid], sites_at_fpr(motifs[i], *fresh_codes))
+        if fresh:
+            at_fresh = float(np.mean([recall(f.planted[f.planted["motif"] == mid], sites_at_fpr(motifs[i], *c))
+                                      for f, c in zip(fresh, fresh_codes)]))
         rows.append(dict(p=float(p[i, j]), rank=i + 1, err=err, recall=recall(mine_planted, mine), any=any_recall[mid],
                          fpr=at_fpr, fresh=at_fresh))
     claims = range(len(motifs)) if claims is None else claims
@@ -433,7 +434,7 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=(""
         for seed in seeds:
             for kind in GENERATED:
                 sc = generate(kind, seed, tmp / "sets", shared, database)
-                sc.fresh = generate(kind, seed + FRESH_SEED, tmp / "fresh", shared, database)
+                sc.fresh = [generate(kind, seed + extra, tmp / "fresh", shared, database) for extra in FRESH_SEEDS]
                 scenarios.append(sc)
     if which in ("standalone", "all"):
         from motif_standalone import STANDALONE, generate_standalone
@@ -441,7 +442,8 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=(""
         for seed in seeds:
             for kind in STANDALONE:
                 sc = generate_standalone(kind, seed, tmp / "sets", shared, database)
-                sc.fresh = generate_standalone(kind, seed + FRESH_SEED, tmp / "fresh", shared, database)
+                sc.fresh = [generate_standalone(kind, seed + extra, tmp / "fresh", shared, database)
+                            for extra in FRESH_SEEDS]
                 scenarios.append(sc)
     scenarios = [sc for sc in scenarios if any(text in sc.name for text in only)]
     timings = ("wall s (CPU s) of seqimp and of the STREME run here: processes at the priority of this script, "
@@ -451,8 +453,8 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=(""
           "(seqimp: its motif_sites.tsv, sites at 1% FPR of the negatives; STREME: its sites.tsv, its own threshold; "
           f"'PWM alone': the motif file's PWM scanned over every start of both strands against the negatives' "
           f"order-2 background, hits above the score of the 1%-th best negative, scripts/motif_standalone.py; "
-          f"'fresh set': the same on a set of the same kind drawn with the seed + {FRESH_SEED}, which neither "
-          f"tool saw); "
+          f"'fresh sets': the mean of the same on {len(FRESH_SEEDS)} sets of the same kind drawn with other "
+          f"seeds (+ {', '.join(map(str, FRESH_SEEDS))}), which neither tool saw); "
           f"found = TOMTOM "
           f"p <= 1e-4; {timings}\n")
     print("| set | planted | method | found (p) | rank | offset | recall (any motif) | motifs (spurious) "
@@ -564,7 +566,7 @@ def _print(sc, method, rows, motifs, seconds, rss):
         found = "yes" if r["p"] <= FOUND_P else "no"
         err = "-" if r["err"] is None else f"{r['err']:+d}"
         fpr = "" if r.get("fpr") is None else f"; PWM alone {r['fpr']:.3f}"
-        fpr += "" if r.get("fresh") is None else f", fresh set {r['fresh']:.3f}"
+        fpr += "" if r.get("fresh") is None else f", fresh sets {r['fresh']:.3f}"
         print(f"| {sc.name} | {truth.description} | {method} | {found} ({r['p']:.1e}) | {r['rank'] or '-'} | {err} | "
               f"{r['recall']:.3f} ({r['any']:.3f}{fpr}) | {motifs} | {seconds} | {rss} |", flush=True)
 
