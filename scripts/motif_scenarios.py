@@ -430,21 +430,19 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=(""
     if which in ("public", "all"):
         scenarios += [public_scenario(name, shared, database) for name in PUBLIC
                       if (Path(shared) / "motif_benchmark_2" / f"{name}_pos.fa").exists()]
+
+    def with_fresh(make, kind, seed):
+        """The set ``make`` writes for ``kind`` and ``seed``, its fresh twins in :attr:`Scenario.fresh`."""
+        sc = make(kind, seed, tmp / "sets", shared, database)
+        sc.fresh = [make(kind, seed + extra, tmp / "fresh", shared, database) for extra in FRESH_SEEDS]
+        return sc
+
     if which in ("generated", "all"):
-        for seed in seeds:
-            for kind in GENERATED:
-                sc = generate(kind, seed, tmp / "sets", shared, database)
-                sc.fresh = [generate(kind, seed + extra, tmp / "fresh", shared, database) for extra in FRESH_SEEDS]
-                scenarios.append(sc)
+        scenarios += [with_fresh(generate, kind, seed) for seed in seeds for kind in GENERATED]
     if which in ("standalone", "all"):
         from motif_standalone import STANDALONE, generate_standalone
 
-        for seed in seeds:
-            for kind in STANDALONE:
-                sc = generate_standalone(kind, seed, tmp / "sets", shared, database)
-                sc.fresh = [generate_standalone(kind, seed + extra, tmp / "fresh", shared, database)
-                            for extra in FRESH_SEEDS]
-                scenarios.append(sc)
+        scenarios += [with_fresh(generate_standalone, kind, seed) for seed in seeds for kind in STANDALONE]
     scenarios = [sc for sc in scenarios if any(text in sc.name for text in only)]
     timings = ("wall s (CPU s) of seqimp and of the STREME run here: processes at the priority of this script, "
                "on a machine that may be shared (read them beside each other)" if streme else

@@ -181,6 +181,10 @@ def test_window_terms_are_computed_once_and_equal_the_backgrounds():
     terms(pos, starts[1:], 10), terms(neg, starts, 10), terms(pos, starts[:-1], 11)
     assert len(calls) == 4
     assert WindowTerms(SiteBackground.fit(neg, 0))(pos, starts, 10) is None
+    from seqimp.motifs._tune import tune_pwm  # a memo of other strands than the fit reads is refused
+
+    with pytest.raises(SeqimpError, match=r"window_terms are of strands \('\+', '-'\), the fit reads \('\+',\)"):
+        tune_pwm(_planted(), pos, neg, starts, ("+",), background, 0.05, window_terms=WindowTerms(background))
 
 
 @pytest.mark.parametrize("sites", ["fpr", "enrichment"])

@@ -266,14 +266,14 @@ def _fitted(own, pos, neg, background, fpr, held_out, options, control):
     def fits(p, n, seed, kinds=FIT_KINDS):
         ctrl = control(n, seed)
 
-        def tune(start):
-            return tune_pwm(start, p, ctrl, starts, _BOTH, background, fpr, trim=True, strict=True,
+        def tune():
+            return tune_pwm(own, p, ctrl, starts, _BOTH, background, fpr, trim=True, strict=True,
                             window_terms=terms, **options)[0]
 
         def sharpen(sites):
             return _sharpened(own, p, ctrl, background, fpr, sites, SHARPEN_ITER, SHARPEN_PSEUDOCOUNT, terms)
 
-        make = {"tuned": lambda: tune(own), "sharpened": lambda: sharpen("enrichment"),
+        make = {"tuned": tune, "sharpened": lambda: sharpen("enrichment"),
                 "sharpened at the FPR": lambda: sharpen("fpr")}
         return {kind: make[kind]() for kind in kinds}
 

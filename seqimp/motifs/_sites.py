@@ -391,7 +391,9 @@ def enrichment_threshold(pos_best, control_best) -> tuple[float, float]:
     sequences that do, under the hypergeometric law of drawing that many from the pooled
     sequences (the one-sided Fisher test of the 2 x 2 table; tails summed in numba,
     :func:`_log_tail`); the ``t`` of the smallest p-value (the highest such ``t`` on a tie) and
-    that natural-log p-value. Sites: ``best >= threshold``."""
+    that natural-log p-value. Sites: ``best >= threshold``. (scipy's ``hypergeom.logsf``, which
+    :func:`seqimp.motifs._stats.fisher_log10`'s way of summing would mean at every ``t``, made a
+    sharpening round on ``gen repeats`` take 16 s instead of 0.13 s.)"""
     pos_best = np.asarray(pos_best, dtype=np.float64).ravel()
     control_best = np.asarray(control_best, dtype=np.float64).ravel()
     if pos_best.size == 0 or control_best.size == 0:

@@ -285,6 +285,8 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
         return pwm, starts
     L = pos.shape[1]
 
+    if window_terms is not None and window_terms.strands != tuple(strands):
+        raise SeqimpError(f"tune_pwm: window_terms are of strands {window_terms.strands}, the fit reads {tuple(strands)}")
     terms = WindowTerms(background, strands) if window_terms is None else window_terms
 
     def null_of(codes, m, win):
