@@ -75,7 +75,7 @@ def test_motifs_from_fasta(from_fasta):
                              "poim_share",
                              # appended: the PWMs for scanning (seqimp.motifs.scanning_motifs)
                              "scan_threshold", "scan_fraction_positive", "scan_fraction_negative",
-                             "scan_held_out_fraction_positive", "scan_tuned", "scan_length"]
+                             "scan_held_out_fraction_positive", "scan_tuned", "scan_length", "scan_pwm"]
     assert float(rows[0]["scan_fraction_negative"]) <= 0.01
     assert (out / "background.txt").read_text().startswith("# order-2 Markov background")
     best = rows[0]

@@ -258,3 +258,84 @@ def test_sharpening_a_pwm_drawn_to_a_repeat_raises_its_recall():
     before = _passing(drawn, test_pos, test_neg, test_background, 0.01)
     after = _passing(sharp, test_pos, test_neg, test_background, 0.01)
     assert after >= before + 50, (before, after)
+
+
+def _site_table(pos, pwm, name="motif1", every=1):
+    """A site table as refine_motifs writes it: each positive's best window (either strand) of
+    ``pwm``, every ``every``-th positive."""
+    from seqimp.motifs._sites import best_windows
+
+    m = len(pwm)
+    best, at, on = best_windows(pwm, pos, np.arange(pos.shape[1] - m + 1), ("+", "-"), np.full(4, 0.25), None)
+    rows = np.arange(0, len(pos), every)
+    return pd.DataFrame({"motif": name, "sequence": rows, "id": [f"s{i}" for i in rows], "position": at[rows] + 1,
+                         "strand": np.array(["+", "-"])[on[rows]], "score": best[rows]})
+
+
+def test_site_pwm_is_the_letter_frequencies_of_the_sites_windows():
+    """site_pwm against the windows cut out and reverse-complemented by hand, counted letter by
+    letter, with the pseudocount at the given letters; ``rows`` keeps the sites of those sequences."""
+    from seqimp.motifs import site_pwm
+
+    pos, _neg = _gc_rich_set(5, 40, L=60)
+    table = _site_table(pos, _planted())
+    assert set(table["strand"]) == {"+", "-"}
+    letters = np.array([0.1, 0.4, 0.3, 0.2])
+    for rows in (None, np.arange(1, 40, 2)):
+        counts = np.zeros((10, 4))
+        for s, p, strand in zip(table["sequence"], table["position"], table["strand"]):
+            if rows is not None and s not in rows:
+                continue
+            window = pos[s, p - 1:p + 9]
+            if strand == "-":
+                window = 3 - window[::-1]
+            counts[np.arange(10), window] += 1
+        expected = (counts + 2.0 * letters) / (counts.sum(axis=1, keepdims=True) + 2.0)
+        np.testing.assert_allclose(site_pwm(table, pos, 10, letters, 2.0, rows=rows), expected, rtol=0, atol=1e-15)
+    bad = table.assign(position=table["position"] + 60)
+    with pytest.raises(SeqimpError, match="lies outside") as err:
+        site_pwm(bad, pos, 10, letters)
+    assert "\n" not in str(err.value)
+
+
+def test_fits_start_from_each_halfs_own_sites(monkeypatch):
+    """With a site table, every fit on a half starts from the letter frequencies of that half's
+    sites alone (the refined PWM was fitted on both halves: a fit started from it is counted
+    on sequences it has seen), the fit on all sequences from all sites; with too few sites in
+    a half, from the refined PWM. The start is the PWM for scanning where no fit passes clearly
+    more held-out positives (``scan_pwm`` says which)."""
+    import seqimp.motifs._scanning as scanning
+    from seqimp.background import SiteBackground
+    from seqimp.motifs import site_pwm
+
+    pos, neg = _gc_rich_set(6, 300)
+    planted = _planted()
+    table = _site_table(pos, planted)
+    letters = SiteBackground.fit(np.asarray(neg, dtype=np.uint8), 2).letters
+    starts = []
+    tune = scanning.tune_pwm
+    monkeypatch.setattr(scanning, "tune_pwm", lambda pwm, p, *a, **k: starts.append((len(p), pwm)) or tune(pwm, p, *a, **k))
+    sites = MotifSites([Motif("motif1", planted, start=50)], pd.DataFrame({"name": ["motif1"]}), table)
+    out = scanning_motifs(sites, pos, neg)
+    halves = [site_pwm(table, pos, 10, letters, rows=np.arange(h, 300, 2)) for h in (0, 1)]
+    assert [n for n, _ in starts[:2]] == [150, 150]
+    for (_n, got), want in zip(starts, halves):
+        np.testing.assert_array_equal(got, want)
+    row = out.stats.iloc[0]  # the planted PWM's own sites: no fit passes clearly more
+    assert row["scan_pwm"] == "site frequencies" and not bool(row["scan_tuned"])
+    np.testing.assert_allclose(out.scanning[0].pwm, quantised_pwm(site_pwm(table, pos, 10, letters)), rtol=0,
+                               atol=1e-15)
+    # without the held-out check the first fit (tuned) is made on all sequences, from all sites
+    starts.clear()
+    out = scanning_motifs(sites, pos, neg, held_out=False)
+    assert [n for n, _ in starts] == [300] and out.stats.iloc[0]["scan_pwm"] == "tuned"
+    np.testing.assert_array_equal(starts[0][1], site_pwm(table, pos, 10, letters))
+    # nine sites in half 1 (< MIN_SITES = 10): the fits start from the refined PWM, which stays
+    few = table[(table["sequence"] % 2 == 0) | (table["sequence"] < 18)]
+    starts.clear()
+    out = scanning_motifs(MotifSites(sites.motifs, sites.stats, few), pos, neg)
+    assert len(starts) == 2
+    for _n, got in starts:
+        np.testing.assert_array_equal(got, planted)
+    assert out.stats.iloc[0]["scan_pwm"] == "as refined"
+    np.testing.assert_array_equal(out.scanning[0].pwm, quantised_pwm(planted))

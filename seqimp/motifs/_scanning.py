@@ -15,16 +15,18 @@ How: for every enriched motif,
 1. **Background.** The control's order-``order`` Markov background, counted on both strands
    (:class:`seqimp.background.SiteBackground`): a window's score is its log-likelihood ratio,
    PWM against that background, so a GC-rich motif in GC-rich DNA is scored against GC-rich DNA.
-2. **Fit.** Three fits are tried (:data:`FIT_KINDS`), each over every start of both strands.
+2. **Start.** The letter frequencies of the motif's sites (:func:`site_pwm`: the windows the
+   refinement called sites, plus one pseudo-letter at the background's frequencies). The
+   refined PWM is the EM's posterior-weighted frequencies over its window, weak windows
+   included, and was fitted on all sequences; its sites' frequencies are sharper, and those of
+   one half's sites know nothing of the other half (step 4). Where a half holds fewer than
+   :data:`MIN_SITES` sites (or no site table is given), the refined PWM is the start.
+3. **Fit.** Three fits are tried (:data:`FIT_KINDS`), each over every start of both strands.
    Sharpened (:func:`sharpened_pwm`): the letter frequencies of the positives' best windows
    that pass a threshold, repeated to a fixed point -- the sites that tell the positives from
-   the control, where the EM's frequencies also weigh in the weak windows; the threshold is the
-   score at which the positives are most enriched over the control (STREME's rule, "sharpened")
-   or the one ``fpr`` of the control's best windows pass ("sharpened at the FPR"). On ``gen
-   repeats`` (YY1 among (CA)n and poly-A repeats) the PWM alone recalled 0.443 of the planted
-   sites sharpened at the enrichment threshold, 0.348 at the FPR, 0.285 as refined; on ``gen
-   gcrich`` 0.186 against 0.122 (at 1% FPR a tenth of the positives pass, too few sites to
-   count). Tuned: :func:`seqimp.motifs._tune.tune_pwm`: coordinate
+   the control; the threshold is the score at which the positives are most enriched over the
+   control (STREME's rule, "sharpened") or the one ``fpr`` of the control's best windows pass
+   ("sharpened at the FPR"). Tuned: :func:`seqimp.motifs._tune.tune_pwm`: coordinate
    ascent on the PWM's log-odds for the most positives whose best window passes the threshold
    that ``fpr`` of the negatives' best windows pass, ``pad`` columns of room on each side and end
    columns cut while that passes more positives (the width). At 1% of a few hundred negatives
@@ -32,15 +34,20 @@ How: for every enriched motif,
    motif; so it is taken on the negatives and ``control_factor`` times as many sequences drawn
    from their Markov chain, in steps of 1 and 0.5 bit that each pass at least ``min_gain``
    more positives.
-3. **Held out.** Each fit runs on each half of the sequences (sequence i in half i mod 2) and is
-   counted on the other half, at the threshold of that half's negatives and ``control_factor``
-   times as many drawn from their chain (the same for every PWM); the fit passing the most held-out
-   positives (the first of :data:`FIT_KINDS` on a tie) is compared with the motif's own: it is kept only where, pooled, it
-   passes clearly more held-out positives than the motif's own PWM (by at least 2 and half a
-   standard deviation of the difference, the square root of their sum). Then it is fitted on
-   all sequences; else the motif's own PWM is the one for scanning. ``held_out`` shares are
-   counted that way; ``scan_fraction_*`` at the real negatives' threshold.
-4. **Threshold.** The PWM is rounded to the six decimals motif files hold, and its threshold is
+4. **Held out.** Each fit runs on each half of the sequences (sequence i in half i mod 2), from
+   that half's start, and is counted on the other half, at the threshold of that half's
+   negatives and ``control_factor`` times as many drawn from their chain (the same for every
+   PWM). The tuned fit, or the sharpened one that passes the most held-out positives where it
+   passes clearly more of them than the tuned one (by at least 2 and :data:`MARGIN_SD` of a
+   standard deviation of the difference, the square root of their sum), is kept only where,
+   pooled, it passes clearly more held-out positives than the starts do. Then
+   it is fitted on all sequences, from the start on all of them; else that start is the PWM for
+   scanning (``scan_pwm`` names it). ``held_out`` shares are counted that way;
+   ``scan_fraction_*`` at the real negatives' threshold. A start fitted on both halves (the
+   refined PWM) is counted on sequences it has seen: on ``gen atac`` it and its tuned fit passed
+   as many held-out positives as the sharpened fits (181, 175, 175) while recalling fewer
+   planted sites on fresh sets of the same kind (0.530, 0.567, 0.610), and the tuned fit was kept.
+5. **Threshold.** The PWM is rounded to the six decimals motif files hold, and its threshold is
    computed as ``seqimp scan`` scores (integer units of 1/100 bit, no pseudocount, the same
    background: :func:`seqimp.motifs.scan_sequences`): ``scan_threshold`` is the smallest score
    above the (k+1)-th best negative's (k = floor(fpr n)), which at most a share ``fpr`` of the
@@ -69,13 +76,13 @@ from ._sites import (WindowTerms, best_site_scores, best_windows, enrichment_thr
                      strict_threshold, weighted_counts)
 from ._tune import tune_pwm
 
-__all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "sharpened_pwm", "SCAN_COLUMNS"]
+__all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "sharpened_pwm", "site_pwm", "SCAN_COLUMNS"]
 
 logger = logging.getLogger(__name__)
 
 #: the columns :func:`scanning_motifs` adds to ``stats``
 SCAN_COLUMNS = ["scan_threshold", "scan_fraction_positive", "scan_fraction_negative",
-                "scan_held_out_fraction_positive", "scan_tuned", "scan_length", "scan_homer_threshold"]
+                "scan_held_out_fraction_positive", "scan_tuned", "scan_length", "scan_homer_threshold", "scan_pwm"]
 _BOTH = ("+", "-")
 #: a motif narrower than this gets room to grow to it (pad columns on each side)
 _ROOM = 12
@@ -90,6 +97,14 @@ FIT_KINDS = ("tuned", "sharpened", "sharpened at the FPR")
 #: rounds of :func:`sharpened_pwm` at most, and its pseudocount (letters at the background's frequencies)
 SHARPEN_ITER = 10
 SHARPEN_PSEUDOCOUNT = 1.0
+#: the fewest of a motif's sites in each half for their letter frequencies to start the fits
+#: (:func:`site_pwm`); with fewer, the fits start from the refined PWM
+MIN_SITES = 10
+#: what ``scan_pwm`` says of a PWM for scanning that is not a fit of :data:`FIT_KINDS`
+SITES, REFINED = "site frequencies", "as refined"
+#: "clearly more" held-out positives (:func:`_clearly_more`): by at least 2 and this many
+#: standard deviations of the difference of two counts (the square root of their sum)
+MARGIN_SD = 0.5
 
 
 def quantised_pwm(pwm) -> np.ndarray:
@@ -101,6 +116,32 @@ def quantised_pwm(pwm) -> np.ndarray:
     return micro / 1e6
 
 
+def site_pwm(site_table, positive, length, letters, pseudocount=SHARPEN_PSEUDOCOUNT, rows=None) -> np.ndarray:
+    """The letter frequencies of a motif's sites: ``length`` letters from each site of
+    ``site_table`` (a motif's rows of :attr:`MotifSites.sites`: ``sequence`` 0-based,
+    ``position`` 1-based, ``strand`` ``+``/``-`` relative to the written PWM) in ``positive``,
+    plus ``pseudocount`` letters at the frequencies ``letters``; only the sites in the
+    sequences ``rows`` where given. Shape (length, 4).
+
+    The refined PWM is the EM's posterior-weighted frequencies over its window, weak windows
+    included; the sites' own frequencies are sharper, and their share of each half of the
+    sequences is a start for the fits that knows nothing of the other half."""
+    positive = np.asarray(positive)  # codes 0..3 (checked)
+    seqs = np.asarray(site_table["sequence"], dtype=np.intp)
+    at = np.asarray(site_table["position"], dtype=np.intp) - 1
+    on = (np.asarray(site_table["strand"]) == "-").astype(np.intp)
+    if rows is not None:
+        keep = np.isin(seqs, rows)
+        seqs, at, on = seqs[keep], at[keep], on[keep]
+    if np.any((at < 0) | (at > positive.shape[1] - length)) or np.any((seqs < 0) | (seqs >= len(positive))):
+        raise SeqimpError(f"a site of a motif of length {length} lies outside the {positive.shape} positives")
+    windows = positive[seqs[:, None], at[:, None] + np.arange(length)].astype(np.intp)
+    windows[on == 1] = 3 - windows[on == 1, ::-1]  # a site on - is the reverse complement
+    counts = np.bincount((4 * np.arange(length) + windows).ravel(), minlength=4 * length).reshape(length, 4)
+    letters = np.asarray(letters, dtype=np.float64)
+    return (counts + pseudocount * letters) / (counts.sum(axis=1, keepdims=True) + pseudocount)
+
+
 def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=True, pad=2, min_gain=2,
                     min_length=4, steps=(1.0, 0.5), control_factor=4, random_state=None) -> MotifSites:
     """PWMs for scanning (module docstring): ``sites`` with ``scanning`` set (one Motif per
@@ -109,14 +150,15 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
     Parameters
     ----------
     sites : MotifSites
-        The reported motifs (:func:`seqimp.motifs.select_motifs`).
+        The reported motifs (:func:`seqimp.motifs.select_motifs`); the fits start from the
+        letter frequencies of the motifs' sites in its site table (step 2).
     positive, negative : list of str, SequenceSet or ndarray of shape (n, L)
         The sequences the motifs were refined on.
     fpr : float, default=0.01
     order : int, default=2
         Order of the control's Markov background (0..2 as MEME's tools; up to 5).
     held_out : bool, default=True
-        Keep a fitted PWM only where it passes more held-out positives (step 3).
+        Keep a fitted PWM only where it passes more held-out positives (step 4).
     pad, min_gain, min_length, steps
         Of :func:`seqimp.motifs._tune.tune_pwm` (``pad`` at least enough for a motif to grow to
         12 columns); its count is strict (:func:`strict_threshold`).
@@ -133,9 +175,10 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
         ``stats`` gains ``scan_threshold`` (bits against the control's background: the
         smallest score of a hit), ``scan_fraction_positive``/``scan_fraction_negative``
         (sequences whose best window reaches it), ``scan_held_out_fraction_positive`` (the
-        same for the PWM fitted on the other half, pooled; of the motif's own PWM where the
-        fit was not kept), ``scan_tuned`` (the fit was kept), ``scan_length`` and
-        ``scan_homer_threshold`` (nats, HOMER's score).
+        same for the PWM fitted on the other half, pooled; of the starts where the fit was not
+        kept), ``scan_tuned`` (the fit was kept), ``scan_length``, ``scan_homer_threshold``
+        (nats, HOMER's score) and ``scan_pwm`` (which PWM is the one for scanning: one of
+        :data:`FIT_KINDS`, ``"site frequencies"`` or ``"as refined"``).
     """
     from ..background import MarkovBackground, SiteBackground
 
@@ -162,23 +205,25 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
         return controls[seed][1]
 
     flat = (encode_any_length(pos), encode_any_length(neg))
+    table = sites.sites if sites.sites is not None and len(sites.sites) else None
     rows, scanning = [], []
     for motif, row in zip(sites.motifs, sites.stats.to_dict("records")):
         own = np.clip(motif.pwm, 1e-6, None)
         own = own / own.sum(axis=1, keepdims=True)
         fit = motif.direction == "enriched" and motif.length <= pos.shape[1] and len(pos) and len(neg)
-        pwm, tuned, held, kind = own, False, np.nan, "as refined"
+        pwm, tuned, held, kind = own, False, np.nan, REFINED
         if fit:
             room = max(pad, (_ROOM - motif.length + 1) // 2)  # a short motif may grow to _ROOM columns
-            pwm, tuned, held, kind = _fitted(own, pos, neg, background, fpr, held_out,
+            own_sites = table[table["motif"] == motif.name] if table is not None else table
+            pwm, tuned, held, kind = _fitted(own, own_sites, pos, neg, background, fpr, held_out,
                                              dict(pad=room, min_gain=min_gain, min_length=min_length, steps=steps),
                                              control)
         pwm = quantised_pwm(pwm)
         scan = replace(motif, pwm=pwm)
-        rows.append(_threshold_row(scan, flat, pos, neg, background, fpr, held, tuned))
+        rows.append({**_threshold_row(scan, flat, pos, neg, background, fpr, held, tuned), "scan_pwm": kind})
         scanning.append(scan)
         if fit:
-            logger.info(f"{motif.name}: PWM for scanning {f'fitted ({kind})' if tuned else 'as refined'} "
+            logger.info(f"{motif.name}: PWM for scanning {f'fitted ({kind})' if tuned else kind} "
                         f"({scan.consensus}): "
                         f"whole sequences at {100 * fpr:g}% FPR, {100 * rows[-1]['scan_fraction_positive']:.1f}% of "
                         f"positives" + ("" if np.isnan(held) else f", {100 * held:.1f}% held out"))
@@ -250,51 +295,71 @@ def _sharpened(pwm, positive, control, background, fpr, sites, max_iter, pseudoc
     return pwm
 
 
-def _fitted(own, pos, neg, background, fpr, held_out, options, control):
-    """``(pwm, fitted, held-out share, kind)``: the PWM fitted on all sequences where the fits on
-    the halves pass clearly more held-out positives than ``own`` does (step 3), else ``own``.
-    The fits of :data:`FIT_KINDS` are tried: ``own`` tuned (:func:`seqimp.motifs._tune.tune_pwm`)
-    and ``own`` sharpened (:func:`sharpened_pwm`, at each threshold); the one passing the most
-    held-out positives (the first of :data:`FIT_KINDS` on a tie) is the one compared with
-    ``own`` and fitted on all.
+def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, control):
+    """``(pwm, fitted, held-out share, kind)`` (step 4). The fits start from the letter
+    frequencies of the motif's sites (:func:`site_pwm`) -- on each half, of that half's sites
+    alone -- or, where a half holds fewer than :data:`MIN_SITES` of them (or ``own_sites`` is
+    None), from the refined PWM ``own``. The fits of :data:`FIT_KINDS` are tried: the start
+    tuned (:func:`seqimp.motifs._tune.tune_pwm`) and sharpened (:func:`sharpened_pwm`, at each
+    threshold); the tuned fit, or the one passing the most held-out positives where it passes
+    clearly more (:func:`_clearly_more`) than the tuned one, is fitted on all sequences where it
+    passes clearly more of them than the start does, else the start (on all sequences) is the
+    PWM for scanning.
     ``control(negatives, seed)``: the negatives the fit's threshold is taken on. The
     background's window terms are computed once per array and width (:class:`WindowTerms`:
     the fits and counts of one width read the same ones)."""
     starts = np.arange(pos.shape[1] - own.shape[0] + 1)
     terms = WindowTerms(background)
+    m = own.shape[0]
 
-    def fits(p, n, seed, kinds=FIT_KINDS):
+    def fits(start, p, n, seed, kinds=FIT_KINDS):
         ctrl = control(n, seed)
 
         def tune():
-            return tune_pwm(own, p, ctrl, starts, _BOTH, background, fpr, trim=True, strict=True,
+            return tune_pwm(start, p, ctrl, starts, _BOTH, background, fpr, trim=True, strict=True,
                             window_terms=terms, **options)[0]
 
         def sharpen(sites):
-            return _sharpened(own, p, ctrl, background, fpr, sites, SHARPEN_ITER, SHARPEN_PSEUDOCOUNT, terms)
+            return _sharpened(start, p, ctrl, background, fpr, sites, SHARPEN_ITER, SHARPEN_PSEUDOCOUNT, terms)
 
         make = {"tuned": tune, "sharpened": lambda: sharpen("enrichment"),
                 "sharpened at the FPR": lambda: sharpen("fpr")}
         return {kind: make[kind]() for kind in kinds}
 
-    held, kind = np.nan, FIT_KINDS[0]  # without the held-out check: the first kind
+    name, begin = REFINED, [own, own, own]  # the start on half 0, half 1, all sequences
+    if own_sites is not None:
+        in_half = np.asarray(own_sites["sequence"]) % 2
+        if min((in_half == 0).sum(), (in_half == 1).sum()) >= MIN_SITES:
+            name = SITES
+            begin = [site_pwm(own_sites, pos, m, background.letters, rows=np.arange(h, len(pos), 2)) for h in (0, 1)]
+            begin.append(site_pwm(own_sites, pos, m, background.letters))
+    held = np.nan
     if held_out and min(len(pos), len(neg)) >= 4:
         passed = dict.fromkeys(FIT_KINDS, 0)
-        own_held = 0
+        start_held = 0
         halves = [(np.ascontiguousarray(pos[h::2]), neg[h::2]) for h in (0, 1)]  # contiguous: read many times
         for h in (0, 1):
-            candidates = fits(halves[h][0], halves[h][1], h + 1)
+            candidates = fits(begin[h], halves[h][0], halves[h][1], h + 1)
             held_pos, held_neg = halves[1 - h][0], control(halves[1 - h][1], h + 3)
-            for name, pwm in candidates.items():
-                passed[name] += _passing(pwm, held_pos, held_neg, background, fpr, terms)
-            own_held += _passing(own, held_pos, held_neg, background, fpr, terms)
-        kind = max(FIT_KINDS, key=lambda name: passed[name])  # the first of FIT_KINDS among equals
-        # clearly more: by at least 2 and half a standard deviation of the difference of two counts
-        if passed[kind] - own_held < max(2.0, 0.5 * np.sqrt(passed[kind] + own_held)):
-            return own, False, own_held / len(pos), "as refined"
+            for kind, pwm in candidates.items():
+                passed[kind] += _passing(pwm, held_pos, held_neg, background, fpr, terms)
+            start_held += _passing(begin[h], held_pos, held_neg, background, fpr, terms)
+        best = max(FIT_KINDS, key=lambda k: passed[k])  # the first of FIT_KINDS among equals
+        kind = best if _clearly_more(passed[best], passed[FIT_KINDS[0]]) else FIT_KINDS[0]
+        logger.debug(f"held-out positives passing: {name} {start_held}, "
+                     + ", ".join(f"{k} {v}" for k, v in passed.items()))
+        if not _clearly_more(passed[kind], start_held):
+            return begin[2], False, start_held / len(pos), name
         held = passed[kind] / len(pos)
-    pwm = fits(pos, neg, 0, (kind,))[kind]
-    return pwm, True, held, kind
+    else:
+        kind = FIT_KINDS[0]  # without the held-out check: the first kind
+    return fits(begin[2], pos, neg, 0, (kind,))[kind], True, held, kind
+
+
+def _clearly_more(a, b) -> bool:
+    """Whether the count ``a`` is clearly more than ``b``: by at least 2 and :data:`MARGIN_SD`
+    standard deviations of their difference."""
+    return a - b >= max(2.0, MARGIN_SD * np.sqrt(a + b))
 
 
 def _passing(pwm, pos, neg, background, fpr, terms=None) -> int:
@@ -309,7 +374,7 @@ def _passing(pwm, pos, neg, background, fpr, terms=None) -> int:
 
 
 def _threshold_row(motif, flat, pos, neg, background, fpr, held, tuned) -> dict:
-    """Step 4: the threshold as ``seqimp scan`` scores, the shares reaching it, HOMER's threshold."""
+    """Step 5: the threshold as ``seqimp scan`` scores, the shares reaching it, HOMER's threshold."""
     best_pos, best_neg = (best_sequence_scores(motif, codes, offsets, background, strand="both", pseudocount=0.0)
                           for codes, offsets in flat)
     cut = int(strict_threshold(best_neg, fpr)) + 1  # the smallest integer score reported

@@ -23,7 +23,7 @@ logger = logging.getLogger(__name__)
 
 #: the columns of the PWMs for scanning that motifs.tsv appends (:func:`seqimp.motifs.scanning_motifs`)
 TABLE_SCAN_COLUMNS = ["scan_threshold", "scan_fraction_positive", "scan_fraction_negative",
-                      "scan_held_out_fraction_positive", "scan_tuned", "scan_length"]
+                      "scan_held_out_fraction_positive", "scan_tuned", "scan_length", "scan_pwm"]
 
 
 @dataclass
