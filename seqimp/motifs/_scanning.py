@@ -170,7 +170,7 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
         sequences of 500 nt): at 1% of a few hundred negatives it rests on a handful of them,
         which the fit would otherwise learn. With 4 instead of 8, the tuned PWM of ``gen
         weaklong`` recalled 0.261-0.308 of the planted sites on fresh sets over six draws
-        (mean 0.291), with 8 0.308-0.331 (0.323).
+        (mean 0.290), with 8 0.308-0.331 (0.323).
     random_state : int, Generator or None
         Seed of those draws (None: 0).
 
