@@ -292,10 +292,14 @@ def test_site_pwm_is_the_letter_frequencies_of_the_sites_windows():
             counts[np.arange(10), window] += 1
         expected = (counts + 2.0 * letters) / (counts.sum(axis=1, keepdims=True) + 2.0)
         np.testing.assert_allclose(site_pwm(table, pos, 10, letters, 2.0, rows=rows), expected, rtol=0, atol=1e-15)
-    bad = table.assign(position=table["position"] + 60)
-    with pytest.raises(SeqimpError, match="lies outside") as err:
-        site_pwm(bad, pos, 10, letters)
-    assert "\n" not in str(err.value)
+    # the sequences as strings: the same frequencies
+    strings = ["".join("ACGT"[c] for c in row) for row in pos]
+    np.testing.assert_array_equal(site_pwm(table, strings, 10, letters), site_pwm(table, pos, 10, letters))
+    for bad, message in ((table.assign(position=table["position"] + 60), "lies outside"),
+                         (table.drop(columns="strand"), "no column strand")):
+        with pytest.raises(SeqimpError, match=message) as err:
+            site_pwm(bad, pos, 10, letters)
+        assert "\n" not in str(err.value)
 
 
 def test_fits_start_from_each_halfs_own_sites(monkeypatch):

@@ -128,7 +128,11 @@ def site_pwm(site_table, positive, length, letters, pseudocount=SHARPEN_PSEUDOCO
     The refined PWM is the EM's posterior-weighted frequencies over its window, weak windows
     included; the sites' own frequencies are sharper, and their share of each half of the
     sequences is a start for the fits that knows nothing of the other half."""
-    positive = np.asarray(positive)  # codes 0..3 (checked)
+    positive = check_sequences(positive, "positive")
+    length = check_int(length, "length", 1)
+    missing = [c for c in ("sequence", "position", "strand") if c not in site_table]
+    if missing:
+        raise SeqimpError(f"site table: no column {', '.join(missing)} (a motif's rows of MotifSites.sites)")
     seqs = np.asarray(site_table["sequence"], dtype=np.intp)
     at = np.asarray(site_table["position"], dtype=np.intp) - 1
     on = (np.asarray(site_table["strand"]) == "-").astype(np.intp)
