@@ -74,7 +74,7 @@ from ..io._check import check_sequences
 from ._refine import MotifSites
 from ._scan import SCALE, best_sequence_scores, encode_any_length
 from ._sites import (WindowTerms, best_site_scores, best_windows, enrichment_threshold, site_scores,
-                     strict_threshold, weighted_counts)
+                     strict_threshold)
 from ._tune import tune_pwm
 
 __all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "sharpened_pwm", "site_pwm", "SCAN_COLUMNS"]
@@ -133,15 +133,26 @@ def site_pwm(site_table, positive, length, letters, pseudocount=SHARPEN_PSEUDOCO
     missing = [c for c in ("sequence", "position", "strand") if c not in site_table]
     if missing:
         raise SeqimpError(f"site table: no column {', '.join(missing)} (a motif's rows of MotifSites.sites)")
-    seqs = np.asarray(site_table["sequence"], dtype=np.intp)
-    at = np.asarray(site_table["position"], dtype=np.intp) - 1
-    on = (np.asarray(site_table["strand"]) == "-").astype(np.intp)
-    if rows is not None:
-        keep = np.isin(seqs, rows)
-        seqs, at, on = seqs[keep], at[keep], on[keep]
+    seqs, at, on = _site_windows(site_table)
     if np.any((at < 0) | (at > positive.shape[1] - length)) or np.any((seqs < 0) | (seqs >= len(positive))):
         raise SeqimpError(f"a site of a motif of length {length} lies outside the {positive.shape} positives")
-    windows = positive[seqs[:, None], at[:, None] + np.arange(length)].astype(np.intp)
+    keep = slice(None) if rows is None else np.isin(seqs, rows)
+    return _window_frequencies(positive, seqs[keep], at[keep], on[keep], length, letters, pseudocount)
+
+
+def _site_windows(site_table):
+    """``(sequence, start, on)`` of the sites of ``site_table``: 0-based sequences and starts,
+    ``on`` 1 for the minus strand."""
+    return (np.asarray(site_table["sequence"], dtype=np.intp), np.asarray(site_table["position"], dtype=np.intp) - 1,
+            (np.asarray(site_table["strand"]) == "-").astype(np.intp))
+
+
+def _window_frequencies(codes, seqs, at, on, length, letters, pseudocount) -> np.ndarray:
+    """The letter frequencies of the windows of width ``length`` starting at ``at`` in the
+    sequences ``seqs`` of ``codes`` (0..3), the reverse complement where ``on`` is 1, plus
+    ``pseudocount`` letters at the frequencies ``letters``: shape (length, 4). The sites' PWM
+    (:func:`site_pwm`) and every round of :func:`sharpened_pwm` count them so."""
+    windows = codes[seqs[:, None], at[:, None] + np.arange(length)].astype(np.intp)
     windows[on == 1] = 3 - windows[on == 1, ::-1]  # a site on - is the reverse complement
     counts = np.bincount((4 * np.arange(length) + windows).ravel(), minlength=4 * length).reshape(length, 4)
     letters = np.asarray(letters, dtype=np.float64)
@@ -294,10 +305,7 @@ def _sharpened(pwm, positive, control, background, fpr, sites, max_iter, pseudoc
             rows = np.flatnonzero(best >= enrichment_threshold(best, best_control)[0])
         if rows.size < 5:
             break
-        post = np.zeros((len(positive), starts.size, 2))
-        post[rows, at[rows], on[rows]] = 1.0  # starts are 0, 1, ...: a start is its index
-        counts = weighted_counts(post, positive, starts, m)
-        new = (counts + pseudocount * letters) / (counts.sum(axis=1, keepdims=True) + pseudocount)
+        new = _window_frequencies(positive, rows, at[rows], on[rows], m, letters, pseudocount)  # start = index
         moved = np.abs(new - pwm).max()
         pwm = new
         if moved < 1e-4:
@@ -338,11 +346,12 @@ def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, contro
 
     name, begin = REFINED, [own, own, own]  # the start on half 0, half 1, all sequences
     if own_sites is not None:
-        in_half = np.asarray(own_sites["sequence"]) % 2
+        seqs, at, on = _site_windows(own_sites)
+        in_half = seqs % 2
         if min((in_half == 0).sum(), (in_half == 1).sum()) >= MIN_SITES:
             name = SITES
-            begin = [site_pwm(own_sites, pos, m, background.letters, rows=np.arange(h, len(pos), 2)) for h in (0, 1)]
-            begin.append(site_pwm(own_sites, pos, m, background.letters))
+            begin = [_window_frequencies(pos, seqs[keep], at[keep], on[keep], m, background.letters,
+                                         SHARPEN_PSEUDOCOUNT) for keep in (in_half == 0, in_half == 1, slice(None))]
     held = np.nan
     if held_out and min(len(pos), len(neg)) >= 4:
         passed = dict.fromkeys(FIT_KINDS, 0)
