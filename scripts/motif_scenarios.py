@@ -324,17 +324,20 @@ def streme_answer(scenario, files=None):
     return motifs, sites, seconds
 
 
+def site_hits(planted, sites):
+    """Per planted site (rows of ``planted``): 1 where a site of ``sites`` overlaps it by >= 1 nt, else 0."""
+    by_seq = {}
+    for s, p, m in zip(sites["sequence"], sites["position"], sites["length"]):
+        by_seq.setdefault(int(s), []).append((int(p), int(p) + int(m) - 1))
+    return np.array([any(lo <= b and a <= hi for lo, hi in by_seq.get(int(s), ()))
+                     for s, a, b in zip(planted["sequence"], planted["start"], planted["end"])], dtype=np.float64)
+
+
 def recall(planted, sites):
     """Share of the planted sites (rows of ``planted``) that a site of ``sites`` overlaps by >= 1 nt."""
     if len(planted) == 0:
         return float("nan")
-    by_seq = {}
-    for s, p, m in zip(sites["sequence"], sites["position"], sites["length"]):
-        by_seq.setdefault(int(s), []).append((int(p), int(p) + int(m) - 1))
-    hit = 0
-    for s, a, b in zip(planted["sequence"], planted["start"], planted["end"]):
-        hit += any(lo <= b and a <= hi for lo, hi in by_seq.get(int(s), ()))
-    return hit / len(planted)
+    return float(site_hits(planted, sites).mean())
 
 
 def sites_at_fpr(motif, pos, neg, fpr=0.01):
