@@ -95,17 +95,18 @@ def generate_standalone(kind, seed, out, shared, database=None):
                           note=note)
 
 
-def pwm_alone_sites(motif, pos, neg, fpr=0.01, order=2):
+def pwm_alone_sites(motif, pos, neg, fpr=0.01, order=2, background=None):
     """The hits of a PWM alone (module docstring): a table with ``sequence, position, length``
     of the positives whose best window (either strand, every start) scores above the (k+1)-th
-    best negative's, against the negatives' order-``order`` Markov background."""
+    best negative's, against the negatives' order-``order`` Markov background (or ``background``,
+    a :class:`seqimp.background.SiteBackground`, where given)."""
     import pandas as pd
 
     from seqimp.background import SiteBackground
     from seqimp.motifs._scanning import strict_threshold
     from seqimp.motifs._sites import best_windows
 
-    background = SiteBackground.fit(neg, order)
+    background = SiteBackground.fit(neg, order) if background is None else background
     starts = np.arange(pos.shape[1] - motif.length + 1)
     neg_best, _at, _on = best_windows(motif.pwm, neg, starts, ("+", "-"), background, None)
     best, at, _on = best_windows(motif.pwm, pos, starts, ("+", "-"), background, None)

@@ -24,6 +24,7 @@ closest to the planted matrix (as the benchmark picks it):
 
     python scripts/pwm_alone_paired.py DIR                       # every generated set in DIR
     python scripts/pwm_alone_paired.py DIR --only gcrich weaklong few --fresh 6 --flank-draws 24
+    python scripts/pwm_alone_paired.py DIR --background uniform --flank-draws 0   # as HOMER scores
 
 Prints a markdown table.
 """
@@ -83,10 +84,16 @@ def flanked(columns, left, right):
     return np.vstack([left, columns, right])
 
 
-def _hits(pwm, fresh):
-    """0/1 per planted site of every fresh set: overlapped by a hit of ``pwm`` alone at 1% FPR."""
+def _hits(pwm, fresh, background="order2"):
+    """0/1 per planted site of every fresh set: overlapped by a hit of ``pwm`` alone at 1% FPR,
+    scored against the negatives' order-2 (``"order2"``) or order-0 (``"order0"``) background, or
+    against equal letters (``"uniform"``, as HOMER scores)."""
+    from seqimp.background import SiteBackground
+
     motif = _Matrix(pwm)
-    return np.concatenate([site_hits(planted, pwm_alone_sites(motif, pos, neg)) for planted, pos, neg in fresh])
+    kw = {"uniform": dict(background=SiteBackground([np.full(4, 0.25)])), "order0": dict(order=0),
+          "order2": dict(order=2)}[background]
+    return np.concatenate([site_hits(planted, pwm_alone_sites(motif, pos, neg, **kw)) for planted, pos, neg in fresh])
 
 
 class _Matrix:
@@ -103,7 +110,7 @@ def _closest(motifs, truth, database):
     return motifs[int(np.argmin(p[:, 0]))]
 
 
-def compare_set(keep, kind, seed, database, n_fresh, draws, rng, tmp):
+def compare_set(keep, kind, seed, database, n_fresh, draws, rng, tmp, background="order2"):
     """The table rows of one set (module docstring)."""
     from seqimp.io import read_fasta
     from seqimp.motifs import read_motifs
@@ -122,7 +129,7 @@ def compare_set(keep, kind, seed, database, n_fresh, draws, rng, tmp):
     for mid, truth in scenario.truths.items():
         fresh = [(f.planted[f.planted["motif"] == mid], pos, neg) for f, (pos, neg) in zip(fresh_sets, codes)]
         mine, other = (_closest(motifs, truth, database).pwm for motifs in (ours, theirs))
-        written = paired_difference(_hits(mine, fresh), _hits(other, fresh))
+        written = paired_difference(_hits(mine, fresh, background), _hits(other, fresh, background))
         core = [aligned_columns(x, truth.pwm, letters) for x in (mine, other)]
         per_draw = []
         for _ in range(draws):
@@ -130,7 +137,7 @@ def compare_set(keep, kind, seed, database, n_fresh, draws, rng, tmp):
             while a + b == 0:  # no flank at all: the ties stay whole
                 a, b = (int(x) for x in rng.integers(0, MAX_FLANK + 1, size=2))
             left, right = (_flank_columns(rng, n, letters) for n in (a, b))
-            per_draw.append([float(_hits(flanked(c, left, right), fresh).mean()) for c in core])
+            per_draw.append([float(_hits(flanked(c, left, right), fresh, background).mean()) for c in core])
         per_draw = np.asarray(per_draw)
         rows.append((name, mid, written, per_draw))
     return rows
@@ -150,6 +157,9 @@ def main(argv=None) -> int:
     parser.add_argument("--fresh", type=int, default=3, help="fresh sets per kind (default 3, the benchmark's)")
     parser.add_argument("--flank-draws", type=int, default=24, help="random flanks per factor (default 24)")
     parser.add_argument("--random-state", type=int, default=0, help="seed of the flanks (default 0)")
+    parser.add_argument("--background", choices=["order2", "order0", "uniform"], default="order2",
+                        help="score windows against the fresh negatives' order-2 (default, the benchmark's) or "
+                             "order-0 background, or equal letters (HOMER's score)")
     args = parser.parse_args(argv)
     database = jaspar(SHARED)
     kinds = [k for k in list(GENERATED) + list(STANDALONE) if any(t in k for t in args.only)
@@ -158,8 +168,8 @@ def main(argv=None) -> int:
     if not kinds:
         print(f"error: {args.keep}: no gen_<kind>_{args.seed} folders with both tools' answers", file=sys.stderr)
         return 2
-    print(f"PWM alone at 1% FPR on {args.fresh} fresh sets per kind (seed + 1000, ...); paired over the planted "
-          f"sites: difference seqimp - STREME (standard error). Same flanks: each tool's columns over the planted "
+    print(f"PWM alone at 1% FPR ({args.background} background) on {args.fresh} fresh sets per kind (seed + 1000, "
+          f"...); paired over the planted sites: difference seqimp - STREME (standard error). Same flanks: each tool's columns over the planted "
           f"matrix between the same {args.flank_draws} random flanks (0-{MAX_FLANK} columns a side, at least one, background "
           f"letters +- {FLANK_JITTER}; random_state {args.random_state}): mean (SD over the draws), paired "
           f"difference (standard error over the draws)\n")
@@ -170,7 +180,8 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="pwm_alone_paired_") as tmp:
         for kind in kinds:
             for name, mid, (ours, theirs, diff, se), draws in compare_set(
-                    args.keep, kind, args.seed, database, args.fresh, args.flank_draws, rng, Path(tmp)):
+                    args.keep, kind, args.seed, database, args.fresh, args.flank_draws, rng, Path(tmp),
+                    args.background):
                 flank = "| - | - | - |"
                 if len(draws):
                     d = draws[:, 0] - draws[:, 1]

@@ -165,6 +165,37 @@ def test_tune_pwm_reads_only_the_band_and_gets_the_same_pwm(monkeypatch):
     assert any(r < n for n, r in rows)  # the band did leave sequences out
 
 
+def test_tune_pwm_with_more_negatives_averages_the_ascents_log_odds():
+    """Bagging: against negatives A and more_negatives [B], the tuned log-odds are the mean of
+    the ascent against A and the one against B. With pad 0 and no trim nothing is cut, so
+    log2(pwm / letters) of the bagged fit minus the mean of the two single fits' is one constant
+    per column (the normalisation); with [A] again it is the single fit itself, bit for bit."""
+    from seqimp.background import SiteBackground
+
+    rng = np.random.default_rng(21)
+    pos = _codes(200, 60, 22)
+    _plant(pos, "TGACGTCA", range(0, 200, 2), rng)
+    neg_a, neg_b = _codes(300, 60, 23), _codes(300, 60, 24)
+    _plant(neg_b, "TGACG", range(0, 300, 5), rng)  # B differs from A near the threshold
+    start = np.full((8, 4), 0.2)
+    start[np.arange(8), ["ACGT".index(c) for c in "TGACGTCA"]] = 0.4
+    start /= start.sum(axis=1, keepdims=True)
+    starts = np.arange(60 - 8 + 1)
+    for bg in (np.full(4, 0.25), SiteBackground.fit(neg_a, 2)):
+        letters = bg.letters if hasattr(bg, "letters") else bg
+        kw = dict(pad=0, strict=True)
+        single_a, _ = tune_pwm(start, pos, neg_a, starts, STRANDS, bg, 0.01, **kw)
+        single_b, _ = tune_pwm(start, pos, neg_b, starts, STRANDS, bg, 0.01, **kw)
+        assert not np.allclose(single_a, start) and not np.allclose(single_b, start)  # both tuned
+        assert not np.allclose(single_a, single_b)  # ... differently
+        bagged, win = tune_pwm(start, pos, neg_a, starts, STRANDS, bg, 0.01, more_negatives=[neg_b], **kw)
+        assert np.array_equal(win, starts)
+        rest = np.log2(bagged / letters) - (np.log2(single_a / letters) + np.log2(single_b / letters)) / 2
+        np.testing.assert_allclose(rest - rest[:, :1], 0.0, atol=1e-9)
+        again, _ = tune_pwm(start, pos, neg_a, starts, STRANDS, bg, 0.01, more_negatives=[neg_a.copy()], **kw)
+        assert again.tobytes() == single_a.tobytes()
+
+
 def test_lmer_seeds_skip_words_no_positive_holds():
     import pandas as pd
 

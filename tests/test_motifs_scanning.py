@@ -343,3 +343,34 @@ def test_fits_start_from_each_halfs_own_sites(monkeypatch):
         np.testing.assert_array_equal(got, planted)
     assert out.stats.iloc[0]["scan_pwm"] == "as refined"
     np.testing.assert_array_equal(out.scanning[0].pwm, quantised_pwm(planted))
+
+
+def test_the_tuned_fit_written_is_bagged_over_drawn_controls(monkeypatch):
+    """The fit on all sequences runs against ``bag - 1`` more controls (the negatives and a
+    control drawn for each, all different; tune_pwm's more_negatives), the held-out fits
+    against one; bag=1 is one ascent. A bag below 1 is refused in one line."""
+    import seqimp.motifs._scanning as scanning
+
+    pos, neg = _gc_rich_set(4, 200)
+    start = _planted()
+    start[[0, 9]] = 0.25
+    calls = []
+    tune = scanning.tune_pwm
+    monkeypatch.setattr(scanning, "tune_pwm",
+                        lambda pwm, p, n, *a, **k: calls.append((len(p), n, k["more_negatives"])) or tune(pwm, p, n, *a, **k))
+    for bag in (4, 1):
+        calls.clear()  # without the held-out check: the tuned fit on all sequences
+        out = scanning_motifs(_sites(start), pos, neg, bag=bag, held_out=False)
+        assert out.stats.iloc[0]["scan_pwm"] == "tuned"
+        [(n_all, control, more)] = calls
+        assert n_all == 200 and len(more) == bag - 1
+        for other in more:
+            assert other.shape == control.shape and not np.array_equal(other, control)
+            np.testing.assert_array_equal(other[:200], neg)  # the negatives, then the drawn ones
+        assert all(not np.array_equal(a, b) for i, a in enumerate(more) for b in more[i + 1:])
+    calls.clear()  # the held-out fits: one ascent each
+    scanning_motifs(_sites(start), pos, neg)
+    assert [len(m) for n, _c, m in calls if n == 100] == [0, 0]
+    with pytest.raises(SeqimpError, match="bag") as err:
+        scanning_motifs(_sites(start), pos, neg, bag=0)
+    assert "\n" not in str(err.value)

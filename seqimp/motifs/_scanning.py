@@ -102,6 +102,9 @@ SHARPEN_PSEUDOCOUNT = 1.0
 #: the fewest of a motif's sites in each half for their letter frequencies to start the fits
 #: (:func:`site_pwm`); with fewer, the fits start from the refined PWM
 MIN_SITES = 10
+#: the tuned fit written is the mean of this many ascents, each against its own drawn control
+#: (:func:`scanning_motifs`' ``bag``), drawn with seeds from BAG_SEED on (the held-out check's are 1-4)
+BAG, BAG_SEED = 4, 5
 #: what ``scan_pwm`` says of a PWM for scanning that is not a fit of :data:`FIT_KINDS`
 SITES, REFINED = "site frequencies", "as refined"
 #: "clearly more" held-out positives (:func:`_clearly_more`): by at least 2 and this many
@@ -160,7 +163,7 @@ def _window_frequencies(codes, seqs, at, on, length, letters, pseudocount) -> np
 
 
 def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=True, pad=2, min_gain=2,
-                    min_length=4, steps=(1.0, 0.5), control_factor=8, random_state=None) -> MotifSites:
+                    min_length=4, steps=(1.0, 0.5), control_factor=8, bag=BAG, random_state=None) -> MotifSites:
     """PWMs for scanning (module docstring): ``sites`` with ``scanning`` set (one Motif per
     motif, same name and order) and the columns :data:`SCAN_COLUMNS` added to ``stats``.
 
@@ -186,6 +189,11 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
         which the fit would otherwise learn. With 4 instead of 8, the tuned PWM of ``gen
         weaklong`` recalled 0.261-0.308 of the planted sites on fresh sets over six draws
         (mean 0.290), with 8 0.308-0.331 (0.323).
+    bag : int, default=4
+        The tuned fit on all sequences (the one written) is the mean log-odds of this many
+        ascents, each against the negatives and a control drawn for it (``more_negatives`` of
+        :func:`seqimp.motifs._tune.tune_pwm`); 1: one ascent. The held-out check counts single
+        ascents (step 4).
     random_state : int, Generator or None
         Seed of those draws (None: 0).
 
@@ -205,6 +213,7 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
     if not 0 < fpr < 1:
         raise SeqimpError(f"fpr must lie in (0, 1), got {fpr}")
     order = check_int(order, "order", 0, 5)
+    bag = check_int(bag, "bag", 1, 64)
     random_seed = int(check_random_state(random_state).integers(2 ** 31))
     pos = check_sequences(positive, "positive").astype(np.uint8)
     neg = check_sequences(negative, "negative").astype(np.uint8)
@@ -238,7 +247,7 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
             own_sites = table[table["motif"] == motif.name] if table is not None else table
             pwm, tuned, held, kind = _fitted(own, own_sites, pos, neg, background, fpr, held_out,
                                              dict(pad=room, min_gain=min_gain, min_length=min_length, steps=steps),
-                                             control)
+                                             control, bag)
         pwm = quantised_pwm(pwm)
         scan = replace(motif, pwm=pwm)
         rows.append({**_threshold_row(scan, flat, pos, neg, background, fpr, held, tuned), "scan_pwm": kind})
@@ -313,7 +322,7 @@ def _sharpened(pwm, positive, control, background, fpr, sites, max_iter, pseudoc
     return pwm
 
 
-def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, control):
+def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, control, bag=1):
     """``(pwm, fitted, held-out share, kind)`` (step 4). The fits start from the letter
     frequencies of the motif's sites (:func:`site_pwm`) -- on each half, of that half's sites
     alone -- or, where a half holds fewer than :data:`MIN_SITES` of them (or ``own_sites`` is
@@ -330,12 +339,13 @@ def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, contro
     terms = WindowTerms(background)
     m = own.shape[0]
 
-    def fits(start, p, n, seed, kinds=FIT_KINDS):
+    def fits(start, p, n, seed, kinds=FIT_KINDS, bag=1):
         ctrl = control(n, seed)
 
         def tune():
+            more = [control(n, BAG_SEED + j) for j in range(bag - 1)] if ctrl is not n else []
             return tune_pwm(start, p, ctrl, starts, _BOTH, background, fpr, trim=True, strict=True,
-                            window_terms=terms, **options)[0]
+                            window_terms=terms, more_negatives=more, **options)[0]
 
         def sharpen(sites):
             return _sharpened(start, p, ctrl, background, fpr, sites, SHARPEN_ITER, SHARPEN_PSEUDOCOUNT, terms)
@@ -372,7 +382,7 @@ def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, contro
         held = passed[kind] / len(pos)
     else:
         kind = FIT_KINDS[0]  # without the held-out check: the first kind
-    return fits(begin[2], pos, neg, 0, (kind,))[kind], True, held, kind
+    return fits(begin[2], pos, neg, 0, (kind,), bag)[kind], True, held, kind
 
 
 def _clearly_more(a, b) -> bool:

@@ -223,106 +223,19 @@ def _trimmed(best, passing, lo, hi, min_length):
     return best
 
 
-def _pwm_of(S, background):
-    p = background[None, :] * 2.0 ** S
-    return p / p.sum(axis=1, keepdims=True)
+def _n_passing(best_pos, best_neg, fpr, strict):
+    """Positives passing the negatives' threshold, from the best window scores."""
+    if strict:
+        return int((best_pos > strict_threshold(best_neg, fpr)).sum())
+    return sites_passing(best_pos, best_neg, fpr)
 
 
-def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1, steps=(1.0, 0.5, 0.25),
-             sweeps=3, min_gain=1, trim=False, min_length=4, strict=False, window_terms=None):
-    """Tune a PWM's log-odds so that most positives have a site at the ``fpr`` threshold of the
-    negatives (module docstring); the signature of :func:`seqimp.motifs.refine_motifs`' ``tune``.
-
-    Parameters
-    ----------
-    pwm : ndarray of shape (m, 4)
-    positive, negative : ndarray of shape (n, L), (n_neg, L), int
-        Codes A=0 C=1 G=2 T=3.
-    starts : ndarray of shape (W,), int
-        0-based starts searched (every start of a position-free motif).
-    strands : tuple of str
-        ``("+",)`` or ``("+", "-")``.
-    background : ndarray of shape (4,) or SiteBackground
-        Letter frequencies the log-odds are taken against, or a Markov background
-        (:class:`seqimp.background.SiteBackground`: every window's score is its log-likelihood
-        ratio against it, :func:`seqimp.motifs.site_scores`; ``S`` is then taken against its
-        letter frequencies, and a change of ``S`` moves the same windows by the same amount).
-    fpr : float in (0, 1)
-    pad, steps, sweeps, min_gain
-        As in the module docstring.
-    strict : bool, default=False
-        Count only the positives scoring above the (k+1)-th best negative (at most k negatives
-        do): a PWM whose best word alone is in more than k negatives then counts none, where
-        the site rule counts those reaching that top score.
-    trim : bool, default=False
-        After the ascent, cut an end column (the better of the two ends, again and again, down
-        to ``min_length`` columns) while that passes more positives: a column that only adds
-        chance matches over long sequences goes.
-
-    window_terms : WindowTerms, optional
-        The memo of the background's window terms to read and fill
-        (:class:`seqimp.motifs._sites.WindowTerms`; a caller scoring the same sequences with
-        other fits shares it); by default one of this call's own.
-
-    Returns
-    -------
-    pwm : ndarray of shape (m', 4)
-        m <= m' <= m + 2 pad; the given PWM where tuning passes no more positives.
-    starts : ndarray of shape (W',), int
-        The starts searched for the returned width (the same span of the sequences).
-    """
-    pwm = np.asarray(pwm, dtype=np.float64)
-    if hasattr(background, "window_log2"):  # a SiteBackground: log-odds against its letters
-        letters = background.letters
-    else:
-        background = letters = np.asarray(background, dtype=np.float64)
-    pos = np.ascontiguousarray(positive, dtype=np.intp)
-    neg = np.ascontiguousarray(negative, dtype=np.intp)
-    starts = np.asarray(starts, dtype=np.intp)
-    if pwm.ndim != 2 or pwm.shape[1] != 4 or not (pwm > 0).all():
-        raise SeqimpError(f"tune_pwm: pwm must be (m, 4) with positive entries, got shape {pwm.shape}")
-    if len(pos) == 0 or len(neg) == 0:
-        return pwm, starts
-    L = pos.shape[1]
-
-    if window_terms is not None and window_terms.strands != tuple(strands):
-        raise SeqimpError(f"tune_pwm: window_terms are of strands {window_terms.strands}, the fit reads {tuple(strands)}")
-    terms = WindowTerms(background, strands) if window_terms is None else window_terms
-
-    def null_of(codes, m, win):
-        """The Markov background term of the windows of width ``m`` at ``win`` of ``codes``
-        (``pos`` or ``neg``: of the arrays given), computed once (None against letter frequencies)."""
-        return terms(positive if codes is pos else negative, win, m)
-
-    def scores(p, codes, win):
-        return site_scores(p, codes, win, strands, background, null_of(codes, p.shape[0], win))
-
-    def best_of(p, codes, win):
-        """``scores(p, codes, win).max(axis=(1, 2))`` in one kernel (:func:`best_site_scores`)."""
-        return best_site_scores(p, codes, win, strands, background, null_of(codes, p.shape[0], win))
-
-    def passing(p, win):
-        return n_passing(best_of(p, pos, win), best_of(p, neg, win))
-
-    def n_passing(best_pos, best_neg):
-        """Positives passing the negatives' threshold, from the best window scores."""
-        if strict:
-            return int((best_pos > strict_threshold(best_neg, fpr)).sum())
-        return sites_passing(best_pos, best_neg, fpr)
-
-    untuned = passing(pwm, starts)  # the EM's PWM as sites are called (a tie at the top included)
-    lo, hi = int(starts[0]), int(starts[-1]) + pwm.shape[0]  # the span the windows cover
-    # the pad columns widen the span where the sequences have room, else the windows' cores
-    # keep ``pad`` letters off its ends
-    lo, hi = max(lo - pad, 0), min(hi + pad, L)
-    S = np.vstack([np.zeros((pad, 4)), np.log2(pwm / letters), np.zeros((pad, 4))])
+def _ascent(S, base_pos, pos, neg, base_neg, win, fpr, strict, steps, sweeps, min_gain):
+    """Coordinate ascent of the log-odds ``S`` (module docstring; changed in place, as are the
+    windows' cached scores ``base_pos``, ``base_neg`` of shape (n, W, strands)) against the
+    negatives ``neg``: ``(S, the positives passing)``."""
     m = S.shape[0]
-    win = np.arange(lo, hi - m + 1, dtype=np.intp)
-    if win.size == 0:
-        return pwm, starts
-    base_pos = scores(_pwm_of(S, letters), pos, win)
-    base_neg = scores(_pwm_of(S, letters), neg, win)
-    current = n_passing(*(_row_best(b, np.empty(b.shape[0])) for b in (base_pos, base_neg)))
+    current = _n_passing(*(_row_best(b, np.empty(b.shape[0])) for b in (base_pos, base_neg)), fpr, strict)
     best_pos = np.empty((len(pos), 4))
     best_neg = np.empty((len(neg), 4))
     # bounds on each sequence's best score (exact after _row_best, widened by the changes kept
@@ -371,6 +284,120 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
                         low[rows] = high[rows] = b.max(axis=1)  # every window reads one letter here
             if not kept:
                 break
+    return S, current
+
+
+def _pwm_of(S, background):
+    p = background[None, :] * 2.0 ** S
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1, steps=(1.0, 0.5, 0.25),
+             sweeps=3, min_gain=1, trim=False, min_length=4, strict=False, window_terms=None,
+             more_negatives=()):
+    """Tune a PWM's log-odds so that most positives have a site at the ``fpr`` threshold of the
+    negatives (module docstring); the signature of :func:`seqimp.motifs.refine_motifs`' ``tune``.
+
+    Parameters
+    ----------
+    pwm : ndarray of shape (m, 4)
+    positive, negative : ndarray of shape (n, L), (n_neg, L), int
+        Codes A=0 C=1 G=2 T=3.
+    starts : ndarray of shape (W,), int
+        0-based starts searched (every start of a position-free motif).
+    strands : tuple of str
+        ``("+",)`` or ``("+", "-")``.
+    background : ndarray of shape (4,) or SiteBackground
+        Letter frequencies the log-odds are taken against, or a Markov background
+        (:class:`seqimp.background.SiteBackground`: every window's score is its log-likelihood
+        ratio against it, :func:`seqimp.motifs.site_scores`; ``S`` is then taken against its
+        letter frequencies, and a change of ``S`` moves the same windows by the same amount).
+    fpr : float in (0, 1)
+    pad, steps, sweeps, min_gain
+        As in the module docstring.
+    strict : bool, default=False
+        Count only the positives scoring above the (k+1)-th best negative (at most k negatives
+        do): a PWM whose best word alone is in more than k negatives then counts none, where
+        the site rule counts those reaching that top score.
+    trim : bool, default=False
+        After the ascent, cut an end column (the better of the two ends, again and again, down
+        to ``min_length`` columns) while that passes more positives: a column that only adds
+        chance matches over long sequences goes.
+
+    window_terms : WindowTerms, optional
+        The memo of the background's window terms to read and fill
+        (:class:`seqimp.motifs._sites.WindowTerms`; a caller scoring the same sequences with
+        other fits shares it); by default one of this call's own.
+    more_negatives : sequence of ndarray of shape (n', L), optional
+        Other negatives (e.g. the control drawn again): the ascent runs once against
+        ``negative`` and once against each of these, from the same start, and the tuned
+        log-odds are the mean of all (bagging: a single ascent learns its negatives' few best
+        windows as well as the motif); the pad columns' cut, ``trim`` and the final comparison
+        count against ``negative``. Their background terms are computed for the ascent and not
+        kept in ``window_terms``.
+
+    Returns
+    -------
+    pwm : ndarray of shape (m', 4)
+        m <= m' <= m + 2 pad; the given PWM where tuning passes no more positives.
+    starts : ndarray of shape (W',), int
+        The starts searched for the returned width (the same span of the sequences).
+    """
+    pwm = np.asarray(pwm, dtype=np.float64)
+    if hasattr(background, "window_log2"):  # a SiteBackground: log-odds against its letters
+        letters = background.letters
+    else:
+        background = letters = np.asarray(background, dtype=np.float64)
+    pos = np.ascontiguousarray(positive, dtype=np.intp)
+    neg = np.ascontiguousarray(negative, dtype=np.intp)
+    starts = np.asarray(starts, dtype=np.intp)
+    if pwm.ndim != 2 or pwm.shape[1] != 4 or not (pwm > 0).all():
+        raise SeqimpError(f"tune_pwm: pwm must be (m, 4) with positive entries, got shape {pwm.shape}")
+    if len(pos) == 0 or len(neg) == 0:
+        return pwm, starts
+    L = pos.shape[1]
+
+    if window_terms is not None and window_terms.strands != tuple(strands):
+        raise SeqimpError(f"tune_pwm: window_terms are of strands {window_terms.strands}, the fit reads {tuple(strands)}")
+    terms = WindowTerms(background, strands) if window_terms is None else window_terms
+
+    def null_of(codes, m, win):
+        """The Markov background term of the windows of width ``m`` at ``win`` of ``codes``
+        (``pos`` or ``neg``: of the arrays given), computed once (None against letter frequencies)."""
+        return terms(positive if codes is pos else negative, win, m)
+
+    def scores(p, codes, win):
+        return site_scores(p, codes, win, strands, background, null_of(codes, p.shape[0], win))
+
+    def best_of(p, codes, win):
+        """``scores(p, codes, win).max(axis=(1, 2))`` in one kernel (:func:`best_site_scores`)."""
+        return best_site_scores(p, codes, win, strands, background, null_of(codes, p.shape[0], win))
+
+    def passing(p, win):
+        return _n_passing(best_of(p, pos, win), best_of(p, neg, win), fpr, strict)
+
+    untuned = passing(pwm, starts)  # the EM's PWM as sites are called (a tie at the top included)
+    lo, hi = int(starts[0]), int(starts[-1]) + pwm.shape[0]  # the span the windows cover
+    # the pad columns widen the span where the sequences have room, else the windows' cores
+    # keep ``pad`` letters off its ends
+    lo, hi = max(lo - pad, 0), min(hi + pad, L)
+    S = np.vstack([np.zeros((pad, 4)), np.log2(pwm / letters), np.zeros((pad, 4))])
+    m = S.shape[0]
+    win = np.arange(lo, hi - m + 1, dtype=np.intp)
+    if win.size == 0:
+        return pwm, starts
+    base_pos = scores(_pwm_of(S, letters), pos, win)
+    first_pos = base_pos.copy() if len(more_negatives) else base_pos  # the ascent changes it
+    fits = [_ascent(S.copy(), first_pos, pos, neg, scores(_pwm_of(S, letters), neg, win), win, fpr, strict, steps,
+                    sweeps, min_gain)]
+    for more in more_negatives:  # each against its own negatives; their terms are not kept
+        other = np.ascontiguousarray(more, dtype=np.intp)
+        null = None if not hasattr(background, "window_log2") else WindowTerms(background, strands)(more, win, m)
+        fits.append(_ascent(S.copy(), base_pos.copy(), pos, other,
+                            site_scores(_pwm_of(S, letters), other, win, strands, background, null), win, fpr,
+                            strict, steps, sweeps, min_gain))
+    S = fits[0][0] if len(fits) == 1 else np.mean([f[0] for f in fits], axis=0)
+    current = fits[0][1] if len(fits) == 1 else passing(_pwm_of(S, letters), win)
     # pad columns left at log-odds 0 carry nothing: cut them (the windows then reach the span's
     # ends again, which can move the threshold: kept only where no fewer positives pass)
     a, b = 0, m
