@@ -10,6 +10,7 @@ model (a position weight matrix over the whole sequence).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io._alphabet import get_alphabet
@@ -325,16 +326,18 @@ class MarkovBackground:
         rng = check_random_state(random_state)
         d, a = self.order, self.alphabet.size
         n = check_int(n, "n", minimum=0)
-        trans = self.transition_table(length)
+        trans = self.transitions_ if self.transitions_.ndim == 3 else self.transitions_[None]
+        cdf = np.ascontiguousarray(np.cumsum(trans, axis=-1))  # (1 or L-D, A**D, A): row sums as drawn
         out = np.empty((n, length), dtype=np.uint8)
-        ctx = rng.choice(a ** d, size=n, p=self.initial_ / self.initial_.sum())
+        ctx = rng.choice(a ** d, size=n, p=self.initial_ / self.initial_.sum()).astype(np.int64)
         for t in range(d):
             out[:, t] = (ctx // a ** (d - 1 - t)) % a
-        for i in range(d, length):
-            cdf = np.cumsum(trans[i - d][ctx], axis=1)
-            sym = (rng.random(n)[:, None] * cdf[:, -1:] >= cdf).sum(axis=1).clip(0, a - 1)
-            out[:, i] = sym
-            ctx = (ctx * a + sym) % a ** d if d else ctx
+        # one uniform per sequence and position, position after position (the stream of one
+        # rng.random(n) per position), in blocks of about 4 million
+        block = max(1, (1 << 22) // max(n, 1))
+        for i in range(d, length, block):
+            uniforms = rng.random((min(block, length - i), n))
+            _draw_letters(cdf, ctx, uniforms, i, d, a, out)
         return out
 
     def log_prob(self, X) -> np.ndarray:
@@ -352,3 +355,26 @@ class MarkovBackground:
                 out += np.log(trans[i - d][ctx, codes[:, i]])
                 ctx = (ctx * a + codes[:, i]) % a ** d if d else ctx
         return out
+
+
+@njit(cache=True)
+def _draw_letters(cdf, ctx, uniforms, first, d, a, out):
+    """Letters ``first .. first + len(uniforms) - 1`` of every sequence (:meth:`MarkovBackground.sample`):
+    the letter is the number of cumulative transitions ``cdf[position - d or 0, context]`` at or
+    below the uniform times their total (at most ``a - 1``); ``ctx`` (the D-mer before, changed
+    in place) moves on by it."""
+    modulus = a ** d
+    for r in range(uniforms.shape[0]):
+        i = first + r
+        row = 0 if cdf.shape[0] == 1 else i - d
+        for j in range(uniforms.shape[1]):
+            c = ctx[j]
+            u = uniforms[r, j] * cdf[row, c, a - 1]
+            s = 0
+            for k in range(a):
+                if u >= cdf[row, c, k]:
+                    s += 1
+            if s > a - 1:
+                s = a - 1
+            out[j, i] = s
+            ctx[j] = (c * a + s) % modulus

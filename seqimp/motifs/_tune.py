@@ -28,7 +28,9 @@ largest change of it; the others cannot change a count), 6-31% of them on gen sh
 steps 1 to 0.25 -- tuning there took 2.1 s instead of 3.6 s, the same PWMs. Pad columns
 that stayed at log-odds 0 are cut again. Adding a constant to a column's log-odds shifts every
 window's score equally, so the tuned log-odds ``S`` are written as the PWM
-``background * 2**S`` normalised per column: the same windows pass.
+``background * 2**S`` normalised per column: the same windows pass. With ``more_negatives``
+the ascent runs against each of those negatives as well, from the same start, and the log-odds
+are the mean of all (bagging over drawn controls, :func:`seqimp.motifs.scanning_motifs`).
 
 The tuned PWM is kept only where it passes more positives than the EM's PWM itself: a short
 motif's EM PWM whose best word alone is in more than ``fpr`` of the negatives calls the windows
