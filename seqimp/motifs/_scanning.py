@@ -43,8 +43,9 @@ How: for every enriched motif,
    pooled, it passes clearly more held-out positives than the starts do. Then
    it is fitted on all sequences, from the start on all of them -- a tuned fit as the mean
    log-odds of ``bag`` ascents, each against the negatives and a control drawn for it (one
-   ascent learns its control's few best windows too: on ``gen weaklong`` single fits recalled
-   0.297-0.345 of the planted sites on fresh sets, four bagged 0.326-0.340) --; else that start
+   ascent learns its control's few best windows too: on ``gen weaklong``, over six control
+   draws, single ascents recalled 0.297-0.328 of the planted sites on fresh sets, bags of four
+   0.321-0.345; ``scripts/scanning_fit_spread.py``) --; else that start
    is the PWM for scanning (``scan_pwm`` names it). ``held_out`` shares are counted that way;
    ``scan_fraction_*`` at the real negatives' threshold. A start fitted on both halves (the
    refined PWM) is counted on sequences it has seen: on ``gen atac`` it and its tuned fit passed
