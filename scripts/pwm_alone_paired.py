@@ -85,16 +85,24 @@ def flanked(columns, left, right):
     return np.vstack([left, columns, right])
 
 
-def _hits(pwm, fresh, background="order2"):
-    """0/1 per planted site of every fresh set: overlapped by a hit of ``pwm`` alone at 1% FPR,
-    scored against the negatives' order-2 (``"order2"``) or order-0 (``"order0"``) background, or
-    against equal letters (``"uniform"``, as HOMER scores)."""
+def scoring_backgrounds(negatives, background="order2"):
+    """What the windows of each fresh set are scored against (one per array of ``negatives``):
+    their order-2 (``"order2"``) or order-0 (``"order0"``) background, or equal letters
+    (``"uniform"``, as HOMER scores); fitted once per set, read by every PWM scanned on it."""
     from seqimp.background import SiteBackground
 
+    if background == "uniform":
+        return [SiteBackground([np.full(4, 0.25)])] * len(negatives)
+    order = {"order2": 2, "order0": 0}[background]
+    return [SiteBackground.fit(neg, order) for neg in negatives]
+
+
+def _hits(pwm, fresh):
+    """0/1 per planted site of every fresh set ``(planted, positives, negatives, background)``:
+    overlapped by a hit of ``pwm`` alone at 1% FPR (:func:`pwm_alone_sites`)."""
     motif = _Matrix(pwm)
-    kw = {"uniform": dict(background=SiteBackground([np.full(4, 0.25)])), "order0": dict(order=0),
-          "order2": dict(order=2)}[background]
-    return np.concatenate([site_hits(planted, pwm_alone_sites(motif, pos, neg, **kw)) for planted, pos, neg in fresh])
+    return np.concatenate([site_hits(planted, pwm_alone_sites(motif, pos, neg, background=bg))
+                           for planted, pos, neg, bg in fresh])
 
 
 class _Matrix:
@@ -123,14 +131,16 @@ def compare_set(keep, kind, seed, database, n_fresh, draws, rng, tmp, background
     theirs = read_motifs(keep / f"{name}_streme" / "streme.txt", "meme")
     fresh_sets = [make(kind, seed + 1000 * (j + 1), tmp / "fresh", SHARED, database) for j in range(n_fresh)]
     codes = [(read_fasta(f.pos).codes, read_fasta(f.neg).codes) for f in fresh_sets]
+    scoring = scoring_backgrounds([neg for _pos, neg in codes], background)
     neg_all = np.concatenate([neg.ravel() for _pos, neg in codes])
     counts = np.bincount(neg_all, minlength=4)[:4].astype(np.float64)
     letters = (counts + counts[::-1]) / (2 * counts.sum())  # both strands
     rows = []
     for mid, truth in scenario.truths.items():
-        fresh = [(f.planted[f.planted["motif"] == mid], pos, neg) for f, (pos, neg) in zip(fresh_sets, codes)]
+        fresh = [(f.planted[f.planted["motif"] == mid], pos, neg, bg)
+                 for f, (pos, neg), bg in zip(fresh_sets, codes, scoring)]
         mine, other = (_closest(motifs, truth, database).pwm for motifs in (ours, theirs))
-        written = paired_difference(_hits(mine, fresh, background), _hits(other, fresh, background))
+        written = paired_difference(_hits(mine, fresh), _hits(other, fresh))
         core = [aligned_columns(x, truth.pwm, letters) for x in (mine, other)]
         per_draw = []
         for _ in range(draws):
@@ -138,7 +148,7 @@ def compare_set(keep, kind, seed, database, n_fresh, draws, rng, tmp, background
             while a + b == 0:  # no flank at all: the ties stay whole
                 a, b = (int(x) for x in rng.integers(0, MAX_FLANK + 1, size=2))
             left, right = (_flank_columns(rng, n, letters) for n in (a, b))
-            per_draw.append([float(_hits(flanked(c, left, right), fresh, background).mean()) for c in core])
+            per_draw.append([float(_hits(flanked(c, left, right), fresh).mean()) for c in core])
         per_draw = np.asarray(per_draw)
         rows.append((name, mid, written, per_draw))
     return rows

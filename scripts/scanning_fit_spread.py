@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from motif_scenarios import FRESH_SEEDS, GENERATED, SHARED, compare, generate, jaspar  # noqa: E402
 from motif_standalone import STANDALONE, generate_standalone  # noqa: E402
-from pwm_alone_paired import _hits  # noqa: E402
+from pwm_alone_paired import _hits, scoring_backgrounds  # noqa: E402
 
 
 def captured_inputs(scenario, out):
@@ -74,6 +74,7 @@ def main(argv=None) -> int:
         scenario = make(args.kind, args.seed, tmp / "sets", SHARED, database)
         fresh_sets = [make(args.kind, args.seed + extra, tmp / "fresh", SHARED, database) for extra in FRESH_SEEDS]
         codes = [(read_fasta(f.pos).codes, read_fasta(f.neg).codes) for f in fresh_sets]
+        scoring = scoring_backgrounds([neg for _pos, neg in codes], args.background)
         calls = captured_inputs(scenario, tmp / "run")
         ids, truths = list(scenario.truths), list(scenario.truths.values())
         print(f"{scenario.name}: PWM alone at 1% FPR ({args.background} background) on {len(codes)} fresh sets; "
@@ -93,8 +94,9 @@ def main(argv=None) -> int:
                 for name, fits in per_motif.items():
                     p, _offset, _strand = compare([fits[0][0]], truths, database)
                     mid = ids[int(np.argmin(p[0]))]
-                    fresh = [(f.planted[f.planted["motif"] == mid], P, N) for f, (P, N) in zip(fresh_sets, codes)]
-                    got = [float(_hits(scan.pwm, fresh, args.background).mean()) for scan, _kind in fits]
+                    fresh = [(f.planted[f.planted["motif"] == mid], P, N, bg)
+                             for f, (P, N), bg in zip(fresh_sets, codes, scoring)]
+                    got = [float(_hits(scan.pwm, fresh).mean()) for scan, _kind in fits]
                     draws = ", ".join(f"{g:.3f} ({kind})" for g, (_s, kind) in zip(got, fits))
                     print(f"| {r + 1} | {name} {fits[0][0].consensus} | {mid} | {bag} | {draws} | {min(got):.3f} "
                           f"| {np.mean(got):.3f} | {max(got):.3f} | {np.median(seconds):.2f} |", flush=True)

@@ -394,7 +394,7 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
                     sweeps, min_gain)]
     for more in more_negatives:  # each against its own negatives; their terms are not kept
         other = np.ascontiguousarray(more, dtype=np.intp)
-        null = None if not hasattr(background, "window_log2") else WindowTerms(background, strands)(more, win, m)
+        null = WindowTerms(background, strands)(more, win, m)  # None against letter frequencies
         fits.append(_ascent(S.copy(), base_pos.copy(), pos, other,
                             site_scores(_pwm_of(S, letters), other, win, strands, background, null), win, fpr,
                             strict, steps, sweeps, min_gain))
