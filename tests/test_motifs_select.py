@@ -82,6 +82,38 @@ def test_a_copy_of_a_stronger_enriched_motif_is_merged(caplog):
     assert _messages(caplog) == ["candidate2 (GACTCA at 24) is a copy of motif1; merged into it"]
 
 
+def test_of_two_copies_the_stronger_is_kept_in_the_place_of_the_earlier(caplog):
+    # a short candidate ranked first, a whole later one (the composite element) far stronger
+    refined = _refined([("candidate1", "GACTCA", 24, 30, 1e-9, 1e-8),
+                        ("candidate2", "TATAAT", 50, 20, 1e-9, 1e-9),
+                        ("candidate3", "ATGACTCAA", 20, 50, 1e-30, 1e-20)])  # copies candidate1, stronger
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        kept = select_motifs(refined)
+    assert [(m.name, m.consensus, m.start) for m in kept.motifs] == [("motif1", "ATGACTCAA", 20),
+                                                                     ("motif2", "TATAAT", 50)]
+    assert list(kept.stats["name"]) == ["motif1", "motif2"] and list(kept.stats["sites"]) == [50, 20]
+    assert list(kept.sites["motif"]) == ["motif1"] * 50 + ["motif2"] * 20
+    assert list(kept.sites["position"]) == [20] * 50 + [50] * 20
+    assert _messages(caplog) == ["candidate1 (GACTCA at 24) is a copy of motif1; merged into it"]
+    # equal held-out p-values: the smaller p decides; then more sites
+    tie = _refined([("candidate1", "GACTCA", 24, 30, 1e-9, 1e-9),
+                    ("candidate2", "ATGACTCAA", 20, 50, 1e-12, 1e-9)])
+    assert [m.consensus for m in select_motifs(tie).motifs] == ["ATGACTCAA"]
+    tie = _refined([("candidate1", "GACTCA", 24, 30, 1e-9, 1e-9),
+                    ("candidate2", "ATGACTCAA", 20, 50, 1e-9, 1e-9)])
+    assert [m.consensus for m in select_motifs(tie).motifs] == ["ATGACTCAA"]
+    tie = _refined([("candidate1", "GACTCA", 24, 50, 1e-9, 1e-9),
+                    ("candidate2", "ATGACTCAA", 20, 50, 1e-9, 1e-9)])  # nothing stronger: the earlier
+    assert [m.consensus for m in select_motifs(tie).motifs] == ["GACTCA"]
+
+
+def test_a_copy_of_an_accepted_motif_is_merged_however_strong():
+    earlier = Motif.from_consensus("motif1", "GACTCA", purity=0.9, start=24)
+    refined = _refined([("round2_candidate1", "ATGACTCAA", 20, 50, 1e-30, 1e-20)])
+    kept = select_motifs(refined, accepted=[earlier], first_number=2)
+    assert kept.motifs == []
+
+
 def test_a_copy_of_a_dropped_motif_is_kept():
     refined = _refined([("candidate1", "ATGACTCAA", 20, 50, 1e-9, 0.5),   # not enriched held out
                         ("candidate2", "GACTCA", 24, 30, 1e-9, 1e-9)])

@@ -36,9 +36,14 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
     1. A motif is enriched when it has at least ``min_sites`` sites, a Fisher p-value at most
        ``max_pvalue`` and a held-out p-value at most ``max_held_out_pvalue`` (``stats`` of
        :func:`seqimp.motifs.refine_motifs`; a NaN p-value is not enriched).
-    2. An enriched motif that copies an earlier enriched one, or one of ``accepted``
-       (:func:`seqimp.motifs.same_motif` with ``strands``), is merged into it (left out; the
-       earlier one is the stronger: motifs come strongest first).
+    2. Of two enriched motifs where one copies the other (:func:`seqimp.motifs.same_motif`
+       with ``strands``), the stronger is kept, in the place of the earlier, and the other is
+       merged into it (left out): stronger is the smaller held-out p-value, then the smaller
+       p-value, then more sites (:func:`_strength`). Discovery ranks by the POIM, and
+       refinement can turn a short candidate ranked first and a whole later one -- say the
+       two halves of a composite element and the element -- into copies whose sites differ
+       tenfold. An enriched motif that copies one of ``accepted`` (reported in an earlier
+       round, its sites explained away) is merged into it.
     3. Where no motif is enriched, none is reported: "no motif" is an answer. A log line gives
        the best candidate's figures (smallest held-out p-value, NaN last, then smallest
        p-value).
@@ -81,15 +86,22 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
     records = refined.stats.to_dict("records")
     ok = [bool(r["sites"] >= min_sites and r["p_value"] <= max_pvalue and r["held_out_p_value"] <= max_held_out_pvalue)
           for r in records]
-    copies = {}
+    copies, keep = {}, []  # keep: indices of the motifs kept, in their places
     for i, m in enumerate(motifs):  # refinement can turn two candidates into one motif
         if not ok[i]:
             continue
-        earlier = [motifs[j] for j in range(i) if ok[j]] + list(accepted)
-        same = next((o for o in earlier if same_motif(o, m, strand=strands)), None)
+        same = next((o for o in accepted if same_motif(o, m, strand=strands)), None)
         if same is not None:
             copies[i], ok[i] = same, None
-    keep = [i for i, good in enumerate(ok) if good]
+            continue
+        slot = next((k for k, j in enumerate(keep) if same_motif(motifs[j], m, strand=strands)), None)
+        if slot is None:
+            keep.append(i)
+            continue
+        j = keep[slot]
+        if _strength(records[i]) < _strength(records[j]):  # the later is the stronger: it takes the place
+            keep[slot], (i, j) = i, (j, i)
+        copies[i], ok[i] = motifs[j], None
     names = {motifs[i].name: f"motif{n}" for n, i in enumerate(keep, start=int(first_number))}
     for i, m in enumerate(motifs):
         r = records[i]
@@ -127,6 +139,18 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
     return kept
 
 
+def _strength(r):
+    """What orders two copies, smaller first for the stronger: the log10 held-out p-value, the
+    log10 p-value (NaN last), fewer sites last."""
+    def log10(key, p_key):
+        value = r.get(key, np.nan)
+        if not np.isfinite(value) and r[p_key] > 0:
+            value = np.log10(r[p_key])
+        return np.inf if np.isnan(value) else float(value)
+
+    return (log10("log10_held_out_p_value", "held_out_p_value"), log10("log10_p_value", "p_value"), -int(r["sites"]))
+
+
 def _figures(r) -> str:
     """A candidate's figures for a log line: sites, p, held-out sites and p (never printed as 0)."""
     log_p = r.get("log10_p_value", np.log10(r["p_value"]) if r["p_value"] > 0 else np.nan)
@@ -141,8 +165,10 @@ def _renamed(refined, keep, names):
     """The motifs ``keep`` (indices) of a :class:`MotifSites`, renamed by ``names`` (old -> new),
     with their statistics and sites."""
     motifs = [replace(refined.motifs[i], name=names[refined.motifs[i].name]) for i in keep]
-    stats = refined.stats[refined.stats["name"].isin(names)].reset_index(drop=True)
+    stats = refined.stats.iloc[list(keep)].reset_index(drop=True)  # in the order of keep
     stats["name"] = stats["name"].map(names)
-    sites = refined.sites[refined.sites["motif"].isin(names)].reset_index(drop=True)
+    sites = refined.sites[refined.sites["motif"].isin(names)]
+    place = sites["motif"].map({refined.motifs[i].name: k for k, i in enumerate(keep)}).to_numpy()
+    sites = sites.iloc[np.argsort(place, kind="stable")].reset_index(drop=True)  # in the order of keep
     sites["motif"] = sites["motif"].map(names)
     return MotifSites(motifs, stats, sites)
