@@ -69,6 +69,37 @@ def test_explaining_away_finds_the_second_motif_the_first_search_misses(tmp_path
     assert [m.consensus for m in single.motifs] == ["GGATTACAT"]
 
 
+def test_a_motif_the_retrained_positional_model_misses_is_seeded_by_its_words(tmp_path, caplog):
+    """GGATTACAT at 6 in every positive, TGACGTCAT anywhere after it on either strand in half of
+    them: round 2's retrained WD model (positions) shows nothing above the noise, and the round
+    falls back on the words most enriched in the masked positives, which find TGACGTCAT as a
+    position-free motif; round 3 finds neither a peak nor an enriched word, and the rounds stop."""
+    rng = np.random.default_rng(0)
+    pos = _plant(rng, rng.integers(0, 4, (300, 60)).astype(np.uint8), "GGATTACAT", 5)
+    code = np.array(["ACGT".index(c) for c in "TGACGTCAT"], dtype=np.uint8)
+    carriers = np.flatnonzero(rng.random(300) < 0.5)
+    for i in carriers:
+        j = int(rng.integers(15, 60 - 9 + 1))
+        pos[i, j:j + 9] = code if rng.random() < 0.5 else 3 - code[::-1]
+    neg = rng.integers(0, 4, (300, 60)).astype(np.uint8)
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        run = run_motifs(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=4, test_fraction=0),
+                         motifs=MotifOptions(rounds=3, strand="both"))
+    table = run.table()
+    assert list(table["name"]) == ["motif1", "motif2"] and list(table["round"]) == [1, 2]
+    assert table["consensus"].iloc[0] == "GGATTACAT" and not table["position_free"].iloc[0]
+    assert "TGACGTCA" in table["consensus"].iloc[1] and table["position_free"].iloc[1]
+    assert 0.85 * len(carriers) <= table["sites"].iloc[1] <= len(carriers) + 5
+    messages = _messages(caplog)
+    assert any(m.startswith("1 seed(s) from the words most enriched in the positives: TGACGTCA (round 2)")
+               for m in messages)
+    assert "no word is enriched in the positives beyond the motifs found (Bonferroni p <= 0.05) (round 3)" in messages
+    assert run.parameters["rounds_run"] == 3
+    # the round's seeds beside its POIM peaks in motif_candidates.tsv
+    candidates = pd.read_csv(tmp_path / "motif_candidates.tsv", sep="\t")
+    assert list(candidates.loc[candidates["word"].notna(), "name"]) == ["round2_word1"]
+
+
 def test_an_error_after_the_rounds_leaves_no_parked_poim(tmp_path, monkeypatch):
     import seqimp.pipeline._motif_run as motif_run
     from seqimp.pipeline._explain_away import PARKED_POIM

@@ -33,6 +33,9 @@ score; :func:`read_motifs`, :func:`write_meme`, :func:`write_jaspar`, :func:`wri
 :func:`jaspar_releases`: through the optional pyjaspar package); ``_scan`` --
 :func:`scan_sequences`: sites of known motifs with exact p-values (FIMO-like); ``_enrich`` --
 :func:`enrich_motifs`: enrichment of known motifs in positives against negatives (SEA/AME-like).
+Seeds that do not come from a POIM, for step 3 on: ``_gkm_seeds`` -- :func:`gkm_seed_motifs`
+(a gapped-k-mer model's l-mer weights and seqlets); ``_word_seeds`` -- :func:`word_seeds` (the
+words most enriched in the positives, no model).
 """
 
 from .._lazy import lazy_exports
@@ -53,6 +56,7 @@ _EXPORTS = {
     "scanning_motifs": "_scanning", "quantised_pwm": "_scanning", "sharpened_pwm": "_scanning", "site_pwm": "_scanning",
     "gkm_seed_motifs": "_gkm_seeds", "GkmSeeds": "_gkm_seeds", "lmer_seeds": "_gkm_seeds", "gkm_seeds": "_gkm_seeds",
     "EM_ITERATIONS": "_gkm_seeds",
+    "word_seeds": "_word_seeds", "WORD_LENGTHS": "_word_seeds",
     "select_motifs": "_select",
     "format_pvalue": "_stats",
     "best_matches": "_compare", "bh_qvalues": "_compare", "compare_motifs": "_compare",
@@ -74,7 +78,7 @@ __all__ = ["Motif", "information_content",
            "implied_poim", "placement_weights", "fit_motifs", "MotifFit", "simplex_lstsq", "trim_motif",
            "pwm_similarity", "same_motif", "merge_similar",
            "discover_motifs", "MotifDiscovery", "motif_table",
-           "refine_motifs", "MotifSites", "site_scores", "gkm_seed_motifs", "tune_pwm",
+           "refine_motifs", "MotifSites", "site_scores", "gkm_seed_motifs", "word_seeds", "tune_pwm",
            "select_motifs", "scanning_motifs", "sharpened_pwm", "site_pwm",
            "compare_motifs", "database_matches", "bh_qvalues", "best_matches", "match_line", "trim_uninformative",
            "meme_pseudocount",

@@ -18,6 +18,7 @@ from ..training import ROUND_TOL, train_gkm
 from ._explain import trained_poim
 from ._gkm_motifs import gkm_motifs
 from ._motif_search import motif_matches, poim_motifs
+from ._word_motifs import word_motifs
 
 __all__ = ["explain_away", "poim_rounds", "gkm_rounds", "PARKED_POIM"]
 
@@ -70,12 +71,16 @@ def explain_away(run, data, *, options, search, random_state):
 def poim_rounds(run, data, *, model, background, importance, motifs, random_state, progress, park=None):
     """The rounds of a positional (WD/WDS) motif run: each retrains the model on the masked
     sequences (no held-out split), computes its POIM and searches it
-    (:func:`~._motif_search.poim_motifs`). The POIM kept is the first round's: it waits in a
+    (:func:`~._motif_search.poim_motifs`); where that finds no new motif, the words most enriched
+    in the masked positives seed the round instead (:func:`~._word_motifs.word_motifs`), so
+    that the rounds stop only when neither the model nor the counts hold a further motif. The POIM kept is the first round's: it waits in a
     file while the later rounds compute theirs (one POIM in memory), and is read back. ``park``:
     the folder of that file (the run's output folder: the file is then left there as
     ``run.result_file``, to be moved into place, and removed on an error), else a temporary one."""
     import tempfile
     from pathlib import Path
+
+    import pandas as pd
 
     from ..importance import POIMResult
 
@@ -85,8 +90,17 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
     def search(masked, number, accepted):
         result = trained_poim(masked, model=replace(model, test_fraction=0.0), background=background,
                               importance=importance, random_state=random_state, progress=progress)
-        return poim_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
+        step = poim_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
                            random_state=random_state)
+        if step.motifs:
+            return step
+        # nothing new in the retrained model: the words the sequences still hold, before the rounds stop
+        words = word_motifs(masked, options=motifs, round=number, accepted=accepted, random_state=random_state)
+        step.candidates = pd.concat([step.candidates, words.candidates], ignore_index=True)
+        if words.motifs:
+            words.candidates, words.parameters = step.candidates, dict(step.parameters, word_seeds=True)
+            return words
+        return step
 
     if not isinstance(run.result, POIMResult):  # nothing to park
         return explain_away(run, data, options=motifs, search=search, random_state=random_state)
