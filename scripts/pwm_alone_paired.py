@@ -26,8 +26,15 @@ closest to the planted matrix (as the benchmark picks it):
     python scripts/pwm_alone_paired.py DIR                       # every generated set in DIR
     python scripts/pwm_alone_paired.py DIR --only gcrich weaklong few --fresh 6 --flank-draws 24
     python scripts/pwm_alone_paired.py DIR --background uniform --flank-draws 0   # as HOMER scores
+    python scripts/pwm_alone_paired.py DIR --seeds 1 2 3 4 5 --flank-draws 0   # over training sets
 
-Prints a markdown table.
+With several ``--seeds`` (a run with ``--scenario-seeds 1 2 3 4 5``: each seed a training set
+both tools fitted their PWMs on) a second table gives, per kind and planted factor, the mean
+over the seeds of each tool's recall on its fresh sets, the mean of the per-seed differences
+with its standard error over the seeds (what the training set drew counts there, not only the
+fresh sets) and on how many seeds seqimp's PWM recalled as many sites as STREME's or more.
+
+Prints markdown tables.
 """
 
 from __future__ import annotations
@@ -57,6 +64,18 @@ def paired_difference(a, b):
         raise ValueError(f"need two 1-d arrays of the same length >= 2, got {a.shape} and {b.shape}")
     d = a - b
     return float(a.mean()), float(b.mean()), float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def across_seeds(ours, theirs):
+    """``(mean ours, mean theirs, mean difference, its standard error, seeds ours >= theirs)``
+    of two tools' recalls on the same seeds (1-d, one value per seed): the per-seed differences'
+    standard deviation (ddof 1) over the square root of the number of seeds (NaN for one seed)."""
+    a, b = np.asarray(ours, dtype=np.float64), np.asarray(theirs, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1 or len(a) < 1:
+        raise ValueError(f"need two 1-d arrays of the same length >= 1, got {a.shape} and {b.shape}")
+    d = a - b
+    se = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("nan")
+    return float(a.mean()), float(b.mean()), float(d.mean()), se, int((d >= 0).sum())
 
 
 def aligned_columns(pwm, truth, letters):
@@ -164,7 +183,8 @@ def main(argv=None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("keep", type=Path, help="the --keep folder of an eval_motif_recovery.py run with --streme")
     parser.add_argument("--only", nargs="+", default=[""], metavar="TEXT", help="sets whose kind contains TEXT")
-    parser.add_argument("--seed", type=int, default=1, help="the sets' seed in that run (default 1)")
+    parser.add_argument("--seeds", "--seed", type=int, nargs="+", default=[1], metavar="SEED",
+                        help="the sets' seeds in that run (default 1); with several, also the table over them")
     parser.add_argument("--fresh", type=int, default=3, help="fresh sets per kind (default 3, the benchmark's)")
     parser.add_argument("--flank-draws", type=int, default=24, help="random flanks per factor (default 24)")
     parser.add_argument("--random-state", type=int, default=0, help="seed of the flanks (default 0)")
@@ -173,12 +193,17 @@ def main(argv=None) -> int:
                              "order-0 background, or equal letters (HOMER's score)")
     args = parser.parse_args(argv)
     database = jaspar(SHARED)
-    kinds = [k for k in list(GENERATED) + list(STANDALONE) if any(t in k for t in args.only)
-             and (args.keep / f"gen_{k}_{args.seed}" / "motifs.tsv").exists()
-             and (args.keep / f"gen_{k}_{args.seed}_streme" / "streme.txt").exists()]
+    kinds = [k for k in list(GENERATED) + list(STANDALONE) if any(t in k for t in args.only)]
+    missing = [f"gen_{k}_{seed}" for k in kinds for seed in args.seeds
+               if not ((args.keep / f"gen_{k}_{seed}" / "motifs.tsv").exists()
+                       and (args.keep / f"gen_{k}_{seed}_streme" / "streme.txt").exists())]
+    kinds = [k for k in kinds if not any(m.startswith(f"gen_{k}_") for m in missing)]
     if not kinds:
-        print(f"error: {args.keep}: no gen_<kind>_{args.seed} folders with both tools' answers", file=sys.stderr)
+        print(f"error: {args.keep}: no kind has gen_<kind>_<seed> folders with both tools' answers for seeds "
+              f"{' '.join(map(str, args.seeds))}", file=sys.stderr)
         return 2
+    if missing:
+        print(f"note: {args.keep}: left out, a tool's answer missing: {', '.join(missing)}\n")
     print(f"PWM alone at 1% FPR ({args.background} background) on {args.fresh} fresh sets per kind (seed + 1000, "
           f"...); paired over the planted sites: difference seqimp - STREME (standard error). Same flanks: each tool's columns over the planted "
           f"matrix between the same {args.flank_draws} random flanks (0-{MAX_FLANK} columns a side, at least one, background "
@@ -188,11 +213,13 @@ def main(argv=None) -> int:
           "| STREME same flanks | difference (SE) |")
     print("|---|---|---|---|---|---|---|---|")
     rng = np.random.default_rng(args.random_state)
+    per_seed = {}  # (kind, planted factor) -> [(seqimp, STREME) per seed]
     with tempfile.TemporaryDirectory(prefix="pwm_alone_paired_") as tmp:
-        for kind in kinds:
+        for kind, seed in ((k, seed) for k in kinds for seed in args.seeds):
             for name, mid, (ours, theirs, diff, se), draws in compare_set(
-                    args.keep, kind, args.seed, database, args.fresh, args.flank_draws, rng, Path(tmp),
+                    args.keep, kind, seed, database, args.fresh, args.flank_draws, rng, Path(tmp),
                     args.background):
+                per_seed.setdefault((kind, mid), []).append((ours, theirs))
                 flank = "| - | - | - |"
                 if len(draws):
                     d = draws[:, 0] - draws[:, 1]
@@ -200,6 +227,16 @@ def main(argv=None) -> int:
                     flank = (f"| {draws[:, 0].mean():.3f} ({draws[:, 0].std():.3f}) | {draws[:, 1].mean():.3f} "
                              f"({draws[:, 1].std():.3f}) | {d.mean():+.3f} ({d_se:.3f}) |")
                 print(f"| {name} | {mid} | {ours:.3f} | {theirs:.3f} | {diff:+.3f} ({se:.3f}) {flank}", flush=True)
+    if len(args.seeds) > 1:
+        print(f"\nOver the {len(args.seeds)} training sets (seeds {' '.join(map(str, args.seeds))}): the mean of each "
+              f"tool's written PWM's recall on its fresh sets, the mean per-seed difference seqimp - STREME (standard "
+              f"error over the seeds), and the seeds on which seqimp's recalled as many or more\n")
+        print("| kind | planted | seqimp | STREME | difference (SE) | seqimp >= STREME |")
+        print("|---|---|---|---|---|---|")
+        for (kind, mid), pairs in per_seed.items():
+            ours, theirs, diff, se, at_least = across_seeds(*np.asarray(pairs).T)
+            print(f"| gen {kind} | {mid} | {ours:.3f} | {theirs:.3f} | {diff:+.3f} ({se:.3f}) "
+                  f"| {at_least} of {len(pairs)} |")
     return 0
 
 

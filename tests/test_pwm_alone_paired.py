@@ -59,3 +59,20 @@ def test_flanked_and_site_hits():
     np.testing.assert_array_equal(ms.site_hits(planted, sites), [1, 0, 0, 0])
     assert ms.recall(planted, sites) == 0.25
     assert np.isnan(ms.recall(planted.iloc[:0], sites))
+
+
+def test_across_seeds_means_the_per_seed_differences_and_counts_the_seeds_at_least_as_good():
+    ours = [0.20, 0.30, 0.25, 0.10]
+    theirs = [0.25, 0.20, 0.25, 0.30]
+    mo, mt, d, se, at_least = pap.across_seeds(ours, theirs)
+    diffs = [-0.05, 0.10, 0.0, -0.20]
+    mean = sum(diffs) / 4
+    sd = (sum((x - mean) ** 2 for x in diffs) / 3) ** 0.5
+    assert (mo, mt) == (pytest.approx(0.2125, abs=1e-15), pytest.approx(0.25, abs=1e-15))
+    assert d == pytest.approx(mean, abs=1e-15)
+    assert se == pytest.approx(sd / 2, rel=1e-12)
+    assert at_least == 2  # the tie counts
+    one = pap.across_seeds([0.3], [0.2])
+    assert one[2] == pytest.approx(0.1) and np.isnan(one[3]) and one[4] == 1
+    with pytest.raises(ValueError, match="same length"):
+        pap.across_seeds(ours, theirs[:-1])
