@@ -210,3 +210,40 @@ def test_lmer_seeds(free):
     assert _core(scores, acgt, 4) == (1, 2)
     scores[acgt + (3 - 2) * 4] = 3.0  # the third letter now costs 1/3 (a twelfth of the second letter's 4)
     assert _core(scores, acgt, 4) == (1, 2) and _core(scores, acgt, 4, share=0.05) == (1, 3)
+
+
+def test_lmer_seed_columns_are_as_pure_as_their_letters_matter():
+    import pandas as pd
+
+    from seqimp.io import kmer_index
+    from seqimp.motifs._gkm_seeds import _column_loss, lmer_seeds
+
+    class Model:  # lmer_seeds reads word_length and lmer_scores only
+        word_length = 4
+
+        def __init__(self, scores):
+            self.scores = scores
+
+        def lmer_scores(self):
+            return self.scores
+
+    # CGTA scores 10; replacing C, G or A costs it all, replacing T half of it: a core of all four
+    scores = np.random.default_rng(0).normal(scale=0.01, size=4 ** 4)  # a spread for the robust z
+    word = kmer_index("CGTA")
+    scores[word] = 10.0
+    for j, cost in enumerate((10.0, 10.0, 5.0, 10.0)):
+        step = 4 ** (3 - j)
+        letter = (word // step) % 4
+        scores[[word + (b - letter) * step for b in range(4) if b != letter]] = 10.0 - cost
+    np.testing.assert_allclose(_column_loss(scores, word, 4), [10.0, 10.0, 5.0, 10.0])
+    pos = np.tile(np.array([[0, 1, 2, 3, 0, 0, 0, 0]], dtype=np.uint8), (5, 1))  # ACGTAAAA holds CGTA
+    none = pd.DataFrame(columns=["sequence", "start", "end", "score"])
+    seeds, table = lmer_seeds(Model(scores), none, pos, pad=1, min_z=0.0, max_motifs=1, purity=0.7)
+    assert list(table["word"]) == ["CGTA"] and list(table["core"]) == ["CGTA"]
+    core = seeds[0].pwm[1:5]
+    expected = [0.7, 0.7, 0.25 + 0.45 * 0.5, 0.7]
+    np.testing.assert_allclose(core[np.arange(4), [1, 2, 3, 0]], expected)
+    np.testing.assert_allclose(core.sum(axis=1), 1.0)
+    np.testing.assert_allclose(seeds[0].pwm[[0, 5]], 0.25)
+    flat, _ = lmer_seeds(Model(scores), none, pos, pad=1, min_z=0.0, max_motifs=1, purity=0.7, graded=False)
+    np.testing.assert_allclose(flat[0].pwm[1:5][np.arange(4), [1, 2, 3, 0]], 0.7)
