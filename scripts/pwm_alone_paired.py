@@ -10,7 +10,8 @@ closest to the planted matrix (as the benchmark picks it):
 * **written** -- each tool's PWM as written, scanned alone on ``--fresh`` fresh sets of the
   same kind (seed + 1000, + 2000, ...: the benchmark's three first): both recalls, their paired
   difference over the planted sites (seqimp minus STREME) and its standard error (the standard
-  deviation of the per-site differences over the square root of their number);
+  deviation of the per-site differences over the square root of their number); a tool that
+  reported no motif recalls nothing;
 * **same flanks** -- each tool's columns over the planted matrix (aligned on the strand and
   offset where its columns agree most with the planted matrix's; a column the PWM lacks is the
   background's letters), between the *same* ``--flank-draws`` random flanks for both tools: 0-3
@@ -158,11 +159,13 @@ def compare_set(keep, kind, seed, database, n_fresh, draws, rng, tmp, background
     for mid, truth in scenario.truths.items():
         fresh = [(f.planted[f.planted["motif"] == mid], pos, neg, bg)
                  for f, (pos, neg), bg in zip(fresh_sets, codes, scoring)]
-        mine, other = (_closest(motifs, truth, database).pwm for motifs in (ours, theirs))
-        written = paired_difference(_hits(mine, fresh), _hits(other, fresh))
-        core = [aligned_columns(x, truth.pwm, letters) for x in (mine, other)]
+        mine, other = (_closest(motifs, truth, database).pwm if motifs else None for motifs in (ours, theirs))
+        # a tool that reported no motif recalls nothing
+        written = paired_difference(*(_hits(x, fresh) if x is not None else
+                                      np.zeros(sum(len(f[0]) for f in fresh)) for x in (mine, other)))
+        core = [aligned_columns(x, truth.pwm, letters) for x in (mine, other) if x is not None]
         per_draw = []
-        for _ in range(draws):
+        for _ in range(draws if len(core) == 2 else 0):
             a, b = 0, 0
             while a + b == 0:  # no flank at all: the ties stay whole
                 a, b = (int(x) for x in rng.integers(0, MAX_FLANK + 1, size=2))
