@@ -28,3 +28,20 @@ def shared_data():
     if not path.is_dir():
         pytest.skip("../shared/data is not present")
     return path
+
+
+class LmerScoresModel:
+    """A stand-in for a fitted GKMClassifier where only its l-mer scores matter: ``lmer_seeds``
+    reads ``word_length`` and ``lmer_scores()`` only."""
+
+    def __init__(self, scores, word_length=4):
+        self.scores, self.word_length = scores, word_length
+
+    def lmer_scores(self):
+        return self.scores
+
+
+@pytest.fixture
+def lmer_scores_model():
+    """The class :class:`LmerScoresModel`."""
+    return LmerScoresModel

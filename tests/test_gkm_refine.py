@@ -196,21 +196,13 @@ def test_tune_pwm_with_more_negatives_averages_the_ascents_log_odds():
         assert again.tobytes() == single_a.tobytes()
 
 
-def test_lmer_seeds_skip_words_no_positive_holds():
+def test_lmer_seeds_skip_words_no_positive_holds(lmer_scores_model):
     import pandas as pd
 
     from seqimp.io import kmer_index
     from seqimp.motifs._gkm_seeds import lmer_seeds
 
-    class Model:  # lmer_seeds reads word_length and lmer_scores only
-        word_length = 4
-
-        def __init__(self, scores):
-            self.scores = scores
-
-        def lmer_scores(self):
-            return self.scores
-
+    Model = lmer_scores_model
     scores = np.random.default_rng(0).normal(size=4 ** 4)
     scores[kmer_index("ACGT")] = 50.0  # a palindrome that no positive holds
     scores[kmer_index("CCAG")] = 40.0

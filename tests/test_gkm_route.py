@@ -212,21 +212,13 @@ def test_lmer_seeds(free):
     assert _core(scores, acgt, 4) == (1, 2) and _core(scores, acgt, 4, share=0.05) == (1, 3)
 
 
-def test_lmer_seed_columns_are_as_pure_as_their_letters_matter():
+def test_lmer_seed_columns_are_as_pure_as_their_letters_matter(lmer_scores_model):
     import pandas as pd
 
     from seqimp.io import kmer_index
     from seqimp.motifs._gkm_seeds import _column_loss, lmer_seeds
 
-    class Model:  # lmer_seeds reads word_length and lmer_scores only
-        word_length = 4
-
-        def __init__(self, scores):
-            self.scores = scores
-
-        def lmer_scores(self):
-            return self.scores
-
+    Model = lmer_scores_model
     # CGTA scores 10; replacing C, G or A costs it all, replacing T half of it: a core of all four
     scores = np.random.default_rng(0).normal(scale=0.01, size=4 ** 4)  # a spread for the robust z
     word = kmer_index("CGTA")
