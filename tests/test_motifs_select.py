@@ -95,9 +95,14 @@ def test_of_two_copies_the_stronger_is_kept_in_the_place_of_the_earlier(caplog):
     assert list(kept.sites["motif"]) == ["motif1"] * 50 + ["motif2"] * 20
     assert list(kept.sites["position"]) == [20] * 50 + [50] * 20
     assert _messages(caplog) == ["candidate1 (GACTCA at 24) is a copy of motif1; merged into it"]
-    # equal held-out p-values: the smaller p decides; then more sites
+    # the p-value first: a later copy whose sites the first took (few left, p weak) loses
+    # however small its held-out p-value
+    taken = _refined([("candidate1", "GACTCA", 24, 50, 1e-30, 1e-20),
+                      ("candidate2", "ATGACTCAA", 20, 6, 1e-4, 1e-40)])
+    assert [m.consensus for m in select_motifs(taken).motifs] == ["GACTCA"]
+    # equal p-values: the smaller held-out p decides; then more sites
     tie = _refined([("candidate1", "GACTCA", 24, 30, 1e-9, 1e-9),
-                    ("candidate2", "ATGACTCAA", 20, 50, 1e-12, 1e-9)])
+                    ("candidate2", "ATGACTCAA", 20, 50, 1e-9, 1e-12)])
     assert [m.consensus for m in select_motifs(tie).motifs] == ["ATGACTCAA"]
     tie = _refined([("candidate1", "GACTCA", 24, 30, 1e-9, 1e-9),
                     ("candidate2", "ATGACTCAA", 20, 50, 1e-9, 1e-9)])
