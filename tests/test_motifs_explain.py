@@ -93,7 +93,7 @@ def test_a_motif_the_retrained_positional_model_misses_is_seeded_by_its_words(tm
     messages = _messages(caplog)
     assert any(m.startswith("1 seed(s) from the words most enriched in the positives: TGACGTCA (round 2)")
                for m in messages)
-    assert "no word is enriched in the positives beyond the motifs found (Bonferroni p <= 0.05) (round 3)" in messages
+    assert "no word is enriched in the positives beyond the motifs found (Bonferroni p <= 1e-06) (round 3)" in messages
     assert run.parameters["rounds_run"] == 3
     # the round's seeds beside its POIM peaks in motif_candidates.tsv
     candidates = pd.read_csv(tmp_path / "motif_candidates.tsv", sep="\t")

@@ -56,7 +56,7 @@ _EXPORTS = {
     "scanning_motifs": "_scanning", "quantised_pwm": "_scanning", "sharpened_pwm": "_scanning", "site_pwm": "_scanning",
     "gkm_seed_motifs": "_gkm_seeds", "GkmSeeds": "_gkm_seeds", "lmer_seeds": "_gkm_seeds", "gkm_seeds": "_gkm_seeds",
     "EM_ITERATIONS": "_gkm_seeds",
-    "word_seeds": "_word_seeds", "WORD_LENGTHS": "_word_seeds",
+    "word_seeds": "_word_seeds", "WORD_LENGTHS": "_word_seeds", "WORD_MAX_PVALUE": "_word_seeds",
     "select_motifs": "_select",
     "format_pvalue": "_stats",
     "best_matches": "_compare", "bh_qvalues": "_compare", "compare_motifs": "_compare",

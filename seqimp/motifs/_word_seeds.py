@@ -10,7 +10,7 @@ the words is what STREME and HOMER seed from, and it costs a fraction of a secon
 :func:`word_seeds`: for every word length of ``lengths``, the sequences holding each word
 (with ``strand="both"`` a word and its reverse complement are one word) in the positives and
 in the negatives; the one-sided hypergeometric (Fisher) p-value of the positives' share, times
-the number of words of that length (Bonferroni). Words at most ``max_pvalue`` after that, with
+the number of words of that length (Bonferroni). Words at most ``max_pvalue`` (1e-6) after that, with
 at least ``min_occurrences`` positives, seed motifs, the most significant first (over all
 lengths); a word that is a variant of a seed already taken (either strand, shifted, at most a
 quarter of the overlap different) is skipped. A seed's PWM is the word's occurrences in the
@@ -28,10 +28,17 @@ from ..errors import SeqimpError, check_choice
 from ._gkm_seeds import _variant, _word_codes
 from ._motif import Motif
 
-__all__ = ["word_seeds", "WORD_LENGTHS"]
+__all__ = ["word_seeds", "WORD_LENGTHS", "WORD_MAX_PVALUE"]
 
 #: Word lengths counted by :func:`word_seeds`
 WORD_LENGTHS = (6, 8, 10)
+#: The most a seed word's Bonferroni-adjusted p-value may be. The words are a positional run's
+#: last resort, after its retrained model found nothing: a motif the model missed stands out
+#: there (HNF4A's CAAAGTCC at 1e-65 on ``gen masked``), while at 0.05 the weak sites of a motif
+#: already reported and not called (CTCF planted with a third of its letters random on ``gen
+#: weaklong``: ACCGCC at 5e-4) seeded a position-free remnant of it beside it, and chance words
+#: (CCGTGA at 8e-3) cost a refinement each
+WORD_MAX_PVALUE = 1e-6
 
 _COLUMNS = ["name", "word", "positives", "negatives", "log10_p_value"]
 
@@ -52,7 +59,7 @@ def _presence(codes, m, strand):
     return counts, fwd, rev
 
 
-def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_motifs=3, max_pvalue=0.05,
+def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_motifs=3, max_pvalue=WORD_MAX_PVALUE,
                min_occurrences=5, pad=3, exclude=()):
     """Seed motifs from the words most enriched in ``positive`` (module docstring).
 
@@ -65,8 +72,8 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
     strand : {"both", "given"}, default="both"
         "both": a word and its reverse complement count as one.
     max_motifs : int, default=3
-    max_pvalue : float, default=0.05
-        The most a word's Bonferroni-adjusted p-value may be.
+    max_pvalue : float, default=1e-6
+        The most a word's Bonferroni-adjusted p-value may be (:data:`WORD_MAX_PVALUE`).
     min_occurrences : int, default=5
         The fewest positives that must hold a seed word.
     pad : int, default=3

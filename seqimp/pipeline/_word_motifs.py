@@ -31,7 +31,7 @@ def word_motifs(sequences, *, options, round=1, accepted=(), random_state=None) 
     """
     from dataclasses import replace
 
-    from ..motifs import EM_ITERATIONS, database_info, word_seeds
+    from ..motifs import EM_ITERATIONS, WORD_MAX_PVALUE, database_info, word_seeds
 
     options = with_database_loaded(options)
     strand = "both" if options.strand == "both" else "given"
@@ -45,7 +45,7 @@ def word_motifs(sequences, *, options, round=1, accepted=(), random_state=None) 
                   "max_held_out_pvalue": options.max_held_out_pvalue, "max_motifs": options.max_motifs,
                   "database": database_info(options.database)}
     if not seeds:
-        logger.info("no word is enriched in the positives beyond the motifs found (Bonferroni p <= 0.05)"
+        logger.info(f"no word is enriched in the positives beyond the motifs found (Bonferroni p <= {WORD_MAX_PVALUE:g})"
                     + (f" (round {round})" if round > 1 else ""))
         return MotifRun([], None, candidates, result=None, stats=empty_stats(), sites=empty_sites(),
                         coords=sequences.coords, parameters=parameters)
