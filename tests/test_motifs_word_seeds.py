@@ -11,7 +11,9 @@ from scipy import stats
 
 from seqimp.errors import SeqimpError
 from seqimp.motifs import Motif, word_seeds
-from seqimp.motifs._word_seeds import _log10_pmf, _presence, _reverse_complement
+from seqimp.io import reverse_complement_index
+from seqimp.motifs._sites import _tail_kernel
+from seqimp.motifs._word_seeds import _presence
 
 
 def _words(m):
@@ -30,19 +32,23 @@ def test_presence_counts_every_word_once_per_sequence_as_enumeration_does(strand
     codes[:5, 2:5] = [0, 0, 0]  # AAA twice in a row: one sequence, one count
     codes[:5, 5:8] = [0, 0, 0]
     seqs = ["".join("ACGT"[c] for c in x) for x in codes]
-    counts, _fwd, _rev = _presence(codes, 3, strand)
+    canonical = np.minimum(np.arange(64), reverse_complement_index(3)) if strand == "both" else None
+    counts, _fwd, _rev = _presence(codes, 3, canonical)
     expected = [_held(seqs, w, strand == "both") for w in _words(3)]
     np.testing.assert_array_equal(counts, expected)
 
 
-def test_reverse_complement_indices_and_the_exact_term():
+def test_reverse_complement_indices_and_the_exact_tail():
     words = _words(4)
     comp = str.maketrans("ACGT", "TGCA")
-    rc = _reverse_complement(np.arange(256), 4)
+    rc = reverse_complement_index(4)
     assert [words[j] for j in rc] == [w.translate(comp)[::-1] for w in words]
-    a, b = np.array([0, 3, 17, 40]), np.array([5, 2, 9, 0])
-    exact = [stats.hypergeom.logpmf(x, 140, x + y, 60) / np.log(10) for x, y in zip(a, b)]
-    np.testing.assert_allclose(_log10_pmf(a, b, 60, 80), exact, rtol=1e-10, atol=1e-10)
+    # the one-sided tail word_seeds reads: positives holding a word among the a + b that do
+    a, b = np.array([1, 3, 17, 40, 60]), np.array([5, 2, 9, 0, 3])
+    exact = [stats.hypergeom.logsf(x - 1, 140, x + y, 60) for x, y in zip(a, b)]
+    out = np.empty(len(a))
+    _tail_kernel(a.astype(np.int64), (a + b).astype(np.int64), 140, 60, out)
+    np.testing.assert_allclose(out, exact, rtol=1e-10, atol=1e-10)
 
 
 def _planted(rng, n=200, L=60, word="TGACGTCAT", rate=0.3, both=True):
@@ -85,7 +91,7 @@ def test_random_sequences_and_copies_of_what_was_found_give_no_seed():
     pos, neg = rng.integers(0, 4, (200, 60)).astype(np.uint8), rng.integers(0, 4, (200, 60)).astype(np.uint8)
     seeds, table = word_seeds(pos, neg)
     assert seeds == [] and len(table) == 0 and list(table.columns) == [
-        "name", "word", "positives", "negatives", "log10_p_value"]
+        "name", "word", "positives", "negatives", "log10_p_value", "round"]
     pos, neg = _planted(np.random.default_rng(0))
     found = Motif.from_consensus("motif1", "TGACGTCAT", purity=0.9)
     assert word_seeds(pos, neg, exclude=[found])[0] == []
@@ -102,3 +108,12 @@ def test_on_the_given_strand_the_reverse_complement_is_another_word():
     assert given["word"].iloc[0] in "TGACGTCAT"
     pos_s = ["".join("ACGT"[c] for c in x) for x in pos]
     assert given["positives"].iloc[0] == _held(pos_s, given["word"].iloc[0], False)
+
+
+def test_a_later_round_names_its_seeds_for_the_round():
+    pos, neg = _planted(np.random.default_rng(0))
+    first, table1 = word_seeds(pos, neg, lengths=(8,), max_motifs=1)
+    later, table3 = word_seeds(pos, neg, lengths=(8,), max_motifs=1, round=3)
+    assert [m.name for m in first] == ["word1"] and [m.name for m in later] == ["round3_word1"]
+    assert list(table1["round"]) == [1] and list(table3["name"]) == ["round3_word1"] and list(table3["round"]) == [3]
+    np.testing.assert_allclose(first[0].pwm, later[0].pwm, rtol=0, atol=1e-15)  # renamed: renormalised rows

@@ -95,6 +95,17 @@ def _variant(a, b, least=None, share=0.25):
     return False
 
 
+def round_named(seeds, candidates, round):
+    """Seeds of a later round of explaining away named ``round<r>_<name>`` (round 1: as they are),
+    in ``seeds`` (returned) and in the ``name`` column of ``candidates`` (changed in place, which
+    gains ``round``)."""
+    if round > 1:
+        seeds = [replace(m, name=f"round{round}_{m.name}") for m in seeds]
+        candidates["name"] = [f"round{round}_{n}" for n in candidates["name"]]
+    candidates["round"] = round
+    return seeds
+
+
 def _column_loss(scores, idx, l):
     """Per column of l-mer ``idx``: the score lost when its letter is replaced (mean over the
     three others). Shape (l,)."""
@@ -342,10 +353,7 @@ def gkm_seed_motifs(model, positive, negative, *, max_motifs=3, round=1, seqlets
                     + (f" (round {round})" if round > 1 else ""))
     elif seqlets:  # no l-mer stands out (or l > 12): the words of the seqlets
         seeds, candidates = gkm_seeds(found, positive, negative, max_motifs=max_motifs)
-    if round > 1:
-        seeds = [replace(m, name=f"round{round}_{m.name}") for m in seeds]
-        candidates["name"] = [f"round{round}_{n}" for n in candidates["name"]]
-    candidates["round"] = round
+    seeds = round_named(seeds, candidates, round)
     if strand == "given" and model.reverse_complement and seeds:
         logger.info("hint: the gkm model counts both strands; --strand both finds the sites of its motifs on "
                     "either strand")

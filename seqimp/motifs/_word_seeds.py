@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..errors import SeqimpError, check_choice
-from ._gkm_seeds import _variant, _word_codes
+from ..io import reverse_complement_index
+from ._gkm_seeds import _variant, _word_codes, round_named
 from ._motif import Motif
+from ._sites import _tail_kernel
 
 __all__ = ["word_seeds", "WORD_LENGTHS", "WORD_MAX_PVALUE"]
 
@@ -43,24 +44,24 @@ WORD_MAX_PVALUE = 1e-6
 _COLUMNS = ["name", "word", "positives", "negatives", "log10_p_value"]
 
 
-def _presence(codes, m, strand):
-    """Per m-mer index (4**m), the number of sequences of ``codes`` holding it (with ``strand``
-    "both", either strand: the count is stored at both a word's index and its reverse
-    complement's); and the windows' word indices (n, L - m + 1), the canonical ones with both."""
+def _presence(codes, m, canonical=None):
+    """Per m-mer index (4**m), the number of sequences of ``codes`` holding it, and the windows'
+    word indices (n, L - m + 1) of both strands. With ``canonical`` (per m-mer index, the smaller
+    of it and its reverse complement's) either strand counts: the count is stored at both a
+    word's index and its reverse complement's."""
     fwd, rev = _word_codes(codes, m)
-    words = np.minimum(fwd, rev) if strand == "both" else fwd
+    words = np.minimum(fwd, rev) if canonical is not None else fwd
     ordered = np.sort(words, axis=1)
     first = np.ones(ordered.shape, dtype=bool)  # a word counts once per sequence
     first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
     counts = np.bincount(ordered[first], minlength=4 ** m)
-    if strand == "both":  # the canonical count, read at either orientation
-        idx = np.arange(4 ** m, dtype=np.int64)
-        counts = counts[np.minimum(idx, _reverse_complement(idx, m))]
+    if canonical is not None:  # the canonical count, read at either orientation
+        counts = counts[canonical]
     return counts, fwd, rev
 
 
 def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_motifs=3, max_pvalue=WORD_MAX_PVALUE,
-               min_occurrences=5, pad=3, exclude=()):
+               min_occurrences=5, pad=3, exclude=(), round=1):
     """Seed motifs from the words most enriched in ``positive`` (module docstring).
 
     Parameters
@@ -81,14 +82,16 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
     exclude : sequence of Motif
         Motifs already found: a seed that copies one (:func:`seqimp.motifs.same_motif`) is
         not returned.
+    round : int, default=1
+        The round of explaining away: later rounds' seeds are named ``round<r>_word1, ...``.
 
     Returns
     -------
     seeds : list of Motif
         ``position_free=True``, named ``word1, word2, ...``; ``score`` is -log10 of the adjusted p.
     candidates : DataFrame
-        One row per seed: ``name, word, positives, negatives`` (sequences holding it) and
-        ``log10_p_value`` (adjusted).
+        One row per seed: ``name, word, positives, negatives`` (sequences holding it),
+        ``log10_p_value`` (adjusted) and ``round``.
     """
     from ..io import kmer_string
     from ._copies import same_motif
@@ -103,20 +106,25 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
     for m in sorted({int(x) for x in lengths}):
         if m < 1 or positive.shape[1] < m + 2 * pad or negative.shape[1] < m:
             continue
-        a, fwd, rev = _presence(positive, m, strand)
-        b = _presence(negative, m, strand)[0]
+        canonical = None
+        if strand == "both":
+            idx = np.arange(4 ** m, dtype=np.int64)
+            canonical = np.minimum(idx, reverse_complement_index(m))
+        a, fwd, rev = _presence(positive, m, canonical)
+        b = _presence(negative, m, canonical)[0]
         codes[m] = (fwd, rev, b)
         tested = np.flatnonzero((a >= min_occurrences) & (a * n_neg > b * n_pos))
-        if strand == "both":  # one of each word and its reverse complement: the smaller index
-            tested = tested[tested <= _reverse_complement(tested, m)]
+        if canonical is not None:  # one of each word and its reverse complement: the smaller index
+            tested = tested[tested == canonical[tested]]
         if not len(tested):
             continue
         n_words = 4 ** m if strand == "given" else (4 ** m + (4 ** (m // 2) if m % 2 == 0 else 0)) // 2
         level = np.log10(max_pvalue) - np.log10(n_words)  # the most log10 p may be
-        # P(X >= a) >= P(X = a): a word whose own term is above the level cannot pass (the
-        # exact tail costs a sum per word; most words end here)
-        tested = tested[_log10_pmf(a[tested], b[tested], n_pos, n_neg) <= level]
-        log_p = stats.hypergeom.logsf(a[tested] - 1, n_pos + n_neg, a[tested] + b[tested], n_pos) / np.log(10)
+        # the one-sided Fisher test: the exact hypergeometric tail of the positives among the
+        # sequences holding the word (natural log, summed in numba as the enrichment threshold's)
+        log_p = np.empty(len(tested))
+        _tail_kernel(a[tested].astype(np.int64), (a[tested] + b[tested]).astype(np.int64), n_pos + n_neg, n_pos, log_p)
+        log_p /= np.log(10)
         keep = log_p <= level
         log_adj = np.minimum(log_p[keep] + np.log10(n_words), 0.0)
         ranked += [(float(lp), -int(a[w]), m, int(w)) for lp, w in zip(log_adj, tested[keep])]
@@ -143,7 +151,7 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
         if not starts:
             continue
         starts = np.asarray(starts, dtype=np.float64)
-        start = int(min(max(round(float(np.median(starts))), 0), L - counts.shape[0])) + 1
+        start = int(min(max(int(np.round(np.median(starts))), 0), L - counts.shape[0])) + 1  # half to even, as round
         seed = Motif(f"word{len(seeds) + 1}", counts / counts.sum(axis=1, keepdims=True), start=start,
                      spread=float(starts.std()), score=-log_adj, position_free=True)
         if any(same_motif(x, seed, strand=strand) for x in exclude):
@@ -151,25 +159,5 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
         seeds.append(seed)
         rows.append({"name": seed.name, "word": text, "positives": -minus_a,
                      "negatives": int(b[w]), "log10_p_value": log_adj})
-    return seeds, pd.DataFrame(rows, columns=_COLUMNS)
-
-
-def _reverse_complement(idx, m):
-    """The index of the reverse complement of every m-mer index of ``idx``."""
-    idx = np.asarray(idx, dtype=np.int64)
-    rc = np.zeros_like(idx)
-    for j in range(m):
-        rc = rc * 4 + (3 - (idx // 4 ** j) % 4)
-    return rc
-
-
-def _log10_pmf(a, b, n_pos, n_neg):
-    """log10 of the hypergeometric probability that exactly ``a`` of the ``a + b`` sequences
-    holding a word are among the ``n_pos`` positives (of ``n_pos + n_neg``)."""
-    from scipy.special import gammaln
-
-    def log_choose(n, k):
-        return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
-
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    return (log_choose(n_pos, a) + log_choose(n_neg, b) - log_choose(n_pos + n_neg, a + b)) / np.log(10)
+    candidates = pd.DataFrame(rows, columns=_COLUMNS)
+    return round_named(seeds, candidates, round), candidates

@@ -29,18 +29,12 @@ def word_motifs(sequences, *, options, round=1, accepted=(), random_state=None) 
     MotifRun
         Position-free motifs, ``result`` None.
     """
-    from dataclasses import replace
-
     from ..motifs import EM_ITERATIONS, WORD_MAX_PVALUE, database_info, word_seeds
 
     options = with_database_loaded(options)
     strand = "both" if options.strand == "both" else "given"
     seeds, candidates = word_seeds(sequences.positive, sequences.negative, strand=strand,
-                                   max_motifs=options.max_motifs or 3, exclude=accepted)
-    if round > 1:
-        seeds = [replace(m, name=f"round{round}_{m.name}") for m in seeds]
-        candidates["name"] = [f"round{round}_{n}" for n in candidates["name"]]
-    candidates["round"] = round
+                                   max_motifs=options.max_motifs or 3, exclude=accepted, round=round)
     parameters = {"strand": options.strand, "fpr": options.fpr, "max_pvalue": options.max_pvalue,
                   "max_held_out_pvalue": options.max_held_out_pvalue, "max_motifs": options.max_motifs,
                   "database": database_info(options.database)}
