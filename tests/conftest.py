@@ -5,6 +5,9 @@ import pytest
 
 matplotlib.use("Agg")
 os.environ.setdefault("MPLBACKEND", "Agg")
+# the command line's figure process (seqimp.plot._figure_process) costs a second interpreter per run:
+# off for the suite, whose tests of it (tests/test_plot_figure_process.py) turn it on
+os.environ.setdefault("SEQIMP_FIGURE_PROCESS", "0")
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
     # pytest -n N runs N workers on the machine's cores: each worker's numba kernels default to one

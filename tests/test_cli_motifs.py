@@ -256,3 +256,35 @@ def test_motifs_homer_writes_motifs_homer_listed_in_the_manifest(tmp_path):
     # a later run without --homer leaves no motifs.homer of the earlier motifs behind
     assert main(["motifs", "--poim", str(tmp_path / "p.npz"), "--out", str(out), "-q"]) == 0
     assert not (out / "motifs.homer").exists() and "motifs.homer" not in owned_files(out, "motifs")
+
+
+def test_motifs_with_the_figure_process_writes_the_same_files(planted, from_fasta, tmp_path, monkeypatch):
+    """The figures drawn by the figure process (seqimp.plot._figure_process, on for a command
+    line run on two or more cores; off for the rest of the suite): every file the same bytes as
+    the run that drew them itself (the report and manifest name their folder and are left out)."""
+    monkeypatch.setenv("SEQIMP_FIGURE_PROCESS", "1")
+    monkeypatch.setattr("seqimp._cores.available_cores", lambda: 2)
+    started = []
+    import seqimp.plot._figure_process as figures
+
+    monkeypatch.setattr(figures.FigureProcess, "submit",
+                        lambda self, jobs, _submit=figures.FigureProcess.submit: started.append(self.alive)
+                        or _submit(self, jobs))
+    batches = []
+    monkeypatch.setattr(figures.FigureProcess, "_send_batch",
+                        lambda self, jobs, _send=figures.FigureProcess._send_batch: batches.append(len(jobs))
+                        or _send(self, jobs))
+    out = tmp_path / "motifs"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["motifs", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"),
+                     "--out", str(out), "--degree", "4", "--seed", "0", "-q"]) == 0
+    assert started == [True]
+    # the first round's figures were sent ahead, while round 2 searched; round 2 found no new
+    # motif, so the final figures were copied from there and none drawn again
+    assert batches == [3]
+    reference = from_fasta[0]
+    names = sorted(p.relative_to(reference).as_posix() for p in reference.rglob("*") if p.is_file()
+                   and p.name not in ("report.html", ".seqimp-motifs.json", "motifs.json"))
+    assert any(n.startswith("logos/") for n in names)
+    for name in names:
+        assert (out / name).read_bytes() == (reference / name).read_bytes(), name

@@ -30,6 +30,7 @@ same (the threads' work is not changed). ``motif_benchmark_2/few`` on the shared
 from __future__ import annotations
 
 import os
+import sys
 
 __all__ = ["address_space_limit", "prepare", "limit_error", "keep_freed_memory", "sleeping_openmp_threads", "FLOOR",
            "MMAP_THRESHOLD", "TRIM_THRESHOLD"]
@@ -107,3 +108,15 @@ def sleeping_openmp_threads() -> bool:
 
 prepare()  # on import, which seqimp.cli does before NumPy
 keep_freed_memory()
+
+
+def agg_backend() -> None:
+    """Figures of a command line run without a display: matplotlib's Agg backend, set through
+    ``MPLBACKEND`` while matplotlib is not imported (a run whose figures a figure process draws,
+    :func:`seqimp.plot.figure_process`, never imports it), else by ``matplotlib.use``."""
+    if "matplotlib" in sys.modules:
+        import matplotlib
+
+        matplotlib.use("Agg")
+    else:
+        os.environ["MPLBACKEND"] = "Agg"

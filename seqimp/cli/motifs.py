@@ -182,19 +182,18 @@ def _inputs(args):
 
 def run(args) -> int:
     from ..motifs._compare import tomtom_warmup
-    from ._resources import sleeping_openmp_threads
+    from ..plot import figure_process
+    from ._resources import agg_backend, sleeping_openmp_threads
 
     sleeping_openmp_threads()  # before the first parallel kernel loads the OpenMP runtime
-
-    # a first run with --db compiles TOMTOM (once) in a second process while this one works
-    with tomtom_warmup(bool(args.db)):
+    agg_backend()
+    # a first run with --db compiles TOMTOM (once) in a second process while this one works; the
+    # figures are drawn by another, which imports matplotlib meanwhile (seqimp.plot._figure_process)
+    with tomtom_warmup(bool(args.db)), figure_process():
         return _run(args)
 
 
 def _run(args) -> int:
-    import matplotlib
-
-    matplotlib.use("Agg")
     from ..pipeline import (BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions,
                             run_motifs, update_report)
     from ..report import write_motif_report

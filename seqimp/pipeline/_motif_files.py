@@ -8,10 +8,9 @@ import os
 from pathlib import Path
 
 from .._tables import write_tsv
-from ..plot import save_figure
-from ..report import add_file_sizes, json_ready, write_match_logos, write_report, write_summary
+from ..report import add_file_sizes, json_ready, write_report, write_summary
 
-__all__ = ["write_motif_run", "best_motif", "motif_summary", "update_report"]
+__all__ = ["write_motif_run", "figures_ahead", "best_motif", "motif_summary", "update_report"]
 
 logger = logging.getLogger(__name__)
 
@@ -20,14 +19,37 @@ def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_
     """Write a :class:`~seqimp.pipeline.MotifRun` into the folder ``out`` (the files of :func:`run_motifs`:
     motif files, tables, ``motifs.json``, logos, ``matches.tsv`` and match logos with a
     database, ``motifs_poim.npz`` when ``with_poim``, ``motifs.homer`` when ``homer``); return
-    the paths written."""
-    files = _write_motif_files(Path(out), run, measure=measure, fmt=fmt, with_poim=with_poim)
+    the paths written. The figures are sent first (:func:`seqimp.plot.draw_figures`: a figure
+    process draws them while the tables are written, where a command line run started one)."""
+    from ..plot import draw_figures
+    from ..report import match_logo_jobs
+
+    out = Path(out)
+    out.mkdir(exist_ok=True)
+    (out / "logos").mkdir(exist_ok=True)
+    logos = _figure_jobs(out, run, measure=measure, fmt=fmt)
+    matched = match_logo_jobs(run.matches, run.motifs, database or [], out / "logos", fmt)
+    pending = draw_figures(logos + matched)
+    files = _write_motif_files(out, run, with_poim=with_poim) + [Path(job.path) for job in logos]
     if homer:
         from ..motifs import write_homer
 
-        write_homer(_for_files(run), Path(out) / "motifs.homer", thresholds=_homer_thresholds(run))
-        files.append(Path(out) / "motifs.homer")
-    return files + write_match_logos(run.matches, run.motifs, database or [], Path(out) / "logos", fmt)
+        write_homer(_for_files(run), out / "motifs.homer", thresholds=_homer_thresholds(run))
+        files.append(out / "motifs.homer")
+    pending.wait()
+    return files + [Path(job.path) for job in matched]
+
+
+def figures_ahead(out, run, *, measure="poim", fmt="png") -> None:
+    """The figures of ``run`` (those :func:`write_motif_run` would draw) sent ahead to the figure
+    process, to be drawn while a later round searches (:func:`seqimp.plot.draw_figures` with
+    ``ahead=True``): where the final run's figures are the same, they are copied. Nothing is
+    done without a figure process."""
+    from ..plot import active_process, draw_figures
+
+    if active_process() is None or run.result is None:
+        return
+    draw_figures(_figure_jobs(Path(out), run, measure=measure, fmt=fmt), ahead=True)
 
 
 def _for_files(run) -> list:
@@ -44,15 +66,11 @@ def _homer_thresholds(run):
     return dict(zip(stats["name"], stats["scan_homer_threshold"]))
 
 
-def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
-    """Motif files, tables, ``motifs_poim.npz`` (``with_poim``) and logos into ``out``; the paths written."""
-    import matplotlib.pyplot as plt
-
+def _write_motif_files(out: Path, run, *, with_poim) -> list:
+    """Motif files, tables and ``motifs_poim.npz`` (``with_poim``) into ``out``; the paths written."""
     from ..motifs import write_jaspar, write_meme, write_transfac
-    from ..plot import importance_logo, logo
 
-    motifs, result = run.motifs, run.result
-    out.mkdir(exist_ok=True)
+    result = run.result
     files = [out / "motifs.meme", out / "motifs.jaspar", out / "motifs.transfac", out / "motifs.tsv",
              out / "motif_candidates.tsv"]
     written = _for_files(run)
@@ -71,7 +89,7 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
     if run.sites is not None:
         files += [out / "motif_sites.tsv", out / "motif_sites.bed"]
         write_tsv(_labelled(run.sites[["motif", "id", "position", "strand", "score"]], "position", origin), files[-2])
-        _write_bed(run.sites, dict((m.name, m.length) for m in motifs), files[-1], run.coords)
+        _write_bed(run.sites, dict((m.name, m.length) for m in run.motifs), files[-1], run.coords)
     files.append(out / "motifs.json")
     _write_json(run, files[-1])
     if with_poim:
@@ -81,25 +99,35 @@ def _write_motif_files(out: Path, run, *, measure, fmt, with_poim) -> list:
             run.result_file = files[-1]
         else:
             result.save(files[-1])
-    (out / "logos").mkdir(exist_ok=True)
-    figures = [(logo(m, origin=origin), f"{m.name}_logo") for m in motifs]
+    return files
+
+
+def _figure_jobs(out: Path, run, *, measure, fmt) -> list:
+    """The logos of a motif run as :class:`seqimp.plot.FigureJob` (a figure process is sent
+    the few numbers each one draws): one per motif, the importance logo around the motifs
+    (``measure``), the site positions of every motif."""
+    from ..plot import FigureJob, importance_block
+
+    motifs, result = run.motifs, run.result
+    origin = run.parameters.get("position_origin")
+    folder = out / "logos"
+    jobs = [FigureJob(str(folder / f"{m.name}_logo.{fmt}"), "seqimp.plot._logos:logo", (m,), {"origin": origin})
+            for m in motifs]
     starts = [(m.start, m.start + m.length - 1) for m in motifs] or [(1, min(result.length, 110))]  # no motif
     lo = max(min(a for a, _ in starts) - 5, 1)
     hi = min(max(b for _, b in starts) + 5, result.length)
     if hi - lo + 1 > 120:  # motifs far apart: show the strongest one's neighbourhood only
         centre = motifs[0].start + motifs[0].length // 2 if motifs else 60
         lo, hi = max(centre - 60, 1), min(centre + 59, result.length)
-    figures.append((importance_logo(result, measure=measure, positions=(lo, hi)), "importance_logo"))
+    block, first = importance_block(result, measure=measure, positions=(lo, hi))
+    jobs.append(FigureJob(str(folder / f"importance_logo.{fmt}"), "seqimp.plot._logos:block_logo",
+                          (block, first, result.alphabet), {"measure": measure}))
     if run.sites is not None:
-        from ..plot import site_positions
-
-        figures += [(site_positions(run.sites, m, result.length, origin=origin), f"{m.name}_positions")
-                    for m in motifs]
-    for ax, name in figures:
-        files.append(out / "logos" / f"{name}.{fmt}")
-        save_figure(ax.figure, files[-1], dpi=130)
-        plt.close(ax.figure)
-    return files
+        for m in motifs:
+            rows = run.sites.loc[run.sites["motif"] == m.name, ["motif", "position", "strand"]]
+            jobs.append(FigureJob(str(folder / f"{m.name}_positions.{fmt}"), "seqimp.plot._logos:site_positions",
+                                  (rows.reset_index(drop=True), m, result.length), {"origin": origin}))
+    return jobs
 
 
 def _labelled(table, column, origin):

@@ -22,7 +22,7 @@ from ..training import (ROUND_TOL, check_kind, choose_model, gkm_parameters, rec
 from ._explain import check_job, compute_importance, trained_poim
 from ._explain_away import PARKED_POIM, gkm_rounds, poim_rounds
 from ._gkm_motifs import gkm_motifs
-from ._motif_files import update_report, write_motif_run
+from ._motif_files import figures_ahead, update_report, write_motif_run
 from ._motif_search import MotifRun, motif_matches, poim_motifs, with_database_loaded
 from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
 
@@ -127,12 +127,14 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         X, y = data.labelled()
         gkm, info = train_gkm(X, y, model=model, random_state=random_state, held_out=choice.gkm_held_out)
         run = gkm_motifs(gkm, data, options=motifs, match=False, random_state=random_state)
+        figures_ahead(out, run, measure=motifs.measure, fmt=output.fmt)  # drawn while round 2 searches
         run = gkm_rounds(run, data, model=model, options=motifs, random_state=random_state, fitted=gkm)
         run.parameters.update(gkm_parameters(model, info, choice, random_state), round_tol=ROUND_TOL)
         return _finish(out, run, trained=True, with_poim=False, **common)
     result = trained_poim(data, model=model, background=background, importance=importance, random_state=random_state,
                           progress=output.progress, held_out=choice.held_out)
     run = poim_motifs(result, data, options=motifs, match=False, random_state=random_state)
+    figures_ahead(out, run, measure=motifs.measure, fmt=output.fmt)  # drawn while round 2 searches
     result = None  # run.result holds the POIM; poim_rounds parks it in ``out`` meanwhile
     run = poim_rounds(run, data, model=model, background=background, importance=importance, motifs=motifs,
                       random_state=random_state, progress=output.progress, park=out)

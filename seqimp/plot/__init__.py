@@ -14,6 +14,9 @@ _EXPORTS = {
     "importance_logo": "_logos", "letter_importance": "_logos", "logo": "_logos", "match_logo": "_logos",
     "site_positions": "_logos",
     "save_figure": "_save", "plot_text": "_text",
+    "importance_block": "_logos", "block_logo": "_logos",
+    "FigureJob": "_figure_process", "draw_figures": "_figure_process", "figure_process": "_figure_process",
+    "active_process": "_figure_process",
     "delta_distribution": "_variants", "variant_importance": "_variants",
     "plot_firm_curve": "_tabular", "plot_importance_boxplot": "_tabular", "plot_importance_matrix": "_tabular",
 }

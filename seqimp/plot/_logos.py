@@ -264,12 +264,26 @@ def importance_logo(result, ax=None, *, order=1, measure="poim", positions=None,
     -------
     matplotlib Axes
     """
+    block, first = importance_block(result, order=order, measure=measure, positions=positions)
+    return block_logo(block, first, result.alphabet, ax=ax, order=order, measure=measure, color_scheme=color_scheme,
+                      title=title)
+
+
+def importance_block(result, *, order=1, measure="poim", positions=None):
+    """The rows of :func:`letter_importance` that :func:`importance_logo` draws, shape
+    (last - first + 1, A), and the 1-based position ``first`` of the first row."""
     values = letter_importance(result, order=order, measure=measure)
     first, last = (1, result.length) if positions is None else (int(positions[0]), int(positions[1]))
     if not 1 <= first <= last <= result.length:
         raise SeqimpError(f"positions must satisfy 1 <= first <= last <= {result.length}, got {positions}")
-    block = values[first - 1:last]
-    letters, color_scheme = _letters_and_colors(result.alphabet, color_scheme)
+    return values[first - 1:last], first
+
+
+def block_logo(block, first, alphabet, ax=None, *, order=1, measure="poim", color_scheme=None, title=None):
+    """:func:`importance_logo` of the rows ``block`` (:func:`importance_block`), the first at
+    the 1-based position ``first``: what a figure process draws from the few numbers it is sent."""
+    last = first + len(block) - 1
+    letters, color_scheme = _letters_and_colors(alphabet, color_scheme)
     ax = _axes(ax, last - first + 1)
     bottom, top = draw_letters(ax, block, np.arange(first, last + 1), letters, color_scheme, flip_below=False,
                                fade_below=0.4)

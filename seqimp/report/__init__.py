@@ -12,7 +12,7 @@ _EXPORTS = {
     "page_table": "_page", "run_files": "_page",
     "versions": "_record", "file_sizes": "_record", "add_file_sizes": "_record", "write_summary": "_record",
     "json_ready": "_record",
-    "write_match_logos": "_match_logos",
+    "write_match_logos": "_match_logos", "match_logo_jobs": "_match_logos",
     "pipeline_run_repr": "_display", "pipeline_run_html": "_display", "motif_run_repr": "_display",
     "motif_run_html": "_display",
 }

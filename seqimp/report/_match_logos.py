@@ -4,18 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..plot import save_figure
-
-__all__ = ["write_match_logos", "match_figure"]
+__all__ = ["write_match_logos", "match_logo_jobs", "match_figure"]
 
 
 def write_match_logos(matches, motifs, database, folder, fmt="png") -> list:
     """For every query with a significant match, ``<query>_match.<fmt>`` in ``folder``: the
     compared (trimmed) query columns above the best target, at the reported offset and
     strand (:func:`seqimp.plot.match_logo`). Returns the paths written."""
-    import matplotlib.pyplot as plt
+    from ..plot import draw_figures
 
+    jobs = match_logo_jobs(matches, motifs, database, folder, fmt)
+    draw_figures(jobs).wait()
+    return [Path(job.path) for job in jobs]
+
+
+def match_logo_jobs(matches, motifs, database, folder, fmt="png") -> list:
+    """The figures of :func:`write_match_logos` as :class:`seqimp.plot.FigureJob` (``folder``
+    created), to draw with :func:`seqimp.plot.draw_figures`."""
     from ..motifs import best_matches
+    from ..plot import FigureJob
 
     if matches is None:
         return []
@@ -23,15 +30,14 @@ def write_match_logos(matches, motifs, database, folder, fmt="png") -> list:
     targets = {m.name: m for m in database}
     folder = Path(folder)
     folder.mkdir(exist_ok=True)
-    files = []
+    jobs = []
     for name, row in best_matches(matches).items():
         if not row["significant"] or name not in by_name or row["target"] not in targets:
             continue
-        ax = match_figure(by_name[name], targets[row["target"]], row)
-        files.append(folder / f"{name}_match.{fmt}")
-        save_figure(ax[0].figure, files[-1], dpi=130)  # fixed metadata and ids: the same bytes on a rerun
-        plt.close(ax[0].figure)
-    return files
+        # fixed metadata and ids: the same bytes on a rerun (seqimp.plot.save_figure)
+        jobs.append(FigureJob(str(folder / f"{name}_match.{fmt}"), "seqimp.report._match_logos:match_figure",
+                              (by_name[name], targets[row["target"]], dict(row))))
+    return jobs
 
 
 def match_figure(query, target, row):

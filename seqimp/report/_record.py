@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import platform
+import sys
+from importlib import metadata
 from pathlib import Path
 
 from .. import __version__
@@ -16,10 +18,11 @@ __all__ = ["versions", "file_sizes", "add_file_sizes", "write_summary", "json_re
 def versions() -> dict:
     """Versions of seqimp, Python and the numerical libraries, for summaries."""
     out = {"seqimp": __version__, "python": platform.python_version()}
-    for name in ("numpy", "scipy", "numba", "sklearn", "matplotlib"):
-        try:
-            out[name] = __import__(name).__version__
-        except ImportError:  # pragma: no cover - optional
+    for name, dist in (("numpy", "numpy"), ("scipy", "scipy"), ("numba", "numba"), ("sklearn", "scikit-learn"),
+                       ("matplotlib", "matplotlib")):
+        try:  # an installed package not imported by this run is not imported for its version
+            out[name] = sys.modules[name].__version__ if name in sys.modules else metadata.version(dist)
+        except (metadata.PackageNotFoundError, AttributeError):  # pragma: no cover - optional
             pass
     return out
 
