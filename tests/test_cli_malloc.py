@@ -44,11 +44,13 @@ def test_a_command_still_runs_with_the_thresholds():
 
 
 def test_openmp_threads_wait_asleep_unless_the_user_chose(monkeypatch):
-    """sleeping_openmp_threads: OMP_WAIT_POLICY=PASSIVE where neither it nor GOMP_SPINCOUNT is set."""
+    """sleeping_openmp_threads: OMP_WAIT_POLICY=PASSIVE and a short GOMP_SPINCOUNT where neither
+    is set."""
     monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
     monkeypatch.delenv("GOMP_SPINCOUNT", raising=False)
     assert _resources.sleeping_openmp_threads() is True
-    assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE"
+    assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE" and os.environ["GOMP_SPINCOUNT"] == "300"
+    monkeypatch.delenv("GOMP_SPINCOUNT")
     monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")
     assert _resources.sleeping_openmp_threads() is False and os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
     monkeypatch.delenv("OMP_WAIT_POLICY")

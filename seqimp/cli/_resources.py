@@ -23,8 +23,18 @@ fit), so the waiting thread keeps a core busy that the main thread -- or, on a s
 another process -- needs. With ``OMP_WAIT_POLICY=PASSIVE`` it waits asleep; the numbers are the
 same (the threads' work is not changed). ``motif_benchmark_2/few`` on the shared 2-core machine
 (load 3.6-4.0), three runs each, alternating: 8.7 -> 6.4 CPU s, wall 20.9 -> 12.9 s; ``composite``
-15.2 -> 7.4 CPU s, 38 -> 18 s; motif files byte for byte the same. Where the user set
-``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` their choice stands.
+15.2 -> 7.4 CPU s, 38 -> 18 s; motif files byte for byte the same. Asleep at once, though, a
+thread is woken for every region, and the gkm model's coordinate descent runs one short region per
+sequence and pass (tens of thousands in a fit): GNU OpenMP (libgomp, which reads ``GOMP_SPINCOUNT``
+before the wait policy) first spins :data:`SPIN_COUNT` times, a few microseconds, which catches
+the next region of the same loop without keeping a core busy between kernels (other runtimes
+take the passive policy). The gkm fit of ``gen repeats`` seed 2 (2,000 sequences, 21 passes),
+six rounds alternating in fresh processes on the idle 2-core machine: median 1.02 s against 1.27 s
+asleep at once; whole ``seqimp motifs`` runs beside a CPU-bound process on the other core (three
+each, alternating): ``gen repeats`` 9.5-11.0 s against 8.9-11.9 s, ``composite`` 6.5-8.1 against
+6.7-8.8, ``few`` 4.2-6.4 against 3.9-5.3; beside two: ``gen repeats`` 12.7 and 15.4 against 13.7
+and 16.1, ``few`` 5.9 and 6.8 against 7.9 and 7.0 (docs/benchmarks/motifs.md, "Process settings").
+Where the user set ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` their choice stands.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ import os
 import sys
 
 __all__ = ["address_space_limit", "prepare", "limit_error", "keep_freed_memory", "sleeping_openmp_threads", "FLOOR",
-           "MMAP_THRESHOLD", "TRIM_THRESHOLD"]
+           "MMAP_THRESHOLD", "TRIM_THRESHOLD", "SPIN_COUNT", "agg_backend"]
 
 #: Address space a small run needs (NumPy, SciPy, numba's compiler, matplotlib mapped; the
 #: peak of ``seqimp poim`` on the test data is about 0.8 GiB with one BLAS thread).
@@ -96,13 +106,19 @@ def keep_freed_memory() -> bool:
     return mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1 and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1
 
 
+#: Spins of a GNU OpenMP thread before it sleeps (``GOMP_SPINCOUNT``; libgomp counts about 100,000
+#: per millisecond): a few microseconds (module docstring).
+SPIN_COUNT = 300
+
+
 def sleeping_openmp_threads() -> bool:
-    """``OMP_WAIT_POLICY=PASSIVE`` (module docstring) for the OpenMP runtime loaded after this
-    call (numba loads it at its first parallel kernel); True when set, False where the user set
-    ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT``."""
+    """``OMP_WAIT_POLICY=PASSIVE`` and ``GOMP_SPINCOUNT`` = :data:`SPIN_COUNT` (module docstring)
+    for the OpenMP runtime loaded after this call (numba loads it at its first parallel kernel);
+    True when set, False where the user set ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT``."""
     if "OMP_WAIT_POLICY" in os.environ or "GOMP_SPINCOUNT" in os.environ:
         return False
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    os.environ["GOMP_SPINCOUNT"] = str(SPIN_COUNT)
     return True
 
 
