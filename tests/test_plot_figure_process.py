@@ -2,6 +2,7 @@
 not draw drawn here (an error raised here), nothing started where it is switched off."""
 
 import os
+import pickle
 
 import numpy as np
 import pandas as pd
@@ -132,3 +133,21 @@ def test_a_figure_that_failed_ahead_is_drawn_here(tmp_path):
 def test_nothing_is_drawn_ahead_without_a_process(tmp_path):
     draw_figures(_jobs(tmp_path), ahead=True).wait()
     assert not any(tmp_path.iterdir())
+
+
+def test_a_job_that_cannot_be_pickled_is_drawn_here(tmp_path):
+    """Arguments pickle refuses: never drawn ahead, drawn here at the end; the process stays for
+    the next figures."""
+
+    class Title(str):
+        def __reduce__(self):
+            raise pickle.PicklingError("not this one")
+
+    motif = Motif("m1", np.full((3, 4), 0.25), start=1)
+    job = FigureJob(str(tmp_path / "x.png"), "seqimp.plot._logos:logo", (motif,), {"title": Title("t")})
+    with FigureProcess(True) as process:
+        draw_figures([job], ahead=True)
+        assert process._scratch is not None and not process._ahead
+        draw_figures([job]).wait()
+        assert process.alive
+    assert (tmp_path / "x.png").stat().st_size > 0

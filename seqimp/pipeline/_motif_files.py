@@ -49,7 +49,12 @@ def figures_ahead(out, run, *, measure="poim", fmt="png") -> None:
 
     if active_process() is None or run.result is None:
         return
-    draw_figures(_figure_jobs(Path(out), run, measure=measure, fmt=fmt), ahead=True)
+    try:
+        jobs = _figure_jobs(Path(out), run, measure=measure, fmt=fmt)
+    except Exception as exc:  # noqa: BLE001 (only a head start: the final figures are made and checked at the end)
+        logger.debug(f"no figures sent ahead ({type(exc).__name__}: {exc})")
+        return
+    draw_figures(jobs, ahead=True)
 
 
 def _for_files(run) -> list:

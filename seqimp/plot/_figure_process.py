@@ -98,10 +98,14 @@ def _receive(stream):
     return pickle.loads(data)
 
 
-def _key(job) -> bytes:
-    """What decides a figure's bytes: its function, arguments, resolution and format."""
+def _key(job) -> bytes | None:
+    """What decides a figure's bytes: its function, arguments, resolution and format (pickled);
+    None where the arguments cannot be pickled (such a job is never copied)."""
     suffix = os.path.splitext(job.path)[1].lower()
-    return pickle.dumps((job.function, job.args, job.kwargs, job.dpi, suffix), protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        return pickle.dumps((job.function, job.args, job.kwargs, job.dpi, suffix), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
 
 
 class _Batch:
@@ -159,10 +163,18 @@ class FigureProcess:
         return self.process is not None and self.process.poll() is None
 
     def _send_batch(self, jobs) -> _Batch | None:
-        """``jobs`` sent as one batch, or None where that failed (the process is then ended)."""
+        """``jobs`` sent as one batch, or None where they cannot be pickled (to be drawn here) or
+        the process is gone (it is then ended)."""
         try:
-            _send(self.process.stdin, jobs)
-        except (OSError, pickle.PicklingError, TypeError, AttributeError) as exc:
+            data = pickle.dumps(jobs, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            logger.debug(f"figures not sent to the figure process ({exc})")
+            return None
+        try:
+            self.process.stdin.write(_HEADER.pack(len(data)))
+            self.process.stdin.write(data)
+            self.process.stdin.flush()
+        except (OSError, ValueError) as exc:
             logger.debug(f"figures not sent to the figure process ({exc})")
             self._stop()
             return None
@@ -179,7 +191,7 @@ class FigureProcess:
         keys, drawn = [], []
         for job in jobs:
             key = _key(job)
-            if key in self._ahead or key in keys:
+            if key is None or key in self._ahead or key in keys:
                 continue
             keys.append(key)
             name = f"{len(self._ahead) + len(drawn)}{os.path.splitext(job.path)[1]}"
@@ -199,8 +211,10 @@ class FigureProcess:
             copies = [(job, self._ahead[key]) for job, key in zip(jobs, keys) if key in self._ahead]
             rest = [job for job, key in zip(jobs, keys) if key not in self._ahead]
             batch = self._send_batch(rest) if rest else None
-            if batch is not None or not rest:
-                return Pending(jobs, self, batch, copies)
+            if rest and batch is None:
+                for job in rest:
+                    draw_job(job)
+            return Pending(jobs, self, batch, copies)
         for job in jobs:
             draw_job(job)
         return Pending([])
