@@ -122,10 +122,6 @@ def sleeping_openmp_threads() -> bool:
     return True
 
 
-prepare()  # on import, which seqimp.cli does before NumPy
-keep_freed_memory()
-
-
 def agg_backend() -> None:
     """Figures of a command line run without a display: matplotlib's Agg backend, set through
     ``MPLBACKEND`` while matplotlib is not imported (a run whose figures a figure process draws,
@@ -136,3 +132,8 @@ def agg_backend() -> None:
         matplotlib.use("Agg")
     else:
         os.environ["MPLBACKEND"] = "Agg"
+
+
+prepare()  # on import, which seqimp.cli does before NumPy
+keep_freed_memory()
+

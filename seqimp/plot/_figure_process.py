@@ -79,11 +79,15 @@ def draw_job(job: FigureJob) -> None:
         plt.close(figure)
 
 
-def _send(stream, obj) -> None:
-    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+def _write(stream, data: bytes) -> None:
+    """``data`` (pickled) on ``stream``, after its length."""
     stream.write(_HEADER.pack(len(data)))
     stream.write(data)
     stream.flush()
+
+
+def _send(stream, obj) -> None:
+    _write(stream, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _receive(stream):
@@ -171,9 +175,7 @@ class FigureProcess:
             logger.debug(f"figures not sent to the figure process ({exc})")
             return None
         try:
-            self.process.stdin.write(_HEADER.pack(len(data)))
-            self.process.stdin.write(data)
-            self.process.stdin.flush()
+            _write(self.process.stdin, data)
         except (OSError, ValueError) as exc:
             logger.debug(f"figures not sent to the figure process ({exc})")
             self._stop()
