@@ -187,6 +187,38 @@ def test_window_terms_are_computed_once_and_equal_the_backgrounds():
         tune_pwm(_planted(), pos, neg, starts, ("+",), background, 0.05, window_terms=WindowTerms(background))
 
 
+def test_window_terms_hold_at_most_their_bound_and_let_go_the_least_recently_read():
+    """The memo's bound: with room for two arrays, the third read lets go the one read longest
+    ago (computed again, the same values, when read again); the newest is held even where it
+    alone passes the bound."""
+    from seqimp.motifs._sites import WindowTerms
+
+    pos, _ = _gc_rich_set(6, 30, L=40)
+    background = SiteBackground.fit(pos, 1)
+    calls = []
+
+    class Counting(SiteBackground):
+        def window_log2(self, codes, starts, m, strands=("+", "-")):
+            calls.append(m)
+            return super().window_log2(codes, starts, m, strands)
+
+    starts = np.arange(20)
+    one = background.window_log2(pos, starts, 8).nbytes
+    terms = WindowTerms(Counting(background.frequencies), max_bytes=2 * one)
+    a = terms(pos, starts, 8)
+    terms(pos, starts, 9)
+    assert terms(pos, starts, 8) is a and calls == [8, 9]  # read again: now the newest
+    terms(pos, starts, 10)  # lets 9 go, the one read longest ago
+    assert terms.nbytes == 2 * one and len(calls) == 3
+    assert terms(pos, starts, 8) is a and len(calls) == 3
+    again = terms(pos, starts, 9)
+    assert calls == [8, 9, 10, 9]
+    np.testing.assert_array_equal(again, background.window_log2(pos, starts, 9))
+    small = WindowTerms(background, max_bytes=1)  # the newest alone is held
+    b = small(pos, starts, 8)
+    assert small(pos, starts, 8) is b and small.nbytes == one
+    small(pos, starts, 9)
+    assert small.nbytes == one
 @pytest.mark.parametrize("sites", ["fpr", "enrichment"])
 def test_one_round_of_sharpening_is_the_frequencies_of_the_passing_best_windows(sites):
     """sharpened_pwm, one round, against its definition written out: every positive's best

@@ -88,29 +88,50 @@ def _letters_and_null(pwm, codes, starts, strands, background, null):
     return np.ones(4), null
 
 
+#: The most bytes of window terms a :class:`WindowTerms` memo holds (64 MiB): past it, the terms
+#: read longest ago are let go (computed again if read again). On the generated masked set a
+#: PWM's fits read 49 distinct term arrays, 500 MiB in all, 255 MiB of them in one memo; at this
+#: bound 4 of them are computed twice (6 MiB more work) and the memo holds at most 64 MiB.
+MAX_TERM_BYTES = 64 * 2 ** 20
+
+
 class WindowTerms:
-    """A Markov background's window terms (``background.window_log2``), each computed once: a
-    fit scores many PWMs of one width on the same sequences, and each score takes the same
-    windows' background term off. Called as ``terms(codes, starts, m)``: the term of the windows
-    of width ``m`` at ``starts`` of ``codes`` on ``strands``, shape (n, len(starts),
+    """A Markov background's window terms (``background.window_log2``), each computed once while
+    it is held: a fit scores many PWMs of one width on the same sequences, and each score takes
+    the same windows' background term off. Called as ``terms(codes, starts, m)``: the term of the
+    windows of width ``m`` at ``starts`` of ``codes`` on ``strands``, shape (n, len(starts),
     len(strands)), or None where the background is letter frequencies (order 0 or an array).
     Keyed by the array's identity, the width and the starts; the arrays are held, so an
-    identity is not reused while the memo lives -- the caller must not change them in place."""
+    identity is not reused while its entry lives -- the caller must not change them in place.
+    At most ``max_bytes`` of terms are held (the newest entry always): past it, the entries
+    read longest ago are let go, to be computed again (the same values) if read again."""
 
-    def __init__(self, background, strands=("+", "-")):
+    def __init__(self, background, strands=("+", "-"), max_bytes=MAX_TERM_BYTES):
         self.background = background
         self.strands = tuple(strands)
         self.markov = hasattr(background, "window_log2") and background.order > 0
-        self._memo = {}
+        self.max_bytes = int(max_bytes)
+        self._memo = {}  # insertion order: the entry read longest ago first
+        self._bytes = 0
 
     def __call__(self, codes, starts, m):
         if not self.markov:
             return None
         starts = np.asarray(starts, dtype=np.intp)
         key = (id(codes), int(m), starts.tobytes())
-        if key not in self._memo:
-            self._memo[key] = (codes, self.background.window_log2(codes, starts, int(m), self.strands))
-        return self._memo[key][1]
+        entry = self._memo.pop(key, None)
+        if entry is None:
+            entry = (codes, self.background.window_log2(codes, starts, int(m), self.strands))
+            self._bytes += entry[1].nbytes
+            while self._memo and self._bytes > self.max_bytes:
+                self._bytes -= self._memo.pop(next(iter(self._memo)))[1].nbytes
+        self._memo[key] = entry  # read last: held longest
+        return entry[1]
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of terms held now."""
+        return self._bytes
 
 
 def site_scores(pwm, codes, starts, strands, background, null=None):
