@@ -159,20 +159,25 @@ def test_hypergeometric_log_tails_reach_far_below_the_smallest_float():
     assert -np.inf < _log_tail(4000, 18000, 9000, 5000) < np.log(1e-300)  # p = 1e-572, a number
 
 
+class _CountingBackground(SiteBackground):
+    """A Markov background that notes the width of every window_log2 call in ``calls``."""
+
+    def __init__(self, frequencies, calls):
+        super().__init__(frequencies)
+        self.calls = calls
+
+    def window_log2(self, codes, starts, m, strands=("+", "-")):
+        self.calls.append(m)
+        return super().window_log2(codes, starts, m, strands)
+
+
 def test_window_terms_are_computed_once_and_equal_the_backgrounds():
     from seqimp.motifs._sites import WindowTerms
 
     pos, neg = _gc_rich_set(6, 30, L=40)
     background = SiteBackground.fit(neg, 2)
     calls = []
-
-    class Counting(SiteBackground):
-        def window_log2(self, codes, starts, m, strands=("+", "-")):
-            calls.append(m)
-            return super().window_log2(codes, starts, m, strands)
-
-    counting = Counting(background.frequencies)
-    terms = WindowTerms(counting)
+    terms = WindowTerms(_CountingBackground(background.frequencies, calls))
     starts = np.arange(40 - 10 + 1)
     first = terms(pos, starts, 10)
     np.testing.assert_array_equal(first, background.window_log2(pos, starts, 10))
@@ -195,16 +200,10 @@ def test_window_terms_hold_at_most_their_bound_and_let_go_the_least_recently_rea
 
     pos, _ = _gc_rich_set(6, 30, L=40)
     background = SiteBackground.fit(pos, 1)
-    calls = []
-
-    class Counting(SiteBackground):
-        def window_log2(self, codes, starts, m, strands=("+", "-")):
-            calls.append(m)
-            return super().window_log2(codes, starts, m, strands)
-
     starts = np.arange(20)
     one = background.window_log2(pos, starts, 8).nbytes
-    terms = WindowTerms(Counting(background.frequencies), max_bytes=2 * one)
+    calls = []
+    terms = WindowTerms(_CountingBackground(background.frequencies, calls), max_bytes=2 * one)
     a = terms(pos, starts, 8)
     terms(pos, starts, 9)
     assert terms(pos, starts, 8) is a and calls == [8, 9]  # read again: now the newest
