@@ -64,6 +64,19 @@ def test_train_model_reports_held_out_metrics_of_the_returned_model(planted, tra
     assert info["auroc"] > 0.9
 
 
+def test_train_classifier_without_weights_gives_the_same_held_out_figures(planted, trained):
+    """weights=False (a fit made for its held-out figures): no weights unfolded, the same info."""
+    from seqimp.training import train_classifier
+
+    pos, neg = planted
+    X = np.concatenate([pos.codes, neg.codes])
+    y = np.r_[np.ones(100), np.zeros(100)].astype(int)
+    none, info = train_classifier(X, y, model=ModelOptions(degree=2), random_state=0, weights=False)
+    assert none is None
+    keys = ("n_train", "n_test", "accuracy", "auroc", "passes", "converged")
+    assert {k: info.get(k) for k in keys} == {k: trained[1].get(k) for k in keys}
+
+
 def test_train_model_warns_when_the_model_is_close_to_chance(planted):
     rng = np.random.default_rng(0)
     noise = rng.integers(0, 4, size=(200, 30)).astype(np.uint8)

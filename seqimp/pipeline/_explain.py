@@ -139,7 +139,7 @@ def trained_poim(data, *, model, background, importance, random_state, progress,
     info = held_out  # the held-out metrics when the caller has them already
     if info is None and model.test_fraction > 0:  # held-out accuracy only; the importance comes from all sequences
         _w, info = train_classifier(X, y, model=model, random_state=random_state, progress=progress,
-                                    max_memory=importance.max_memory)
+                                    max_memory=importance.max_memory, weights=False)
     weights, _all = train_classifier(X, y, model=replace(model, test_fraction=0.0), random_state=random_state,
                                      progress=progress, max_memory=importance.max_memory)
     bg, text = make_background(background.kind, positive=data.positive, negative=data.negative,

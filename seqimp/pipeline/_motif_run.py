@@ -163,7 +163,7 @@ def _choose(data, *, model, background, importance, output, random_state, **_):
                   background_order=background.order, max_memory=importance.max_memory)
         if model.test_fraction > 0:
             _w, held = train_classifier(X, y, model=model, random_state=random_state, progress=output.progress,
-                                        max_memory=importance.max_memory)
+                                        max_memory=importance.max_memory, weights=False)
     return choose_model(kind, shifts=model.shifts, held_out=held,
                         gkm_held_out=lambda: train_gkm(X, y, model=model, random_state=random_state, full=False)[1])
 

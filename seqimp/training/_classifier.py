@@ -164,11 +164,13 @@ def _labelled_store(store, name):
 
 
 def train_classifier(X, y, *, model, random_state, solver=SolverOptions(), progress=False, client=None, alphabet="dna",
-                     max_memory=None, test=(None, None), check_identical=True):
+                     max_memory=None, test=(None, None), check_identical=True, weights=True):
     """:func:`train_model` on sequences encoded once (``X`` of shape (n, L), 0/1 labels ``y``);
     ``model``: :class:`ModelOptions` (its ``alphabet`` is ignored: ``alphabet`` is that of ``X``);
     ``solver``: :class:`SolverOptions` (shifts 0);
-    ``test``: a held-out ``(X_test, y_test)`` given instead of a split (``model.test_fraction`` 0)."""
+    ``test``: a held-out ``(X_test, y_test)`` given instead of a split (``model.test_fraction`` 0);
+    ``weights=False``: the info alone, None for the weights (a fit made for its held-out figures:
+    the positional weights are not unfolded)."""
     from ..kernels import WDClassifier
 
     degree, shifts, C, test_fraction = model.degree, model.shifts, model.C, model.test_fraction
@@ -208,7 +210,7 @@ def train_classifier(X, y, *, model, random_state, solver=SolverOptions(), progr
                                f"{CHANCE_AUROC}); its POIM, top oligomers and motifs are likely noise")
             warnings.warn(info["warning"], stacklevel=3)
     info["chance_level"] = "warning" in info
-    return model.positional_weights(), info
+    return (model.positional_weights() if weights else None), info
 
 
 def held_out_split(y, test_fraction, random_state):
