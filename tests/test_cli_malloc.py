@@ -9,22 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from seqimp import _heap
 from seqimp.cli import _resources
 
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def _glibc():
-    import ctypes
-
-    try:
-        ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return False
-    return sys.platform.startswith("linux")
-
-
-@pytest.mark.skipif(not _glibc(), reason="mallopt is glibc's")
+@pytest.mark.skipif(_heap._libc() is None, reason="mallopt is glibc's")
 def test_thresholds_are_set_with_glibc(monkeypatch):
     monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
     monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)

@@ -7,12 +7,10 @@ is the one line a command gives instead of starting when the limit is below what
 libraries map to run at all (:data:`FLOOR`), so nothing is half-done and no lock or staging
 folder is left behind. Uses only the standard library.
 
-:func:`keep_freed_memory` (also on import): with glibc, freed blocks up to
+:func:`keep_freed_memory` (also on import; :mod:`seqimp._heap`, where the positional motif
+rounds' moments that hand memory back are too): with glibc, freed blocks up to
 :data:`MMAP_THRESHOLD` stay in the process's heap for the next allocation instead of going back
-to the system and being faulted in, page by page, again. A motif run allocates and frees the
-same arrays round after round (site scores, EM tables, POIM levels): on ``motif_benchmark_2/masked``
-its page faults fell from 241,000 to 74,000 and its system time from 3.1 to 2.2 s, the same
-peak memory (849 against 852 MiB). Where the user set ``MALLOC_MMAP_THRESHOLD_`` or
+to the system and being faulted in again. Where the user set ``MALLOC_MMAP_THRESHOLD_`` or
 ``MALLOC_TRIM_THRESHOLD_`` their choice stands.
 
 :func:`sleeping_openmp_threads` (called by ``seqimp motifs`` before its first parallel kernel):
@@ -41,6 +39,8 @@ from __future__ import annotations
 
 import os
 import sys
+
+from .._heap import MMAP_THRESHOLD, TRIM_THRESHOLD, keep_freed_memory
 
 __all__ = ["address_space_limit", "prepare", "limit_error", "keep_freed_memory", "sleeping_openmp_threads", "FLOOR",
            "MMAP_THRESHOLD", "TRIM_THRESHOLD", "SPIN_COUNT", "agg_backend"]
@@ -79,31 +79,6 @@ def limit_error() -> str | None:
     return (f"the memory limit (ulimit -v) is {limit / 2**20:.0f} MiB; seqimp needs at least "
             f"{FLOOR / 2**30:.0f} GiB of address space to load its numerical libraries; raise the limit "
             "(ulimit -v) and run again; nothing was written")
-
-
-#: Blocks up to this size come from the heap (glibc's largest mmap threshold on 64-bit systems);
-#: larger ones are mapped and returned on free as before.
-MMAP_THRESHOLD = 32 << 20
-
-#: Free memory at the top of the heap is returned to the system only beyond this much.
-TRIM_THRESHOLD = 1 << 30
-
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)
-
-
-def keep_freed_memory() -> bool:
-    """Set glibc's mmap and trim thresholds (module docstring); True when both were taken, False
-    where the user set them, or without glibc's ``mallopt`` (it is then a no-op)."""
-    if "MALLOC_MMAP_THRESHOLD_" in os.environ or "MALLOC_TRIM_THRESHOLD_" in os.environ:
-        return False
-    try:
-        import ctypes
-
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):  # not glibc (macOS, Windows): nothing to set
-        return False
-    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    return mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1 and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1
 
 
 #: Spins of a GNU OpenMP thread before it sleeps (``GOMP_SPINCOUNT``; libgomp counts about 100,000

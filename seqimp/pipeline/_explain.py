@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._heap import release_free_heap, tables_outside_heap
 from ..errors import SeqimpError
 from ..io import alphabet_of, check_sequences, get_alphabet
 from ..training import train_classifier
@@ -135,6 +136,7 @@ def trained_poim(data, *, model, background, importance, random_state, progress,
     max_order = importance.order(model.degree)
     check_job(length, degree=model.degree, max_order=max_order, background_order=background.order,
               max_memory=importance.max_memory)
+    release_free_heap()  # the last round's free blocks back to the system (seqimp._heap)
     X, y = data.labelled()
     info = held_out  # the held-out metrics when the caller has them already
     if info is None and model.test_fraction > 0:  # held-out accuracy only; the importance comes from all sequences
@@ -146,7 +148,9 @@ def trained_poim(data, *, model, background, importance, random_state, progress,
                                fasta=background.fasta, length=length, order=background.order,
                                positional=background.positional)
     logger.info(f"computing POIM and FIRM up to order {max_order} ({text})")
-    result = compute_importance(weights, bg, max_order=max_order, max_memory=importance.max_memory, progress=progress)
+    with tables_outside_heap():  # the tables and the levels' arrays returned whole when freed
+        result = compute_importance(weights, bg, max_order=max_order, max_memory=importance.max_memory,
+                                    progress=progress)
     if info is not None:
         result.meta = dict(result.meta or {}, metrics={k: info[k] for k in ("n_test", "accuracy", "auroc")})
     return result
