@@ -13,8 +13,10 @@ are those of ``motif_sites.tsv``, whose threshold 1% of the negatives pass (reca
 STREME's are its ``sites.tsv`` (its own threshold). "any" counts the sites of every reported
 motif. Spurious: reported motifs that match no planted matrix at TOMTOM p <= 1e-4 (STREME: only
 its motifs with E <= 0.05, the ones it calls significant). Wall time and peak memory (maximum
-resident set size of the ``seqimp motifs`` process, from ``os.wait4``) beside STREME's
-FINALTIME, which was taken on another machine: compare the orders of magnitude only.
+resident set size of the ``seqimp motifs`` process, from ``os.wait4``, and in brackets the
+largest sum of it and its children's at once -- the run and its figure process --, sampled
+every 20 ms) beside STREME's FINALTIME, which was taken on another machine: compare the orders
+of magnitude only.
 
 Each seqimp run is the command line a user types, ``seqimp motifs --positive P --negative N
 --out DIR --strand both``, in a fresh process after a warm-up run that fills the numba cache
@@ -250,22 +252,52 @@ def _env(source):
 
 @dataclass
 class Timing:
-    """One finished process: wall seconds, CPU seconds (user + system), peak RSS in MiB, exit code."""
+    """One finished process: wall seconds, CPU seconds (user + system), peak RSS in MiB (``os.wait4``:
+    the largest of the process and its children one at a time), exit code, and the largest sum of
+    the RSS of the process and its children at once (MiB, sampled every 20 ms: a run and its figure
+    process together)."""
 
     wall: float
     cpu: float
     rss: float
     code: int
+    tree: float = float("nan")
+
+
+def _tree_rss(pid) -> int:
+    """KiB resident in ``pid`` and its descendants now (0 for one that is gone)."""
+    total = 0
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            total += next((int(line.split()[1]) for line in fh if line.startswith("VmRSS:")), 0)
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            children = [int(c) for c in fh.read().split()]
+    except (OSError, ValueError):
+        return total
+    return total + sum(_tree_rss(c) for c in children)
 
 
 def timed_process(cmd, log_path, env=None, cwd=None) -> Timing:
-    """Run ``cmd`` with stdout and stderr into ``log_path``; its :class:`Timing` (``os.wait4``)."""
+    """Run ``cmd`` with stdout and stderr into ``log_path``; its :class:`Timing` (``os.wait4``, and
+    the sampled peak of the process with its children)."""
+    import threading
+
+    peak, done = [0], threading.Event()
+
+    def sample(pid):
+        while not done.wait(0.02):
+            peak[0] = max(peak[0], _tree_rss(pid))
+
     t0 = time.perf_counter()
     with open(log_path, "w") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=cwd)
+        sampler = threading.Thread(target=sample, args=(proc.pid,), daemon=True)
+        sampler.start()
         _pid, status, usage = os.wait4(proc.pid, 0)
+        done.set()
+        sampler.join()
     return Timing(time.perf_counter() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0,
-                  os.waitstatus_to_exitcode(status))
+                  os.waitstatus_to_exitcode(status), peak[0] / 1024.0)
 
 
 def run_seqimp(scenario, out, extra=(), source=None) -> Timing:
@@ -459,7 +491,7 @@ def run_scenarios(which="public", seeds=(1,), shared=SHARED, keep=None, only=(""
           f"found = TOMTOM "
           f"p <= 1e-4; {timings}\n")
     print("| set | planted | method | found (p) | rank | offset | recall (any motif) | motifs (spurious) "
-          "| wall s | peak MiB |")
+          "| wall s | peak MiB (with its children) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for k, sc in enumerate(scenarios):
         if baseline is not None:  # first runs, not reported: kernels the warm-up did not reach compile here
@@ -523,12 +555,17 @@ def _print_streme(sc, database, label, out, timing):
     significant = [i for i, m in enumerate(s_motifs) if np.isfinite(m.evalue) and m.evalue <= 0.05]
     codes = (read_fasta(sc.pos).codes, read_fasta(sc.neg).codes)
     rows, spurious = evaluate(sc, s_motifs, s_sites, database, claims=significant, codes=codes)
-    seconds, rss = (f"{s_seconds:.1f}", "-") if timing is None else (_seconds(timing), f"{timing.rss:.0f}")
+    seconds, rss = (f"{s_seconds:.1f}", "-") if timing is None else (_seconds(timing), _memory(timing))
     _print(sc, label, rows, f"{len(significant)} with E <= 0.05 ({spurious})", seconds, rss)
 
 
 def _seconds(timing):
     return f"{timing.wall:.1f} ({timing.cpu:.1f})"
+
+
+def _memory(timing):
+    """Peak MiB of the process (``os.wait4``) and, in brackets, of the process with its children at once."""
+    return f"{timing.rss:.0f} ({timing.tree:.0f})"
 
 
 def _print_run(sc, out, database, label, source):
@@ -551,7 +588,7 @@ def _print_answer(sc, out, database, label, timing):
     route = _route(out)
     _print(sc, label + (f" ({route} route)" if route else ""), rows,
            f"{len(motifs)} ({spurious}" + (f"; {flagged} composition)" if flagged else ")"), _seconds(timing),
-           f"{timing.rss:.0f}")
+           _memory(timing))
 
 
 def _route(out):

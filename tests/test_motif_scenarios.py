@@ -83,6 +83,18 @@ def test_timed_process_reports_the_exit_code(tmp_path, fake_streme):
     assert np.isfinite(timing.wall) and timing.rss > 0
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_timed_process_counts_a_child_beside_its_parent(tmp_path):
+    """The process-tree peak adds a child's memory to its parent's while both hold it; the
+    os.wait4 peak is the larger of the two alone."""
+    child = "import time; a = b'x' * (300 << 20); time.sleep(1.0)"
+    parent = (f"import subprocess, sys; a = b'y' * (200 << 20); "
+              f"subprocess.run([sys.executable, '-c', {child!r}], check=True)")
+    timing = ms.timed_process([sys.executable, "-c", parent], tmp_path / "p.log")
+    assert timing.code == 0
+    assert 300 <= timing.rss < 480 <= timing.tree
+
+
 def test_pwm_alone_is_counted_on_the_fresh_set_too(tmp_path, monkeypatch):
     """evaluate scans a motif's PWM alone on the scenario's fresh twins with each twin's planted
     sites and gives the mean: a twin whose planted rows point at sequences without the motif
