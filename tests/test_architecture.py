@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent / "seqimp"
 
 #: Stage of each top-level package or module: a module may import from its own stage and earlier ones.
 STAGES = {
-    "errors": 0, "_json": 0, "_cores": 0, "_tables": 0, "_progress": 0, "_npz": 0, "_parallel": 0, "_sizes": 0, "_lazy": 0, "_repr": 0, "_renamed": 0,
+    "errors": 0, "_json": 0, "_cores": 0, "_tables": 0, "_progress": 0, "_npz": 0, "_parallel": 0, "_sizes": 0, "_heap": 0, "_lazy": 0, "_repr": 0, "_renamed": 0,
     "tabular": 1,
     "io": 2, "datasets": 2.5,
     "kernels": 3, "training": 4, "background": 5, "importance": 6, "scorers": 6.5, "motifs": 7, "plot": 8,

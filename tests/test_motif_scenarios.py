@@ -85,14 +85,15 @@ def test_timed_process_reports_the_exit_code(tmp_path, fake_streme):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_timed_process_counts_a_child_beside_its_parent(tmp_path):
-    """The process-tree peak adds a child's memory to its parent's while both hold it; the
-    os.wait4 peak is the larger of the two alone."""
+    """The process-tree peak adds a child's memory to its parent's while both hold it (the
+    os.wait4 peak is at most the larger of the two, or the size of this process where it forked
+    the child: not checked)."""
     child = "import time; a = b'x' * (300 << 20); time.sleep(1.0)"
     parent = (f"import subprocess, sys; a = b'y' * (200 << 20); "
               f"subprocess.run([sys.executable, '-c', {child!r}], check=True)")
     timing = ms.timed_process([sys.executable, "-c", parent], tmp_path / "p.log")
     assert timing.code == 0
-    assert 300 <= timing.rss < 480 <= timing.tree
+    assert timing.rss >= 300 and timing.tree >= 480
 
 
 def test_pwm_alone_is_counted_on_the_fresh_set_too(tmp_path, monkeypatch):
