@@ -31,6 +31,7 @@ glibc's own behaviour).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 
 __all__ = ["keep_freed_memory", "release_free_heap", "tables_outside_heap", "MMAP_THRESHOLD", "TRIM_THRESHOLD",
@@ -51,8 +52,9 @@ _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (mal
 _set = {"mmap": None}  # the mmap threshold keep_freed_memory set; None: the process's own
 
 
+@functools.lru_cache(maxsize=None)
 def _libc():
-    """glibc's C library (``mallopt`` and ``malloc_trim`` typed), or None."""
+    """glibc's C library (``mallopt`` and ``malloc_trim`` typed), or None; loaded once."""
     try:
         import ctypes
 

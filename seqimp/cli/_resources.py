@@ -111,4 +111,3 @@ def agg_backend() -> None:
 
 prepare()  # on import, which seqimp.cli does before NumPy
 keep_freed_memory()
-
