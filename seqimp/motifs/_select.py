@@ -162,8 +162,9 @@ def _figures(r) -> str:
     log_h = r.get("log10_held_out_p_value", np.log10(r["held_out_p_value"]) if r["held_out_p_value"] > 0 else np.nan)
     if np.isnan(r.get("held_out_sites", np.nan)) and np.isnan(r["held_out_p_value"]):
         return f"sites in {r['sites']} positives (p = {format_pvalue(log_p)}), not tested held out"
-    return (f"sites in {r['sites']} positives (p = {format_pvalue(log_p)}), {r['held_out_sites']} positives "
-            f"against {r['held_out_negative_sites']} negatives held out (p = {format_pvalue(log_h)})")
+    # counts (a column with untested NaNs holds them as floats)
+    return (f"sites in {r['sites']} positives (p = {format_pvalue(log_p)}), {int(r['held_out_sites'])} positives "
+            f"against {int(r['held_out_negative_sites'])} negatives held out (p = {format_pvalue(log_h)})")
 
 
 def _renamed(refined, keep, names):

@@ -56,7 +56,8 @@ def gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9, round=1, accep
         # sequences, it drifts to low-complexity stretches of the background (seqimp.motifs._gkm_seeds)
         return refined_run(found.seeds, sequences, options, candidates=found.candidates, result=result,
                            parameters=parameters, round=round, accepted=accepted, match=match,
-                           random_state=random_state, max_iter=EM_ITERATIONS, tune=True)
+                           random_state=random_state, max_iter=EM_ITERATIONS, tune=True,
+                           max_held_out_pvalue=options.max_pvalue)  # a seed failing p is not refitted
     if seqlets:
         logger.info("no seed word is enriched in the seqlets; no gkm motif")
     else:

@@ -48,4 +48,5 @@ def word_motifs(sequences, *, options, round=1, accepted=(), random_state=None) 
                 + f"; refining them on the sequences (EM, strand {options.strand}, then tuned at the site threshold)")
     return refined_run(seeds, sequences, options, candidates=candidates, result=None, parameters=parameters,
                        round=round, accepted=accepted, match=False, random_state=random_state,
-                       max_iter=EM_ITERATIONS, tune=True)
+                       max_iter=EM_ITERATIONS, tune=True,
+                       max_held_out_pvalue=options.max_pvalue)  # a seed failing p is not refitted
