@@ -18,7 +18,11 @@ share of the positives; uniform random letters elsewhere):
 5. with ``--index-dtype``: the fit with the half tables and window rows the pass indexes with
    signed (int32, the baseline: numba checks every signed index for a negative value) and
    unsigned (uint32, :class:`~seqimp.kernels._gkm.GkmTables`, the default), alternating, fastest
-   of ``--repeat`` each, with the ratio; the two models' ``coef_`` must be equal to the bit.
+   of ``--repeat`` each, with the ratio; the two models' ``coef_`` must be equal to the bit;
+6. with ``--lmer-scores``: every l-mer's score of a model fitted on the sequences, summed one
+   l-mer at a time over the column choices (the baseline, a numba kernel in this script) and by
+   the halves' shared rows (``GKMClassifier.lmer_scores``, seqimp/kernels/_gkm_lmers.py),
+   alternating, fastest of ``--repeat`` each, with the ratio and the largest relative difference.
 
 LS-GKM is skipped, with a note, unless ``--lsgkm DIR`` names the folder of its binaries
 (``gkmmatrix``, ``gkmtrain``, ``gkmpredict``); build it from github:Dongwon-Lee/lsgkm
@@ -31,6 +35,7 @@ run only.
     python scripts/bench_gkm.py --lsgkm /tmp/lsgkm/src --n 2000 --length 200
     python scripts/bench_gkm.py --n 2000 --running-dtype --fasta POS.fa NEG.fa   # float32 against float64
     python scripts/bench_gkm.py --index-dtype --fasta POS.fa NEG.fa              # uint32 against int32 indices
+    python scripts/bench_gkm.py --lmer-scores --repeat 5                         # l-mer scores by halves
 """
 
 from __future__ import annotations
@@ -193,6 +198,48 @@ def _index_dtypes(X, y, l, k, C, repeat, *, show=True):
         print(f"time ratio int32 / uint32 indices: {best['int32'] / best['uint32']:.2f} (models equal to the bit)")
 
 
+def _per_lmer_kernel():
+    """The baseline of item 6, compiled on first use: ``sum_c w[left[a, c] + right[b, c]]`` for
+    each l-mer ``(a, b)`` on its own (twice that with both strands)."""
+    from numba import njit, prange
+
+    @njit(parallel=True)
+    def per_lmer(left, right, w, factor):
+        n_right = right.shape[0]
+        out = np.empty(left.shape[0] * n_right)
+        for u in prange(out.size):
+            a, b = u // n_right, u % n_right
+            total = 0.0
+            for c in range(left.shape[1]):
+                total += w[left[a, c] + right[b, c]]
+            out[u] = factor * total
+        return out
+
+    return per_lmer
+
+
+def _lmer_scores(X, y, l, k, C, repeat, *, show=True):
+    """Every l-mer's score one l-mer at a time (baseline) and by halves, alternating; print the
+    fastest of each, their ratio and the largest relative difference."""
+    from seqimp.kernels import GKMClassifier
+
+    gkm = GKMClassifier(l, k, C=C, tol=0.1, random_state=0).fit(X, y)
+    per_lmer, tables = _per_lmer_kernel(), gkm.tables_
+    best, out = {}, {}
+    for _ in range(repeat):
+        for name in ("per l-mer", "by halves"):
+            start = time.perf_counter()
+            out[name] = (per_lmer(tables.left, tables.right, gkm.coef_, 2.0 if gkm.reverse_complement else 1.0)
+                         if name == "per l-mer" else gkm.lmer_scores())
+            best[name] = min(best.get(name, np.inf), time.perf_counter() - start)
+    diff = np.abs(out["per l-mer"] - out["by halves"]).max() / np.abs(out["per l-mer"]).max()
+    if show:
+        for name in ("per l-mer", "by halves"):
+            print(f"l-mer scores {name}: {best[name]:.3f} s (fastest of {repeat}), {4 ** l:,} l-mers")
+        print(f"time ratio per l-mer / by halves: {best['per l-mer'] / best['by halves']:.2f} "
+              f"(largest difference {diff:.1e} of the largest score)")
+
+
 def main(argv=None) -> int:
     from sklearn.metrics import roc_auc_score
 
@@ -215,14 +262,16 @@ def main(argv=None) -> int:
                    help="only: time the fit with float64 against float32 running weights (item 4)")
     p.add_argument("--index-dtype", action="store_true",
                    help="only: time the fit with signed against unsigned table indices (item 5)")
-    p.add_argument("--repeat", type=int, default=3, help="fits per running or index dtype (default 3)")
+    p.add_argument("--lmer-scores", action="store_true",
+                   help="only: time every l-mer's score one at a time against by halves (item 6)")
+    p.add_argument("--repeat", type=int, default=3, help="fits per running or index dtype, or l-mer scorings (default 3)")
     p.add_argument("--fasta", type=Path, nargs=2, default=None, metavar=("POS", "NEG"),
-                   help="with --running-dtype or --index-dtype: these sequences instead of the planted set "
+                   help="with --running-dtype, --index-dtype or --lmer-scores: these sequences instead of the planted set "
                         "(equal lengths)")
     args = p.parse_args(argv)
     l, k = args.word_length, args.informative
-    if args.running_dtype or args.index_dtype:
-        compare = _index_dtypes if args.index_dtype else _running_dtypes
+    if args.running_dtype or args.index_dtype or args.lmer_scores:
+        compare = (_lmer_scores if args.lmer_scores else _index_dtypes if args.index_dtype else _running_dtypes)
         if args.fasta:
             from seqimp.io import read_fasta
 

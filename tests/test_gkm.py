@@ -1,7 +1,7 @@
 """The gapped-k-mer kernel and GKMClassifier against explicit counts in Python."""
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, product
 from math import comb
 
 import numpy as np
@@ -144,14 +144,20 @@ def test_attributions_brute_force():
     np.testing.assert_allclose(clf.attributions(X[:1])[0], expect, rtol=1e-10, atol=1e-14)
 
 
-def test_lmer_scores_are_scores_of_lone_lmers():
+@pytest.mark.parametrize("l, k, rc", [(5, 3, True), (5, 3, False), (6, 4, True), (7, 4, False), (4, 4, True),
+                                      (3, 1, True)])
+def test_lmer_scores_are_scores_of_lone_lmers(l, k, rc):
+    """Every l-mer's score from the halves' shared rows (seqimp.kernels._gkm_lmers) against the
+    model's decision function on that l-mer alone (no normalisation, no bias)."""
     X, y = planted(40, L=20, seed=2)
-    clf = GKMClassifier(5, 3, normalize=False, bias=0.0).fit(X, y)
+    clf = GKMClassifier(l, k, normalize=False, bias=0.0, reverse_complement=rc).fit(X, y)
     scores = clf.lmer_scores()
-    assert scores.shape == (4 ** 5,)
-    words = np.array([[0, 1, 2, 3, 3], [3, 3, 0, 0, 1]], dtype=np.uint8)
-    idx = [int("".join(map(str, w)), 4) for w in words]
-    np.testing.assert_allclose(scores[idx], clf.decision_function(words), rtol=1e-12)
+    assert scores.shape == (4 ** l,)
+    words = np.array(list(product(range(4), repeat=l)), dtype=np.uint8)  # in l-mer index order
+    np.testing.assert_allclose(scores, clf.decision_function(words), rtol=1e-12, atol=1e-12 * np.abs(scores).max())
+    if rc:  # an l-mer and its reverse complement score the same, to the last bit
+        from seqimp.io import reverse_complement_index
+        np.testing.assert_array_equal(scores, scores[reverse_complement_index(l)])
 
 
 def test_fit_is_reproducible():

@@ -416,24 +416,6 @@ def _attributions(codes, offsets, l, columns, left, right, rc, w, scale, out, ro
                     out[first + columns[c, j]] += v
 
 
-@njit(cache=True, parallel=True)
-def _lmer_scores(l, left, right, rc, w):
-    """``<phi(u), w>`` of every l-mer ``u`` alone (both strands with ``rc``), by l-mer index."""
-    n = 4 ** l
-    shift = 2 * (l - l // 2)
-    rmask = (1 << shift) - 1
-    out = np.empty(n)
-    for u in prange(n):
-        buf = np.empty((2, 2), dtype=np.uint32)
-        buf[0, 0], buf[0, 1] = u >> shift, u & rmask
-        v = 0
-        for p in range(l):
-            v = (v << 2) | (3 - ((u >> (2 * p)) & 3))
-        buf[1, 0], buf[1, 1] = v >> shift, v & rmask
-        out[u] = _strand_dot(buf, 2 if rc else 1, left, right, w, rc)
-    return out
-
-
 def n_chunks(n: int) -> int:
     """Work chunks of the parallel kernels that keep a scratch vector each: one per thread."""
     return max(1, min(int(n), numba.get_num_threads()))

@@ -23,9 +23,10 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ._gkm import (GkmTables, _attributions, _lmer_scores, _scores, _squared_norms, _weights_of,
+from ._gkm import (GkmTables, _attributions, _scores, _squared_norms, _weights_of,
                    buffer_rows, check_lengths, mirror_weights, n_chunks, ragged_codes)
 from ._gkm_dcd import dcd_pass
+from ._gkm_lmers import lmer_scores
 
 __all__ = ["GKMClassifier"]
 
@@ -302,4 +303,4 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "coef_")
         if self.tables_.word_length > 12:
             raise SeqimpError(f"lmer_scores: 4**{self.tables_.word_length} l-mers are too many; word_length <= 12")
-        return _lmer_scores(*self._args()[:3], bool(self.reverse_complement), self.coef_)
+        return lmer_scores(self.tables_, self.coef_, bool(self.reverse_complement))
