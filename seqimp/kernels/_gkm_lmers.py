@@ -60,6 +60,9 @@ def lmer_groups(word_length, informative):
 
 @njit(cache=True, parallel=True)
 def _lmer_scores(left, right_t, w, factor, choices, choice_off, rows, row_off, members, member_off):
+    """Every l-mer's score times ``factor``, shape (4**l,), from the groups of :func:`lmer_groups`:
+    group by group, each of its rows (in parallel: their members are disjoint) summed over the
+    group's choices and added to the l-mers of its members."""
     n_right = right_t.shape[1]
     out = np.zeros(left.shape[0] * n_right)
     for g in range(choice_off.size - 1):
