@@ -158,7 +158,7 @@ def test_a_killed_worker_process_is_survived_exactly_or_fails_in_one_line(data, 
         clean = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1)
         killed = _kill_a_worker_in_round_2(c, monkeypatch)  # the worker holding partition 0's scattered rows
         survived = dcd_svm_distributed(X, y, client=c, degree=3, C=0.1, tol=1e-1)
-        assert len(killed) == 1 and killed[0] not in c.scheduler_info()["workers"]
+        assert len(killed) == 1 and killed[0] not in _distributed.worker_addresses(c)
         assert survived.n_iter == clean.n_iter >= 3
         np.testing.assert_array_equal(survived.coef, clean.coef)   # bit-identical, as the design promises
         np.testing.assert_array_equal(survived.dual_coef, clean.dual_coef)
@@ -187,7 +187,7 @@ def test_a_killed_worker_is_survived_exactly_when_the_rows_come_from_a_codes_sto
                                                                             ["a", "b"]))  # paths, not scattered rows
         killed = _kill_a_worker_in_round_2(c, monkeypatch)
         survived = dcd_svm_distributed(codes, y, client=c, degree=3, C=0.1, tol=1e-1)
-        assert len(killed) == 1 and killed[0] not in c.scheduler_info()["workers"]
+        assert len(killed) == 1 and killed[0] not in _distributed.worker_addresses(c)
         assert survived.n_iter == clean.n_iter >= 3
         np.testing.assert_array_equal(survived.coef, clean.coef)
         np.testing.assert_array_equal(survived.dual_coef, clean.dual_coef)
@@ -227,7 +227,7 @@ def test_unreachable_scheduler_is_one_clear_line():
     assert "\n" not in str(err.value)
     local = connect(n_workers=1, processes=False)
     cluster = local.cluster
-    assert len(local.scheduler_info()["workers"]) == 1
+    assert len(_distributed.worker_addresses(local)) == 1
     local.close()
     assert cluster.status.name == "closed"  # the client owns its local cluster
     with pytest.raises(SeqimpError, match="give exactly one of scheduler"):
@@ -284,7 +284,7 @@ def test_importance_batches_on_the_cluster_equal_the_sequential_run(client, data
         par_ism = ism(model.decision_function, X[:9], batch_size=50)
         par_perm = permutation_importance(on_columns, X[:300], y[:300], loss="1-auc", n_repeats=3,
                                           random_state=2)
-    assert set(_WHERE) & set(client.scheduler_info()["workers"])   # the batches ran on the workers
+    assert set(_WHERE) & set(_distributed.worker_addresses(client))   # the batches ran on the workers
     # the scorer was pickled a few times per order (the check, the scatter), not once per batch
     # (22 times for 29 batches when it travels with the batches)
     assert len(_WHERE) >= 20 and pickled <= 4
@@ -321,7 +321,7 @@ def test_importance_client_argument_runs_on_the_cluster_with_the_local_numbers(c
     local_perm = permutation_importance(on_columns, X[:200], y[:200], loss="1-auc", n_repeats=2, random_state=3)
     _WHERE.clear()
     remote = poim_sampled(scorer, bg, 2, n_samples=16, batch_size=100, random_state=7, client=client)
-    assert set(_WHERE) & set(client.scheduler_info()["workers"])
+    assert set(_WHERE) & set(_distributed.worker_addresses(client))
     for name in ("poim", "firm", "poim_se", "firm_se"):
         for a, b in zip(getattr(local, name), getattr(remote, name)):
             np.testing.assert_array_equal(a, b)
@@ -367,3 +367,40 @@ def test_single_machine_fast_options_are_refused_on_the_cluster(client, data):
         model = WDClassifier(degree=3, solver="fast", client=client, **options)
         with pytest.raises(SeqimpError, match="single-machine fast route"):
             model.fit(X[:2000], y[:2000])
+
+
+def test_worker_addresses_ask_the_scheduler_not_the_clients_cache():
+    """``scheduler_info(n_workers=-1)`` returns the client's cache, which the client's periodic
+    update (totals only, no workers) can overwrite right after the fetch: the addresses come from
+    the scheduler's answer itself. A client whose ``scheduler_info`` takes no ``n_workers``
+    (older distributed, always every worker) is read as before."""
+    import asyncio
+
+    class Scheduler:
+        async def identity(self, n_workers=0):
+            return {"workers": {"tcp://b:2": {}, "tcp://a:1": {}} if n_workers == -1 else {}}
+
+    class Raced:
+        scheduler = Scheduler()
+
+        def scheduler_info(self, n_workers=-1):
+            return {"workers": {}}  # the cache as the periodic update left it
+
+        def sync(self, func, *args, **kwargs):
+            return asyncio.run(func(*args, **kwargs))
+
+    class Older:
+        def scheduler_info(self):
+            return {"workers": {"tcp://c:3": {}}}
+
+    assert _distributed.worker_addresses(Raced()) == ["tcp://a:1", "tcp://b:2"]
+    assert _distributed.worker_addresses(Older()) == ["tcp://c:3"]
+
+    class NoWorkers(Raced):
+        class scheduler:
+            @staticmethod
+            async def identity(n_workers=0):
+                return {"workers": {}}
+
+    with pytest.raises(SeqimpError, match="^the Dask cluster has no workers$"):
+        _distributed._workers(NoWorkers())

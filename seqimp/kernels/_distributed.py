@@ -157,11 +157,23 @@ def _local_round(part, sign, alpha, upper, w, degree, base, lay, sqb, qd, sigma,
 
 
 def _workers(client):
-    workers = sorted(client.scheduler_info(n_workers=-1)["workers"]) if _accepts_n_workers(client) \
-        else sorted(client.scheduler_info()["workers"])
+    workers = worker_addresses(client)
     if not workers:
         raise SeqimpError("the Dask cluster has no workers")
     return workers
+
+
+def worker_addresses(client) -> list:
+    """The addresses of the cluster's workers, sorted, asked of the scheduler itself. Where
+    ``scheduler_info`` takes ``n_workers`` (distributed 2025 and later) it returns the client's
+    cached identity after fetching it, and the client's periodic update, which fetches the
+    totals without the workers, can overwrite that cache between the fetch and the read: an
+    empty list of workers on a loaded machine."""
+    if _accepts_n_workers(client):
+        info = client.sync(client.scheduler.identity, n_workers=-1)
+    else:
+        info = client.scheduler_info()
+    return sorted(info["workers"])
 
 
 def _accepts_n_workers(client):
