@@ -48,3 +48,21 @@ class LmerScoresModel:
 def lmer_scores_model():
     """The class :class:`LmerScoresModel`."""
     return LmerScoresModel
+
+
+@pytest.fixture
+def refined_stats(monkeypatch):
+    """The ``stats`` of every :func:`seqimp.motifs.refine_motifs` call the test makes through
+    ``seqimp.motifs`` (the pipeline's routes import it from there), in call order."""
+    import seqimp.motifs
+
+    seen = []
+    refine = seqimp.motifs.refine_motifs
+
+    def spy(*args, **kwargs):
+        out = refine(*args, **kwargs)
+        seen.append(out.stats)
+        return out
+
+    monkeypatch.setattr(seqimp.motifs, "refine_motifs", spy)
+    return seen

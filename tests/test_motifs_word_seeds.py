@@ -119,28 +119,18 @@ def test_a_later_round_names_its_seeds_for_the_round():
     np.testing.assert_allclose(first[0].pwm, later[0].pwm, rtol=0, atol=1e-15)  # renamed: renormalised rows
 
 
-def test_word_seeds_failing_their_p_value_are_not_refitted_held_out(monkeypatch):
+def test_word_seeds_failing_their_p_value_are_not_refitted_held_out(refined_stats):
     """The word route refits held out only the seeds whose sites pass ``max_pvalue`` in the
     positives (the others cannot be reported): the planted word is tested at the default level
     and, at a level it fails, is left untested (NaN) and not reported."""
-    import seqimp.motifs
     from seqimp.io import encode_labelled
     from seqimp.pipeline import MotifOptions
     from seqimp.pipeline._word_motifs import word_motifs
 
-    seen = []
-    refine = seqimp.motifs.refine_motifs
-
-    def spy(*args, **kwargs):
-        out = refine(*args, **kwargs)
-        seen.append(out.stats)
-        return out
-
-    monkeypatch.setattr(seqimp.motifs, "refine_motifs", spy)
     pos, neg = _planted(np.random.default_rng(0))
     data = encode_labelled(pos, neg, "dna")
     run = word_motifs(data, options=MotifOptions(strand="both", max_motifs=1))
-    assert len(run.motifs) == 1 and np.isfinite(seen[-1]["held_out_p_value"]).all()
-    p = float(seen[-1]["p_value"].iloc[0])
+    assert len(run.motifs) == 1 and np.isfinite(refined_stats[-1]["held_out_p_value"]).all()
+    p = float(refined_stats[-1]["p_value"].iloc[0])
     run = word_motifs(data, options=MotifOptions(strand="both", max_motifs=1, max_pvalue=p / 10))
-    assert not run.motifs and seen[-1]["held_out_p_value"].isna().all()
+    assert not run.motifs and refined_stats[-1]["held_out_p_value"].isna().all()
