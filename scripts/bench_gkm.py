@@ -17,11 +17,11 @@ share of the positives; uniform random letters elsewhere):
    process, fastest of ``--repeat`` each, with the ratio and the dual objectives;
 5. with ``--index-dtype``: the fit with the half tables and window rows the pass indexes with
    signed (int32, the baseline: numba checks every signed index for a negative value) and
-   unsigned (uint32, :class:`~seqimp.kernels._gkm.GkmTables`, the default), alternating, fastest
+   unsigned (uint32, :class:`~seqimp.kernels.gkm._kernel.GkmTables`, the default), alternating, fastest
    of ``--repeat`` each, with the ratio; the two models' ``coef_`` must be equal to the bit;
 6. with ``--lmer-scores``: every l-mer's score of a model fitted on the sequences, summed one
    l-mer at a time over the column choices (the baseline, a numba kernel in this script) and by
-   the halves' shared rows (``GKMClassifier.lmer_scores``, seqimp/kernels/_gkm_lmers.py),
+   the halves' shared rows (``GKMClassifier.lmer_scores``, seqimp/kernels/gkm/_lmers.py),
    alternating, fastest of ``--repeat`` each, with the ratio and the largest relative difference.
 
 LS-GKM is skipped, with a note, unless ``--lsgkm DIR`` names the folder of its binaries
@@ -148,7 +148,7 @@ def _gkmsvm_lite(python, X, y, test, l, k, C, kn, work):
 
 def _running_dtypes(X, y, l, k, C, repeat, *, show=True):
     """Fit with float64 and float32 running weights, alternating; print the fastest of each."""
-    import seqimp.kernels._gkm_estimator as estimator
+    import seqimp.kernels.gkm._estimator as estimator
     from seqimp.kernels import GKMClassifier
 
     best, fits = {}, {}
@@ -331,7 +331,8 @@ def main(argv=None) -> int:
         print(f"{name:45s} {seconds:9.2f} {seconds * 1000 / n_train:10.2f} {auc:7.3f}")
     for name, seconds, _auc in rows[1:-1]:
         print(f"time ratio {name} / seqimp GKMClassifier: {seconds / rows[0][1]:.2f}")
-    from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
+    from seqimp.options import ModelOptions, MotifOptions
+    from seqimp.pipeline import run_motifs
 
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()

@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 from seqimp import PositionalWeights, WDClassifier, decode, wd_kernel
-from seqimp.kernels import wd_beta
+from seqimp.kernels._params import wd_beta
 
 
 def numpy_gram_rows(X, rows, degree, shifts):

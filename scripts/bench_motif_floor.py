@@ -37,7 +37,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from motif_scenarios import SHARED, timed_process
+from motif_scenarios import timed_process
+from scenario_sets import SHARED
 
 LIBRARIES = ["numpy", "pandas", "scipy.stats", "sklearn.base", "sklearn.model_selection", "numba",
              "matplotlib.figure", "matplotlib.backends.backend_agg"]
@@ -148,7 +149,7 @@ def _sets(which, shared):
     if which in ("public", "both"):
         out.append(("few (public, IRF1)", folder / "few_pos.fa", folder / "few_neg.fa"))
     if which in ("generated", "both"):
-        from motif_scenarios import generate
+        from scenario_sets import generate
 
         sc = generate("few", 1, Path(tempfile.mkdtemp(prefix="floor_sets_")), shared)
         out.append(("few (generated seed 1, MEF2A)", sc.pos, sc.neg))

@@ -95,7 +95,7 @@ def main():
         child(engine, int(k), int(mm) or None, int(length),
               os.path.join(folder, f"{engine}_{k}.npz") if folder else None)
         return
-    from seqimp._sizes import parse_size
+    from seqimp._utils.sizes import parse_size
     from seqimp.importance import plan_poim
 
     max_memory = parse_size(args.max_memory, "--max-memory")

@@ -18,7 +18,7 @@ Stages (one process; numba's thread count set by ``numba.set_num_threads``, the 
                      under an order-1 background (its conditional rows drawn inside the batches), as ``ism``.
 
 Thread counts are those of 1, 2, 4, 8, 16 that the process may use
-(:func:`seqimp._cores.available_cores`); every stage is run once per count (``--repeat N``: N
+(:func:`seqimp._utils.cores.available_cores`); every stage is run once per count (``--repeat N``: N
 rounds over the counts, the fastest of each count kept, for a machine shared with other jobs),
 warm (its numba code compiled before the clock starts), and the speed-up is against one thread
 in the same process. On a 16-core machine the whole run takes about 7-8 minutes (ism and sampled
@@ -46,7 +46,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from seqimp._cores import core_count  # noqa: E402
+from seqimp._utils.cores import core_count  # noqa: E402
 
 MOTIF = np.array([3, 2, 0, 1, 3, 1, 0], dtype=np.uint8)  # TGACTCA
 

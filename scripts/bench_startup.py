@@ -77,7 +77,7 @@ def startup(python, repeat) -> None:
 
 
 #: ``seqimp`` with TOMTOM's background compilation switched off (it compiles in the run's process)
-SERIAL = ("import sys, seqimp.motifs._compare as c; from seqimp.cli import main; "
+SERIAL = ("import sys, seqimp.motifs.known._compare as c; from seqimp.cli import main; "
           "c.tomtom_warmup = lambda needed: c.TomtomWarmup(False); sys.exit(main(sys.argv[1:]))")
 
 

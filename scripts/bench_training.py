@@ -2,7 +2,7 @@
 
 For each n, random sequences of length 141 with GATTACA planted at positions 60-69 in
 half of them and 10% label noise (the data of ``bench_kernels.py``) are generated in
-blocks straight into a codes store on disk (``seqimp.io.write_codes_store`` layout).
+blocks straight into a codes store on disk (``seqimp.io._store.write_codes_store`` layout).
 Each route then trains ``WDClassifier(degree=8, C=1, tol=1e-4)`` in its own child
 process and reports wall time of ``fit``, passes, seconds per pass, held-out accuracy
 and the child's peak resident memory (``resource.getrusage(RUSAGE_SELF).ru_maxrss``,
@@ -51,7 +51,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from seqimp.io import open_codes_store, write_codes_store  # noqa: E402
+from seqimp.io import open_codes_store
+from seqimp.io._store import write_codes_store  # noqa: E402
 
 MOTIF = np.array([2, 0, 3, 3, 0, 1, 0], dtype=np.uint8)  # GATTACA
 
@@ -149,7 +150,9 @@ def child_passes(route, store_path, passes, degree, n_jobs=1):
     """Seconds per full pass (no shrinking, fixed number of passes/rounds): single process vs 2 Dask workers."""
     import warnings
 
-    from seqimp.kernels import connect, dcd_svm, dcd_svm_distributed
+    from seqimp.kernels import connect
+    from seqimp.kernels._dcd import dcd_svm
+    from seqimp.kernels._distributed import dcd_svm_distributed
 
     store = open_codes_store(store_path)
     y = np.asarray(store.labels)

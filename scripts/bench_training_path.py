@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_training import planted_block, top_firm  # noqa: E402
 
-from seqimp.kernels import dcd_svm  # noqa: E402
+from seqimp.kernels._dcd import dcd_svm  # noqa: E402
 from seqimp.kernels._dcd import svm_dual_objective  # noqa: E402
 from seqimp.kernels._layout import to_standard  # noqa: E402
 from seqimp.kernels._sgd_rule import DistanceToOptimum, IterateAverage  # noqa: E402

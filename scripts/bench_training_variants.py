@@ -12,7 +12,7 @@ the rows that switched between 0 and > 0 over the pass, and liblinear's active s
 decision values of all rows are computed outside the timed solver passes.
 
 ``--fast JSON [JSON ...]``: the exact route once, then ``fast_svm`` with each JSON object's
-keywords (``seqimp.kernels.fast_svm``; e.g. ``{"optimum_tol": 10, "average": 10,
+keywords (``seqimp.kernels._sgd.fast_svm``; e.g. ``{"optimum_tol": 10, "average": 10,
 "shrink_margin": 0}``), each compared with the exact fit: fit time as a share of the exact
 fit's, passes, held-out accuracy difference (5,000 test sequences) and, per order
 k = 2..8, the share of the exact fit's top-50 positional k-mers by |FIRM| in the variant's
@@ -43,7 +43,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_training_path import LENGTH, DEGREE, TOP, measures  # noqa: E402
 from bench_training import planted_block  # noqa: E402
 
-from seqimp.kernels import dcd_svm, fast_svm  # noqa: E402
+from seqimp.kernels._dcd import dcd_svm
+from seqimp.kernels._sgd import fast_svm  # noqa: E402
 from seqimp.kernels._implicit import implicit_layout  # noqa: E402
 from seqimp.kernels._sgd_rule import validation_scores  # noqa: E402
 

@@ -40,18 +40,18 @@ per set and seed) and reuses them on the next run with the same file.
     python scripts/eval_motif_recovery.py --scenarios all --streme /tmp/meme-build/src/streme
     python scripts/eval_motif_recovery.py --scenarios standalone   # GC-rich, positives only, repeats, long peaks
 
-``--scenarios`` runs the scenario benchmark of ``scripts/motif_scenarios.py`` instead: the five
-sets of ``motif_benchmark_2`` (STREME 5.5.8's stored answers) and generated sets of the same
-kinds (low prevalence anywhere in long sequences, a dominant motif masking a second one, a
-composite pair, a weak long motif, few sequences) with other factors and seeds: recall of the
-planted sites at 1% FPR, offset, spurious motifs, wall time and peak memory beside STREME's
-(its stored FINALTIME; with ``--streme PATH``, a STREME built here run on the same files in
-the same script run, alternately after and before seqimp). Every row gives the "PWM alone"
-recall of the motif file's PWM for both tools: scanned over every window of both strands at the
-score that at most 1% of the negatives' best windows pass (scripts/motif_standalone.py); on a
-generated set also on its "fresh sets", three sets of the same kind drawn with other seeds
-(the mean), which neither tool saw (both fit their PWMs on the set they are given, so the recall there flatters a
-PWM fitted to its own sequences; the fresh sets do not).
+``--scenarios`` runs the scenario benchmark of ``scripts/motif_scenarios.py`` instead, on the sets
+of ``scripts/scenario_sets.py``: the five sets of ``motif_benchmark_2`` (STREME 5.5.8's stored
+answers) and generated sets of the same kinds (low prevalence anywhere in long sequences, a
+dominant motif masking a second one, a composite pair, a weak long motif, few sequences) with other
+factors and seeds: recall of the planted sites at 1% FPR, offset, spurious motifs, wall time and
+peak memory beside STREME's (its stored FINALTIME; with ``--streme PATH``, a STREME built here run
+on the same files in the same script run, alternately after and before seqimp). Every row gives the
+"PWM alone" recall of the motif file's PWM for both tools: scanned over every window of both
+strands at the score that at most 1% of the negatives' best windows pass
+(scripts/motif_standalone.py); on a generated set also on its "fresh sets", three sets of the same
+kind drawn with other seeds (the mean), which neither tool saw (both fit their PWMs on the set they
+are given, so the recall there flatters a PWM fitted to its own sequences; the fresh sets do not).
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ SETS = [
 
 def found_vs_true(found, truths, database):
     """p (n_found, n_truths) of every found PWM against every truth, offsets and strands."""
-    from seqimp.motifs._compare import _tomtom
+    from seqimp.motifs.known._compare import _tomtom
 
     targets = [m.pwm for m in database] + [t.pwm for t, _, _ in truths]
     p, offset, _overlap, strand = _tomtom([m.pwm for m in found], targets, True)
@@ -212,7 +212,7 @@ def found_vs_true(found, truths, database):
 def evaluate(found, truths, database):
     """One dict per truth (p, offset error, sites, rank, columns of the best found motif) and
     the spurious count (found motifs matching no truth at p <= LOOSE_P)."""
-    from seqimp.motifs import information_content
+    from seqimp.motifs._motif import information_content
 
     if not found:
         return [dict(p=1.0, err=None, sites=0, rank=None, columns=(0, 0)) for _ in truths], 0
@@ -233,7 +233,8 @@ def evaluate(found, truths, database):
 
 
 def run_seqimp(data, seed):
-    from seqimp.pipeline import MotifOptions, run_motifs
+    from seqimp.options import MotifOptions
+    from seqimp.pipeline import run_motifs
 
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
@@ -247,8 +248,9 @@ def run_modisco(data, seed):
     from modiscolite.tfmodisco import TFMoDISco
 
     from seqimp.importance import ism
-    from seqimp.motifs import Motif, trim_uninformative
-    from seqimp.pipeline import ModelOptions
+    from seqimp.motifs import Motif
+    from seqimp.motifs.known._compare import trim_uninformative
+    from seqimp.options import ModelOptions
     from seqimp.training import train_model
 
     t0 = time.perf_counter()
@@ -305,8 +307,9 @@ def main(argv=None) -> int:
                         "(default ../shared/data beside the repository)")
     parser.add_argument("--scenarios", choices=["public", "generated", "standalone", "all"], default=None,
                         help="instead: the scenario benchmark (scripts/motif_scenarios.py): the five sets of "
-                             "motif_benchmark_2 with STREME's stored answers, generated ones, the four kinds of "
-                             "scripts/motif_standalone.py (GC-rich, positives only, repeats, long peaks), or all")
+                             "motif_benchmark_2 with STREME's stored answers, generated ones "
+                             "(scripts/scenario_sets.py), the four kinds of scripts/motif_standalone.py (GC-rich, "
+                             "positives only, repeats, long peaks), or all")
     parser.add_argument("--scenario-seeds", type=int, nargs="+", default=[1], metavar="SEED",
                         help="seeds of the generated scenarios (default 1)")
     parser.add_argument("--keep", metavar="DIR", default=None, help="keep the scenario runs' folders in DIR")

@@ -6,7 +6,7 @@ GATA1, UCI splice donors and acceptors, over several seeds.
 Prints, per set and seed, the motifs of ``seqimp.pipeline.run_motifs`` (``--strand both``) and:
 planted -- CTCF found (the motif most similar to STREME's CTCF), its informative columns
 (information content >= 0.5 bit), the fraction of positives with a CTCF site, its TOMTOM-free
-PWM similarity to STREME's motif (:func:`seqimp.motifs.pwm_similarity`, 1 = identical), and
+PWM similarity to STREME's motif (:func:`seqimp.motifs._copies.pwm_similarity`, 1 = identical), and
 whether a position-free motif similar to STREME's GATA motif was found; splice -- whether the
 rank-1 motif carries GT at 31-32 (donors) or AG at 29-30 (acceptors); and whether the motifs
 are identical across seeds.
@@ -22,8 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from seqimp.io._fasta import read_fasta
-from seqimp.motifs import pwm_similarity, read_motifs
-from seqimp.pipeline import MotifOptions, run_motifs
+from seqimp.motifs import read_motifs
+from seqimp.motifs._copies import pwm_similarity
+from seqimp.options import MotifOptions
+from seqimp.pipeline import run_motifs
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "motif_benchmark"
 

@@ -22,8 +22,9 @@ overlaps.
 
 from __future__ import annotations
 
-
 import numpy as np
+
+from scenario_sets import TRANSITIONS, _paste, _site, jaspar, write_scenario
 
 STANDALONE = {  # kind: (JASPAR IDs, sequences per class, length, description)
     "gcrich": (("MA0079.5",), 1000, 200, "SP1 at 100+-20 in 50% of GC-rich promoters (200 nt)"),
@@ -64,9 +65,7 @@ def _repeats(rng, X):
 
 def generate_standalone(kind, seed, out, shared, database=None):
     """Write a set of ``kind`` (:data:`STANDALONE`) with ``seed`` into ``out``: a
-    :class:`motif_scenarios.Scenario`."""
-
-    from motif_scenarios import TRANSITIONS, _paste, _site, jaspar, write_scenario
+    :class:`scenario_sets.Scenario`."""
     from seqimp.io import dinucleotide_shuffle
 
     ids, n, L, note = STANDALONE[kind]
@@ -103,7 +102,7 @@ def pwm_alone_sites(motif, pos, neg, fpr=0.01, order=2, background=None):
     import pandas as pd
 
     from seqimp.background import SiteBackground
-    from seqimp.motifs._scanning import strict_threshold
+    from seqimp.motifs._scanning_pwm import strict_threshold
     from seqimp.motifs._sites import best_windows
 
     background = SiteBackground.fit(neg, order) if background is None else background

@@ -49,8 +49,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from motif_scenarios import GENERATED, SHARED, compare, generate, jaspar, seqimp_answer, site_hits  # noqa: E402
+from motif_scenarios import compare, seqimp_answer, site_hits  # noqa: E402
 from motif_standalone import STANDALONE, generate_standalone, pwm_alone_sites  # noqa: E402
+from scenario_sets import GENERATED, SHARED, generate, jaspar  # noqa: E402
 
 #: the most flank columns drawn on each side, and how far a flank column's letters move
 MAX_FLANK, FLANK_JITTER = 3, 0.06

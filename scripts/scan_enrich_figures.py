@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from seqimp.cli import main
-from seqimp.motifs import jaspar_motifs, score_matrix, score_pvalues, write_meme
+from seqimp.motifs import jaspar_motifs, write_meme
+from seqimp.motifs.known._scan import score_matrix, score_pvalues
 
 FIGURES = Path(__file__).resolve().parent.parent / "docs" / "figures"
 

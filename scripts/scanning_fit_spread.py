@@ -24,8 +24,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from motif_scenarios import FRESH_SEEDS, GENERATED, SHARED, compare, generate, jaspar  # noqa: E402
+from motif_scenarios import compare  # noqa: E402
 from motif_standalone import STANDALONE, generate_standalone  # noqa: E402
+from scenario_sets import FRESH_SEEDS, GENERATED, SHARED, generate, jaspar  # noqa: E402
 from pwm_alone_paired import _hits, scoring_backgrounds  # noqa: E402
 
 

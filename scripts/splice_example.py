@@ -25,9 +25,10 @@ import numpy as np  # noqa: E402
 
 from seqimp.io import kmer_string  # noqa: E402
 from seqimp.datasets import load_uci_promoters, load_uci_splice, promoter_position  # noqa: E402
-from seqimp.pipeline import ModelOptions  # noqa: E402
+from seqimp.options import ModelOptions  # noqa: E402
 
-from seqimp.pipeline._explain import compute_importance, make_background  # noqa: E402
+from seqimp.background._poim_background import make_background  # noqa: E402
+from seqimp.importance._poim_job import compute_importance  # noqa: E402
 
 from seqimp.training import train_model  # noqa: E402
 

@@ -9,6 +9,8 @@ The package is laid out by pipeline stage (``docs/architecture.md``)::
     io -> kernels -> training -> background -> importance -> motifs -> plot -> report -> pipeline -> cli
                                    tabular (beside the sequence stages)
 
+The options of every run are the dataclasses of :mod:`seqimp.options`.
+
 The names below are imported lazily from the stage package that owns them, so
 ``import seqimp`` is cheap and compiles no numba code.
 """
@@ -20,8 +22,8 @@ from importlib import import_module
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 # numba's thread pool no larger than the cores this process may use (cgroup quota, OMP_NUM_THREADS;
-# seqimp/_cores.py): set before numba is imported, unless the user set NUMBA_NUM_THREADS
-from ._cores import limit_numba_threads as _limit_numba_threads  # noqa: E402
+# seqimp/_utils/cores.py): set before numba is imported, unless the user set NUMBA_NUM_THREADS
+from ._utils.cores import limit_numba_threads as _limit_numba_threads  # noqa: E402
 
 _limit_numba_threads()
 
@@ -79,7 +81,7 @@ _EXPORTS = {
 
 _SUBPACKAGES = {"io", "kernels", "training", "background", "importance", "motifs", "plot", "report", "pipeline",
                 "tabular", "cli",
-                "datasets", "errors", "scorers"}
+                "datasets", "errors", "options", "scorers"}
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 

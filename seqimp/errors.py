@@ -15,8 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["SeqimpError", "check_int", "check_number", "check_choice", "check_file", "check_random_state",
-           "DEFAULT_SEED"]
+__all__ = ["SeqimpError"]
 
 #: The seed every random choice uses when the caller gives none.
 DEFAULT_SEED = 0

@@ -9,7 +9,6 @@ G=2, T=3 for DNA) and returns ``(n,)`` float64 scores, so it can be passed to
 * :class:`TorchScorer` - a live ``torch.nn.Module`` (torch is imported only when used);
 * :class:`ModelScorer` / :func:`sklearn_scorer` / :func:`load_sklearn_model` - scikit-learn;
 * :func:`load_scorer` - any Python function given as ``module:function``;
-* :func:`call_scorer` - one batch scored and checked (one finite real score per sequence);
 * :func:`onehot` / :func:`onehot_layout` - the one-hot features those models take
   (``(n, 4L)`` flattened, or ``(n, 4, L)`` / ``(n, L, 4)`` in one of :data:`LAYOUTS`).
 
@@ -18,9 +17,9 @@ This module is the one public home of the adapters (neither ``seqimp`` nor
 (``seqimp/importance/_scorers.py``, ``_onnx.py``, ``_torch.py``).
 """
 
-from .importance._onnx import LAYOUTS, OnnxScorer, onehot_layout
-from .importance._scorers import ModelScorer, call_scorer, load_scorer, load_sklearn_model, onehot, sklearn_scorer
+from .importance._onnx import OnnxScorer, onehot_layout
+from .importance._scorers import ModelScorer, load_scorer, load_sklearn_model, onehot, sklearn_scorer
 from .importance._torch import TorchScorer
 
 __all__ = ["OnnxScorer", "TorchScorer", "ModelScorer", "sklearn_scorer", "load_sklearn_model", "load_scorer",
-           "onehot", "onehot_layout", "LAYOUTS", "call_scorer"]
+           "onehot", "onehot_layout"]

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 import seqimp
-from seqimp.kernels import WDClassifier, dcd_svm, fast_svm, wd_features
+from seqimp.kernels import WDClassifier, wd_features
+from seqimp.kernels._dcd import dcd_svm
+from seqimp.kernels._sgd import fast_svm
 from seqimp.kernels import _estimators
 from seqimp.kernels._async_dcd import AsyncPasses, low_orders, rebuild_weights
 from seqimp.kernels._dcd import svm_start

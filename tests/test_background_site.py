@@ -9,11 +9,12 @@ import itertools
 import numpy as np
 import pytest
 
-from seqimp.background import SiteBackground, read_bfile
+from seqimp.background import SiteBackground
+from seqimp.background._site_background import read_bfile
 from seqimp.errors import SeqimpError
 from seqimp.motifs import Motif, scan_sequences
 from seqimp.motifs._context_scores import context_pvalues, context_table
-from seqimp.motifs._scan import SCALE, best_sequence_scores, encode_any_length
+from seqimp.motifs.known._scan import SCALE, best_sequence_scores, encode_any_length
 from seqimp.motifs._sites import best_site_scores, site_scores
 
 

@@ -129,7 +129,8 @@ def test_every_subcommand_accepts_quiet_after_it():
                                                                     "--model-out", "m.npz"],
              "poim": ["--out", "x"], "motifs": ["--out", "x"], "encode": ["--fasta", "a.fa", "--out", "s"],
              "cite": [], "scan": ["--db", "m.meme", "--out", "x"], "enrich": ["--db", "m.meme", "--out", "x"],
-             "variants": ["--model-file", "m.npz", "--vcf", "v.vcf", "--genome", "g.fa", "--out", "x"]}
+             "variants": ["--model-file", "m.npz", "--vcf", "v.vcf", "--genome", "g.fa", "--out", "x"],
+             "predict": ["--model-file", "m.npz", "--fasta", "s.fa", "--out", "x"]}
     assert set(extra) == set(_COMMANDS)
     for name in _COMMANDS:
         assert parser.parse_args([name] + extra[name] + ["-q"]).quiet is True

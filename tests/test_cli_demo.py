@@ -26,7 +26,7 @@ def test_demo_runs_the_pipeline_and_finds_the_planted_site(tmp_path, capsys):
     names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
     assert {"report.html", "summary.json", "top_oligomers.tsv", "poim.npz", "model.npz", "differential_poim.png",
             "weights_vs_firm.png"} <= names
-    # per-order heatmaps for k <= 4 (issue 17: outputs sized for people); every order in the
+    # per-order heatmaps for k <= 4 only (outputs sized for people); every order in the
     # differential and maximal POIM
     assert {f"poim_order{k}.png" for k in range(1, 5)} | {"maximal_poim.png"} <= names
     assert not {f"poim_order{k}.png" for k in range(5, 9)} & names

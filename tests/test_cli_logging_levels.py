@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from seqimp import _progress
+from seqimp._utils import progress as _progress
 from seqimp.cli import _COMMANDS, _SUMMARIES, build_parser, main
 from seqimp.cli._logging import configure, log_level
-from seqimp.training import metrics_line
+from seqimp.training._classifier import metrics_line
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -100,9 +100,10 @@ def test_help_lists_every_command_and_imports_none():
 
 def test_poim_help_needs_not_the_pipeline():
     from seqimp.cli import _options
-    from seqimp.pipeline._options import BACKGROUNDS
+    from seqimp.options import BACKGROUNDS, MODEL_KINDS
 
     assert _options.BACKGROUNDS == BACKGROUNDS  # --background's choices, without importing the pipeline
+    assert _options.MODEL_KINDS == MODEL_KINDS
     code = ("import sys; from seqimp.cli import main; main(['poim', '--help']); "
             "print(sorted(m for m in sys.modules if m.startswith(('seqimp.pipeline', 'sklearn', 'numba'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from seqimp import _heap
+from seqimp._utils import heap as _heap
 from seqimp.cli import _resources
 
 DATA = Path(__file__).resolve().parent / "data"

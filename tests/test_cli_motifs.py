@@ -263,7 +263,7 @@ def test_motifs_with_the_figure_process_writes_the_same_files(planted, from_fast
     line run on two or more cores; off for the rest of the suite): every file the same bytes as
     the run that drew them itself (the report and manifest name their folder and are left out)."""
     monkeypatch.setenv("SEQIMP_FIGURE_PROCESS", "1")
-    monkeypatch.setattr("seqimp._cores.available_cores", lambda: 2)
+    monkeypatch.setattr("seqimp._utils.cores.available_cores", lambda: 2)
     started = []
     import seqimp.plot._figure_process as figures
 

@@ -21,7 +21,7 @@ POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")
 FAST = ["--degree", "2", "--max-order", "3", "--seed", "0"]
 EXACT_FILES = {"top_oligomers.tsv", "differential_poim.png", "maximal_poim.png", "poim_order1.png", "poim_order2.png", "poim_order3.png",
                "weights_vs_firm.png", "poim.npz", "model.npz", "summary.json", "report.html"}
-# what the training route adds: the motifs of its POIM with sites on its sequences (issue 18)
+# what the training route adds: the motifs of its POIM with sites on its sequences
 MOTIF_FILES = {"motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.tsv", "motifs.json", "motif_candidates.tsv",
                "motif_sites.tsv", "motif_sites.bed", "logos", "background.txt"}
 
@@ -123,7 +123,7 @@ def test_scorer_route(tmp_path, capsys):
     out = tmp_path / "sampled"
     assert main(argv + ["--out", str(out)]) == 0
     names = {p.name for p in out.iterdir() if not p.name.startswith(".")}
-    # with both classes of sequences the sampled POIM's motifs are refined on them (issue 18)
+    # with both classes of sequences the sampled POIM's motifs are refined on them
     assert names == EXACT_FILES - {"model.npz", "weights_vs_firm.png", "poim_order3.png"} | MOTIF_FILES
     result = load_poim(out / "poim.npz")
     assert result.method == "sampled" and result.max_order == 2
@@ -186,7 +186,7 @@ def test_one_class_only(tmp_path, capsys):
 
 
 def test_poim_streams_when_the_tables_exceed_the_budget(tmp_path, capsys):
-    """Issue 17: a job whose full tables exceed --max-memory runs on the streaming engine (one
+    """A job whose full tables exceed --max-memory runs on the streaming engine (one
     log line says so) and writes the same top table as the in-memory engine."""
     base = ["poim", "--no-motifs", "--positive", POS, "--negative", NEG, "--degree", "2", "--max-order", "8",
             "--seed", "0"]
@@ -266,8 +266,8 @@ def test_full_tables_writes_every_order_to_hdf5(tmp_path, capsys):
 
 
 def test_default_run_on_251_nt_writes_at_most_20_mb(tmp_path):
-    """Issue 17: outputs sized for people. Default options (degree 8, max order 8) on 251-nt
-    sequences: poim.npz holds summaries, model.npz the non-zero weights. (Without the motif
+    """Default options (degree 8, max order 8) on 251-nt sequences write at most 20 MB in all:
+    poim.npz holds summaries, model.npz the non-zero weights. (Without the motif
     step, which adds a few small tables and one logo per motif and ~30 s to this test.)"""
     rng = np.random.default_rng(0)
     letters = np.array(list("ACGT"))
@@ -286,7 +286,7 @@ def test_default_run_on_251_nt_writes_at_most_20_mb(tmp_path):
 
 
 def test_poim_motifs_on_both_strands_with_a_database(tmp_path, capsys):
-    """Issue 18: the training route refines its motifs on its own sequences; --strand both and
+    """The training route refines its motifs on its own sequences; --strand both and
     --db as in 'seqimp motifs' (matches.tsv, one verdict line per motif)."""
     out = tmp_path / "res"
     db = DATA / "toy_motifs.meme"

@@ -1,4 +1,4 @@
-"""``seqimp poim`` motifs on every route that has DNA sequences (issue 18, item 3): a saved
+"""``seqimp poim`` motifs on every route that has DNA sequences: a saved
 ``--model`` and the sampled routes given ``--positive``/``--negative`` find the motifs of their
 POIM and refine them on those sequences; the routes without both classes of DNA sequences
 refuse the motif options with one line saying why.

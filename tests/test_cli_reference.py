@@ -5,11 +5,14 @@
   library call (stubbed here) instead of a ``seqimp: error:`` line that refuses it;
 - docs/cli/<command>.md equal what scripts/make_cli_reference.py writes, and their help blocks
   equal ``seqimp COMMAND --help``; every file a page lists is named by the command's ``--help``;
-- examples in ``--help`` are one line each.
+- examples in ``--help`` are one line each;
+- ``--help`` stays short: at most 120 lines at 100 columns, every option listed with a help
+  of one or two lines; the long explanations are the parsers' ``details``, shown on the pages only.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import re
 import shutil
@@ -71,7 +74,8 @@ def files(tmp_path_factory):
     (d / "score.py").write_text("def score(x):\n    return x.sum(axis=1) * 1.0\n")
     for ext in ("meme", "jaspar", "transfac"):
         shutil.copy(DATA / f"toy_motifs.{ext}", d / f"toy.{ext}")
-    from seqimp.motifs import read_motifs, write_homer
+    from seqimp.motifs import read_motifs
+    from seqimp.motifs.known._formats import write_homer
 
     write_homer(read_motifs(d / "toy.meme"), d / "toy.homer")
     (d / "bg.txt").write_text("# order 0\nA 0.25\nC 0.25\nG 0.25\nT 0.25\n")
@@ -118,6 +122,9 @@ def _contexts(command, d):
                      ["--model-file", f"{d}/m.npz", "--vcf", f"{d}/v.vcf", "--genome", f"{d}/g.fa", "--regions",
                       f"{d}/p.bed"] + out,
                      ["--vcf", f"{d}/v.vcf", "--genome", f"{d}/g.fa", "--width", "30"] + out],
+        "predict": [["--model-file", f"{d}/m.npz", "--fasta", f"{d}/pos.fa"] + out, ["--model-file", f"{d}/m.npz"]
+                    + fa + out, ["--model-file", f"{d}/m.npz"] + bed + ["--negative-bed", f"{d}/n.bed"] + out,
+                    ["--model-file", f"{d}/m.npz"] + table + out, ["--fasta", f"{d}/pos.fa"] + out],
         "cite": [[]],
     }[command]
 
@@ -139,7 +146,7 @@ def _samples(d):
             "--model-out": f"{d}/m.npz", "--validation-fraction": "0.1", "--validation-tol": "0.01",
             "--weight-tol": "0.01", "--patience": "2", "--optimum-tol": "0.1", "--shrink-margin": "0.5",
             "--average": "3", "--threads": "1", "--labels": "1", "--chunk-size": "10", "--vcf": f"{d}/v.vcf",
-            "--regions": f"{d}/p.bed", "--null-windows": "5", "--run": f"{d}/run", "--bfile": f"{d}/bg.txt"}
+            "--regions": f"{d}/p.bed", "--null-windows": "5", "--batch-size": "10", "--cv": "2", "--run": f"{d}/run", "--bfile": f"{d}/bg.txt"}
 
 
 def _extra(command, option, value, d):
@@ -165,6 +172,8 @@ def _extra(command, option, value, d):
             command, ["--positive", f"{d}/rna.fa", "--negative", f"{d}/rna_neg.fa"])
     if option == "--model" and value == "wds":
         return ["--shifts", "1"]
+    if option == "--model-format" and value == "lsgkm":
+        return ["--model", "gkm", "--model-out", f"{d}/m.model.txt"]
     return []
 
 
@@ -202,11 +211,17 @@ def _stub_library(monkeypatch):
     import seqimp.training
 
     for name in ("run_poim", "run_model", "run_sampled", "run_regression", "run_motifs", "run_scan", "run_enrich",
-                 "run_variants"):
+                 "run_variants", "run_predict"):
         monkeypatch.setattr(seqimp.pipeline, name, _stub, raising=False)
     for name in ("train_model", "train_gkm", "train_on_store", "load_model"):
         monkeypatch.setattr(seqimp.training, name, _stub, raising=False)
     monkeypatch.setattr(seqimp.training, "load_model_file", lambda path: (None, "wd", {}), raising=False)
+    import seqimp.training._model_file
+
+    monkeypatch.setattr(seqimp.training._model_file, "load_model_file", lambda path: (None, "wd", {}))
+    import seqimp.training._predict
+
+    monkeypatch.setattr(seqimp.training._predict, "load_predictor", _stub)  # seqimp predict's model file
     monkeypatch.setattr(seqimp.importance, "load_poim", lambda *a, **k: _Dummy(), raising=False)
     monkeypatch.setattr(seqimp.kernels, "connect", _stub, raising=False)
     for name in ("load_scorer", "load_sklearn_model", "OnnxScorer"):
@@ -301,3 +316,51 @@ def test_reference_page_is_the_parser(command, monkeypatch, capsys):
 def test_index_page_is_the_parsers():
     assert (ROOT / "docs" / "cli" / "README.md").read_text() == REF.index_page(PARSERS)
     assert "docs/cli/" in (ROOT / "README.md").read_text()
+
+
+#: The most lines ``seqimp COMMAND --help`` may print at 100 columns (``COLUMNS=100 seqimp COMMAND --help | wc -l``).
+MAX_HELP_LINES = 120
+
+
+@pytest.mark.parametrize("command", list(PARSERS))
+def test_help_is_at_most_120_lines(command, monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", REF.COLUMNS)
+    assert main([command, "--help"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.count("\n") <= MAX_HELP_LINES, (
+        f"seqimp {command} --help prints {shown.count(chr(10))} lines at {REF.COLUMNS} columns (at most "
+        f"{MAX_HELP_LINES}): move the long explanations to the parser's details (seqimp.cli._options.details)")
+
+
+@pytest.mark.parametrize("command", list(PARSERS))
+def test_every_option_is_listed_with_a_short_help(command, monkeypatch):
+    """No option is hidden (argparse.SUPPRESS) and each help takes one or two lines of ``--help``."""
+    monkeypatch.setenv("COLUMNS", REF.COLUMNS)
+    parser = PARSERS[command]
+    formatter = parser._get_formatter()
+    for group in parser._action_groups:  # as format_help measures the options (argparse.HelpFormatter)
+        formatter.add_arguments(group._group_actions)
+    help_width = max(formatter._width - min(formatter._action_max_length + 2, formatter._max_help_position), 11)
+    for action in parser._actions:
+        assert action.help and action.help is not argparse.SUPPRESS, f"seqimp {command}: {action.option_strings} hidden"
+        lines = formatter._split_lines(formatter._expand_help(action), help_width)
+        name = (action.option_strings or [action.dest])[0]
+        assert len(lines) <= 2, f"seqimp {command} {name}: {len(lines)} lines of help: {lines}"
+
+
+def test_details_are_on_the_pages_not_in_help(monkeypatch, capsys):
+    """A command's and an option's details (seqimp.cli._options.details) are on its page, not in --help."""
+    monkeypatch.setenv("COLUMNS", REF.COLUMNS)
+    with_details = 0
+    for command, parser in PARSERS.items():
+        page = REF.command_page(command, parser)
+        assert main([command, "--help"]) == 0
+        shown = " ".join(capsys.readouterr().out.split())
+        for target in [parser] + parser._actions:
+            text = REF.details(target)
+            if text:
+                with_details += 1
+                first = " ".join(text.split())[:60]
+                assert first in " ".join(page.split()), (command, first)
+                assert first not in shown, (command, first)
+    assert with_details >= 10

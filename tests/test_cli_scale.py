@@ -1,4 +1,4 @@
-"""``seqimp encode``, ``seqimp train --dask-*`` and the sampled ``seqimp poim --dask-*/--n-jobs`` (issue 16),
+"""``seqimp encode``, ``seqimp train --dask-*`` and the sampled ``seqimp poim --dask-*/--n-jobs``,
 in-process through main()."""
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""``seqimp train --solver ...`` and the model file's record of how the SVM was solved (issue 28), in-process
+"""``seqimp train --solver ...`` and the model file's record of how the SVM was solved, in-process
 through main(), against independent fits of :class:`seqimp.WDClassifier` on the same rows."""
 
 import inspect
@@ -14,7 +14,7 @@ from seqimp import WDClassifier
 from seqimp.cli import main
 from seqimp.errors import SeqimpError
 from seqimp.io import read_fasta
-from seqimp.pipeline import SolverOptions
+from seqimp.options import SolverOptions
 from seqimp.training import load_model, save_model
 
 DATA = Path(__file__).parent / "data"
@@ -183,7 +183,7 @@ def test_solver_options_check_their_fields_and_pass_only_what_is_set():
         SolverOptions(solver="newton")
     with pytest.raises(SeqimpError, match=r"patience: options of the fast route; solver 'dcd' stops by liblinear's"):
         SolverOptions(solver="dcd", patience=3)
-    from seqimp.pipeline import ModelOptions
+    from seqimp.options import ModelOptions
     from seqimp.training import train_model
 
     with pytest.raises(SeqimpError, match=r"solver options \(solver='fast'\) are the WD SVM's \(shifts 0\); shifts 1"):
@@ -193,7 +193,7 @@ def test_solver_options_check_their_fields_and_pass_only_what_is_set():
 
 def test_the_command_line_offers_the_librarys_solvers_and_shows_its_defaults(capsys):
     from seqimp.cli.train import SOLVERS
-    from seqimp.training import SOLVERS as PIPELINE_SOLVERS
+    from seqimp.options import SOLVERS as PIPELINE_SOLVERS
 
     assert SOLVERS == PIPELINE_SOLVERS
     with pytest.raises(SeqimpError, match="solver must be one of " + ", ".join(map(repr, SOLVERS)) + ", got 'x'"):
@@ -213,7 +213,7 @@ def test_an_old_model_file_without_the_solver_record_still_loads(tmp_path):
     new_keys = {"solver", "solver_requested", "solver_reason", "passes", "converged", "max_iter", "tol",
                 "validation_fraction", "validation_tol", "weight_tol", "patience", "average", "validation_rows",
                 "stopping_history"}
-    old = {k: v for k, v in meta.items() if k not in new_keys}    # what 'seqimp train' wrote before issue 28
+    old = {k: v for k, v in meta.items() if k not in new_keys}    # a model file without the solver record
     save_model(tmp_path / "old.npz", weights, old)
     loaded, old_meta = load_model(tmp_path / "old.npz")
     assert old_meta == old and "solver" not in old_meta

@@ -72,7 +72,8 @@ def test_an_old_spelling_prints_one_warning_line(tmp_path, capsys):
 
 
 def test_python_old_keywords_and_argument_order_warn():
-    from seqimp.motifs import Motif, same_motif
+    from seqimp.motifs import Motif
+    from seqimp.motifs._copies import same_motif
     from seqimp.motifs._refine import refine_motifs
     from seqimp.pipeline import run_poim
 
@@ -91,7 +92,8 @@ def test_python_old_keywords_and_argument_order_warn():
 
 
 def test_run_poim_old_order_warns_and_runs_the_same(tmp_path):
-    from seqimp.pipeline import ImportanceOptions, ModelOptions, run_poim
+    from seqimp.options import ImportanceOptions, ModelOptions
+    from seqimp.pipeline import run_poim
 
     rng = np.random.default_rng(0)
     pos = ["".join(rng.choice(list("ACGT"), size=12)) for _ in range(20)]
@@ -171,7 +173,7 @@ def test_enrich_takes_positives_alone(tmp_path, capsys):
 
 
 def test_scan_and_enrich_options_take_the_one_vocabulary():
-    from seqimp.pipeline import EnrichOptions, ScanOptions
+    from seqimp.options import EnrichOptions, ScanOptions
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -190,7 +192,8 @@ def test_scan_background_all_scores_against_the_scanned_letters(tmp_path):
     """ScanOptions(background="all") is the letters of the scanned sequences (scan_sequences'
     "sequences"), EnrichOptions(background="negative") the negatives'."""
     from seqimp.motifs import read_motifs, scan_sequences
-    from seqimp.pipeline import ScanOptions, run_scan
+    from seqimp.options import ScanOptions
+    from seqimp.pipeline import run_scan
 
     motifs = read_motifs(DATA / "toy_motifs.meme")
     seqs = ["GATTACAGGGGGGGGGGGGG", "CCCCCGATTACACCCCCCCC", "GGGGGGGGGGGGGGGATTAC"]

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from seqimp import SeqimpError, WDClassifier, decode, read_fasta
-from seqimp.io import encode_fasta_to_store, open_codes_store, write_codes_store
+from seqimp.io import encode_fasta_to_store, open_codes_store
+from seqimp.io._store import write_codes_store
 
 
 def random_records(rng, n, length, prefix):

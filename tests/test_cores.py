@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from seqimp import _cores
-from seqimp._cores import available_cores, cgroup_quota, core_count, limit_numba_threads
+from seqimp._utils import cores as _cores
+from seqimp._utils.cores import available_cores, cgroup_quota, core_count, limit_numba_threads
 
 DATA = Path(__file__).parent / "data" / "cgroup"
 

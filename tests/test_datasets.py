@@ -108,8 +108,9 @@ def test_real_promoter_data():
 def test_real_splice_sites_top_the_2mer_poim(cls, expected, start):
     """Known biology: donors (EI) have GT at 31-32, acceptors (IE) AG at 29-30 (1-based)."""
     from seqimp.io import kmer_string
-    from seqimp.pipeline import ModelOptions
-    from seqimp.pipeline._explain import compute_importance, make_background
+    from seqimp.background._poim_background import make_background
+    from seqimp.importance._poim_job import compute_importance
+    from seqimp.options import ModelOptions
     from seqimp.training import train_model
 
     with pytest.warns(UserWarning, match="ambiguity codes"):

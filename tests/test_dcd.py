@@ -13,9 +13,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
 from seqimp import SeqimpError, WDClassifier, WDRegressor, wd_features
-from seqimp.kernels import cg_ridge, dcd_svm, training_memory, wd_scores
+from seqimp.kernels._dcd import dcd_svm
+from seqimp.kernels._implicit import wd_scores
+from seqimp.kernels._memory import training_memory
+from seqimp.kernels._ridge import cg_ridge
 from seqimp.kernels._dcd import svm_primal_objective
-from seqimp._sizes import parse_size
+from seqimp._utils.sizes import parse_size
 
 
 def noisy_data(n, length, seed=1, noise=0.1):

@@ -20,8 +20,11 @@ distributed = pytest.importorskip("distributed", reason="needs distributed: pip 
 from distributed.comm.core import CommClosedError  # noqa: E402
 
 from seqimp import SeqimpError, WDClassifier  # noqa: E402
-from seqimp.io import write_codes_store  # noqa: E402
-from seqimp.kernels import _distributed, connect, dcd_svm, dcd_svm_distributed, fit_distributed, wd_scores  # noqa: E402
+from seqimp.io._store import write_codes_store  # noqa: E402
+from seqimp.kernels import _distributed, connect, fit_distributed
+from seqimp.kernels._dcd import dcd_svm
+from seqimp.kernels._distributed import dcd_svm_distributed
+from seqimp.kernels._implicit import wd_scores  # noqa: E402
 from seqimp.kernels._dcd import svm_primal_objective  # noqa: E402
 from seqimp.background import MarkovBackground  # noqa: E402
 from seqimp.importance import ism, poim_sampled  # noqa: E402
@@ -337,7 +340,7 @@ def test_fast_route_on_the_cluster_stops_by_the_same_rule_in_about_the_same_pass
     """CoCoA+ with the fast route's stopping rule: within 1.3x the single machine's passes and the
     same model where it matters (accuracy within 0.002, at least 45 of the top 50 positional k-mers by
     |FIRM| in common per order; decision values correlated > 0.998)."""
-    from seqimp.kernels import fast_svm
+    from seqimp.kernels._sgd import fast_svm
     from seqimp.kernels._sgd_rule import PlateauRule
 
     X, y = data

@@ -8,7 +8,7 @@ from scipy import stats
 from seqimp.errors import SeqimpError
 from seqimp.io import dinucleotide_shuffle
 from seqimp.motifs import Motif, MotifDatabase, enrich_motifs
-from seqimp.motifs._enrich import ENRICH_COLUMNS
+from seqimp.motifs.known._enrich import ENRICH_COLUMNS
 
 
 def _database(seed=0, n=9):

@@ -29,9 +29,9 @@ def wd_model(planted):
 
 
 def test_from_a_poim_with_strings_equals_the_run_of_the_pipeline(planted, wd_model):
-    from seqimp.io import encode_labelled
-    from seqimp.pipeline import MotifOptions
-    from seqimp.pipeline._motif_search import poim_motifs
+    from seqimp.io._labelled import encode_labelled
+    from seqimp.motifs.search._poim_route import poim_motifs
+    from seqimp.options import MotifOptions
 
     pos, neg = planted
     bg = seqimp.MarkovBackground(order=0).fit(neg.codes)

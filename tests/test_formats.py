@@ -1,4 +1,4 @@
-"""Motif formats added for issue 30 and the header checks of issue 29: HOMER in and out,
+"""Motif formats and their header checks: HOMER in and out,
 MEME's and STREME's text output read without a format, MEME header fields refused with file
 and line, JASPAR collections by name, a run folder as a motif source."""
 
@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.motifs import (Motif, load_database, read_homer, read_motifs, score_matrix, score_pvalues, write_homer,
-                           write_meme)
-from seqimp.motifs._jaspar import parse_jaspar_name
-from seqimp.motifs._scan import SCALE
+from seqimp.motifs import Motif, load_database, read_motifs, write_meme
+from seqimp.motifs.known._formats import read_homer, write_homer
+from seqimp.motifs.known._scan import score_matrix, score_pvalues
+from seqimp.motifs.known._jaspar import parse_jaspar_name
+from seqimp.motifs.known._scan import SCALE
 
 STREME = Path(__file__).resolve().parents[2] / "shared" / "data" / "motif_benchmark" / "streme_planted.txt"
 

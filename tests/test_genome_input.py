@@ -7,8 +7,9 @@ import pandas as pd
 import pytest
 
 from seqimp import SeqimpError
-from seqimp.io import (GenomicWindows, extract_windows, genome_negatives, hits_to_bed, oligomer_hits,
-                       position_labels, read_bed, write_bed)
+from seqimp.io import extract_windows, position_labels, read_bed
+from seqimp.io._bed import hits_to_bed, write_bed
+from seqimp.io._genome import GenomicWindows, genome_negatives, oligomer_hits
 
 pytest.importorskip("pyfaidx")
 

@@ -147,7 +147,7 @@ def test_attributions_brute_force():
 @pytest.mark.parametrize("l, k, rc", [(5, 3, True), (5, 3, False), (6, 4, True), (7, 4, False), (4, 4, True),
                                       (3, 2, True)])
 def test_lmer_scores_are_scores_of_lone_lmers(l, k, rc):
-    """Every l-mer's score from the halves' shared rows (seqimp.kernels._gkm_lmers) against the
+    """Every l-mer's score from the halves' shared rows (seqimp.kernels.gkm._lmers) against the
     model's decision function on that l-mer alone (no normalisation, no bias)."""
     X, y = planted(40, L=20, seed=2)
     clf = GKMClassifier(l, k, normalize=False, bias=0.0, reverse_complement=rc, max_iter=5000).fit(X, y)
@@ -156,7 +156,7 @@ def test_lmer_scores_are_scores_of_lone_lmers(l, k, rc):
     words = np.array(list(product(range(4), repeat=l)), dtype=np.uint8)  # in l-mer index order
     np.testing.assert_allclose(scores, clf.decision_function(words), rtol=1e-12, atol=1e-12 * np.abs(scores).max())
     if rc:  # an l-mer and its reverse complement score the same, to the last bit
-        from seqimp.io import reverse_complement_index
+        from seqimp.io._strand import reverse_complement_index
         np.testing.assert_array_equal(scores, scores[reverse_complement_index(l)])
 
 

@@ -216,7 +216,8 @@ def test_lmer_seeds_skip_words_no_positive_holds(lmer_scores_model):
 
 
 def test_gkm_route_explains_away_a_second_motif(tmp_path):
-    from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
+    from seqimp.options import ModelOptions, MotifOptions
+    from seqimp.pipeline import run_motifs
 
     rng = np.random.default_rng(7)
     pos, neg = _codes(160, 80, 8).astype(np.uint8), _codes(160, 80, 9).astype(np.uint8)
@@ -246,7 +247,8 @@ def test_gkm_seeds_failing_their_p_value_are_not_refitted_held_out(tmp_path, ref
     ``max_pvalue``) cannot be reported, so its held-out refits are skipped (NaN) and it claims no
     places; the others are tested held out. TTACGTAA in 60% of the positives (p about 1e-30),
     a CA repeat at 11-18 in the other 40% (about 1e-26): at ``max_pvalue`` 1e-28 the second fails."""
-    from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
+    from seqimp.options import ModelOptions, MotifOptions
+    from seqimp.pipeline import run_motifs
 
     rng = np.random.default_rng(0)
     pos, neg = _codes(160, 80, 8).astype(np.uint8), _codes(160, 80, 9).astype(np.uint8)

@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
-from seqimp.training import GKM_TOL, HELD_OUT_TOL, ModelOptions as TrainingModel, choose_model, train_gkm
+from seqimp.options import ModelOptions, MotifOptions
+from seqimp.pipeline import run_motifs
+from seqimp.training import choose_model, train_gkm
+from seqimp.training._gkm import GKM_TOL, HELD_OUT_TOL
 from test_gkm import planted
 
 pytestmark = pytest.mark.filterwarnings("ignore:the model is close to chance")
@@ -48,7 +50,7 @@ def test_held_out_fit_stops_at_its_own_tolerance(free, monkeypatch, loose_from):
     monkeypatch.setattr(GKMClassifier, "fit", spy)
     pos, neg = free
     X, y = np.vstack([pos, neg]), np.r_[np.ones(len(pos)), np.zeros(len(neg))].astype(int)
-    gkm, info = train_gkm(X, y, model=TrainingModel(kind="gkm"), random_state=0)
+    gkm, info = train_gkm(X, y, model=ModelOptions(kind="gkm"), random_state=0)
     assert HELD_OUT_TOL > GKM_TOL
     held_tol = HELD_OUT_TOL if loose_from == 0 else GKM_TOL
     assert tols == [(info["n_train"], held_tol), (len(y), GKM_TOL)] and info["n_train"] < len(y)

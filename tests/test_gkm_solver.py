@@ -8,10 +8,10 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-import seqimp.kernels._gkm_estimator as estimator
+import seqimp.kernels.gkm._estimator as estimator
 from seqimp.kernels import GKMClassifier, gkm_kernel
-from seqimp.kernels._gkm import GkmTables, ragged_codes
-from seqimp.kernels._gkm_estimator import squared_norms
+from seqimp.kernels.gkm._kernel import GkmTables, ragged_codes
+from seqimp.kernels.gkm._estimator import squared_norms
 from test_gkm import _features, planted
 
 
@@ -131,7 +131,7 @@ def test_norm_cache_equals_fresh_norms(monkeypatch):
 
 
 def test_held_out_start_reaches_the_same_optimum():
-    from seqimp.training import held_out_start
+    from seqimp.training._gkm import held_out_start
 
     X, y = planted(200, L=40, seed=8, share=0.6)
     test = np.arange(1, 200, 5)  # a fifth held out, as the route's split
@@ -149,7 +149,7 @@ def test_held_out_start_reaches_the_same_optimum():
 
 
 def test_weights_of_in_parallel_equal_the_serial_sum():
-    from seqimp.kernels._gkm import _add, _halves, _weights_of, buffer_rows
+    from seqimp.kernels.gkm._kernel import _add, _halves, _weights_of, buffer_rows
 
     rng = np.random.default_rng(5)
     seqs = [rng.integers(0, 4, n).astype(np.uint8) for n in (11, 17, 30, 8, 25)]
@@ -224,7 +224,7 @@ def test_start_at_c_reaches_the_same_optimum():
 
 @pytest.mark.parametrize("l,k", [(5, 3), (4, 4), (6, 2)])
 def test_squared_norms_of_one_strand_equal_explicit_counts(l, k):
-    from seqimp.kernels._gkm import _squared_norms, buffer_rows
+    from seqimp.kernels.gkm._kernel import _squared_norms, buffer_rows
     from test_gkm import _brute_kernel
 
     rng = np.random.default_rng(l * 10 + k)
@@ -238,11 +238,11 @@ def test_squared_norms_of_one_strand_equal_explicit_counts(l, k):
 
 
 def test_rows_cut_over_the_threads_give_the_same_bits_as_one_thread(monkeypatch):
-    """Long rows run their ranges of column choices on the threads (seqimp/kernels/_gkm_dcd.py): the fit is
+    """Long rows run their ranges of column choices on the threads (seqimp/kernels/gkm/_dcd.py): the fit is
     bit for bit the one of one thread, and of the serial loop (every row below the threshold)."""
     import numba
 
-    from seqimp.kernels import _gkm_dcd
+    from seqimp.kernels.gkm import _dcd as _gkm_dcd
 
     X, y = planted(160, L=120, seed=7, share=0.6)
     fits = []
@@ -264,7 +264,7 @@ def test_rows_cut_over_the_threads_give_the_same_bits_as_one_thread(monkeypatch)
 def test_kept_choices_and_their_mirrors(l, k):
     """own_choices keeps one choice of each mirrored pair and every self-mirrored one; weights
     written at the kept choices and filled in by mirror_weights are their own reverse complement."""
-    from seqimp.kernels._gkm import mirror_weights, mirrored_choices, own_choices
+    from seqimp.kernels.gkm._kernel import mirror_weights, mirrored_choices, own_choices
 
     tables = GkmTables(l, k)
     mirror = mirrored_choices(tables.columns, l)

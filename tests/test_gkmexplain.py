@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.importance import attribution_profile, find_seqlets, gkm_attributions
+from seqimp.importance import find_seqlets, gkm_attributions
+from seqimp.importance._gkmexplain import attribution_profile
 
 
 def test_find_seqlets_threshold_and_exclusion():

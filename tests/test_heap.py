@@ -1,4 +1,4 @@
-"""seqimp._heap: glibc's thresholds set by the command line only, the free heap handed back and the
+"""seqimp._utils.heap: glibc's thresholds set by the command line only, the free heap handed back and the
 POIM's blocks mapped outside the heap only where they were set."""
 
 import os
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from seqimp import _heap
+from seqimp._utils import heap as _heap
 
 
 def _mallinfo2():
@@ -24,7 +24,7 @@ def test_nothing_changes_in_a_process_whose_thresholds_seqimp_did_not_set(monkey
 _MAPPED = r"""
 import ctypes, sys
 import numpy as np
-from seqimp import _heap
+from seqimp._utils import heap as _heap
 
 class Info(ctypes.Structure):
     _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",

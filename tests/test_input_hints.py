@@ -13,7 +13,8 @@ from seqimp.importance import POIMResult, StreamedPOIM
 from seqimp.io import read_fasta
 from seqimp.io._alphabet import guess_alphabet
 from seqimp.io._fasta import fasta_summary
-from seqimp.pipeline import ImportanceOptions, ModelOptions, run_poim
+from seqimp.options import ImportanceOptions, ModelOptions
+from seqimp.pipeline import run_poim
 from seqimp.plot import poim_heatmap
 
 DATA = Path(__file__).resolve().parent / "data"

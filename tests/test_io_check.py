@@ -1,4 +1,4 @@
-"""The one sequence check, seqimp.io.check_sequences: every accepted form and every refusal."""
+"""The one sequence check, seqimp.io._check.check_sequences: every accepted form and every refusal."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seqimp import SeqimpError
-from seqimp.io import SequenceSet, check_sequences, decode, encode
+from seqimp.io import SequenceSet, decode, encode
+from seqimp.io._check import check_sequences
 
 records = st.integers(1, 12).flatmap(
     lambda length: st.lists(st.text(alphabet="ACGTacgt", min_size=length, max_size=length), min_size=1, max_size=8))

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from seqimp import SeqimpError, SequenceSet, kmer_index, wd_features, wd_kernel
-from seqimp.kernels import feature_offsets, wd_beta
+from seqimp.kernels._params import feature_offsets, wd_beta
 
 
 def kernel_by_definition(x, y, K, S):

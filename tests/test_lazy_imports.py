@@ -1,4 +1,4 @@
-"""Stage packages import a public name from its module on first use (seqimp/_lazy.py)."""
+"""Stage packages import a public name from its module on first use (seqimp/_utils/lazy.py)."""
 
 import importlib
 import subprocess
@@ -14,7 +14,8 @@ def test_every_public_name_resolves_to_its_module(name):
     package = importlib.import_module(name)
     for public in package.__all__:
         value = getattr(package, public)
-        module = importlib.import_module(f"{name}.{package._EXPORTS[public]}")
+        where = package._EXPORTS[public]  # a submodule, or a module of an earlier stage ("..motifs.search._run")
+        module = importlib.import_module(where if where.startswith(".") else f".{where}", name)
         assert value is getattr(module, public)
         assert public in dir(package)
     with pytest.raises(AttributeError, match=rf"module '{name}' has no attribute 'no_such_name'"):
@@ -34,7 +35,7 @@ def test_importing_a_package_loads_only_what_is_used():
             "assert not [m for m in sys.modules if m.startswith('seqimp.motifs._')], sorted(sys.modules)\n"
             "from seqimp.motifs import Motif\n"
             "assert 'seqimp.motifs._motif' in sys.modules\n"
-            "assert 'seqimp.motifs._enrich' not in sys.modules and 'seqimp.motifs._scan' not in sys.modules\n"
+            "assert 'seqimp.motifs.known._enrich' not in sys.modules and 'seqimp.motifs.known._scan' not in sys.modules\n"
             "from seqimp.motifs import *\n"
-            "assert 'seqimp.motifs._enrich' in sys.modules and callable(enrich_motifs)\n")
+            "assert 'seqimp.motifs.known._enrich' in sys.modules and callable(enrich_motifs)\n")
     subprocess.run([sys.executable, "-c", code], check=True)

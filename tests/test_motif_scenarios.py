@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import motif_scenarios as ms  # noqa: E402
+import scenario_sets  # noqa: E402
 
 # A stand-in for the streme executable: writes a one-motif streme.txt and a sites.tsv into --oc
 # and records its arguments, so that what the benchmark reads from a STREME run is tested here
@@ -57,7 +58,7 @@ def _scenario(tmp_path):
     (tmp_path / "t_pos.fa").write_text(">t_pos_1\nACTGACGTCAAC\n>t_pos_2\nACCTGACGTCAA\n")
     (tmp_path / "t_neg.fa").write_text(">t_neg_1\nACGTTTGGCAAC\n>t_neg_2\nCCGATTAGCAAT\n")
     planted = pd.DataFrame({"sequence": [0, 1], "motif": ["X", "X"], "start": [3, 5], "end": [10, 12]})
-    return ms.Scenario("t", tmp_path / "t_pos.fa", tmp_path / "t_neg.fa", planted, {})
+    return scenario_sets.Scenario("t", tmp_path / "t_pos.fa", tmp_path / "t_neg.fa", planted, {})
 
 
 def test_run_streme_passes_the_stored_options_and_its_answer_is_read(tmp_path, fake_streme):
@@ -119,10 +120,10 @@ def test_pwm_alone_is_counted_on_the_fresh_set_too(tmp_path, monkeypatch):
     pwm = np.full((8, 4), 0.01)
     pwm[np.arange(8), word] = 0.97
     truth = Motif("X", pwm)
-    sc = ms.Scenario("t", write(tmp_path, "pos", pos), write(tmp_path, "neg", neg), planted, {"X": truth})
-    sc.fresh = [ms.Scenario("t2", write(tmp_path / "f", "pos", pos), write(tmp_path / "f", "neg", neg),
-                            fresh_planted, {"X": truth}),
-                ms.Scenario("t3", sc.pos, sc.neg, planted, {"X": truth})]  # the training set itself: 1.0
+    sc = scenario_sets.Scenario("t", write(tmp_path, "pos", pos), write(tmp_path, "neg", neg), planted, {"X": truth})
+    sc.fresh = [scenario_sets.Scenario("t2", write(tmp_path / "f", "pos", pos), write(tmp_path / "f", "neg", neg),
+                                       fresh_planted, {"X": truth}),
+                scenario_sets.Scenario("t3", sc.pos, sc.neg, planted, {"X": truth})]  # the training set itself: 1.0
     monkeypatch.setattr(ms, "compare", lambda motifs, truths, database: (np.array([[1e-9]]), np.zeros((1, 1)),
                                                                          np.zeros((1, 1))))
     sites = pd.DataFrame({"sequence": [], "position": [], "length": [], "motif": []})

@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.motifs import Motif, best_matches, bh_qvalues, compare_motifs, information_content, read_motifs, \
-    trim_uninformative
-from seqimp.motifs._compare import NO_MATCH, UNINFORMATIVE, _tomtom, gumbel_sf, make_decoys, meme_pseudocount
-from seqimp._tables import write_tsv
+from seqimp.motifs import Motif, compare_motifs, read_motifs
+from seqimp.motifs._motif import information_content
+from seqimp.motifs.known._compare import best_matches, bh_qvalues, trim_uninformative
+from seqimp.motifs.known._compare import NO_MATCH, UNINFORMATIVE, _tomtom, gumbel_sf, make_decoys, meme_pseudocount
+from seqimp._utils.tables import write_tsv
 
 from oracle_tomtom import tomtom_slow
 

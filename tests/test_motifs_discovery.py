@@ -9,9 +9,11 @@ import pytest
 
 from seqimp.errors import SeqimpError
 from seqimp.importance._result import POIMResult
-from seqimp.motifs import (Motif, discover_motifs, implied_poim, noise_level, pwm_similarity, read_motifs,
-                           refine_motifs, same_motif, site_scores)
-from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
+from seqimp.motifs import Motif, discover_motifs, implied_poim, read_motifs, refine_motifs, site_scores
+from seqimp.motifs._candidates import noise_level
+from seqimp.motifs._copies import pwm_similarity, same_motif
+from seqimp.options import ModelOptions, MotifOptions
+from seqimp.pipeline import run_motifs
 
 DATA = Path(__file__).resolve().parent / "data"
 # ../shared beside the repository (CI); SEQIMP_SHARED_DATA points elsewhere (a worktree)
@@ -351,7 +353,7 @@ def test_informative_columns_are_a_g_test_against_the_background():
 def test_merged_copies_give_the_group_placement():
     """Copies of one motif at other starts (either strand, other lengths): the kept motif's
     start and spread are the mean and sd of where each copy puts its first column."""
-    from seqimp.motifs import merge_similar
+    from seqimp.motifs._copies import merge_similar
 
     word = "GGATTACACCT"
     rc = word.translate(COMP)[::-1]

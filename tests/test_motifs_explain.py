@@ -1,4 +1,4 @@
-"""Motifs past the first one (issue 26): explaining away finds a planted second motif that a
+"""Motifs past the first one: explaining away finds a planted second motif that a
 single search misses; a set without signal gives "no motif" (exit 0, empty motif files); the
 statistics a reader sees (log10 p-values against exact fractions, E-values never 0,
 palindromes); NNLS on the Cholesky factor against scipy's NNLS on the whole problem."""
@@ -12,9 +12,11 @@ import pandas as pd
 import pytest
 
 from seqimp.cli import main
-from seqimp.motifs import Motif, MotifDatabase, read_motifs, same_motif, write_meme
+from seqimp.motifs import Motif, MotifDatabase, read_motifs, write_meme
+from seqimp.motifs._copies import same_motif
 from seqimp.motifs._stats import fisher_log10, format_pvalue, is_palindromic
-from seqimp.pipeline import ModelOptions, MotifOptions, run_motifs
+from seqimp.options import ModelOptions, MotifOptions
+from seqimp.pipeline import run_motifs
 
 
 def _plant(rng, X, word, start, rate=1.0, purity=1.0):
@@ -57,7 +59,7 @@ def test_explaining_away_finds_the_second_motif_the_first_search_misses(tmp_path
     assert run.parameters["rounds_run"] == 3
     # the first round's POIM, parked in the folder during rounds 2-3, moved into place: the bytes
     # its save writes, and nothing left behind
-    from seqimp.pipeline._explain_away import PARKED_POIM
+    from seqimp.motifs.search._rounds import PARKED_POIM
 
     assert run.result_file == tmp_path / "motifs_poim.npz" and not (tmp_path / PARKED_POIM).exists()
     run.result.save(tmp_path / "again.npz")
@@ -101,8 +103,8 @@ def test_a_motif_the_retrained_positional_model_misses_is_seeded_by_its_words(tm
 
 
 def test_an_error_after_the_rounds_leaves_no_parked_poim(tmp_path, monkeypatch):
-    import seqimp.pipeline._motif_run as motif_run
-    from seqimp.pipeline._explain_away import PARKED_POIM
+    import seqimp.motifs.search._trained_search as trained_search
+    from seqimp.motifs.search._rounds import PARKED_POIM
 
     rng = np.random.default_rng(1)
     pos = _plant(rng, rng.integers(0, 4, (120, 30)).astype(np.uint8), "GGATTACAT", 5)
@@ -112,7 +114,7 @@ def test_an_error_after_the_rounds_leaves_no_parked_poim(tmp_path, monkeypatch):
         assert (tmp_path / PARKED_POIM).exists()  # parked while the rounds ran, still there
         raise RuntimeError("stop")
 
-    monkeypatch.setattr(motif_run, "motif_matches", fail)
+    monkeypatch.setattr(trained_search, "motif_matches", fail)
     with pytest.raises(RuntimeError, match="stop"):
         run_motifs(tmp_path, positive=pos, negative=neg, model=ModelOptions(degree=3, test_fraction=0),
                    motifs=MotifOptions(rounds=2))
@@ -214,7 +216,7 @@ def test_a_motif_the_composition_explains_is_flagged_and_not_matched(caplog):
     composition motif gets no database match."""
     from seqimp.motifs import refine_motifs, select_motifs
     from seqimp.pipeline import MotifRun
-    from seqimp.pipeline._motif_search import motif_matches
+    from seqimp.motifs.search._run import motif_matches
 
     rng = np.random.default_rng(6)
     rich = rng.choice(4, size=(300, 40), p=[0.35, 0.15, 0.15, 0.35]).astype(np.uint8)

@@ -8,8 +8,10 @@ import pytest
 from scipy.optimize import minimize
 
 from seqimp.errors import SeqimpError
-from seqimp.motifs import (Motif, assemble_motif, discover_motifs, fit_motifs, implied_poim, motif_candidates,
-                           placement_weights, simplex_lstsq, trim_motif)
+from seqimp.motifs import Motif, discover_motifs, fit_motifs, implied_poim, motif_candidates
+from seqimp.motifs._candidates import assemble_motif
+from seqimp.motifs._fit import simplex_lstsq, trim_motif
+from seqimp.motifs._implied_poim import placement_weights
 from seqimp.importance import POIMResult
 
 
@@ -256,7 +258,7 @@ def test_motif_longer_than_the_sequences():
 
 
 def test_shifted_copies_count_as_one_motif():
-    from seqimp.motifs import same_motif as _same
+    from seqimp.motifs._copies import same_motif as _same
 
     a = Motif.from_consensus("a", "ATGACTCAA", start=20)
     assert _same(a, Motif.from_consensus("b", "GACTCA", start=24))  # a's GACTCA, two positions on

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.motifs import (Motif, read_jaspar, read_meme, read_motifs, read_transfac, write_jaspar, write_meme,
-                           write_motifs, write_transfac)
+from seqimp.motifs import Motif, read_meme, read_motifs, write_meme, write_motifs
+from seqimp.motifs.known._formats import read_jaspar, read_transfac, write_jaspar, write_transfac
 
 DATA = Path(__file__).resolve().parent / "data"
 JASPAR = Path(__file__).resolve().parents[2] / "shared" / "data" / "jaspar" / \

@@ -1,5 +1,5 @@
-"""JASPAR releases through pyjaspar (seqimp.motifs._jaspar) and motif databases by file or
-name (seqimp.motifs._database): checked against JASPAR's own TRANSFAC file (when
+"""JASPAR releases through pyjaspar (seqimp.motifs.known._jaspar) and motif databases by file or
+name (seqimp.motifs.known._database): checked against JASPAR's own TRANSFAC file (when
 ../shared/data is present) and against the SQLite tables pyjaspar ships, read here with plain SQL."""
 
 import sqlite3
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.motifs import (Motif, MotifDatabase, database_info, database_label, jaspar_motifs, jaspar_releases,
-                           load_database, read_motifs, write_meme)
-from seqimp.motifs._jaspar import parse_jaspar_name
+from seqimp.motifs import Motif, MotifDatabase, jaspar_motifs, jaspar_releases, load_database, read_motifs, write_meme
+from seqimp.motifs.known._database import database_info, database_label
+from seqimp.motifs.known._jaspar import parse_jaspar_name
 
 TRANSFAC = ("jaspar", "JASPAR2024_CORE_vertebrates_non-redundant_pfms_transfac.txt")
 

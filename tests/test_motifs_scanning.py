@@ -8,10 +8,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from seqimp.background import SiteBackground, read_bfile
+from seqimp.background import SiteBackground
+from seqimp.background._site_background import read_bfile
 from seqimp.errors import SeqimpError
 from seqimp.motifs import Motif, MotifSites, read_meme, scan_sequences, scanning_motifs, write_meme
-from seqimp.motifs._scanning import _passing, quantised_pwm
+from seqimp.motifs._scanning_pwm import _passing, quantised_pwm
 
 
 def _planted():
@@ -225,7 +226,7 @@ def test_one_round_of_sharpening_is_the_frequencies_of_the_passing_best_windows(
     the strict threshold of the control's best windows (``fpr``), or at least the score of the
     smallest Fisher p-value (``enrichment``, by brute force) --, its letters (reverse-complemented
     on -) counted, plus one pseudo-letter at the background's frequencies."""
-    from seqimp.motifs import sharpened_pwm
+    from seqimp.motifs._scanning_pwm import sharpened_pwm
     from seqimp.motifs._sites import site_scores, strict_threshold
 
     pos, neg = _gc_rich_set(6, 120, L=40)
@@ -252,7 +253,7 @@ def test_one_round_of_sharpening_is_the_frequencies_of_the_passing_best_windows(
 
 
 def test_sharpening_refuses_bad_input_in_one_line():
-    from seqimp.motifs import sharpened_pwm
+    from seqimp.motifs._scanning_pwm import sharpened_pwm
 
     pos, neg = _gc_rich_set(6, 20, L=40)
     background = SiteBackground.fit(neg, 2)
@@ -279,7 +280,7 @@ def test_sharpening_a_pwm_drawn_to_a_repeat_raises_its_recall():
     one set recalls more positives of a fresh set at 1% of its negatives: the windows the sites
     are taken from (best windows at the score where the positives are most enriched over the
     negatives) are the motif's, not the runs', which are in the negatives too."""
-    from seqimp.motifs import sharpened_pwm
+    from seqimp.motifs._scanning_pwm import sharpened_pwm
 
     pos, neg = (_with_poly_a(X, seed) for X, seed in zip(_gc_rich_set(7, 600), (1, 2)))
     drawn = 0.6 * _planted() + 0.4 * np.eye(4)[np.zeros(10, dtype=int)]
@@ -306,7 +307,7 @@ def _site_table(pos, pwm, name="motif1", every=1):
 def test_site_pwm_is_the_letter_frequencies_of_the_sites_windows():
     """site_pwm against the windows cut out and reverse-complemented by hand, counted letter by
     letter, with the pseudocount at the given letters; ``rows`` keeps the sites of those sequences."""
-    from seqimp.motifs import site_pwm
+    from seqimp.motifs._scanning_pwm import site_pwm
 
     pos, _neg = _gc_rich_set(5, 40, L=60)
     table = _site_table(pos, _planted())
@@ -339,9 +340,9 @@ def test_fits_start_from_each_halfs_own_sites(monkeypatch):
     on sequences it has seen), the fit on all sequences from all sites; with too few sites in
     a half, from the refined PWM. The start is the PWM for scanning where no fit passes clearly
     more held-out positives (``scan_pwm`` says which)."""
-    import seqimp.motifs._scanning as scanning
+    import seqimp.motifs._scanning_pwm as scanning
     from seqimp.background import SiteBackground
-    from seqimp.motifs import site_pwm
+    from seqimp.motifs._scanning_pwm import site_pwm
 
     pos, neg = _gc_rich_set(6, 300)
     planted = _planted()
@@ -380,7 +381,7 @@ def test_the_tuned_fit_written_is_bagged_over_drawn_controls(monkeypatch):
     """The fit on all sequences runs against ``bag - 1`` more controls (the negatives and a
     control drawn for each, all different; tune_pwm's more_negatives), the held-out fits
     against one; bag=1 is one ascent. A bag below 1 is refused in one line."""
-    import seqimp.motifs._scanning as scanning
+    import seqimp.motifs._scanning_pwm as scanning
 
     pos, neg = _gc_rich_set(4, 200)
     start = _planted()

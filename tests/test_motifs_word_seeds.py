@@ -11,7 +11,7 @@ from scipy import stats
 
 from seqimp.errors import SeqimpError
 from seqimp.motifs import Motif, word_seeds
-from seqimp.io import reverse_complement_index
+from seqimp.io._strand import reverse_complement_index
 from seqimp.motifs._sites import _tail_kernel
 from seqimp.motifs._word_seeds import _presence
 
@@ -123,9 +123,9 @@ def test_word_seeds_failing_their_p_value_are_not_refitted_held_out(refined_stat
     """The word route refits held out only the seeds whose sites pass ``max_pvalue`` in the
     positives (the others cannot be reported): the planted word is tested at the default level
     and, at a level it fails, is left untested (NaN) and not reported."""
-    from seqimp.io import encode_labelled
-    from seqimp.pipeline import MotifOptions
-    from seqimp.pipeline._word_motifs import word_motifs
+    from seqimp.io._labelled import encode_labelled
+    from seqimp.motifs.search._word_route import word_motifs
+    from seqimp.options import MotifOptions
 
     pos, neg = _planted(np.random.default_rng(0))
     data = encode_labelled(pos, neg, "dna")

@@ -59,7 +59,7 @@ def test_model_file_round_trip(tmp_path):
 
 
 def test_add_file_sizes_measures_again_and_forgets_what_is_gone(tmp_path):
-    from seqimp.report import add_file_sizes
+    from seqimp.report._record import add_file_sizes
 
     (tmp_path / "logos").mkdir()
     (tmp_path / "kept.tsv").write_text("abc")

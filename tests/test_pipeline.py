@@ -15,14 +15,17 @@ from sklearn.model_selection import train_test_split
 
 from seqimp.background import MarkovBackground
 from seqimp.errors import SeqimpError
-from seqimp._tables import write_tsv
+from seqimp._utils.tables import write_tsv
 from seqimp.io import read_fasta
 from seqimp.importance._poim_plan import check_lengths
 from seqimp.pipeline import _outputs
-from seqimp.pipeline import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions, run_model, run_poim, run_sampled
-from seqimp.pipeline._explain import check_job, compute_importance, make_background
+from seqimp.background._poim_background import make_background
+from seqimp.importance._poim_job import check_job, compute_importance
+from seqimp.options import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions
+from seqimp.pipeline import run_model, run_poim, run_sampled
 from seqimp.pipeline._outputs import top_oligomers
-from seqimp.training import evaluate, load_model, train_model
+from seqimp.training import load_model, train_model
+from seqimp.training._classifier import evaluate
 from seqimp.importance import load_poim
 from seqimp.kernels import PositionalWeights
 
@@ -228,7 +231,7 @@ def test_run_poim_logs_each_step_and_writes_the_summary_once(tmp_path, planted, 
 def test_options_are_checked_when_made_and_frozen():
     import dataclasses
 
-    from seqimp.pipeline import MotifOptions
+    from seqimp.options import MotifOptions
 
     with pytest.raises(SeqimpError, match=r"^degree must be a positive integer, got 0$"):
         ModelOptions(degree=0)
@@ -260,7 +263,7 @@ def test_options_are_checked_when_made_and_frozen():
 def test_the_sequences_are_encoded_once_per_run(tmp_path, planted, monkeypatch):
     """run_poim with motifs: training, background, summary and the motif step share one encoding."""
     from seqimp.io import _labelled as _sequences
-    from seqimp.pipeline import MotifOptions
+    from seqimp.options import MotifOptions
 
     pos, neg = planted
     encoded = []

@@ -8,18 +8,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from seqimp._tables import write_tsv
+from seqimp._utils.tables import write_tsv
 
 from seqimp.errors import SeqimpError
 from seqimp.importance import POIMResult
 from seqimp.io import read_fasta
 from seqimp.motifs import Motif, implied_poim, read_motifs
-from seqimp.motifs import _compare
-from seqimp.motifs._compare import COMPILE_NOTICE
+from seqimp.motifs.known import _compare
+from seqimp.motifs.known._compare import COMPILE_NOTICE
 from seqimp.importance import load_poim
-from seqimp.io import encode_labelled
-from seqimp.pipeline import ImportanceOptions, ModelOptions, MotifOptions, MotifRun, OutputOptions, run_motifs, run_poim, update_report
-from seqimp.pipeline._motif_search import poim_motifs
+from seqimp.io._labelled import encode_labelled
+from seqimp.motifs.search._poim_route import poim_motifs
+from seqimp.options import ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
+from seqimp.pipeline import MotifRun, run_motifs, run_poim
+from seqimp.pipeline._motif_files import update_report
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -10,7 +10,7 @@ import pytest
 
 from seqimp.errors import SeqimpError
 from seqimp.motifs import Motif
-from seqimp.plot import FigureJob, draw_figures
+from seqimp.plot._figure_process import FigureJob, draw_figures
 from seqimp.plot._figure_process import ENV, FigureProcess, draw_job, figure_process
 
 
@@ -80,10 +80,10 @@ def test_switched_off_or_one_core(monkeypatch):
     with figure_process() as process:
         assert process.process is None and not process.alive
     monkeypatch.setenv(ENV, "1")
-    monkeypatch.setattr("seqimp._cores.available_cores", lambda: 1)
+    monkeypatch.setattr("seqimp._utils.cores.available_cores", lambda: 1)
     with figure_process() as process:
         assert process.process is None
-    monkeypatch.setattr("seqimp._cores.available_cores", lambda: 2)
+    monkeypatch.setattr("seqimp._utils.cores.available_cores", lambda: 2)
     with figure_process() as process:
         assert process.alive
     with figure_process(needed=False) as process:

@@ -86,7 +86,7 @@ def test_importance_logo():
 
 def test_match_logo_aligns_query_and_target():
     from seqimp.motifs import Motif
-    from seqimp.plot import match_logo
+    from seqimp.plot._logos import match_logo
 
     target = Motif.from_consensus("T1", "AACGTTTG", purity=0.9)
     query = Motif.from_consensus("q", "CAAAC", purity=0.9)  # reverse complement of target columns 4-8

@@ -1,4 +1,4 @@
-"""Streaming exact POIM (``seqimp.poim(..., engine="stream")``, issue 17) against the in-memory
+"""Streaming exact POIM (``seqimp.poim(..., engine="stream")``) against the in-memory
 engine and brute-force enumeration, the one result interface, and reproducible files.
 
 Tolerances: 1e-10 absolute against the in-memory engine (same recursions, other summation
@@ -315,7 +315,7 @@ def test_two_full_tables_runs_write_the_same_bytes(tmp_path, monkeypatch):
     import time
     from pathlib import Path
 
-    from seqimp import _sizes
+    from seqimp._utils import sizes as _sizes
     from seqimp.cli import main
 
     data = Path(__file__).resolve().parent / "data"

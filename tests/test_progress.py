@@ -2,7 +2,7 @@ import io
 
 import pytest
 
-from seqimp._progress import progress_bar
+from seqimp._utils.progress import progress_bar
 
 
 def test_progress_bar_counts_and_finishes():

@@ -1,4 +1,4 @@
-"""Reliability of the command line (issue 14): output folders, interruptions, real-world input,
+"""Reliability of the command line: output folders, interruptions, real-world input,
 deterministic runs. Each case checks the exit status, the one-line message and what is on disk."""
 
 import gzip
@@ -17,7 +17,7 @@ from seqimp.cli import main
 from seqimp.cli import _output_folder
 from seqimp.errors import SeqimpError
 from seqimp.io._fasta import read_fasta, write_fasta
-from seqimp.report import write_summary
+from seqimp.report._record import write_summary
 
 DATA = Path(__file__).resolve().parent / "data"
 POS, NEG = str(DATA / "planted_pos.fa"), str(DATA / "planted_neg.fa")
@@ -388,7 +388,7 @@ def test_motifs_twice_gives_byte_identical_files(tmp_path):
 def test_npz_files_hold_no_wall_clock():
     import zipfile
 
-    from seqimp._npz import FIXED_DATE, save_npz
+    from seqimp._utils.npz import FIXED_DATE, save_npz
 
     with pytest.raises(ValueError, match="Object arrays cannot be saved when allow_pickle=False"):
         save_npz(Path(os.devnull).with_name("null") if False else "/tmp/_seqimp_obj.npz",

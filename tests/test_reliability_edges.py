@@ -1,4 +1,4 @@
-"""The adversarial catalogue of issue 29, part 3 (issue 42): what a user meets at the edges -- a
+"""Adversarial cases of the command line, edges: what a user meets at the edges -- a
 link out of the output folder, stray stderr lines, a signal as the process exits, optional extras
 in the tests, letters beyond ASCII, control characters in figures, the positives-only hint. Every
 case asserts the exit status, the one line it is about and what is on disk (a listing with
@@ -89,7 +89,7 @@ def test_quiet_poim_of_order_one_gives_its_reason_once_on_stdout(tmp_path, capsy
 def test_a_library_warning_on_stderr_starts_with_seqimp(capsys):
     configure(quiet=True)
     try:
-        logging.getLogger("seqimp.motifs._compare").warning("the background compilation of TOMTOM failed")
+        logging.getLogger("seqimp.motifs.known._compare").warning("the background compilation of TOMTOM failed")
         logging.getLogger("seqimp.cli").warning("seqimp: warning: said by the command")
         logging.getLogger("seqimp.pipeline").info("a step, not shown under -q")
     finally:

@@ -1,6 +1,6 @@
-"""The adversarial catalogue of issue 29, part 1: output folders (data loss, the commit, the
-lock). Every case asserts the exit status, the one ``seqimp: error:`` line and what is on disk:
-a listing of the folder with checksums before and after (tests/reliability_helpers.py)."""
+"""Adversarial cases of the command line, output folders: data loss, the commit of a run's files
+as one set, the lock. Every case asserts the exit status, the one ``seqimp: error:`` line and what
+is on disk: a listing of the folder with checksums before and after (tests/reliability_helpers.py)."""
 
 import errno
 import json
@@ -90,7 +90,8 @@ def test_encode_into_a_full_disk_gives_one_line_and_leaves_the_earlier_store(tmp
 
 
 def test_encode_library_refuses_to_replace_other_folders(tmp_path):
-    from seqimp.io import encode_fasta_to_store, write_codes_store
+    from seqimp.io import encode_fasta_to_store
+    from seqimp.io._store import write_codes_store
 
     (tmp_path / "keep.txt").write_text("x")
     before = listing(tmp_path)
@@ -291,7 +292,7 @@ def test_sigterm_while_motifs_rewrites_a_poim_report_is_told_truthfully(tmp_path
 
 
 def test_motifs_from_a_poim_without_sequences_leaves_a_consistent_folder(tmp_path, poim_folder):
-    """Issue 30 item 4: README's 'seqimp motifs --poim results/poim.npz --out results' replaces
+    """README's 'seqimp motifs --poim results/poim.npz --out results' replaces
     the whole motif set (no sites of motifs that no longer exist) and the report links only
     files that are there."""
     out = copy(poim_folder, tmp_path / "res")

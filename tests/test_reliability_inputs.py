@@ -1,4 +1,4 @@
-"""The adversarial catalogue of issue 29, part 2: inputs that lie (genomes, BED, tables, model
+"""Adversarial cases of the command line, inputs: inputs that lie (genomes, BED, tables, model
 and POIM files), faults (options out of range, low memory) and determinism (figures, scorers,
 the terminal). Every case asserts the exit status, the one ``seqimp: error:`` line (or the
 warning) and what is on disk (tests/reliability_helpers.py)."""
@@ -150,7 +150,7 @@ def test_table_values_that_cannot_be_learnt_are_refused(tmp_path, capsys, values
 # ----- inputs that lie: model and POIM files -----------------------------------------------------------
 
 def _npz(path, **arrays):
-    from seqimp._npz import save_npz
+    from seqimp._utils.npz import save_npz
 
     save_npz(path, arrays)
     return path
@@ -214,7 +214,7 @@ def test_a_sparse_index_of_minus_one_is_refused_by_the_library(tmp_path):
 
 
 def test_a_poim_file_larger_than_memory_is_refused_before_reading(tmp_path, capsys, monkeypatch, poim_folder):
-    monkeypatch.setattr("seqimp._sizes._free_ram", lambda: 1 << 16)
+    monkeypatch.setattr("seqimp._utils.sizes._free_ram", lambda: 1 << 16)
     out = tmp_path / "m"
     assert motifs(out, "--poim", str(poim_folder / "poim.npz")) == 2
     one_error(capsys, rf"^seqimp: error: --poim {poim_folder / 'poim.npz'}: its arrays take [\d.]+ [KM]iB once read "
@@ -223,7 +223,7 @@ def test_a_poim_file_larger_than_memory_is_refused_before_reading(tmp_path, caps
 
 
 def test_npz_headers_read_shapes_without_inflating(tmp_path):
-    from seqimp._npz import npz_headers
+    from seqimp._utils.npz import npz_headers
 
     bomb = _bomb(tmp_path / "b.npz", "big", (2 ** 14, 1024), {"small": np.arange(3)})
     assert bomb.stat().st_size < 1 << 20  # 128 MiB of zeros, deflated
@@ -286,7 +286,7 @@ def test_a_memory_limit_below_the_floor_is_one_line_and_leaves_nothing(tmp_path)
 
 
 def test_under_a_memory_limit_budgets_and_blas_threads_follow_it():
-    code = ("import os, seqimp.cli; from seqimp._sizes import available_memory; "
+    code = ("import os, seqimp.cli; from seqimp._utils.sizes import available_memory; "
             "print(os.environ['OPENBLAS_NUM_THREADS'], available_memory() < 3 << 30)")
     run = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT)),
                          capture_output=True, text=True, timeout=120, preexec_fn=_limited(3 << 30))

@@ -12,7 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from seqimp.errors import SeqimpError  # noqa: E402
-from seqimp.report import build_report, write_report  # noqa: E402
+from seqimp.report import write_report
+from seqimp.report._page import build_report  # noqa: E402
 
 
 

@@ -19,7 +19,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from seqimp.report import build_report  # noqa: E402
+from seqimp.report._page import build_report  # noqa: E402
 
 
 BROWSERS = ("chromium-headless-shell", "chrome-headless-shell", "chromium", "chromium-browser", "google-chrome",

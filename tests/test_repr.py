@@ -10,11 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from seqimp._repr import heatmap_png, html_card, logo_svg, short_repr
+from seqimp._utils.repr import heatmap_png, html_card, logo_svg, short_repr
 from seqimp.importance import POIMResult, StreamedPOIM, load_poim
 from seqimp.io import read_fasta
 from seqimp.motifs import Motif
-from seqimp.pipeline import ImportanceOptions, ModelOptions, MotifOptions, MotifRun, OutputOptions, PipelineRun, run_poim
+from seqimp.options import ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
+from seqimp.pipeline import MotifRun, PipelineRun, run_poim
 from seqimp.tabular import firm, permutation_importance, relative_feature_importance, sensitivity_importance
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -217,7 +217,7 @@ def test_table1_ranks_several_seeds():
     At this sample size the kNN error separates {1,2,3} from {2,3} only
     narrowly: over seeds 0-19 the exact ranks come out on 13/20 and the
     ordering that the paper's ranks imply (noise out, feature 2 on top,
-    feature 1 below 3) on 20/20 (measured when the random stream changed, issue 13). So the first four
+    feature 1 below 3) on 20/20. So the first four
     seeds, taken as they come, must all give the ordering, and at least one
     the exact ranks (were the exact ranks a 65% event, missing them on all
     four would happen 1.5% of the time).

@@ -9,7 +9,7 @@ import pytest
 from sklearn.linear_model import Ridge
 
 from seqimp import WDRegressor, wd_features
-from seqimp.kernels import cg_ridge
+from seqimp.kernels._ridge import cg_ridge
 
 
 def test_ridge_matches_sklearn():

@@ -525,7 +525,7 @@ def test_default_spreads_batches_over_threads_with_the_one_thread_numbers(monkey
 
 
 def test_batch_threads_follow_the_scorer():
-    from seqimp._cores import available_cores
+    from seqimp._utils.cores import available_cores
     from seqimp.importance._scorers import batch_threads
 
     def fn(X):
@@ -545,7 +545,7 @@ def test_run_batches_on_threads_in_order_numba_on_one_thread(monkeypatch):
 
     import numba
 
-    from seqimp import _parallel
+    from seqimp._utils import parallel as _parallel
 
     barrier = threading.Barrier(2, timeout=20)
 

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from seqimp.errors import SeqimpError
-from seqimp.motifs import Motif, scan_sequences, score_matrix, score_pvalues
-from seqimp.motifs._scan import SCALE, pvalue_threshold
+from seqimp.motifs import Motif, scan_sequences
+from seqimp.motifs.known._scan import score_matrix, score_pvalues
+from seqimp.motifs.known._scan import SCALE, pvalue_threshold
 
 
 def _motif(seed=1, width=5, name="m1"):

@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seqimp import SeqimpError
-from seqimp.io import (SequenceSet, decode, dinucleotide_shuffle, encode, format_position, position_labels,
-                       shuffle_negatives)
+from seqimp.io import SequenceSet, decode, dinucleotide_shuffle, encode, position_labels
+from seqimp.io._positions import format_position
+from seqimp.io._shuffle import shuffle_negatives
 
 
 def pair_counts(codes, size):

@@ -1,11 +1,11 @@
-"""seqimp._sizes: one unit convention (binary) for parsing, printing and budgets of memory."""
+"""seqimp._utils.sizes: one unit convention (binary) for parsing, printing and budgets of memory."""
 
 import argparse
 
 import numpy as np
 import pytest
 
-from seqimp._sizes import available_memory, format_size, memory_budget, parse_size
+from seqimp._utils.sizes import available_memory, format_size, memory_budget, parse_size
 from seqimp.cli._options import memory_size
 from seqimp.errors import SeqimpError
 
@@ -57,7 +57,7 @@ def test_a_parsed_size_prints_as_typed():
 
 def test_budget_is_the_value_or_a_share_of_available_memory(monkeypatch):
     assert memory_budget("2G") == 2 << 30
-    monkeypatch.setattr("seqimp._sizes.available_memory", lambda: 8 << 30)
+    monkeypatch.setattr("seqimp._utils.sizes.available_memory", lambda: 8 << 30)
     assert memory_budget(None) == 4 << 30
     assert memory_budget(None, share=1.0) == 8 << 30
     with pytest.raises(SeqimpError, match="memory_budget must be a size"):

@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from seqimp import SeqimpError
-from seqimp.io import MeasuredSequences, decode, read_sequence_table
-from seqimp.kernels import WDRegressor, holdout_regression_metrics, regression_metrics
+from seqimp.io import decode, read_sequence_table
+from seqimp.io._table_input import MeasuredSequences
+from seqimp.kernels import WDRegressor, regression_metrics
+from seqimp.kernels._metrics import holdout_regression_metrics
 
 MOTIF = "TATAAT"
 

@@ -1,10 +1,10 @@
-"""Tests of seqimp._tables: the TSV format, partial selection and the one oligomer ranking."""
+"""Tests of seqimp._utils.tables: the TSV format, partial selection and the one oligomer ranking."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from seqimp._tables import check_order_tables, oligomer_table, top_entries, top_n, write_tsv
+from seqimp._utils.tables import check_order_tables, oligomer_table, top_entries, top_n, write_tsv
 from seqimp.errors import SeqimpError
 from seqimp.importance import POIMResult
 from seqimp.io import kmer_string

@@ -1,4 +1,4 @@
-"""TOMTOM's background compilation (seqimp.motifs._compare.tomtom_warmup): started only when a run
+"""TOMTOM's background compilation (seqimp.motifs.known._compare.tomtom_warmup): started only when a run
 will compare with a database and the kernels are not cached; awaited by database_matches; a failed
 compilation falls back to compiling in the run's process; no process outlives the block, also when
 the run is interrupted. No test depends on timing: the background command is replaced by tiny
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import seqimp.motifs._compare as compare
+import seqimp.motifs.known._compare as compare
 from seqimp.motifs import load_database, read_motifs
-from seqimp.motifs._compare import WAIT_NOTICE, database_matches, tomtom_warmup
+from seqimp.motifs.known._compare import WAIT_NOTICE, database_matches, tomtom_warmup
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -36,7 +36,7 @@ def test_started_when_needed_and_awaited_by_the_match(monkeypatch, caplog):
     _command(monkeypatch, "import time; time.sleep(0.5)")
     db = load_database(DATA / "toy_motifs.meme")
     motifs = read_motifs(DATA / "toy_motifs.meme")[:1]
-    with caplog.at_level(logging.INFO, logger="seqimp.motifs._compare"):
+    with caplog.at_level(logging.INFO, logger="seqimp.motifs.known._compare"):
         with tomtom_warmup(True) as warmup:
             assert warmup.process is not None and warmup.process.poll() is None  # still sleeping
             with pytest.warns(UserWarning):  # memelite: fewer than 25 targets
@@ -53,7 +53,7 @@ def test_failed_warmup_falls_back_to_compiling_in_process(monkeypatch, caplog):
     with pytest.warns(UserWarning):
         alone = database_matches(motifs, db)
     _command(monkeypatch, "import sys; sys.stderr.write('numba says no\\n'); sys.exit(3)")
-    with caplog.at_level(logging.INFO, logger="seqimp.motifs._compare"):
+    with caplog.at_level(logging.INFO, logger="seqimp.motifs.known._compare"):
         with tomtom_warmup(True) as warmup:
             with pytest.warns(UserWarning):
                 matches = database_matches(motifs, db)
@@ -94,7 +94,7 @@ def test_warmup_compiles_the_kernel_seqimp_calls():
 ])
 def test_demo_starts_the_warmup_only_when_it_will_match(monkeypatch, tmp_path, argv, jaspar, needed):
     import seqimp.cli.demo as demo
-    import seqimp.motifs._jaspar as jaspar_module
+    import seqimp.motifs.known._jaspar as jaspar_module
     from seqimp.cli import main
 
     asked = []

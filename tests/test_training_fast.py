@@ -21,7 +21,8 @@ from seqimp import (
     WDClassifier,
     wd_features,
 )
-from seqimp.kernels import dcd_svm, wd_scores
+from seqimp.kernels._dcd import dcd_svm
+from seqimp.kernels._implicit import wd_scores
 from seqimp.kernels._dcd import svm_start
 from seqimp.kernels._estimators import AUTO_FAST_FROM
 from seqimp.kernels._layout import to_standard
@@ -229,7 +230,7 @@ def test_max_iter_without_a_plateau_warns():
 def test_memory_estimate_of_the_fast_route_matches_its_traced_peak(method, extrapolate):
     import tracemalloc
 
-    from seqimp.kernels import training_memory
+    from seqimp.kernels._memory import training_memory
 
     X, y = planted(800, 60, 3)
     def fit():
@@ -254,7 +255,7 @@ def test_memory_estimate_of_the_line_search_matches_its_traced_peak_per_row():
     # many short rows at a low degree: the line search's vectors over the rows dominate what it adds
     import tracemalloc
 
-    from seqimp.kernels import training_memory
+    from seqimp.kernels._memory import training_memory
 
     X, y = planted(100_000, 12, 3)
     peaks = []

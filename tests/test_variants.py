@@ -328,7 +328,7 @@ def test_variants_cli_planted_site_ranks_first(planted, tmp_path, capsys):
 
 
 def test_train_gkm_model_file_and_centred_windows(planted, tmp_path, capsys):
-    from seqimp.kernels._gkm_file import load_gkm
+    from seqimp.kernels.gkm._file import load_gkm
 
     f = planted["folder"]
     rng = np.random.default_rng(12)
@@ -343,7 +343,7 @@ def test_train_gkm_model_file_and_centred_windows(planted, tmp_path, capsys):
     model, metadata = load_gkm(gkm_path)
     assert metadata["length"] == 40 and metadata["word_length"] == 6
     X = rng.integers(0, 4, size=(5, 40)).astype(np.uint8)
-    from seqimp.kernels._gkm_file import save_gkm
+    from seqimp.kernels.gkm._file import save_gkm
 
     save_gkm(tmp_path / "again.npz", model, metadata)
     assert np.array_equal(load_gkm(tmp_path / "again.npz")[0].decision_function(X), model.decision_function(X))
@@ -466,11 +466,12 @@ def test_indexed_vcf_through_pysam(planted, tmp_path):
 
 
 def test_run_variants_library_call_and_its_repr(planted, tmp_path):
-    from seqimp.pipeline import VariantOptions, run_variants
+    from seqimp.options import VariantOptions
+    from seqimp.pipeline import run_variants
 
     f = planted["folder"]
     run = run_variants(tmp_path, f / "model.npz", f / "v.vcf", f / "g.fa", regions=f / "r.bed",
-                       options=VariantOptions(top=0, null_windows=3, random_state=1))
+                       options=VariantOptions(top=0, null_windows=3), random_state=1)
     assert repr(run) == "VariantRun(rows=24, variants=24, windows=12, top='chr1:3601 TGAG>T')"
     assert run.null.shape == (3, 120) and "seqimp variants" in run._repr_html_()
     assert not (tmp_path / "top_variants.png").exists() and (tmp_path / "report.html").is_file()

@@ -5,7 +5,7 @@ import pytest
 from sklearn.svm import SVC
 
 from seqimp import PositionalWeights, SeqimpError, kmer_index, wd_features, wd_kernel
-from seqimp.kernels import feature_offsets
+from seqimp.kernels._params import feature_offsets
 
 
 def random_weights(rng, L, K, base=4):

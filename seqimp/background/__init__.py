@@ -4,13 +4,14 @@ a motif site is scored against (``SiteBackground``: order 0..2 on both strands, 
 background files).
 """
 
-from .._lazy import lazy_exports
+from .._utils.lazy import lazy_exports
 
-# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
-_EXPORTS = {"MarkovBackground": "_markov", "inner_index": "_markov", "ChainSampler": "_conditional",
-            "SiteBackground": "_site_background", "read_bfile": "_site_background",
-            "window_log2": "_site_background"}
+# public name -> the module that defines it; imported on first use (seqimp/_utils/lazy.py)
+_EXPORTS = {
+    "MarkovBackground": "_markov",
+    "SiteBackground": "_site_background",
+}
 
-__all__ = ["MarkovBackground", "SiteBackground", "read_bfile"]
+__all__ = list(_EXPORTS)
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 from ..io._check import check_sequences
 
 __all__ = ["MarkovBackground"]

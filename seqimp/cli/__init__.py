@@ -22,7 +22,7 @@ from ._logging import UserError, configure, log, terminal_text
 __all__ = ["main"]
 
 # subcommand modules, in the order shown by --help
-_COMMANDS = ["inspect", "demo", "encode", "train", "poim", "motifs", "scan", "enrich", "variants", "cite"]
+_COMMANDS = ["inspect", "demo", "encode", "train", "predict", "poim", "motifs", "scan", "enrich", "variants", "cite"]
 
 #: The one-line help of a subcommand in ``seqimp --help``, so that only the command that runs is
 #: imported (start-up: ``seqimp --help`` imports no subcommand). A command missing here is imported
@@ -37,6 +37,7 @@ _SUMMARIES = {
     "scan": "sites of known motifs in sequences: exact p-values, q-values (FIMO-like)",
     "enrich": "enrichment of known motifs in positives vs negatives (SEA/AME-like)",
     "variants": "variant effects: exact score changes (deltaSVM-style) for the variants of a VCF",
+    "predict": "score sequences with a saved model; auROC and auPRC given labels",
     "cite": "what to cite: seqimp and the methods a run used",
 }
 
@@ -166,18 +167,29 @@ def _main(argv, own_process) -> int:
 
 
 def _end_process(status):
-    """End the process with ``status`` as the interpreter's exit would (threads joined, exit
-    functions run, output flushed), without its teardown of every module: that takes half a second
-    after a numba or LLVM run, and Python handles no signal during it, so a SIGTERM then would end
-    the process without a word about the results, which are written."""
+    """End the process with ``status`` as the interpreter's exit would, in its order (CPython's
+    ``Py_FinalizeEx``): :func:`threading._shutdown` -- the callbacks of
+    ``threading._register_atexit``, with which ``concurrent.futures`` and loky shut down their
+    executors and worker processes, then the join of the non-daemon threads --, then the
+    :mod:`atexit` functions (multiprocessing's join of its children, joblib's and Dask's
+    clean-up), then the standard streams flushed. The teardown of every module is skipped: it takes
+    half a second after a numba or LLVM run, and Python handles no signal during it, so a SIGTERM
+    then would end the process without a word about the results, which are written. Of that
+    teardown only the stop of loky's resource tracker is kept (:func:`_stop_resource_tracker`),
+    so that no process of this one outlives it."""
     import atexit
     import os
     import threading
 
-    for thread in threading.enumerate():
-        if thread is not threading.main_thread() and not thread.daemon:
-            thread.join()
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is not None and threading.current_thread() is threading.main_thread():
+        shutdown()
+    else:  # an interpreter without it: the non-daemon threads joined, as it would
+        for thread in threading.enumerate():
+            if thread not in (threading.main_thread(), threading.current_thread()) and not thread.daemon:
+                thread.join()
     atexit._run_exitfuncs()
+    _stop_resource_tracker()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -188,6 +200,45 @@ def _end_process(status):
     os._exit(status)
 
 
+def _stop_resource_tracker():
+    """Stop loky's resource tracker (joblib's worker processes: their semaphores and memory-mapped
+    folders) as the module teardown would, by its own ``__del__`` (it closes the tracker's pipe and
+    waits a moment for it to clean up and leave); nothing where loky was not imported."""
+    module = sys.modules.get("joblib.externals.loky.backend.resource_tracker")
+    tracker = getattr(module, "_resource_tracker", None)
+    stop = getattr(type(tracker), "__del__", None)
+    if stop is None:
+        return
+    try:
+        stop(tracker)
+    except Exception:  # noqa: BLE001 - the tracker then leaves once this process has ended
+        pass
+
+
+def _end_children():
+    """Stop the worker processes this one started through :mod:`multiprocessing` (loky's, joblib's,
+    Dask's): SIGTERM, and SIGKILL to those still there a second later. Called where the process
+    ends at once (a signal as it exits), so that none of them is left running; it imports nothing
+    (without multiprocessing imported there are none)."""
+    import time
+
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is None:
+        return
+    try:
+        children = multiprocessing.active_children()
+        for child in children:
+            child.terminate()
+        end = time.monotonic() + 1.0
+        for child in children:
+            child.join(max(0.0, end - time.monotonic()))
+            if child.exitcode is None:
+                child.kill()
+                child.join(1.0)
+    except Exception:  # noqa: BLE001 - ending anyway
+        pass
+
+
 def _out(args):
     """What the command writes: ``--out`` or ``--model-out`` (None for inspect, cite)."""
     return getattr(args, "out", None) or getattr(args, "model_out", None)
@@ -196,8 +247,9 @@ def _out(args):
 def _exit_handler(args, finished):
     """The handler of SIGTERM and SIGINT once the command is over: the interpreter's exit (modules'
     clean-up) takes a moment, and a signal then would end the process without a word. It says
-    whether the results had been written (the command returned 0) and ends the process at once
-    with 143 or 130, as a signal during the command does."""
+    whether the results had been written (the command returned 0), stops the worker processes
+    still running (:func:`_end_children`) and ends the process at once with 143 or 130, as a signal
+    during the command does."""
     import os
 
     from ._output_folder import committed_note  # now: no import while the interpreter shuts down
@@ -213,6 +265,7 @@ def _exit_handler(args, finished):
         with contextlib.suppress(OSError):
             os.write(2, f"seqimp: {args.command} interrupted by {signame} as it exited{where}\n".encode(
                 errors="backslashreplace"))
+        _end_children()  # the exit functions that would have ended them do not run
         os._exit(status)
 
     return handler
@@ -258,7 +311,13 @@ class Terminated(BaseException):
 @contextlib.contextmanager
 def _sigterm_raises(after=None):
     """Turn SIGTERM into :class:`Terminated` for the duration of a command (main thread only);
-    ``after``: the handler of SIGTERM and SIGINT from then on (else the previous ones come back)."""
+    ``after``: the handler of SIGTERM and SIGINT from then on (else the previous ones come back).
+
+    Python drops an exception raised where it cannot propagate -- in a callback from C code (LLVM
+    calls one as numba compiles), a ``__del__``, a weakref callback -- and reports it through
+    :data:`sys.unraisablehook`. Inside, :class:`Terminated` or :exc:`KeyboardInterrupt` dropped
+    there is not reported: its signal is sent again (:func:`_send_later`), so that its handler
+    raises it anew in the code that runs then, and the command still ends."""
     def handler(signum, frame):
         raise Terminated()
 
@@ -267,14 +326,58 @@ def _sigterm_raises(after=None):
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
+    hook = sys.unraisablehook
+    sys.unraisablehook = _signal_again(hook)
     try:
         yield
     finally:
+        sys.unraisablehook = hook
         if after is None:
             signal.signal(signal.SIGTERM, previous)
         else:
             signal.signal(signal.SIGTERM, after)
             signal.signal(signal.SIGINT, after)
+
+
+def _signal_again(hook):
+    """An :data:`sys.unraisablehook` that has SIGTERM (SIGINT) sent again for a dropped
+    :class:`Terminated` (:exc:`KeyboardInterrupt`) and hands anything else to ``hook``."""
+    def unraisable(info):
+        if isinstance(info.exc_value, Terminated):
+            _send_later(signal.SIGTERM, unraisable.__code__)
+        elif isinstance(info.exc_value, KeyboardInterrupt):
+            _send_later(signal.SIGINT, unraisable.__code__)
+        else:
+            hook(info)
+
+    return unraisable
+
+
+def _send_later(signum, code):
+    """Send ``signum`` to this process from another thread once no frame of the main thread runs
+    ``code`` (the hook that asks for it): sent from the hook itself, its handler would raise inside
+    the hook, where the exception is dropped again."""
+    import os
+    import threading
+    import time
+
+    main = threading.main_thread().ident
+
+    def inside() -> bool:
+        frame = sys._current_frames().get(main)
+        while frame is not None:
+            if frame.f_code is code:
+                return True
+            frame = frame.f_back
+        return False
+
+    def send():
+        while inside():
+            time.sleep(0.001)
+        with contextlib.suppress(OSError):
+            os.kill(os.getpid(), signum)
+
+    threading.Thread(target=send, name="seqimp-signal-again", daemon=True).start()
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

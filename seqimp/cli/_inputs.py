@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._logging import UserError, log
-from ._options import position_origin, positive_float, positive_int, read_pair
+from ._options import details, position_origin, positive_float, positive_int, read_pair
 
 __all__ = ["Inputs", "Records", "add_input_options", "read_inputs", "read_records", "read_motif_source", "ALPHABETS",
            "default_negatives", "read_motif_inputs", "TABLE_HELP"]
@@ -119,8 +119,7 @@ class Inputs:
 
 #: ``--table``'s help by what the command does with the table (each command says only what it does).
 TABLE_HELP = {
-    "classifier or regressor": "a binary label column trains the classifier, any other numbers the WD regressor "
-                               "(held-out R^2, Spearman)",
+    "classifier or regressor": "a binary label trains the classifier, other numbers the WD regressor",
     "classifier": "a binary label column (two values) gives the positives and the negatives",
     "sequences": "the sequences of its sequence column are scanned (--value-column names any column of it)",
 }
@@ -133,12 +132,13 @@ def add_input_options(p, *, table="classifier or regressor", regression=True, al
     :data:`TABLE_HELP`; None: no table) the table options and (``regression``) ``--alpha``;
     ``fasta_width``: ``--width`` also cuts centred windows of FASTA records ('seqimp motifs').
     :func:`read_inputs` takes the defaults (DNA, positions 1..L or the window centre) for the options left out."""
-    g = p.add_argument_group("input: regions on a genome" + (", alphabet" if alphabet else "")
-                             + (", positions" if origin else ""))
-    g.add_argument("--positive-bed", metavar="PEAKS.bed",
-                   help="positive regions (BED3/BED6/narrowPeak, plain or gzip) cut from --genome: windows of "
-                        "--width nt centred on the summit (narrowPeak column 10) or the region centre, "
-                        "reverse-complemented on '-' rows; windows off a chromosome or holding N are dropped")
+    g = p.add_argument_group("input: regions on a genome" + (", a table" if table else "")
+                             + (", alphabet" if alphabet else "") + (", positions" if origin else ""))
+    details(g.add_argument("--positive-bed", metavar="PEAKS.bed",
+                           help="positive regions (BED/narrowPeak): --width windows cut from --genome"),
+            "BED3/BED6/narrowPeak, plain or gzip. Windows of --width nt centred on the summit (narrowPeak column 10) "
+            "or the region centre, reverse-complemented on '-' rows; windows off a chromosome or holding N are "
+            "dropped.")
     if negatives:
         g.add_argument("--negative-bed", metavar="BG.bed", help="negative regions, cut like --positive-bed")
     g.add_argument("--genome", metavar="GENOME.fa", help="genome FASTA, plain or bgzip (.fai index made if missing)")
@@ -147,25 +147,29 @@ def add_input_options(p, *, table="classifier or regressor", regression=True, al
                        "; with FASTA, the central W nt of every record (records of different lengths for the "
                        "positional model)" if fasta_width else ""))
     if origin:
-        g.add_argument("--position-origin", type=position_origin, metavar="N",
-                       help="1-based position shown as +1 in tables, figures and the report (the one before it "
-                            "is -1; there is no 0); default: the window centre for BED input, plain 1..L otherwise")
+        details(g.add_argument("--position-origin", type=position_origin, metavar="N",
+                               help="position shown as +1 in outputs (default: BED window centre, else 1)"),
+                "The position shown as +1 in tables, figures and the report; the one before it is -1 (there is "
+                "no 0). Default: the window centre for BED input, plain 1..L otherwise.")
     if alphabet:
         rna = "; rna reads U as T" if "protein" not in alphabets else ""
-        g.add_argument("--alphabet", choices=alphabets, default="dna",
-                       help="sequence alphabet of FASTA and table input (default dna" + rna + ")" + (
-                           "; BED input, the sampled routes and reverse complements need DNA"
-                           if "protein" in alphabets else ""))
+        action = g.add_argument("--alphabet", choices=alphabets, default="dna",
+                                help="sequence alphabet of FASTA and table input (default dna" + rna + ")")
+        if "protein" in alphabets:
+            details(action, "BED input, the sampled routes and reverse complements need DNA.")
     if table:
-        t = p.add_argument_group("input: sequences " + ("with measured values" if table != "sequences"
-                                                        else "in a table"))
-        t.add_argument("--table", metavar="DATA.tsv",
-                       help=f"TSV/CSV (plain or gzip) with a sequence and a value column: {TABLE_HELP[table]}")
-        t.add_argument("--sequence-column", default="sequence", metavar="NAME",
-                       help="column of --table holding the sequences (default 'sequence')")
-        t.add_argument("--value-column", metavar="NAME", help="column of --table holding the values (required)")
+        # in the same group: a group costs --help two lines (issue 59)
+        action = g.add_argument("--table", metavar="DATA.tsv",
+                                help=f"TSV/CSV (plain or gzip) with a sequence and a value column: {TABLE_HELP[table]}")
         if regression:
-            t.add_argument("--alpha", type=positive_float, default=1.0,
+            details(action, "A value column of two labels gives the positives and the negatives (the classifier); "
+                            "any other numbers train the WD regressor, which reports held-out R^2 and Spearman's "
+                            "correlation.")
+        g.add_argument("--sequence-column", default="sequence", metavar="NAME",
+                       help="column of --table holding the sequences (default 'sequence')")
+        g.add_argument("--value-column", metavar="NAME", help="column of --table holding the values (required)")
+        if regression:
+            g.add_argument("--alpha", type=positive_float, default=1.0,
                            help="ridge penalty of the WD regressor (default 1)")
 
 
@@ -251,7 +255,8 @@ def _shuffled(args, pos):
 
 
 def _read_bed(args, alphabet, origin) -> Inputs:
-    from ..io import extract_windows, genome_negatives, read_bed
+    from ..io import extract_windows, read_bed
+    from ..io import genome_negatives
 
     missing = [o for o, v in (("--genome GENOME.fa", args.genome), ("--width W", args.width)) if v is None]
     if missing:
@@ -314,7 +319,7 @@ def read_motif_inputs(args) -> Inputs:
     """'seqimp motifs' input: as :func:`read_inputs`, and FASTA records of any lengths -- with
     ``--width W`` the central W nt of every record (the positional model), else, where the lengths
     differ, every record padded to the longest with dinucleotide shuffles of itself (the
-    position-free model, :func:`seqimp.io.pad_records`); the log says which."""
+    position-free model, :func:`seqimp.io._any_length.pad_records`); the log says which."""
     fasta = getattr(args, "positive", None) is not None and getattr(args, "table", None) is None
     if not fasta or getattr(args, "positive_bed", None) is not None:
         return read_inputs(args)
@@ -330,7 +335,8 @@ def read_motif_inputs(args) -> Inputs:
                         "comparing two different sets (leave --negative out for shuffled controls)")
     import numpy as np
 
-    from ..io import SequenceSet, centred_windows, pad_records, read_any_length
+    from ..io import SequenceSet
+    from ..io._any_length import centred_windows, pad_records, read_any_length
 
     on_invalid = "skip" if args.skip_invalid else "error"
     sets = [(option, path, read_any_length(path, args.alphabet, on_invalid)) for option, path in

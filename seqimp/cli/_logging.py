@@ -4,7 +4,7 @@ printed as one ``seqimp: error:`` line) and the ``seqimp`` log on stderr (``conf
 Levels: ``-q/--quiet`` shows warnings and errors only; the default adds the steps of a run (INFO);
 ``-v`` adds details such as the solver's line per pass (DEBUG); ``-vv`` prefixes every line with
 the time and the module that wrote it. Lines are written through tqdm's lock
-(:func:`seqimp._progress.write_line`), so they never run into a progress bar.
+(:func:`seqimp._utils.progress.write_line`), so they never run into a progress bar.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from .._progress import write_line
+from .._utils.progress import write_line
 from ..errors import SeqimpError
 
 __all__ = ["UserError", "configure", "log", "progress_enabled", "terminal_text", "log_level"]

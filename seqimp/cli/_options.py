@@ -8,26 +8,40 @@ import argparse
 import contextlib
 from pathlib import Path
 
-from .._sizes import SIZE_HINT, parse_size
+from .._utils.sizes import SIZE_HINT, parse_size
 from ..errors import SeqimpError, check_int, check_number
 from ._logging import UserError
 
 __all__ = ["BACKGROUNDS", "BACKGROUND_HELP", "positive_int", "nonneg_int", "seed", "share", "fraction", "positive_float",
            "memory_size",
            "add_db_option", "add_quiet", "add_dask_options", "dask_client", "add_data_options", "add_model_options",
-           "read_pair", "check_degree", "MODEL_KINDS", "MODEL_KIND_HELP", "add_gkm_options",
-           "position_origin"]
+           "read_pair", "check_degree", "MODEL_KINDS", "MODEL_KIND_HELP", "MODEL_KIND_DETAILS",
+           "BACKGROUND_DETAILS", "add_gkm_options",
+           "position_origin", "details"]
 
 
-#: The kinds of ``--background``: :data:`seqimp.pipeline._options.BACKGROUNDS`, kept here so that
+def details(target, text: str):
+    """``target`` -- an option's action, or a command's parser -- with ``text`` as its ``details``: the long
+    explanation that the command's reference page docs/cli/<command>.md shows (scripts/make_cli_reference.py)
+    and ``--help`` leaves out, so that ``--help`` keeps one or two lines per option (issue 59). An option's
+    details are one paragraph (spaces and line breaks collapse); a command's are Markdown, kept as written.
+    Returns ``target``; parsing is unchanged (argparse never reads the attribute)."""
+    target.details = text.strip()
+    return target
+
+
+#: The kinds of ``--background``: :data:`seqimp.options.BACKGROUNDS`, kept here so that
 #: ``seqimp poim --help`` and its argument errors do not import the pipeline (start-up);
 #: tests/test_cli_logging_levels.py checks that the two are the same.
 BACKGROUNDS = ("uniform", "negative", "all")
 
 #: ``--background`` of the POIM ('seqimp poim', 'seqimp motifs'); scan and enrich take the same words for their
 #: null letter frequencies, each the ones it has (scan: uniform, all; enrich: uniform, negative).
-BACKGROUND_HELP = ("background of the POIM: uniform letters, or a Markov chain fitted on the negative or on all "
-                   "sequences (default negative)")
+BACKGROUND_HELP = "POIM background: uniform or fitted on negatives/all (default negative)"
+
+#: ``--background``'s details (docs/cli pages).
+BACKGROUND_DETAILS = ("The background of the POIM: uniform letters, or a Markov chain fitted on the negative or on "
+                      "all sequences.")
 
 
 def _arg_type(text: str, convert, check, **limits):
@@ -86,7 +100,7 @@ def positive_float(text: str) -> float:
 
 
 def memory_size(text: str) -> int:
-    """Bytes from '2G', '500MB', '1.5GiB' or a plain number of bytes (binary units, :mod:`seqimp._sizes`)."""
+    """Bytes from '2G', '500MB', '1.5GiB' or a plain number of bytes (binary units, :mod:`seqimp._utils.sizes`)."""
     try:
         return parse_size(text, "size")
     except SeqimpError:
@@ -96,13 +110,13 @@ def memory_size(text: str) -> int:
 def add_db_option(group, what="to match with TOMTOM (matches.tsv)", *, required=False, format_group=None):
     """``--db MOTIFS`` and ``--db-format`` (in ``format_group``, default ``group``): known motifs -- a motif file,
     a run folder or a JASPAR release name (:func:`seqimp.motifs.load_database`). Returns the ``--db`` action."""
-    folder = ", the folder of a 'seqimp motifs' run (its motifs.meme)"
-    action = group.add_argument(
+    action = details(group.add_argument(
         "--db", metavar="MOTIFS", required=required,
-        help=f"known motifs {what}: a MEME (also STREME/MEME output), JASPAR, TRANSFAC or HOMER file{folder}, or a "
-             "JASPAR release read through pyjaspar (JASPAR2024 = CORE vertebrates; JASPAR2024:insects; "
-             "RELEASE:COLLECTION:TAX_GROUP, e.g. JASPAR2022:CORE:plants; pip install 'seqimp[jaspar]'); an existing "
-             "file of that name wins")
+        help=f"known motifs {what}: a motif file, a 'seqimp motifs' folder or a JASPAR release (JASPAR2024)"),
+        "A MEME (also STREME/MEME output), JASPAR, TRANSFAC or HOMER file, the folder of a 'seqimp motifs' run "
+        "(its motifs.meme), or a JASPAR release read through pyjaspar (JASPAR2024 = CORE vertebrates; "
+        "JASPAR2024:insects; RELEASE:COLLECTION:TAX_GROUP, e.g. JASPAR2022:CORE:plants; pip install "
+        "'seqimp[jaspar]'); an existing file of that name wins.")
     (format_group or group).add_argument("--db-format", choices=["meme", "jaspar", "transfac", "homer"], default=None,
                                          help="format of --db (default: recognised from the file)")
     return action
@@ -115,16 +129,18 @@ def add_quiet(p, *, solver=False) -> None:
                    help="no progress or log lines on stderr")
     detail = "the solver's line per pass" if solver else "the steps' details"
     p.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
-                   help=f"more detail on stderr: -v adds {detail}, -vv times and modules")
+                   help=f"more on stderr: -v adds {detail}, -vv times and modules")
     p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                    help="show full tracebacks on errors")
 
 
-def add_dask_options(p, what) -> None:
-    """``--dask-workers N`` / ``--dask-scheduler ADDRESS`` (one of them); ``what`` runs on the cluster."""
-    d = p.add_argument_group("Dask (optional extra 'dask')").add_mutually_exclusive_group()
-    d.add_argument("--dask-workers", type=positive_int, metavar="N",
-                   help=f"start a local Dask cluster of N worker processes and {what} on it")
+def add_dask_options(p, what, group=None) -> None:
+    """``--dask-workers N`` / ``--dask-scheduler ADDRESS`` (one of them), in ``group`` (default: a group of
+    their own); ``what`` runs on the cluster."""
+    d = (group or p.add_argument_group("Dask (optional extra 'dask')")).add_mutually_exclusive_group()
+    details(d.add_argument("--dask-workers", type=positive_int, metavar="N",
+                           help=f"{what} on a local Dask cluster of N worker processes"),
+            "Dask is the optional extra 'dask' (pip install \"seqimp[dask]\").")
     d.add_argument("--dask-scheduler", metavar="ADDRESS", help=f"{what} on the Dask cluster at ADDRESS "
                                                                "(tcp://host:8786)")
 
@@ -152,52 +168,62 @@ def add_data_options(p, *, required=True, shuffle_default=False, any_length=Fals
     p.add_argument("--positive", metavar="POS.fa", required=required,
                    help=f"positive sequences (FASTA, plain or gzip; {lengths})")
     p.add_argument("--negative", metavar="NEG.fa", required=required, help=f"negative sequences (FASTA; {lengths})")
-    p.add_argument("--negatives", choices=["shuffle", "genome"],
-                   help="generate the negatives instead: shuffle: a dinucleotide-preserving shuffle of every positive "
-                        "(FASTA or BED input); genome: GC-matched windows of --genome on the positives' "
-                        "chromosomes, away from the regions (--positive-bed input)" + (
-                            "; default shuffle when no negatives are given" if shuffle_default else ""))
-    p.add_argument("--skip-invalid", action="store_true",
-                   help="drop records with symbols other than A, C, G, T (N, R, Y, ...) instead of failing")
+    details(p.add_argument("--negatives", choices=["shuffle", "genome"],
+                           help="generate the negatives: shuffled positives or GC-matched genome windows" + (
+                               " (default shuffle without negatives)" if shuffle_default else "")),
+            "shuffle: a dinucleotide-preserving shuffle of every positive (FASTA or BED input); genome: GC-matched "
+            "windows of --genome on the positives' chromosomes, away from the regions (--positive-bed input)" + (
+                "; shuffle is the default when no negatives are given (as STREME and SEA)." if shuffle_default
+                else "."))
+    details(p.add_argument("--skip-invalid", action="store_true",
+                           help="drop records with letters other than A, C, G, T instead of failing"),
+            "Records holding N, R, Y or any other symbol than A, C, G, T are dropped (the log counts them).")
 
 
-def add_model_options(p) -> None:
-    """The ``model`` group: ``--degree``, ``--shifts``, ``--C``, ``--test-fraction``, ``--seed``."""
-    g = p.add_argument_group("model")
+def add_model_options(p, title="model"):
+    """The ``model`` group (``title``): ``--degree``, ``--shifts``, ``--C``, ``--test-fraction``, ``--seed``;
+    returns the group (the commands add the kind of model to it)."""
+    g = p.add_argument_group(title)
     g.add_argument("--degree", type=positive_int, default=8, help="largest k-mer length of the WD kernel (default 8)")
     g.add_argument("--shifts", type=nonneg_int, default=0, help="maximal shift S of the WDS kernel (default 0: WD)")
     g.add_argument("--C", type=positive_float, default=1.0, help="regularisation constant (default 1)")
-    g.add_argument("--test-fraction", type=fraction, default=0.2,
-                   help="held-out share for accuracy and auROC (default 0.2; 0 trains on all sequences "
-                        "and reports no held-out figures)")
-    g.add_argument("--seed", type=seed, default=0,
-                   help="random seed of every random choice: held-out split, solver order, sampling "
-                        "(default 0, recorded in summary.json)")
+    details(g.add_argument("--test-fraction", type=fraction, default=0.2, metavar="F",
+                           help="held-out share for accuracy and auROC (default 0.2; 0: none held out)"),
+            "With 0 the model trains on all sequences and reports no held-out figures.")
+    details(g.add_argument("--seed", type=seed, default=0,
+                           help="random seed of the held-out split, solver order and sampling (default 0)"),
+            "The seed of every random choice (held-out split, solver order, sampling), recorded with the run.")
+    return g
 
 
 #: ``--model`` kinds: the model whose motifs a run finds (seqimp/training/_model_choice.py).
 MODEL_KINDS = ("auto", "wd", "wds", "gkm")
 
-MODEL_KIND_HELP = ("the model whose motifs are found: wd/wds (positional WD/WDS kernel), gkm (position-free "
-              "gapped-k-mer SVM) or auto (default): the WD/WDS model unless its held-out auROC is below 0.6, "
-              "or below 0.8 with the gkm model better by 0.05 on the same split, then gkm; "
-              "summary.json/motifs.json record the route and why as model_route")
+MODEL_KIND_HELP = "model to train: wd, wds, gkm or auto (default: by held-out auROC)"
+
+#: ``--model``'s details (docs/cli pages): how auto chooses.
+MODEL_KIND_DETAILS = ("The model whose motifs are found. wd/wds: the positional WD/WDS kernel; gkm: the "
+                      "position-free gapped-k-mer SVM; auto (default): the WD/WDS model unless its held-out auROC "
+                      "is below 0.6, or below 0.8 with the gkm model better by 0.05 on the same split, then gkm. "
+                      "summary.json/motifs.json record the route and why as model_route.")
 
 
 def add_gkm_options(g, *, kind=True) -> None:
     """``--model auto|wd|wds|gkm`` (``kind``; 'seqimp poim' declares its own ``--model``, which also takes
     the old spelling of ``--model-file``), ``--gkm-length`` and ``--gkm-informative``."""
     if kind:
-        g.add_argument("--model", choices=MODEL_KINDS, default="auto", help=MODEL_KIND_HELP)
+        details(g.add_argument("--model", choices=MODEL_KINDS, default="auto", help=MODEL_KIND_HELP),
+                MODEL_KIND_DETAILS)
     g.add_argument("--gkm-length", type=positive_int, default=10, metavar="L",
                    help="word length l of the gapped-k-mer model (default 10)")
-    g.add_argument("--gkm-informative", type=positive_int, default=6, metavar="K",
-                   help="informative columns k of its gapped k-mers, k <= l (default 6; k = l: k-mer spectrum)")
+    details(g.add_argument("--gkm-informative", type=positive_int, default=6, metavar="K",
+                           help="informative columns k of its gapped k-mers, k <= l (default 6)"),
+            "k = l gives the k-mer spectrum.")
 
 
 def read_pair(args):
     """Read --positive and --negative (either may be absent) as SequenceSets."""
-    from ..io._fasta import read_fasta
+    from ..io import read_fasta
 
     on_invalid = "skip" if getattr(args, "skip_invalid", False) else "error"
     if args.positive and args.negative and Path(args.positive).is_file() and Path(args.negative).is_file() \

@@ -12,7 +12,7 @@ __all__ = ["print_outcome", "print_motifs", "match_lines"]
 
 def print_outcome(run, out, *, note="") -> None:
     """Tell the user the metrics (stderr), the top oligomer and where the report is (stdout)."""
-    from ..training import metrics_line
+    from ..training._classifier import metrics_line
 
     metrics = run.summary.get("metrics", {})
     if metrics.get("auroc") is not None:
@@ -47,7 +47,8 @@ def match_lines(matches, consensus=None, database=None) -> list:
     ``consensus`` maps names to consensi) and, when the table has JASPAR classes
     (``target_class``), one indented line grouping its significant matches by class, the
     largest group first."""
-    from ..motifs import best_matches, database_label, match_line
+    from ..motifs.known._compare import best_matches, match_line
+    from ..motifs.known._database import database_label
 
     lines = []
     if database:

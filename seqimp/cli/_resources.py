@@ -7,7 +7,7 @@ is the one line a command gives instead of starting when the limit is below what
 libraries map to run at all (:data:`FLOOR`), so nothing is half-done and no lock or staging
 folder is left behind. Uses only the standard library.
 
-:func:`keep_freed_memory` (also on import; :mod:`seqimp._heap`, where the positional motif
+:func:`keep_freed_memory` (also on import; :mod:`seqimp._utils.heap`, where the positional motif
 rounds' moments that hand memory back are too): with glibc, freed blocks up to
 :data:`MMAP_THRESHOLD` stay in the process's heap for the next allocation instead of going back
 to the system and being faulted in again. Where the user set ``MALLOC_MMAP_THRESHOLD_`` or
@@ -40,7 +40,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .._heap import MMAP_THRESHOLD, TRIM_THRESHOLD, keep_freed_memory
+from .._utils.heap import MMAP_THRESHOLD, TRIM_THRESHOLD, keep_freed_memory
 
 __all__ = ["address_space_limit", "prepare", "limit_error", "keep_freed_memory", "sleeping_openmp_threads", "FLOOR",
            "MMAP_THRESHOLD", "TRIM_THRESHOLD", "SPIN_COUNT", "agg_backend"]
@@ -100,7 +100,7 @@ def sleeping_openmp_threads() -> bool:
 def agg_backend() -> None:
     """Figures of a command line run without a display: matplotlib's Agg backend, set through
     ``MPLBACKEND`` while matplotlib is not imported (a run whose figures a figure process draws,
-    :func:`seqimp.plot.figure_process`, never imports it), else by ``matplotlib.use``."""
+    :func:`seqimp.plot._figure_process.figure_process`, never imports it), else by ``matplotlib.use``."""
     if "matplotlib" in sys.modules:
         import matplotlib
 

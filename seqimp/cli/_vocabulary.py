@@ -108,9 +108,12 @@ def allowed_values(action):
 
 def add_strand_option(group, *, default, what="sites", extra=""):
     """``--strand {both,given}``; ``default`` None means: both for DNA, given for RNA (resolved by the command)."""
+    from ._options import details
+
     shown = "both for DNA, given for RNA" if default is None else default
-    return group.add_argument("--strand", action=Choice, allowed=("both", "given"), default=default,
-                              help=f"strands of the {what}: {STRAND_HELP} (default {shown}){extra}")
+    return details(group.add_argument("--strand", action=Choice, allowed=("both", "given"), default=default,
+                                      help=f"strands of the {what}: both or given (default {shown}){extra}"),
+                   f"{STRAND_HELP}.")
 
 
 def add_site_pvalue_option(group, *, help_text):
@@ -124,10 +127,13 @@ def add_site_pvalue_option(group, *, help_text):
 def add_bfile_option(group, *, scored):
     """``--bfile FILE``: a Markov background of order 0..5 in MEME's format; ``scored`` says what is
     exact under it (the p-values, the site p-value)."""
-    return group.add_argument("--bfile", metavar="FILE", default=None,
-                              help="a Markov background of order 0..5 in MEME's background format (fasta-get-markov; "
-                                   "a 'seqimp motifs' folder's background.txt): scores are log-likelihood ratios "
-                                   f"against it, {scored} exact under it (replaces --background)")
+    from ._options import details
+
+    return details(group.add_argument("--bfile", metavar="FILE", default=None,
+                                      help="a Markov background (order 0..5) in MEME's format, e.g. a 'seqimp "
+                                           "motifs' background.txt (replaces --background)"),
+                   "MEME's background format, as fasta-get-markov writes it (a 'seqimp motifs' folder's "
+                   f"background.txt is one): scores are log-likelihood ratios against it, {scored} exact under it.")
 
 
 def chosen_background(background, bfile):
@@ -136,6 +142,6 @@ def chosen_background(background, bfile):
     ``--background`` word."""
     if bfile is None:
         return background
-    from ..background import read_bfile
+    from ..background._site_background import read_bfile
 
     return read_bfile(bfile)

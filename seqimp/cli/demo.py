@@ -52,7 +52,7 @@ def register(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     g = p.add_mutually_exclusive_group()
-    add_db_option(g, "to name the motif with (default: JASPAR2024 when pyjaspar is installed)", format_group=p)
+    add_db_option(g, "to name the motif with (default JASPAR2024, with pyjaspar)", format_group=p)
     g.add_argument("--no-db", action="store_true", help="do not match the motif against known motifs")
     add_quiet(p, solver=True)
     p.set_defaults(func=run)
@@ -62,7 +62,7 @@ def _database(args):
     """The demo's known motifs: --db, else JASPAR 2024 CORE vertebrates when pyjaspar is
     installed; None with --no-db or without either."""
     from ..motifs import jaspar_motifs, load_database
-    from ..motifs._jaspar import pyjaspar_available
+    from ..motifs.known._jaspar import pyjaspar_available
 
     if args.no_db:
         return None
@@ -72,8 +72,8 @@ def _database(args):
 
 
 def run(args) -> int:
-    from ..motifs._compare import tomtom_warmup
-    from ..motifs._jaspar import pyjaspar_available
+    from ..motifs.known._compare import tomtom_warmup
+    from ..motifs.known._jaspar import pyjaspar_available
 
     check_output_path(args.out)
     # a first run compiles TOMTOM (once, ~1 min of CPU) in a second process from the start, while
@@ -87,9 +87,10 @@ def _run(args) -> int:
 
     matplotlib.use("Agg")
     from ..datasets import demo_paths
-    from ..io._fasta import read_fasta
-    from ..motifs._jaspar import INSTALL_HINT
-    from ..pipeline import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions, run_poim
+    from ..io import read_fasta
+    from ..motifs.known._jaspar import INSTALL_HINT
+    from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
+    from ..pipeline import run_poim
 
     database = _database(args)
     pos_path, neg_path = demo_paths()

@@ -81,7 +81,8 @@ def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..pipeline import EnrichOptions, run_enrich
+    from ..options import EnrichOptions, OutputOptions
+    from ..pipeline import run_enrich
 
     if args.site_pvalue > 1:
         raise UserError(f"--site-pvalue is a p-value in (0, 1], got {args.site_pvalue}")
@@ -92,8 +93,8 @@ def run(args) -> int:
     options = EnrichOptions(method=args.method, site_pvalue=args.site_pvalue, background=background,
                             strand=args.strand, max_qvalue=args.max_q)
     with output_dir(args.out, "enrich", inputs=input_paths(args)) as tmp:
-        found = run_enrich(tmp, database, inputs.positive, inputs.negative, options=options, fmt=args.format,
-                           random_state=args.seed)
+        found = run_enrich(tmp, database, inputs.positive, inputs.negative, options=options,
+                           output=OutputOptions(fmt=args.format), random_state=args.seed)
     table = found.table
     enriched = table[table["q_value"] <= args.max_q]
     print(f"{len(enriched)} of {len(table)} motifs enriched at q <= {args.max_q:g} "

@@ -7,130 +7,151 @@ from pathlib import Path
 
 from ._inputs import add_input_options, default_negatives, read_motif_inputs, read_motif_source
 from ._logging import UserError, progress_enabled
-from ._options import (BACKGROUND_HELP, BACKGROUNDS, add_data_options, add_db_option, add_gkm_options,
-                       add_model_options, add_quiet, check_degree, positive_int, share)
+from ._options import (BACKGROUND_DETAILS, BACKGROUND_HELP, BACKGROUNDS, add_data_options, add_db_option,
+                       add_gkm_options, add_model_options, add_quiet, check_degree, details, positive_int, share)
 from ._vocabulary import add_strand_option
 from ._output_folder import check_output_path, input_paths, output_dir, owned_files
 from ._printing import print_motifs
 
 HELP = """\
-Find the motifs a sequence model relies on: candidates from the peaks of the
-differential POIM, a greedy PWM from overlapping top positional oligomers, and
-a least-squares fit of PWMs, start positions and spreads whose implied POIM
-matches the observed one. Either train a classifier on --positive vs
---negative first, or start from a saved POIM (poim.npz of 'seqimp poim').
-
-Sequences, as STREME takes them: FASTA of any lengths. Records of one length
-go to the positional WD model (or the gkm model, --model); records of different
-lengths take the position-free gapped-k-mer (gkm) model, each record padded to
-the longest with dinucleotide shuffles of itself (no site is reported in the
-padding), or, with --width W, the central W nt of every record go to the
-positional model. Without negatives (--negative, --negative-bed, --negatives)
-the controls are dinucleotide-preserving shuffles of the positives. The log
-says which route a run took, and motifs.json records it (model_route,
-negatives, padded). The sequences may also be windows cut from a genome
-(--positive-bed PEAKS --genome G --width W, with --negative-bed BG,
---negatives shuffle or --negatives genome: GC-matched genomic windows; site
-ids are then chrom:start-end(strand)) or a --table with a binary label column
-(--sequence-column, --value-column); --alphabet rna reads U as T. Positions
-count from --position-origin N (or the window centre for BED input) in
-motifs.tsv (start_label), motif_sites.tsv (position_label) and the plots.
---min-width/--max-width bound the motifs' widths (as STREME's --minw/--maxw).
-
-Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac (and motifs.homer
-with --homer: the PWMs for scanning, fitted over whole sequences against the
-negatives' order-2 Markov background), background.txt (that background, MEME's
---bfile format), motifs.tsv (one row per motif, in the order found: name,
-consensus, 1-based start, length, direction, position_free, spread, score,
-sites, ...), motifs.json (seed, options, model route, negatives),
-motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with sequences; BED
-in genome coordinates for genomic windows), logos/ (one logo and one
-site-position plot per motif and a letter-importance logo), motifs_poim.npz
-(the POIM, when trained here; a poim.npz of 'seqimp poim' in DIR is left
-alone), report.html (the motifs first; in a 'seqimp poim' folder its report
-gains the motif section instead), and matches.tsv (TOMTOM p- and q-values, a
-decoy-calibrated q, "no significant match" rows; with a JASPAR release also
-each target's TF class) when --db is given: a motif file, a 'seqimp motifs'
-folder, or a JASPAR release by name (JASPAR2024 = CORE vertebrates, 879
-matrices; RELEASE:COLLECTION:TAX_GROUP for others) read from the pyjaspar
-package (pip install 'seqimp[jaspar]'; JASPAR is CC BY 4.0).
-
-A POIM fixes a motif's consensus and position but not how sharp its PWM is
-(the model's score has no natural scale). With sequences the PWMs are
-therefore the letter frequencies of the motif's sites in the positive
-sequences (EM within the motif's window, on both strands by default), with a
-site threshold that 1% of the negatives pass; from --poim alone they are the
-fitted PWMs, flatter than the sites. A motif is kept when its sites are
-enriched in the positives (p <= 1e-3) and also held out: refitted on one half
-of the sequences, counted in the other (p <= 0.05, held_out_p_value in
-motifs.tsv); where none is, no motif is reported ("no motif found"; the log
-gives the best candidate's figures). A motif as frequent in the positives'
-dinucleotide shuffles is flagged as composition and not matched to --db.
-The motif files hold each motif's PWM for scanning whole sequences: fitted to
-pass most positives over every window of both strands at the score that 1%
-of the negatives' best windows pass, against their order-2 Markov background,
-kept where it does so held out (scan_* columns of motifs.tsv; motif_sites.tsv
-keeps the sites within the motif's window). 'seqimp scan --db DIR
---motif-thresholds' scans with them at that score (scan_threshold).
-When the model is trained here, the motifs found are explained away (their
-sites erased, the model retrained) and motifs looked for again, up to
---rounds times, until nothing more is enriched. The model whose importance
-gives the motifs is trained on all sequences (the held-out split only reports
-accuracy), so the motifs do not depend on --seed (except through negatives
-that --negatives draws).
+Find the motifs a sequence model relies on: train a classifier on --positive
+vs --negative (or start from a saved --poim), take candidates from the peaks
+of its differential POIM, fit PWMs to the POIM and refine them on their sites
+in the sequences; a motif is kept when its sites are enriched in the
+positives, also held out. FASTA of any lengths, as STREME takes them; without
+negatives the controls are dinucleotide shuffles of the positives.
+Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac (motifs.homer:
+--homer), background.txt, motifs.tsv, motifs.json, motif_candidates.tsv,
+motif_sites.tsv/.bed, logos/, motifs_poim.npz, report.html and matches.tsv
+(--db). Full reference: docs/cli/motifs.md
 
 examples:
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs
-  seqimp motifs --positive peaks.fa --out motifs
   seqimp motifs --positive peaks.fa --out motifs --width 100
-  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --strand given
-  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --model gkm
+  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --model gkm --strand given
   seqimp motifs --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 --out motifs
-  seqimp motifs --poim results/poim.npz --positive pos.fa --negative neg.fa --out results --db data/known_motifs.meme
-  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2024
-  seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2022:CORE:plants
+  seqimp motifs --poim results/poim.npz --positive pos.fa --negative neg.fa --out results --db JASPAR2024
   seqimp motifs --table data.tsv --value-column bound --out motifs --min-width 8 --max-width 15
+"""
+
+#: The details of 'seqimp motifs' (its docs/cli page; ``--help`` shows :data:`HELP`).
+DETAILS = """\
+`seqimp motifs` finds the motifs a sequence model relies on: candidates from the peaks of the differential
+POIM, a greedy PWM from overlapping top positional oligomers, and a least-squares fit of PWMs, start positions
+and spreads whose implied POIM matches the observed one. Either train a classifier on `--positive` vs
+`--negative` first, or start from a saved POIM (poim.npz of `seqimp poim`).
+
+### Sequences
+
+Sequences, as STREME takes them: FASTA of any lengths. Records of one length go to the positional WD model (or
+the gkm model, `--model`); records of different lengths take the position-free gapped-k-mer (gkm) model, each
+record padded to the longest with dinucleotide shuffles of itself (no site is reported in the padding), or,
+with `--width W`, the central W nt of every record go to the positional model. Without negatives
+(`--negative`, `--negative-bed`, `--negatives`) the controls are dinucleotide-preserving shuffles of the
+positives. The log says which route a run took, and motifs.json records it (model_route, negatives, padded).
+The sequences may also be windows cut from a genome (`--positive-bed PEAKS --genome G --width W`, with
+`--negative-bed BG`, `--negatives shuffle` or `--negatives genome`: GC-matched genomic windows; site ids are
+then chrom:start-end(strand)) or a `--table` with a binary label column (`--sequence-column`,
+`--value-column`); `--alphabet rna` reads U as T. Positions count from `--position-origin N` (or the window
+centre for BED input) in motifs.tsv (start_label), motif_sites.tsv (position_label) and the plots.
+`--min-width`/`--max-width` bound the motifs' widths (as STREME's `--minw`/`--maxw`).
+
+### Files
+
+Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac (and motifs.homer with `--homer`: the PWMs for
+scanning, fitted over whole sequences against the negatives' order-2 Markov background), background.txt (that
+background, MEME's `--bfile` format), motifs.tsv (one row per motif, in the order found: name, consensus,
+1-based start, length, direction, position_free, spread, score, sites, ...), motifs.json (seed, options, model
+route, negatives), motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with sequences; BED in genome
+coordinates for genomic windows), logos/ (one logo and one site-position plot per motif and a
+letter-importance logo), motifs_poim.npz (the POIM, when trained here; a poim.npz of `seqimp poim` in DIR is
+left alone), report.html (the motifs first; in a `seqimp poim` folder its report gains the motif section
+instead), and matches.tsv (TOMTOM p- and q-values, a decoy-calibrated q, "no significant match" rows; with a
+JASPAR release also each target's TF class) when `--db` is given: a motif file, a `seqimp motifs` folder, or a
+JASPAR release by name (JASPAR2024 = CORE vertebrates, 879 matrices; RELEASE:COLLECTION:TAX_GROUP for others)
+read from the pyjaspar package (`pip install 'seqimp[jaspar]'`; JASPAR is CC BY 4.0).
+
+### PWMs, sites and significance
+
+A POIM fixes a motif's consensus and position but not how sharp its PWM is (the model's score has no natural
+scale). With sequences the PWMs are therefore the letter frequencies of the motif's sites in the positive
+sequences (EM within the motif's window, on both strands by default), with a site threshold that 1% of the
+negatives pass; from `--poim` alone they are the fitted PWMs, flatter than the sites. A motif is kept when its
+sites are enriched in the positives (p <= 1e-3) and also held out: refitted on one half of the sequences,
+counted in the other (p <= 0.05, held_out_p_value in motifs.tsv); where none is, no motif is reported ("no
+motif found"; the log gives the best candidate's figures). A motif as frequent in the positives' dinucleotide
+shuffles is flagged as composition and not matched to `--db`.
+
+The motif files hold each motif's PWM for scanning whole sequences: fitted to pass most positives over every
+window of both strands at the score that 1% of the negatives' best windows pass, against their order-2 Markov
+background, kept where it does so held out (scan_* columns of motifs.tsv; motif_sites.tsv keeps the sites
+within the motif's window). `seqimp scan --db DIR --motif-thresholds` scans with them at that score
+(scan_threshold).
+
+### Explaining away
+
+When the model is trained here, the motifs found are explained away (their sites erased, the model retrained)
+and motifs looked for again, up to `--rounds` times, until nothing more is enriched. The model whose importance
+gives the motifs is trained on all sequences (the held-out split only reports accuracy), so the motifs do not
+depend on `--seed` (except through negatives that `--negatives` draws).
+
+More examples:
+
+```text
+seqimp motifs --positive peaks.fa --out motifs
+seqimp motifs --positive pos.fa --negative neg.fa --out motifs --strand given
+seqimp motifs --positive pos.fa --negative neg.fa --out motifs --model gkm
+seqimp motifs --poim results/poim.npz --positive pos.fa --negative neg.fa --out results --db data/known_motifs.meme
+seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2024
+seqimp motifs --positive pos.fa --negative neg.fa --out motifs --db JASPAR2022:CORE:plants
+```
 """
 
 
 def register(sub) -> None:
-    p = sub.add_parser("motifs", help="motifs (PWMs, logos, files, database matches) from a POIM",
-                       description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = details(sub.add_parser("motifs", help="motifs (PWMs, logos, files, database matches) from a POIM",
+                               description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter), DETAILS)
     add_data_options(p, required=False, shuffle_default=True, any_length=True)
     add_input_options(p, table="classifier", regression=False, alphabets=("dna", "rna"), fasta_width=True)
     p.add_argument("--poim", metavar="POIM.npz", help="a saved POIM result instead of training")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
-    add_model_options(p)
-    add_gkm_options(p.add_argument_group("model route (when training)"))
+    add_gkm_options(add_model_options(p, "model (when training)"))
     g = p.add_argument_group("importance (when training)")
-    g.add_argument("--max-order", type=positive_int, default=None,
+    g.add_argument("--max-order", type=positive_int, default=None, metavar="K",
                    help="longest oligomer of the POIM (default: the degree)")
-    g.add_argument("--background", choices=BACKGROUNDS, default="negative", help=BACKGROUND_HELP)
+    details(g.add_argument("--background", choices=BACKGROUNDS, default="negative", help=BACKGROUND_HELP),
+            BACKGROUND_DETAILS)
     m = p.add_argument_group("motifs")
-    m.add_argument("--max-motifs", type=positive_int, default=None,
+    m.add_argument("--max-motifs", type=positive_int, default=None, metavar="N",
                    help="most positional motifs (default: every differential-POIM peak above the noise)")
     add_strand_option(m, default=None)
     m.add_argument("--homer", action="store_true",
                    help="also write the motifs in HOMER's motif format (motifs.homer)")
-    m.add_argument("--no-scan-pwm", dest="scan_pwm", action="store_false",
-                   help="write the refined PWMs to the motif files instead of PWMs fitted for scanning whole "
-                        "sequences (no scan_threshold, no background.txt)")
-    m.add_argument("--background-order", type=int, choices=range(0, 6), default=2, metavar="K",
-                   help="order of the control's Markov background the PWMs for scanning are fitted and "
-                        "thresholded against (background.txt; default 2, as STREME)")
+    details(m.add_argument("--no-scan-pwm", dest="scan_pwm", action="store_false",
+                           help="write the refined PWMs to the motif files, not PWMs fitted for scanning"),
+            "The motif files then hold the refined PWMs instead of PWMs fitted for scanning whole sequences: no "
+            "scan_threshold, no background.txt.")
+    details(m.add_argument("--background-order", type=int, choices=range(0, 6), default=2, metavar="K",
+                           help="Markov order of the scanning PWMs' background (background.txt; default 2)"),
+            "The order (0..5) of the control's Markov background the PWMs for scanning are fitted and thresholded "
+            "against (background.txt); the default 2 is STREME's.")
     m.add_argument("--measure", choices=["poim", "firm"], default="poim",
                    help="importance the motifs are fitted to (default poim)")
-    m.add_argument("--fit-order", type=positive_int, default=3,
+    m.add_argument("--fit-order", type=positive_int, default=3, metavar="N",
                    help="fit POIM orders 1..N (default 3; at most the POIM's max order)")
-    m.add_argument("--rounds", type=positive_int, default=5,
+    m.add_argument("--rounds", type=positive_int, default=5, metavar="N",
                    help="most rounds of explaining away when training (default 5; 1: a single search)")
-    m.add_argument("--min-score", type=share, default=0.0,
+    m.add_argument("--min-score", type=share, default=0.0, metavar="S",
                    help="drop motifs explaining less than this share of the POIM (default 0: keep all)")
-    m.add_argument("--min-width", type=positive_int, default=1,
-                   help="narrowest motif: narrower candidates are widened before refinement (default 1)")
-    m.add_argument("--max-width", type=positive_int, default=30, help="widest motif (default 30)")
+    details(m.add_argument("--min-width", type=positive_int, default=1, metavar="W",
+                           help="narrowest motif (default 1)"),
+            "Narrower candidates are widened before refinement (as STREME's --minw).")
+    details(m.add_argument("--max-width", type=positive_int, default=30, metavar="W",
+                           help="widest motif (default 30)"),
+            "As STREME's --maxw.")
     add_db_option(m)
-    m.add_argument("--matches", type=positive_int, default=5, help="best matches listed per motif (default 5)")
+    m.add_argument("--matches", type=positive_int, default=5, metavar="N",
+                   help="best matches listed per motif (default 5)")
     m.add_argument("--format", choices=["png", "svg", "pdf"], default="png", help="logo format (default png)")
     add_quiet(p, solver=True)
     p.set_defaults(func=run)
@@ -181,8 +202,8 @@ def _inputs(args):
 
 
 def run(args) -> int:
-    from ..motifs._compare import tomtom_warmup
-    from ..plot import figure_process
+    from ..motifs.known._compare import tomtom_warmup
+    from ..plot._figure_process import figure_process
     from ._resources import agg_backend, sleeping_openmp_threads
 
     sleeping_openmp_threads()  # before the first parallel kernel loads the OpenMP runtime
@@ -194,9 +215,10 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
-    from ..pipeline import (BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions,
-                            run_motifs, update_report)
-    from ..report import write_motif_report
+    from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
+    from ..pipeline import run_motifs
+    from ..pipeline._motif_files import update_report
+    from ..report._page import write_motif_report
 
     database, pos, neg, result = _inputs(args)
     strand = args.strand or ("given" if args.alphabet == "rna" else "both")  # RNA: one strand

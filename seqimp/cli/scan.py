@@ -6,7 +6,7 @@ import argparse
 
 from ._inputs import add_input_options, read_inputs, read_motif_source
 from ._logging import UserError, terminal_text
-from ._options import add_db_option, add_quiet
+from ._options import add_db_option, add_quiet, details
 from ._vocabulary import Choice, add_bfile_option, add_site_pvalue_option, add_strand_option, chosen_background
 from ._output_folder import check_output_path, input_paths, output_dir
 
@@ -56,11 +56,12 @@ def register(sub) -> None:
                    default="uniform", help="null letter frequencies of the p-values: uniform (default) or those of "
                                            "all the scanned sequences")
     add_bfile_option(s, scored="p-values")
-    s.add_argument("--motif-thresholds", action="store_true",
-                   help="--db is a 'seqimp motifs' folder: report each motif's windows scoring at least its "
-                        "scan_threshold (motifs.tsv; the score that at most 1%% of that run's negatives reach), "
-                        "against its background.txt (unless --bfile) and with pseudocount 0 (unless given), "
-                        "instead of --site-pvalue")
+    details(s.add_argument("--motif-thresholds", action="store_true",
+                           help="--db is a 'seqimp motifs' folder: report the windows scoring at least each "
+                                "motif's scan_threshold"),
+            "Each motif's windows scoring at least its scan_threshold (motifs.tsv; the score that at most 1% of "
+            "that run's negatives reach) are reported, against its background.txt (unless --bfile) and with "
+            "pseudocount 0 (unless given), instead of --site-pvalue.")
     s.add_argument("--pseudocount", type=float, default=None,
                    help="added to every motif column, spread by the background (default 0.1, as FIMO; 0 with "
                         "--motif-thresholds)")
@@ -100,7 +101,8 @@ def run(args) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..pipeline import ScanOptions, run_scan
+    from ..options import OutputOptions, ScanOptions
+    from ..pipeline import run_scan
 
     if args.pseudocount is None:
         args.pseudocount = 0.0 if args.motif_thresholds else 0.1
@@ -117,7 +119,7 @@ def run(args) -> int:
                           background=background, pseudocount=args.pseudocount, min_scores=min_scores)
     with output_dir(args.out, "scan", inputs=input_paths(args)) as tmp:
         found = run_scan(tmp, database, sequences, windows=inputs.windows, origin=inputs.origin, options=options,
-                         database=database.info, fmt=args.format)
+                         database=database.info, output=OutputOptions(fmt=args.format))
     hits = found.hits
     at = "at their scan_threshold" if min_scores is not None else f"at p <= {args.site_pvalue:g}"
     print(f"{len(hits)} sites of {len(database)} motifs {at} "

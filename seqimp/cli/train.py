@@ -12,17 +12,15 @@ from ..errors import check_number
 from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
 from ._options import (_arg_type, add_dask_options, add_data_options, add_gkm_options, add_model_options, add_quiet,
-                       check_degree, dask_client, memory_size, positive_int)
+                       check_degree, dask_client, details, memory_size, positive_int)
 from ._vocabulary import MAX_MEMORY_HELP
 
 HELP = """\
-Train a weighted-degree (WD, or WDS with --shifts) classifier on positive vs
-negative sequences of one common length, report held-out accuracy and auROC,
-and save the model as its exact positional k-mer weights (.npz). Analyse it
-later with 'seqimp poim --model MODEL.npz'. With --model gkm it trains the
-position-free gapped-k-mer SVM instead (--gkm-length, --gkm-informative) and
-saves its gapped-k-mer weights; 'seqimp variants --model' scores variants with
-either kind of file.
+Train a weighted-degree classifier (WD, or WDS with --shifts) on positive vs
+negative sequences of one length, report held-out accuracy and auROC, and save
+its exact positional k-mer weights (MODEL.npz) for 'seqimp poim --model-file'
+and 'seqimp variants'; --model gkm trains the gapped-k-mer SVM instead.
+Full reference: docs/cli/train.md; at scale: docs/training-at-scale.md.
 
 examples:
   seqimp train --positive pos.fa --negative neg.fa --model-out model.npz
@@ -30,38 +28,50 @@ examples:
   seqimp train --positive-bed peaks.bed --genome hg38.fa --width 100 --negatives shuffle --model-out m.npz
   seqimp train --table bound.tsv --sequence-column seq --value-column label --model-out m.npz
   seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --solver fast --weight-tol 0.02
-  seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --solver dcd
-  seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-workers 2
-  seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-scheduler tcp://host:8786
-  seqimp encode --fasta pos.fa.gz neg.fa.gz --labels 1 0 --out train.codes
   seqimp train --codes train.codes --test-codes test.codes --model-out m.npz
   seqimp train --positive pos.fa --negative neg.fa --model gkm --model-out gkm.npz
-
---codes trains on a store written by 'seqimp encode', read from disk row by row
-(sequences larger than memory); held-out figures then come from --test-codes, a
-second store, as a split would copy the training rows into memory. A fit whose
-working memory would exceed --max-memory (default: all the RAM available now)
-is refused before anything is allocated, naming the size it needs.
-
---dask-workers/--dask-scheduler train the WD SVM (--shifts 0) on a Dask cluster
-(pip install "seqimp[dask]"; docs/training-at-scale.md).
-
-The model file records how the SVM was solved: the solver that ran, its passes,
-whether its stopping rule stopped it, the thresholds and the per-pass history.
 """
 
-#: ``--solver``'s choices: :data:`seqimp.training.SOLVERS`, kept here so that 'seqimp train' and its
+#: The details of 'seqimp train' (its docs/cli page; ``--help`` shows :data:`HELP`).
+DETAILS = """\
+`seqimp train` trains a weighted-degree (WD, or WDS with `--shifts`) classifier on positive vs negative
+sequences of one common length, reports held-out accuracy and auROC, and saves the model as its exact
+positional k-mer weights (.npz). Analyse it later with `seqimp poim --model-file MODEL.npz`. With `--model gkm`
+it trains the position-free gapped-k-mer SVM instead (`--gkm-length`, `--gkm-informative`) and saves its
+gapped-k-mer weights; `seqimp variants --model-file` scores variants with either kind of file.
+
+`--codes` trains on a store written by `seqimp encode`, read from disk row by row (sequences larger than
+memory); held-out figures then come from `--test-codes`, a second store, as a split would copy the training
+rows into memory. A fit whose working memory would exceed `--max-memory` (default: all the RAM available now)
+is refused before anything is allocated, naming the size it needs.
+
+`--dask-workers`/`--dask-scheduler` train the WD SVM (`--shifts 0`) on a Dask cluster
+(`pip install "seqimp[dask]"`; [docs/training-at-scale.md](../training-at-scale.md)).
+
+The model file records how the SVM was solved: the solver that ran, its passes, whether its stopping rule
+stopped it, the thresholds and the per-pass history.
+
+More examples:
+
+```text
+seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --solver dcd
+seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-workers 2
+seqimp train --positive pos.fa --negative neg.fa --model-out m.npz --dask-scheduler tcp://host:8786
+seqimp encode --fasta pos.fa.gz neg.fa.gz --labels 1 0 --out train.codes
+```
+"""
+
+#: ``--solver``'s choices: :data:`seqimp.options.SOLVERS`, kept here so that 'seqimp train' and its
 #: argument errors do not import the library (start-up); tests/test_cli_train.py checks that the two are the same.
 SOLVERS = ("auto", "dcd", "fast", "sgd")
 
-#: ``--solver``: when each is right, one line each (docs/training-at-scale.md, "Exact or fast").
-SOLVER_HELP = """\
-  dcd   the exact SVM optimum (liblinear's stopping rule): up to ~10^5 sequences
-  fast  stops once held-out loss, accuracy and weights settle: 10^5 and more
-  sgd   averaged SGD, an early-regularised model, not the exact one: a first look
-  auto  (default) dcd or fast by the number of training sequences (--solver)
-The thresholds below set when fast, sgd and auto's fast route stop; --average
-is the fast route's (sgd averages its own steps)."""
+#: ``--solver``: when each is right (its details on the docs/cli page; docs/training-at-scale.md, "Exact or fast").
+SOLVER_HELP = ("dcd: the exact SVM optimum (liblinear's stopping rule), up to ~10^5 sequences; fast: stops once "
+               "held-out loss, accuracy and weights settle, for 10^5 and more; sgd: averaged SGD, an "
+               "early-regularised model, not the exact one: a first look; auto (default): dcd or fast by the number "
+               "of training sequences. --validation-fraction, --validation-tol, --weight-tol and --patience set when "
+               "fast, sgd and auto's fast route stop; --average, --optimum-tol, --shrink-margin, --no-refit and "
+               "--extrapolate are the fast route's (sgd averages its own steps).")
 
 #: The options of the fast route (its stopping rule, its average): ``--option`` -> WDClassifier parameter.
 FAST_OPTIONS = {"--validation-fraction": "validation_fraction", "--validation-tol": "validation_tol",
@@ -81,12 +91,45 @@ class _LibraryDefault:
     def __str__(self):
         import inspect
 
-        from ..kernels._estimators import AUTO_FAST_FROM, WDClassifier
+        from ..kernels._estimators import AUTO_FAST_FROM
+        from ..kernels import WDClassifier
 
         value = inspect.signature(WDClassifier).parameters[self.name].default
         if self.name == "solver":
             return f"{value}: dcd below {AUTO_FAST_FROM:,} training sequences, else fast"
         return "none" if value is None else f"{value:g}"
+
+
+#: The endings of an LS-GKM model file's name (gkmtrain writes PREFIX.model.txt; -z adds .gz).
+LSGKM_SUFFIXES = (".model.txt", ".model.txt.gz")
+
+
+def _is_lsgkm_name(out) -> bool:
+    return str(out).endswith(LSGKM_SUFFIXES)
+
+
+def _model_format(args, out) -> str:
+    """``--model-format``, or by --model-out's name: "lsgkm" or "npz"; one line for a combination that
+    cannot be written (checked before anything is read or fitted)."""
+    fmt = args.model_format or ("lsgkm" if _is_lsgkm_name(out) and args.model == "gkm" else "npz")
+    if fmt == "lsgkm":
+        if args.model != "gkm":
+            raise UserError(f"--model-format lsgkm writes a gapped-k-mer model: it needs --model gkm (the "
+                            f"{args.model or 'wd'} model has no LS-GKM form)")
+        if out.suffix == ".npz":
+            raise UserError(f"--model-out {out}: an LS-GKM model file; name it NAME.model.txt (or .model.txt.gz)")
+    elif args.model_format == "npz" and _is_lsgkm_name(out):
+        raise UserError(f"--model-out {out}: --model-format npz writes a .npz file; name it NAME.npz")
+    return fmt
+
+
+def _stem(out) -> str:
+    """The name the --cv files take beside the model: NAME of NAME.npz or NAME.model.txt[.gz]."""
+    name = out.name
+    for suffix in LSGKM_SUFFIXES[::-1] + (".npz",):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[:-len(suffix)]
+    return out.stem
 
 
 def _open_share(text: str) -> float:
@@ -97,6 +140,13 @@ def _open_share(text: str) -> float:
 def _nonneg_float(text: str) -> float:
     """A finite number >= 0."""
     return _arg_type(text, float, check_number, low=0.0)
+
+
+def _folds(text: str) -> int:
+    """``--cv K``: an integer >= 2."""
+    from ..errors import check_int
+
+    return _arg_type(text, int, check_int, minimum=2)
 
 
 def _average(text: str):
@@ -110,84 +160,125 @@ def _average(text: str):
 
 
 def register(sub) -> None:
-    p = sub.add_parser("train", help="train a WD model and save its positional weights", description=HELP,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = details(sub.add_parser("train", help="train a WD model and save its positional weights", description=HELP,
+                               formatter_class=argparse.RawDescriptionHelpFormatter), DETAILS)
     add_data_options(p, required=False)
     add_input_options(p, table="classifier", regression=False)
-    add_model_options(p)
-    k = p.add_argument_group("model kind")
-    k.add_argument("--model", choices=("wd", "wds", "gkm"), default=None,
-                   help="wd/wds: the positional WD kernel (wds with --shifts; default: by --shifts); gkm: the "
-                        "position-free gapped-k-mer SVM (the WD options do not apply)")
+    k = add_model_options(p)
+    details(k.add_argument("--model", choices=("wd", "wds", "gkm"), default=None,
+                           help="wd/wds: the positional WD kernel (default: by --shifts); gkm: the position-free "
+                                "gapped-k-mer SVM"),
+            "wd/wds: the positional WD kernel (wds with --shifts; default: wd or wds by --shifts); gkm: the "
+            "position-free gapped-k-mer SVM (--gkm-length, --gkm-informative; the WD options do not apply).")
     add_gkm_options(k, kind=False)
     p.set_defaults(test_fraction=None)  # 0.2, or 0 with --codes (resolved in run)
     g = p.add_argument_group("training at scale (docs/training-at-scale.md)")
     g.add_argument("--codes", metavar="STORE", help="train on a codes store written by 'seqimp encode' (0/1 labels), "
-                                                   "read from disk without loading it whole")
+                                                   "read from disk")
     g.add_argument("--test-codes", metavar="STORE", help="held-out codes store for accuracy and auROC with --codes")
-    g.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
-                   help=f"refuse, before allocating, a fit whose working memory exceeds SIZE (e.g. 4G; "
-                        f"{MAX_MEMORY_HELP})")
-    s = p.add_argument_group("solver (WD SVM, --shifts 0; docs/training-at-scale.md, \"Exact or fast\")",
-                             description=SOLVER_HELP)
-    s.add_argument("--solver", choices=SOLVERS, default=_LibraryDefault("solver"),
-                   help="how the SVM is solved (default %(default)s)")
-    s.add_argument("--validation-fraction", type=_open_share, default=_LibraryDefault("validation_fraction"),
-                   metavar="F", help="share of the sequences held out to decide when to stop (trained on "
-                                     "once the rule holds; default %(default)s)")
-    s.add_argument("--validation-tol", type=_nonneg_float, default=_LibraryDefault("validation_tol"), metavar="TOL",
-                   help="largest change of the held-out hinge loss (relative) and accuracy (absolute) between "
-                        "passes that counts as settled (default %(default)s)")
+    details(g.add_argument("--max-memory", type=memory_size, default=None, metavar="SIZE",
+                           help="refuse a fit whose working memory exceeds SIZE (e.g. 4G; default: all the RAM "
+                                "available now)"),
+            "The fit is refused before anything is allocated, naming the size it needs. Default (as in every "
+            f"command): {MAX_MEMORY_HELP.split(': ', 1)[1]}.")
+    s = p.add_argument_group("solver (WD SVM, --shifts 0; docs/training-at-scale.md, \"Exact or fast\")")
+    details(s.add_argument("--solver", choices=SOLVERS, default=_LibraryDefault("solver"),
+                           help="how the SVM is solved: dcd (exact), fast or sgd (default %(default)s)"),
+            SOLVER_HELP)
+    details(s.add_argument("--validation-fraction", type=_open_share, default=_LibraryDefault("validation_fraction"),
+                           metavar="F", help="share held out to decide when to stop (default %(default)s)"),
+            "The share of the sequences held out to decide when to stop; they are trained on once the rule holds "
+            "(unless --no-refit).")
+    details(s.add_argument("--validation-tol", type=_nonneg_float, default=_LibraryDefault("validation_tol"),
+                           metavar="TOL", help="largest change of held-out loss and accuracy per pass that counts "
+                                               "as settled (default %(default)s)"),
+            "The largest change of the held-out hinge loss (relative) and accuracy (absolute) between passes that "
+            "counts as settled.")
     s.add_argument("--weight-tol", type=_nonneg_float, default=_LibraryDefault("weight_tol"), metavar="TOL",
                    help="largest relative change of the weights over a pass that counts as settled "
                         "(default %(default)s)")
     s.add_argument("--patience", type=positive_int, default=_LibraryDefault("patience"), metavar="N",
                    help="settled passes in a row before the fit stops (default %(default)s)")
-    s.add_argument("--optimum-tol", type=_nonneg_float, default=_LibraryDefault("optimum_tol"), metavar="TOL",
-                   help="fast route: stop only once the solver is also within TOL of the SVM's optimum (estimated "
-                        "from the dual objective, in units of ||w||/sqrt(n)): the exact fit's top k-mers at "
-                        "10^5-10^6 sequences for more passes (docs/training-at-scale.md; default %(default)s)")
-    s.add_argument("--shrink-margin", type=_nonneg_float, default=_LibraryDefault("shrink_margin"), metavar="M",
-                   help="fast route, one thread: from the 3rd pass on, skip sequences whose dual variable is 0 with a "
-                        "margin above 1 + M (a pass over all of them every 8th pass and before the fit stops); "
-                        "fewer steps per pass (docs/training-at-scale.md; default %(default)s: liblinear's shrinking)")
-    s.add_argument("--no-refit", dest="refit", action="store_const", const=False, default=_LibraryDefault("refit"),
-                   help="fast route: keep the held-out slice out of training for good (no passes over all "
-                        "sequences after the rule holds; pair with a small --validation-fraction)")
-    s.add_argument("--extrapolate", action="store_const", const=True, default=_LibraryDefault("extrapolate"),
-                   help="fast route, one thread: after every pass, search the SVM dual along the pass's move and keep "
-                        "the point where it rises: fewer passes at 10^5 sequences and more, one more weight vector "
-                        "(docs/training-at-scale.md)")
-    s.add_argument("--average", type=_average, default=_LibraryDefault("average"), metavar="ETA",
-                   help="fast route: the model is the average of its pass-end iterates, pass t weighted in by "
-                        "(ETA + 1) / (t + ETA), so early passes are forgotten (0: the plain mean; none: the last "
-                        "iterate; default %(default)s)")
-    s.add_argument("--threads", type=positive_int, default=None, metavar="N",
-                   help="WD SVM threads: the coordinate-descent passes on N threads sharing the weights (the same "
-                        "model up to its last digits, docs/multicore.md). Default (and 1): one thread, the same bytes "
-                        "every run")
-    p.add_argument("--model-out", required=True, metavar="MODEL.npz", help="where to save the model (.npz)")
+    details(s.add_argument("--optimum-tol", type=_nonneg_float, default=_LibraryDefault("optimum_tol"), metavar="TOL",
+                           help="fast route: stop only once also within TOL of the SVM's optimum "
+                                "(default %(default)s)"),
+            "The solver stops only once it is also within TOL of the SVM's optimum (estimated from the dual "
+            "objective, in units of ||w||/sqrt(n)): the exact fit's top k-mers at 10^5-10^6 sequences for more "
+            "passes ([docs/training-at-scale.md](../training-at-scale.md)).")
+    details(s.add_argument("--shrink-margin", type=_nonneg_float, default=_LibraryDefault("shrink_margin"),
+                           metavar="M", help="fast route, one thread: skip sequences with dual variable 0 and margin "
+                                             "above 1 + M (default %(default)s: liblinear's shrinking)"),
+            "From the 3rd pass on, sequences whose dual variable is 0 with a margin above 1 + M are skipped (a pass "
+            "over all of them every 8th pass and before the fit stops): fewer steps per pass "
+            "([docs/training-at-scale.md](../training-at-scale.md)).")
+    details(s.add_argument("--no-refit", dest="refit", action="store_const", const=False,
+                           default=_LibraryDefault("refit"),
+                           help="fast route: keep the held-out slice out of training for good"),
+            "No passes over all sequences after the rule holds; pair it with a small --validation-fraction.")
+    details(s.add_argument("--extrapolate", action="store_const", const=True, default=_LibraryDefault("extrapolate"),
+                           help="fast route, one thread: after every pass, search the SVM dual along the pass's "
+                                "move"),
+            "After every pass the SVM dual is searched along the pass's move and the point where it rises is "
+            "kept: fewer passes at 10^5 sequences and more, at the cost of one more weight vector "
+            "([docs/training-at-scale.md](../training-at-scale.md)).")
+    details(s.add_argument("--average", type=_average, default=_LibraryDefault("average"), metavar="ETA",
+                           help="fast route: average the pass-end iterates (0: the plain mean; none: the last "
+                                "iterate; default %(default)s)"),
+            "The model is the average of its pass-end iterates, pass t weighted in by (ETA + 1) / (t + ETA), so "
+            "early passes are forgotten (0: the plain mean; none: the last iterate).")
+    details(s.add_argument("--threads", type=positive_int, default=None, metavar="N",
+                           help="WD SVM threads sharing the weights (default 1: the same bytes every run)"),
+            "The coordinate-descent passes run on N threads sharing the weights: the same model up to its last "
+            "digits ([docs/multicore.md](../multicore.md)). Default (and 1): one thread, the same bytes every run.")
+    details(p.add_argument("--model-out", required=True, metavar="MODEL.npz",
+                           help="where to save the model (.npz; with --model gkm also NAME.model.txt[.gz])"),
+            "A .npz file, or with --model gkm an LS-GKM model file when the name ends in .model.txt or "
+            ".model.txt.gz (gzip-compressed) or with --model-format lsgkm.")
+    details(p.add_argument("--model-format", choices=("npz", "lsgkm"), default=None,
+                           help="npz (seqimp's) or lsgkm (gkmpredict's model file; --model gkm); default: by "
+                                "--model-out's name"),
+            "lsgkm writes the gkm model as an LS-GKM model file (kernel gkm_cnt with d = l - k, the training "
+            "sequences with a non-zero dual coefficient as its support vectors) that LS-GKM's gkmpredict and "
+            "'seqimp predict', 'seqimp variants' and 'seqimp motifs' read and score as seqimp does "
+            "([docs/lsgkm.md](../lsgkm.md)). Default: lsgkm for a --model-out ending in .model.txt or "
+            ".model.txt.gz, else npz.")
+    details(p.add_argument("--cv", type=_folds, default=None, metavar="K",
+                           help="also stratified K-fold cross-validation: MODEL.cvpred.tsv, MODEL.cv.json, "
+                                "MODEL.cv.png beside the model"),
+            "Every sequence is scored once by a model trained on the other folds (scikit-learn's StratifiedKFold, "
+            "shuffled with --seed): per-fold and mean auROC and auPRC go to the log and MODEL.cv.json, each "
+            "sequence's fold and score to MODEL.cvpred.tsv (id, fold, label, score, as gkmtrain -x writes its "
+            "cvpred file) and the folds' ROC and precision-recall curves to MODEL.cv.png. The model saved is the "
+            "one a run without --cv saves, byte for byte. K runs from 2 to the size of the smaller class; not "
+            "with --codes or Dask ([docs/predict.md](../predict.md)).")
     add_dask_options(p, "train")
     add_quiet(p, solver=True)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ..training import ModelOptions, train_model
+    from ..options import ModelOptions
+    from ..training import train_model
 
     out = Path(args.model_out)
     if out.is_dir():
         raise UserError(f"--model-out {out}: is a folder; give a file name such as {out / 'model.npz'}")
-    if out.suffix != ".npz":
-        raise UserError(f"--model-out {out}: the file name must end in .npz")
+    args.model_format = _model_format(args, out)
+    if args.model_format == "npz" and out.suffix != ".npz":
+        raise UserError(f"--model-out {out}: the file name must end in .npz"
+                        + (" (an LS-GKM .model.txt file needs --model gkm)" if _is_lsgkm_name(out) else ""))
     if not out.resolve().parent.is_dir():
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} does not exist")
     if not os.access(out.resolve().parent, os.W_OK | os.X_OK):
         raise UserError(f"--model-out {out}: folder {out.resolve().parent} is not writable")
+    if args.cv is not None and (args.codes is not None or args.dask_workers is not None
+                                or args.dask_scheduler is not None):
+        raise UserError(f"--cv {args.cv} fits its folds in memory on this machine; it does not go with --codes or "
+                        "--dask-workers/--dask-scheduler")
     if args.model == "gkm":
         return _run_gkm(args, out)
     if args.model is not None:
-        from ..training import ModelOptions
+        from ..options import ModelOptions
 
         ModelOptions(kind=args.model, shifts=args.shifts)  # wd without shifts, wds with them
     args.solver_options = _solver_options(args)
@@ -206,10 +297,11 @@ def run(args) -> int:
                              alphabet=inputs.alphabet)
         weights, info = train_model(pos, neg, model=model, solver=args.solver_options, random_state=args.seed,
                                     progress=progress_enabled(), client=client, max_memory=args.max_memory)
+    cv = _cross_validation(args, pos, neg, model, inputs.alphabet)
     source = {"table": str(args.table)} if inputs.table is not None else {
         "positive": str(args.positive_bed or args.positive),
         "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}
-    return _save(args, out, weights, info, source, pos.length, inputs.alphabet)
+    return _save(args, out, weights, info, source, pos.length, inputs.alphabet, cv=cv)
 
 
 def _labelled_inputs(args, regression_hint):
@@ -223,15 +315,60 @@ def _labelled_inputs(args, regression_hint):
     if inputs.positive is None or inputs.negative is None:
         raise UserError("positive and negative sequences are required: --positive and --negative (or "
                         "--negatives shuffle), --positive-bed with negatives, or --table with a label column")
+    if args.cv is not None:  # checked before any fit: a --cv the classes cannot take writes nothing
+        from ..training._cross_validation import check_folds
+
+        check_folds(args.cv, [1] * len(inputs.positive) + [0] * len(inputs.negative), name="--cv")
     return inputs, inputs.positive, inputs.negative
+
+
+def _cross_validation(args, pos, neg, model, alphabet):
+    """``--cv K``: the model's stratified K-fold cross-validation on all the sequences (None without)."""
+    if args.cv is None:
+        return None
+    from ..io._labelled import encode_labelled
+    from ..options import SolverOptions
+    from ..training import cross_validate
+
+    X, y = encode_labelled(pos, neg, alphabet).labelled()
+    solver = getattr(args, "solver_options", None) if model.kind != "gkm" else None
+    return cross_validate(X, y, folds=args.cv, model=model, solver=solver or SolverOptions(), random_state=args.seed,
+                          ids=list(pos.ids) + list(neg.ids), progress=progress_enabled(), max_memory=args.max_memory)
+
+
+def _with_cv(out, cv, save) -> None:
+    """``save()`` the model and, with a cross-validation ``cv``, write its files beside it: staged in a
+    folder beside the model and moved in once the model is saved, so a failure leaves neither."""
+    if cv is None:
+        save()
+        return
+    import shutil
+    import tempfile
+
+    from ..pipeline._predict_run import write_cross_validation
+
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.cv-", dir=out.resolve().parent))
+    try:
+        files = write_cross_validation(cv, staging / _stem(out))
+        save()
+        for path in files:
+            os.replace(path, out.with_name(path.name))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    folds = cv.folds
+    print(f"{len(folds)}-fold cross-validation on {len(cv.predictions)} sequences: mean auROC {cv.mean_auroc:.4f} "
+          f"({folds['auroc'].min():.4f}-{folds['auroc'].max():.4f}), mean auPRC {cv.mean_auprc:.4f} "
+          f"({folds['auprc'].min():.4f}-{folds['auprc'].max():.4f}); folds in {_stem(out)}.cv.json, scores in "
+          f"{_stem(out)}.cvpred.tsv, curves in {_stem(out)}.cv.png")
 
 
 def _run_gkm(args, out) -> int:
     """``--model gkm``: the gapped-k-mer SVM on the same inputs and split, saved with its weights."""
     import numpy as np
 
-    from ..kernels import save_gkm
-    from ..training import ModelOptions, train_gkm
+    from ..kernels.gkm._file import save_gkm
+    from ..options import ModelOptions
+    from ..training import train_gkm
 
     if args.codes is not None:
         raise UserError("--model gkm trains from FASTA, BED or table input; --codes stores are for the WD model")
@@ -245,14 +382,28 @@ def _run_gkm(args, out) -> int:
     X = np.concatenate([pos.codes, neg.codes])
     y = np.r_[np.ones(len(pos), dtype=np.int64), np.zeros(len(neg), dtype=np.int64)]
     model, info = train_gkm(X, y, model=options, random_state=args.seed)
+    cv = _cross_validation(args, pos, neg, options, "dna")
     info = {k: v for k, v in info.items() if k not in ("train_seconds", "seconds_per_1000")}
     source = {"table": str(args.table)} if inputs.table is not None else {
         "positive": str(args.positive_bed or args.positive),
         "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}
     metadata = dict(info, model="gkm", word_length=args.gkm_length, informative=args.gkm_informative, C=args.C,
                     length=int(pos.length), alphabet="dna", test_fraction=args.test_fraction, seed=args.seed, **source)
+    if args.model_format == "lsgkm":
+        from ..kernels import write_lsgkm_model
+
+        def save():  # written beside OUT and renamed: a failed check or write leaves no file
+            part = out.with_name(f".{out.name}.part" + (".gz" if out.name.endswith(".gz") else ""))
+            try:
+                write_lsgkm_model(part, model, X)
+                os.replace(part, out)
+            finally:
+                part.unlink(missing_ok=True)
+    else:
+        def save():
+            save_gkm(out, model, metadata)
     try:
-        save_gkm(out, model, metadata)
+        _with_cv(out, cv, save)
     except OSError as exc:
         reason = "no space left on device" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
         raise UserError(f"--model-out {out}: cannot write the model ({reason})") from None
@@ -260,7 +411,8 @@ def _run_gkm(args, out) -> int:
         print(f"accuracy {info['accuracy']:.4f}, auROC {info['auroc']:.4f} on {info['n_test']} held-out sequences")
     else:
         print("trained on all sequences (--test-fraction 0): no held-out accuracy or auROC")
-    print(f"gkm model (l {args.gkm_length}, k {args.gkm_informative}) written to {out}")
+    print(f"gkm model (l {args.gkm_length}, k {args.gkm_informative}) written to {out}"
+          + (" as an LS-GKM model file (gkm_cnt kernel, d = l - k)" if args.model_format == "lsgkm" else ""))
     return 0
 
 
@@ -308,7 +460,7 @@ def _refuse_with_sgd(solver, given, options):
 def _solver_options(args):
     """``SolverOptions`` of --solver and the stopping thresholds (those left at their default: the
     library's), or UserError for a combination where an option would be ignored."""
-    from ..training import SolverOptions
+    from ..options import SolverOptions
 
     given = {option: getattr(args, name) for option, name in FAST_OPTIONS.items()
              if not isinstance(getattr(args, name), _LibraryDefault)}
@@ -334,8 +486,9 @@ def _solver_options(args):
                          **{FAST_OPTIONS[option]: value for option, value in given.items()})
 
 
-def _save(args, out, weights, info, source, length, alphabet) -> int:
-    """Write the model with its metadata (no wall-clock: the same run gives the same bytes); report."""
+def _save(args, out, weights, info, source, length, alphabet, cv=None) -> int:
+    """Write the model with its metadata (no wall-clock: the same run gives the same bytes), and the files of
+    a cross-validation ``cv``; report."""
     from ..training import save_model
 
     info.pop("train_seconds", None)
@@ -343,7 +496,7 @@ def _save(args, out, weights, info, source, length, alphabet) -> int:
                     alphabet=alphabet, test_fraction=args.test_fraction, seed=args.seed, **source,
                     dask_workers=args.dask_workers, dask_scheduler=args.dask_scheduler)
     try:
-        save_model(out, weights, metadata)  # staged beside OUT and renamed: never half-written
+        _with_cv(out, cv, lambda: save_model(out, weights, metadata))  # staged beside OUT and renamed
     except OSError as exc:
         reason = "no space left on device" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
         raise UserError(f"--model-out {out}: cannot write the model ({reason})") from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ._logging import UserError
-from ._options import add_quiet, nonneg_int, positive_int, seed
+from ._options import add_quiet, details, nonneg_int, positive_int, seed
 from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "variant effects: exact score changes (deltaSVM-style) for the variants of a VCF"
@@ -56,9 +56,9 @@ examples:
 def register(sub) -> None:
     p = sub.add_parser("variants", help=SUMMARY, description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     m = p.add_argument_group("model (one of)").add_mutually_exclusive_group(required=True)
-    m.add_argument("--model-file", "--model", dest="model_file", metavar="MODEL.npz",
-                   help="a model saved by 'seqimp train' (WD/WDS, or gkm: 'seqimp train --model gkm'); --model is "
-                        "the same option (variants trains no model, so it names a file here)")
+    details(m.add_argument("--model-file", "--model", dest="model_file", metavar="MODEL.npz",
+                           help="a model saved by 'seqimp train' (WD/WDS, or gkm: 'seqimp train --model gkm')"),
+            "--model is the same option (variants trains no model, so it names a file here).")
     m.add_argument("--onnx-model", metavar="MODEL.onnx", help="a deep-learning model exported to ONNX (onnxruntime)")
     m.add_argument("--scorer", metavar="MODULE:FUNCTION",
                    help="a function (module or file.py) scoring an encoded (n, L) uint8 array")
@@ -77,9 +77,9 @@ def register(sub) -> None:
                    help="window width (default: the model's; needed for --scorer/--sklearn-model and dynamic ONNX)")
     c = p.add_argument_group("checks")
     c.add_argument("--skip-mismatch", action="store_true", help="leave out records whose REF differs from the genome")
-    c.add_argument("--skip-outside", action="store_true",
-                   help="with --regions: score the variants in the windows and leave the others out (a bgzip VCF "
-                        "is then read through its .tbi/.csi index, with pysam when installed)")
+    details(c.add_argument("--skip-outside", action="store_true",
+                           help="with --regions: score the variants in the windows and leave the others out"),
+            "A bgzip VCF is then read through its .tbi/.csi index, with pysam when installed.")
     c.add_argument("--split-multiallelic", action="store_true",
                    help="score each ALT of a multi-allelic record as a variant of its own")
     o = p.add_argument_group("output")
@@ -95,7 +95,7 @@ def register(sub) -> None:
 def _model(args):
     """The model (loaded now: a bad file fails before the output folder), its kind's name and metadata."""
     if args.model_file:
-        from ..training import load_model_file
+        from ..training._model_file import load_model_file
 
         model, _kind, metadata = load_model_file(args.model_file)
         return model, args.model_file, metadata
@@ -114,7 +114,8 @@ def run(args) -> int:
 
     matplotlib.use("Agg")
     from ..errors import check_file
-    from ..pipeline import VariantOptions, run_variants
+    from ..options import OutputOptions, VariantOptions
+    from ..pipeline import run_variants
 
     if args.output_index is not None and not args.onnx_model:
         raise UserError("--output-index selects an output column of --onnx-model; give the model")
@@ -126,11 +127,11 @@ def run(args) -> int:
             check_file(path, option)
     model, source, metadata = _model(args)
     options = VariantOptions(width=args.width, skip_mismatch=args.skip_mismatch, skip_outside=args.skip_outside,
-                             split_multiallelic=args.split_multiallelic, top=args.top, null_windows=args.null_windows,
-                             random_state=args.seed, fmt=args.format)
+                             split_multiallelic=args.split_multiallelic, top=args.top, null_windows=args.null_windows)
     with output_dir(args.out, "variants", inputs=input_paths(args)) as tmp:
         found = run_variants(tmp, model, args.vcf, args.genome, regions=args.regions, options=options,
-                             metadata=metadata, model_source=source)
+                             output=OutputOptions(fmt=args.format), random_state=args.seed, metadata=metadata,
+                             model_source=source)
     table = found.table
     print(f"{found.parameters['variants']:,} variants scored in {found.parameters['windows']:,} windows "
           f"({len(table):,} rows); {int((table['p_value'] <= 0.01).sum())} at p <= 0.01")

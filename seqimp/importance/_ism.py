@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._parallel import check_n_jobs, on_client, run_batches
-from .._progress import progress_bar
+from .._utils.parallel import check_n_jobs, on_client, run_batches
+from .._utils.progress import progress_bar
 from ..errors import check_int
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 from ..io._check import check_sequences
 from ._scorers import batch_threads, call_scorer
 
@@ -60,7 +60,7 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=
         joblib configuration says otherwise). None: where the active joblib configuration asks
         for more than one job (``joblib.parallel_config(n_jobs=...)``, ``backend="dask"`` with a
         ``distributed.Client`` open, ``client=``) it decides; otherwise the batches run on every
-        available core (:func:`seqimp._cores.available_cores`) as threads of this process,
+        available core (:func:`seqimp._utils.cores.available_cores`) as threads of this process,
         unless the scorer says ``batches_in_threads = False`` (ONNX and torch scorers, which
         spread each batch over the cores themselves; see
         :func:`~seqimp.importance._scorers.batch_threads`). Threads gain where the scorer
@@ -98,7 +98,7 @@ def ism(score_fn, X, *, alphabet="dna", batch_size=8192, progress=False, n_jobs=
     with on_client(client), progress_bar(total, "ism", enabled=progress) as bar:
         results = run_batches(_score_rows, batches(), shared={"score_fn": score_fn}, n_jobs=n_jobs, bar=bar,
                               threads=batch_threads(score_fn) if len(spans) > 1 else 1)
-        for (g0, g1), scores in zip(spans, results):
+        for (g0, g1), scores in zip(spans, results, strict=True):
             seq, mut, pos, shift = _mutants(g0, g1, per, a)
             alt = _alt(codes[seq[mut], pos], shift, a)
             # the reference row of a sequence precedes its mutants, so it was scored in this

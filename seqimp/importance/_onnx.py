@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 from ..errors import SeqimpError, check_choice, check_int
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 
 __all__ = ["OnnxScorer", "onehot_layout", "LAYOUTS"]
 

@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 
 def _as_weights(model_or_weights):
-    from ..kernels._weights import PositionalWeights
+    from ..kernels import PositionalWeights
 
     obj = model_or_weights
     if not isinstance(obj, PositionalWeights):
@@ -51,7 +51,7 @@ def _as_weights(model_or_weights):
 
 def _check_inputs(model_or_weights, background, max_order):
     """``(PositionalWeights, fitted MarkovBackground, max_order)`` of a POIM job, checked."""
-    from ..background._markov import MarkovBackground
+    from ..background import MarkovBackground
 
     weights = _as_weights(model_or_weights)
     if background is None:
@@ -101,13 +101,13 @@ def poim(model_or_weights, background=None, max_order=None, *, engine="auto", ma
         ``firm/<k>`` of shape (L-k+1, A**k), chunked by rows; NaN where impossible).
     full_tables_dtype : {"float32", "float64"}, default="float32"
     top_n : int, default=1000
-        Streaming: positional oligomers kept per order and per measure (|POIM| and |FIRM|).
+        Streaming: positional oligomers kept per order and per measure (``|POIM|`` and ``|FIRM|``).
     block : int, optional
         Streaming: start positions per block (default: the largest that fits, at most 128).
         Results do not depend on it.
     progress : bool or None, default=None
         A progress bar on stderr (levels in memory, blocks streamed); None: for work over 2 s
-        unless the ``seqimp`` logger's level is above INFO (:mod:`seqimp._progress`).
+        unless the ``seqimp`` logger's level is above INFO (:mod:`seqimp._utils.progress`).
     standardize : bool, default=False
         Divide POIM and FIRM by the standard deviation of s(X) (see :meth:`POIMResult.standardized`).
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._progress import progress_bar
+from .._utils.progress import progress_bar
 from ._poim_kernels import bottom_up_level
 from ._poim_levels import DUMMY2, chain_tables, lower_levels, top_down
 from ._result import POIMResult

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._sizes import format_size, memory_budget
+from .._utils.sizes import format_size, memory_budget
 from ..errors import SeqimpError, check_choice, check_int
 
 __all__ = ["ENGINES", "MAX_BLOCK", "Plan", "plan_poim", "check_lengths", "in_memory_bytes", "streaming_bytes",
@@ -196,7 +196,7 @@ def plan_poim(length, max_order, background_order=0, max_memory=None, *, degree=
     background_order : int, default=0
         Markov order D of the background; needs L > D.
     max_memory : int or str, optional
-        Bytes the job may use (``"4G"`` etc., :func:`seqimp._sizes.parse_size`); default half the
+        Bytes the job may use (``"4G"`` etc., :func:`seqimp._utils.sizes.parse_size`); default half the
         RAM available now.
     degree : int, optional
         Degree of the weights (default: ``max_order``).

@@ -24,7 +24,7 @@ import os
 
 import numpy as np
 
-from .._progress import progress_bar
+from .._utils.progress import progress_bar
 from ..errors import SeqimpError
 from ._poim_kernels import extend_block, level_block, row_abs_max
 from ._poim_levels import DUMMY2, chain_tables, lower_levels, top_down

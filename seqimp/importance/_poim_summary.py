@@ -14,10 +14,10 @@ import zipfile
 
 import numpy as np
 
-from .. import _tables
-from .._npz import read_metadata_json
+from .._utils.tables import top_n
+from .._utils.npz import read_metadata_json
 from ..errors import SeqimpError, check_choice
-from ..io._alphabet import get_alphabet, kmer_string
+from ..io import get_alphabet, kmer_string
 from ._result import FULL_ORDERS, MEASURES, BasePOIMResult, POIMResult, differential_poim
 
 __all__ = ["StreamedPOIM", "TopLists", "row_argmax", "load_poim"]
@@ -65,7 +65,7 @@ class TopLists:
             flat = np.abs(table).ravel()
             ok = np.isfinite(flat)
             flat = np.where(ok, flat, -np.inf)
-            best = _tables.top_n(flat, min(self.n, int(np.count_nonzero(ok))))
+            best = top_n(flat, min(self.n, int(np.count_nonzero(ok))))
             pos, idx = np.divmod(best, ncol)
             self.merge(li, s, pos, idx, q.ravel()[best], f.ravel()[best])
 
@@ -109,7 +109,7 @@ class StreamedPOIM(BasePOIMResult):
         Positional oligomers kept per order and measure.
     tops : dict
         ``tops[measure][k-1]``: dict of arrays ``position`` (0-based), ``index``, ``poim``,
-        ``firm``, ranked by |measure| (ties: smaller position, then smaller index, first).
+        ``firm``, ranked by ``|measure|`` (ties: smaller position, then smaller index, first).
     method : str
         ``"exact-streamed"``.
     meta : dict
@@ -184,7 +184,7 @@ class StreamedPOIM(BasePOIMResult):
                 f"expected_score={self.expected_score:.6g}, score_std={self.score_std:.6g})")
 
     def top(self, n=20, measure="firm", order=None, *, per_order=True):
-        """The positional oligomers of largest |measure|, as ``POIMResult.top`` ranks them: ``n`` per
+        """The positional oligomers of largest ``|measure|``, as ``POIMResult.top`` ranks them: ``n`` per
         order by default (``top(5)`` of max_order 8: up to 40 rows), ``n`` overall with ``per_order=False``.
 
         Parameters
@@ -198,7 +198,7 @@ class StreamedPOIM(BasePOIMResult):
         per_order : bool, default=True
             False: only the first ``n`` rows of that ranking, the ``n`` best over all orders.
 
-        Ranked by |measure| descending, ties by order, position, k-mer index (ascending).
+        Ranked by ``|measure|`` descending, ties by order, position, k-mer index (ascending).
 
         Returns
         -------
@@ -231,8 +231,8 @@ class StreamedPOIM(BasePOIMResult):
 
     def kmer_rows(self, order, n=20, measure="poim"):
         """Heatmap rows for an order without full tables: the ``n`` k-mers of largest
-        max_j |measure| and their values at the starts where the kept top-N lists (by |POIM|
-        and by |FIRM|) hold them; NaN elsewhere.
+        ``max_j |measure|`` and their values at the starts where the kept top-N lists (by ``|POIM|``
+        and by ``|FIRM|``) hold them; NaN elsewhere.
 
         The choice of k-mers is exact (as ``poim_heatmap(top=n)`` on the full table) whenever
         the order's top list holds ``n`` distinct k-mers; the rows are the kept entries only.
@@ -285,7 +285,7 @@ class StreamedPOIM(BasePOIMResult):
             if self.poim[k - 1] is not None:
                 arrays[f"poim_{k}"] = self.poim[k - 1]
                 arrays[f"firm_{k}"] = self.firm[k - 1]
-        from .._npz import save_npz
+        from .._utils.npz import save_npz
 
         save_npz(path, dict(kind=self.kind, expected_score=self.expected_score, score_std=self.score_std,
                             top_n=self.top_n, max_order=self.max_order, alphabet=self.alphabet.name,
@@ -329,7 +329,7 @@ def load_poim(path, *, name=None):
     SeqimpError
         One line naming the file: no such file, a directory, or not a POIM result file.
     """
-    from .._npz import check_npz_memory, npz_headers
+    from .._utils.npz import check_npz_memory, npz_headers
     from ..kernels._weights import npz_path
 
     where = os.fspath(path) if name is None else name

@@ -21,10 +21,10 @@ from functools import partial
 
 import numpy as np
 
-from ..io._alphabet import get_alphabet, kmer_string
+from ..io import get_alphabet, kmer_string
 from ..errors import SeqimpError, check_choice, check_int
-from .._npz import read_metadata_json
-from .._tables import check_order_tables, oligomer_table
+from .._utils.npz import read_metadata_json
+from .._utils.tables import check_order_tables, oligomer_table
 
 __all__ = ["POIMResult", "BasePOIMResult", "MEASURES", "FULL_ORDERS", "measure_tables", "maximal_poim",
            "differential_poim"]
@@ -144,7 +144,7 @@ class BasePOIMResult:
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the figures of the result, its differential POIM and its 5 best oligomers."""
-        from .._repr import heatmap_png, html_card
+        from .._utils.repr import heatmap_png, html_card
 
         lines = [("method", self.method), ("orders", f"1..{self.max_order}"), ("sequence length", self.length),
                  ("alphabet", self.alphabet.name), ("E[s(X)] under the background", self.expected_score),
@@ -323,7 +323,7 @@ class POIMResult(BasePOIMResult):
             tables = getattr(self, name)
             if tables is not None:
                 arrays.update({f"{name}_{k}": t for k, t in enumerate(tables, start=1)})
-        from .._npz import save_npz
+        from .._utils.npz import save_npz
 
         save_npz(path, dict(kind="POIMResult", expected_score=self.expected_score, score_std=self.score_std,
                             alphabet=self.alphabet.name, method=self.method,

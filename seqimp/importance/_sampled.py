@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._parallel import check_n_jobs, on_client, run_batches
-from .._progress import progress_bar
+from .._utils.parallel import check_n_jobs, on_client, run_batches
+from .._utils.progress import progress_bar
 from ..background._conditional import ChainSampler
 from ..errors import SeqimpError, check_int
 from ._poim_kernels import CERTAIN
@@ -96,7 +96,7 @@ def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar, n_job
     """Mean and standard error of the per-sample values for order k at starts js, each (len(js), 4**k).
 
     The batches (a group of starts x a block of samples) are independent: they run through
-    :func:`seqimp._parallel.run_batches` (on ``threads`` threads where ``n_jobs`` is None and
+    :func:`seqimp._utils.parallel.run_batches` (on ``threads`` threads where ``n_jobs`` is None and
     joblib asks for one job) and their moments are merged in batch order, so the numbers do not
     depend on ``n_jobs`` or the thread count.
     """
@@ -132,6 +132,7 @@ def _estimate_order(score_fn, sampler, draws, k, js, pis, batch_size, bar, n_job
             count = tot
         means[g0:g0 + jg] = mean
         ses[g0:g0 + jg] = np.sqrt(m2 / (count - 1) / count)
+    next(results, None)  # the batches' generator run to its end: joblib finishes the call instead of aborting it
     return means, ses
 
 
@@ -179,7 +180,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
         for more than one job (``joblib.parallel_config(n_jobs=...)``,
         ``joblib.parallel_config(backend="dask")`` with a ``distributed.Client`` open, or
         ``client=``) it decides; otherwise the batches run on every available core
-        (:func:`seqimp._cores.available_cores`) as threads of this process, unless the scorer
+        (:func:`seqimp._utils.cores.available_cores`) as threads of this process, unless the scorer
         says ``batches_in_threads = False`` (ONNX and torch scorers, which spread each batch
         over the cores themselves). Threads gain where the scorer releases the GIL (numpy,
         numba, scikit-learn); one that holds it (plain Python loops) runs at about the speed of
@@ -261,7 +262,7 @@ def poim_sampled(score_fn, background, max_order, *, length=None, n_samples=1000
 
 
 def position_summary(result, *, measure="firm") -> np.ndarray:
-    """Per-position importance: total |FIRM| (or |POIM|) of the k-mers covering each position.
+    """Per-position importance: total ``|FIRM|`` (or ``|POIM|``) of the k-mers covering each position.
 
     Parameters
     ----------

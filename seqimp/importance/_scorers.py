@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .._cores import available_cores
+from .._utils.cores import available_cores
 from ..errors import SeqimpError, check_choice
-from ..io._alphabet import decode, get_alphabet
+from ..io import decode, get_alphabet
 
 __all__ = ["onehot", "load_scorer", "load_sklearn_model", "sklearn_scorer", "ModelScorer", "call_scorer",
            "batch_threads"]
@@ -56,7 +56,7 @@ def call_scorer(score_fn, Y) -> np.ndarray:
 def batch_threads(score_fn) -> int:
     """Threads of this process that may score batches of ``score_fn`` at once (``n_jobs=None``).
 
-    Every available core (:func:`seqimp._cores.available_cores`), unless the scorer says
+    Every available core (:func:`seqimp._utils.cores.available_cores`), unless the scorer says
     ``batches_in_threads = False``: :class:`~seqimp.scorers.OnnxScorer` and
     :class:`~seqimp.scorers.TorchScorer` do (their runtimes spread each batch over the cores
     themselves), and so may a score function that is not safe to call from two threads at once

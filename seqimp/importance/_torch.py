@@ -6,7 +6,7 @@ import numpy as np
 
 from ._onnx import LAYOUTS, check_codes, onehot_layout, select_output
 from ..errors import SeqimpError, check_choice, check_int
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 
 __all__ = ["TorchScorer"]
 

@@ -5,7 +5,7 @@ the positional k-mers that cover it, ``k`` of them per order, so its effect is
 ``sum_k sum_{i=p-k+1..p} W_k[i, alt k-mer] - W_k[i, ref k-mer]``: ``degree (degree + 1) / 2``
 pairs of look-ups, whatever the window length.
 
-gkm models (gapped-k-mer weights ``w_f``, :mod:`seqimp.kernels._gkm`): a substitution changes the
+gkm models (gapped-k-mer weights ``w_f``, :mod:`seqimp.kernels.gkm._kernel`): a substitution changes the
 gapped k-mers whose informative columns hold it, in the ``l`` l-mers that cover it on each
 strand: ``C(l-1, k-1)`` per l-mer. The unnormalised score changes by the weights gained minus
 those lost (deltaSVM's rule, Lee et al. 2015); the normalised score also needs the new

@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SeqimpError, check_int, check_random_state
-from ..io._alphabet import INVALID, decode
+from ..io._alphabet import INVALID
+from ..io import decode
 from ..io._check import check_sequences
 
 __all__ = [
@@ -332,7 +333,7 @@ def variant_effects(model, ref_sequences, variants, *, flanks=None, p_values=Tru
         base in that window; ``ref``, ``alt``: alleles (A, C, G, T) as read in the window. An
         optional ``name`` column names a variant in messages. Other columns are kept.
     flanks : (left, right) arrays of shape (m, F), optional
-        The bases before and after each window (uint8 codes, :data:`~seqimp.io.INVALID` where there
+        The bases before and after each window (uint8 codes, :data:`~seqimp.io._alphabet.INVALID` where there
         are none), from which an indel's window is re-cut (:func:`alt_window`).
     p_values : bool, default=True
         Add each variant's empirical p-value against every possible substitution of the windows.
@@ -459,7 +460,7 @@ def _gapped(row, t, cols) -> str:
 def _wd_top(weights, ref_row, alt_row):
     """The positional k-mer whose weight changes most between two windows (any change: indels):
     ``(k-mer, 1-based start, signed change)``, ties to the lower order, then start, lost first."""
-    from ..io._alphabet import window_indices
+    from ..io import window_indices
 
     best = ("", 0, np.nan)
     best_abs = -1.0
@@ -514,7 +515,7 @@ def base_importance(model, ref_sequences, *, batch_size=4096) -> np.ndarray:
     codes = _window_codes(ref_sequences, kind, model)
     m, length = codes.shape
     if kind == "wd":
-        from ..io._alphabet import window_indices
+        from ..io import window_indices
 
         out = np.zeros((m, length))
         for k, table in enumerate(model.tables, start=1):

@@ -4,7 +4,7 @@ genomic negatives.
 The genome is read through pyfaidx (optional dependency: ``pip install seqimp[genome]``):
 plain FASTA or bgzip-compressed FASTA; the ``.fai`` index is written next to the file when
 missing. Windows carry their genomic coordinates (:class:`GenomicWindows`), so positions in
-the windows can be written back as BED (:func:`seqimp.io.hits_to_bed`).
+the windows can be written back as BED (:func:`seqimp.io._bed.hits_to_bed`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ._alphabet import INVALID, get_alphabet, kmer_index
 from ._bed import read_bed
 from ._fasta import SequenceSet
 from ._strand import require_dna, reverse_complement_codes
-from .._sizes import available_memory, format_size
+from .._utils.sizes import available_memory, format_size
 from ..errors import SeqimpError, check_file, check_int, check_random_state
 
 __all__ = ["GenomicWindows", "open_genome", "index_mismatch", "extract_windows", "genome_negatives", "oligomer_hits",
@@ -438,7 +438,7 @@ def oligomer_hits(sequences, table, *, alphabet=None) -> pd.DataFrame:
     pandas.DataFrame
         One row per (sequence, oligomer) occurrence at the oligomer's position: ``window``
         (0-based sequence row), ``position`` (1-based), ``length``, ``oligomer``. Feed to
-        :func:`seqimp.io.hits_to_bed` with ``name=hits["oligomer"]``.
+        :func:`seqimp.io._bed.hits_to_bed` with ``name=hits["oligomer"]``.
     """
     alpha = get_alphabet(alphabet if alphabet is not None else getattr(sequences, "alphabet", "dna"))
     codes = np.asarray(getattr(sequences, "codes", sequences))

@@ -40,7 +40,7 @@ class LabelledSequences:
         The positives' ids (FASTA ids, window names) where they came as a SequenceSet.
     coords : DataFrame or None
         The positives' genome coordinates where they are genomic windows
-        (:class:`seqimp.io.GenomicWindows`).
+        (:class:`seqimp.io._genome.GenomicWindows`).
     described : dict
         Where the sequences came from and how many there are: ``positive``/``negative``
         (file names where known), ``n_positive``/``n_negative`` and ``skipped`` records.
@@ -91,7 +91,7 @@ def encode_labelled(positive=None, negative=None, alphabet=None) -> LabelledSequ
     Raises
     ------
     SeqimpError
-        LabelledSequences that :func:`seqimp.io.check_sequences` refuses, or positives and negatives
+        LabelledSequences that :func:`seqimp.io._check.check_sequences` refuses, or positives and negatives
         of different lengths.
     """
     alphabet = alphabet_of(alphabet, positive, negative)

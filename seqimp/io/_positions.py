@@ -14,7 +14,7 @@ __all__ = ["position_labels", "format_position"]
 
 
 def position_labels(length, origin=None) -> np.ndarray:
-    """The labels people read for array indices ``0 .. length-1``.
+    """The labels people read for array indices 0 to ``length-1``.
 
     Parameters
     ----------

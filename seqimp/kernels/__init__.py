@@ -1,30 +1,23 @@
 """The model stage: weighted-degree (WD/WDS) kernels, their feature map, scikit-learn
-estimators, and the exact unfolding of a trained model into positional k-mer weights.
+estimators, and the exact unfolding of a trained model into positional k-mer weights; the
+position-free gapped-k-mer (gkm) model (``seqimp/kernels/gkm/``) and LS-GKM's model files
+(:func:`read_lsgkm_model`, :func:`write_lsgkm_model`).
 """
 
-from .._lazy import lazy_exports
+from .._utils.lazy import lazy_exports
 
-# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+# public name -> the module that defines it; imported on first use (seqimp/_utils/lazy.py)
 _EXPORTS = {
-    "WDClassifier": "_estimators", "WDRegressor": "_estimators", "AUTO_FAST_FROM": "_estimators",
-    "connect": "_distributed", "dcd_svm_distributed": "_distributed", "fit_distributed": "_distributed",
-    "dcd_svm": "_dcd", "check_threads": "_dcd",
-    "fast_svm": "_sgd",
-    "wd_scores": "_implicit",
-    "cg_ridge": "_ridge",
-    "training_memory": "_memory",
-    "holdout_regression_metrics": "_metrics", "regression_metrics": "_metrics",
-    "PositionalWeights": "_weights", "npz_path": "_weights",
-    "feature_offsets": "_params", "shift_weights": "_params", "wd_beta": "_params",
-    "wd_features": "_wd", "wd_kernel": "_wd",
-    "gkm_kernel": "_gkm", "spectrum_kernel": "_gkm", "check_gkm_params": "_gkm",
-    "GKMClassifier": "_gkm_estimator",
-    "save_gkm": "_gkm_file", "load_gkm": "_gkm_file", "model_file_kind": "_gkm_file",
+    "wd_kernel": "_wd", "wd_features": "_wd",
+    "WDClassifier": "_estimators", "WDRegressor": "_estimators",
+    "PositionalWeights": "_weights",
+    "GKMClassifier": "gkm._estimator",
+    "gkm_kernel": "gkm._kernel", "spectrum_kernel": "gkm._kernel",
+    "read_lsgkm_model": "gkm._lsgkm", "write_lsgkm_model": "gkm._lsgkm",
+    "regression_metrics": "_metrics", "holdout_regression_metrics": "_metrics",
+    "connect": "_distributed", "fit_distributed": "_distributed",
 }
 
-__all__ = ["wd_kernel", "wd_features", "wd_beta", "shift_weights", "feature_offsets", "WDClassifier", "WDRegressor",
-           "PositionalWeights", "regression_metrics", "holdout_regression_metrics", "dcd_svm", "cg_ridge", "wd_scores",
-           "fast_svm", "training_memory", "connect", "fit_distributed", "dcd_svm_distributed", "gkm_kernel",
-           "spectrum_kernel", "GKMClassifier"]
+__all__ = list(_EXPORTS)
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -32,9 +32,9 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
-from .._cores import available_cores
+from .._utils.cores import available_cores
 from ..errors import SeqimpError, check_int, check_number, check_random_state
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 from ._async_dcd import AsyncPasses, rebuild_weights
 from ._dual_step import projected_gradient, widen
 from ._implicit import check_codes, implicit_layout, row_norm2, solver_line, wd_scores
@@ -125,7 +125,7 @@ class SVMSolution:
 
 def check_threads(n_jobs) -> int:
     """Threads for ``n_jobs``: None is 1, -1 every core the process may use
-    (:func:`seqimp._cores.available_cores`), a positive number itself."""
+    (:func:`seqimp._utils.cores.available_cores`), a positive number itself."""
     if n_jobs is None:
         return 1
     n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
@@ -253,7 +253,7 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
     shrinking : bool, default=True
         liblinear's shrinking of the active set.
     n_jobs : int or None, default=None
-        Threads; None is 1, -1 every core the process may use (:func:`seqimp._cores.available_cores`). One thread
+        Threads; None is 1, -1 every core the process may use (:func:`seqimp._utils.cores.available_cores`). One thread
         steps one row at a time. More run each pass on that many threads sharing the weights
         (:class:`~seqimp.kernels._async_dcd.AsyncPasses`); once liblinear's rule holds there,
         the weights are recomputed from the dual variables and one-thread passes go on until

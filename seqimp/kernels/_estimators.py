@@ -37,7 +37,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_regr
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 from ..errors import SeqimpError, check_choice, check_number, check_random_state
 from ._dcd import check_threads, dcd_svm
 from ._implicit import check_codes, wd_scores
@@ -210,7 +210,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
         in the model.
     n_jobs : int or None, default=None
         Implicit route, one machine: threads of the coordinate-descent passes ("dcd" and "fast";
-        -1: every core the process may use, :func:`seqimp._cores.available_cores`: its affinity
+        -1: every core the process may use, :func:`seqimp._utils.cores.available_cores`: its affinity
         mask, cgroup CPU quota, ``NUMBA_NUM_THREADS`` and ``OMP_NUM_THREADS``). None: one thread, the
         model the same bits on every run (``docs/multicore.md``, "Why one thread stays the default"). With two or
         more, each pass runs on the
@@ -529,7 +529,7 @@ class WDRegressor(RegressorMixin, _WDModel):
     support_codes_ : ndarray of shape (n_train, L), uint8
         Kernel route: all training sequences.
     dual_coef_ : ndarray of shape (n_train,)
-        Kernel route: s(x) = intercept_ + sum_j dual_coef_[j] k(x_j, x).
+        Kernel route: ``s(x) = intercept_ + sum_j dual_coef_[j] k(x_j, x)``.
     intercept_ : float
     """
 

@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 from ..errors import SeqimpError
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 from ..io._check import check_sequences
 from ._params import check_degree_shifts, wd_beta
 
@@ -74,7 +74,7 @@ def row_norm2(length, degree) -> float:
 
 
 def check_codes(codes, name="X", alphabet="dna"):
-    """(n, L) uint8 codes, as :func:`~seqimp.io.check_sequences`, but a uint8 array or memory map is
+    """(n, L) uint8 codes, as :func:`~seqimp.io._check.check_sequences`, but a uint8 array or memory map is
     checked in blocks of rows and never copied (a memory map stays a view of the file)."""
     alpha = get_alphabet(alphabet)
     if isinstance(codes, np.ndarray) and codes.dtype == np.uint8 and codes.ndim == 2 and codes.size:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 
 
-from .._sizes import format_size, memory_budget
+from .._utils.sizes import format_size, memory_budget
 from ..errors import SeqimpError
 from ._async_dcd import LOW_WEIGHTS
 from ._layout import solver_layout
@@ -78,7 +78,7 @@ def check_training_memory(codes, degree, base, method, budget=None, *, shifts=0,
                           threads=1, extrapolate=False) -> int:
     """Raise a SeqimpError when a fit would need more than ``budget`` bytes; return the estimate.
 
-    ``budget`` (bytes or a size such as ``"4G"``, :func:`seqimp._sizes.parse_size`) None is the
+    ``budget`` (bytes or a size such as ``"4G"``, :func:`seqimp._utils.sizes.parse_size`) None is the
     memory available now.
     The message names the size needed, the budget and the route that needs less memory.
     """

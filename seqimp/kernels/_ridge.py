@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..errors import SeqimpError, check_int, check_number
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 from ._implicit import _scores, check_codes, implicit_layout, solver_line
 from ._params import check_degree_shifts
 

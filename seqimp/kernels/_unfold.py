@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from ..errors import SeqimpError
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 from ..io._check import check_sequences
 from ._params import check_degree_shifts, feature_offsets, shift_weights, wd_beta
 

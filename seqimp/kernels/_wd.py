@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..errors import SeqimpError
-from ..io._alphabet import get_alphabet
+from ..io import get_alphabet
 from ..io._check import check_sequences
 from ._layout import row_addresses, solver_layout
 from ._params import check_degree_shifts, feature_offsets, shift_weights, wd_beta

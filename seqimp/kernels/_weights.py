@@ -13,11 +13,11 @@ from functools import partial
 
 import numpy as np
 
-from ..io._alphabet import get_alphabet, kmer_string, window_indices
+from ..io import get_alphabet, kmer_string, window_indices
 from ..errors import SeqimpError
 from ..io._check import check_sequences
-from .._npz import save_npz
-from .._tables import check_order_tables, oligomer_table
+from .._utils.npz import save_npz
+from .._utils.tables import check_order_tables, oligomer_table
 
 __all__ = ["PositionalWeights", "FORMAT_VERSION", "COMPRESS_ABOVE"]
 
@@ -166,9 +166,9 @@ class PositionalWeights:
         return out
 
     def top(self, n=20):
-        """The ``n`` positional oligomers with the largest |weight|, over all orders.
+        """The ``n`` positional oligomers with the largest ``|weight|``, over all orders.
 
-        Ranked by |weight| descending, ties by order k, position, k-mer index (the ranking of
+        Ranked by ``|weight|`` descending, ties by order k, position, k-mer index (the ranking of
         :meth:`POIMResult.top <seqimp.importance.POIMResult.top>`).
 
         Returns

@@ -35,56 +35,35 @@ score; :func:`read_motifs`, :func:`write_meme`, :func:`write_jaspar`, :func:`wri
 :func:`enrich_motifs`: enrichment of known motifs in positives against negatives (SEA/AME-like).
 Seeds that do not come from a POIM, for step 3 on: ``_gkm_seeds`` -- :func:`gkm_seed_motifs`
 (a gapped-k-mer model's l-mer weights and seqlets); ``_word_seeds`` -- :func:`word_seeds` (the
-words most enriched in the positives, no model).
+words most enriched in the positives, no model). The search of a run, from these steps to the
+motifs it reports (each model's route, the rounds of explaining away), is the subpackage ``search``.
 """
 
-from .._lazy import lazy_exports
+from .._utils.lazy import lazy_exports
 
-# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+# public name -> the module that defines it; imported on first use (seqimp/_utils/lazy.py)
 _EXPORTS = {
-    "Motif": "_motif", "information_content": "_motif",
-    "assemble_motif": "_candidates", "motif_candidates": "_candidates", "noise_level": "_candidates",
-    "position_free_candidates": "_candidates",
-    "implied_poim": "_implied_poim", "placement_weights": "_implied_poim",
-    "MotifFit": "_fit", "fit_motifs": "_fit", "simplex_lstsq": "_fit", "trim_motif": "_fit",
-    "merge_similar": "_copies", "pwm_similarity": "_copies", "same_motif": "_copies",
-    "MotifDiscovery": "_discover", "discover_motifs": "_discover", "motif_table": "_discover",
-    "MotifSites": "_refine", "refine_motifs": "_refine",
-    "site_scores": "_sites", "has_site": "_sites", "site_threshold": "_sites", "sites_passing": "_sites",
-    "mask_sites": "_sites",
-    "tune_pwm": "_tune",
-    "scanning_motifs": "_scanning", "quantised_pwm": "_scanning", "sharpened_pwm": "_scanning", "site_pwm": "_scanning",
-    "gkm_seed_motifs": "_gkm_seeds", "GkmSeeds": "_gkm_seeds", "lmer_seeds": "_gkm_seeds", "gkm_seeds": "_gkm_seeds",
-    "EM_ITERATIONS": "_gkm_seeds",
-    "word_seeds": "_word_seeds", "WORD_LENGTHS": "_word_seeds", "WORD_MAX_PVALUE": "_word_seeds",
+    "Motif": "_motif",
+    "discover_motifs": "_discover", "MotifDiscovery": "_discover",
+    "motif_candidates": "_candidates",
+    "fit_motifs": "_fit", "MotifFit": "_fit",
+    "implied_poim": "_implied_poim",
+    "refine_motifs": "_refine", "MotifSites": "_refine",
+    "site_scores": "_sites",
     "select_motifs": "_select",
-    "format_pvalue": "_stats",
-    "best_matches": "_compare", "bh_qvalues": "_compare", "compare_motifs": "_compare",
-    "database_matches": "_compare", "match_line": "_compare", "meme_pseudocount": "_compare",
-    "trim_uninformative": "_compare",
-    "read_homer": "_formats", "read_jaspar": "_formats", "read_meme": "_formats", "read_motifs": "_formats",
-    "read_transfac": "_formats", "write_homer": "_formats", "write_jaspar": "_formats", "write_meme": "_formats",
-    "write_motifs": "_formats", "write_transfac": "_formats",
-    "MotifDatabase": "_database", "database_info": "_database", "database_label": "_database",
-    "load_database": "_load",
-    "jaspar_motifs": "_jaspar", "jaspar_releases": "_jaspar", "pyjaspar_available": "_jaspar",
-    "INSTALL_HINT": "_jaspar", "tomtom_warmup": "_compare",
-    "score_distribution": "_scan", "score_matrix": "_scan", "score_pvalues": "_scan", "scan_sequences": "_scan",
-    "enrich_motifs": "_enrich",
+    "scanning_motifs": "_scanning_pwm",
+    "gkm_seed_motifs": "_gkm_seeds",
+    "word_seeds": "_word_seeds",
+    "compare_motifs": "known._compare", "database_matches": "known._compare",
+    "read_motifs": "known._formats", "write_motifs": "known._formats", "read_meme": "known._formats",
+    "write_meme": "known._formats",
+    "MotifDatabase": "known._database",
+    "load_database": "known._load",
+    "jaspar_motifs": "known._jaspar", "jaspar_releases": "known._jaspar",
+    "scan_sequences": "known._scan",
+    "enrich_motifs": "known._enrich",
 }
 
-__all__ = ["Motif", "information_content",
-           "motif_candidates", "noise_level", "assemble_motif", "position_free_candidates",
-           "implied_poim", "placement_weights", "fit_motifs", "MotifFit", "simplex_lstsq", "trim_motif",
-           "pwm_similarity", "same_motif", "merge_similar",
-           "discover_motifs", "MotifDiscovery", "motif_table",
-           "refine_motifs", "MotifSites", "site_scores", "gkm_seed_motifs", "word_seeds", "tune_pwm",
-           "select_motifs", "scanning_motifs", "sharpened_pwm", "site_pwm",
-           "compare_motifs", "database_matches", "bh_qvalues", "best_matches", "match_line", "trim_uninformative",
-           "meme_pseudocount",
-           "read_motifs", "write_motifs", "read_meme", "write_meme", "read_jaspar", "write_jaspar", "read_transfac",
-           "write_transfac", "read_homer", "write_homer",
-           "MotifDatabase", "load_database", "database_info", "database_label", "jaspar_motifs", "jaspar_releases",
-           "scan_sequences", "score_matrix", "score_distribution", "score_pvalues", "enrich_motifs"]
+__all__ = list(_EXPORTS)
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -16,11 +16,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..io._alphabet import kmer_string
+from ..io import kmer_string
 from ..io._strand import reverse_complement_index
-from .._renamed import renamed_keywords
+from .._utils.renamed import renamed_keywords
 from ..errors import SeqimpError, check_choice
-from .._tables import top_n
+from .._utils.tables import top_n
 from ..importance._result import measure_tables
 from ._motif import DIRECTIONS, Motif
 

@@ -10,7 +10,7 @@ k' = min(c - 1, k) letters of context inside the window and
 
 ``p' = (p + c b) / (1 + c)`` the PWM with the pseudocount spread by the background's letter
 frequencies ``b``: the log-likelihood ratio of the window, PWM against background, in integer
-units (for k = 0 exactly :func:`seqimp.motifs.score_matrix`). The null distribution of that score
+units (for k = 0 exactly :func:`seqimp.motifs.known._scan.score_matrix`). The null distribution of that score
 for a window drawn from the background itself is exact: a dynamic programme over the columns
 whose state is the score so far and the last k letters (:func:`context_pvalues`). Both strands
 share it: a read on either strand is a window of the background, whose counts cover both strands.
@@ -107,7 +107,7 @@ def _null_kernel(table, cond, order):
 def context_pvalues(table, background) -> tuple[int, np.ndarray]:
     """``(low, tail)``: ``tail[i]`` = P(score >= low + i) for a window drawn from the
     background (the order-k chain, its first letters from the shorter words' frequencies), as
-    :func:`seqimp.motifs.score_pvalues` gives it for independent letters."""
+    :func:`seqimp.motifs.known._scan.score_pvalues` gives it for independent letters."""
     low, prob = _null_kernel(np.ascontiguousarray(table, dtype=np.int64),
                              np.ascontiguousarray(background.conditional), int(background.order))
     tail = np.cumsum(prob[::-1])[::-1]
@@ -148,7 +148,7 @@ def _best_kernel(codes, offsets, table, order, n_strands):
 
 def context_best(table, order, codes, offsets, n_strands) -> np.ndarray:
     """The best window score of every sequence (``codes, offsets`` of
-    :func:`seqimp.motifs._scan.encode_any_length`), shape (n,), int64; -2**62 without a window."""
+    :func:`seqimp.motifs.known._scan.encode_any_length`), shape (n,), int64; -2**62 without a window."""
     return _best_kernel(np.ascontiguousarray(codes, np.uint8), np.ascontiguousarray(offsets, np.int64),
                         np.ascontiguousarray(table, np.int64), int(order), int(n_strands))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._renamed import renamed_keywords
+from .._utils.renamed import renamed_keywords
 
 __all__ = ["pwm_similarity", "same_motif", "merge_similar"]
 

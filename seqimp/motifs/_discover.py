@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .._renamed import renamed_keywords
+from .._utils.renamed import renamed_keywords
 from ..errors import SeqimpError
 from ..importance._result import measure_tables
 from ._candidates import assemble_motif, motif_candidates, noise_level, position_free_candidates
@@ -38,7 +38,7 @@ class MotifDiscovery:
     fit : MotifFit or None
         The joint fit of the final positional motifs (after trimming); None without any.
     noise : float
-        The noise level of the differential POIM (:func:`seqimp.motifs.noise_level`).
+        The noise level of the differential POIM (:func:`seqimp.motifs._candidates.noise_level`).
     """
 
     motifs: list
@@ -153,9 +153,9 @@ def discover_motifs(result, *, max_motifs=None, measure="poim", orders=None, n_c
        consensus, moved by up to 2 spread + 1 or reverse-complemented, carries its oligomer)
        (:func:`assemble_motif`; k-mers of at least ``fraction`` of the seed's
        importance), skipping PWMs that copy one already assembled (moved, or its reverse
-       complement, :func:`seqimp.motifs.same_motif`), up to ``max_motifs``;
+       complement, :func:`seqimp.motifs._copies.same_motif`), up to ``max_motifs``;
     3. with ``position_free``, k-mers whose importance is spread over the positions no
-       positional motif covers (:func:`seqimp.motifs.position_free_candidates`, ``free_factor``
+       positional motif covers (:func:`seqimp.motifs._candidates.position_free_candidates`, ``free_factor``
        robust standard deviations);
     4. a joint fit of the positional motifs (:func:`fit_motifs`), grown at the ends while the
        end columns matter (see ``max_grow``), trimming

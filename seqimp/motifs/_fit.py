@@ -220,7 +220,7 @@ def fit_motifs(result, motifs, *, orders=None, measure="poim", window=3, max_ite
     result : POIMResult
         The observed importance (``.poim`` or ``.firm`` tables).
     motifs : sequence of Motif
-        Starting points (e.g. from :func:`seqimp.motifs.assemble_motif`), each with a 1-based
+        Starting points (e.g. from :func:`seqimp.motifs._candidates.assemble_motif`), each with a 1-based
         ``start``; ``spread`` is ignored (placements are re-fitted). A ``depleted`` motif
         enters with a negative sign (its scale stays non-negative).
     orders : sequence of int, optional

@@ -14,7 +14,7 @@ formulation.
 step of :func:`seqimp.motifs.fit_motifs`): the column's affine design (as
 :func:`column_kernel`), the normal equations of its weighted least squares and their optimum
 on the probability simplex (:func:`simplex_faces`, the kernel of
-:func:`seqimp.motifs.simplex_lstsq`), without leaving numba between columns.
+:func:`seqimp.motifs._fit.simplex_lstsq`), without leaving numba between columns.
 """
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def simplex_faces(H, g, scale):
 
 @njit(cache=True)
 def ridged_simplex(H, g, ridge):
-    """The optimum of ``x'Hx - 2g'x`` on the simplex with :func:`seqimp.motifs.simplex_lstsq`'s
+    """The optimum of ``x'Hx - 2g'x`` on the simplex with :func:`seqimp.motifs._fit.simplex_lstsq`'s
     ridge towards its centre: ``lam = max(ridge trace(H) / d, 1e-300)`` added to H's diagonal
     and ``lam / d`` to g (in place), then :func:`simplex_faces`."""
     d = H.shape[0]
@@ -189,7 +189,7 @@ def column_sweep_kernel(pwm, starts, weights, alpha, orders, positions, pos_offs
     """Set every column of ``pwm`` (m, 4) in turn, in place, to ``argmin ||G x - c||^2`` on the
     simplex, where ``sign * w * (base + G x)`` is the motif's implied POIM as an affine function
     of the column (:func:`column_kernel` over all orders) and ``c = target - sign * w * base``;
-    the ridge and the face search of :func:`seqimp.motifs.simplex_lstsq`. ``orders`` (K,),
+    the ridge and the face search of :func:`seqimp.motifs._fit.simplex_lstsq`. ``orders`` (K,),
     ``alpha`` (K,) their scales; ``positions`` the rows of all orders concatenated, order q's
     being ``positions[pos_offsets[q]:pos_offsets[q + 1]]``; the entries of order q (rows x 4**k,
     row-major) start at ``entry_offsets[q]`` of ``w`` and ``target``."""

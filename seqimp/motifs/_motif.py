@@ -124,7 +124,7 @@ class Motif:
 
     def _repr_html_(self) -> str:
         """Jupyter's view: name, consensus, place and an inline logo."""
-        from .._repr import html_card, logo_svg
+        from .._utils.repr import html_card, logo_svg
 
         lines = [("consensus", self.consensus), ("length", self.length),
                  ("start (1-based)", "position-free" if self.position_free else self.start),

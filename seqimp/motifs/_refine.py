@@ -75,7 +75,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .._renamed import renamed_keywords
+from .._utils.renamed import renamed_keywords
 from ..errors import SeqimpError, check_choice
 from ..io._check import check_sequences
 from ._sites import best_windows, has_site, site_scores, site_threshold
@@ -199,7 +199,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     -------
     MotifSites
     """
-    from ..io._shuffle import dinucleotide_shuffle
+    from ..io import dinucleotide_shuffle
 
     check_choice(strand, "strand", STRANDS)
     if not 0 < fpr < 1:

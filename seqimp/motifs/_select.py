@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from .._renamed import renamed_keywords
+from .._utils.renamed import renamed_keywords
 from ..errors import SeqimpError, check_choice
 from ._copies import same_motif
 from ._refine import MotifSites
@@ -36,7 +36,7 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
     1. A motif is enriched when it has at least ``min_sites`` sites, a Fisher p-value at most
        ``max_pvalue`` and a held-out p-value at most ``max_held_out_pvalue`` (``stats`` of
        :func:`seqimp.motifs.refine_motifs`; a NaN p-value is not enriched).
-    2. Of two enriched motifs where one copies the other (:func:`seqimp.motifs.same_motif`
+    2. Of two enriched motifs where one copies the other (:func:`seqimp.motifs._copies.same_motif`
        with ``strands``), the stronger is kept, in the place of the earlier, and the other is
        merged into it (left out): stronger is the smaller p-value (its sites counted after the
        motifs ranked before it took theirs), then the smaller held-out p-value, then more

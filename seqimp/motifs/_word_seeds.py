@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SeqimpError, check_choice
-from ..io import reverse_complement_index
+from ..io._strand import reverse_complement_index
 from ._gkm_seeds import _variant, _word_codes, round_named
 from ._motif import Motif
 from ._sites import _tail_kernel
@@ -80,7 +80,7 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
     pad : int, default=3
         Letters on each side of the word in the seed's PWM.
     exclude : sequence of Motif
-        Motifs already found: a seed that copies one (:func:`seqimp.motifs.same_motif`) is
+        Motifs already found: a seed that copies one (:func:`seqimp.motifs._copies.same_motif`) is
         not returned.
     round : int, default=1
         The round of explaining away: later rounds' seeds are named ``round<r>_word1, ...``.

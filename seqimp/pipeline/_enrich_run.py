@@ -2,7 +2,7 @@
 positives against negatives -> ``enrichment.tsv``, ``enrichment.json``, a figure and
 ``report.html``.
 
->>> from seqimp.pipeline import EnrichOptions, run_enrich                  # doctest: +SKIP
+>>> from seqimp.pipeline import run_enrich                                 # doctest: +SKIP
 >>> run = run_enrich("enrich", database, positives, negatives)              # doctest: +SKIP
 >>> run.table.head()                                                        # doctest: +SKIP
 """
@@ -11,51 +11,25 @@ from __future__ import annotations
 
 import html
 import logging
-import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .._tables import write_tsv
-from ..errors import check_choice, check_number
-from ..plot import save_figure
-from ..report import json_ready, page_table, versions, write_page, write_summary
-from ._options import check_figure_format
+from .._utils.renamed import moved_keywords
+from .._utils.tables import write_tsv
+from ..options import EnrichOptions, OutputOptions
+from ..plot._save import save_figure
+from ..report._page import write_page
+from ..report._record import write_summary
+from ..report._page import page_table
+from ..report._record import json_ready, versions
 from ._scan_run import plain_sequences
 
-__all__ = ["EnrichOptions", "EnrichRun", "run_enrich", "enrichment_lead"]
+__all__ = ["EnrichRun", "run_enrich", "enrichment_lead"]
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class EnrichOptions:
-    """How ``seqimp enrich`` tests (:func:`seqimp.motifs.enrich_motifs`).
-
-    ``method``: ``"fisher"`` (sequences with a site) or ``"ranksum"`` (best scores);
-    ``site_pvalue``: a sequence has a site when its best window's p-value is at most this;
-    ``background``: ``"uniform"``, ``"negative"`` (the negatives' letters; ``"sequences"`` is its
-    old name), 4 frequencies or a :class:`seqimp.background.SiteBackground` (a Markov background);
-    ``strand``: ``"both"`` or ``"given"``; ``max_qvalue``: what the report calls enriched.
-    """
-
-    method: str = "fisher"
-    site_pvalue: float = 1e-4
-    background: object = "uniform"
-    strand: str = "both"
-    max_qvalue: float = 0.05
-
-    def __post_init__(self):
-        check_choice(self.method, "method", ("fisher", "ranksum"))
-        check_number(self.site_pvalue, "site_pvalue", low=0.0, high=1.0, low_open=True)
-        if isinstance(self.background, str) and self.background == "sequences":
-            warnings.warn("EnrichOptions(background='sequences') is now background='negative'; the old value will "
-                          "be removed", DeprecationWarning, stacklevel=3)
-            object.__setattr__(self, "background", "negative")
-        check_choice(self.strand, "strand", ("both", "given"))
-        check_number(self.max_qvalue, "max_qvalue", low=0.0, high=1.0)
 
 
 @dataclass
@@ -68,7 +42,8 @@ class EnrichRun:
     files: list = field(default_factory=list)
 
 
-def run_enrich(out, database, positive, negative, *, options=EnrichOptions(), fmt="png",
+@moved_keywords(fmt="output.fmt")
+def run_enrich(out, database, positive, negative, *, options=EnrichOptions(), output=OutputOptions(),
                random_state=None) -> EnrichRun:
     """Test every motif of ``database`` for enrichment and write the results into ``out``.
 
@@ -82,7 +57,9 @@ def run_enrich(out, database, positive, negative, *, options=EnrichOptions(), fm
     positive, negative : sequence of str, SequenceSet or Records
         Sequences of any lengths.
     options : EnrichOptions
-    fmt : {"png", "svg", "pdf"}
+    output : OutputOptions
+        ``fmt``: the format of the figure (``fmt=`` as a keyword of its own is its old place,
+        still accepted with a FutureWarning).
     random_state : int or None
         The seed that drew negatives (shuffles, genomic windows), recorded as ``seed`` (the
         test itself is deterministic); default 0.
@@ -91,9 +68,10 @@ def run_enrich(out, database, positive, negative, *, options=EnrichOptions(), fm
     -------
     EnrichRun
     """
-    from ..motifs import database_info, enrich_motifs
+    from ..motifs import enrich_motifs
+    from ..motifs.known._database import database_info
 
-    check_figure_format(fmt)
+    fmt = output.fmt
     out = Path(out)
     background = options.background
     if isinstance(background, str) and background == "negative":
@@ -143,7 +121,7 @@ def enrichment_lead(table, max_qvalue=0.05) -> str:
 
 
 def _summary(parameters) -> dict:
-    from ..motifs import database_label
+    from ..motifs.known._database import database_label
 
     opts = parameters["options"]
     return {"database": database_label(parameters["database"]) if parameters["database"] else None,
@@ -157,7 +135,7 @@ def _summary(parameters) -> dict:
 def _figure(table, path, max_qvalue):
     import matplotlib.pyplot as plt
 
-    from ..plot import plot_text
+    from ..plot._text import plot_text
 
     top = table.head(20).iloc[::-1]
     fig, ax = plt.subplots(figsize=(7, 0.28 * len(top) + 1.2))

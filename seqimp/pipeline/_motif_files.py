@@ -7,8 +7,10 @@ import logging
 import os
 from pathlib import Path
 
-from .._tables import write_tsv
-from ..report import add_file_sizes, json_ready, write_report, write_summary
+from .._utils.tables import write_tsv
+from ..report import write_report
+from ..report._record import write_summary
+from ..report._record import add_file_sizes, json_ready
 
 __all__ = ["write_motif_run", "figures_ahead", "best_motif", "motif_summary", "update_report"]
 
@@ -19,10 +21,10 @@ def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_
     """Write a :class:`~seqimp.pipeline.MotifRun` into the folder ``out`` (the files of :func:`run_motifs`:
     motif files, tables, ``motifs.json``, logos, ``matches.tsv`` and match logos with a
     database, ``motifs_poim.npz`` when ``with_poim``, ``motifs.homer`` when ``homer``); return
-    the paths written. The figures are sent first (:func:`seqimp.plot.draw_figures`: a figure
+    the paths written. The figures are sent first (:func:`seqimp.plot._figure_process.draw_figures`: a figure
     process draws them while the tables are written, where a command line run started one)."""
-    from ..plot import draw_figures
-    from ..report import match_logo_jobs
+    from ..plot._figure_process import draw_figures
+    from ..report._match_logos import match_logo_jobs
 
     out = Path(out)
     out.mkdir(exist_ok=True)
@@ -32,7 +34,7 @@ def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_
     pending = draw_figures(logos + matched)
     files = _write_motif_files(out, run, with_poim=with_poim) + [Path(job.path) for job in logos]
     if homer:
-        from ..motifs import write_homer
+        from ..motifs.known._formats import write_homer
 
         write_homer(_for_files(run), out / "motifs.homer", thresholds=_homer_thresholds(run))
         files.append(out / "motifs.homer")
@@ -42,10 +44,10 @@ def write_motif_run(out, run, *, database=None, measure="poim", fmt="png", with_
 
 def figures_ahead(out, run, *, measure="poim", fmt="png") -> None:
     """The figures of ``run`` (those :func:`write_motif_run` would draw) sent ahead to the figure
-    process, to be drawn while a later round searches (:func:`seqimp.plot.draw_figures` with
+    process, to be drawn while a later round searches (:func:`seqimp.plot._figure_process.draw_figures` with
     ``ahead=True``): where the final run's figures are the same, they are copied. Nothing is
     done without a figure process."""
-    from ..plot import active_process, draw_figures
+    from ..plot._figure_process import active_process, draw_figures
 
     if active_process() is None or run.result is None:
         return
@@ -73,7 +75,8 @@ def _homer_thresholds(run):
 
 def _write_motif_files(out: Path, run, *, with_poim) -> list:
     """Motif files, tables and ``motifs_poim.npz`` (``with_poim``) into ``out``; the paths written."""
-    from ..motifs import write_jaspar, write_meme, write_transfac
+    from ..motifs import write_meme
+    from ..motifs.known._formats import write_jaspar, write_transfac
 
     result = run.result
     files = [out / "motifs.meme", out / "motifs.jaspar", out / "motifs.transfac", out / "motifs.tsv",
@@ -108,10 +111,11 @@ def _write_motif_files(out: Path, run, *, with_poim) -> list:
 
 
 def _figure_jobs(out: Path, run, *, measure, fmt) -> list:
-    """The logos of a motif run as :class:`seqimp.plot.FigureJob` (a figure process is sent
+    """The logos of a motif run as :class:`seqimp.plot._figure_process.FigureJob` (a figure process is sent
     the few numbers each one draws): one per motif, the importance logo around the motifs
     (``measure``), the site positions of every motif."""
-    from ..plot import FigureJob, importance_block
+    from ..plot._figure_process import FigureJob
+    from ..plot._logos import importance_block
 
     motifs, result = run.motifs, run.result
     origin = run.parameters.get("position_origin")
@@ -152,7 +156,7 @@ def _labelled(table, column, origin):
 
 def _write_bed(sites, lengths, path, coords=None):
     """BED6 sites: chrom, 0-based start, end, motif, score, strand. In genome coordinates when
-    the positives are genomic windows (``coords``, :func:`seqimp.io.hits_to_bed`: a site on a
+    the positives are genomic windows (``coords``, :func:`seqimp.io._bed.hits_to_bed`: a site on a
     '-' window lies on the other genome strand), else with the sequence id as chrom and the
     position along the sequence."""
     import pandas as pd

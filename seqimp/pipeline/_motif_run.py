@@ -2,7 +2,8 @@
 model -> motifs -> sites -> matches -> files (:func:`run_motifs`); the same search on a notebook's
 POIM or model, no files (:func:`find_motifs`).
 
->>> from seqimp.pipeline import ModelOptions, run_motifs                          # doctest: +SKIP
+>>> from seqimp.options import ModelOptions                                      # doctest: +SKIP
+>>> from seqimp.pipeline import run_motifs                                       # doctest: +SKIP
 >>> run = run_motifs("motifs", positive=pos, negative=neg, model=ModelOptions(degree=6))  # doctest: +SKIP
 >>> run.table()                                                                  # doctest: +SKIP
 """
@@ -16,15 +17,20 @@ from pathlib import Path
 
 from ..errors import SeqimpError
 from ..importance import load_poim
-from ..io import encode_labelled
-from ..training import (ROUND_TOL, check_kind, choose_model, gkm_parameters, recorded_seed, train_classifier,
-                        train_gkm)
-from ._explain import check_job, compute_importance, trained_poim
-from ._explain_away import PARKED_POIM, gkm_rounds, poim_rounds
-from ._gkm_motifs import gkm_motifs
+from ..importance._poim_job import compute_importance
+from ..io._labelled import encode_labelled
+from ..motifs.search._attribution_route import attribution_run
+from ..motifs.search._gkm_route import gkm_motifs
+from ..motifs.search._padding import drop_sites_in_padding
+from ..motifs.search._poim_route import poim_motifs
+from ..motifs.search._rounds import PARKED_POIM
+from ..motifs.search._run import MotifRun, with_database_loaded
+from ..motifs.search._trained_search import trained_motifs
+from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
+from ..report._attribution_files import write_attribution_run
+from ..training._classifier import recorded_seed
+from ..training._model_choice import check_kind
 from ._motif_files import figures_ahead, update_report, write_motif_run
-from ._motif_search import MotifRun, motif_matches, poim_motifs, with_database_loaded
-from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
 
 __all__ = ["run_motifs", "find_motifs"]
 
@@ -33,7 +39,7 @@ logger = logging.getLogger(__name__)
 
 def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptions(),
                background=BackgroundOptions(), importance=ImportanceOptions(), motifs=MotifOptions(),
-               output=OutputOptions(), random_state=None) -> MotifRun:
+               output=OutputOptions(), random_state=None, sequences=None, attributions=None) -> MotifRun:
     """Find the motifs a model relies on and write them into the folder ``out``.
 
     Starts from a POIM (``poim``) or trains a WD classifier on ``positive`` vs ``negative``
@@ -54,7 +60,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
     against ``motifs.database`` for every motif that is not composition. When
     ``out`` holds a ``seqimp poim`` result (``summary.json``), its summary records the best
     motif and its ``report.html`` is rewritten with a motif section
-    (:func:`~seqimp.pipeline.update_report`).
+    (:func:`~seqimp.pipeline._motif_files.update_report`).
 
     Parameters
     ----------
@@ -86,6 +92,10 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         ``fmt`` of the logos and ``progress``.
     random_state : int or None
         Every random choice (default 0, recorded in ``motifs.json``).
+    sequences, attributions : ndarray of shape (n, 4, L) or (n, L, 4), optional
+        Instead of the above: one-hot sequences and any model's hypothetical contributions
+        (TF-MoDISco's inputs; :func:`find_motifs`). Writes motifs.meme, motifs.tsv, seqlets.tsv,
+        motif_cwms.npz, motifs.json, logos/, matches.tsv (with a database) and report.html.
 
     Returns
     -------
@@ -103,11 +113,15 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         raise SeqimpError("model kind 'gkm' trains a gapped-k-mer model on the sequences; it does not start "
                           "from a POIM (leave out the POIM, or use kind 'auto' or 'wd')")
     motifs = with_database_loaded(motifs)
-    padded = getattr(positive, "record_lengths", None)  # records of any lengths padded to one (seqimp.io.pad_records)
+    if sequences is not None or attributions is not None:  # any model's attributions: no training, no POIM
+        run = attribution_run(sequences, attributions, options=motifs, random_state=random_state)
+        write_attribution_run(out, run, database=motifs.database, fmt=output.fmt)
+        return run
+    padded = getattr(positive, "record_lengths", None)  # records of any lengths padded to one (seqimp.io._any_length.pad_records)
     if padded is not None and poim is None:
         if kind in ("wd", "wds"):
             raise SeqimpError(f"model kind {kind!r} reads positions, and the records have lengths {padded.min()} to "
-                              f"{padded.max()}: cut windows of one width (seqimp.io.centred_windows) or use kind "
+                              f"{padded.max()}: cut windows of one width (seqimp.io._any_length.centred_windows) or use kind "
                               "'gkm' or 'auto' (the position-free model)")
         model, kind = replace(model, kind="gkm"), "gkm"
     data = encode_labelled(positive, negative, "dna")
@@ -121,75 +135,32 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         result = load_poim(poim) if isinstance(poim, (str, os.PathLike)) else poim
         run = poim_motifs(result, data, options=motifs, match=True, random_state=random_state)
         return _finish(out, run, trained=False, **common)
-    choice = _choose(data, **common)
-    logger.info(f"model route: {choice.route} ({choice.reason})")
-    if choice.route == "gkm":
-        X, y = data.labelled()
-        gkm, info = train_gkm(X, y, model=model, random_state=random_state, held_out=choice.gkm_held_out)
-        run = gkm_motifs(gkm, data, options=motifs, match=False, random_state=random_state)
-        figures_ahead(out, run, measure=motifs.measure, fmt=output.fmt)  # drawn while round 2 searches
-        run = gkm_rounds(run, data, model=model, options=motifs, random_state=random_state, fitted=gkm)
-        run.parameters.update(gkm_parameters(model, info, choice, random_state), round_tol=ROUND_TOL)
-        return _finish(out, run, trained=True, with_poim=False, **common)
-    result = trained_poim(data, model=model, background=background, importance=importance, random_state=random_state,
-                          progress=output.progress, held_out=choice.held_out)
-    run = poim_motifs(result, data, options=motifs, match=False, random_state=random_state)
-    figures_ahead(out, run, measure=motifs.measure, fmt=output.fmt)  # drawn while round 2 searches
-    result = None  # run.result holds the POIM; poim_rounds parks it in ``out`` meanwhile
-    run = poim_rounds(run, data, model=model, background=background, importance=importance, motifs=motifs,
-                      random_state=random_state, progress=output.progress, park=out)
     try:
-        run.matches = motif_matches(run, motifs)
-        if not run.motifs and not model.shifts:
-            logger.info("hint: a motif whose place varies along the sequences needs a model with shifts "
-                        "(--shifts) or shows as position-free")
-        run.parameters.update(degree=model.degree, shifts=model.shifts, C=model.C, test_fraction=model.test_fraction,
-                              metrics=run.result.meta.get("metrics"), model_route=choice.record())
-        return _finish(out, run, trained=True, **common)
-    finally:  # moved into place as motifs_poim.npz by the files' writer; else not left behind
-        if run.result_file is not None and Path(run.result_file).name == PARKED_POIM:
-            Path(run.result_file).unlink(missing_ok=True)
+        run = trained_motifs(data, model=model, background=background, importance=importance, motifs=motifs,
+                             random_state=random_state, progress=output.progress, park=out,
+                             on_first_round=lambda first: figures_ahead(out, first, measure=motifs.measure,
+                                                                        fmt=output.fmt))  # drawn while round 2 searches
+        positional = run.parameters["model_route"]["route"] != "gkm"  # the gkm route computes no POIM
+        return _finish(out, run, trained=True, with_poim=positional, **common)
+    finally:  # the parked POIM: moved into place as motifs_poim.npz by the files' writer, else not left behind
+        (Path(out) / PARKED_POIM).unlink(missing_ok=True)
 
 
-def _choose(data, *, model, background, importance, output, random_state, **_):
-    """The model choice of a run that trains (:func:`seqimp.training.choose_model`): the positional
-    model's held-out fit first (job checked) unless the gkm model is asked for; the gkm model's
-    held-out fit only where the choice compares the two."""
-    kind = check_kind(model.kind, model.shifts)
-    X, y = data.labelled()
-    held = None
-    if kind != "gkm":
-        check_job(data.length, degree=model.degree, max_order=importance.order(model.degree),
-                  background_order=background.order, max_memory=importance.max_memory)
-        if model.test_fraction > 0:
-            _w, held = train_classifier(X, y, model=model, random_state=random_state, progress=output.progress,
-                                        max_memory=importance.max_memory, weights=False)
-    return choose_model(kind, shifts=model.shifts, held_out=held,
-                        gkm_held_out=lambda: train_gkm(X, y, model=model, random_state=random_state, full=False)[1])
-
-
-def _finish(out, run, *, trained, model, motifs, output, random_state, with_poim=None, negatives=None, padded=None,
-            **_):
+def _finish(out, run, *, trained, motifs, output, random_state, with_poim=None, negatives=None, padded=None, **_):
     """The seed, ``trained`` and where the negatives came from recorded (with records padded to one
     length: the sites in the padding left out, and counted), the files written, a ``seqimp poim``
     folder's report updated."""
     run.parameters.update(seed=recorded_seed(random_state), trained=trained, negatives=negatives)
     if padded is not None:  # records padded with shuffles of themselves: no site is reported in the padding
-        inside = []
-        if run.sites is not None and len(run.sites):
-            width = {m.name: m.length for m in run.motifs}
-            ends = run.sites["position"].to_numpy() + run.sites["motif"].map(width).to_numpy() - 1
-            inside = ends <= padded[run.sites["sequence"].to_numpy()]
-            run.sites = run.sites[inside].reset_index(drop=True)
-        run.parameters["padded"] = {"positive_lengths": [int(padded.min()), int(padded.max())],
-                                    "sites_in_padding": int(len(inside) - sum(inside))}
+        drop_sites_in_padding(run, padded)
     run.files = write_motif_run(out, run, database=motifs.database, measure=motifs.measure, fmt=output.fmt,
                                 with_poim=trained if with_poim is None else with_poim, homer=motifs.homer)
     update_report(out, run)
     return run
 
 
-def find_motifs(result_or_model, positive, negative, *, database=None, strand="given", random_state=0) -> MotifRun:
+def find_motifs(result_or_model=None, positive=None, negative=None, *, database=None, strand="given", random_state=0,
+                sequences=None, attributions=None) -> MotifRun:
     """The motifs of a POIM or a trained model on a notebook's sequences: the search of
     :func:`run_motifs` (refinement and sites on the sequences, the enriched motifs, matches to
     ``database``), without training, explaining away or files.
@@ -210,6 +181,10 @@ def find_motifs(result_or_model, positive, negative, *, database=None, strand="g
         ``MotifOptions`` default to "both"; this signature is kept as published).
     random_state : int, default=0
         The seed of the composition controls (recorded in ``parameters``).
+    sequences, attributions : ndarray of shape (n, 4, L) or (n, L, 4), optional
+        Instead of a model: one-hot sequences (A C G T) and any model's hypothetical
+        contributions, TF-MoDISco's inputs: seqlets clustered into motifs with their CWMs
+        (:mod:`seqimp.motifs._attribution_seqlets`; ``run.found``, ``run.seqlet_table()``).
 
     Returns
     -------
@@ -228,6 +203,8 @@ def find_motifs(result_or_model, positive, negative, *, database=None, strand="g
     from ..kernels import GKMClassifier, PositionalWeights, WDClassifier
 
     options = MotifOptions(database=database, strand=strand)
+    if sequences is not None or attributions is not None:
+        return attribution_run(sequences, attributions, options=options, random_state=random_state)
     data = encode_labelled(positive, negative, "dna")
     if not data.both:
         raise SeqimpError("find_motifs: give the positive and the negative sequences (lists of strings, "

@@ -15,16 +15,26 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._json import json_ready
-from .._tables import write_tsv
+from .._utils.jsonable import json_ready
+from .._utils.tables import write_tsv
 from ..training import save_model
-from ..io import format_position, hits_to_bed, oligomer_hits, write_bed
+from ..io import hits_to_bed, write_bed
+from ..io import oligomer_hits
+from ..io._positions import format_position
 from ..io import position_labels as _position_labels
-from ..plot import save_figure
-from ..report import add_file_sizes, write_report, write_summary
-from ._options import check_figure_format
+from ..plot._save import save_figure
+from ..report import write_report
+from ..report._record import write_summary
+from ..report._record import add_file_sizes
+from ..options import check_figure_format
 
-__all__ = ["top_oligomers", "write_top_bed", "write_figures", "write_outputs", "write_result_files", "poim_file"]
+__all__ = ["top_oligomers", "write_top_bed", "write_figures", "write_outputs", "write_result_files", "poim_file",
+           "tables_path"]
+
+
+def tables_path(out, full_tables) -> Path | None:
+    """Where ``full_tables`` go: ``out/poim_tables.h5``, or None."""
+    return Path(out) / "poim_tables.h5" if full_tables else None
 
 
 def top_oligomers(result, n=50, *, position_origin=None):
@@ -61,10 +71,10 @@ def write_top_bed(path, windows, table, *, min_order=3) -> int:
 
     Only oligomers of order >= ``min_order`` (default 3: a 1- or 2-mer hits most windows);
     ``min_order=1`` writes every order. Scores are BED's integers 0-1000 (|FIRM| scaled by the
-    largest, :func:`seqimp.io.write_bed`).
+    largest, :func:`seqimp.io._bed.write_bed`).
 
-    One row per window holding a ranked oligomer at its position (:func:`seqimp.io.oligomer_hits`),
-    in genome coordinates (:func:`seqimp.io.hits_to_bed`): name ``oligomer@position``, score
+    One row per window holding a ranked oligomer at its position (:func:`seqimp.io._genome.oligomer_hits`),
+    in genome coordinates (:func:`seqimp.io._bed.hits_to_bed`): name ``oligomer@position``, score
     its FIRM, strand relative to the genome (a hit in a '-' window is on '-').
     """
     table = table[table["order"] >= min_order]
@@ -130,7 +140,7 @@ def write_result_files(out, result, *, weights=None, fmt="png", top=50, position
     """Write the result files of ``seqimp poim`` except ``summary.json`` and the report.
 
     ``top_oligomers.tsv``, the figures, ``poim.npz`` and ``model.npz`` (when ``weights``
-    are given); with ``windows`` (:class:`seqimp.io.GenomicWindows` of the analysed
+    are given); with ``windows`` (:class:`seqimp.io._genome.GenomicWindows` of the analysed
     sequences) also ``top_oligomers.bed`` (:func:`write_top_bed`). ``position_origin`` adds
     the ``position_label`` column and, unless ``position_labels`` are given, labels the
     figures' position axes the same way. Returns the written paths.

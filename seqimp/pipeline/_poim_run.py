@@ -5,7 +5,8 @@ and (with motif options) the motifs, then ``summary.json`` and the report, once 
 summary in memory. The command line (``seqimp train``, ``seqimp poim``, ``seqimp demo``) only
 parses options and calls these functions, so every step is usable from Python:
 
->>> from seqimp.pipeline import ImportanceOptions, ModelOptions, run_poim             # doctest: +SKIP
+>>> from seqimp.options import ImportanceOptions, ModelOptions                        # doctest: +SKIP
+>>> from seqimp.pipeline import run_poim                                             # doctest: +SKIP
 >>> run = run_poim("results", pos, neg, model=ModelOptions(degree=6),
 ...                importance=ImportanceOptions(max_order=8))                        # doctest: +SKIP
 >>> run.result.top(10, measure="firm")                                              # doctest: +SKIP
@@ -19,23 +20,32 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .. import __version__
-from .._renamed import out_first
+from .._utils.renamed import out_first
+from ..background._poim_background import fit_background
 from ..errors import SeqimpError
-from ..io import SequenceSet, check_sequences, encode_labelled, get_alphabet, require_dna
+from ..importance._poim_job import check_job, compute_importance
+from ..io import SequenceSet, get_alphabet
+from ..io._check import check_sequences
+from ..io._labelled import encode_labelled
+from ..io._strand import require_dna
 from ..kernels import PositionalWeights
-from ..report import add_file_sizes, json_ready, versions, write_report, write_summary
-from ..scorers import call_scorer
-from ..training import (check_kind, choose_model, evaluate, flag_chance, gkm_parameters, recorded_seed,
-                        train_classifier, train_gkm)
-from ._explain import check_job, compute_importance, fit_background, tables_path
-from ._gkm_motifs import gkm_motifs
+from ..motifs.search._gkm_route import gkm_motifs
+from ..motifs.search._poim_route import no_motifs_reason, poim_motifs, with_full_tables
+from ..motifs.search._run import with_database_loaded
+from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions
+from ..report import write_report
+from ..report._record import write_summary
+from ..report._record import add_file_sizes, json_ready, versions
+from ..importance._scorers import call_scorer
+from ..training import choose_model, train_classifier, train_gkm
+from ..training._classifier import evaluate
+from ..training._classifier import flag_chance, recorded_seed
+from ..training._model_choice import check_kind, gkm_parameters
 from ._motif_files import motif_summary, write_motif_run
-from ._motif_search import add_motifs, with_database_loaded
-from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions
-from ._outputs import top_oligomers, write_result_files
+from ._outputs import tables_path, top_oligomers, write_result_files
 
 __all__ = ["PipelineRun", "run_poim", "run_model", "run_sampled", "explain_and_write", "run_summary",
-           "check_motif_inputs", "check_out_folder", "gkm_motif_files"]
+           "check_motif_inputs", "check_out_folder", "add_motifs", "gkm_motif_files"]
 
 logger = logging.getLogger(__name__)
 
@@ -66,13 +76,13 @@ class PipelineRun:
     motifs: object = None
 
     def __repr__(self) -> str:
-        from ..report import pipeline_run_repr
+        from ..report._display import pipeline_run_repr
 
         return pipeline_run_repr(self)
 
     def _repr_html_(self) -> str:
         """Jupyter's view: metrics, the POIM's figures and best oligomers, the motifs with logos."""
-        from ..report import pipeline_run_html
+        from ..report._display import pipeline_run_html
 
         return pipeline_run_html(self)
 
@@ -125,8 +135,8 @@ def explain_and_write(explain, what, out, *, summary, timings, output, weights=N
     weights, model_metadata : PositionalWeights and dict, optional
         ``model.npz`` and ``weights_vs_firm``.
     motifs : MotifOptions, optional
-        Find the motifs of the POIM, refined on ``sequences`` (:class:`~seqimp.io.LabelledSequences`
-        of both classes), and write them (:func:`~._motif_search.add_motifs`); the best motif
+        Find the motifs of the POIM, refined on ``sequences`` (:class:`~seqimp.io._labelled.LabelledSequences`
+        of both classes), and write them (:func:`add_motifs`); the best motif
         goes to ``summary.json``. ``random_state`` is the seed ``motifs.json`` records.
     find : callable, optional
         ``find(out) -> MotifRun``: another model's motif search, written into ``out``, instead
@@ -260,6 +270,36 @@ def run_poim(out, positive, negative, *, model=ModelOptions(), background=Backgr
         f"computing POIM and FIRM up to order {max_order} for L = {length}", out, weights=weights,
         model_metadata=metadata, summary=summary, timings=timings, output=output, motifs=motifs, sequences=data,
         random_state=random_state, find=find)
+
+
+def add_motifs(out, result, sequences, options, *, fmt="png", random_state=None):
+    """The motifs of a ``seqimp poim`` run (``motifs=`` of :func:`~seqimp.pipeline.run_poim`,
+    :func:`~seqimp.pipeline.run_model` and :func:`~seqimp.pipeline.run_sampled`):
+    :func:`seqimp.motifs.search._poim_route.poim_motifs` on the POIM it computed (a model trained
+    there, a saved model, a sampled POIM of an external scorer) and the DNA sequences of the run
+    (``sequences``, no retraining), and the files of :func:`~seqimp.pipeline.run_motifs` (no ``motifs_poim.npz``:
+    the folder's ``poim.npz`` is the POIM) written into ``out``. The caller records the best
+    motif in ``summary.json`` and writes the report.
+
+    ``random_state`` is the run's seed (recorded in ``motifs.json``); the motif step draws
+    only the composition controls with it (dinucleotide shuffles of the positives).
+
+    Returns None, writing nothing, when the POIM holds no motif (e.g. a model of random
+    sequences: no peak of the differential POIM; a POIM of order 1 only): one log line gives
+    the reason (:func:`seqimp.motifs.search._poim_route.no_motifs_reason`). The POIM's own outputs
+    stand either way.
+    """
+    result = with_full_tables(result)
+    reason = no_motifs_reason(result)
+    if reason is not None:
+        logger.info(f"no motifs: {reason}")  # the command prints it as its answer
+        return None
+    options = with_database_loaded(options)
+    run = poim_motifs(result, sequences, options=options, random_state=random_state)
+    run.parameters.update(seed=recorded_seed(random_state), trained=False,
+                          poim="poim.npz of seqimp poim")
+    run.files = write_motif_run(out, run, database=options.database, fmt=fmt, homer=options.homer)
+    return run
 
 
 def gkm_motif_files(out, sequences, *, model, options, choice, fmt="png", random_state=None):

@@ -11,12 +11,17 @@ from dataclasses import replace
 import numpy as np
 
 from .. import __version__
-from .._renamed import out_first
+from .._utils.renamed import out_first
+from ..background._poim_background import fit_background
 from ..errors import SeqimpError
-from ..io import alphabet_of, check_sequences, get_alphabet, source_of
-from ..training import recorded_seed, train_regressor
-from ._explain import check_job, compute_importance, fit_background, tables_path
-from ._options import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions
+from ..importance._poim_job import check_job, compute_importance
+from ..io import get_alphabet
+from ..io._check import check_sequences
+from ..io._labelled import alphabet_of, source_of
+from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions
+from ..training import train_regressor
+from ..training._classifier import recorded_seed
+from ._outputs import tables_path
 from ._poim_run import PipelineRun, explain_and_write, run_summary
 
 __all__ = ["run_regression"]
@@ -35,7 +40,7 @@ def run_regression(out, sequences, values, *, model=ModelOptions(), background=B
     out : path-like
         Existing folder to write into (first, as in every ``run_*``; the old order
         ``run_regression(sequences, values, out)`` still works, with a DeprecationWarning).
-    sequences : list of str, SequenceSet (e.g. :class:`seqimp.io.MeasuredSequences`) or ndarray (n, L)
+    sequences : list of str, SequenceSet (e.g. :class:`seqimp.io._table_input.MeasuredSequences`) or ndarray (n, L)
     values : array-like of shape (n,)
         The measured value of every sequence; a higher value is a higher model score.
     model : ModelOptions

@@ -1,7 +1,8 @@
 """``seqimp scan`` as a library function: known motifs over sequences -> sites with exact
 p-values and q-values -> ``scan.tsv``, ``scan.bed``, ``scan.json``, a figure and ``report.html``.
 
->>> from seqimp.pipeline import ScanOptions, run_scan                      # doctest: +SKIP
+>>> from seqimp.options import ScanOptions                                 # doctest: +SKIP
+>>> from seqimp.pipeline import run_scan                                   # doctest: +SKIP
 >>> run = run_scan("scan", motifs, ["ACGT...", ...], options=ScanOptions(site_pvalue=1e-5))  # doctest: +SKIP
 >>> run.hits.head()                                                        # doctest: +SKIP
 """
@@ -10,62 +11,29 @@ from __future__ import annotations
 
 import html
 import logging
-import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .._renamed import renamed_keywords
-from .._tables import write_tsv
-from ..errors import check_choice, check_number
-from ..io import hits_to_bed, position_labels, write_bed
-from ..plot import save_figure
-from ..report import json_ready, page_table, versions, write_page, write_summary
-from ._options import check_figure_format
+from .._utils.renamed import moved_keywords
+from .._utils.tables import write_tsv
+from ..io import position_labels
+from ..io import hits_to_bed, write_bed
+from ..options import OutputOptions, ScanOptions
+from ..plot._save import save_figure
+from ..report._page import write_page
+from ..report._record import write_summary
+from ..report._page import page_table
+from ..report._record import json_ready, versions
 
-__all__ = ["ScanOptions", "ScanRun", "run_scan", "SCAN_COLUMNS", "pvalue_bed_score", "position_column",
-           "plain_sequences"]
+__all__ = ["ScanRun", "run_scan", "SCAN_COLUMNS", "pvalue_bed_score", "position_column", "plain_sequences"]
 
 logger = logging.getLogger(__name__)
 
 #: the columns of scan.tsv, the contract first
 SCAN_COLUMNS = ["motif", "id", "position", "strand", "score", "p_value", "q_value", "matched"]
-
-
-@dataclass(frozen=True)
-class ScanOptions:
-    """How ``seqimp scan`` scores sites (:func:`seqimp.motifs.scan_sequences`).
-
-    ``site_pvalue``: report windows with p-value <= this (``threshold=`` is its old name, still
-    accepted with a DeprecationWarning); ``strand``: ``"both"`` or ``"given"``; ``q_method``:
-    ``"bh"`` or ``"storey"``; ``background``: ``"uniform"``, ``"all"`` (the letters of all the
-    scanned sequences; ``"sequences"`` is its old name), 4 frequencies or a
-    :class:`seqimp.background.SiteBackground` (a Markov background, e.g. from a MEME background
-    file); ``pseudocount``: spread by the background; ``min_scores``: motif name -> score (bits)
-    reported instead of ``site_pvalue`` (the ``scan_threshold`` of a ``seqimp motifs`` run).
-    """
-
-    site_pvalue: float = 1e-4
-    strand: str = "both"
-    q_method: str = "bh"
-    background: object = "uniform"
-    pseudocount: float = 0.1
-    min_scores: dict | None = None
-
-    def __post_init__(self):
-        check_number(self.site_pvalue, "site_pvalue", low=0.0, high=1.0, low_open=True)
-        if isinstance(self.background, str) and self.background == "sequences":
-            warnings.warn("ScanOptions(background='sequences') is now background='all'; the old value will be "
-                          "removed", DeprecationWarning, stacklevel=3)
-            object.__setattr__(self, "background", "all")
-        check_choice(self.strand, "strand", ("both", "given"))
-        check_choice(self.q_method, "q_method", ("bh", "storey"))
-        check_number(self.pseudocount, "pseudocount", low=0.0)
-
-
-ScanOptions.__init__ = renamed_keywords(threshold="site_pvalue")(ScanOptions.__init__)
 
 
 @dataclass
@@ -101,8 +69,9 @@ def position_column(position, origin, length=None) -> np.ndarray | None:
     return labels[position - 1]
 
 
+@moved_keywords(fmt="output.fmt")
 def run_scan(out, motifs, sequences, *, ids=None, windows=None, origin=None, options=ScanOptions(), database=None,
-             fmt="png") -> ScanRun:
+             output=OutputOptions()) -> ScanRun:
     """Scan ``sequences`` with ``motifs`` and write the results into the folder ``out``.
 
     Parameters
@@ -123,8 +92,9 @@ def run_scan(out, motifs, sequences, *, ids=None, windows=None, origin=None, opt
     options : ScanOptions
     database : dict, optional
         What the motifs are (``MotifDatabase.info``), recorded in ``scan.json``.
-    fmt : {"png", "svg", "pdf"}
-        Format of the figure.
+    output : OutputOptions
+        ``fmt``: the format of the figure (``fmt=`` as a keyword of its own is its old place,
+        still accepted with a FutureWarning).
 
     Returns
     -------
@@ -132,7 +102,7 @@ def run_scan(out, motifs, sequences, *, ids=None, windows=None, origin=None, opt
     """
     from ..motifs import scan_sequences
 
-    check_figure_format(fmt)
+    fmt = output.fmt
     out = Path(out)
     if ids is None:
         ids = getattr(sequences, "ids", None)
@@ -198,7 +168,7 @@ def _positions_figure(hits, lengths, path, origin):
         return None
     import matplotlib.pyplot as plt
 
-    from ..plot import plot_text
+    from ..plot._text import plot_text
 
     counts = hits["motif"].value_counts(sort=False)
     top = sorted(counts.index, key=lambda m: (-counts[m], list(lengths).index(m)))[:6]
@@ -246,6 +216,6 @@ def _report(out, run, motifs, figure, database) -> Path:
 def _label(database):
     if not database:
         return None
-    from ..motifs import database_label
+    from ..motifs.known._database import database_label
 
     return database_label(database)

@@ -2,7 +2,7 @@
 effect on the model's score -> ``variants.tsv``, ``variants.bed``, ``variants.json``, the delta
 distribution, the per-base importance of the top variants and ``report.html``.
 
->>> from seqimp.pipeline import VariantOptions, run_variants                         # doctest: +SKIP
+>>> from seqimp.pipeline import run_variants                                         # doctest: +SKIP
 >>> run = run_variants("out", "model.npz", "calls.vcf.gz", "hg38.fa", regions="peaks.bed")  # doctest: +SKIP
 >>> run.table.head()                                                                 # doctest: +SKIP
 """
@@ -12,20 +12,23 @@ from __future__ import annotations
 import html
 import logging
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .._tables import write_tsv
+from .._utils.tables import write_tsv
 from ..errors import SeqimpError, check_int
-from ..plot import save_figure
-from ..report import json_ready, page_table, versions, write_page, write_summary
-from ..training import load_model_file
-from ._options import check_figure_format
+from ..options import OutputOptions, VariantOptions
+from ..plot._save import save_figure
+from ..report._page import write_page
+from ..report._record import write_summary
+from ..report._page import page_table
+from ..report._record import json_ready, versions
+from ..training._model_file import load_model_file
 
-__all__ = ["VARIANT_COLUMNS", "VariantOptions", "VariantRun", "run_variants"]
+__all__ = ["VARIANT_COLUMNS", "VariantRun", "run_variants"]
 
 logger = logging.getLogger(__name__)
 
@@ -37,41 +40,6 @@ VARIANT_COLUMNS = ["chrom", "pos", "id", "ref", "alt", "window", "score_ref", "s
 #: What ``variants.json`` records of a model file's metadata.
 _MODEL_KEYS = ("model", "degree", "shifts", "C", "length", "alphabet", "word_length", "informative", "n_train",
                "n_test", "accuracy", "auroc", "seed")
-
-
-@dataclass(frozen=True)
-class VariantOptions:
-    """How ``seqimp variants`` places and scores variants.
-
-    ``width``: the window width (default: the model's length; needed for a score function or a gkm
-    model that does not record one); ``skip_mismatch``: leave out variants whose REF differs from
-    the genome (else refused); ``skip_outside``: leave out variants in no window of the regions
-    (else refused; a bgzip VCF is then read through its index); ``split_multiallelic``: one
-    record per ALT (else refused); ``top``: variants shown in the report; ``null_windows``: draw
-    the p-values' null from a random sample of this many windows (None: all);
-    ``random_state``: that sample's seed; ``batch_size``: windows per call of a score function;
-    ``fmt``: figure format.
-    """
-
-    width: int | None = None
-    skip_mismatch: bool = False
-    skip_outside: bool = False
-    split_multiallelic: bool = False
-    top: int = 8
-    null_windows: int | None = None
-    random_state: int = 0
-    batch_size: int = 4096
-    fmt: str = "png"
-
-    def __post_init__(self):
-        if self.width is not None:
-            check_int(self.width, "width")
-        check_int(self.top, "top", minimum=0)
-        if self.null_windows is not None:
-            check_int(self.null_windows, "null_windows")
-        check_int(self.random_state, "random_state", minimum=0)
-        check_int(self.batch_size, "batch_size")
-        check_figure_format(self.fmt)
 
 
 @dataclass
@@ -88,7 +56,7 @@ class VariantRun:
         return self.table.iloc[_top_rows(self.table, n)]
 
     def __repr__(self) -> str:
-        from .._repr import short_repr
+        from .._utils.repr import short_repr
 
         top = self._top(1)
         return short_repr("VariantRun", rows=len(self.table), variants=self.parameters.get("variants"),
@@ -97,7 +65,7 @@ class VariantRun:
                           if len(top) else None)
 
     def _repr_html_(self) -> str:
-        from .._repr import html_card
+        from .._utils.repr import html_card
 
         lines = [("variants", self.parameters.get("variants")), ("windows", self.parameters.get("windows")),
                  ("rows at p <= 0.01", int((self.table["p_value"] <= 0.01).sum()))]
@@ -115,6 +83,9 @@ def _width(kind, inner, metadata, width):
     if width is not None:
         return width
     known = (metadata or {}).get("length") or getattr(inner, "length", None)
+    lengths = {len(s) for s in getattr(inner, "support_vectors", ())}  # an LS-GKM model: its training windows'
+    if not known and len(lengths) == 1 and lengths.pop() > getattr(inner, "l", 0):
+        known = len(inner.support_vectors[0])
     if not known:
         raise SeqimpError("the model does not say how wide a window it scores: give --width")
     return int(known)
@@ -125,8 +96,8 @@ def _window_label(coords) -> list:
             for c, s, e, st in zip(coords["chrom"], coords["start"], coords["end"], coords["strand"])]
 
 
-def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOptions(), metadata=None,
-                 model_source=None) -> VariantRun:
+def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOptions(), output=OutputOptions(),
+                 random_state=None, metadata=None, model_source=None) -> VariantRun:
     """Score the variants of a VCF with a model and write the results into the folder ``out``.
 
     Parameters
@@ -146,6 +117,11 @@ def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOption
         cuts them) a positional model scores; each variant is scored in every window holding it.
         None: one window centred on each variant.
     options : VariantOptions
+    output : OutputOptions
+        ``fmt``: the format of the figures.
+    random_state : int or None
+        The seed of the null's sample of windows (``options.null_windows``; None: 0, recorded in
+        ``variants.json``).
     metadata : dict, optional
         The model file's metadata (its ``length`` gives a gkm model's window width).
     model_source : str, optional
@@ -155,10 +131,19 @@ def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOption
     -------
     VariantRun
     """
-    from ..importance import model_kind, snv_null, variant_effects
-    from ..io import extract_windows, open_genome, read_vcf, variant_windows
+    from ..importance import variant_effects
+    from ..importance._variants import model_kind, snv_null
+    from ..io import extract_windows, open_genome, read_vcf
+    from ..io._variant_windows import variant_windows
 
     out = Path(out)
+    if options.fmt is not None:  # the old place of the figure format (VariantOptions warned)
+        output = replace(output, fmt=options.fmt)
+    if options.random_state is not None and random_state is None:  # the old place of the seed
+        random_state = options.random_state
+    if random_state is not None:
+        check_int(random_state, "random_state", minimum=0)
+    seed = 0 if random_state is None else random_state
     if isinstance(model, (str, os.PathLike)):
         model_source = model_source or str(model)
         model, _, metadata = load_model_file(model)
@@ -184,8 +169,7 @@ def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOption
     request = pd.DataFrame({"window": window_row.astype(np.int64), "offset": pairs["offset"].to_numpy(np.int64),
                             "ref": pairs["ref"], "alt": pairs["alt"], "name": names})
     logger.info(f"{len(pairs):,} variant-window pairs ({len(kept):,} variants, {len(used):,} windows of {width} nt)")
-    null = snv_null(inner, codes, windows=options.null_windows, random_state=options.random_state,
-                    batch_size=options.batch_size)
+    null = snv_null(inner, codes, windows=options.null_windows, random_state=seed, batch_size=options.batch_size)
     effects = variant_effects(inner, codes, request, flanks=(placed.left[used], placed.right[used]), null=null,
                               batch_size=options.batch_size)
     table = pd.DataFrame({
@@ -195,12 +179,16 @@ def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOption
         "window": np.asarray(_window_label(coords), dtype=object)[window_row]})
     for column in VARIANT_COLUMNS[6:]:
         table[column] = effects[column].to_numpy()
+    from ..importance._deltasvm import deltasvm_scores, lmer_model
+
+    if lmer_model(inner) is not None:  # gkm and LS-GKM models: deltaSVM's own score too
+        table["deltasvm"] = deltasvm_scores(inner, codes, request)
     files = [out / "variants.tsv", out / "variants.bed", out / "variants.json"]
     write_tsv(table, files[0])
     _write_bed(table, files[1])
     recorded = {k: v for k, v in (metadata or {}).items() if k in _MODEL_KEYS}
-    parameters = {"options": asdict(options), "model": {"kind": kind, "source": model_source,
-                                                       "width": width, "metadata": recorded},
+    parameters = {"options": dict(asdict(options), random_state=seed, fmt=output.fmt),  # in the fields' order
+                  "model": {"kind": kind, "source": model_source, "width": width, "metadata": recorded},
                   "vcf": str(vcf), "genome": str(genome), "regions": None if regions is None else str(
                       regions if not isinstance(regions, pd.DataFrame) else regions.attrs.get("source", "table")),
                   "variants": len(kept), "rows": len(table), "windows": len(used),
@@ -208,11 +196,11 @@ def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOption
                                                                     **placed.dropped},
                   "versions": versions()}
     write_summary(files[2], json_ready(parameters))
-    files.append(_delta_figure(table, null, out / f"variants_delta.{options.fmt}", options.top))
+    files.append(_delta_figure(table, null, out / f"variants_delta.{output.fmt}", options.top))
     top = _top_rows(table, options.top)
     if top.size:
         files.append(_top_figure(inner, table, effects, codes, placed, used, top,
-                                 out / f"top_variants.{options.fmt}"))
+                                 out / f"top_variants.{output.fmt}"))
     run = VariantRun(table, null, parameters, files)
     run.files.append(_report(out, run, top, width))
     _log_skipped(parameters["skipped"])
@@ -263,7 +251,7 @@ def _top_figure(model, table, effects, codes, placed, used, top, path) -> Path:
     """Per-base importance of the windows of the top variants, with ref and with alt."""
     import matplotlib.pyplot as plt
 
-    from ..importance import alt_window, base_importance, single_base_change
+    from ..importance._variants import alt_window, base_importance, single_base_change
     from ..plot import variant_importance
 
     refs, alts = [], []

@@ -5,25 +5,17 @@ plots of the tabular importance methods; variant effects (the delta distribution
 importance of ref and alt).
 """
 
-from .._lazy import lazy_exports
+from .._utils.lazy import lazy_exports
 
-# public name -> the module that defines it; imported on first use (seqimp/_lazy.py)
+# public name -> the module that defines it; imported on first use (seqimp/_utils/lazy.py)
 _EXPORTS = {
-    "differential_heatmap": "_heatmaps", "maximal_heatmap": "_heatmaps", "poim_heatmap": "_heatmaps",
+    "poim_heatmap": "_heatmaps", "differential_heatmap": "_heatmaps", "maximal_heatmap": "_heatmaps",
     "weights_vs_firm": "_heatmaps",
-    "importance_logo": "_logos", "letter_importance": "_logos", "logo": "_logos", "match_logo": "_logos",
-    "site_positions": "_logos",
-    "save_figure": "_save", "plot_text": "_text",
-    "importance_block": "_logos", "block_logo": "_logos",
-    "FigureJob": "_figure_process", "draw_figures": "_figure_process", "figure_process": "_figure_process",
-    "active_process": "_figure_process",
+    "logo": "_logos", "importance_logo": "_logos", "letter_importance": "_logos", "site_positions": "_logos",
+    "plot_importance_boxplot": "_tabular", "plot_firm_curve": "_tabular", "plot_importance_matrix": "_tabular",
     "delta_distribution": "_variants", "variant_importance": "_variants",
-    "plot_firm_curve": "_tabular", "plot_importance_boxplot": "_tabular", "plot_importance_matrix": "_tabular",
 }
 
-__all__ = ["poim_heatmap", "differential_heatmap", "maximal_heatmap", "weights_vs_firm", "logo", "importance_logo",
-           "letter_importance", "site_positions", "match_logo",
-           "plot_importance_boxplot", "plot_firm_curve", "plot_importance_matrix", "delta_distribution",
-           "variant_importance"]
+__all__ = list(_EXPORTS)
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

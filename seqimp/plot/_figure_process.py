@@ -6,7 +6,7 @@ Where the machine has a second core, a command line run starts a process that im
 matplotlib while this one imports and trains, and draws the figures it is sent
 (:func:`draw_figures`) while this one writes its tables. The figures are the same bytes as
 drawn here: the same functions, the same matplotlib, the Agg backend, fixed metadata
-(:func:`~seqimp.plot.save_figure`).
+(:func:`~seqimp.plot._save.save_figure`).
 
 A batch sent is a list of :class:`FigureJob`: a path, the function that draws (``"module:name"``
 inside the ``seqimp`` package; it returns the Axes, or an array of Axes of one figure) and its
@@ -49,7 +49,7 @@ _HEADER = struct.Struct("<Q")
 
 class FigureJob(NamedTuple):
     """One figure: ``function`` (``"module:name"`` in the seqimp package) called with ``args``
-    and ``kwargs`` draws it; it is saved to ``path`` at ``dpi`` (:func:`~seqimp.plot.save_figure`)."""
+    and ``kwargs`` draws it; it is saved to ``path`` at ``dpi`` (:func:`~seqimp.plot._save.save_figure`)."""
 
     path: str
     function: str
@@ -250,9 +250,11 @@ class FigureProcess:
                 pass
         try:
             self.process.wait(timeout=5)
-        except Exception:  # noqa: BLE001 (also KeyboardInterrupt while waiting: never leave it behind)
+        except BaseException as exc:  # also KeyboardInterrupt or SIGTERM while waiting: never leave it behind
             self.process.kill()
             self.process.wait()
+            if not isinstance(exc, subprocess.TimeoutExpired):
+                raise
 
     def close(self) -> None:
         """End the process (its standard input closed: it leaves its loop), reap it and remove
@@ -278,10 +280,10 @@ class FigureProcess:
 
 def figure_process(needed: bool = True) -> FigureProcess:
     """A :class:`FigureProcess` for a command line run: started when ``needed``, the machine
-    gives this process two or more cores (:func:`seqimp._cores.available_cores`) and
+    gives this process two or more cores (:func:`seqimp._utils.cores.available_cores`) and
     ``SEQIMP_FIGURE_PROCESS`` is not ``0``; else one that starts nothing (the figures are drawn
     here). Use as a context manager around the run."""
-    from .._cores import available_cores
+    from .._utils.cores import available_cores
 
     start = bool(needed) and os.environ.get(ENV, "1") != "0" and available_cores() >= 2
     return FigureProcess(start)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..io._alphabet import kmer_string
+from ..io import kmer_string
 from ..errors import SeqimpError
-from .._tables import top_n
+from .._utils.tables import top_n
 
 __all__ = ["poim_heatmap", "differential_heatmap", "maximal_heatmap", "weights_vs_firm"]
 
@@ -95,7 +95,7 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
     ax : matplotlib Axes, optional
     measure : {"poim", "firm"}, default="poim"
     top : int, optional
-        Show only the ``top`` k-mers with the largest max_j |value|. Default: all
+        Show only the ``top`` k-mers with the largest ``max_j |value|``. Default: all
         k-mers when there are at most 64 (DNA k <= 3, protein k = 1), else the top 20.
     kmers : sequence of str, optional
         Show exactly these k-mers (overrides ``top``).
@@ -116,7 +116,7 @@ def poim_heatmap(result, order, ax=None, *, measure="poim", top=None, kmers=None
     _check_labels(position_labels, result.length)
     alphabet = result.alphabet
     if kmers is not None:
-        from ..io._alphabet import kmer_index
+        from ..io import kmer_index
 
         rows = []
         for z in kmers:
@@ -177,7 +177,7 @@ def differential_heatmap(result, ax=None, *, cmap="RdBu_r", colorbar=True, posit
 
 
 def maximal_heatmap(result, ax=None, *, cmap="RdBu_r", colorbar=True, position_labels=None, title=None):
-    """Heatmap of the maximal POIM q_max(k, j) = max_z |Q(z, j)|: order k (rows) × position.
+    """Heatmap of the maximal POIM ``q_max(k, j) = max_z |Q(z, j)|``: order k (rows) × position.
 
     Parameters and return value as :func:`differential_heatmap`; ``result.maximal`` has
     shape (max_order, L), NaN where j > L-k (grey). The colour scale is centred on zero
@@ -225,10 +225,10 @@ def weights_vs_firm(weights, result, ax=None, *, orders=None, max_points=20000, 
         Orders to show; default every k <= min(weights.degree, result.max_order).
     max_points : int, default=20000
         Per order, at most this many points: the ones with the largest
-        max(|w| / max|w|, |FIRM| / max|FIRM|) (deterministic; the bulk near the
+        ``max(|w| / max|w|, |FIRM| / max|FIRM|)`` (deterministic; the bulk near the
         origin is thinned). The hidden count is given in the legend.
     annotate : int, default=5
-        Label this many points with the largest |FIRM| (k-mer @ 1-based position), in
+        Label this many points with the largest ``|FIRM|`` (k-mer @ 1-based position), in
         staggered columns towards the middle of the plot.
     title : str, optional
 

@@ -107,7 +107,7 @@ def draw_letters(ax, values, positions, letters, color_scheme, *, flip_below=Tru
 
 def _letters_and_colors(alphabet, color_scheme):
     """Letters of an alphabet and a logomaker colour scheme that has them (any alphabet)."""
-    from ..io._alphabet import get_alphabet
+    from ..io import get_alphabet
 
     alpha = get_alphabet(alphabet)
     if color_scheme is None:
@@ -134,7 +134,8 @@ def _origin_ticks(ax, origin, length):
     """Tick labels of 1-based positions 1..``length`` counted from ``origin`` (+1 at it, no 0)."""
     from matplotlib.ticker import FuncFormatter
 
-    from ..io import format_position, position_labels
+    from ..io import position_labels
+    from ..io._positions import format_position
 
     labels = position_labels(int(length), origin=origin)
     ax.xaxis.set_major_formatter(FuncFormatter(
@@ -172,7 +173,8 @@ def logo(motif, ax=None, *, color_scheme=None, title=None, ymax=None, alphabet=N
     -------
     matplotlib Axes
     """
-    from ..motifs._motif import Motif, information_content
+    from ..motifs._motif import information_content
+    from ..motifs import Motif
 
     if not isinstance(motif, Motif):   # a bare PWM of any alphabet
         pwm = np.asarray(motif, dtype=np.float64)
@@ -371,7 +373,7 @@ def match_logo(query, target, *, offset, strand="+", ax=None, title=None):
     ndarray of two matplotlib Axes
         Both on one x axis: aligned columns 1.. from the leftmost column of either motif.
     """
-    from ..motifs._motif import Motif
+    from ..motifs import Motif
 
     tpwm = target.pwm[::-1, ::-1] if strand == "-" else target.pwm
     q_first, t_first = (1 + offset, 1) if offset >= 0 else (1, 1 - offset)

@@ -25,7 +25,7 @@ def delta_distribution(table, null=None, *, top=8, ax=None):
     null : array-like, optional
         The substitutions' deltas (:func:`seqimp.importance._variants.snv_null`).
     top : int, default=8
-        Mark and label the variants with the largest |delta|.
+        Mark and label the variants with the largest ``|delta|``.
     ax : matplotlib Axes, optional
 
     Returns

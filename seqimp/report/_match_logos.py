@@ -10,8 +10,8 @@ __all__ = ["write_match_logos", "match_logo_jobs", "match_figure"]
 def write_match_logos(matches, motifs, database, folder, fmt="png") -> list:
     """For every query with a significant match, ``<query>_match.<fmt>`` in ``folder``: the
     compared (trimmed) query columns above the best target, at the reported offset and
-    strand (:func:`seqimp.plot.match_logo`). Returns the paths written."""
-    from ..plot import draw_figures
+    strand (:func:`seqimp.plot._logos.match_logo`). Returns the paths written."""
+    from ..plot._figure_process import draw_figures
 
     jobs = match_logo_jobs(matches, motifs, database, folder, fmt)
     draw_figures(jobs).wait()
@@ -19,10 +19,10 @@ def write_match_logos(matches, motifs, database, folder, fmt="png") -> list:
 
 
 def match_logo_jobs(matches, motifs, database, folder, fmt="png") -> list:
-    """The figures of :func:`write_match_logos` as :class:`seqimp.plot.FigureJob` (``folder``
-    created), to draw with :func:`seqimp.plot.draw_figures`."""
-    from ..motifs import best_matches
-    from ..plot import FigureJob
+    """The figures of :func:`write_match_logos` as :class:`seqimp.plot._figure_process.FigureJob` (``folder``
+    created), to draw with :func:`seqimp.plot._figure_process.draw_figures`."""
+    from ..motifs.known._compare import best_matches
+    from ..plot._figure_process import FigureJob
 
     if matches is None:
         return []
@@ -34,7 +34,7 @@ def match_logo_jobs(matches, motifs, database, folder, fmt="png") -> list:
     for name, row in best_matches(matches).items():
         if not row["significant"] or name not in by_name or row["target"] not in targets:
             continue
-        # fixed metadata and ids: the same bytes on a rerun (seqimp.plot.save_figure)
+        # fixed metadata and ids: the same bytes on a rerun (seqimp.plot._save.save_figure)
         jobs.append(FigureJob(str(folder / f"{name}_match.{fmt}"), "seqimp.report._match_logos:match_figure",
                               (by_name[name], targets[row["target"]], dict(row))))
     return jobs
@@ -44,7 +44,7 @@ def match_figure(query, target, row):
     """The match logo of one verdict row of ``matches`` (query's compared columns above
     ``target``), its title whole inside the figure. Returns the pair of Axes."""
     from ..motifs import Motif
-    from ..plot import match_logo
+    from ..plot._logos import match_logo
 
     compared = Motif(query.name, query.pwm[row["query_from"] - 1:row["query_to"]])
     ax = match_logo(compared, target, offset=row["offset"], strand=row["strand"], title=match_title(query.name, row))

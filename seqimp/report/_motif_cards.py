@@ -77,7 +77,8 @@ def _place(record, origin) -> str:
         return "position-free (sites anywhere in the sequences)"
     start = record.get("start", "")
     if origin is not None and start.lstrip("-").isdigit():
-        from ..io import format_position, position_labels
+        from ..io import position_labels
+        from ..io._positions import format_position
 
         label = position_labels(int(start), origin=origin)[-1]
         return f"starts at {start} ({format_position(label)} from the origin)"

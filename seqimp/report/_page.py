@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 from ..errors import SeqimpError
-from .._tables import format_value
+from .._utils.tables import format_value
 from ._html import FIGURE_EXTS, STYLE, figure_html, html_table, read_tsv
 from ._motif_cards import motif_cards, motif_details
 from ._record import file_sizes, json_ready
@@ -130,7 +130,7 @@ def _fmt(value):
 def _database_line(info) -> str:
     """Which database the motifs were matched against (``motif_database`` of the summary, as in
     ``motifs.json``), with its credit line."""
-    from ..motifs import database_label
+    from ..motifs.known._database import database_label
 
     if not info:
         return ""

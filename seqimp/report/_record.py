@@ -10,7 +10,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .. import __version__
-from .._json import json_ready
+from .._utils.jsonable import json_ready
 
 __all__ = ["versions", "file_sizes", "add_file_sizes", "write_summary", "json_ready"]
 

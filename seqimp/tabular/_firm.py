@@ -125,6 +125,7 @@ def firm(
             ``importances_mean`` / ``importances_std`` of
             :func:`sklearn.inspection.permutation_importance`.
         feature_names : ndarray of shape (n_selected,)
+            The name of each requested feature.
         methods : ndarray of shape (n_selected,)
             The estimator used for each feature.
         curves : list of n_selected Bunch(t, q, weight)
@@ -132,10 +133,13 @@ def firm(
             is the fraction of samples per point for binned/binary, else NaN.
             In score units (never standardized).
         feature_values : ndarray of shape (n_samples, n_selected)
+            The values of each requested feature on the rows of ``X``.
         scores : ndarray of shape (n_samples,)
+            The score ``s(x)`` of each row of ``X``.
         score_std : float
             ``sqrt(Var[s(X)])`` used by ``standardize``.
         covariance : ndarray of shape (n_features, n_features) or None
+            The covariance the gaussian and taylor methods used; None when no feature uses them.
         gradient : ndarray of shape (n_features,) or None
             ``grad s`` at the mean of X (taylor) or ``w`` (gaussian).
     """

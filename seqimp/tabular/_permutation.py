@@ -28,8 +28,8 @@ import numpy as np
 from ._result import PermutationResult
 
 from ..errors import SeqimpError
-from .._parallel import check_n_jobs, on_client, run_batches
-from .._progress import progress_bar
+from .._utils.parallel import check_n_jobs, on_client, run_batches
+from .._utils.progress import progress_bar
 from ._losses import make_loss
 from ..errors import check_choice, check_int, check_number, check_random_state
 from ._tabdata import as_matrix, as_vector, column_index, t_interval
@@ -105,7 +105,7 @@ def permutation_importance(
     batch_rows : int
         Rows per call of the model (memory bound).
     progress : bool
-        Report finished features on stderr (:func:`seqimp._progress.progress_bar`).
+        Report finished features on stderr (:func:`seqimp._utils.progress.progress_bar`).
 
     Returns
     -------
@@ -129,6 +129,7 @@ def permutation_importance(
         groups : list of ndarray
             Column indices of each unit.
         strategy, loss, compare : str
+            The options the importances were computed with.
     """
     frame = X
     X, names = as_matrix(X)

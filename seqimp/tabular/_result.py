@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import Bunch
 
-from .._repr import html_card, short_repr
+from .._utils.repr import html_card, short_repr
 
 __all__ = ["ImportanceResult", "FIRMResult", "PermutationResult", "SensitivityResult", "RFIResult"]
 

@@ -76,7 +76,9 @@ def sensitivity_importance(
         d_features : ndarray of shape (n_features, n_repeats)
             ``D_j`` of every repeat.
         feature_names : ndarray of shape (n_features,)
+            Column names (DataFrame) or ``x1..xd``.
         variant : str
+            The variant the importances were computed with.
     """
     frame = X
     X, names = as_matrix(X)

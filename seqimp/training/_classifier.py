@@ -13,11 +13,11 @@ import time
 import warnings
 import numpy as np
 
-from .._progress import progress_default
+from .._utils.progress import progress_default
 from ..errors import DEFAULT_SEED, SeqimpError, check_random_state
-from ..io import encode_labelled
-from ._options import ModelOptions
-from ._solver import SolverOptions, solver_line, solver_record
+from ..io._labelled import encode_labelled
+from ..options import ModelOptions, SolverOptions
+from ._solver import solver_line, solver_record
 
 __all__ = ["train_model", "train_on_store", "train_classifier", "evaluate", "flag_chance", "recorded_seed",
            "CHANCE_AUROC", "metrics_line", "HELD_OUT_HINT", "held_out_split", "split_seed"]
@@ -151,7 +151,8 @@ def train_on_store(store, *, test_store=None, degree=8, shifts=0, C=1.0, solver=
 
 def _labelled_store(store, name):
     """An opened store whose labels are 0/1 with both classes present."""
-    from ..io import CodesStore, open_codes_store
+    from ..io import open_codes_store
+    from ..io._store import CodesStore
 
     store = store if isinstance(store, CodesStore) else open_codes_store(store)
     if store.labels is None:
@@ -230,7 +231,7 @@ def held_out_split(y, test_fraction, random_state):
     n_neg = int(len(y) - n_pos)
     n_test = int(np.ceil(test_fraction * len(y)))
     if min(n_pos, n_neg) < 2 or n_test < 2 or len(y) - n_test < 2:
-        from ..io import with_fix
+        from ..io._fasta import with_fix
 
         raise with_fix(f"too few sequences ({n_pos} positive, {n_neg} negative) for a held-out split of "
                        f"{test_fraction:g}; add data or ", ("use test_fraction=0", "use --test-fraction 0"))

@@ -1,5 +1,5 @@
 """The position-free gapped-k-mer (gkm) model of the runs: :func:`train_gkm`, held out on the
-split of :func:`~seqimp.training.held_out_split`, then trained on all sequences from a warm start."""
+split of :func:`~seqimp.training._classifier.held_out_split`, then trained on all sequences from a warm start."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ logger = logging.getLogger(__name__)
 #: (``tol`` 0.01, the estimator's default) to 12 with the same best l-mers (FOXA2's, z 9.7).
 GKM_TOL = 0.1
 #: The stopping tolerance of the gkm fits of explaining away (rounds 2, 3, ... of a motif run,
-#: :func:`seqimp.pipeline._explain_away.gkm_rounds`), which only say which l-mers still stand out once the reported
+#: :func:`seqimp.motifs.search._rounds.gkm_rounds`), which only say which l-mers still stand out once the reported
 #: motifs' sites are erased: at 0.5 the held-out fits of six gkm-route benchmark sets took 4-7 passes
 #: instead of 7-12 with the same 50 best l-mers (48 of 50 on two); the first round's fits, whose
 #: l-mers seed the reported motifs, keep :data:`GKM_TOL` (docs/kernels.md, "Speed").
@@ -41,7 +41,7 @@ HELD_OUT_LOOSE_FROM = 1000
 
 def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init=None, tol=GKM_TOL):
     """A :class:`~seqimp.kernels.GKMClassifier` (``model.word_length``, ``model.informative``,
-    ``model.C``, ``tol``: :data:`GKM_TOL` unless given) evaluated on the held-out split of :func:`~seqimp.training.held_out_split` (same stratified split,
+    ``model.C``, ``tol``: :data:`GKM_TOL` unless given) evaluated on the held-out split of :func:`~seqimp.training._classifier.held_out_split` (same stratified split,
     same seed; that fit stops at the looser of ``tol`` and :data:`HELD_OUT_TOL` from
     :data:`HELD_OUT_LOOSE_FROM` training sequences on, else at ``tol``) and then trained
     on all sequences, which the motifs come from. The fit on all

@@ -3,7 +3,7 @@ gapped-k-mer (gkm) model -- chosen by the user (``--model wd|wds|gkm``) or by th
 (``--model auto``, the default).
 
 Auto rule: the positional model is trained first, as always; when its held-out auROC is below
-:data:`~seqimp.training.CHANCE_AUROC` (0.6, the level at which the pipeline already warns
+:data:`~seqimp.training._classifier.CHANCE_AUROC` (0.6, the level at which the pipeline already warns
 that a model is close to chance) the signal, if any, is not at fixed positions, and the motifs
 come from a :class:`~seqimp.kernels.GKMClassifier` instead (its attributions, seqlets and the
 common refinement: :func:`seqimp.motifs.gkm_seed_motifs`). Without a held-out split
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 from ._classifier import CHANCE_AUROC, recorded_seed
 from ._gkm import GKM_TOL
-from ._options import MODEL_KINDS, ModelOptions
+from ..options import ModelOptions
 
-__all__ = ["MODEL_KINDS", "COMPARE_AUROC", "MARGIN", "ModelChoice", "choose_model", "check_kind", "gkm_parameters"]
+__all__ = ["COMPARE_AUROC", "MARGIN", "ModelChoice", "choose_model", "check_kind", "gkm_parameters"]
 
 logger = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .._json import json_ready
-from .._npz import read_metadata_json, save_npz, written_whole
+from .._utils.jsonable import json_ready
+from .._utils.npz import read_metadata_json, save_npz, written_whole
 from ..errors import SeqimpError
 from ..kernels import PositionalWeights
 
@@ -24,7 +24,7 @@ def save_model(path, weights, metadata=None) -> None:
 
     The file stays readable by :meth:`PositionalWeights.load`; :func:`load_model` also
     returns the metadata (degree, shifts, C, training sizes, metrics, how the SVM was solved:
-    ``seqimp.training.solver_record``, ...); NaN and infinities are written as null.
+    ``seqimp.training._solver.solver_record``, ...); NaN and infinities are written as null.
     """
     path = Path(os.fspath(path))
     if path.suffix != ".npz":
@@ -66,12 +66,12 @@ def load_model(path):
 
 
 def check_model_layout(path) -> dict:
-    """Check a model file from its ``.npz`` headers (:func:`seqimp._npz.npz_headers`) before any
+    """Check a model file from its ``.npz`` headers (:func:`seqimp._utils.npz.npz_headers`) before any
     table is read: the arrays fit in memory, every order-k table (dense, or the shape of a sparse
     one) is (L - k + 1, A**k) for the L of order 1, a sparse table's indices and values agree in
     number and fit the table, and the metadata is bounded. Returns the headers; SeqimpError (one
     line naming the file) otherwise."""
-    from .._npz import MAX_METADATA_BYTES, check_npz_memory, npz_headers
+    from .._utils.npz import MAX_METADATA_BYTES, check_npz_memory, npz_headers
     from ..io import get_alphabet
 
     name = str(path)
@@ -118,9 +118,15 @@ def check_model_layout(path) -> dict:
 
 def load_model_file(path):
     """A saved model file: ``(model, kind, metadata)`` with kind ``"wd"`` (PositionalWeights from
-    ``seqimp train``) or ``"gkm"`` (GKMClassifier from ``seqimp train --model gkm``)."""
-    from ..kernels import load_gkm, model_file_kind
+    ``seqimp train``), ``"gkm"`` (GKMClassifier from ``seqimp train --model gkm``) or ``"lsgkm"``
+    (:class:`~seqimp.kernels.gkm._lsgkm.LSGKMModel`: a model file of LS-GKM's gkmtrain, plain or
+    gzip; its metadata is empty)."""
+    from ..kernels.gkm._file import load_gkm, model_file_kind
+    from ..kernels.gkm._lsgkm import is_lsgkm_model_file
+    from ..kernels import read_lsgkm_model
 
+    if os.path.isfile(path) and is_lsgkm_model_file(path):
+        return read_lsgkm_model(path), "lsgkm", {}
     kind = model_file_kind(path)
     if kind == "GKMClassifier":
         model, metadata = load_gkm(path)

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from ..errors import SeqimpError, check_random_state
-from ._options import ModelOptions
+from ..options import ModelOptions
 
 __all__ = ["train_regressor"]
 

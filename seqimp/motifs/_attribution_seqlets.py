@@ -1,0 +1,446 @@
+"""Motifs from any model's attributions (TF-MoDISco's inputs): one-hot sequences and hypothetical
+contributions -> seqlets where the contribution stands out -> clusters of aligned seqlets ->
+motifs with their CWM, hypothetical CWM and PWM.
+
+The steps (:func:`attribution_motifs`):
+
+1. **Seqlets** (:func:`find_attribution_seqlets`). The contribution of a position is
+   ``sum(onehot * hyp)``; windows of ``window`` positions are summed. The null is estimated from the
+   map's own windows: a Laplace distribution around their median, scale ``median |S - m| / ln 2``
+   (robust: the few windows over motifs barely move it); every window gets the two-sided Laplace
+   p-value, and windows pass at a Benjamini-Hochberg false discovery rate ``fdr``. In each sequence
+   the strongest passing window is taken, the windows overlapping it are dropped, and so on; a
+   seqlet is its window extended by ``flank`` positions on each side, its sign that of its sum
+   (positive and negative seqlets are clustered apart). A map of pure noise has no window past the
+   threshold: no seqlet, no motif.
+2. **Clusters** (:func:`_greedy_clusters`, numba). Strongest seqlet first, each is aligned to every
+   cluster's mean hypothetical contribution over shifts up to ``max_shift`` and both strands (cosine
+   similarity, as TF-MoDISco compares seqlets); it joins the best cluster at ``min_similarity`` or
+   more, else starts one. A second pass assigns every seqlet again to the final means of the
+   clusters of at least ``min_seqlets`` seqlets.
+3. **Motifs**. Each cluster's CWM (mean contribution of its aligned seqlets) is trimmed to the
+   positions holding at least ``trim`` of its largest column's contribution; clusters whose trimmed
+   CWMs align at ``merge_similarity`` or more (the same sign) are merged, the larger one keeping its
+   frame (one motif per pattern); clusters of fewer than ``min_seqlets`` seqlets are dropped. The PWM
+   is the letter frequencies of the motif's seqlets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from ..errors import SeqimpError
+
+__all__ = ["check_attribution_arrays", "find_attribution_seqlets", "attribution_motifs", "AttributionMotif",
+           "DEFAULTS"]
+
+#: The defaults of :func:`attribution_motifs` (recorded in ``motifs.json``).
+DEFAULTS = dict(window=15, flank=5, fdr=0.05, max_shift=8, min_similarity=0.5, merge_similarity=0.7, trim=0.25,
+                min_seqlets=20)
+
+_LN2 = float(np.log(2.0))
+
+
+def check_attribution_arrays(sequences, attributions, *, names=("sequences", "attributions")):
+    """One-hot sequences and hypothetical contributions as two float arrays of shape (n, L, 4).
+
+    Parameters
+    ----------
+    sequences : array-like of shape (n, 4, L) or (n, L, 4)
+        One-hot DNA, A C G T (a position of all zeros is an N).
+    attributions : array-like of shape (n, 4, L) or (n, L, 4)
+        Hypothetical contributions (every letter's contribution at every position), in the same
+        layout as ``sequences``.
+    names : (str, str)
+        How the two are named in error messages (a file and its option on the command line).
+
+    Returns
+    -------
+    onehot, hyp : ndarray of shape (n, L, 4)
+        float32 and float64.
+
+    Raises
+    ------
+    SeqimpError
+        One line naming the array: not 3-dimensional, no axis of 4, shapes that differ, NaN or
+        infinite values, a sequence array that is not one-hot.
+    """
+    out = []
+    for name, array in zip(names, (sequences, attributions)):
+        try:
+            a = np.asarray(array, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise SeqimpError(f"{name}: not a numeric array ({exc})") from None
+        if a.ndim != 3 or 4 not in a.shape[1:]:
+            raise SeqimpError(f"{name}: expected an array of shape (n, 4, L) or (n, L, 4), got {a.shape}")
+        if a.shape[1] == 4 and a.shape[2] != 4:
+            a = a.transpose(0, 2, 1)
+        if a.shape[0] == 0 or a.shape[1] == 0:
+            raise SeqimpError(f"{name}: no sequence (shape {a.shape})")
+        if not np.isfinite(a).all():
+            raise SeqimpError(f"{name}: holds NaN or infinite values")
+        out.append(np.ascontiguousarray(a))
+    onehot, hyp = out
+    if onehot.shape != hyp.shape:
+        raise SeqimpError(f"{names[1]}: shape {hyp.shape} (as (n, L, 4)) differs from {names[0]}'s {onehot.shape}")
+    if not (np.isin(onehot, (0.0, 1.0)).all() and (onehot.sum(axis=2) <= 1).all()):
+        raise SeqimpError(f"{names[0]}: not one-hot (every position must hold one 1 among A, C, G, T, or none for N)")
+    return onehot.astype(np.float32), hyp
+
+
+@njit(cache=True)
+def _pick_windows(scores, order, threshold, window):
+    """Per sequence, the strongest windows whose |score| reaches ``threshold``, none overlapping an
+    earlier one. ``scores``: (n, nw); ``order``: (n, nw) window indices by |score| descending.
+    Returns (sequence, window start) of the windows kept, the strongest of each sequence first."""
+    n, nw = scores.shape
+    seq = np.empty(n * (nw // window + 1), np.int64)
+    pos = np.empty_like(seq)
+    k = 0
+    taken = np.zeros(nw, np.bool_)
+    for i in range(n):
+        taken[:] = False
+        for r in range(nw):
+            p = order[i, r]
+            if abs(scores[i, p]) < threshold:
+                break
+            if taken[p]:
+                continue
+            seq[k] = i
+            pos[k] = p
+            k += 1
+            for q in range(max(p - window + 1, 0), min(p + window, nw)):
+                taken[q] = True
+    return seq[:k], pos[:k]
+
+
+def _laplace_threshold(centred, fdr):
+    """The smallest |window sum - median| that passes Benjamini-Hochberg at ``fdr`` under the
+    Laplace null fitted to the windows (inf where none passes), and the Laplace scale."""
+    values = np.abs(centred.ravel())
+    scale = float(np.median(values)) / _LN2
+    if not scale > 0:
+        return np.inf, scale
+    ranked = np.sort(values)[::-1]
+    pvalues = np.exp(-ranked / scale)  # two-sided: 2 * 0.5 * exp(-|x| / b)
+    passing = np.nonzero(pvalues <= fdr * np.arange(1, len(ranked) + 1) / len(ranked))[0]
+    if not len(passing):
+        return np.inf, scale
+    return float(ranked[passing[-1]]), scale
+
+
+def find_attribution_seqlets(onehot, hyp, *, window=15, flank=5, fdr=0.05) -> pd.DataFrame:
+    """Seqlets: the windows whose summed contribution stands out of the map's own null.
+
+    Parameters
+    ----------
+    onehot, hyp : ndarray of shape (n, L, 4)
+        As :func:`check_attribution_arrays` returns them.
+    window : int, default=15
+        Width of the summed windows (a seqlet's core).
+    flank : int, default=5
+        Positions added on each side of the core; seqlets that would pass a sequence's end are dropped.
+    fdr : float, default=0.05
+        False discovery rate of the windows under the Laplace null.
+
+    Returns
+    -------
+    DataFrame
+        One row per seqlet, strongest first: ``sequence`` (0-based row), ``start`` (0-based first
+        position of the extended seqlet, width ``window + 2 * flank``), ``contribution`` (the core
+        window's sum), ``sign`` (+1 or -1). ``attrs``: ``threshold``, ``scale``, ``median``.
+    """
+    n, length, _ = onehot.shape
+    if window > length:
+        raise SeqimpError(f"window {window} exceeds the sequence length {length}")
+    contribution = (onehot * hyp).sum(axis=2)
+    csum = np.concatenate([np.zeros((n, 1)), np.cumsum(contribution, axis=1)], axis=1)
+    sums = csum[:, window:] - csum[:, :-window]
+    median = float(np.median(sums))
+    centred = sums - median
+    threshold, scale = _laplace_threshold(centred, fdr)
+    order = np.argsort(-np.abs(centred), axis=1, kind="stable")
+    seq, pos = _pick_windows(centred, order, threshold if np.isfinite(threshold) else np.inf, window)
+    keep = (pos - flank >= 0) & (pos + window + flank <= length)
+    seq, pos = seq[keep], pos[keep]
+    value = sums[seq, pos]
+    table = pd.DataFrame({"sequence": seq, "start": pos - flank, "contribution": value,
+                          "sign": np.where(centred[seq, pos] >= 0, 1, -1)})
+    table = table.iloc[np.lexsort((table["start"].to_numpy(), table["sequence"].to_numpy(),
+                                   -np.abs(table["contribution"].to_numpy())))].reset_index(drop=True)
+    table.attrs.update(threshold=threshold, scale=scale, median=median)
+    return table
+
+
+@njit(cache=True)
+def _best_alignment(x, mean, width, max_shift):
+    """Cosine similarity of the best alignment of a seqlet's extended profile ``x`` (width + 2 *
+    max_shift, 4) with a cluster's ``mean`` (width, 4): (similarity, shift, strand 0/1)."""
+    mm = 0.0
+    for j in range(width):
+        for a in range(4):
+            mm += mean[j, a] * mean[j, a]
+    best, bd, bs = -2.0, 0, 0
+    if mm <= 0.0:
+        return best, bd, bs
+    ext = x.shape[0]
+    for s in range(2):
+        for d in range(-max_shift, max_shift + 1):
+            dot = 0.0
+            xx = 0.0
+            for j in range(width):
+                r = max_shift + d + j
+                for a in range(4):
+                    v = x[r, a] if s == 0 else x[ext - 1 - r, 3 - a]
+                    dot += v * mean[j, a]
+                    xx += v * v
+            if xx > 0.0:
+                sim = dot / np.sqrt(xx * mm)
+                if sim > best + 1e-12:
+                    best, bd, bs = sim, d, s
+    return best, bd, bs
+
+
+@njit(cache=True)
+def _add_window(total, x, width, max_shift, d, s):
+    ext = x.shape[0]
+    for j in range(width):
+        r = max_shift + d + j
+        for a in range(4):
+            total[j, a] += x[r, a] if s == 0 else x[ext - 1 - r, 3 - a]
+
+
+@njit(cache=True)
+def _greedy_clusters(ext, order, width, max_shift, min_similarity, max_clusters):
+    """Greedy clustering of seqlets (``ext``: (N, width + 2 * max_shift, 4) hypothetical profiles, in
+    ``order``): each joins the best-aligned cluster mean at ``min_similarity`` or more, else starts
+    a cluster. Returns the cluster sums (K, width, 4) and counts."""
+    sums = np.zeros((max_clusters, width, 4))
+    counts = np.zeros(max_clusters, np.int64)
+    k_used = 0
+    for idx in order:
+        x = ext[idx]
+        best, bk, bd, bs = -2.0, -1, 0, 0
+        for k in range(k_used):
+            sim, d, s = _best_alignment(x, sums[k], width, max_shift)
+            if sim > best + 1e-12:
+                best, bk, bd, bs = sim, k, d, s
+        if bk >= 0 and best >= min_similarity:
+            _add_window(sums[bk], x, width, max_shift, bd, bs)
+            counts[bk] += 1
+        elif k_used < max_clusters:
+            _add_window(sums[k_used], x, width, max_shift, 0, 0)
+            counts[k_used] = 1
+            k_used += 1
+    return sums[:k_used], counts[:k_used]
+
+
+@njit(cache=True)
+def _assign(ext, means, width, max_shift, min_similarity):
+    """Every seqlet's best cluster (-1 below ``min_similarity``), shift and strand."""
+    n = ext.shape[0]
+    label = np.full(n, -1, np.int64)
+    shift = np.zeros(n, np.int64)
+    strand = np.zeros(n, np.int64)
+    for i in range(n):
+        best = -2.0
+        for k in range(means.shape[0]):
+            sim, d, s = _best_alignment(ext[i], means[k], width, max_shift)
+            if sim > best + 1e-12:
+                best = sim
+                if sim >= min_similarity:
+                    label[i], shift[i], strand[i] = k, d, s
+    return label, shift, strand
+
+
+@dataclass
+class AttributionMotif:
+    """A motif of an attribution map: its seqlets aligned, their mean contribution and letters.
+
+    Attributes
+    ----------
+    cwm : ndarray of shape (w, 4)
+        Mean contribution (onehot * hyp) of the seqlets, oriented.
+    hypothetical_cwm : ndarray of shape (w, 4)
+        Mean hypothetical contribution of the seqlets.
+    pwm : ndarray of shape (w, 4)
+        Letter frequencies of the seqlets (rows sum to 1; a column of only Ns is uniform).
+    sign : int
+        +1 (raises the output) or -1.
+    seqlets : DataFrame
+        ``sequence`` (0-based row), ``start`` (0-based, forward strand), ``strand`` ("+" or "-";
+        on "-" the motif is the reverse complement of the sequence there), ``contribution``.
+    """
+
+    cwm: np.ndarray
+    hypothetical_cwm: np.ndarray
+    pwm: np.ndarray
+    sign: int
+    seqlets: pd.DataFrame = field(repr=False)
+
+    @property
+    def length(self) -> int:
+        return int(self.cwm.shape[0])
+
+
+def _oriented(arr, seq, start, strand, width):
+    """Windows (k, width, 4) of ``arr`` (n, L', 4) at ``start``, reverse-complemented on strand 1."""
+    idx = start[:, None] + np.arange(width)[None, :]
+    win = arr[seq[:, None], idx]
+    minus = strand == 1
+    win[minus] = win[minus][:, ::-1, ::-1]
+    return win
+
+
+def _trim(cwm, trim):
+    imp = np.abs(cwm).sum(axis=1)
+    keep = np.nonzero(imp >= trim * imp.max())[0] if imp.max() > 0 else np.arange(len(imp))
+    return int(keep[0]), int(keep[-1]) + 1
+
+
+def _cosine_alignment(a, b, min_overlap):
+    """Best alignment of CWM ``b`` on ``a`` over offsets and both strands: (similarity, offset,
+    strand 0/1), the products of overlapping columns over the whole norms."""
+    na, nb = np.sqrt((a ** 2).sum()), np.sqrt((b ** 2).sum())
+    best = (-2.0, 0, 0)
+    if na <= 0 or nb <= 0:
+        return best
+    for s, bb in ((0, b), (1, b[::-1, ::-1])):
+        for d in range(-len(bb) + min_overlap, len(a) - min_overlap + 1):
+            lo, hi = max(d, 0), min(len(a), d + len(bb))
+            if hi - lo < min_overlap:
+                continue
+            sim = float((a[lo:hi] * bb[lo - d:hi - d]).sum() / (na * nb))
+            if sim > best[0] + 1e-12:
+                best = (sim, d, s)
+    return best
+
+
+def _map_instances(inst, m1, m2, offset, strand):
+    """Instances (sequence, start, strand) of a motif of length ``m2`` in the frame of a motif of
+    length ``m1`` onto which it aligns at ``offset`` (its column 0, reverse-complemented for
+    ``strand`` 1, on column ``offset``)."""
+    seq, start, st = inst
+    if strand == 0:
+        new_start = np.where(st == 0, start - offset, start + m2 + offset - m1)
+        new_strand = st
+    else:
+        new_start = np.where(st == 0, start + m2 + offset - m1, start - offset)
+        new_strand = 1 - st
+    return seq, new_start, new_strand
+
+
+def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8, min_similarity=0.5,
+                       merge_similarity=0.7, trim=0.25, min_seqlets=20, max_clusters=200):
+    """Motifs of an attribution map: seqlets, clusters, merged copies (the module's steps).
+
+    Parameters
+    ----------
+    onehot, hyp : ndarray of shape (n, L, 4)
+        One-hot sequences and hypothetical contributions (:func:`check_attribution_arrays`).
+    window, flank, fdr
+        Of :func:`find_attribution_seqlets`.
+    max_shift : int, default=8
+        Most positions a seqlet is shifted to align with a cluster.
+    min_similarity : float, default=0.5
+        Cosine similarity of hypothetical profiles for a seqlet to join a cluster.
+    merge_similarity : float, default=0.7
+        Cosine similarity of two clusters' aligned CWMs (whole norms) for them to be merged.
+    trim : float, default=0.25
+        A motif spans the columns holding at least this share of its largest column's contribution.
+    min_seqlets : int, default=20
+        Fewest seqlets of a motif.
+    max_clusters : int, default=200
+        Most clusters of the greedy pass (per sign).
+
+    Returns
+    -------
+    motifs : list of AttributionMotif
+        Most seqlets first.
+    seqlets : DataFrame
+        Every seqlet found (:func:`find_attribution_seqlets`); its ``attrs`` hold the threshold.
+    """
+    n, length, _ = onehot.shape
+    seqlets = find_attribution_seqlets(onehot, hyp, window=window, flank=flank, fdr=fdr)
+    width = window + 2 * flank
+    pad = width + max_shift
+    padded = lambda a: np.pad(a, ((0, 0), (pad, pad), (0, 0)))  # noqa: E731
+    hyp_p = padded(hyp)
+    contrib_p = padded(onehot * hyp)
+    onehot_p = padded(onehot.astype(np.float64))
+    found = []
+    for sign in (1, -1):
+        rows = seqlets[seqlets["sign"] == sign]
+        if len(rows) < min_seqlets:
+            continue
+        seq = rows["sequence"].to_numpy(np.int64)
+        start = rows["start"].to_numpy(np.int64) + pad  # padded coordinates
+        ext = _oriented(hyp_p, seq, start - max_shift, np.zeros(len(seq), np.int64), width + 2 * max_shift)
+        ext = np.ascontiguousarray(ext * sign)
+        order = np.arange(len(rows), dtype=np.int64)  # strongest first
+        sums, counts = _greedy_clusters(ext, order, width, max_shift, min_similarity, max_clusters)
+        kept = counts >= min_seqlets
+        if not kept.any():
+            continue
+        label, shift, strand = _assign(ext, np.ascontiguousarray(sums[kept]), width, max_shift, min_similarity)
+        clusters = []
+        for k in range(int(kept.sum())):
+            members = label == k
+            if members.sum() < min_seqlets:
+                continue
+            s_seq, s_strand = seq[members], strand[members]
+            # the aligned window: a shift d on "+" starts d later; on "-" it starts d earlier
+            s_start = np.where(s_strand == 0, start[members] + shift[members], start[members] - shift[members])
+            cwm = _oriented(contrib_p, s_seq, s_start, s_strand, width).mean(axis=0)
+            a, b = _trim(cwm, trim)
+            t_start = np.where(s_strand == 0, s_start + a, s_start + width - b)
+            clusters.append([s_seq, t_start, s_strand, b - a])
+        clusters = _merge(clusters, contrib_p, merge_similarity, length, pad)
+        for s_seq, t_start, s_strand, m in clusters:
+            if len(s_seq) < min_seqlets:
+                continue
+            found.append(_motif(s_seq, t_start, s_strand, m, sign, onehot_p, hyp_p, contrib_p, pad))
+    found.sort(key=lambda mt: (-len(mt.seqlets), -abs(float(mt.cwm.sum()))))
+    return found, seqlets
+
+
+def _merge(clusters, contrib_p, merge_similarity, length, pad):
+    """Clusters whose trimmed CWMs align at ``merge_similarity`` merged into the larger one (in its
+    frame); instances that would pass a sequence's end, and repeated instances, dropped."""
+    clusters = sorted(clusters, key=lambda c: -len(c[0]))
+    merged = []
+    for seq, start, strand, m in clusters:
+        cwm = _oriented(contrib_p, seq, start, strand, m).mean(axis=0)
+        for target in merged:
+            t_cwm = _oriented(contrib_p, target[0], target[1], target[2], target[3]).mean(axis=0)
+            sim, offset, st = _cosine_alignment(t_cwm, cwm, min_overlap=max(3, min(m, target[3]) // 2))
+            if sim >= merge_similarity:
+                new_seq, new_start, new_strand = _map_instances((seq, start, strand), target[3], m, offset, st)
+                inside = (new_start >= pad) & (new_start + target[3] <= pad + length)
+                key = set(zip(target[0].tolist(), target[1].tolist(), target[2].tolist()))
+                fresh = np.array([(q, p, s) not in key for q, p, s in zip(new_seq, new_start, new_strand)], bool)
+                take = inside & fresh if len(fresh) else inside
+                target[0] = np.concatenate([target[0], new_seq[take]])
+                target[1] = np.concatenate([target[1], new_start[take]])
+                target[2] = np.concatenate([target[2], new_strand[take]])
+                break
+        else:
+            merged.append([seq, start, strand, m])
+    return merged
+
+
+def _motif(seq, start, strand, m, sign, onehot_p, hyp_p, contrib_p, pad):
+    order = np.lexsort((strand, start, seq))
+    seq, start, strand = seq[order], start[order], strand[order]
+    contrib = _oriented(contrib_p, seq, start, strand, m)
+    letters = _oriented(onehot_p, seq, start, strand, m).sum(axis=0)
+    totals = letters.sum(axis=1, keepdims=True)
+    pwm = np.where(totals > 0, letters / np.where(totals > 0, totals, 1.0), 0.25)
+    table = pd.DataFrame({"sequence": seq, "start": start - pad, "strand": np.where(strand == 0, "+", "-"),
+                          "contribution": contrib.sum(axis=(1, 2))})
+    return AttributionMotif(cwm=contrib.mean(axis=0), hypothetical_cwm=_oriented(hyp_p, seq, start, strand, m).mean(axis=0),
+                            pwm=pwm, sign=int(sign), seqlets=table)
