@@ -71,6 +71,8 @@ def files(tmp_path_factory):
     (d / "t.tsv").write_text("sequence\tlabel\n" + "".join(f"{s}\t1\n" for s in pos) + "".join(f"{s}\t0\n" for s in neg))
     (d / "v.vcf").write_text("##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\n" + f"chr1\t121\trs1\t{chrom[120]}\t"
                              + ("C" if chrom[120] != "C" else "G") + "\n")
+    np.savez(d / "ohe.npz", np.eye(4, dtype=np.float32)[rng.integers(0, 4, size=(20, 40))])  # --sequences
+    np.save(d / "attr.npy", rng.normal(size=(20, 40, 4)))  # --attributions
     (d / "score.py").write_text("def score(x):\n    return x.sum(axis=1) * 1.0\n")
     for ext in ("meme", "jaspar", "transfac"):
         shutil.copy(DATA / f"toy_motifs.{ext}", d / f"toy.{ext}")
@@ -112,7 +114,9 @@ def _contexts(command, d):
                  ["--scorer", f"{d}/score.py:score", "--background-fasta", f"{d}/neg.fa"] + out,
                  ["--positive", f"{d}/rna.fa", "--negative", f"{d}/rna.fa", "--alphabet", "rna"] + out],
         "motifs": [fa + out, bed + out, table + out, ["--poim", f"{d}/p.npz"] + out,
-                   bed + ["--negative-bed", f"{d}/n.bed"] + out],
+                   bed + ["--negative-bed", f"{d}/n.bed"] + out,
+                   ["--sequences", f"{d}/ohe.npz", "--attributions", f"{d}/attr.npy"] + out,
+                   ["--positive", f"{d}/pos.fa"] + out],  # alone: shuffled negatives, or ISM of --scorer/--onnx-model
         "scan": [["--db", f"{d}/toy.meme", "--fasta", f"{d}/pos.fa"] + out, ["--db", f"{d}/toy.meme"] + bed + out,
                  ["--db", f"{d}/toy.meme"] + table + out],
         "enrich": [["--db", f"{d}/toy.meme"] + fa + out, ["--db", f"{d}/toy.meme"] + bed + out,
@@ -146,7 +150,8 @@ def _samples(d):
             "--model-out": f"{d}/m.npz", "--validation-fraction": "0.1", "--validation-tol": "0.01",
             "--weight-tol": "0.01", "--patience": "2", "--optimum-tol": "0.1", "--shrink-margin": "0.5",
             "--average": "3", "--threads": "1", "--labels": "1", "--chunk-size": "10", "--vcf": f"{d}/v.vcf",
-            "--regions": f"{d}/p.bed", "--null-windows": "5", "--batch-size": "10", "--cv": "2", "--run": f"{d}/run", "--bfile": f"{d}/bg.txt"}
+            "--regions": f"{d}/p.bed", "--null-windows": "5", "--batch-size": "10", "--cv": "2", "--run": f"{d}/run", "--bfile": f"{d}/bg.txt",
+            "--sequences": f"{d}/ohe.npz", "--attributions": f"{d}/attr.npy"}
 
 
 def _extra(command, option, value, d):

@@ -172,3 +172,30 @@ def test_motif_seeds_from_an_lsgkm_models_lmer_weights(data):
     positive = encode(data["pos"])
     seeds, candidates = lmer_seeds(view, seqlets, positive, max_motifs=2, min_z=3.0)
     assert seeds and any(w in SITE or SITE in w or w[1:-1] in SITE for w in candidates["word"]), candidates
+
+
+def test_train_gkm_on_records_of_different_lengths(data, tmp_path, capsys):
+    """gkmtrain takes FASTA records of any lengths; so does 'seqimp train --model gkm' (position-free)."""
+    rng = np.random.default_rng(9)
+    pos = [s[:int(rng.integers(30, 51))] for s in data["pos"]]
+    neg = [s[:int(rng.integers(30, 51))] for s in data["neg"]]
+    (tmp_path / "pos.fa").write_text("".join(f">p{i}\n{s}\n" for i, s in enumerate(pos)))
+    (tmp_path / "neg.fa").write_text("".join(f">n{i}\n{s}\n" for i, s in enumerate(neg)))
+    common = ["train", "--model", "gkm", "--gkm-length", str(L), "--gkm-informative", str(K), "--positive",
+              str(tmp_path / "pos.fa"), "--negative", str(tmp_path / "neg.fa"), "-q"]
+    assert main(common + ["--model-out", str(tmp_path / "r.model.txt"), "--cv", "2"]) == 0
+    assert main(common + ["--model-out", str(tmp_path / "r.npz")]) == 0
+    gkm, _, metadata = load_model_file(tmp_path / "r.npz")
+    assert metadata.get("length") is None
+    model = read_lsgkm_model(tmp_path / "r.model.txt")
+    assert set(model.support_vectors) <= set(pos + neg)
+    want = gkm.decision_function(pos + neg)
+    assert np.abs(model.decision_function(pos + neg) - want).max() <= 1e-9 * np.abs(want).max()
+    cv = pd.read_csv(tmp_path / "r.cvpred.tsv", sep="\t")
+    assert len(cv) == len(pos) + len(neg) and set(cv["fold"]) == {1, 2}
+    # a letter gkm cannot read: one line naming the record
+    (tmp_path / "neg.fa").write_text("".join(f">n{i}\n{s}\n" for i, s in enumerate(neg[:-1])) + ">bad\nACGTNACGTACGTA\n")
+    capsys.readouterr()
+    assert main(common + ["--model-out", str(tmp_path / "bad.model.txt")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'bad'" in err[0] and not (tmp_path / "bad.model.txt").exists()

@@ -23,7 +23,8 @@ negatives the controls are dinucleotide shuffles of the positives.
 Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac (motifs.homer:
 --homer), background.txt, motifs.tsv, motifs.json, motif_candidates.tsv,
 motif_sites.tsv/.bed, logos/, motifs_poim.npz, report.html and matches.tsv
-(--db). Full reference: docs/cli/motifs.md
+(--db); with --attributions also seqlets.tsv and motif_cwms.npz (no training).
+Full reference: docs/cli/motifs.md
 
 examples:
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs
@@ -32,6 +33,7 @@ examples:
   seqimp motifs --positive-bed peaks.narrowPeak --genome hg38.fa --width 100 --out motifs
   seqimp motifs --poim results/poim.npz --positive pos.fa --negative neg.fa --out results --db JASPAR2024
   seqimp motifs --table data.tsv --value-column bound --out motifs --min-width 8 --max-width 15
+  seqimp motifs --sequences ohe.npz --attributions attr.npz --out motifs --db JASPAR2024
 """
 
 #: The details of 'seqimp motifs' (its docs/cli page; ``--help`` shows :data:`HELP`).
@@ -95,6 +97,18 @@ and motifs looked for again, up to `--rounds` times, until nothing more is enric
 gives the motifs is trained on all sequences (the held-out split only reports accuracy), so the motifs do not
 depend on `--seed` (except through negatives that `--negatives` draws).
 
+### Motifs from any model's attributions
+
+`--sequences OHE.npz --attributions ATTR.npz` take TF-MoDISco's inputs instead: one-hot sequences and any
+model's hypothetical contributions, arrays of shape (n, 4, L) or (n, L, 4) (.npy, or .npz: the first array or
+`FILE.npz:NAME`). No model is trained: seqlets are the windows whose summed contribution stands out of a
+Laplace null fitted to the map itself (false discovery rate 0.05), clustered by their aligned hypothetical
+contributions (both strands), copies merged; each motif has its CWM, hypothetical CWM and PWM
+(motif_cwms.npz), its seqlets (seqlets.tsv: row, id, 1-based start and end, strand, contribution) and its
+sign (motifs.tsv). A map of noise gives no motif. Or `--scorer`/`--onnx-model` with `--positive SEQS.fa`: the
+attributions by in-silico mutagenesis, kept in attributions.npz. Details: docs/motifs.md, "Motifs from a
+model's attributions".
+
 More examples:
 
 ```text
@@ -114,6 +128,19 @@ def register(sub) -> None:
     add_data_options(p, required=False, shuffle_default=True, any_length=True)
     add_input_options(p, table="classifier", regression=False, alphabets=("dna", "rna"), fasta_width=True)
     p.add_argument("--poim", metavar="POIM.npz", help="a saved POIM result instead of training")
+    a = p.add_argument_group("attributions (any model's, TF-MoDISco's inputs; no training)")
+    details(a.add_argument("--sequences", metavar="OHE.npz",
+                           help="one-hot sequences (n, 4, L) or (n, L, 4); .npy/.npz[:NAME]"),
+            "A C G T order; an .npz file gives its first array, or the one named after a colon (OHE.npz:x).")
+    a.add_argument("--attributions", metavar="ATTR.npz",
+                   help="hypothetical contributions, same shape; .npy/.npz[:NAME]")
+    details(a.add_argument("--scorer", metavar="MODULE:FUNCTION",
+                           help="or: attributions by ISM of this score function on --positive (attributions.npz)"),
+            "In-silico mutagenesis of every position of the --positive sequences (one length), in batches: each "
+            "letter's score change minus the mean over the four letters. DIR/attributions.npz keeps them (arrays "
+            "sequences and attributions) for reuse with --sequences and --attributions.")
+    a.add_argument("--onnx-model", metavar="MODEL.onnx",
+                   help="or: attributions by ISM of this ONNX model (one-hot input (n, 4, L)) on --positive")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_gkm_options(add_model_options(p, "model (when training)"))
     g = p.add_argument_group("importance (when training)")
@@ -214,7 +241,81 @@ def run(args) -> int:
         return _run(args)
 
 
+def _attribution_array(spec, option):
+    """The array of ``--sequences``/``--attributions``: a .npy file, an .npz file's first array or
+    ``FILE.npz:NAME``."""
+    import numpy as np
+
+    path, name = spec, None
+    if not Path(spec).exists() and ":" in spec:
+        path, name = spec.rsplit(":", 1)
+    if not Path(path).is_file():
+        raise UserError(f"{option} {spec}: no such file")
+    try:
+        data = np.load(path, allow_pickle=False)
+        if not hasattr(data, "files"):
+            return np.asarray(data)
+        with data:
+            if data.files and (name is None or name in data.files):
+                return data[name or data.files[0]]
+    except (OSError, ValueError, EOFError) as exc:
+        raise UserError(f"{option} {spec}: not a .npy or .npz array file ({exc})") from None
+    raise UserError(f"{option} {spec}: " + (f"no array {name!r} (it holds {', '.join(data.files)})" if data.files
+                                              else "holds no array"))
+
+
+def _attribution_motifs(args) -> int:
+    """``--sequences`` and ``--attributions`` (or ISM of ``--scorer``/``--onnx-model`` on ``--positive``):
+    motifs from any model's attributions."""
+    from .._utils.npz import save_npz
+    from ..motifs._attribution_seqlets import check_attribution_arrays
+    from ..options import MotifOptions, OutputOptions
+    from ..pipeline import run_motifs
+
+    check_output_path(args.out)
+    model = [o for o, v in (("--scorer", args.scorer), ("--onnx-model", args.onnx_model)) if v]
+    given = [o for o, v in (("--positive", args.positive and not model), ("--positive-bed", args.positive_bed),
+                            ("--table", args.table), ("--poim", args.poim), ("--negative", args.negative),
+                            ("--sequences", args.sequences and model), (model[-1] if model else "", len(model) > 1))
+             if v]
+    if model and not args.positive:
+        raise UserError(f"{model[0]}: give the sequences to explain by in-silico mutagenesis (--positive SEQS.fa)")
+    if given or not (model or (args.sequences and args.attributions)):
+        raise UserError("--sequences and --attributions go together (or --scorer/--onnx-model with --positive), "
+                        "without " + (given[0] if given else "the other inputs"))
+    if model:
+        onehot, hyp = _ism_attributions(args)
+    else:
+        names = (f"--sequences {args.sequences}", f"--attributions {args.attributions}")
+        arrays = [_attribution_array(spec, option) for spec, option in zip((args.sequences, args.attributions),
+                                                                            ("--sequences", "--attributions"))]
+        onehot, hyp = check_attribution_arrays(*arrays, names=names)  # before anything is written
+    database = read_motif_source(args.db, args.db_format, "--db") if args.db else None
+    motifs = MotifOptions(database=database, top_matches=args.matches)
+    with output_dir(args.out, "motifs", inputs=input_paths(args)) as tmp:
+        run = run_motifs(tmp, sequences=onehot, attributions=hyp, motifs=motifs,
+                         output=OutputOptions(fmt=args.format, progress=progress_enabled()), random_state=args.seed)
+        if model:  # for reuse: --sequences DIR/attributions.npz:sequences --attributions ...:attributions
+            save_npz(Path(tmp) / "attributions.npz", {"sequences": onehot.transpose(0, 2, 1),
+                                                       "attributions": hyp.transpose(0, 2, 1)})
+    print_motifs(run, args.out)
+    return 0
+
+
+def _ism_attributions(args):
+    """One-hot --positive and the hypothetical contributions of --scorer/--onnx-model on them (ISM)."""
+    from ..io import read_fasta
+    from ..motifs.search._attribution_route import ism_attributions
+    from ..scorers import OnnxScorer, load_scorer
+
+    sequences = read_fasta(args.positive)
+    score_fn = load_scorer(args.scorer) if args.scorer else OnnxScorer(args.onnx_model)
+    return ism_attributions(score_fn, sequences, progress=progress_enabled())
+
+
 def _run(args) -> int:
+    if args.sequences or args.attributions or args.scorer or args.onnx_model:
+        return _attribution_motifs(args)
     from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
     from ..pipeline import run_motifs
     from ..pipeline._motif_files import update_report

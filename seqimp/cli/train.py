@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import check_number
 from ._inputs import add_input_options, read_inputs
-from ._logging import UserError, progress_enabled
+from ._logging import UserError, log, progress_enabled
 from ._options import (_arg_type, add_dask_options, add_data_options, add_gkm_options, add_model_options, add_quiet,
                        check_degree, dask_client, details, memory_size, positive_int)
 from ._vocabulary import MAX_MEMORY_HELP
@@ -38,7 +38,10 @@ DETAILS = """\
 sequences of one common length, reports held-out accuracy and auROC, and saves the model as its exact
 positional k-mer weights (.npz). Analyse it later with `seqimp poim --model-file MODEL.npz`. With `--model gkm`
 it trains the position-free gapped-k-mer SVM instead (`--gkm-length`, `--gkm-informative`) and saves its
-gapped-k-mer weights; `seqimp variants --model-file` scores variants with either kind of file.
+gapped-k-mer weights; `seqimp variants --model-file` scores variants with either kind of file. The gkm model is
+position-free: it also trains on FASTA records of different lengths, as LS-GKM's gkmtrain does, and with
+`--model-out NAME.model.txt` (or `--model-format lsgkm`) it is written as an LS-GKM model file that gkmpredict
+reads ([docs/lsgkm.md](../lsgkm.md)).
 
 `--codes` trains on a store written by `seqimp encode`, read from disk row by row (sequences larger than
 memory); held-out figures then come from `--test-codes`, a second store, as a split would copy the training
@@ -238,8 +241,8 @@ def register(sub) -> None:
                            help="npz (seqimp's) or lsgkm (gkmpredict's model file; --model gkm); default: by "
                                 "--model-out's name"),
             "lsgkm writes the gkm model as an LS-GKM model file (kernel gkm_cnt with d = l - k, the training "
-            "sequences with a non-zero dual coefficient as its support vectors) that LS-GKM's gkmpredict and "
-            "'seqimp predict', 'seqimp variants' and 'seqimp motifs' read and score as seqimp does "
+            "sequences with a non-zero dual coefficient as its support vectors) that LS-GKM's gkmpredict, "
+            "'seqimp predict' and 'seqimp variants' read and score as seqimp does "
             "([docs/lsgkm.md](../lsgkm.md)). Default: lsgkm for a --model-out ending in .model.txt or "
             ".model.txt.gz, else npz.")
     details(p.add_argument("--cv", type=_folds, default=None, metavar="K",
@@ -322,15 +325,49 @@ def _labelled_inputs(args, regression_hint):
     return inputs, inputs.positive, inputs.negative
 
 
-def _cross_validation(args, pos, neg, model, alphabet):
-    """``--cv K``: the model's stratified K-fold cross-validation on all the sequences (None without)."""
+def _ragged_records(args):
+    """``--model gkm`` on FASTA records of different lengths (``--positive`` with ``--negative`` or
+    ``--negatives shuffle``), as gkmtrain takes them: ``(inputs, positive, negative)`` as Records; None
+    where the records have one length or the input is not FASTA (the positional reading applies)."""
+    if args.positive is None or args.table is not None or args.positive_bed is not None:
+        return None
+    from ._inputs import read_inputs, read_records
+
+    files = [(option, path) for option, path in (("--positive", args.positive), ("--negative", args.negative))
+             if path is not None]
+    records = [(option, read_records(path, option)) for option, path in files]
+    lengths = {len(s) for _option, r in records for s in r.sequences}
+    if len(lengths) <= 1:
+        return None
+    for option, r in records:
+        for rid, seq in zip(r.ids, r.sequences):
+            bad = next((i for i, ch in enumerate(seq) if ch not in "ACGT"), None)
+            if bad is not None:
+                raise UserError(f"{option} {r.source}: record {rid!r} has {seq[bad]!r} at position {bad + 1}; "
+                                "--model gkm reads A, C, G, T (remove or fix the record)")
+    args.test_fraction = 0.2 if args.test_fraction is None else args.test_fraction
+    inputs = read_inputs(args, any_length=True)
+    if inputs.positive is None or inputs.negative is None:
+        raise UserError("positive and negative sequences are required: --positive and --negative (or "
+                        "--negatives shuffle)")
+    if args.cv is not None:
+        from ..training._cross_validation import check_folds
+
+        check_folds(args.cv, [1] * len(inputs.positive) + [0] * len(inputs.negative), name="--cv")
+    log(f"records of {min(lengths)} to {max(lengths)} nt: the position-free gkm model reads them as they are")
+    return inputs, inputs.positive, inputs.negative
+
+
+def _cross_validation(args, pos, neg, model, alphabet, labelled=None):
+    """``--cv K``: the model's stratified K-fold cross-validation on all the sequences (None without);
+    ``labelled``: the sequences and labels as the model was fitted on them (records of any lengths)."""
     if args.cv is None:
         return None
     from ..io._labelled import encode_labelled
     from ..options import SolverOptions
     from ..training import cross_validate
 
-    X, y = encode_labelled(pos, neg, alphabet).labelled()
+    X, y = labelled if labelled is not None else encode_labelled(pos, neg, alphabet).labelled()
     solver = getattr(args, "solver_options", None) if model.kind != "gkm" else None
     return cross_validate(X, y, folds=args.cv, model=model, solver=solver or SolverOptions(), random_state=args.seed,
                           ids=list(pos.ids) + list(neg.ids), progress=progress_enabled(), max_memory=args.max_memory)
@@ -374,21 +411,28 @@ def _run_gkm(args, out) -> int:
         raise UserError("--model gkm trains from FASTA, BED or table input; --codes stores are for the WD model")
     if args.shifts:
         raise UserError(f"--shifts {args.shifts} is the WDS kernel's; --model gkm has no shifts")
-    inputs, pos, neg = _labelled_inputs(args, "--model gkm trains a classifier (two labels)")
+    ragged = _ragged_records(args)
+    inputs, pos, neg = ragged or _labelled_inputs(args, "--model gkm trains a classifier (two labels)")
     if inputs.alphabet != "dna":
         raise UserError(f"--model gkm reads DNA (both strands); the sequences are {inputs.alphabet}")
     options = ModelOptions(kind="gkm", C=args.C, test_fraction=args.test_fraction, word_length=args.gkm_length,
                            informative=args.gkm_informative)
-    X = np.concatenate([pos.codes, neg.codes])
     y = np.r_[np.ones(len(pos), dtype=np.int64), np.zeros(len(neg), dtype=np.int64)]
+    if ragged:
+        from ..training._ragged import RaggedSequences
+
+        X = RaggedSequences(list(pos.sequences) + list(neg.sequences))
+    else:
+        X = np.concatenate([pos.codes, neg.codes])
     model, info = train_gkm(X, y, model=options, random_state=args.seed)
-    cv = _cross_validation(args, pos, neg, options, "dna")
+    cv = _cross_validation(args, pos, neg, options, "dna", labelled=(X, y) if ragged else None)
     info = {k: v for k, v in info.items() if k not in ("train_seconds", "seconds_per_1000")}
     source = {"table": str(args.table)} if inputs.table is not None else {
         "positive": str(args.positive_bed or args.positive),
         "negative": str(args.negative_bed or args.negative or f"--negatives {args.negatives}")}
     metadata = dict(info, model="gkm", word_length=args.gkm_length, informative=args.gkm_informative, C=args.C,
-                    length=int(pos.length), alphabet="dna", test_fraction=args.test_fraction, seed=args.seed, **source)
+                    length=None if ragged else int(pos.length), alphabet="dna", test_fraction=args.test_fraction,
+                    seed=args.seed, **source)
     if args.model_format == "lsgkm":
         from ..kernels import write_lsgkm_model
 

@@ -20,22 +20,7 @@ import numpy as np
 
 from ..errors import SeqimpError
 from ..io._check import check_sequences
-
-#: l-mers scored at a time.
-BATCH = 65536
-
-
-def lmer_model(model):
-    """``(word length, score function on codes (n, l))`` of a gkm or LS-GKM model, or None for another model."""
-    from ..kernels import GKMClassifier
-    from ..kernels.gkm._lsgkm_model import LSGKMModel
-
-    if isinstance(model, LSGKMModel):
-        return model.l, model.decision_function
-    if isinstance(model, GKMClassifier) and hasattr(model, "tables_"):
-        return int(model.tables_.word_length), model.decision_function
-    return None
-
+from ..kernels.gkm._lsgkm_lmers import lmer_model, lmer_weights
 
 def _canonical(lmers, l):
     """The index (first letter most significant) of each l-mer or of its reverse complement, the smaller."""
@@ -43,16 +28,6 @@ def _canonical(lmers, l):
     fwd = (lmers.astype(np.int64) << shifts).sum(axis=1)
     rev = ((3 - lmers[:, ::-1].astype(np.int64)) << shifts).sum(axis=1)
     return np.minimum(fwd, rev)
-
-
-def lmer_weights(model, index, l):
-    """The model's score of each l-mer ``index`` (shape (n,), int64), in batches of :data:`BATCH`."""
-    _, score = lmer_model(model)
-    digits = ((index[:, None] >> (2 * np.arange(l - 1, -1, -1))[None, :]) & 3).astype(np.uint8)
-    out = np.empty(index.size)
-    for s in range(0, index.size, BATCH):
-        out[s:s + BATCH] = score(np.ascontiguousarray(digits[s:s + BATCH]))
-    return out
 
 
 def deltasvm_scores(model, ref_sequences, variants) -> np.ndarray:

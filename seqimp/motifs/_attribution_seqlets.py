@@ -21,8 +21,11 @@ The steps (:func:`attribution_motifs`):
 3. **Motifs**. Each cluster's CWM (mean contribution of its aligned seqlets) is trimmed to the
    positions holding at least ``trim`` of its largest column's contribution; clusters whose trimmed
    CWMs align at ``merge_similarity`` or more (the same sign) are merged, the larger one keeping its
-   frame (one motif per pattern); clusters of fewer than ``min_seqlets`` seqlets are dropped. The PWM
-   is the letter frequencies of the motif's seqlets.
+   frame (one motif per pattern); clusters of fewer than ``min_seqlets`` seqlets are dropped, and so
+   are those whose CWM sums, in the cluster's sign, to less than ``min_contribution`` times the
+   seqlet threshold (seqlets of sites spoilt by mismatches, whose window sum took the other sign), or
+   that are narrower than ``min_width`` columns.
+   The PWM is the letter frequencies of the motif's seqlets.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ __all__ = ["check_attribution_arrays", "find_attribution_seqlets", "attribution_
 
 #: The defaults of :func:`attribution_motifs` (recorded in ``motifs.json``).
 DEFAULTS = dict(window=15, flank=5, fdr=0.05, max_shift=8, min_similarity=0.5, merge_similarity=0.7, trim=0.25,
-                min_seqlets=20)
+                min_seqlets=20, min_contribution=0.5, min_width=4)
 
 _LN2 = float(np.log(2.0))
 
@@ -121,16 +124,18 @@ def _pick_windows(scores, order, threshold, window):
 def _laplace_threshold(centred, fdr):
     """The smallest |window sum - median| that passes Benjamini-Hochberg at ``fdr`` under the
     Laplace null fitted to the windows (inf where none passes), and the Laplace scale."""
-    values = np.abs(centred.ravel())
-    scale = float(np.median(values)) / _LN2
-    if not scale > 0:
-        return np.inf, scale
-    ranked = np.sort(values)[::-1]
-    pvalues = np.exp(-ranked / scale)  # two-sided: 2 * 0.5 * exp(-|x| / b)
-    passing = np.nonzero(pvalues <= fdr * np.arange(1, len(ranked) + 1) / len(ranked))[0]
-    if not len(passing):
-        return np.inf, scale
-    return float(ranked[passing[-1]]), scale
+    ranked = np.sort(np.abs(centred.ravel()))[::-1]
+    threshold, scale = np.inf, float(np.median(ranked)) / _LN2
+    for _ in range(2):  # the scale again from the windows below the first threshold (the signal left out)
+        if not scale > 0:
+            return np.inf, scale
+        pvalues = np.exp(-ranked / scale)  # two-sided: 2 * 0.5 * exp(-|x| / b)
+        passing = np.nonzero(pvalues <= fdr * np.arange(1, len(ranked) + 1) / len(ranked))[0]
+        if not len(passing):
+            return np.inf, scale
+        threshold = float(ranked[passing[-1]])
+        scale = float(np.median(ranked[ranked < threshold])) / _LN2
+    return threshold, scale
 
 
 def find_attribution_seqlets(onehot, hyp, *, window=15, flank=5, fdr=0.05) -> pd.DataFrame:
@@ -143,7 +148,7 @@ def find_attribution_seqlets(onehot, hyp, *, window=15, flank=5, fdr=0.05) -> pd
     window : int, default=15
         Width of the summed windows (a seqlet's core).
     flank : int, default=5
-        Positions added on each side of the core; seqlets that would pass a sequence's end are dropped.
+        Positions added on each side of the core (only windows whose flanks fit are summed).
     fdr : float, default=0.05
         False discovery rate of the windows under the Laplace null.
 
@@ -160,15 +165,16 @@ def find_attribution_seqlets(onehot, hyp, *, window=15, flank=5, fdr=0.05) -> pd
     contribution = (onehot * hyp).sum(axis=2)
     csum = np.concatenate([np.zeros((n, 1)), np.cumsum(contribution, axis=1)], axis=1)
     sums = csum[:, window:] - csum[:, :-window]
+    sums = sums[:, flank:sums.shape[1] - flank]  # windows whose flanks fit in the sequence
+    if sums.shape[1] == 0:
+        raise SeqimpError(f"window {window} plus flanks of {flank} exceed the sequence length {length}")
     median = float(np.median(sums))
     centred = sums - median
     threshold, scale = _laplace_threshold(centred, fdr)
     order = np.argsort(-np.abs(centred), axis=1, kind="stable")
     seq, pos = _pick_windows(centred, order, threshold if np.isfinite(threshold) else np.inf, window)
-    keep = (pos - flank >= 0) & (pos + window + flank <= length)
-    seq, pos = seq[keep], pos[keep]
-    value = sums[seq, pos]
-    table = pd.DataFrame({"sequence": seq, "start": pos - flank, "contribution": value,
+    value = sums[seq, pos]  # window pos starts at pos + flank: its seqlet at pos
+    table = pd.DataFrame({"sequence": seq, "start": pos, "contribution": value,
                           "sign": np.where(centred[seq, pos] >= 0, 1, -1)})
     table = table.iloc[np.lexsort((table["start"].to_numpy(), table["sequence"].to_numpy(),
                                    -np.abs(table["contribution"].to_numpy())))].reset_index(drop=True)
@@ -335,7 +341,8 @@ def _map_instances(inst, m1, m2, offset, strand):
 
 
 def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8, min_similarity=0.5,
-                       merge_similarity=0.7, trim=0.25, min_seqlets=20, max_clusters=200):
+                       merge_similarity=0.7, trim=0.25, min_seqlets=20, min_contribution=0.5, min_width=4,
+                       max_clusters=200):
     """Motifs of an attribution map: seqlets, clusters, merged copies (the module's steps).
 
     Parameters
@@ -354,6 +361,10 @@ def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8
         A motif spans the columns holding at least this share of its largest column's contribution.
     min_seqlets : int, default=20
         Fewest seqlets of a motif.
+    min_contribution : float, default=0.5
+        A motif's CWM must sum, in its sign, to at least this share of the seqlet threshold.
+    min_width : int, default=4
+        Fewest columns of a motif after trimming (one or two columns of contribution are no motif).
     max_clusters : int, default=200
         Most clusters of the greedy pass (per sign).
 
@@ -403,7 +414,12 @@ def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8
         for s_seq, t_start, s_strand, m in clusters:
             if len(s_seq) < min_seqlets:
                 continue
-            found.append(_motif(s_seq, t_start, s_strand, m, sign, onehot_p, hyp_p, contrib_p, pad))
+            motif = _motif(s_seq, t_start, s_strand, m, sign, onehot_p, hyp_p, contrib_p, pad)
+            # a motif holds its seqlets' contribution: a cluster of seqlets whose aligned columns
+            # sum to little, or to the other sign (sites of the other sign spoilt by mismatches), is none
+            held = sign * float(motif.cwm.sum())
+            if motif.length >= min_width and held >= min_contribution * seqlets.attrs["threshold"]:
+                found.append(motif)
     found.sort(key=lambda mt: (-len(mt.seqlets), -abs(float(mt.cwm.sum()))))
     return found, seqlets
 
@@ -442,5 +458,6 @@ def _motif(seq, start, strand, m, sign, onehot_p, hyp_p, contrib_p, pad):
     pwm = np.where(totals > 0, letters / np.where(totals > 0, totals, 1.0), 0.25)
     table = pd.DataFrame({"sequence": seq, "start": start - pad, "strand": np.where(strand == 0, "+", "-"),
                           "contribution": contrib.sum(axis=(1, 2))})
-    return AttributionMotif(cwm=contrib.mean(axis=0), hypothetical_cwm=_oriented(hyp_p, seq, start, strand, m).mean(axis=0),
-                            pwm=pwm, sign=int(sign), seqlets=table)
+    hypothetical = _oriented(hyp_p, seq, start, strand, m).mean(axis=0)
+    return AttributionMotif(cwm=contrib.mean(axis=0), hypothetical_cwm=hypothetical, pwm=pwm, sign=int(sign),
+                            seqlets=table)

@@ -179,7 +179,8 @@ def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOption
         "window": np.asarray(_window_label(coords), dtype=object)[window_row]})
     for column in VARIANT_COLUMNS[6:]:
         table[column] = effects[column].to_numpy()
-    from ..importance._deltasvm import deltasvm_scores, lmer_model
+    from ..importance._deltasvm import deltasvm_scores
+    from ..kernels.gkm._lsgkm_lmers import lmer_model
 
     if lmer_model(inner) is not None:  # gkm and LS-GKM models: deltaSVM's own score too
         table["deltasvm"] = deltasvm_scores(inner, codes, request)

@@ -29,8 +29,9 @@ def cwm_logo(cwm, ax=None, *, title=None, ylabel="contribution"):
     letters, scheme = _letters_and_colors("dna", None)
     ax = _axes(ax, len(values))
     bottom, top = draw_letters(ax, values, np.arange(1, len(values) + 1), letters, scheme, flip_below=False)
-    if top > bottom:
-        ax.set_ylim(min(bottom, 0.0), max(top, 0.0))
+    low, high = min(bottom, 0.0), max(top, 0.0)
+    if high > low:
+        ax.set_ylim(low - 0.05 * (high - low), high + 0.05 * (high - low))
     ax.axhline(0, color="0.3", lw=0.6)
     ax.set_xlabel("motif column")
     ax.set_ylabel(ylabel)

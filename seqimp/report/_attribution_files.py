@@ -11,6 +11,8 @@ from pathlib import Path
 
 from .._utils.npz import save_npz
 from .._utils.tables import write_tsv
+from ._match_logos import match_logo_jobs
+from ._page import write_motif_report
 
 __all__ = ["write_attribution_run"]
 
@@ -20,8 +22,6 @@ def write_attribution_run(out, run, *, database=None, fmt="png") -> list:
     report last. The same input and seed give the same bytes."""
     from ..motifs import write_meme
     from ..plot._figure_process import FigureJob, draw_figures
-    from ._match_logos import match_logo_jobs
-    from ._page import write_motif_report
 
     out = Path(out)
     out.mkdir(exist_ok=True)

@@ -17,6 +17,7 @@ from ..options import ModelOptions, SolverOptions
 from ._classifier import recorded_seed, split_seed
 from ._gkm import GKM_TOL
 from ._predict import classification_metrics
+from ._ragged import RaggedSequences
 
 __all__ = ["CrossValidation", "cross_validate", "check_folds", "CV_COLUMNS"]
 
@@ -126,7 +127,8 @@ def cross_validate(X, y, *, folds=5, model=ModelOptions(), solver=SolverOptions(
                                                                             "dna"))
     if ids is None:
         ids = getattr(X, "ids", None)
-    codes = check_sequences(X, "X", alphabet)
+    # the gkm model is position-free: sequences of different lengths stay as they are
+    codes = X if model.kind == "gkm" and isinstance(X, RaggedSequences) else check_sequences(X, "X", alphabet)
     y = np.asarray(y)
     if y.shape != (len(codes),) or not np.isin(y, (0, 1)).all():
         raise SeqimpError(f"y: {len(codes)} labels of 0 and 1 expected, got shape {y.shape}")

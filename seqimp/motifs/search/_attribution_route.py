@@ -14,7 +14,7 @@ import pandas as pd
 from ...errors import SeqimpError
 from ._run import MotifRun, motif_matches, with_database_loaded
 
-__all__ = ["AttributionMotifRun", "attribution_run"]
+__all__ = ["AttributionMotifRun", "attribution_run", "ism_attributions"]
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,8 @@ class AttributionMotifRun(MotifRun):
         most probable letters), ``length, n_seqlets, sign`` (+1: the motif raises the model's
         output, -1: lowers it), ``direction`` (enriched / depleted), ``contribution`` (sum of the
         CWM), ``plus_strand`` (share of the seqlets on the given strand), ``cwm_consensus`` (the
-        largest contribution of each CWM column, lower case below 20% of the largest column)."""
+        largest contribution of each CWM column, lower case below 20% of the largest column), ``sites``
+        (= n_seqlets) and ``position_free`` (True), as the report's motif cards read them."""
         rows = []
         for m, a in zip(self.motifs, self.found):
             imp = np.abs(a.cwm).sum(axis=1)
@@ -57,9 +58,10 @@ class AttributionMotifRun(MotifRun):
                                "acgt"[int(np.argmax(np.abs(c)))]) for c, v in zip(a.cwm, imp))
             rows.append({"name": m.name, "consensus": m.consensus, "length": m.length, "n_seqlets": len(a.seqlets),
                          "sign": a.sign, "direction": m.direction, "contribution": float(a.cwm.sum()),
-                         "plus_strand": float((a.seqlets["strand"] == "+").mean()), "cwm_consensus": letters})
+                         "plus_strand": float((a.seqlets["strand"] == "+").mean()), "cwm_consensus": letters,
+                         "sites": len(a.seqlets), "position_free": True})
         columns = ["name", "consensus", "length", "n_seqlets", "sign", "direction", "contribution", "plus_strand",
-                   "cwm_consensus"]
+                   "cwm_consensus", "sites", "position_free"]
         return pd.DataFrame(rows, columns=columns)
 
     def seqlet_table(self) -> pd.DataFrame:
@@ -133,6 +135,36 @@ def attribution_run(sequences, attributions, *, options, names=("sequences", "at
                   "database": database_info(options.database), "seed": int(random_state)}
     run = AttributionMotifRun(motifs, None, pd.DataFrame(columns=["name"]), parameters=parameters, found=found,
                               all_seqlets=seqlets, ids=ids)
-    logger.info(f"{len(seqlets)} seqlets (|window sum| >= {parameters['seqlet_threshold']:.3g}), {len(motifs)} motif(s)")
+    logger.info(f"{len(seqlets)} seqlets (|window sum| >= {parameters['seqlet_threshold']:.3g}), "
+                f"{len(motifs)} motif(s)")
     run.matches = motif_matches(run, options)
     return run
+
+
+def ism_attributions(score_fn, X, *, batch_size=8192, progress=False):
+    """Hypothetical contributions of a model by in-silico mutagenesis (:func:`seqimp.importance.ism`,
+    batched): at every position, each letter's score change from the reference minus the mean over
+    the four letters (so the observed letter's contribution is minus the mean change of mutating it).
+
+    Parameters
+    ----------
+    score_fn : callable
+        ``score_fn(codes)`` on codes of shape (m, L), uint8 (a scorer of :mod:`seqimp.scorers`).
+    X : list of str, SequenceSet or ndarray of shape (n, L)
+        DNA sequences of one length.
+    batch_size : int, default=8192
+        Rows per call of ``score_fn``.
+    progress : bool, default=False
+
+    Returns
+    -------
+    onehot : ndarray of shape (n, L, 4), float32
+    hyp : ndarray of shape (n, L, 4), float64
+    """
+    from ...importance import ism
+    from ...io._check import check_sequences
+
+    codes = check_sequences(X, "X", "dna")
+    delta = ism(score_fn, codes, batch_size=batch_size, progress=progress)
+    hyp = delta - delta.mean(axis=2, keepdims=True)
+    return np.eye(4, dtype=np.float32)[codes], hyp
