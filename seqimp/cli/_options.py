@@ -12,7 +12,9 @@ from .._utils.sizes import SIZE_HINT, parse_size
 from ..errors import SeqimpError, check_int, check_number
 from ._logging import UserError
 
-__all__ = ["BACKGROUNDS", "BACKGROUND_HELP", "positive_int", "nonneg_int", "seed", "share", "fraction", "positive_float",
+__all__ = ["add_other_model_options", "load_other_model",
+           "BACKGROUNDS", "BACKGROUND_HELP", "positive_int", "nonneg_int", "seed", "share", "fraction",
+           "positive_float",
            "memory_size",
            "add_db_option", "add_quiet", "add_dask_options", "dask_client", "add_data_options", "add_model_options",
            "read_pair", "check_degree", "MODEL_KINDS", "MODEL_KIND_HELP", "MODEL_KIND_DETAILS",
@@ -120,6 +122,35 @@ def add_db_option(group, what="to match with TOMTOM (matches.tsv)", *, required=
     (format_group or group).add_argument("--db-format", choices=["meme", "jaspar", "transfac", "homer"], default=None,
                                          help="format of --db (default: recognised from the file)")
     return action
+
+
+def add_other_model_options(p, models) -> None:
+    """The models besides a saved one that ``predict`` and ``variants`` score with: ``--onnx-model``,
+    ``--scorer``, ``--sklearn-model`` in the mutually exclusive group ``models`` (which holds
+    ``--model-file``), and the ONNX model's ``--onnx-layout`` and ``--output-index`` on ``p``."""
+    models.add_argument("--onnx-model", metavar="MODEL.onnx",
+                        help="a deep-learning model exported to ONNX (onnxruntime)")
+    models.add_argument("--scorer", metavar="MODULE:FUNCTION",
+                        help="a function (module or file.py) scoring an encoded (n, L) uint8 array")
+    models.add_argument("--sklearn-model", metavar="MODEL.joblib",
+                        help="a joblib-saved scikit-learn model trained on seqimp.scorers.onehot (trusted files only)")
+    p.add_argument("--onnx-layout", choices=["NCL", "NLC"], default="NCL",
+                   help="ONNX input: one-hot (n, 4, L) (NCL, default) or (n, L, 4) (NLC)")
+    p.add_argument("--output-index", type=nonneg_int, default=None, metavar="I",
+                   help="column of the ONNX model's (n, m) output used as the score (default 0)")
+
+
+def load_other_model(args):
+    """``(score function, its source, {})`` of ``--scorer``, ``--sklearn-model`` or ``--onnx-model``
+    (:func:`add_other_model_options`)."""
+    from ..scorers import OnnxScorer, load_scorer, load_sklearn_model
+
+    if args.scorer:
+        return load_scorer(args.scorer), args.scorer, {}
+    if args.sklearn_model:
+        return load_sklearn_model(args.sklearn_model), args.sklearn_model, {}
+    return OnnxScorer(args.onnx_model, layout=args.onnx_layout, output_index=args.output_index or 0), \
+        args.onnx_model, {}
 
 
 def add_quiet(p, *, solver=False) -> None:

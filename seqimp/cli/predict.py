@@ -6,7 +6,7 @@ import argparse
 
 from ._inputs import add_input_options, read_inputs
 from ._logging import UserError, progress_enabled
-from ._options import add_quiet, details, nonneg_int, positive_int
+from ._options import add_other_model_options, add_quiet, details, load_other_model, positive_int
 from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "score sequences with a saved model; auROC and auPRC given labels"
@@ -57,15 +57,7 @@ def register(sub) -> None:
     m = p.add_argument_group("model (one of)").add_mutually_exclusive_group(required=True)
     m.add_argument("--model-file", metavar="MODEL", help="a model file of 'seqimp train' (WD, WDS, gkm) or LS-GKM's "
                                                          "gkmtrain")
-    m.add_argument("--onnx-model", metavar="MODEL.onnx", help="a deep-learning model exported to ONNX (onnxruntime)")
-    m.add_argument("--scorer", metavar="MODULE:FUNCTION",
-                   help="a function (module or file.py) scoring an encoded (n, L) uint8 array")
-    m.add_argument("--sklearn-model", metavar="MODEL.joblib",
-                   help="a joblib-saved scikit-learn model trained on seqimp.scorers.onehot (trusted files only)")
-    p.add_argument("--onnx-layout", choices=["NCL", "NLC"], default="NCL",
-                   help="ONNX input: one-hot (n, 4, L) (NCL, default) or (n, L, 4) (NLC)")
-    p.add_argument("--output-index", type=nonneg_int, default=None, metavar="I",
-                   help="column of the ONNX model's (n, m) output used as the score (default 0)")
+    add_other_model_options(p, m)
     s = p.add_argument_group("sequences")
     s.add_argument("--fasta", metavar="SEQS.fa", help="sequences to score (FASTA, plain or gzip)")
     s.add_argument("--positive", metavar="POS.fa", help="labelled sequences: the positives (label 1)")
@@ -93,14 +85,7 @@ def _model(args):
         except SeqimpError as exc:
             raise UserError(f"--model-file {exc}") from None
         return model, args.model_file, metadata
-    from ..scorers import OnnxScorer, load_scorer, load_sklearn_model
-
-    if args.scorer:
-        return load_scorer(args.scorer), args.scorer, {}
-    if args.sklearn_model:
-        return load_sklearn_model(args.sklearn_model), args.sklearn_model, {}
-    return OnnxScorer(args.onnx_model, layout=args.onnx_layout, output_index=args.output_index or 0), \
-        args.onnx_model, {}
+    return load_other_model(args)
 
 
 def _sequences(args):

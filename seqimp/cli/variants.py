@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ._logging import UserError
-from ._options import add_quiet, details, nonneg_int, positive_int, seed
+from ._options import add_other_model_options, add_quiet, details, load_other_model, nonneg_int, positive_int, seed
 from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "variant effects: exact score changes (deltaSVM-style) for the variants of a VCF"
@@ -59,15 +59,7 @@ def register(sub) -> None:
     details(m.add_argument("--model-file", "--model", dest="model_file", metavar="MODEL.npz",
                            help="a model saved by 'seqimp train' (WD/WDS, or gkm: 'seqimp train --model gkm')"),
             "--model is the same option (variants trains no model, so it names a file here).")
-    m.add_argument("--onnx-model", metavar="MODEL.onnx", help="a deep-learning model exported to ONNX (onnxruntime)")
-    m.add_argument("--scorer", metavar="MODULE:FUNCTION",
-                   help="a function (module or file.py) scoring an encoded (n, L) uint8 array")
-    m.add_argument("--sklearn-model", metavar="MODEL.joblib",
-                   help="a joblib-saved scikit-learn model trained on seqimp.scorers.onehot (trusted files only)")
-    p.add_argument("--onnx-layout", choices=["NCL", "NLC"], default="NCL",
-                   help="ONNX input: one-hot (n, 4, L) (NCL, default) or (n, L, 4) (NLC)")
-    p.add_argument("--output-index", type=nonneg_int, default=None, metavar="I",
-                   help="column of the ONNX model's (n, m) output used as the score (default 0)")
+    add_other_model_options(p, m)
     p.add_argument("--vcf", required=True, metavar="V.vcf[.gz]", help="the variants (plain, gzip or bgzip VCF)")
     p.add_argument("--genome", required=True, metavar="G.fa", help="genome FASTA (plain or bgzip; indexed if needed)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
@@ -99,14 +91,7 @@ def _model(args):
 
         model, _kind, metadata = load_model_file(args.model_file)
         return model, args.model_file, metadata
-    from ..scorers import OnnxScorer, load_scorer, load_sklearn_model
-
-    if args.scorer:
-        return load_scorer(args.scorer), args.scorer, {}
-    if args.sklearn_model:
-        return load_sklearn_model(args.sklearn_model), args.sklearn_model, {}
-    return OnnxScorer(args.onnx_model, layout=args.onnx_layout, output_index=args.output_index or 0), \
-        args.onnx_model, {}
+    return load_other_model(args)
 
 
 def run(args) -> int:

@@ -375,7 +375,7 @@ def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8
     seqlets : DataFrame
         Every seqlet found (:func:`find_attribution_seqlets`); its ``attrs`` hold the threshold.
     """
-    n, length, _ = onehot.shape
+    length = onehot.shape[1]
     seqlets = find_attribution_seqlets(onehot, hyp, window=window, flank=flank, fdr=fdr)
     width = window + 2 * flank
     pad = width + max_shift
