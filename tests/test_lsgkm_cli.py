@@ -199,3 +199,31 @@ def test_train_gkm_on_records_of_different_lengths(data, tmp_path, capsys):
     assert main(common + ["--model-out", str(tmp_path / "bad.model.txt")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "'bad'" in err[0] and not (tmp_path / "bad.model.txt").exists()
+
+
+def test_motifs_from_an_lsgkm_model_file_by_ism(tmp_path):
+    """``seqimp motifs --model-file M.model.txt --positive``: the hypothetical contributions of an LS-GKM
+    model by in-silico mutagenesis on the positives, and from them the planted TGACTCA (either strand)."""
+    import numpy as np
+
+    from seqimp.kernels import GKMClassifier, write_lsgkm_model
+
+    rng = np.random.default_rng(0)
+    site = np.array([3, 2, 0, 1, 3, 1, 0])  # TGACTCA
+    n, length = 200, 100
+    pos = rng.integers(0, 4, size=(n, length))
+    for i in np.flatnonzero(rng.random(n) < 0.7):  # the site in 70 % of the positives, away from the ends
+        p = int(rng.integers(10, length - 17))
+        pos[i, p:p + 7] = site if rng.random() < 0.5 else 3 - site[::-1]
+    neg = rng.integers(0, 4, size=(n, length))
+    texts = ["".join("ACGT"[c] for c in row) for row in np.vstack([pos, neg])]
+    model = GKMClassifier(word_length=7, informative=5).fit(texts, np.r_[np.ones(n), np.zeros(n)])
+    write_lsgkm_model(tmp_path / "m.model.txt", model, texts)
+    (tmp_path / "pos.fa").write_text("".join(f">p{i}\n{s}\n" for i, s in enumerate(texts[:n])))
+    out = tmp_path / "out"
+    assert main(["motifs", "--model-file", str(tmp_path / "m.model.txt"), "--positive", str(tmp_path / "pos.fa"),
+                 "--out", str(out), "-q"]) == 0
+    rows = (out / "motifs.tsv").read_text().splitlines()[1:]
+    assert rows and any(("TGACTCA" in r.split("\t")[1] or "TGAGTCA" in r.split("\t")[1]) for r in rows), rows
+    with np.load(out / "attributions.npz") as saved:
+        assert saved["attributions"].shape == (n, 4, length)

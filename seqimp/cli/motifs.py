@@ -141,6 +141,8 @@ def register(sub) -> None:
             "sequences and attributions) for reuse with --sequences and --attributions.")
     a.add_argument("--onnx-model", metavar="MODEL.onnx",
                    help="or: attributions by ISM of this ONNX model (one-hot input (n, 4, L)) on --positive")
+    a.add_argument("--model-file", metavar="MODEL",
+                   help="or: attributions by ISM of a saved model (seqimp train's, LS-GKM's) on --positive")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_gkm_options(add_model_options(p, "model (when training)"))
     g = p.add_argument_group("importance (when training)")
@@ -273,7 +275,8 @@ def _attribution_motifs(args) -> int:
     from ..pipeline import run_motifs
 
     check_output_path(args.out)
-    model = [o for o, v in (("--scorer", args.scorer), ("--onnx-model", args.onnx_model)) if v]
+    model = [o for o, v in (("--scorer", args.scorer), ("--onnx-model", args.onnx_model),
+                            ("--model-file", args.model_file)) if v]
     given = [o for o, v in (("--positive", args.positive and not model), ("--positive-bed", args.positive_bed),
                             ("--table", args.table), ("--poim", args.poim), ("--negative", args.negative),
                             ("--sequences", args.sequences and model), (model[-1] if model else "", len(model) > 1))
@@ -281,7 +284,8 @@ def _attribution_motifs(args) -> int:
     if model and not args.positive:
         raise UserError(f"{model[0]}: give the sequences to explain by in-silico mutagenesis (--positive SEQS.fa)")
     if given or not (model or (args.sequences and args.attributions)):
-        raise UserError("--sequences and --attributions go together (or --scorer/--onnx-model with --positive), "
+        raise UserError("--sequences and --attributions go together (or --scorer/--onnx-model/--model-file with "
+                        "--positive), "
                         "without " + (given[0] if given else "the other inputs"))
     if model:
         onehot, hyp = _ism_attributions(args)
@@ -303,18 +307,27 @@ def _attribution_motifs(args) -> int:
 
 
 def _ism_attributions(args):
-    """One-hot --positive and the hypothetical contributions of --scorer/--onnx-model on them (ISM)."""
+    """One-hot --positive and the hypothetical contributions of --scorer/--onnx-model/--model-file on them
+    (ISM)."""
     from ..io import read_fasta
     from ..motifs.search._attribution_route import ism_attributions
     from ..scorers import OnnxScorer, load_scorer
 
     sequences = read_fasta(args.positive)
-    score_fn = load_scorer(args.scorer) if args.scorer else OnnxScorer(args.onnx_model)
+    if args.model_file:
+        from ..training._predict import load_predictor, score_in_batches
+
+        model = load_predictor(args.model_file)[0]
+
+        def score_fn(codes):
+            return score_in_batches(model, codes, progress=False)
+    else:
+        score_fn = load_scorer(args.scorer) if args.scorer else OnnxScorer(args.onnx_model)
     return ism_attributions(score_fn, sequences, progress=progress_enabled())
 
 
 def _run(args) -> int:
-    if args.sequences or args.attributions or args.scorer or args.onnx_model:
+    if args.sequences or args.attributions or args.scorer or args.onnx_model or args.model_file:
         return _attribution_motifs(args)
     from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
     from ..pipeline import run_motifs
