@@ -165,7 +165,7 @@ def main(argv=None):
         os.environ.update(env)
         seqimp_cmd = [sys.executable, "-m", "seqimp", "motifs", "--sequences", str(folder / "OHE.npz"),
                       "--attributions", str(folder / "ATTR.npz"), "--out", str(folder / "seqimp"), "-q"]
-        wall, rss = measured(seqimp_cmd, folder / "seqimp.log")
+        wall, rss = measured(seqimp_cmd, folder / "seqimp_run.log")
         meme = folder / "seqimp" / "motifs.meme"
         motifs = read_motifs(meme) if "MOTIF " in meme.read_text() else []
         per, unmatched = scored(motifs, targets, list(PLANTED))

@@ -72,6 +72,9 @@ def workdir(tmp_path, monkeypatch):
         f"{s}\t{s.count('GA') + rng.normal(0, 0.1):.3f}\n" for s in seqs))
     (tmp_path / "pos.fa.gz").write_bytes(__import__("gzip").compress((tmp_path / "pos.fa").read_bytes()))
     (tmp_path / "neg.fa.gz").write_bytes(__import__("gzip").compress((tmp_path / "neg.fa").read_bytes()))
+    onehot = np.eye(4, dtype=np.float32)[rng.integers(0, 4, size=(20, 60))].transpose(0, 2, 1)
+    np.savez(tmp_path / "ohe.npz", onehot)  # an attribution map of noise: its run reports no motif
+    np.savez(tmp_path / "attr.npz", rng.normal(0, 0.1, size=onehot.shape).astype(np.float32))
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
