@@ -172,3 +172,19 @@ def test_bad_input_is_one_line_and_writes_nothing(models, tmp_path, capsys, case
                 "lsgkm": "model.txt", "length": "record odd has length 10",
                 "letter": "record odd: letter 'N' at position 18", "empty": "--fasta"}[case]
     assert expected in line, line
+
+
+def test_an_lsgkm_model_reads_other_letters_as_a_as_gkmpredict_does(tmp_path, capsys):
+    """With an LS-GKM model file, a record holding N is scored with A in its place (as gkmpredict
+    scores it) and one warning says so; the scores equal those of the record with A written."""
+    from pathlib import Path
+
+    model = Path(__file__).parent / "data" / "lsgkm" / "t2_l6k4d2.model.txt"
+    (tmp_path / "n.fa").write_text(">r1\nTAGANTGACTCAC\n>r2\nGGGCATTTACGA\n")
+    (tmp_path / "a.fa").write_text(">r1\nTAGAATGACTCAC\n>r2\nGGGCATTTACGA\n")
+    for name in ("n", "a"):
+        assert main(["predict", "--model-file", str(model), "--fasta", str(tmp_path / f"{name}.fa"),
+                     "--out", str(tmp_path / name)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("1 letter(s) other than ACGT in 1 record(s) (first: 'N' in record r1 at position 5) read as A") == 1
+    assert (tmp_path / "n" / "predictions.tsv").read_text() == (tmp_path / "a" / "predictions.tsv").read_text()

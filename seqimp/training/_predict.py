@@ -131,6 +131,18 @@ def encode_for_model(sequences, ids, model, kind, *, name="sequences"):
     flat = alpha.lut[np.frombuffer("".join(strings).encode("latin-1", "replace"), dtype=np.uint8)]
     offsets = np.concatenate([[0], np.cumsum(lengths)])
     bad = np.flatnonzero(flat >= alpha.size)
+    if bad.size and kind == "lsgkm":  # gkmpredict reads such a letter as A: the same scores, said once
+        import warnings
+
+        row = int(np.searchsorted(offsets, bad[0], side="right") - 1)
+        at = int(bad[0] - offsets[row])
+        records = np.unique(np.searchsorted(offsets, bad, side="right") - 1).size
+        warnings.warn(f"{name}: {bad.size} letter(s) other than ACGT in {records} record(s) (first: "
+                      f"{strings[row][at]!r} in record {ids[row]} at position {at + 1}) read as A, as LS-GKM does",
+                      stacklevel=2)
+        flat = flat.copy()
+        flat[bad] = 0
+        bad = bad[:0]
     if bad.size:
         row = int(np.searchsorted(offsets, bad[0], side="right") - 1)
         at = int(bad[0] - offsets[row])
