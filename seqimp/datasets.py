@@ -14,10 +14,9 @@ from pathlib import Path
 import numpy as np
 from sklearn.utils import Bunch
 
-from .io._alphabet import INVALID
-from .io import DNA, encode
 from .errors import SeqimpError
-from .io import SequenceSet
+from .io import DNA, SequenceSet, encode
+from .io._alphabet import INVALID
 
 __all__ = ["demo_paths", "example_motifs_path", "load_uci_splice", "load_uci_promoters", "promoter_position"]
 

@@ -6,7 +6,8 @@ files and report) and holds no algorithm of its own.
 ``seqimp poim``, with ``motifs=MotifOptions(...)`` its motifs too; :func:`run_motifs` those of ``seqimp
 motifs``; :func:`run_scan`, :func:`run_enrich` and :func:`run_variants` those of ``seqimp scan``,
 ``seqimp enrich`` and ``seqimp variants``; :func:`run_predict` those of ``seqimp predict``;
-:func:`find_motifs` is the motif search of a notebook (no files). Their options are the dataclasses of :mod:`seqimp.options`; every run takes
+:func:`find_motifs` is the motif search of a notebook (no files). Their options are the
+dataclasses of :mod:`seqimp.options`; every run takes
 ``output=OutputOptions(...)`` and, where it draws at random, ``random_state=``. Progress lines go to
 the ``seqimp`` :mod:`logging` logger (level INFO); the library installs no handler.
 """

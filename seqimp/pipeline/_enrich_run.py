@@ -21,10 +21,8 @@ from .._utils.renamed import moved_keywords
 from .._utils.tables import write_tsv
 from ..options import EnrichOptions, OutputOptions
 from ..plot._save import save_figure
-from ..report._page import write_page
-from ..report._record import write_summary
-from ..report._page import page_table
-from ..report._record import json_ready, versions
+from ..report._page import page_table, write_page
+from ..report._record import json_ready, versions, write_summary
 from ._scan_run import plain_sequences
 
 __all__ = ["EnrichRun", "run_enrich", "enrichment_lead"]

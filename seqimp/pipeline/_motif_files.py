@@ -1,5 +1,6 @@
 """The files of a motif run: motif files in three formats, tables, ``motifs.json``, logos,
-sites as BED, match logos; and the motif section of a ``seqimp poim`` folder's report."""
+sites as BED, match logos; and the motif section of a ``seqimp poim`` folder's report. The files
+of a motif run on attributions (:func:`write_attribution_run`)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import logging
 import os
 from pathlib import Path
 
+from .._utils.npz import save_npz
 from .._utils.tables import write_tsv
 from ..report import write_report
-from ..report._record import write_summary
-from ..report._record import add_file_sizes, json_ready
+from ..report._record import add_file_sizes, json_ready, write_summary
 
-__all__ = ["write_motif_run", "figures_ahead", "best_motif", "motif_summary", "update_report"]
+__all__ = ["write_motif_run", "write_attribution_run", "figures_ahead", "best_motif", "motif_summary", "update_report"]
 
 logger = logging.getLogger(__name__)
 
@@ -239,3 +240,43 @@ def update_report(folder, run, *, announce=True, written_in=None, into=None):
     if announce:
         logger.info(f"report updated: {folder}/report.html")
     return into / "report.html"
+
+
+def write_attribution_run(out, run, *, database=None, fmt="png") -> list:
+    """Write a motif run on attributions (:class:`~seqimp.motifs.search._attribution_route.AttributionMotifRun`)
+    into the folder ``out`` (created if missing): ``motifs.meme`` (the PWMs), ``motifs.tsv``, ``seqlets.tsv``,
+    ``motif_cwms.npz`` (CWM, hypothetical CWM and PWM of every motif), ``motifs.json``, ``logos/`` (PWM and
+    CWM logo of every motif, match logos), ``matches.tsv`` with a database, and ``report.html``; return the
+    paths written, the report last. The same input and seed give the same bytes."""
+    from ..motifs import write_meme
+    from ..plot._figure_process import FigureJob, draw_figures
+    from ..report._match_logos import match_logo_jobs
+    from ..report._page import write_motif_report
+
+    out = Path(out)
+    out.mkdir(exist_ok=True)
+    (out / "logos").mkdir(exist_ok=True)
+    jobs = []
+    for motif, found in zip(run.motifs, run.found):
+        jobs.append(FigureJob(str(out / "logos" / f"{motif.name}_logo.{fmt}"), "seqimp.plot._logos:logo", (motif,)))
+        jobs.append(FigureJob(str(out / "logos" / f"{motif.name}_cwm.{fmt}"), "seqimp.plot._cwm_logo:cwm_logo",
+                              (found.cwm,), {"title": f"{motif.name} CWM ({len(found.seqlets)} seqlets)"}))
+    jobs += match_logo_jobs(run.matches, run.motifs, database or [], out / "logos", fmt)
+    pending = draw_figures(jobs)
+    files = [out / name for name in ("motifs.meme", "motifs.tsv", "seqlets.tsv", "motif_cwms.npz", "motifs.json")]
+    write_meme(run.motifs, files[0])
+    write_tsv(run.table(), files[1])
+    write_tsv(run.seqlet_table(), files[2])
+    arrays = {}
+    for motif, found in zip(run.motifs, run.found):
+        arrays.update({f"{motif.name}_cwm": found.cwm, f"{motif.name}_hypothetical_cwm": found.hypothetical_cwm,
+                       f"{motif.name}_pwm": found.pwm})
+    save_npz(files[3], arrays)
+    _write_json(run, files[4])
+    if run.matches is not None:
+        files.append(out / "matches.tsv")
+        write_tsv(run.matches, files[-1])
+    pending.wait()
+    run.files = files + [Path(job.path) for job in jobs]
+    run.files.append(write_motif_report(out, run))
+    return run.files

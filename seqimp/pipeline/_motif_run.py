@@ -27,10 +27,9 @@ from ..motifs.search._rounds import PARKED_POIM
 from ..motifs.search._run import MotifRun, with_database_loaded
 from ..motifs.search._trained_search import trained_motifs
 from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
-from ..report._attribution_files import write_attribution_run
 from ..training._classifier import recorded_seed
 from ..training._model_choice import check_kind
-from ._motif_files import figures_ahead, update_report, write_motif_run
+from ._motif_files import figures_ahead, update_report, write_attribution_run, write_motif_run
 
 __all__ = ["run_motifs", "find_motifs"]
 
@@ -117,12 +116,13 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
         run = attribution_run(sequences, attributions, options=motifs, random_state=random_state)
         write_attribution_run(out, run, database=motifs.database, fmt=output.fmt)
         return run
-    padded = getattr(positive, "record_lengths", None)  # records of any lengths padded to one (seqimp.io._any_length.pad_records)
+    # records of any lengths padded to one (seqimp.io._any_length.pad_records)
+    padded = getattr(positive, "record_lengths", None)
     if padded is not None and poim is None:
         if kind in ("wd", "wds"):
             raise SeqimpError(f"model kind {kind!r} reads positions, and the records have lengths {padded.min()} to "
-                              f"{padded.max()}: cut windows of one width (seqimp.io._any_length.centred_windows) or use kind "
-                              "'gkm' or 'auto' (the position-free model)")
+                              f"{padded.max()}: cut windows of one width (seqimp.io._any_length.centred_windows) "
+                              "or use kind 'gkm' or 'auto' (the position-free model)")
         model, kind = replace(model, kind="gkm"), "gkm"
     data = encode_labelled(positive, negative, "dna")
     if (data.positive is None) != (data.negative is None):

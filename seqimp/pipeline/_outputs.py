@@ -17,16 +17,14 @@ import pandas as pd
 
 from .._utils.jsonable import json_ready
 from .._utils.tables import write_tsv
-from ..training import save_model
-from ..io import hits_to_bed, write_bed
-from ..io import oligomer_hits
-from ..io._positions import format_position
+from ..io import hits_to_bed, oligomer_hits, write_bed
 from ..io import position_labels as _position_labels
+from ..io._positions import format_position
+from ..options import check_figure_format
 from ..plot._save import save_figure
 from ..report import write_report
-from ..report._record import write_summary
-from ..report._record import add_file_sizes
-from ..options import check_figure_format
+from ..report._record import add_file_sizes, write_summary
+from ..training import save_model
 
 __all__ = ["top_oligomers", "write_top_bed", "write_figures", "write_outputs", "write_result_files", "poim_file",
            "tables_path"]

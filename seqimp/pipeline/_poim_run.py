@@ -24,6 +24,7 @@ from .._utils.renamed import out_first
 from ..background._poim_background import fit_background
 from ..errors import SeqimpError
 from ..importance._poim_job import check_job, compute_importance
+from ..importance._scorers import call_scorer
 from ..io import SequenceSet, get_alphabet
 from ..io._check import check_sequences
 from ..io._labelled import encode_labelled
@@ -34,12 +35,9 @@ from ..motifs.search._poim_route import no_motifs_reason, poim_motifs, with_full
 from ..motifs.search._run import with_database_loaded
 from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, OutputOptions
 from ..report import write_report
-from ..report._record import write_summary
-from ..report._record import add_file_sizes, json_ready, versions
-from ..importance._scorers import call_scorer
+from ..report._record import add_file_sizes, json_ready, versions, write_summary
 from ..training import choose_model, train_classifier, train_gkm
-from ..training._classifier import evaluate
-from ..training._classifier import flag_chance, recorded_seed
+from ..training._classifier import evaluate, flag_chance, recorded_seed
 from ..training._model_choice import check_kind, gkm_parameters
 from ._motif_files import motif_summary, write_motif_run
 from ._outputs import tables_path, top_oligomers, write_result_files

@@ -21,12 +21,17 @@ from .._utils.tables import write_tsv
 from ..options import OutputOptions
 from ..plot._curves import roc_pr_figure
 from ..plot._save import save_figure
-from ..report._page import write_page
-from ..report._record import write_summary
-from ..report._page import page_table
-from ..report._record import json_ready, versions
-from ..training._predict import (DEFAULT_BATCH_SIZE, check_labels, classification_metrics, encode_for_model,
-                                 load_predictor, predictor_kind, score_in_batches)
+from ..report._page import page_table, write_page
+from ..report._record import json_ready, versions, write_summary
+from ..training._predict import (
+    DEFAULT_BATCH_SIZE,
+    check_labels,
+    classification_metrics,
+    encode_for_model,
+    load_predictor,
+    predictor_kind,
+    score_in_batches,
+)
 
 __all__ = ["PREDICTION_COLUMNS", "PredictRun", "run_predict", "write_cross_validation"]
 

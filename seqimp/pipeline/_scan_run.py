@@ -19,14 +19,11 @@ import pandas as pd
 
 from .._utils.renamed import moved_keywords
 from .._utils.tables import write_tsv
-from ..io import position_labels
-from ..io import hits_to_bed, write_bed
+from ..io import hits_to_bed, position_labels, write_bed
 from ..options import OutputOptions, ScanOptions
 from ..plot._save import save_figure
-from ..report._page import write_page
-from ..report._record import write_summary
-from ..report._page import page_table
-from ..report._record import json_ready, versions
+from ..report._page import page_table, write_page
+from ..report._record import json_ready, versions, write_summary
 
 __all__ = ["ScanRun", "run_scan", "SCAN_COLUMNS", "pvalue_bed_score", "position_column", "plain_sequences"]
 

@@ -22,10 +22,8 @@ from .._utils.tables import write_tsv
 from ..errors import SeqimpError, check_int
 from ..options import OutputOptions, VariantOptions
 from ..plot._save import save_figure
-from ..report._page import write_page
-from ..report._record import write_summary
-from ..report._page import page_table
-from ..report._record import json_ready, versions
+from ..report._page import page_table, write_page
+from ..report._record import json_ready, versions, write_summary
 from ..training._model_file import load_model_file
 
 __all__ = ["VARIANT_COLUMNS", "VariantRun", "run_variants"]

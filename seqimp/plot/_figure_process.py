@@ -37,6 +37,8 @@ import sys
 import tempfile
 from typing import NamedTuple
 
+from .._utils.processes import reap
+
 __all__ = ["FigureJob", "FigureProcess", "draw_figures", "figure_process", "draw_job", "active_process"]
 
 logger = logging.getLogger(__name__)
@@ -248,13 +250,7 @@ class FigureProcess:
                 stream.close()
             except OSError:
                 pass
-        try:
-            self.process.wait(timeout=5)
-        except BaseException as exc:  # also KeyboardInterrupt or SIGTERM while waiting: never leave it behind
-            self.process.kill()
-            self.process.wait()
-            if not isinstance(exc, subprocess.TimeoutExpired):
-                raise
+        reap(self.process)
 
     def close(self) -> None:
         """End the process (its standard input closed: it leaves its loop), reap it and remove

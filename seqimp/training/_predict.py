@@ -32,15 +32,11 @@ def load_predictor(path):
     plain or gzip, recognised by its content). SeqimpError (one line naming the file) for a missing
     file or one that is none of these.
     """
-    from ..kernels.gkm._lsgkm import is_lsgkm_model_file
-    from ..kernels import read_lsgkm_model
-
-    path = check_file(path, expected="a model file")
-    if is_lsgkm_model_file(path):
-        model = read_lsgkm_model(os.fspath(path))
-        return model, "lsgkm", {"format": "LS-GKM", "model": f"LS-GKM {model.kernel}", "word_length": model.l,
-                                "informative": model.k}
-    return load_model_file(path)
+    model, kind, metadata = load_model_file(os.fspath(check_file(path, expected="a model file")))
+    if kind == "lsgkm":  # what the run records of it: LS-GKM's file holds no seqimp metadata
+        metadata = {"format": "LS-GKM", "model": f"LS-GKM {model.kernel}", "word_length": model.l,
+                    "informative": model.k}
+    return model, kind, metadata
 
 
 def predictor_kind(model) -> str:

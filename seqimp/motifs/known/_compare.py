@@ -414,17 +414,11 @@ class TomtomWarmup:
 
     def close(self) -> None:
         """Stop the compilation if it still runs and reap the process."""
-        import subprocess
+        from ..._utils.processes import reap
 
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except BaseException as exc:  # also KeyboardInterrupt or SIGTERM while waiting: never leave it behind
-                self.process.kill()
-                self.process.wait()
-                if not isinstance(exc, subprocess.TimeoutExpired):
-                    raise
+            reap(self.process)
         if self._errors is not None:
             self._errors.close()
 
