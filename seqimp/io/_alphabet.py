@@ -30,6 +30,7 @@ __all__ = [
     "kmer_string",
     "window_indices",
     "INVALID",
+    "known_mask",
 ]
 
 #: Code stored in the lookup table for bytes that are not in the alphabet.
@@ -46,16 +47,22 @@ class Alphabet:
         Short name (``"dna"``, ``"rna"``, ``"protein"``).
     symbols : str
         The symbols in code order, upper case.
+    ambiguous : str, default=""
+        Letters read as an unknown symbol (DNA and RNA: N and the IUPAC ambiguity codes;
+        protein: X, B, Z, J). An unknown symbol is stored as the code :attr:`unknown`
+        (= ``size``): a k-mer, l-mer or motif window that covers it is no feature, site or
+        seed, and background models count known letters only.
 
     Attributes
     ----------
     lut : ndarray of shape (256,), dtype uint8
-        Byte -> code lookup table; lower case maps like upper case,
-        everything else maps to :data:`INVALID`.
+        Byte -> code lookup table; lower case maps like upper case, the ``ambiguous``
+        letters map to :attr:`unknown`, everything else maps to :data:`INVALID`.
     """
 
     name: str
     symbols: str
+    ambiguous: str = ""
     lut: np.ndarray = field(init=False, repr=False, compare=False)
     _letters: np.ndarray = field(init=False, repr=False, compare=False)
 
@@ -63,17 +70,28 @@ class Alphabet:
         if len(set(self.symbols)) != len(self.symbols) or len(self.symbols) >= INVALID:
             raise SeqimpError(f"alphabet {self.name!r}: symbols must be distinct")
         lut = np.full(256, INVALID, dtype=np.uint8)
+        if set(self.ambiguous.upper()) & set(self.symbols.upper()):
+            raise SeqimpError(f"alphabet {self.name!r}: a letter cannot be both a symbol and ambiguous")
         for code, sym in enumerate(self.symbols):
             lut[ord(sym.upper())] = code
             lut[ord(sym.lower())] = code
+        for sym in self.ambiguous:
+            lut[ord(sym.upper())] = len(self.symbols)
+            lut[ord(sym.lower())] = len(self.symbols)
         lut.setflags(write=False)
-        letters = np.frombuffer(self.symbols.encode("ascii"), dtype=np.uint8).copy()
+        # decode writes an unknown symbol as the first ambiguous letter (N, X)
+        letters = np.frombuffer((self.symbols + self.ambiguous[:1]).encode("ascii"), dtype=np.uint8).copy()
         object.__setattr__(self, "lut", lut)
         object.__setattr__(self, "_letters", letters)
 
     @property
     def size(self) -> int:
         """Number of symbols."""
+        return len(self.symbols)
+
+    @property
+    def unknown(self) -> int:
+        """The code of an unknown symbol (N, X and the other ``ambiguous`` letters): ``size``."""
         return len(self.symbols)
 
     def __len__(self) -> int:
@@ -83,9 +101,11 @@ class Alphabet:
         return self.name
 
 
-DNA = Alphabet("dna", "ACGT")
-RNA = Alphabet("rna", "ACGU")
-PROTEIN = Alphabet("protein", "ACDEFGHIKLMNPQRSTVWY")
+#: IUPAC nucleotide ambiguity codes, N first (decode writes an unknown base as N).
+_IUPAC_AMBIGUOUS = "NRYSWKMBDHV"
+DNA = Alphabet("dna", "ACGT", _IUPAC_AMBIGUOUS)
+RNA = Alphabet("rna", "ACGU", _IUPAC_AMBIGUOUS)
+PROTEIN = Alphabet("protein", "ACDEFGHIKLMNPQRSTVWY", "XBZJ")
 _ALPHABETS = {a.name: a for a in (DNA, RNA, PROTEIN)}
 
 
@@ -179,11 +199,14 @@ def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
     codes : ndarray of shape (n, L), dtype uint8
         ``codes[r, i]`` is the code of symbol ``i`` (0-based) of sequence ``r``.
 
+        N, X and the other ``alphabet.ambiguous`` letters get the code ``alphabet.size``
+        (unknown).
+
     Raises
     ------
-    ValueError
-        On unequal lengths or symbols outside the alphabet; the message names
-        the sequence (index or name), the 1-based position and the symbol.
+    SeqimpError
+        On unequal lengths or symbols outside the alphabet and its ambiguity codes; the
+        message names the sequence (index or name), the 1-based position and the symbol.
     """
     alpha = get_alphabet(alphabet)
     if isinstance(seqs, (str, bytes)):
@@ -224,14 +247,22 @@ def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
     return codes.reshape(n, length)
 
 
+def known_mask(codes, alphabet="dna") -> np.ndarray:
+    """``codes < alphabet.size``: True where the symbol is known (not N, X or another ambiguous
+    letter), same shape as ``codes``."""
+    return np.asarray(codes) < get_alphabet(alphabet).size
+
+
 def decode(codes, alphabet="dna") -> list[str]:
-    """Inverse of :func:`encode`: a list of strings from a code matrix (n, L)."""
+    """Inverse of :func:`encode`: a list of strings from a code matrix (n, L); the unknown code
+    (``alphabet.size``) is written as the first ambiguous letter (N for DNA and RNA, X for protein)."""
     alpha = get_alphabet(alphabet)
     codes = np.asarray(codes)
     if codes.ndim == 1:
         codes = codes[None, :]
-    if codes.size and (codes.min() < 0 or codes.max() >= alpha.size):
-        raise SeqimpError(f"codes must lie in 0..{alpha.size - 1} for alphabet {alpha.name}")
+    top = alpha.size if alpha.ambiguous else alpha.size - 1
+    if codes.size and (codes.min() < 0 or codes.max() > top):
+        raise SeqimpError(f"codes must lie in 0..{top} for alphabet {alpha.name}")
     letters = alpha._letters[codes.astype(np.intp)]
     width = codes.shape[1]
     blob = letters.tobytes().decode("ascii")
@@ -248,7 +279,9 @@ def kmer_index(kmer: str, alphabet="dna") -> int:
     if not kmer:
         raise SeqimpError("kmer_index: the k-mer must not be empty")
     index = 0
-    for code in encode([kmer], alpha)[0]:
+    for pos, code in enumerate(encode([kmer], alpha)[0]):
+        if code == alpha.unknown:
+            raise SeqimpError(f"kmer_index: {kmer!r} holds the ambiguous letter {kmer[pos]!r} at position {pos + 1}")
         index = index * alpha.size + int(code)
     return index
 

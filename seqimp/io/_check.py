@@ -11,7 +11,8 @@ from ..errors import SeqimpError, check_int
 __all__ = ["check_sequences"]
 
 
-def check_sequences(X, name: str = "X", alphabet="dna", length: int | None = None) -> np.ndarray:
+def check_sequences(X, name: str = "X", alphabet="dna", length: int | None = None, *,
+                    unknown: bool = False) -> np.ndarray:
     """``X`` as a code matrix of shape (n, L), uint8, or a SeqimpError naming ``name``.
 
     Parameters
@@ -27,6 +28,10 @@ def check_sequences(X, name: str = "X", alphabet="dna", length: int | None = Non
         A SequenceSet must be of this alphabet.
     length : int, optional
         The length every sequence must have.
+    unknown : bool, default=False
+        Whether the caller reads the unknown code ``A`` (N, X and the other ambiguity letters,
+        :attr:`~seqimp.io.Alphabet.unknown`). A caller that does not is given an error
+        naming the first unknown symbol instead of codes it would misread.
 
     Returns
     -------
@@ -41,7 +46,15 @@ def check_sequences(X, name: str = "X", alphabet="dna", length: int | None = Non
         ``length``, symbols or codes outside the alphabet, a SequenceSet of another
         alphabet, an array that is not 2-D or not integer.
     """
-    return _coerce(X, name, get_alphabet(alphabet), length)
+    alpha = get_alphabet(alphabet)
+    codes = _coerce(X, name, alpha, length)
+    if not unknown and alpha.ambiguous:
+        wrong = np.flatnonzero(codes.ravel() >= alpha.size)
+        if wrong.size:
+            r, pos = divmod(int(wrong[0]), codes.shape[1])
+            raise SeqimpError(f"{name}: sequence {r} holds an unknown symbol ({alpha.ambiguous[0]} or another "
+                              f"ambiguity code) at position {pos + 1}, which this method cannot read")
+    return codes
 
 
 def _coerce(X, name, alpha, length):
@@ -97,10 +110,11 @@ def _from_array(arr, name, alpha):
         raise SeqimpError(f"{name}: encoded sequences must have shape (n, L), got {arr.shape}"
                           + ("; write codes[None, :] for one sequence" if arr.ndim == 1 else ""))
     if arr.size:
-        wrong = np.flatnonzero(((arr < 0) | (arr >= alpha.size)).ravel())
+        top = alpha.size if alpha.ambiguous else alpha.size - 1  # code size: unknown (N, X)
+        wrong = np.flatnonzero(((arr < 0) | (arr > top)).ravel())
         if wrong.size:
             r, pos = divmod(int(wrong[0]), arr.shape[1])
             raise SeqimpError(f"{name}: sequence {r}: code {arr[r, pos]} at position {pos + 1} is outside "
-                              f"0..{alpha.size - 1} (alphabet {alpha.name})")
+                              f"0..{top} (alphabet {alpha.name}; {top} is unknown)")
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
