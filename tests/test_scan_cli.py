@@ -188,3 +188,37 @@ def test_enrich_bed_windows_with_genomic_negatives(tmp_path):
     table = pd.read_csv(tmp_path / "e" / "enrichment.tsv", sep="\t")
     top = table.iloc[0]
     assert top["motif"] == "AP1" and top["positives_with_site"] == 30 and top["q_value"] <= 1e-5
+
+
+def test_scan_and_enrich_keep_every_record_with_unknown_bases(tmp_path):
+    """Records holding N and IUPAC codes (any case) are scanned and tested, none dropped: a site
+    interrupted by an unknown base is no hit, the others are found as without them, and a
+    window over an unknown base is never reported nor counted as a test."""
+    seqs = _seqs()
+    plain_windows = sum(2 * (len(s) - len(SITE) + 1) for s in seqs)
+    seqs[0] = "NNNN" + seqs[0][4:]
+    seqs[1] = seqs[1][:10] + "ryKM" + seqs[1][14:]
+    seqs[2] = seqs[2][:5] + SITE[:4] + "n" + SITE[5:] + seqs[2][15:]  # the site at 6 interrupted
+    seqs[6] = "N" * len(seqs[6])  # no window at all
+    motifs, fasta = _motif_file(tmp_path), _fasta(tmp_path / "s.fa", seqs)
+    assert main(["scan", "--db", str(motifs), "--fasta", str(fasta), "--out", str(tmp_path / "out"), "-q",
+                 "--site-pvalue", "1"]) == 0
+    table = pd.read_csv(tmp_path / "out" / "scan.tsv", sep="\t")
+    ap1 = table[table["motif"] == "AP1"]
+    unknown = [(i, j) for i, s in enumerate(seqs) for j, c in enumerate(s) if c.upper() not in "ACGT"]
+    covered = {(f"s{i + 1}", p) for i, j in unknown for p in range(max(j - len(SITE) + 2, 1), j + 2)}
+    expected = {(f"s{i + 1}", p) for i, s in enumerate(seqs) for p in range(1, len(s) - len(SITE) + 2)} - covered
+    assert set(zip(ap1["id"], ap1["position"])) == expected  # every window without an unknown base, none with
+    assert len(ap1) == 2 * len(expected)  # both strands
+    assert not ap1["matched"].str.contains("N").any()
+    import json
+    summary = json.loads((tmp_path / "out" / "scan.json").read_text())
+    assert summary["sequences"] == 8 and summary["tests"]["AP1"] == 2 * len(expected) < plain_windows
+    best = ap1[ap1["p_value"] < 1e-5]
+    assert set(zip(best["id"], best["position"], best["strand"])) == {("s5", 21, "-")}
+    # enrich: every record counted, the one of unknown bases only among them
+    neg = _fasta(tmp_path / "n.fa", _seqs(8, seed=5))
+    assert main(["enrich", "--positive", str(fasta), "--negative", str(neg), "--db", str(motifs), "-q",
+                 "--out", str(tmp_path / "e")]) == 0
+    enr = pd.read_csv(tmp_path / "e" / "enrichment.tsv", sep="\t")
+    assert (enr["positives"] == 8).all() and (enr["negatives"] == 8).all()

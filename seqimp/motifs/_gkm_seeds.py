@@ -71,14 +71,37 @@ CORE_SHARE = 0.7
 
 
 def _word_codes(codes, m):
-    """Index of every m-mer window, shape (n, L - m + 1), and of its reverse complement."""
+    """Index of every m-mer window, shape (n, L - m + 1), and of its reverse complement; a window
+    covering an unknown base (code 4, N) is no word: ``4**m`` in both (one past every word's
+    index; :func:`word_counts` leaves it out)."""
     n, L = codes.shape
     fwd = np.zeros((n, L - m + 1), dtype=np.int64)
     rev = np.zeros_like(fwd)
+    unknown = np.zeros(fwd.shape, dtype=bool)
     for j in range(m):
-        fwd = fwd * 4 + codes[:, j:L - m + 1 + j]
-        rev = rev + (3 - codes[:, j:L - m + 1 + j].astype(np.int64)) * 4 ** j
+        letters = codes[:, j:L - m + 1 + j].astype(np.int64)
+        unknown |= letters > 3
+        fwd = fwd * 4 + letters
+        rev = rev + (3 - letters) * 4 ** j
+    fwd[unknown] = rev[unknown] = 4 ** m
     return fwd, rev
+
+
+def word_counts(words, m):
+    """How often every m-mer index occurs in ``words`` (of :func:`_word_codes`): shape (4**m,),
+    float; the windows covering an unknown base (index ``4**m``) are not counted."""
+    return np.bincount(np.ravel(words), minlength=4 ** m + 1)[:4 ** m].astype(np.float64)
+
+
+def flank_counts(counts, window, forward):
+    """Add the letters of ``window`` (codes of one occurrence with its flanks) to ``counts``
+    (shape (len(window), 4)), read on the reverse strand where not ``forward``; an unknown
+    base (4) in a flank adds to no letter."""
+    from ._sites import reverse_complement_codes
+
+    window = np.asarray(window) if forward else reverse_complement_codes(window)
+    known = window < 4
+    counts[np.flatnonzero(known), window[known]] += 1
 
 
 def _variant(a, b, least=None, share=0.25):
@@ -224,8 +247,8 @@ def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_s
     pf, pr = _word_codes(positive, word)
     canon_p = np.minimum(pf, pr)
     nf, nr = _word_codes(negative, word)
-    neg_counts = np.bincount(np.minimum(nf, nr).ravel(), minlength=4 ** word).astype(np.float64)
-    neg_windows = nf.size
+    neg_counts = word_counts(np.minimum(nf, nr), word)
+    neg_windows = max(neg_counts.sum(), 1.0)  # the negatives' windows that are words (no unknown base)
     # the word windows that lie inside each seqlet
     rows = []
     for s in seqlets.itertuples():
@@ -244,7 +267,7 @@ def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_s
             break
         # a word counts once per seqlet
         pairs = np.unique(np.stack([occ[live, 0], words[live]], axis=1), axis=0)
-        observed = np.bincount(pairs[:, 1], minlength=4 ** word).astype(np.float64)
+        observed = word_counts(pairs[:, 1], word)
         expected = neg_counts / neg_windows * live.sum()
         z = (observed - expected) / np.sqrt(expected + 1.0)
         z[observed < min_seqlets] = -np.inf
@@ -272,10 +295,7 @@ def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_s
             lo = j - pad
             if lo < 0 or j + word + pad > L:
                 continue
-            window = positive[i, lo:j + word + pad]
-            if not forward:
-                window = 3 - window[::-1]
-            counts[np.arange(window.size), window] += 1
+            flank_counts(counts, positive[i, lo:j + word + pad], forward)
             starts.append(lo)
         if not starts:
             active[list(seen)] = False

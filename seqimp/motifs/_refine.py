@@ -206,8 +206,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         raise SeqimpError(f"fpr must lie in (0, 1), got {fpr}")
     if not pseudocount > 0:
         raise SeqimpError(f"pseudocount must be > 0, got {pseudocount}")
-    pos = check_sequences(positive, "positive").astype(np.uint8)  # letter codes 0..3: the kernels read bytes
-    neg = check_sequences(negative, "negative").astype(np.uint8)
+    # letter codes 0..3, 4 for an unknown base (no window covering one is a site): the kernels read bytes
+    pos = check_sequences(positive, "positive", unknown=True).astype(np.uint8)
+    neg = check_sequences(negative, "negative", unknown=True).astype(np.uint8)
     L = pos.shape[1]
     if neg.shape[1] != L:
         raise SeqimpError(f"positive sequences have length {L}, negative {neg.shape[1]}")

@@ -77,8 +77,8 @@ from ..errors import SeqimpError, check_int, check_random_state
 from ..io._check import check_sequences
 from ._refine import MotifSites
 from .known._scan import SCALE, best_sequence_scores, encode_any_length
-from ._sites import (WindowTerms, best_site_scores, best_windows, enrichment_threshold, site_scores,
-                     strict_threshold)
+from ._sites import (WindowTerms, best_site_scores, best_windows, enrichment_threshold, reverse_complement_codes,
+                     site_scores, strict_threshold)
 from ._tune import tune_pwm
 
 __all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "sharpened_pwm", "site_pwm", "SCAN_COLUMNS"]
@@ -135,7 +135,7 @@ def site_pwm(site_table, positive, length, letters, pseudocount=SHARPEN_PSEUDOCO
     The refined PWM is the EM's posterior-weighted frequencies over its window, weak windows
     included; the sites' own frequencies are sharper, and their share of each half of the
     sequences is a start for the fits that knows nothing of the other half."""
-    positive = check_sequences(positive, "positive")
+    positive = check_sequences(positive, "positive", unknown=True)
     length = check_int(length, "length", 1)
     missing = [c for c in ("sequence", "position", "strand") if c not in site_table]
     if missing:
@@ -156,12 +156,13 @@ def _site_windows(site_table):
 
 def _window_frequencies(codes, seqs, at, on, length, letters, pseudocount) -> np.ndarray:
     """The letter frequencies of the windows of width ``length`` starting at ``at`` in the
-    sequences ``seqs`` of ``codes`` (0..3), the reverse complement where ``on`` is 1, plus
+    sequences ``seqs`` of ``codes`` (0..3, 4 unknown: not counted), the reverse complement where ``on`` is 1, plus
     ``pseudocount`` letters at the frequencies ``letters``: shape (length, 4). The sites' PWM
     (:func:`site_pwm`) and every round of :func:`sharpened_pwm` count them so."""
     windows = codes[seqs[:, None], at[:, None] + np.arange(length)].astype(np.intp)
-    windows[on == 1] = 3 - windows[on == 1, ::-1]  # a site on - is the reverse complement
-    counts = np.bincount((4 * np.arange(length) + windows).ravel(), minlength=4 * length).reshape(length, 4)
+    windows[on == 1] = reverse_complement_codes(windows[on == 1])  # a site on - is the reverse complement
+    # an unknown base (4; a site never covers one, a window given by hand may) is no letter
+    counts = np.bincount((5 * np.arange(length) + windows).ravel(), minlength=5 * length).reshape(length, 5)[:, :4]
     letters = np.asarray(letters, dtype=np.float64)
     return (counts + pseudocount * letters) / (counts.sum(axis=1, keepdims=True) + pseudocount)
 
@@ -219,8 +220,8 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
     order = check_int(order, "order", 0, 5)
     bag = check_int(bag, "bag", 1, 64)
     random_seed = int(check_random_state(random_state).integers(2 ** 31))
-    pos = check_sequences(positive, "positive").astype(np.uint8)
-    neg = check_sequences(negative, "negative").astype(np.uint8)
+    pos = check_sequences(positive, "positive", unknown=True).astype(np.uint8)
+    neg = check_sequences(negative, "negative", unknown=True).astype(np.uint8)
     background = SiteBackground.fit(neg, order)
     chain = MarkovBackground(order=order).fit(neg) if control_factor > 0 and len(neg) else None
 
@@ -294,8 +295,8 @@ def sharpened_pwm(pwm, positive, control, background, fpr, *, sites="enrichment"
     if sites not in ("enrichment", "fpr"):
         raise SeqimpError(f"sites must be 'enrichment' or 'fpr', got {sites!r}")
     pwm = np.asarray(pwm, dtype=np.float64)
-    positive = check_sequences(positive, "positive").astype(np.uint8)
-    control = check_sequences(control, "control").astype(np.uint8)
+    positive = check_sequences(positive, "positive", unknown=True).astype(np.uint8)
+    control = check_sequences(control, "control", unknown=True).astype(np.uint8)
     m = pwm.shape[0]
     if pwm.ndim != 2 or pwm.shape[1] != 4 or not m <= min(positive.shape[1], control.shape[1]):
         raise SeqimpError(f"pwm: need shape (m, 4) with m at most the sequences' length, got {pwm.shape}")

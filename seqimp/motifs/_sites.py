@@ -6,8 +6,11 @@ with these: a sequence's score is its best log2-odds window (both strands with
 ``strands=("+", "-")``); it has a site when that score passes the threshold that at most a
 share ``fpr`` of the negatives pass (:func:`site_threshold`, :func:`has_site`).
 
-Codes are letter indices (0..3 for A, C, G, T) of shape (n, L); ``starts`` are the 0-based
-starts of the windows searched, ``strands`` a tuple of ``"+"``/``"-"``. The window loops are
+Codes are letter indices (0..3 for A, C, G, T; 4 for an unknown base, N or another IUPAC
+code) of shape (n, L); ``starts`` are the 0-based starts of the windows searched, ``strands`` a
+tuple of ``"+"``/``"-"``. A window that covers an unknown base has no score (``-inf``): it is
+never a site and adds nothing to EM's counts; the reverse complement keeps an unknown base
+unknown (:data:`COMPLEMENT`). The window loops are
 numba kernels (:func:`site_scores`, :func:`weighted_counts`); ``tests/test_motifs_discovery.py``
 checks both against plain loops.
 """
@@ -25,12 +28,58 @@ __all__ = ["window_letters", "site_scores", "best_site_scores", "site_threshold"
            "enrichment_threshold", "WindowTerms", "em_step", "overlaps", "mask_sites"]
 
 
+#: The complement of every code: A<->T, C<->G, an unknown base (4) stays unknown; indexed by a
+#: code (codes above 4 are not letters and map to themselves).
+COMPLEMENT = np.array([3, 2, 1, 0] + list(range(4, 256)), dtype=np.uint8)
+#: The code of an unknown base (:attr:`seqimp.io.Alphabet.unknown` of DNA)
+UNKNOWN = 4
+
+
+def reverse_complement_codes(x):
+    """The reverse complement of code arrays along their last axis: 3 - code for a letter, an
+    unknown base (4) kept unknown (``3 - 4`` is no letter)."""
+    x = np.asarray(x)
+    return COMPLEMENT[x[..., ::-1]].astype(x.dtype, copy=False)
+
+
 def window_letters(codes, starts, m, strand):
     """Letters of every window of length ``m``: shape (n, len(starts), m); the reverse
-    complement for ``strand="-"``."""
+    complement for ``strand="-"`` (an unknown base stays 4)."""
     idx = starts[:, None] + np.arange(m)[None, :]
     x = codes[:, idx]
-    return 3 - x[:, :, ::-1] if strand == "-" else x
+    return reverse_complement_codes(x) if strand == "-" else x
+
+
+def known_codes(codes):
+    """``codes`` with every unknown base (code 4 or more) read as A: for the terms of windows
+    whose score is then taken as ``-inf`` anyway (a Markov background's window term of a
+    window covering an unknown base is never read, and stays finite); ``codes`` itself where
+    every base is known."""
+    codes = np.asarray(codes)
+    if codes.size and codes.max() > 3:
+        return np.where(codes > 3, 0, codes).astype(codes.dtype)
+    return codes
+
+
+def _log_tables(pwm, log=np.log2):
+    """``(plus, minus)``: ``log(pwm)`` and the log of its reverse complement, each of shape
+    (m, 5), the fifth column ``-inf``: a window reading an unknown base (code 4) scores
+    ``-inf`` on both strands. ``minus[m - 1 - c, x]`` is ``log(pwm[c, 3 - x])``."""
+    logp = log(np.asarray(pwm, dtype=np.float64))
+    m = logp.shape[0]
+    plus = np.full((m, 5), -np.inf)
+    minus = np.full((m, 5), -np.inf)
+    plus[:, :4] = logp
+    minus[:, :4] = logp[::-1, ::-1]
+    return plus, minus
+
+
+def _null_table(background, log=np.log2):
+    """``log(background)`` with a fifth entry 0 (an unknown base: its window is ``-inf`` by the
+    PWM's term already)."""
+    out = np.zeros(5)
+    out[:4] = log(np.asarray(background, dtype=np.float64))
+    return out
 
 
 def _arrays(codes, starts):
@@ -48,8 +97,10 @@ def _arrays(codes, starts):
 
 
 @njit(cache=True, inline="always")
-def _window_odds(logp, lognull, codes, i, s):
-    """log2-odds of sequence ``i``'s window at ``s`` on the + and the - strand, against the null."""
+def _window_odds(logp, logq, lognull, codes, i, s):
+    """log2-odds of sequence ``i``'s window at ``s`` on the + and the - strand, against the null;
+    ``logp``, ``logq``: the PWM's and its reverse complement's log tables (:func:`_log_tables`,
+    shape (m, 5): an unknown base scores -inf)."""
     m = logp.shape[0]
     null = 0.0
     plus = 0.0
@@ -58,15 +109,15 @@ def _window_odds(logp, lognull, codes, i, s):
         x = codes[i, np.uint64(s + c)]
         null += lognull[x]
         plus += logp[c, x]
-        minus += logp[c, np.uint64(3 - codes[i, np.uint64(s + m - 1 - c)])]
+        minus += logq[m - 1 - c, codes[i, np.uint64(s + m - 1 - c)]]
     return plus - null, minus - null
 
 
 @njit(cache=True, parallel=True)
-def _scores_kernel(logp, lognull, codes, starts, n_strands, out):
+def _scores_kernel(logp, logq, lognull, codes, starts, n_strands, out):
     for i in prange(codes.shape[0]):
         for j in range(starts.shape[0]):
-            plus, minus = _window_odds(logp, lognull, codes, i, starts[j])
+            plus, minus = _window_odds(logp, logq, lognull, codes, i, starts[j])
             out[i, j, 0] = plus
             if n_strands == 2:
                 out[i, j, 1] = minus
@@ -84,7 +135,7 @@ def _letters_and_null(pwm, codes, starts, strands, background, null):
     if background.order == 0:
         return background.letters, None
     if null is None:
-        null = background.window_log2(codes, starts, np.asarray(pwm).shape[0], tuple(strands))
+        null = background.window_log2(known_codes(codes), starts, np.asarray(pwm).shape[0], tuple(strands))
     return np.ones(4), null
 
 
@@ -121,7 +172,7 @@ class WindowTerms:
         key = (id(codes), int(m), starts.tobytes())
         entry = self._memo.pop(key, None)
         if entry is None:
-            entry = (codes, self.background.window_log2(codes, starts, int(m), self.strands))
+            entry = (codes, self.background.window_log2(known_codes(codes), starts, int(m), self.strands))
             self._bytes += entry[1].nbytes
             while self._memo and self._bytes > self.max_bytes:
                 self._bytes -= self._memo.pop(next(iter(self._memo)))[1].nbytes
@@ -143,28 +194,29 @@ def site_scores(pwm, codes, starts, strands, background, null=None):
     :class:`seqimp.background.SiteBackground` of order k: the window's background probability
     as read on each strand, every letter given the k before it in the window (``null``: that
     term where the caller has it already, ``background.window_log2(codes, starts, m, strands)``).
+    A window covering an unknown base (code 4) scores ``-inf`` on both strands.
     """
     background, null = _letters_and_null(pwm, codes, starts, strands, background, null)
     codes, starts = _arrays(codes, starts)
-    logp = np.log2(np.asarray(pwm, dtype=np.float64))
-    lognull = np.log2(np.asarray(background, dtype=np.float64))
+    logp, logq = _log_tables(pwm)
+    lognull = _null_table(background)
     if tuple(strands) == ("-",):  # the minus strand alone: the reverse complement on "+"
-        logp = np.ascontiguousarray(logp[::-1, ::-1])
+        logp, logq = logq, logp
     out = np.empty((codes.shape[0], starts.size, 2 if len(strands) == 2 else 1))
-    _scores_kernel(np.ascontiguousarray(logp), lognull, codes, starts, out.shape[2], out)
+    _scores_kernel(logp, logq, lognull, codes, starts, out.shape[2], out)
     if null is not None:  # the PWM's term alone, then the Markov background's taken off
         out -= null
     return out
 
 
 @njit(cache=True, parallel=True)
-def _best_kernel(logp, lognull, codes, starts, n_strands, null, out):
+def _best_kernel(logp, logq, lognull, codes, starts, n_strands, null, out):
     """Every row's best window score of :func:`_scores_kernel` minus ``null[i, j, t]`` (a
     window's background term per strand; an empty array: none), without the scores' array."""
     for i in prange(codes.shape[0]):
         best = -np.inf
         for j in range(starts.shape[0]):
-            plus, minus = _window_odds(logp, lognull, codes, i, starts[j])
+            plus, minus = _window_odds(logp, logq, lognull, codes, i, starts[j])
             if null.shape[0]:
                 plus -= null[i, j, 0]
             if plus > best:
@@ -186,16 +238,17 @@ def best_site_scores(pwm, codes, starts, strands, background, null=None):
         return site_scores(pwm, codes, starts, strands, background, null).max(axis=(1, 2))
     background, null = _letters_and_null(pwm, codes, starts, strands, background, null)
     codes, starts = _arrays(codes, starts)
-    logp = np.ascontiguousarray(np.log2(np.asarray(pwm, dtype=np.float64)))
-    lognull = np.log2(np.asarray(background, dtype=np.float64))
+    logp, logq = _log_tables(pwm)
+    lognull = _null_table(background)
     null = np.empty((0, 0, 0)) if null is None else np.ascontiguousarray(null, dtype=np.float64)
     out = np.empty(codes.shape[0])
-    _best_kernel(logp, lognull, codes, starts, len(strands), null, out)
+    _best_kernel(logp, logq, lognull, codes, starts, len(strands), null, out)
     return out
 
 
 @njit(cache=True)
-def _counts_kernel(post, codes, starts, m, counts):
+def _counts_kernel(post, codes, starts, m, complement, counts):
+    """``counts`` of shape (m, 5): the fifth column gathers unknown bases (never read)."""
     for i in range(codes.shape[0]):
         for j in range(starts.shape[0]):
             s = starts[j]
@@ -207,17 +260,18 @@ def _counts_kernel(post, codes, starts, m, counts):
                 w = post[i, j, 1]
                 if w != 0.0:
                     for c in range(m):
-                        counts[c, np.uint64(3 - codes[i, np.uint64(s + m - 1 - c)])] += w
+                        counts[c, complement[codes[i, np.uint64(s + m - 1 - c)]]] += w
 
 
 def weighted_counts(post, codes, starts, m):
     """Letter counts of the windows of length ``m`` weighted by ``post`` (shape (n,
     len(starts), n_strands), strands ``("+",)`` or ``("+", "-")``; on ``-`` the window's
-    reverse complement is counted): shape (m, 4), the M-step of EM."""
+    reverse complement is counted): shape (m, 4), the M-step of EM. An unknown base (code 4)
+    adds to no letter (its window's posterior is 0 where it comes from :func:`site_scores`)."""
     codes, starts = _arrays(codes, starts)
-    counts = np.zeros((int(m), 4))
-    _counts_kernel(np.ascontiguousarray(post, dtype=np.float64), codes, starts, int(m), counts)
-    return counts
+    counts = np.zeros((int(m), 5))
+    _counts_kernel(np.ascontiguousarray(post, dtype=np.float64), codes, starts, int(m), COMPLEMENT, counts)
+    return counts[:, :4].copy()
 
 
 #: rows of one EM chunk (:func:`_em_kernel`): the chunks are fixed by the number of rows alone, so
@@ -232,6 +286,8 @@ def _em_kernel(plus, minus, codes, starts, n_strands, gamma, counts):
     ``minus[c, x]`` are the natural-log odds of letter ``x`` at window offset ``c`` on the + and
     on the - strand (the reverse-complemented PWM), so every letter of a window is read once;
     the - strand's counts are gathered by window offset and reverse-complemented at the end.
+    Both tables have a fifth column of -inf (an unknown base): such a window has posterior 0,
+    and a row without a window it can score adds ``log(1 - gamma)`` (no site) and no counts.
     Rows in chunks of :data:`EM_CHUNK_ROWS` on the threads, each chunk's sums of its own, added
     up chunk by chunk in order: the same bits on any number of threads."""
     m = plus.shape[0]
@@ -239,8 +295,8 @@ def _em_kernel(plus, minus, codes, starts, n_strands, gamma, counts):
     n = codes.shape[0]
     prior = gamma / (S * n_strands)
     n_chunks = (n + EM_CHUNK_ROWS - 1) // EM_CHUNK_ROWS
-    cplus = np.zeros((n_chunks, m, 4))
-    cminus = np.zeros((n_chunks, m, 4))
+    cplus = np.zeros((n_chunks, m, 5))  # the fifth column: unknown bases of windows of posterior 0
+    cminus = np.zeros((n_chunks, m, 5))
     logliks = np.zeros(n_chunks)
     masses = np.zeros(n_chunks)
     for t in prange(n_chunks):
@@ -264,6 +320,9 @@ def _em_kernel(plus, minus, codes, starts, n_strands, gamma, counts):
                     top = a
                 if n_strands == 2 and b > top:
                     top = b
+            if top == -np.inf:  # no window without an unknown base: no site
+                loglik += np.log(1.0 - gamma)
+                continue
             total = 0.0
             for j in range(S):
                 for k in range(n_strands):
@@ -302,14 +361,14 @@ def em_step(pwm, codes, starts, strands, background, gamma):
     """One EM iteration (zero or one occurrence per sequence) of a PWM over the windows at
     ``starts`` on ``strands`` (``("+",)`` or ``("+", "-")``): every place's posterior
     (prior ``gamma`` spread uniformly over the places, ``1 - gamma`` for no site) and the
-    posterior-weighted letter counts. Returns ``(counts of shape (m, 4), log-likelihood, sum of
-    the posteriors)``; the same as :func:`site_scores` and :func:`weighted_counts` on the
+    posterior-weighted letter counts (a window covering an unknown base is no place). Returns
+    ``(counts of shape (m, 4), log-likelihood, sum of the posteriors)``; the same as :func:`site_scores` and :func:`weighted_counts` on the
     posteriors, in one pass without the (n, len(starts), strands) arrays."""
     codes, starts = _arrays(codes, starts)
-    logp = np.log(np.asarray(pwm, dtype=np.float64))
-    lognull = np.log(np.asarray(background, dtype=np.float64))
+    logp, logq = _log_tables(pwm, np.log)
+    lognull = _null_table(background, np.log)
     plus = np.ascontiguousarray(logp - lognull)
-    minus = np.ascontiguousarray(logp[::-1, ::-1] - lognull)
+    minus = np.ascontiguousarray(logq - lognull)
     counts = np.zeros((pwm.shape[0], 4))
     loglik, mass = _em_kernel(plus, minus, codes, starts, len(strands), float(gamma), counts)
     return counts, float(loglik), float(mass)
@@ -334,8 +393,9 @@ def _cut(sorted_scores, k):
 
 @njit(cache=True, inline="always")
 def _is_site(score, threshold, inclusive):
-    """Whether a best-window score makes a site under ``(threshold, inclusive)``."""
-    return score > threshold or (inclusive and score == threshold)
+    """Whether a best-window score makes a site under ``(threshold, inclusive)``; ``-inf`` (no
+    window without an unknown base) never does."""
+    return score > threshold or (inclusive and score == threshold and score > -np.inf)
 
 
 @njit(cache=True)
@@ -459,9 +519,11 @@ def best_windows(pwm, codes, starts, strands, background, claimed, *, null=None)
     return flat[np.arange(len(codes)), k], starts[k // len(strands)], k % len(strands)
 
 
-def mask_sites(motif, stats, positive, negative, sites, *, strands=("+",), random_state=None):
-    """Erase a refined motif's sites (explaining it away): the letters of every site are
-    replaced by letters drawn at random from the negatives' letter frequencies, in place.
+def mask_sites(motif, stats, positive, negative, sites, *, strands=("+",), random_state=None, erase="random"):
+    """Erase a refined motif's sites (explaining it away), in place: with ``erase="random"``
+    their letters are replaced by letters drawn at random from the negatives' letter frequencies
+    (unknown bases not counted); with ``erase="unknown"`` by the unknown code 4 (N: no base, so
+    no later window, word or site reads them -- exactly "explained away", and no random draw).
 
     In the positives, the sites of the site table (one per positive at most); in the
     negatives, every negative's best window (``strands``) within the motif's search window
@@ -481,16 +543,18 @@ def mask_sites(motif, stats, positive, negative, sites, *, strands=("+",), rando
         The motif's rows of the site table (``sequence`` 0-based, ``position`` 1-based).
     strands : tuple of str
     random_state : int, Generator or None
+    erase : {"random", "unknown"}, default="random"
 
     Returns
     -------
     (int, int)
         Sites erased in the positives and in the negatives.
     """
-    from ..errors import check_random_state
+    from ..errors import check_choice, check_random_state
 
+    erase = check_choice(erase, "erase", ("random", "unknown"))
     rng = check_random_state(random_state)
-    counts = np.bincount(negative.ravel(), minlength=4)[:4] + 1.0
+    counts = np.bincount(negative.ravel(), minlength=5)[:4] + 1.0
     background = counts / counts.sum()
     m = motif.length
     starts = np.arange(int(stats["window_start"]) - 1, int(stats["window_end"]))
@@ -499,5 +563,5 @@ def mask_sites(motif, stats, positive, negative, sites, *, strands=("+",), rando
     places = [(positive, int(i), int(p) - 1) for i, p in zip(sites["sequence"], sites["position"])]
     places += [(negative, int(i), int(at[i])) for i in hit]
     for codes, i, s in places:
-        codes[i, s:s + m] = rng.choice(4, size=m, p=background)
+        codes[i, s:s + m] = UNKNOWN if erase == "unknown" else rng.choice(4, size=m, p=background)
     return len(sites), len(hit)

@@ -72,12 +72,15 @@ def _letter_best(base, codes, starts, m, column, rows, out):
         for w in range(W):
             s = starts[w]
             for k in range(K):
+                score = base[i, w, k]
+                if score == -np.inf:  # a window covering an unknown base (code 4): no letter to read
+                    continue
                 if k == 0:
                     x = np.uint64(codes[i, np.uint64(s + column)])
                 else:
                     x = np.uint64(3 - codes[i, np.uint64(s + m - 1 - column)])
-                if base[i, w, k] > out[j, x]:
-                    out[j, x] = base[i, w, k]
+                if score > out[j, x]:
+                    out[j, x] = score
 
 
 @njit(cache=True, parallel=True)
@@ -204,6 +207,8 @@ def _apply_column(base, codes, starts, m, column, shift):
         for w in range(W):
             s = starts[w]
             for k in range(K):
+                if base[i, w, k] == -np.inf:  # a window covering an unknown base stays unscored
+                    continue
                 x = codes[i, s + column] if k == 0 else 3 - codes[i, s + m - 1 - column]
                 if shift[x] != 0.0:
                     base[i, w, k] += shift[x]
@@ -304,7 +309,7 @@ def tune_pwm(pwm, positive, negative, starts, strands, background, fpr, *, pad=1
     ----------
     pwm : ndarray of shape (m, 4)
     positive, negative : ndarray of shape (n, L), (n_neg, L), int
-        Codes A=0 C=1 G=2 T=3.
+        Codes A=0 C=1 G=2 T=3, 4 for an unknown base (a window covering one is never a site).
     starts : ndarray of shape (W,), int
         0-based starts searched (every start of a position-free motif).
     strands : tuple of str

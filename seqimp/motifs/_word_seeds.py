@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..errors import SeqimpError, check_choice
 from ..io._strand import reverse_complement_index
-from ._gkm_seeds import _variant, _word_codes, round_named
+from ._gkm_seeds import _variant, _word_codes, flank_counts, round_named, word_counts
 from ._motif import Motif
 from ._sites import _tail_kernel
 
@@ -54,7 +54,7 @@ def _presence(codes, m, canonical=None):
     ordered = np.sort(words, axis=1)
     first = np.ones(ordered.shape, dtype=bool)  # a word counts once per sequence
     first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    counts = np.bincount(ordered[first], minlength=4 ** m)
+    counts = word_counts(ordered[first], m).astype(np.int64)  # windows covering an unknown base left out
     if canonical is not None:  # the canonical count, read at either orientation
         counts = counts[canonical]
     return counts, fwd, rev
@@ -67,7 +67,7 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
     Parameters
     ----------
     positive, negative : ndarray of shape (n, L), (m, L'), uint8
-        Encoded sequences (A=0, C=1, G=2, T=3).
+        Encoded sequences (A=0, C=1, G=2, T=3, 4 unknown: a word covering it is not counted).
     lengths : sequence of int, default=(6, 8, 10)
         Word lengths counted.
     strand : {"both", "given"}, default="both"
@@ -145,8 +145,7 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
                 lo = j - pad
                 if lo < 0 or j + m + pad > L:
                     continue
-                window = positive[i, lo:j + m + pad]
-                counts[np.arange(window.size), window if forward else 3 - window[::-1]] += 1
+                flank_counts(counts, positive[i, lo:j + m + pad], forward)
                 starts.append(lo)
         if not starts:
             continue
