@@ -13,6 +13,10 @@ peak memory of each command (its largest process).
 
     python scripts/bench_attribution_motifs.py --out /tmp/bench_attr            # 3,000 x 300 nt
     python scripts/bench_attribution_motifs.py --n 600 --length 200 --no-modisco  # quick
+    python scripts/bench_attribution_motifs.py --sizes 10000x500,20000x1000 --modisco-timeout 1800
+
+``--modisco-timeout S`` caps modisco-lite's wall time: a run past it is stopped and its row says
+"capped" (no patterns).
 """
 
 from __future__ import annotations
@@ -73,15 +77,23 @@ def planted_set(n, length, *, share=0.3, weight=0.8, noise=0.15, seed=0, signal=
     return np.eye(4, dtype=np.float32)[codes], hyp.astype(np.float32), sites, pwms
 
 
-def measured(command, log):
-    """Run ``command``; its wall time (s) and peak memory (MiB, its largest process) from GNU time."""
+def measured(command, log, timeout=None):
+    """Run ``command``; its wall time (s) and peak memory (MiB, its largest process) from GNU time;
+    wall time None where it ran past ``timeout`` seconds and was stopped."""
     start = time.perf_counter()
     with open(log, "w") as out:
-        done = subprocess.run(["/usr/bin/time", "-f", "MAXRSS %M"] + command, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(["/usr/bin/time", "-f", "MAXRSS %M"] + command, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+            return None, float("nan")
     wall = time.perf_counter() - start
     text = Path(log).read_text()
     rss = [int(line.split()[1]) for line in text.splitlines() if line.startswith("MAXRSS ")]
-    if done.returncode:
+    if proc.returncode:
         print(text[-3000:], file=sys.stderr)
         raise SystemExit(f"failed: {' '.join(command)}")
     return wall, (rss[-1] / 1024 if rss else float("nan"))
@@ -143,7 +155,13 @@ def main(argv=None):
     parser.add_argument("--weight", type=float, default=0.8, help="the planted log-odds' weight (noise sd 0.15)")
     parser.add_argument("--no-modisco", action="store_true")
     parser.add_argument("--max-seqlets", type=int, default=2000, help="modisco motifs -n")
+    parser.add_argument("--sizes", default=None, metavar="NxL,...",
+                        help="several set sizes, one after the other (e.g. 3000x300,10000x500,20000x1000)")
+    parser.add_argument("--modisco-timeout", type=float, default=None, metavar="S",
+                        help="stop modisco-lite after S seconds of wall time (its row says capped)")
     args = parser.parse_args(argv)
+    sizes = [tuple(int(v) for v in size.split("x")) for size in args.sizes.split(",")] if args.sizes \
+        else [(args.n, args.length)]
     sys.path.insert(0, str(ROOT))
     from seqimp.motifs import Motif, read_motifs, write_meme
 
@@ -152,10 +170,10 @@ def main(argv=None):
     out.mkdir(parents=True)
     decoys = [m for m in read_motifs(ROOT / "tests" / "data" / "toy_motifs.meme") if m.consensus != "CACGTG"]
     rows = []
-    for kind in ("planted", "noise"):
-        onehot, hyp, sites, pwms = planted_set(args.n, args.length, seed=args.seed, weight=args.weight,
+    for (n, length), kind in ((size, kind) for size in sizes for kind in ("planted", "noise")):
+        onehot, hyp, sites, pwms = planted_set(n, length, seed=args.seed, weight=args.weight,
                                                signal=kind == "planted")
-        folder = out / kind
+        folder = out / (kind if len(sizes) == 1 else f"{n}x{length}_{kind}")
         folder.mkdir()
         np.savez(folder / "OHE.npz", onehot.transpose(0, 2, 1))
         np.savez(folder / "ATTR.npz", hyp.transpose(0, 2, 1))
@@ -169,29 +187,35 @@ def main(argv=None):
         meme = folder / "seqimp" / "motifs.meme"
         motifs = read_motifs(meme) if "MOTIF " in meme.read_text() else []
         per, unmatched = scored(motifs, targets, list(PLANTED))
-        rows.append({"set": kind, "tool": "seqimp", "patterns": len(motifs), "per_motif": per, "unmatched": unmatched,
+        del onehot, hyp
+        size = f"{n:,} x {length:,}"
+        rows.append({"set": kind, "size": size, "tool": "seqimp", "patterns": len(motifs), "per_motif": per, "unmatched": unmatched,
                      "wall_s": wall, "peak_mib": rss, "sites": len(sites)})
         print(json.dumps(rows[-1]), flush=True)
         if args.no_modisco:
             continue
         modisco_cmd = [str(Path(sys.executable).parent / "modisco"), "motifs", "-s", str(folder / "OHE.npz"), "-a",
-                       str(folder / "ATTR.npz"), "-n", str(args.max_seqlets), "-w", str(args.length), "-o",
+                       str(folder / "ATTR.npz"), "-n", str(args.max_seqlets), "-w", str(length), "-o",
                        str(folder / "modisco.h5")]
-        wall, rss = measured(modisco_cmd, folder / "modisco.log")
-        patterns = modisco_patterns(folder / "modisco.h5") if (folder / "modisco.h5").exists() else []
+        wall, rss = measured(modisco_cmd, folder / "modisco.log", timeout=args.modisco_timeout)
+        patterns = modisco_patterns(folder / "modisco.h5") if wall and (folder / "modisco.h5").exists() else []
         per, unmatched = scored(patterns, targets, list(PLANTED))
-        rows.append({"set": kind, "tool": "modisco-lite", "patterns": len(patterns), "per_motif": per,
+        rows.append({"set": kind, "size": size, "tool": "modisco-lite", "patterns": len(patterns), "per_motif": per,
                      "unmatched": unmatched, "wall_s": wall, "peak_mib": rss, "sites": len(sites)})
         print(json.dumps(rows[-1]), flush=True)
     print()
     names = list(PLANTED)
-    print("| set | tool | " + " | ".join(f"{n} ({'-' if PLANTED[n][1] < 0 else '+'})" for n in names)
+    print("| size | set | tool | " + " | ".join(f"{n} ({'-' if PLANTED[n][1] < 0 else '+'})" for n in names)
           + " | patterns | matching nothing | wall time (s) | peak memory (MiB) |")
-    print("|" + "---|" * (len(names) + 6))
+    print("|" + "---|" * (len(names) + 7))
     for r in rows:
+        if r["wall_s"] is None:
+            print(f"| {r['size']} | {r['set']} | {r['tool']} | " + " | ".join("-" for _ in names)
+                  + f" | - | - | capped at {args.modisco_timeout:.0f} | - |")
+            continue
         cells = [("yes" if r["per_motif"][n] else "no") + f" ({r['per_motif'][n]})" if r["set"] == "planted" else "-"
                  for n in names]
-        print(f"| {r['set']} | {r['tool']} | " + " | ".join(cells)
+        print(f"| {r['size']} | {r['set']} | {r['tool']} | " + " | ".join(cells)
               + f" | {r['patterns']} | {r['unmatched']} | {r['wall_s']:.1f} | {r['peak_mib']:.0f} |")
     (out / "results.json").write_text(json.dumps(rows, indent=2) + "\n")
 

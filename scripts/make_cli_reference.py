@@ -67,7 +67,9 @@ OUTPUTS = {
                ("motifs_poim.npz", "the POIM of the model trained here"),
                ("report.html", "the motifs first (in a 'seqimp poim' folder: its report gains a motif section)"),
                ("matches.tsv", "TOMTOM matches (--db)"),
-               ("seqlets.tsv, motif_cwms.npz", "with --attributions: each motif's seqlets; CWM, hypothetical CWM, PWM")],
+               ("seqlets.tsv, motif_cwms.npz", "with --attributions: each motif's seqlets; CWM, hypothetical CWM, PWM"),
+               ("attributions.npz", "with a model on --positive: the one-hot sequences and their hypothetical "
+                                    "contributions, (n, 4, L), and how they were computed (method: ism or gradient)")],
     "scan": [("scan.tsv", "every site: motif, id, position, strand, score, p_value, q_value, matched"),
              ("scan.bed", "the sites as BED6"),
              ("scan.json", "options, background, windows scored per motif"),

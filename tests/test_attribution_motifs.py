@@ -19,25 +19,32 @@ PLANTED = {"AGATAAGA": 1, "TGACTCA": 1, "CACGTG": -1}
 
 def _pwm(consensus, sharp=0.85):
     pwm = np.full((len(consensus), 4), (1 - sharp) / 3)
-    pwm[np.arange(len(consensus)), ["ACGT".index(c) for c in consensus]] = sharp
+    known = [i for i, c in enumerate(consensus) if c != "N"]
+    pwm[known, ["ACGT".index(consensus[i]) for i in known]] = sharp
+    pwm[[i for i, c in enumerate(consensus) if c == "N"]] = 0.25
     return pwm
 
 
-def _planted(n=400, length=100, seed=0, weight=0.8, noise=0.15, share=0.4):
+def _planted(n=400, length=100, seed=0, weight=0.8, noise=0.15, share=0.4, motifs=None, tries=1):
     """One-hot sequences (n, L, 4), hypothetical contributions (log-odds of the planted PWM times
-    ``weight`` times the motif's sign at its sites, Gaussian noise everywhere) and the sites."""
+    ``weight`` times the motif's sign at its sites, Gaussian noise everywhere) and the sites; each
+    motif (``motifs``: consensus -> sign, default PLANTED) in a ``share`` of the sequences, at a
+    random place at least 3 nt from the other sites (``tries`` draws of the place)."""
     rng = np.random.default_rng(seed)
     codes = rng.integers(0, 4, size=(n, length))
     hyp = rng.normal(0, noise, size=(n, length, 4))
     sites = []
     for i in range(n):
         used = np.zeros(length, bool)
-        for k, (consensus, sign) in enumerate(PLANTED.items()):
+        for k, (consensus, sign) in enumerate((motifs or PLANTED).items()):
             if weight == 0 or rng.random() > share:
                 continue
             pwm, m = _pwm(consensus), len(consensus)
-            start = int(rng.integers(0, length - m + 1))
-            if used[max(start - 3, 0):start + m + 3].any():
+            for _ in range(tries):
+                start = int(rng.integers(0, length - m + 1))
+                if not used[max(start - 3, 0):start + m + 3].any():
+                    break
+            else:
                 continue
             used[start:start + m] = True
             minus = rng.random() < 0.5
@@ -104,6 +111,51 @@ def test_both_layouts_give_the_same_motifs(planted, run):
     other = find_motifs(sequences=onehot.transpose(0, 2, 1), attributions=hyp.transpose(0, 2, 1))
     assert other.table().equals(run.table())
     assert other.seqlet_table().equals(run.seqlet_table())
+
+
+#: four motifs, one of 14 nt, for short sequences that hold several sites each
+DENSE = {**PLANTED, "CCGCGNGGNGGCAG": 1}
+
+
+def _consensus(motif):
+    return "".join("ACGT"[i] for i in motif.pwm.argmax(axis=1))
+
+
+def _recovered(motifs, planted):
+    """How many motifs recover each planted one: consensus or its reverse complement, N any letter."""
+    def same(found, consensus):
+        return len(found) == len(consensus) and all(c in ("N", f) for f, c in zip(found, consensus))
+
+    rc = str.maketrans("ACGTN", "TGCAN")
+    return {c: sum(same(_consensus(m), c) or same(_consensus(m), c[::-1].translate(rc)) for m in motifs)
+            for c in planted}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_short_sequences_where_most_windows_hold_a_site_keep_every_motif(seed):
+    """150 sequences of 120 nt, each of four motifs in 70 % of them: most windows overlap a site, and
+    the median of the window sums is no longer noise; the null is fitted to the peak of the noise."""
+    onehot, hyp, sites = _planted(n=150, length=120, share=0.7, seed=seed, motifs=DENSE, tries=20)
+    motifs, seqlets = attribution_motifs(*check_attribution_arrays(onehot, hyp))
+    assert len(sites) >= 370
+    assert _recovered(motifs, DENSE) == {c: 1 for c in DENSE}, [_consensus(m) for m in motifs]
+    assert [m.sign for m in motifs if _consensus(m) in ("CACGTG",)] == [-1]
+    noise = attribution_motifs(*check_attribution_arrays(*_planted(n=150, length=120, weight=0.0, seed=seed)[:2]))
+    assert noise[0] == [] and len(noise[1]) < 20
+
+
+def test_a_partial_copy_of_a_motif_is_merged_into_it():
+    """The last 6 of 14 columns fit inside the whole CWM (cosine 1 over the overlap), though their
+    whole-norm similarity is below merge_similarity (0.65); unrelated CWMs fit below contain_similarity."""
+    from seqimp.motifs._attribution_seqlets import DEFAULTS, _cosine_alignment
+
+    long = _pwm("CCGCGNGGNGGCAG") - 0.25
+    part = long[8:] * 0.7
+    assert _cosine_alignment(long, part, 4)[0] == pytest.approx(np.sqrt(5 / 12))  # 5 of 12 known columns
+    assert _cosine_alignment(long, part, 4)[0] < DEFAULTS["merge_similarity"]
+    assert _cosine_alignment(long, part, 6, within=True) == (pytest.approx(1.0), 8, 0)
+    for other in ("AGATAAGA", "TGACTCA", "CACGTG"):
+        assert _cosine_alignment(long, _pwm(other) - 0.25, len(other), within=True)[0] < 0.7
 
 
 def test_a_pure_noise_map_gives_no_motif():

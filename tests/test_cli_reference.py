@@ -46,6 +46,12 @@ def _stub(*args, **kwargs):
     raise Reached()
 
 
+class _Differentiable:
+    """A model with a gradient (a torch module's scorer) whose every use reaches the library."""
+
+    __call__ = input_gradient = staticmethod(_stub)
+
+
 class _Dummy:
     length = 30
     alphabet = None
@@ -151,7 +157,8 @@ def _samples(d):
             "--weight-tol": "0.01", "--patience": "2", "--optimum-tol": "0.1", "--shrink-margin": "0.5",
             "--average": "3", "--threads": "1", "--labels": "1", "--chunk-size": "10", "--vcf": f"{d}/v.vcf",
             "--regions": f"{d}/p.bed", "--null-windows": "5", "--batch-size": "10", "--cv": "2", "--run": f"{d}/run", "--bfile": f"{d}/bg.txt",
-            "--sequences": f"{d}/ohe.npz", "--attributions": f"{d}/attr.npy"}
+            "--sequences": f"{d}/ohe.npz", "--attributions": f"{d}/attr.npy", "--torch-model": f"{d}/m.pt",
+            "--device": "cpu"}
 
 
 def _extra(command, option, value, d):
@@ -162,6 +169,8 @@ def _extra(command, option, value, d):
         return ["--onnx-model", f"{d}/m.onnx"]
     if option == "--sklearn-features":
         return ["--sklearn-model", f"{d}/m.joblib"]
+    if option in ("--attribution", "--device"):
+        return ["--torch-model", f"{d}/m.pt"]
     if option == "--solver" or option in ("--validation-fraction", "--validation-tol", "--weight-tol", "--patience"):
         return ["--solver", "fast"] if option != "--solver" else []
     if option in ("--optimum-tol", "--shrink-margin", "--average", "--no-refit", "--extrapolate"):
@@ -231,6 +240,9 @@ def _stub_library(monkeypatch):
     monkeypatch.setattr(seqimp.kernels, "connect", _stub, raising=False)
     for name in ("load_scorer", "load_sklearn_model", "OnnxScorer"):
         monkeypatch.setattr(seqimp.scorers, name, lambda *a, **k: _stub, raising=False)
+    import seqimp.importance._torch
+
+    monkeypatch.setattr(seqimp.importance._torch, "load_torch_model", lambda *a, **k: _Differentiable())
     import seqimp.io._store
 
     monkeypatch.setattr(seqimp.io._store, "fill_codes_store", _stub)

@@ -16,15 +16,13 @@ from ._printing import print_motifs
 HELP = """\
 Find the motifs a sequence model relies on: train a classifier on --positive
 vs --negative (or start from a saved --poim), take candidates from the peaks
-of its differential POIM, fit PWMs to the POIM and refine them on their sites
-in the sequences; a motif is kept when its sites are enriched in the
-positives, also held out. FASTA of any lengths, as STREME takes them; without
-negatives the controls are dinucleotide shuffles of the positives.
-Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac (motifs.homer:
---homer), background.txt, motifs.tsv, motifs.json, motif_candidates.tsv,
-motif_sites.tsv/.bed, logos/, motifs_poim.npz, report.html and matches.tsv
-(--db); with --attributions also seqlets.tsv and motif_cwms.npz (no training).
-Full reference: docs/cli/motifs.md
+of its differential POIM, fit PWMs and refine them on their sites; a motif is
+kept when its sites are enriched in the positives, also held out (without
+negatives: against dinucleotide shuffles). Or: the motifs of any model's
+attributions (TF-MoDISco's job). Writes into DIR: motifs.meme/.jaspar/
+.transfac/.homer, motifs.tsv/.json, motif_candidates.tsv, motif_sites.tsv/.bed,
+logos/, motifs_poim.npz, report.html, matches.tsv (--db); seqlets.tsv,
+motif_cwms.npz, attributions.npz (attributions). Reference: docs/cli/motifs.md
 
 examples:
   seqimp motifs --positive pos.fa --negative neg.fa --out motifs
@@ -134,15 +132,34 @@ def register(sub) -> None:
             "A C G T order; an .npz file gives its first array, or the one named after a colon (OHE.npz:x).")
     a.add_argument("--attributions", metavar="ATTR.npz",
                    help="hypothetical contributions, same shape; .npy/.npz[:NAME]")
-    details(a.add_argument("--scorer", metavar="MODULE:FUNCTION",
-                           help="or: attributions by ISM of this score function on --positive (attributions.npz)"),
-            "In-silico mutagenesis of every position of the --positive sequences (one length), in batches: each "
-            "letter's score change minus the mean over the four letters. DIR/attributions.npz keeps them (arrays "
-            "sequences and attributions) for reuse with --sequences and --attributions.")
-    a.add_argument("--onnx-model", metavar="MODEL.onnx",
-                   help="or: attributions by ISM of this ONNX model (one-hot input (n, 4, L)) on --positive")
-    a.add_argument("--model-file", metavar="MODEL",
-                   help="or: attributions by ISM of a saved model (seqimp train's, LS-GKM's) on --positive")
+    details(a.add_argument("--scorer", metavar="MOD:FUNC",
+                           help="or explain a model on --positive (attributions.npz): a score function"),
+            "The models of this group explain the --positive sequences (one length): by in-silico mutagenesis "
+            "(ISM) of every position, in batches, each letter's score change minus the mean over the four letters; "
+            "or, with --attribution gradient, by gradient x input: the gradient of the score with respect to the "
+            "one-hot input, minus its mean over the four letters at each position (the hypothetical contribution; "
+            "times the one-hot input, the contribution). DIR/attributions.npz keeps them (arrays sequences and "
+            "attributions, (n, 4, L)) for reuse with --sequences and --attributions.")
+    details(a.add_argument("--onnx-model", metavar="M.onnx", help="an ONNX model, one-hot input (n, 4, L)"),
+            "Run by onnxruntime (pip install 'seqimp[onnx]'); explained by ISM.")
+    a.add_argument("--model-file", metavar="MODEL", help="a saved model (seqimp train's, LS-GKM's)")
+    details(a.add_argument("--sklearn-model", metavar="MODEL.joblib",
+                           help="a joblib-saved scikit-learn model on seqimp.scorers.onehot"),
+            "Loading a joblib file runs its pickle code: trusted files only. Explained by ISM; a model linear in the "
+            "one-hot features (coef_ of 4L values: logistic regression, linear SVM, ridge) also by --attribution "
+            "gradient, whose gradient is its coefficients.")
+    details(a.add_argument("--torch-model", metavar="M.pt",
+                           help="a TorchScript model, one-hot input (n, 4, L) (gradient x input)"),
+            "Loaded with torch.jit.load (save one with torch.jit.save(torch.jit.script(model))); one-hot float32 "
+            "input (n, 4, L), output (n,) or (n, m) (column 0). PyTorch is the extra 'torch' (pip install "
+            "'seqimp[torch]', or a wheel from pytorch.org for your CUDA). Gradients in batches of 256 sequences on "
+            "--device.")
+    details(a.add_argument("--attribution", choices=["ism", "gradient"], default=None, metavar="HOW",
+                           help="ism or gradient (x input; default: gradient for --torch-model)"),
+            "ism works for every model (3L + 1 scores per sequence); gradient needs a differentiable model "
+            "(--torch-model, or a linear --sklearn-model) and costs one forward and one backward pass per sequence. "
+            "For a model linear in its one-hot input the two give the same hypothetical contributions.")
+    a.add_argument("--device", default="auto", help="torch device of --torch-model (default: cuda if any, else cpu)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if needed)")
     add_gkm_options(add_model_options(p, "model (when training)"))
     g = p.add_argument_group("importance (when training)")
@@ -266,34 +283,43 @@ def _attribution_array(spec, option):
                                               else "holds no array"))
 
 
+#: The options of a model explained on --positive (attribution route), in the order they are checked.
+ATTRIBUTION_MODELS = ("scorer", "onnx_model", "model_file", "sklearn_model", "torch_model")
+
+
 def _attribution_motifs(args) -> int:
-    """``--sequences`` and ``--attributions`` (or ISM of ``--scorer``/``--onnx-model`` on ``--positive``):
-    motifs from any model's attributions."""
+    """``--sequences`` and ``--attributions`` (or the attributions of a model on ``--positive``: ISM or
+    gradient x input): motifs from any model's attributions."""
+    import numpy as np
+
     from .._utils.npz import save_npz
     from ..motifs._attribution_seqlets import check_attribution_arrays
     from ..options import MotifOptions, OutputOptions
     from ..pipeline import run_motifs
 
     check_output_path(args.out)
-    model = [o for o, v in (("--scorer", args.scorer), ("--onnx-model", args.onnx_model),
-                            ("--model-file", args.model_file)) if v]
+    model = ["--" + o.replace("_", "-") for o in ATTRIBUTION_MODELS if getattr(args, o)]
     given = [o for o, v in (("--positive", args.positive and not model), ("--positive-bed", args.positive_bed),
                             ("--table", args.table), ("--poim", args.poim), ("--negative", args.negative),
                             ("--sequences", args.sequences and model), (model[-1] if model else "", len(model) > 1))
              if v]
     if model and not args.positive:
-        raise UserError(f"{model[0]}: give the sequences to explain by in-silico mutagenesis (--positive SEQS.fa)")
+        raise UserError(f"{model[0]}: give the sequences to explain (--positive SEQS.fa)")
     if given or not (model or (args.sequences and args.attributions)):
-        raise UserError("--sequences and --attributions go together (or --scorer/--onnx-model/--model-file with "
-                        "--positive), "
+        raise UserError("--sequences and --attributions go together (or a model, --scorer/--onnx-model/"
+                        "--model-file/--sklearn-model/--torch-model, with --positive), "
                         "without " + (given[0] if given else "the other inputs"))
+    if not model and (args.attribution or args.device != "auto"):
+        raise UserError(f"{'--attribution' if args.attribution else '--device'} chooses how a model on --positive "
+                        "is explained; --sequences and --attributions give the attributions themselves")
     if model:
-        onehot, hyp = _ism_attributions(args)
+        onehot, hyp, method = _model_attributions(args, model[0])
     else:
         names = (f"--sequences {args.sequences}", f"--attributions {args.attributions}")
-        arrays = [_attribution_array(spec, option) for spec, option in zip((args.sequences, args.attributions),
-                                                                            ("--sequences", "--attributions"))]
-        onehot, hyp = check_attribution_arrays(*arrays, names=names)  # before anything is written
+        onehot, hyp = check_attribution_arrays(  # before anything is written; the files' arrays not kept
+            *(_attribution_array(spec, option) for spec, option in zip((args.sequences, args.attributions),
+                                                                       ("--sequences", "--attributions"))),
+            names=names)
     database = read_motif_source(args.db, args.db_format, "--db") if args.db else None
     motifs = MotifOptions(database=database, top_matches=args.matches)
     with output_dir(args.out, "motifs", inputs=input_paths(args)) as tmp:
@@ -301,19 +327,41 @@ def _attribution_motifs(args) -> int:
                          output=OutputOptions(fmt=args.format, progress=progress_enabled()), random_state=args.seed)
         if model:  # for reuse: --sequences DIR/attributions.npz:sequences --attributions ...:attributions
             save_npz(Path(tmp) / "attributions.npz", {"sequences": onehot.transpose(0, 2, 1),
-                                                       "attributions": hyp.transpose(0, 2, 1)})
+                                                       "attributions": hyp.transpose(0, 2, 1),
+                                                       "method": np.array(method)})
     print_motifs(run, args.out)
     return 0
 
 
-def _ism_attributions(args):
-    """One-hot --positive and the hypothetical contributions of --scorer/--onnx-model/--model-file on them
-    (ISM)."""
-    from ..io import read_fasta
-    from ..motifs.search._attribution_route import ism_attributions
-    from ..scorers import OnnxScorer, load_scorer
+def _model_attributions(args, option):
+    """One-hot --positive and the hypothetical contributions of the model of ``option`` on them: ISM, or
+    gradient x input (``--attribution``; the default for --torch-model). Returns (onehot, hyp, method)."""
+    import logging
 
+    from ..importance._attributions import gradient_attributions, has_gradient, ism_attributions
+    from ..io import read_fasta
+
+    method = args.attribution or ("gradient" if args.torch_model else "ism")
+    if args.device != "auto" and not args.torch_model:
+        raise UserError(f"--device {args.device}: the device of --torch-model; {option} does not run on torch")
     sequences = read_fasta(args.positive)
+    model = _attribution_model(args)
+    if method == "gradient" and not has_gradient(model):
+        raise UserError(f"--attribution gradient: {option} has no gradient (a --torch-model or a linear "
+                        "--sklearn-model has one); explain it by ISM (--attribution ism)")
+    logging.getLogger(__name__).info(f"attributions of {option} on {len(sequences)} sequences by "
+                                     f"{'gradient x input' if method == 'gradient' else 'in-silico mutagenesis'}")
+    if method == "gradient":
+        onehot, hyp = gradient_attributions(model, sequences, progress=progress_enabled())
+    else:
+        onehot, hyp = ism_attributions(model, sequences, progress=progress_enabled())
+    return onehot, hyp, method
+
+
+def _attribution_model(args):
+    """The score function of --scorer/--onnx-model/--model-file/--sklearn-model/--torch-model."""
+    from ..scorers import OnnxScorer, load_scorer, load_sklearn_model
+
     if args.model_file:
         from ..training._predict import load_predictor, score_in_batches
 
@@ -321,13 +369,18 @@ def _ism_attributions(args):
 
         def score_fn(codes):
             return score_in_batches(model, codes, progress=False)
-    else:
-        score_fn = load_scorer(args.scorer) if args.scorer else OnnxScorer(args.onnx_model)
-    return ism_attributions(score_fn, sequences, progress=progress_enabled())
+        return score_fn
+    if args.torch_model:
+        from ..importance._torch import load_torch_model
+
+        return load_torch_model(args.torch_model, device=args.device)
+    if args.sklearn_model:
+        return load_sklearn_model(args.sklearn_model)
+    return load_scorer(args.scorer) if args.scorer else OnnxScorer(args.onnx_model)
 
 
 def _run(args) -> int:
-    if args.sequences or args.attributions or args.scorer or args.onnx_model or args.model_file:
+    if args.sequences or args.attributions or any(getattr(args, o) for o in ATTRIBUTION_MODELS):
         return _attribution_motifs(args)
     from ..options import BackgroundOptions, ImportanceOptions, ModelOptions, MotifOptions, OutputOptions
     from ..pipeline import run_motifs

@@ -153,6 +153,31 @@ class ModelScorer:
                               "sequence is needed (a multi-class model needs its own score function)")
         return out
 
+    def input_gradient(self, X) -> np.ndarray:
+        """The gradient of the score with respect to the one-hot input, (n, L, A): a model linear in
+        ``onehot`` features (``coef_`` of L * A values; ``decision_function`` or ``predict``) has its
+        coefficients as the gradient everywhere. The model's own scores on ``X`` (an unknown code, N, is
+        a row of zeros) are checked to be ``features @ coef_ + intercept_`` (relative tolerance 1e-6):
+        another model has no gradient here (SeqimpError; ISM explains it)."""
+        codes = np.asarray(getattr(X, "codes", X))
+        n, length = codes.shape
+        a = self.alphabet.size
+        coef = getattr(self.model, "coef_", None)
+        usable = (self.features == "onehot" and self.method in ("decision_function", "predict")
+                  and coef is not None and np.size(coef) == length * a)
+        if usable:
+            w = np.asarray(coef, dtype=np.float64).reshape(length * a)
+            features = np.eye(a + 1, a)[codes.astype(np.intp)].reshape(n, length * a)
+            expected = features @ w + float(np.ravel(getattr(self.model, "intercept_", 0.0))[0])
+            got = np.asarray(getattr(self.model, self.method)(features), dtype=np.float64).reshape(-1)
+            usable = got.shape == expected.shape and np.allclose(got, expected, rtol=1e-6,
+                                                                 atol=1e-6 * (np.abs(expected).max() + 1e-300))
+        if not usable:
+            raise SeqimpError(f"{self.source}: gradient x input takes a model linear in seqimp.scorers.onehot "
+                              f"features of length-{length} sequences (coef_ of {length * a} values); this one is "
+                              "explained by ISM (--attribution ism)")
+        return np.broadcast_to(w.reshape(1, length, a), (n, length, a)).copy()
+
 
 def sklearn_scorer(model, *, features="onehot", method="auto", alphabet="dna") -> ModelScorer:
     """Wrap a fitted scikit-learn model as a ``score_fn``; see :class:`ModelScorer`."""

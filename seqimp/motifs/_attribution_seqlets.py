@@ -42,10 +42,12 @@ __all__ = ["check_attribution_arrays", "find_attribution_seqlets", "attribution_
            "DEFAULTS"]
 
 #: The defaults of :func:`attribution_motifs` (recorded in ``motifs.json``).
-DEFAULTS = dict(window=15, flank=5, fdr=0.05, max_shift=8, min_similarity=0.5, merge_similarity=0.7, trim=0.25,
-                min_seqlets=20, min_contribution=0.5, min_width=4)
+DEFAULTS = dict(window=15, flank=5, fdr=0.05, max_shift=8, min_similarity=0.5, merge_similarity=0.7,
+                contain_similarity=0.8, trim=0.25, min_seqlets=20, min_contribution=0.5, min_width=4)
 
 _LN2 = float(np.log(2.0))
+#: Shares of the windows whose narrowest intervals measure the null (:func:`_laplace_null`).
+_SHARES = (0.5, 0.25, 0.1)
 
 
 def check_attribution_arrays(sequences, attributions, *, names=("sequences", "attributions")):
@@ -74,43 +76,58 @@ def check_attribution_arrays(sequences, attributions, *, names=("sequences", "at
     """
     out = []
     for name, array in zip(names, (sequences, attributions)):
-        try:
-            a = np.asarray(array, dtype=np.float64)
+        try:  # the given dtype kept until the end (no float64 copy of a float32 map before it is checked)
+            a = np.asarray(array)
+            if a.dtype.kind not in "biuf":
+                a = a.astype(np.float64)
         except (TypeError, ValueError) as exc:
             raise SeqimpError(f"{name}: not a numeric array ({exc})") from None
         if a.ndim != 3 or 4 not in a.shape[1:]:
             raise SeqimpError(f"{name}: expected an array of shape (n, 4, L) or (n, L, 4), got {a.shape}")
-        if a.shape[1] == 4 and a.shape[2] != 4:
-            a = a.transpose(0, 2, 1)
-        if a.shape[0] == 0 or a.shape[1] == 0:
+        letters = 1 if a.shape[1] == 4 and a.shape[2] != 4 else 2
+        if min(a.shape[0], a.shape[3 - letters]) == 0:
             raise SeqimpError(f"{name}: no sequence (shape {a.shape})")
-        if not np.isfinite(a).all():
+        if a.dtype.kind == "f" and not np.isfinite(a).all():  # checked in the given layout (contiguous: faster)
             raise SeqimpError(f"{name}: holds NaN or infinite values")
-        out.append(np.ascontiguousarray(a))
-    onehot, hyp = out
+        out.append((a, letters))
+    (given, letters), (hyp, hyp_letters) = out
+    onehot = given.transpose(0, 2, 1) if letters == 1 else given
+    hyp = hyp.transpose(0, 2, 1) if hyp_letters == 1 else hyp
     if onehot.shape != hyp.shape:
         raise SeqimpError(f"{names[1]}: shape {hyp.shape} (as (n, L, 4)) differs from {names[0]}'s {onehot.shape}")
-    if not (np.isin(onehot, (0.0, 1.0)).all() and (onehot.sum(axis=2) <= 1).all()):
+    if not (((given == 0) | (given == 1)).all() and (given.sum(axis=letters) <= 1).all()):
         raise SeqimpError(f"{names[0]}: not one-hot (every position must hold one 1 among A, C, G, T, or none for N)")
-    return onehot.astype(np.float32), hyp
+    return _contiguous(onehot, np.float32), _contiguous(hyp, np.float64)
+
+
+def _contiguous(a, dtype):
+    """``a`` (n, L, 4), possibly a transposed view, as a C-contiguous array of ``dtype``: copied one
+    sequence at a time (a whole strided copy of the (n, 4, L) layout is many times slower)."""
+    if a.flags.c_contiguous:
+        return np.asarray(a, dtype=dtype)
+    out = np.empty(a.shape, dtype=dtype)
+    for i in range(a.shape[0]):
+        out[i] = a[i]
+    return out
 
 
 @njit(cache=True)
-def _pick_windows(scores, order, threshold, window):
+def _pick_windows(scores, threshold, window):
     """Per sequence, the strongest windows whose |score| reaches ``threshold``, none overlapping an
-    earlier one. ``scores``: (n, nw); ``order``: (n, nw) window indices by |score| descending.
-    Returns (sequence, window start) of the windows kept, the strongest of each sequence first."""
+    earlier one (ties: the earlier window first). ``scores``: (n, nw). Returns (sequence, window
+    start) of the windows kept, the strongest of each sequence first."""
     n, nw = scores.shape
     seq = np.empty(n * (nw // window + 1), np.int64)
     pos = np.empty_like(seq)
     k = 0
     taken = np.zeros(nw, np.bool_)
     for i in range(n):
+        strong = np.nonzero(np.abs(scores[i]) >= threshold)[0]
+        if len(strong) == 0:
+            continue
+        order = strong[np.argsort(-np.abs(scores[i][strong]), kind="mergesort")]
         taken[:] = False
-        for r in range(nw):
-            p = order[i, r]
-            if abs(scores[i, p]) < threshold:
-                break
+        for p in order:
             if taken[p]:
                 continue
             seq[k] = i
@@ -121,21 +138,50 @@ def _pick_windows(scores, order, threshold, window):
     return seq[:k], pos[:k]
 
 
-def _laplace_threshold(centred, fdr):
-    """The smallest |window sum - median| that passes Benjamini-Hochberg at ``fdr`` under the
-    Laplace null fitted to the windows (inf where none passes), and the Laplace scale."""
-    ranked = np.sort(np.abs(centred.ravel()))[::-1]
-    threshold, scale = np.inf, float(np.median(ranked)) / _LN2
-    for _ in range(2):  # the scale again from the windows below the first threshold (the signal left out)
-        if not scale > 0:
-            return np.inf, scale
+def _laplace_null(values):
+    """Centre and scale of the Laplace null of window sums ``values`` (sorted ascending): for each
+    share q of :data:`_SHARES`, the narrowest interval holding that share of the windows (its
+    midpoint a centre, its half-width ``b * -ln(1 - q)`` under a Laplace law of scale b); the share
+    giving the smallest scale wins. For Laplace noise every share estimates the same scale; on
+    Gaussian-like noise the half (the median's estimate) gives the smallest, so a map of noise keeps
+    it. Where most windows hold some signal, the windows of noise still make the sharpest peak: a
+    smaller share measures that peak, centred where the noise lies, not at the median that the
+    signal moved."""
+    n = len(values)
+    best = (0.0, np.inf)
+    for q in _SHARES:
+        k = max(int(np.ceil(q * n)), 2)
+        if k > n:
+            continue
+        widths = values[k - 1:] - values[:n - k + 1]
+        i = int(np.argmin(widths))
+        scale = float(widths[i]) / 2 / -np.log1p(-q)
+        if scale < best[1]:
+            best = (float(values[i] + values[i + k - 1]) / 2, scale)
+    return best
+
+
+def _laplace_threshold(sums, fdr):
+    """The centre of the Laplace null, the smallest |window sum - centre| that passes
+    Benjamini-Hochberg at ``fdr`` under it (inf where none passes) and its scale; the null is fitted
+    again to the windows below the first threshold (the signal left out)."""
+    values = np.sort(sums.ravel())
+    centre, scale = _laplace_null(values)
+    threshold = np.inf
+    for _ in range(2):
+        if not 0 < scale < np.inf:
+            return centre, np.inf, scale
+        # a window passing BH has p <= fdr, |x| >= b ln(1/fdr): only those are ranked (the largest
+        # values, so their ranks among all windows are their ranks here)
+        magnitudes = np.abs(values - centre)
+        ranked = np.sort(magnitudes[magnitudes >= scale * np.log(1 / fdr)])[::-1]
         pvalues = np.exp(-ranked / scale)  # two-sided: 2 * 0.5 * exp(-|x| / b)
-        passing = np.nonzero(pvalues <= fdr * np.arange(1, len(ranked) + 1) / len(ranked))[0]
+        passing = np.nonzero(pvalues <= fdr * np.arange(1, len(ranked) + 1) / len(values))[0]
         if not len(passing):
-            return np.inf, scale
+            return centre, np.inf, scale
         threshold = float(ranked[passing[-1]])
-        scale = float(np.median(ranked[ranked < threshold])) / _LN2
-    return threshold, scale
+        centre, scale = _laplace_null(values[magnitudes < threshold])
+    return centre, threshold, scale
 
 
 def find_attribution_seqlets(onehot, hyp, *, window=15, flank=5, fdr=0.05) -> pd.DataFrame:
@@ -162,17 +208,15 @@ def find_attribution_seqlets(onehot, hyp, *, window=15, flank=5, fdr=0.05) -> pd
     n, length, _ = onehot.shape
     if window > length:
         raise SeqimpError(f"window {window} exceeds the sequence length {length}")
-    contribution = (onehot * hyp).sum(axis=2)
+    contribution = np.einsum("nlk,nlk->nl", onehot, hyp)
     csum = np.concatenate([np.zeros((n, 1)), np.cumsum(contribution, axis=1)], axis=1)
     sums = csum[:, window:] - csum[:, :-window]
     sums = sums[:, flank:sums.shape[1] - flank]  # windows whose flanks fit in the sequence
     if sums.shape[1] == 0:
         raise SeqimpError(f"window {window} plus flanks of {flank} exceed the sequence length {length}")
-    median = float(np.median(sums))
+    median, threshold, scale = _laplace_threshold(sums, fdr)
     centred = sums - median
-    threshold, scale = _laplace_threshold(centred, fdr)
-    order = np.argsort(-np.abs(centred), axis=1, kind="stable")
-    seq, pos = _pick_windows(centred, order, threshold if np.isfinite(threshold) else np.inf, window)
+    seq, pos = _pick_windows(centred, threshold, window)
     value = sums[seq, pos]  # window pos starts at pos + flank: its seqlet at pos
     table = pd.DataFrame({"sequence": seq, "start": pos, "contribution": value,
                           "sign": np.where(centred[seq, pos] >= 0, 1, -1)})
@@ -293,13 +337,27 @@ class AttributionMotif:
         return int(self.cwm.shape[0])
 
 
-def _oriented(arr, seq, start, strand, width):
-    """Windows (k, width, 4) of ``arr`` (n, L', 4) at ``start``, reverse-complemented on strand 1."""
-    idx = start[:, None] + np.arange(width)[None, :]
-    win = arr[seq[:, None], idx]
-    minus = strand == 1
-    win[minus] = win[minus][:, ::-1, ::-1]
-    return win
+class _Padded:
+    """An (n, L, 4) array, or the product of two (``onehot * hyp``: a contribution map), read as if
+    padded with ``pad`` zero positions at both ends (windows may pass a sequence's ends), without
+    the padded copy."""
+
+    def __init__(self, pad, *arrays):
+        self.pad, self.arrays = pad, arrays
+        self.length = arrays[0].shape[1]
+
+    def windows(self, seq, start, strand, width):
+        """Windows (k, width, 4), float64, at padded ``start``, reverse-complemented on strand 1."""
+        idx = start[:, None] - self.pad + np.arange(width)[None, :]
+        inside = (idx >= 0) & (idx < self.length)
+        idx = np.clip(idx, 0, self.length - 1)
+        win = self.arrays[0][seq[:, None], idx].astype(np.float64)
+        for other in self.arrays[1:]:
+            win *= other[seq[:, None], idx]
+        win[~inside] = 0.0
+        minus = strand == 1
+        win[minus] = win[minus][:, ::-1, ::-1]
+        return win
 
 
 def _trim(cwm, trim):
@@ -308,9 +366,11 @@ def _trim(cwm, trim):
     return int(keep[0]), int(keep[-1]) + 1
 
 
-def _cosine_alignment(a, b, min_overlap):
+def _cosine_alignment(a, b, min_overlap, *, within=False):
     """Best alignment of CWM ``b`` on ``a`` over offsets and both strands: (similarity, offset,
-    strand 0/1), the products of overlapping columns over the whole norms."""
+    strand 0/1), the products of overlapping columns over the whole norms; ``within``: over the
+    norms of the overlapping columns alone (how well the shorter CWM, overlapped whole, fits inside
+    the longer one)."""
     na, nb = np.sqrt((a ** 2).sum()), np.sqrt((b ** 2).sum())
     best = (-2.0, 0, 0)
     if na <= 0 or nb <= 0:
@@ -320,7 +380,9 @@ def _cosine_alignment(a, b, min_overlap):
             lo, hi = max(d, 0), min(len(a), d + len(bb))
             if hi - lo < min_overlap:
                 continue
-            sim = float((a[lo:hi] * bb[lo - d:hi - d]).sum() / (na * nb))
+            x, y = a[lo:hi], bb[lo - d:hi - d]
+            norm = np.sqrt((x ** 2).sum() * (y ** 2).sum()) if within else na * nb
+            sim = float((x * y).sum() / norm) if norm > 0 else -2.0
             if sim > best[0] + 1e-12:
                 best = (sim, d, s)
     return best
@@ -341,8 +403,8 @@ def _map_instances(inst, m1, m2, offset, strand):
 
 
 def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8, min_similarity=0.5,
-                       merge_similarity=0.7, trim=0.25, min_seqlets=20, min_contribution=0.5, min_width=4,
-                       max_clusters=200):
+                       merge_similarity=0.7, contain_similarity=0.8, trim=0.25, min_seqlets=20, min_contribution=0.5,
+                       min_width=4, max_clusters=200):
     """Motifs of an attribution map: seqlets, clusters, merged copies (the module's steps).
 
     Parameters
@@ -357,6 +419,9 @@ def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8
         Cosine similarity of hypothetical profiles for a seqlet to join a cluster.
     merge_similarity : float, default=0.7
         Cosine similarity of two clusters' aligned CWMs (whole norms) for them to be merged.
+    contain_similarity : float, default=0.8
+        Or: cosine similarity of the shorter CWM, overlapped whole, with the columns of the longer
+        it overlaps (a partial copy of a motif is merged into it).
     trim : float, default=0.25
         A motif spans the columns holding at least this share of its largest column's contribution.
     min_seqlets : int, default=20
@@ -379,10 +444,7 @@ def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8
     seqlets = find_attribution_seqlets(onehot, hyp, window=window, flank=flank, fdr=fdr)
     width = window + 2 * flank
     pad = width + max_shift
-    padded = lambda a: np.pad(a, ((0, 0), (pad, pad), (0, 0)))  # noqa: E731
-    hyp_p = padded(hyp)
-    contrib_p = padded(onehot * hyp)
-    onehot_p = padded(onehot.astype(np.float64))
+    hyp_p, contrib_p, onehot_p = _Padded(pad, hyp), _Padded(pad, onehot, hyp), _Padded(pad, onehot)
     found = []
     for sign in (1, -1):
         rows = seqlets[seqlets["sign"] == sign]
@@ -390,7 +452,7 @@ def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8
             continue
         seq = rows["sequence"].to_numpy(np.int64)
         start = rows["start"].to_numpy(np.int64) + pad  # padded coordinates
-        ext = _oriented(hyp_p, seq, start - max_shift, np.zeros(len(seq), np.int64), width + 2 * max_shift)
+        ext = hyp_p.windows(seq, start - max_shift, np.zeros(len(seq), np.int64), width + 2 * max_shift)
         ext = np.ascontiguousarray(ext * sign)
         order = np.arange(len(rows), dtype=np.int64)  # strongest first
         sums, counts = _greedy_clusters(ext, order, width, max_shift, min_similarity, max_clusters)
@@ -406,11 +468,11 @@ def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8
             s_seq, s_strand = seq[members], strand[members]
             # the aligned window: a shift d on "+" starts d later; on "-" it starts d earlier
             s_start = np.where(s_strand == 0, start[members] + shift[members], start[members] - shift[members])
-            cwm = _oriented(contrib_p, s_seq, s_start, s_strand, width).mean(axis=0)
+            cwm = contrib_p.windows(s_seq, s_start, s_strand, width).mean(axis=0)
             a, b = _trim(cwm, trim)
             t_start = np.where(s_strand == 0, s_start + a, s_start + width - b)
             clusters.append([s_seq, t_start, s_strand, b - a])
-        clusters = _merge(clusters, contrib_p, merge_similarity, length, pad)
+        clusters = _merge(clusters, contrib_p, merge_similarity, contain_similarity, length, pad)
         for s_seq, t_start, s_strand, m in clusters:
             if len(s_seq) < min_seqlets:
                 continue
@@ -424,16 +486,22 @@ def attribution_motifs(onehot, hyp, *, window=15, flank=5, fdr=0.05, max_shift=8
     return found, seqlets
 
 
-def _merge(clusters, contrib_p, merge_similarity, length, pad):
-    """Clusters whose trimmed CWMs align at ``merge_similarity`` merged into the larger one (in its
-    frame); instances that would pass a sequence's end, and repeated instances, dropped."""
+def _merge(clusters, contrib_p, merge_similarity, contain_similarity, length, pad):
+    """Clusters whose trimmed CWMs align at ``merge_similarity`` (whole norms), or the shorter of
+    which fits inside the longer at ``contain_similarity`` (the norms of the overlap: a copy of part
+    of a motif, its sites spoilt elsewhere), merged into the larger one (in its frame); instances
+    that would pass a sequence's end, and repeated instances, dropped."""
     clusters = sorted(clusters, key=lambda c: -len(c[0]))
     merged = []
     for seq, start, strand, m in clusters:
-        cwm = _oriented(contrib_p, seq, start, strand, m).mean(axis=0)
+        cwm = contrib_p.windows(seq, start, strand, m).mean(axis=0)
         for target in merged:
-            t_cwm = _oriented(contrib_p, target[0], target[1], target[2], target[3]).mean(axis=0)
+            t_cwm = contrib_p.windows(target[0], target[1], target[2], target[3]).mean(axis=0)
             sim, offset, st = _cosine_alignment(t_cwm, cwm, min_overlap=max(3, min(m, target[3]) // 2))
+            if sim < merge_similarity:
+                inner = _cosine_alignment(t_cwm, cwm, min_overlap=min(m, target[3]), within=True)
+                if inner[0] >= contain_similarity:
+                    sim, offset, st = merge_similarity, inner[1], inner[2]
             if sim >= merge_similarity:
                 new_seq, new_start, new_strand = _map_instances((seq, start, strand), target[3], m, offset, st)
                 inside = (new_start >= pad) & (new_start + target[3] <= pad + length)
@@ -452,12 +520,12 @@ def _merge(clusters, contrib_p, merge_similarity, length, pad):
 def _motif(seq, start, strand, m, sign, onehot_p, hyp_p, contrib_p, pad):
     order = np.lexsort((strand, start, seq))
     seq, start, strand = seq[order], start[order], strand[order]
-    contrib = _oriented(contrib_p, seq, start, strand, m)
-    letters = _oriented(onehot_p, seq, start, strand, m).sum(axis=0)
+    contrib = contrib_p.windows(seq, start, strand, m)
+    letters = onehot_p.windows(seq, start, strand, m).sum(axis=0)
     totals = letters.sum(axis=1, keepdims=True)
     pwm = np.where(totals > 0, letters / np.where(totals > 0, totals, 1.0), 0.25)
     table = pd.DataFrame({"sequence": seq, "start": start - pad, "strand": np.where(strand == 0, "+", "-"),
                           "contribution": contrib.sum(axis=(1, 2))})
-    hypothetical = _oriented(hyp_p, seq, start, strand, m).mean(axis=0)
+    hypothetical = hyp_p.windows(seq, start, strand, m).mean(axis=0)
     return AttributionMotif(cwm=contrib.mean(axis=0), hypothetical_cwm=hypothetical, pwm=pwm, sign=int(sign),
                             seqlets=table)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import SeqimpError
+from ...importance._attributions import ism_attributions  # noqa: F401 - its former home, still importable
 from ._run import MotifRun, motif_matches, with_database_loaded
 
 __all__ = ["AttributionMotifRun", "attribution_run", "ism_attributions"]
@@ -139,32 +140,3 @@ def attribution_run(sequences, attributions, *, options, names=("sequences", "at
                 f"{len(motifs)} motif(s)")
     run.matches = motif_matches(run, options)
     return run
-
-
-def ism_attributions(score_fn, X, *, batch_size=8192, progress=False):
-    """Hypothetical contributions of a model by in-silico mutagenesis (:func:`seqimp.importance.ism`,
-    batched): at every position, each letter's score change from the reference minus the mean over
-    the four letters (so the observed letter's contribution is minus the mean change of mutating it).
-
-    Parameters
-    ----------
-    score_fn : callable
-        ``score_fn(codes)`` on codes of shape (m, L), uint8 (a scorer of :mod:`seqimp.scorers`).
-    X : list of str, SequenceSet or ndarray of shape (n, L)
-        DNA sequences of one length.
-    batch_size : int, default=8192
-        Rows per call of ``score_fn``.
-    progress : bool, default=False
-
-    Returns
-    -------
-    onehot : ndarray of shape (n, L, 4), float32
-    hyp : ndarray of shape (n, L, 4), float64
-    """
-    from ...importance import ism
-    from ...io._check import check_sequences
-
-    codes = check_sequences(X, "X", "dna")
-    delta = ism(score_fn, codes, batch_size=batch_size, progress=progress)
-    hyp = delta - delta.mean(axis=2, keepdims=True)
-    return np.eye(4, dtype=np.float32)[codes], hyp
