@@ -17,6 +17,7 @@ from sklearn.utils import Bunch
 from .errors import SeqimpError
 from .io import DNA, SequenceSet, encode
 from .io._alphabet import INVALID
+from .io._unknown import log_unknown
 
 __all__ = ["demo_paths", "example_motifs_path", "load_uci_splice", "load_uci_promoters", "promoter_position"]
 
@@ -81,11 +82,12 @@ def _bunch(path, labels, names, seqs, on_invalid, **extra) -> Bunch:
     dropped = len(seqs) - sum(valid)
     if dropped and on_invalid == "skip":
         bad = [n for n, v in zip(names, valid) if not v]
-        warnings.warn(f"{path}: skipped {dropped} of {len(seqs)} records with ambiguity codes "
-                      f"(e.g. {', '.join(bad[:3])})", stacklevel=3)
+        warnings.warn(f"{path}: skipped {dropped} of {len(seqs)} records with symbols that are no IUPAC "
+                      f"nucleotide code (e.g. {', '.join(bad[:3])})", stacklevel=3)
         keep = np.flatnonzero(valid)
         labels, names, seqs = ([x[i] for i in keep] for x in (labels, names, seqs))
     codes = encode(seqs, DNA, names=names)  # raises with record and position on_invalid="error"
+    log_unknown(path, codes, DNA)
     return Bunch(sequences=SequenceSet(codes, list(names), DNA, str(path)),
                  target=np.array(labels), names=list(names), n_skipped=dropped, **extra)
 
@@ -100,8 +102,10 @@ def load_uci_splice(path, *, on_invalid="skip") -> Bunch:
         ``class, instance name, sequence`` with classes EI (exon→intron, donor),
         IE (intron→exon, acceptor) and N (neither); sequences have 60 nt.
     on_invalid : {"skip", "error"}, default="skip"
-        Records with ambiguity codes (D, N, S, R): drop them with a warning, or
-        raise naming the record and the 1-based position.
+        Records with symbols that are no IUPAC nucleotide code: drop them with a
+        warning, or raise naming the record and the 1-based position. The
+        ambiguity codes of the file (D, N, S, R in 15 records) are read as the
+        unknown code (4); no record is dropped for them.
 
     Returns
     -------

@@ -18,7 +18,9 @@ def test_lookup_table_is_256_entries_and_case_insensitive():
         assert alpha.lut.shape == (256,)
         for code, sym in enumerate(alpha.symbols):
             assert alpha.lut[ord(sym)] == code == alpha.lut[ord(sym.lower())]
-        assert (alpha.lut != 255).sum() == 2 * alpha.size
+        for sym in alpha.ambiguous:  # N, the IUPAC codes (X, B, Z, J): the unknown code, either case
+            assert alpha.lut[ord(sym)] == alpha.unknown == alpha.lut[ord(sym.lower())] == alpha.size
+        assert (alpha.lut != 255).sum() == 2 * (alpha.size + len(alpha.ambiguous))
 
 
 def test_rna_and_protein():
@@ -33,7 +35,7 @@ def test_unknown_alphabet():
         get_alphabet("xna")
 
 
-@pytest.mark.parametrize("bad, symbol, pos", [("ACNT", "'N'", 3), ("AC1T", "'1'", 3), ("*CGT", r"'\*'", 1)])
+@pytest.mark.parametrize("bad, symbol, pos", [("ACZT", "'Z'", 3), ("AC1T", "'1'", 3), ("*CGT", r"'\*'", 1)])
 def test_invalid_symbols_name_sequence_position_symbol(bad, symbol, pos):
     with pytest.raises(ValueError, match=rf"sequence 1: invalid symbol {symbol} at position {pos}"):
         encode(["ACGT", bad])

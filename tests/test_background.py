@@ -182,3 +182,47 @@ def test_uniform():
     assert hom.length is None and hom.log_prob(["ACGT"])[0] == pytest.approx(4 * np.log(0.25))
     with pytest.raises(SeqimpError, match="length must exceed the order 2"):
         MarkovBackground.uniform(2, order=2)
+
+
+@pytest.mark.parametrize("order, positional", [(0, False), (0, True), (1, False), (1, True), (2, False), (3, True)])
+def test_fit_counts_only_known_contexts_and_letters(order, positional):
+    """With unknown letters (code 4, N): the counts are those of a plain loop over every (D-mer, next
+    letter) whose D+1 letters are all known, each at its own position; a record whose first D letters
+    hold one adds no initial D-mer."""
+    rng = np.random.default_rng(10 + order * 2 + positional)
+    L = 11
+    X = rng.integers(0, A, size=(200, L))
+    X[rng.random(X.shape) < 0.12] = A                    # scattered N
+    X[:15, :4] = A                                       # records starting with a gap
+    X[15] = A                                            # a record of N only
+    for pseudocount in (0.0, 0.5):
+        bg = MarkovBackground(order=order, positional=positional, pseudocount=pseudocount).fit(X.astype(np.uint8))
+        counts_init = np.zeros(A ** order)
+        counts = np.zeros((L - order, A ** order, A))
+        for x in X:
+            if all(v < A for v in x[:order]):
+                counts_init[sum(int(v) * A ** (order - 1 - t) for t, v in enumerate(x[:order]))] += 1
+            for i in range(order, L):
+                window = x[i - order:i + 1]
+                if all(v < A for v in window):
+                    c = sum(int(v) * A ** (order - 1 - t) for t, v in enumerate(window[:-1]))
+                    counts[i - order, c, window[-1]] += 1
+        if not positional:
+            counts = counts.sum(axis=0)
+        counts += pseudocount
+        tot = counts.sum(axis=-1, keepdims=True)
+        np.testing.assert_allclose(bg.transitions_, np.where(tot > 0, counts / np.maximum(tot, 1e-300), 0.25),
+                                   rtol=1e-12)
+        init = counts_init + pseudocount
+        np.testing.assert_allclose(bg.initial_, init / init.sum(), rtol=1e-12)
+        assert bg.length == (L if positional else None)
+
+
+def test_fit_reads_n_in_strings_and_refuses_other_letters():
+    bg = MarkovBackground(order=1, pseudocount=0).fit(["ACNGT", "ACGTN"])
+    # pairs AC, GT (first); AC, CG, GT (second): the pairs with N are not counted
+    np.testing.assert_allclose(bg.transitions_[0], [0, 1, 0, 0])
+    np.testing.assert_allclose(bg.transitions_[2], [0, 0, 0, 1])
+    np.testing.assert_allclose(bg.transitions_[1], [0, 0, 1, 0])
+    with pytest.raises(SeqimpError, match=r"invalid symbol 'Z' at position 3"):
+        MarkovBackground(order=1).fit(["ACZGT"])

@@ -156,3 +156,31 @@ def test_scan_scores_and_pvalues_against_a_markov_background():
     hits = scan_sequences(motif, codes, background=bg, min_scores={"m": best.max() / SCALE})
     assert len(hits) >= 1 and set(hits["sequence"]) == set(np.flatnonzero(best == best.max()))
     assert (hits["score"] >= best.max() / SCALE - 1e-12).all()
+
+
+@pytest.mark.parametrize("order", [0, 2])
+def test_unknown_letters_count_in_no_word_and_make_their_windows_nan(order):
+    """N (code 4) breaks the words the background counts, and a window holding one has no background
+    probability (NaN: no site); every other window's term is the one of the same letters without N."""
+    rng = np.random.default_rng(11)
+    codes = _gc_rich(rng, 5, 30)
+    holes = codes.copy()
+    holes[0, 7] = holes[2, 0] = holes[3, 29] = 4
+    holes[4, 12:15] = 4
+    bg = SiteBackground.fit(holes, order)
+    runs = [run[run < 4] for row in holes for run in np.split(row, np.flatnonzero(row == 4))]
+    brute = _brute_counts([run for run in runs if run.size], order)  # every run of known letters, a record
+    for j, table in enumerate(brute):
+        words = np.array([table[w] for w in itertools.product(range(4), repeat=j + 1)])
+        np.testing.assert_allclose(bg.frequencies[j], words / words.sum(), rtol=1e-6)
+    m = 6
+    starts = np.arange(0, 30 - m + 1)
+    got = bg.window_log2(holes, starts, m)
+    plain = bg.window_log2(codes, starts, m)
+    for i in range(5):
+        for j, s in enumerate(starts):
+            if (holes[i, s:s + m] == 4).any():
+                assert np.isnan(got[i, j]).all()
+            else:
+                np.testing.assert_array_equal(got[i, j], plain[i, j])
+    assert np.isnan(got).any(axis=2).sum() == 6 + 1 + 1 + 8  # windows over each N

@@ -49,8 +49,8 @@ def _error(capsys, argv, out_dir, message):
 @pytest.fixture(scope="module")
 def genome(tmp_path_factory):
     """A 8000-nt chr1 with MOTIF 2 nt right of every summit on the peak's strand, and a narrowPeak
-    file of 30 such peaks (odd ones on '-') plus one with an N, one off the chromosome's end and
-    one on a chromosome the genome lacks. Returns (folder, genome, bed, planted BED rows)."""
+    file of 30 such peaks (odd ones on '-') plus one with an N (kept: an unknown base), one off the
+    chromosome's end and one on a chromosome the genome lacks. Returns (folder, genome, bed, planted BED rows)."""
     d = tmp_path_factory.mktemp("genome")
     rng = np.random.default_rng(1)
     chrom = list(rng.choice(list("ACGT"), 8000))
@@ -87,10 +87,11 @@ def test_bed_route_with_shuffled_negatives(genome, tmp_path, capsys):
                  "--format", "svg"]) == 0
     err = capsys.readouterr().err
     lines = [ln for ln in err.splitlines() if "windows of 20 nt" in ln]
-    assert lines == [f"--positive-bed {bed}: 30 windows of 20 nt (dropped 3: unknown_chromosome 1, "
-                     "off_chromosome 1, ambiguous_base 1); negatives: 30 dinucleotide-preserving shuffles"]
+    assert lines == [f"--positive-bed {bed}: 31 windows of 20 nt (dropped 2: unknown_chromosome 1, "
+                     "off_chromosome 1, ambiguous_base 0); negatives: 31 dinucleotide-preserving shuffles"]
+    assert f"{bed}: 1 of 31 records hold unknown bases (N or IUPAC codes), 1 base in all; read as unknown" in err
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["dropped"] == {"unknown_chromosome": 1, "off_chromosome": 1, "ambiguous_base": 1}
+    assert summary["dropped"] == {"unknown_chromosome": 1, "off_chromosome": 1, "ambiguous_base": 0}
     assert summary["position_origin"] == WIDTH // 2 + 1
     rows = _rows(out / "top_oligomers.tsv")
     assert set(CONTRACT) <= set(rows[0]) and list(rows[0])[3:5] == ["position", "position_label"]
@@ -129,7 +130,7 @@ def test_bed_route_with_genomic_and_bed_negatives(genome, tmp_path, capsys):
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["dropped"]) == {"unknown_chromosome", "off_chromosome", "ambiguous_base",
                                        "negative_gc_unmatched"}
-    assert summary["data"]["n_negative"] + summary["dropped"]["negative_gc_unmatched"] == 30
+    assert summary["data"]["n_negative"] + summary["dropped"]["negative_gc_unmatched"] == 31
     neg_bed = d / "background.bed"
     neg_bed.write_text("".join(f"chr1\t{s}\t{s + 40}\n" for s in range(290, 6000, 200)) + "chr1\t7990\t8000\n")
     out2 = tmp_path / "bedneg"

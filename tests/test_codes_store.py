@@ -1,6 +1,7 @@
 """Codes stores: FASTA streamed to an on-disk (n, L) array, read back exactly, trained on as a memmap."""
 
 import gzip
+import logging
 import os
 
 import numpy as np
@@ -54,21 +55,27 @@ def test_round_trip_is_exact(tmp_path, two_files, chunk_size):
     assert sorted(os.listdir(tmp_path)) == ["neg.fa", "pos.fa.gz", "store"]  # no temporary folder left
 
 
-def test_labels_file_and_skipping_invalid_records(tmp_path, capsys):
-    fa = write(tmp_path / "x.fa", ["a", "b", "c", "d"], ["ACGT", "ACNT", "GGGG", "TTTT"])
-    (tmp_path / "y.txt").write_text("0.5\n1.5\n2.5\n3.5\n")
-    store = encode_fasta_to_store(fa, tmp_path / "s", labels=tmp_path / "y.txt", on_invalid="skip")
-    assert decode(store.codes) == ["ACGT", "GGGG", "TTTT"]
-    assert store.ids == ["a", "c", "d"]
-    np.testing.assert_array_equal(store.labels, [0.5, 2.5, 3.5])
-    assert "dropped 1 of 4 records" in capsys.readouterr().err
+def test_labels_file_and_skipping_invalid_records(tmp_path, capsys, caplog):
+    fa = write(tmp_path / "x.fa", ["a", "b", "c", "d", "e"], ["ACGT", "AC1T", "GGGG", "TTTT", "ANRt"])
+    (tmp_path / "y.txt").write_text("0.5\n1.5\n2.5\n3.5\n4.5\n")
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        store = encode_fasta_to_store(fa, tmp_path / "s", labels=tmp_path / "y.txt", on_invalid="skip")
+    assert decode(store.codes) == ["ACGT", "GGGG", "TTTT", "ANNT"]  # N and R: the unknown code, written N
+    assert store.codes[3].tolist() == [0, 4, 4, 3]
+    assert store.ids == ["a", "c", "d", "e"]
+    np.testing.assert_array_equal(store.labels, [0.5, 2.5, 3.5, 4.5])
+    assert "dropped 1 of 5 records" in capsys.readouterr().err
+    assert f"{fa}: 1 of 4 records hold unknown bases (N or IUPAC codes), 2 bases in all; read as unknown" \
+        in caplog.messages
+    masked = encode_fasta_to_store(fa, tmp_path / "m", on_invalid="skip", mask_lowercase=True)
+    assert decode(masked.codes)[3] == "ANNN" and masked.ids == store.ids
     no_labels = encode_fasta_to_store(fa, tmp_path / "t", on_invalid="skip")
     assert no_labels.labels is None and not (tmp_path / "t" / "labels.npy").exists()
 
 
 def test_errors_name_the_problem_and_leave_nothing_behind(tmp_path):
-    fa = write(tmp_path / "x.fa", ["a", "b"], ["ACGT", "ACNT"])
-    with pytest.raises(SeqimpError, match=r"x.fa: record 'b': invalid symbol 'N' at position 3"):
+    fa = write(tmp_path / "x.fa", ["a", "b"], ["ACGT", "ACZT"])
+    with pytest.raises(SeqimpError, match=r"x.fa: record 'b': invalid symbol 'Z' at position 3"):
         encode_fasta_to_store(fa, tmp_path / "s")
     assert sorted(os.listdir(tmp_path)) == ["x.fa"]
     uneven = write(tmp_path / "u.fa", ["a", "b"], ["ACGT", "ACG"])

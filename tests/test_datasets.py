@@ -1,5 +1,6 @@
 """Tests of seqimp.datasets: demo paths, UCI splice and promoter parsers (+ real data when present)."""
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -44,17 +45,20 @@ def _splice_line(label, name, seq):
 def test_splice_parser_on_a_small_file(tmp_path):
     rng = np.random.default_rng(0)
     seqs = ["".join(rng.choice(list("ACGT"), 60)) for _ in range(4)]
-    bad = seqs[3][:10] + "N" + seqs[3][11:]
+    ambiguous = seqs[2][:5] + "D" + seqs[2][6:]
+    bad = seqs[3][:10] + "Z" + seqs[3][11:]
     path = tmp_path / "splice.data"
     path.write_text(_splice_line("EI", "A-DONOR-1", seqs[0]) + _splice_line("IE", "B-ACCEPTOR-2", seqs[1])
-                    + "\n" + _splice_line("N", "C-NEG-3", seqs[2]) + _splice_line("N", "D-NEG-4", bad))
-    with pytest.warns(UserWarning, match=r"skipped 1 of 4 records with ambiguity codes \(e.g. D-NEG-4\)"):
+                    + "\n" + _splice_line("N", "C-NEG-3", ambiguous) + _splice_line("N", "D-NEG-4", bad))
+    with pytest.warns(UserWarning, match=r"skipped 1 of 4 records with symbols that are no IUPAC nucleotide code "
+                                         r"\(e.g. D-NEG-4\)"):
         data = load_uci_splice(tmp_path)  # the folder works as well as the file
-    assert data.sequences.sequences() == seqs[:3]
+    assert data.sequences.sequences() == [seqs[0], seqs[1], seqs[2][:5] + "N" + seqs[2][6:]]
+    assert data.sequences.codes[2, 5] == 4  # D (not C): unknown, the record kept
     assert list(data.target) == ["EI", "IE", "N"]
     assert data.names == ["A-DONOR-1", "B-ACCEPTOR-2", "C-NEG-3"]
     assert data.n_skipped == 1
-    with pytest.raises(SeqimpError, match=r"record 'D-NEG-4': invalid symbol 'N' at position 11"):
+    with pytest.raises(SeqimpError, match=r"record 'D-NEG-4': invalid symbol 'Z' at position 11"):
         load_uci_splice(path, on_invalid="error")
 
 
@@ -87,11 +91,14 @@ def test_promoter_positions_skip_zero():
 
 
 def test_real_splice_data():
-    with pytest.warns(UserWarning, match=r"skipped 15 of 3190 records"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # every letter is a base or an IUPAC code: no record dropped
         data = load_uci_splice(_shared("uci_splice", "splice.data"))
-    assert data.sequences.codes.shape == (3175, 60)
+    assert data.sequences.codes.shape == (3190, 60) and data.n_skipped == 0
+    held = (data.sequences.codes == 4).any(axis=1)
+    assert int(held.sum()) == 15  # the records with D, N, S, R, read as unknown
     counts = {c: int((data.target == c).sum()) for c in ("EI", "IE", "N")}
-    assert sum(counts.values()) == 3175 and counts["EI"] > 750 and counts["IE"] > 750
+    assert sum(counts.values()) == 3190 and counts["EI"] > 750 and counts["IE"] > 750
     # the consensus of donors: GT at 1-based 31-32 in (almost) every EI record
     ei = data.sequences.subset(data.target == "EI").codes
     assert np.mean((ei[:, 30] == 2) & (ei[:, 31] == 3)) > 0.95
@@ -113,9 +120,10 @@ def test_real_splice_sites_top_the_2mer_poim(cls, expected, start):
     from seqimp.options import ModelOptions
     from seqimp.training import train_model
 
-    with pytest.warns(UserWarning, match="ambiguity codes"):
-        data = load_uci_splice(_shared("uci_splice", "splice.data"))
-    pos, neg = data.sequences.subset(data.target == cls), data.sequences.subset(data.target == "N")
+    data = load_uci_splice(_shared("uci_splice", "splice.data"))
+    known = (data.sequences.codes < 4).all(axis=1)  # the biology, on the records of bases only
+    pos = data.sequences.subset((data.target == cls) & known)
+    neg = data.sequences.subset((data.target == "N") & known)
     weights, info = train_model(pos, neg, model=ModelOptions(degree=3), random_state=0)
     assert info["auroc"] > 0.97
     result = compute_importance(weights, make_background("negative", negative=neg)[0], max_order=2)

@@ -53,7 +53,7 @@ def test_unequal_lengths_name_record_and_both_lengths(tmp_path):
         read_fasta(path)
 
 
-@pytest.mark.parametrize("symbol", ["N", "7", "*", "R"])
+@pytest.mark.parametrize("symbol", ["Z", "7", "*", "J"])
 def test_invalid_symbol_names_record_position_symbol(tmp_path, symbol):
     path = write(tmp_path / "bad.fa", f">ok\nACGTA\n>bad1\nAC{symbol}TA\n")
     expected = rf"bad\.fa: record 'bad1': invalid symbol {re.escape(repr(symbol))} at position 3"
@@ -96,16 +96,17 @@ def test_titles_in_utf8_or_latin1_and_a_byte_order_mark(tmp_path):
 
 
 def test_skip_invalid_warns_with_count(tmp_path):
-    path = write(tmp_path / "bad.fa", ">a\nACGT\n>b\nANGT\n>c\nRCGT\n>d\nTTTT\n")
-    with pytest.warns(UserWarning, match="skipped 2 of 4 records"):
+    path = write(tmp_path / "bad.fa", ">a\nACGT\n>b\nAZGT\n>c\n1CGT\n>d\nTTTT\n>e\nANGR\n")
+    with pytest.warns(UserWarning, match="skipped 2 of 5 records"):
         s = read_fasta(path, on_invalid="skip")
-    assert s.ids == ["a", "d"]
+    assert s.ids == ["a", "d", "e"]  # N and R are unknown bases, not invalid
+    assert s.codes[2].tolist() == [0, 4, 2, 4]
     with pytest.raises(ValueError, match="on_invalid must be 'error' or 'skip'"):
         read_fasta(path, on_invalid="ignore")
 
 
 def test_skip_all_invalid(tmp_path):
-    path = write(tmp_path / "n.fa", ">a\nNNNN\n")
+    path = write(tmp_path / "n.fa", ">a\nZZZZ\n")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match="no records left"):
@@ -175,11 +176,16 @@ def test_fasta_summary_matches_read_fasta_and_counts_ragged_files(tmp_path):
     joined = "".join(ragged)
     np.testing.assert_allclose(summary["composition"], [joined.count(c) / len(joined) for c in "ACGT"])
     assert (summary["min_length"], summary["max_length"]) == (3, 9)
-    path.write_text(">r1\nACG\n>r2\nACGT\n>r3\nANG\n")
-    with pytest.raises(ValueError, match=r"ragged\.fa: record 'r3': invalid symbol 'N' at position 2 .*"
-                                         r"drop such records with on_invalid='skip'$") as info:
+    path.write_text(">r1\nACG\n>r2\nACGT\n>r3\nAZG\n>r4\nANNa\n")
+    with pytest.raises(ValueError, match=r"ragged\.fa: record 'r3': invalid symbol 'Z' at position 2 .*"
+                                         r"are read as unknown; drop records with other symbols with "
+                                         r"on_invalid='skip'$") as info:
         fasta_summary(path, on_invalid="error")
-    assert info.value.for_cli.endswith("drop such records with --skip-invalid")  # what the command line prints
+    assert info.value.for_cli.endswith("drop records with other symbols with --skip-invalid")  # the command line's
     summary = fasta_summary(path)  # the default reports them
-    assert summary["invalid"] == {"N": 1} and summary["invalid_records"] == 1 and summary["records"] == 3
-    np.testing.assert_allclose(summary["composition"], np.array([3, 2, 3, 1]) / 9)  # A, C, G, T; N not counted
+    assert summary["invalid"] == {"Z": 1} and summary["invalid_records"] == 1 and summary["records"] == 4
+    assert (summary["unknown"], summary["unknown_records"]) == (2, 1)
+    np.testing.assert_allclose(summary["composition"], np.array([5, 2, 3, 1]) / 11)  # A, C, G, T; Z, N not counted
+    masked = fasta_summary(path, mask_lowercase=True)
+    assert (masked["unknown"], masked["unknown_records"]) == (3, 1)
+    np.testing.assert_allclose(masked["composition"], np.array([4, 2, 3, 1]) / 10)

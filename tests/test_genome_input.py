@@ -1,6 +1,7 @@
 """BED regions cut from a genome: read_bed, extract_windows, hits_to_bed, genome_negatives."""
 
 import gzip
+import logging
 
 import numpy as np
 import pandas as pd
@@ -53,7 +54,7 @@ PEAKS = (
     "chr1\t450\t560\tp2\t5\t-\t1\t1\t1\t53\n"         # summit 503, - strand
     "chr1\t760\t860\tp3\t5\t-\t1\t1\t1\t43\n"         # summit 803 = centre of the - strand site 800..807
     "chr1\t0\t30\tedge\t1\t+\t1\t1\t1\t5\n"           # window runs off the start of chr1
-    "chr2\t280\t340\tgap\t1\t+\t1\t1\t1\t25\n"        # window holds N
+    "chr2\t280\t340\tgap\t1\t+\t1\t1\t1\t25\n"        # window holds N: kept, N read as unknown
     "chrUn\t10\t90\tlost\t1\t+\t1\t1\t1\t40\n"        # not in the genome
 )
 
@@ -84,11 +85,19 @@ def test_read_bed_errors(tmp_path, text, message):
         read_bed(write(tmp_path, "x.bed", text))
 
 
-def test_extract_windows_summits_strands_and_drops(tmp_path):
+def test_extract_windows_summits_strands_and_drops(tmp_path, caplog):
     genome, seqs = make_genome(tmp_path)
-    w = extract_windows(write(tmp_path, "p.narrowPeak", PEAKS), genome, 21)
-    assert isinstance(w, GenomicWindows) and w.codes.shape == (3, 21)
-    assert w.dropped == {"unknown_chromosome": 1, "off_chromosome": 1, "ambiguous_base": 1}
+    peaks = write(tmp_path, "p.narrowPeak", PEAKS)
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        w = extract_windows(peaks, genome, 21)
+    assert isinstance(w, GenomicWindows) and w.codes.shape == (4, 21)
+    assert w.dropped == {"unknown_chromosome": 1, "off_chromosome": 1, "ambiguous_base": 0}
+    # the window over the gap: summit 305 at index 10, so genome 295..315; N at 300..309 -> unknown (4)
+    assert w.coords.loc[3, "name"] == "gap" and w.coords.loc[3, "start"] == 295
+    np.testing.assert_array_equal(np.flatnonzero(w.codes[3] == 4), np.arange(5, 15))
+    assert w.sequences()[3] == seqs["chr2"][295:316].upper()
+    assert f"{peaks}: 1 of 4 records hold unknown bases (N or IUPAC codes), 10 bases in all; read as unknown" \
+        in caplog.messages
     c = w.coords
     assert list(c.columns) == ["chrom", "start", "end", "strand", "name"]
     # summit 203, width 21: window [193, 214) on +; the summit is at index width // 2 = 10
@@ -107,6 +116,26 @@ def test_extract_windows_summits_strands_and_drops(tmp_path):
     assert position_labels(21, origin=w.origin)[10] == 1
     sub = w.subset([2, 0])
     assert sub.ids == [w.ids[2], w.ids[0]] and sub.coords["name"].tolist() == ["p3", "p1"]
+
+
+def test_mask_lowercase_reads_soft_masked_bases_as_unknown_on_both_strands(tmp_path):
+    genome, seqs = make_genome(tmp_path)        # chr2 is written in lower case
+    bed = write(tmp_path, "r.bed", "chr2\t290\t320\tr1\t0\t+\nchr2\t290\t320\tr2\t0\t-\nchr1\t190\t220\tr3\t0\t-\n")
+    plain = extract_windows(bed, genome, 20)
+    masked = extract_windows(bed, genome, 20, mask_lowercase=True)
+    assert (masked.codes[:2] == 4).all()         # every soft-masked base is unknown
+    np.testing.assert_array_equal(masked.codes[2], plain.codes[2])  # upper-case chr1: unchanged
+    # without masking, the gap's N stays unknown on the '-' strand too (the reverse complement keeps it)
+    assert plain.coords["start"].tolist()[:2] == [295, 296]  # centre 305 at index 10 on both strands
+    assert plain.sequences()[1] == revcomp(seqs["chr2"][296:316].upper())
+    np.testing.assert_array_equal(np.flatnonzero(plain.codes[1] == 4), np.arange(6, 16))  # genome 309..300
+
+
+def test_oligomer_hits_skip_windows_with_an_unknown_base():
+    codes = np.array([[0, 4, 1], [0, 0, 1], [4, 0, 1]], dtype=np.uint8)  # 'AN' is index 4 = 'CA' if read as a base
+    table = pd.DataFrame({"oligomer": ["CA", "AA", "AC"], "position": [1, 1, 2]})
+    hits = oligomer_hits(codes, table)
+    assert hits[["window", "oligomer"]].values.tolist() == [[1, "AA"], [1, "AC"], [2, "AC"]]
 
 
 def test_extract_windows_centre_without_summit_and_lowercase(tmp_path):

@@ -25,6 +25,7 @@ PYTHON_NAMES = ("on_invalid", "alphabet='", "(on_", "=True", "=False")
 def files(tmp_path):
     texts = {"protein": ">p1\nMKVLAAGIEFPQ\n>p2\nMKVLAAGIEFPW\n", "rna": ">r1\nACGUACGU\n>r2\nACGUUUGA\n",
              "ragged": ">d1\nACGTACGT\n>d2\nACGTAC\n", "ambiguous": ">a1\nACGTNCGT\n>a2\nACGTACGT\n",
+             "invalid": ">a1\nACGTZCGT\n>a2\nACGTACGT\n",
              "binary": None}
     paths = {}
     for name, text in texts.items():
@@ -37,8 +38,9 @@ def files(tmp_path):
 
 
 @pytest.mark.parametrize("letters, expected", [("ACGT", "dna"), ("acgt", "dna"), ("ACGU", "rna"),
-                                               ("MKVLE", "protein"), ("MKVLEX*", "protein"), ("ACGTN", None),
-                                               ("ACGTRY", None), ("AC\x00", None), ("ACDGHKMNRSTVWY", None)])
+                                               ("MKVLE", "protein"), ("MKVLEX*", "protein"), ("ACGTN", "dna"),
+                                               ("ACGTRY", "dna"), ("ACGUN", "rna"), ("ACGTU", None),
+                                               ("AC\x00", None), ("ACGTZ", None), ("ACDGHKMNRSTVWY", "dna")])
 def test_guess_alphabet(letters, expected):
     assert guess_alphabet(letters) == expected
 
@@ -59,10 +61,12 @@ def test_skipping_every_record_of_a_protein_file_names_the_alphabet(files):
 
 
 def test_ambiguity_codes_and_unequal_lengths(files):
-    with pytest.raises(SeqimpError, match=r"invalid symbol 'N' at position 5 .*drop such records with "
+    assert read_fasta(files["ambiguous"]).codes[0, 4] == 4  # N: an unknown base, not an error
+    with pytest.raises(SeqimpError, match=r"invalid symbol 'Z' at position 5 .*; N or IUPAC codes \(NRYSWKMBDHV\) "
+                                          r"are read as unknown; drop records with other symbols with "
                                           r"on_invalid='skip'$") as info:
-        read_fasta(files["ambiguous"])
-    assert info.value.for_cli.endswith("drop such records with --skip-invalid")
+        read_fasta(files["invalid"])
+    assert info.value.for_cli.endswith("drop records with other symbols with --skip-invalid")
     with pytest.raises(SeqimpError, match=r"record 'd2' has length 6, but record 'd1' has length 8; positional "
                                           r"methods need sequences of equal length; cut windows of one width "
                                           r"around the sites \(seqimp\.io\.extract_windows") as info:
@@ -81,7 +85,7 @@ def _cli_error(argv, capsys) -> str:
 def test_cli_errors_use_options_not_python_names(files, tmp_path, capsys):
     other = tmp_path / "other.fa"
     for kind, fix in (("protein", "add --alphabet protein"), ("rna", "add --alphabet rna"),
-                      ("ambiguous", "drop such records with --skip-invalid"),
+                      ("invalid", "drop records with other symbols with --skip-invalid"),
                       ("ragged", "--positive-bed PEAKS.bed --genome GENOME.fa --width W")):
         other.write_bytes(files[kind].read_bytes())
         err = _cli_error(["train", "--positive", str(files[kind]), "--negative", str(other),
@@ -105,11 +109,16 @@ def test_inspect_detects_the_alphabet(files, capsys):
     binary, ambiguous, ragged = capsys.readouterr().out.split("\n\n")
     assert "0x00=1  0xff=1 in 1 of 1 records (bytes that are not sequence letters" in binary
     assert "ambiguity" not in binary
-    assert "N=1 in 1 of 2 records (N and ambiguity codes; 'seqimp poim' needs --skip-invalid" in ambiguous
+    assert "unknown:     1 base (N or IUPAC codes) in 1 of 2 records; read as unknown" in ambiguous
+    assert "other symbols" not in ambiguous
     assert "6..8 (lengths differ; positional methods need one common length: cut windows" in ragged
     assert main(["inspect", "--alphabet", "protein", str(files["rna"])]) == 0
     assert "alphabet:    protein" in capsys.readouterr().out  # chosen, not detected
-    assert "alphabet:    dna (ACGT) -- assumed: the letters fit no alphabet exactly" in ambiguous
+    assert "alphabet:    dna (ACGT) -- detected from the letters" in ambiguous
+    assert main(["inspect", str(files["invalid"])]) == 0
+    invalid = capsys.readouterr().out
+    assert "alphabet:    dna (ACGT) -- assumed: the letters fit no alphabet exactly" in invalid
+    assert "other symbols: Z=1 in 1 of 2 records (symbols outside the dna alphabet; choose another" in invalid
     assert fasta_summary(files["protein"], "auto")["alphabet_source"] == "detected"
     assert fasta_summary(files["protein"], "protein")["alphabet_source"] == "given"
 

@@ -42,9 +42,12 @@ def test_a_sequence_set_is_returned_without_copy_and_other_alphabets_work():
     (["ACGT", "ACGT", "ACGT", "ACG"], {}, r"^positive: sequence 3 has length 3, expected 4 "),
     (["ACGTA", "ACGTA"], {"length": 4}, r"^positive: sequence 0 has length 5, expected 4$"),
     (np.zeros((2, 5), dtype=int), {"length": 6}, r"^positive: sequence 0 has length 5, expected 6$"),
-    (["ACGT", "ACNT"], {}, r"^positive: sequence 1: invalid symbol 'N' at position 3 \(alphabet dna: ACGT\)$"),
-    (np.array([[0, 1], [2, 4]]), {}, r"^positive: sequence 1: code 4 at position 2 is outside 0\.\.3 "),
-    (np.array([[0, -1]]), {}, r"^positive: sequence 0: code -1 at position 2 is outside 0\.\.3 "),
+    (["ACGT", "ACZT"], {}, r"^positive: sequence 1: invalid symbol 'Z' at position 3 \(alphabet dna: ACGT\)$"),
+    (["ACGT", "ACNT"], {}, r"^positive: sequence 1 holds an unknown symbol \(N or another ambiguity code\) at "
+                           r"position 3, which this method cannot read$"),
+    (np.array([[0, 1], [2, 4]]), {}, r"^positive: sequence 1 holds an unknown symbol .* at position 2"),
+    (np.array([[0, 1], [2, 5]]), {"unknown": True}, r"^positive: sequence 1: code 5 at position 2 is outside 0\.\.4 "),
+    (np.array([[0, -1]]), {}, r"^positive: sequence 0: code -1 at position 2 is outside 0\.\.4 "),
     (np.array([0, 1, 2]), {}, r"^positive: encoded sequences must have shape \(n, L\), got \(3,\); "
                               r"write codes\[None, :\] for one sequence$"),
     (np.zeros((2, 3, 4), dtype=int), {}, r"shape \(n, L\), got \(2, 3, 4\)$"),
@@ -57,5 +60,10 @@ def test_a_sequence_set_is_returned_without_copy_and_other_alphabets_work():
 def test_refusals_name_the_argument(x, kwargs, message):
     with pytest.raises(SeqimpError, match=message):
         check_sequences(x, "positive", **kwargs)
+
+
+def test_a_reader_of_unknown_letters_gets_the_unknown_code():
+    np.testing.assert_array_equal(check_sequences(["ACNT", "RYgt"], unknown=True), [[0, 1, 4, 3], [4, 4, 2, 3]])
+    np.testing.assert_array_equal(check_sequences(["MXV"], alphabet="protein", unknown=True), [[10, 20, 17]])
 
 

@@ -18,13 +18,19 @@ def pair_counts(codes, size):
     return np.stack([np.bincount(r[:-1] * size + r[1:], minlength=size * size) for r in codes])
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(1, 4), st.integers(1, 60), st.integers(0, 2 ** 31), st.sampled_from([4, 20]))
-def test_shuffle_keeps_every_dinucleotide_count(n, length, seed, size):
-    rng = np.random.default_rng(seed)
-    # few letters used often, so that repeats and absent letters both occur
+def few_letters(rng, n, length, size):
+    """Codes (n, length) of a few letters used often, so that repeats and absent letters both occur."""
     used = rng.choice(size, size=min(size, rng.integers(1, 5)), replace=False)
-    X = used[rng.integers(0, used.size, size=(n, length))].astype(np.uint8)
+    return used[rng.integers(0, used.size, size=(n, length))].astype(np.uint8)
+
+
+SHUFFLE_CASES = given(st.integers(1, 4), st.integers(1, 60), st.integers(0, 2 ** 31), st.sampled_from([4, 20]))
+
+
+@settings(max_examples=60, deadline=None)
+@SHUFFLE_CASES
+def test_shuffle_keeps_every_dinucleotide_count(n, length, seed, size):
+    X = few_letters(np.random.default_rng(seed), n, length, size)
     Y = dinucleotide_shuffle(X, alphabet="dna" if size == 4 else "protein", random_state=seed)
     assert Y.shape == X.shape and Y.dtype == np.uint8
     assert np.array_equal(pair_counts(X, size), pair_counts(Y, size))
@@ -40,6 +46,47 @@ def test_shuffle_is_uniform_over_eulerian_sequences_and_seeded():
     a = dinucleotide_shuffle(["ACGTTGCAAGT" * 3], random_state=5)
     assert np.array_equal(a, dinucleotide_shuffle(["ACGTTGCAAGT" * 3], random_state=5))
     assert not np.array_equal(a, dinucleotide_shuffle(["ACGTTGCAAGT" * 3], random_state=6))
+
+
+def known_stretches(row, size):
+    """(start, end) of every maximal run of known letters (codes below ``size``) of a row."""
+    out, start = [], None
+    for i, x in enumerate(list(row) + [size]):
+        if x < size and start is None:
+            start = i
+        elif x >= size and start is not None:
+            out.append((start, i))
+            start = None
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@SHUFFLE_CASES
+def test_shuffle_keeps_unknown_letters_in_place_and_every_stretch_s_pairs(n, length, seed, size):
+    rng = np.random.default_rng(seed)
+    X = few_letters(rng, n, length, size)
+    X[rng.random(X.shape) < rng.uniform(0, 0.4)] = size      # unknown (N; X for protein), anywhere
+    alphabet = "dna" if size == 4 else "protein"
+    Y = dinucleotide_shuffle(X, alphabet=alphabet, random_state=seed)
+    assert Y.shape == X.shape and Y.dtype == np.uint8
+    np.testing.assert_array_equal(Y == size, X == size)      # unknown positions unchanged
+    for x, y in zip(X, Y):
+        for a, b in known_stretches(x, size):                 # each stretch: its own pairs, ends kept
+            assert np.array_equal(pair_counts(x[None, a:b], size), pair_counts(y[None, a:b], size))
+            assert x[a] == y[a] and x[b - 1] == y[b - 1]
+    np.testing.assert_array_equal(Y, dinucleotide_shuffle(X, alphabet=alphabet, random_state=seed))
+
+
+def test_a_stretch_between_unknown_letters_is_a_uniform_shuffle():
+    x = encode(["NAACACCANGTN"])
+    draws = Counter(decode(dinucleotide_shuffle(np.repeat(x, 6000, axis=0), random_state=0)))
+    assert {d[:1] + d[8:] for d in draws} == {"NNGTN"}
+    assert {d[1:8] for d in draws} == {"AACCACA", "ACCAACA", "AACACCA", "ACCACAA", "ACAACCA", "ACACCAA"}
+    assert min(draws.values()) > 850 and max(draws.values()) < 1150       # 1000 each expected (sd ~29)
+    # rows without unknown letters: one stretch each, the draws of the kernel before N was read (pinned)
+    plain = encode(["ACGTTGCAAGT" * 3, "GGATCCATTACGAT" * 2 + "ACGTG"])
+    assert decode(dinucleotide_shuffle(plain, random_state=5)) == ["ACAAAGTACAGCAACGCGTGTGCGTTAGTGTTT",
+                                                                   "GACACGGGATACGTCATGATATATTTGATCCCG"]
 
 
 def test_shuffle_negatives():

@@ -1,6 +1,7 @@
 """Sequences with measured values from TSV/CSV tables, and regression metrics."""
 
 import gzip
+import logging
 
 import numpy as np
 import pytest
@@ -58,7 +59,7 @@ def test_read_table_and_planted_motif(tmp_path, name, sep):
     ("r9\tACGTACGT\tNaN\n", r"line 4: value 'NaN' in column 'activity' is missing or not finite"),
     ("r9\tACGTACGT\t\n", r"line 4: value '' in column 'activity' is missing or not finite"),
     ("r9\tACGTACG\t1.0\n", r"line 4: sequence has length 7, but the first sequence \(line 2\) has length 8"),
-    ("r9\tACGTNCGT\t1.0\n", r"line 4: invalid symbol 'N' at position 5 \(alphabet dna: ACGT\)"),
+    ("r9\tACGTZCGT\t1.0\n", r"line 4: invalid symbol 'Z' at position 5 \(alphabet dna: ACGT\)"),
 ])
 def test_bad_rows_are_named_by_line(tmp_path, row, message):
     path = tmp_path / "bad.tsv"
@@ -106,9 +107,25 @@ def test_protein_table(tmp_path):
     path.write_text("sequence\tactivity\nMKVLAW\t1.0\nMKVLAY\t2.0\n")
     data = read_sequence_table(path, sequence_column="sequence", value_column="activity", alphabet="protein")
     assert data.alphabet.name == "protein" and data.codes.shape == (2, 6)
-    with pytest.raises(SeqimpError, match=r"line 3: invalid symbol 'B' at position 2 \(alphabet protein"):
-        path.write_text("sequence\tactivity\nMKVLAW\t1.0\nMBVLAY\t2.0\n")
+    with pytest.raises(SeqimpError, match=r"line 3: invalid symbol 'O' at position 2 \(alphabet protein"):
+        path.write_text("sequence\tactivity\nMKVLAW\t1.0\nMOVLAY\t2.0\n")
         read_sequence_table(path, sequence_column="sequence", value_column="activity", alphabet="protein")
+    path.write_text("sequence\tactivity\nMKVLAW\t1.0\nMBVLAX\t2.0\n")  # B and X: unknown residues (20)
+    data = read_sequence_table(path, sequence_column="sequence", value_column="activity", alphabet="protein")
+    assert data.codes[1].tolist() == [10, 20, 17, 9, 0, 20]
+
+
+def test_unknown_and_soft_masked_bases(tmp_path, caplog):
+    path = tmp_path / "n.tsv"
+    path.write_text("sequence\tactivity\nACGTNCGT\t0.5\nacgtACGT\t1.5\nACGTACGY\t2.5\nACGTACGT\t3.5\n")
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        data = read_sequence_table(path, sequence_column="sequence", value_column="activity")
+    assert data.codes[:, 4].tolist() == [4, 0, 0, 0] and data.codes[2, 7] == 4 and len(data) == 4
+    assert f"--table {path}: 2 of 4 records hold unknown bases (N or IUPAC codes), 2 bases in all; read as unknown" \
+        in caplog.messages
+    masked = read_sequence_table(path, sequence_column="sequence", value_column="activity", mask_lowercase=True)
+    assert masked.codes[1].tolist() == [4, 4, 4, 4, 0, 1, 2, 3]
+    np.testing.assert_array_equal(np.delete(masked.codes, 1, axis=0), np.delete(data.codes, 1, axis=0))
 
 
 def test_regression_metrics():

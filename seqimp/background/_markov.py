@@ -168,26 +168,37 @@ class MarkovBackground:
         ``positional``), plus ``pseudocount`` each, normalised. With ``pseudocount=0`` these
         are the maximum-likelihood estimates; a context never seen then gets a uniform row.
 
+        An unknown letter (N, the other ambiguity codes: code ``alphabet.size``) is counted in
+        no context and as no next symbol: only pairs whose D+1 letters are all known count
+        (a record whose first D letters hold one adds nothing to ``initial_``). A record keeps
+        its length and positions, so a positional model counts every pair at its own position.
+
         Parameters
         ----------
         X : list of str, SequenceSet or ndarray of shape (n, L)
         """
-        codes = check_sequences(X, "X", self.alphabet).astype(np.int64)
+        codes = check_sequences(X, "X", self.alphabet, unknown=True).astype(np.int64)
         n, length = codes.shape
         d, a = self.order, self.alphabet.size
         if length <= d:
             raise SeqimpError(f"fit: sequences of length {length} are too short for order {d}")
+        unknown = codes >= a
+        codes = np.where(unknown, 0, codes)
+        # unknown letters in X[i:i+D+1] for every start i (a cumulative count, 0 in front)
+        seen = np.concatenate([np.zeros((n, 1), np.int64), np.cumsum(unknown, axis=1)], axis=1)
+        known_pair = (seen[:, d + 1:] - seen[:, :length - d]) == 0          # (n, L-D): X[i:i+D+1] known
         ctx = np.zeros((n, length - d + 1), dtype=np.int64)   # D-mer index starting at each i
         for t in range(d):
             ctx = ctx * a + codes[:, t: length - d + 1 + t]
-        init = np.bincount(ctx[:, 0], minlength=a ** d).astype(np.float64) + self.pseudocount
+        known_start = seen[:, d] == 0
+        init = np.bincount(ctx[known_start, 0], minlength=a ** d).astype(np.float64) + self.pseudocount
         pair = ctx[:, : length - d] * a + codes[:, d:]          # (n, L-D): context*A + next symbol
         if self.positional:
             offs = np.arange(length - d)[None, :] * a ** (d + 1)
-            counts = np.bincount((pair + offs).ravel(), minlength=(length - d) * a ** (d + 1))
+            counts = np.bincount((pair + offs)[known_pair], minlength=(length - d) * a ** (d + 1))
             counts = counts.reshape(length - d, a ** d, a).astype(np.float64)
         else:
-            counts = np.bincount(pair.ravel(), minlength=a ** (d + 1)).reshape(a ** d, a).astype(np.float64)
+            counts = np.bincount(pair[known_pair], minlength=a ** (d + 1)).reshape(a ** d, a).astype(np.float64)
         counts += self.pseudocount
         tot = counts.sum(axis=-1, keepdims=True)
         self.transitions_ = np.where(tot > 0, counts / np.where(tot > 0, tot, 1.0), 1.0 / a)

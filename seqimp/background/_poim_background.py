@@ -27,6 +27,9 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
     positive, negative : sequences, optional
     fasta : sequences, optional
         Fit on these instead (``seqimp poim --background-fasta``).
+
+    Unknown letters (N) are kept: the chain counts the contexts and letters that are all
+    known (:meth:`MarkovBackground.fit`).
     length : int, optional
         Needed for ``"uniform"`` (and checked against the data otherwise).
     order : int, default=0
@@ -45,7 +48,7 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
 
     alphabet = alphabet_of(alphabet, fasta, positive, negative)
     if fasta is not None:
-        data, what = check_sequences(fasta, "background", alphabet), "the background FASTA"
+        data, what = check_sequences(fasta, "background", alphabet, unknown=True), "the background FASTA"
     elif check_background_kind(kind) == "uniform":
         if length is None:
             raise SeqimpError("a uniform background needs the sequence length")
@@ -55,9 +58,9 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
     elif kind == "negative":
         if negative is None:
             raise SeqimpError("background 'negative' needs negative sequences")
-        data, what = check_sequences(negative, "negative", alphabet), "the negative sequences"
+        data, what = check_sequences(negative, "negative", alphabet, unknown=True), "the negative sequences"
     elif kind == "all":
-        parts = [check_sequences(x, n, alphabet) for x, n in ((positive, "positive"), (negative, "negative"))
+        parts = [check_sequences(x, n, alphabet, unknown=True) for x, n in ((positive, "positive"), (negative, "negative"))
                  if x is not None]
         if not parts:
             raise SeqimpError("background 'all' needs sequences")

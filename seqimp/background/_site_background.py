@@ -192,16 +192,19 @@ def _window_kernel(logcond, order, codes, starts, m, n_strands, out):
     """``out[i, j, t]``: log2 P of the window at ``starts[j]`` of row ``i`` read on strand t
     (0: as it stands, 1: its reverse complement). Per row and strand the full-context terms
     ``log2 P(x_p | the order letters before it)`` are looked up once; a window adds its first
-    ``order`` terms (shorter contexts) and then those, letter by letter as one sum. Rows in
-    parallel (each its own)."""
+    ``order`` terms (shorter contexts) and then those, letter by letter as one sum. A window
+    holding an unknown letter (code above 3) is NaN. Rows in parallel (each its own)."""
     n, length = codes.shape
     size = logcond.shape[1]
     for i in prange(n):
         row = np.empty(length, dtype=np.int64)
         full = np.zeros(length)
+        unknown = np.zeros(length + 1, dtype=np.int64)  # unknown letters before each position
         for t in range(n_strands):
             for p in range(length):
-                row[p] = np.int64(codes[i, p]) if t == 0 else 3 - np.int64(codes[i, length - 1 - p])
+                x = np.int64(codes[i, p]) if t == 0 else np.int64(codes[i, length - 1 - p])
+                unknown[p + 1] = unknown[p] + (x > 3)
+                row[p] = 0 if x > 3 else (x if t == 0 else 3 - x)
             idx = 0
             for p in range(length):
                 idx = (idx * 4 + row[p]) % size
@@ -209,6 +212,9 @@ def _window_kernel(logcond, order, codes, starts, m, n_strands, out):
                     full[p] = logcond[order, idx]
             for j in range(starts.shape[0]):
                 s = starts[j] if t == 0 else length - starts[j] - m
+                if unknown[s + m] > unknown[s]:
+                    out[i, j, t] = np.nan
+                    continue
                 total = 0.0
                 idx = 0
                 for c in range(min(order, m)):
@@ -222,7 +228,8 @@ def _window_kernel(logcond, order, codes, starts, m, n_strands, out):
 def window_log2(conditional, order, codes, starts, m, strands=("+", "-")) -> np.ndarray:
     """log2 background probability of every window of length ``m`` at ``starts`` (0-based) of
     ``codes`` (n, L), as read on each of ``strands`` (``"+"``: as it stands; ``"-"``: its reverse
-    complement): shape (n, len(starts), len(strands))."""
+    complement): shape (n, len(starts), len(strands)); NaN for a window that holds an unknown
+    letter (N, code 4), which has no background probability of its own and is no site."""
     codes = np.ascontiguousarray(codes, dtype=np.uint8)
     starts = np.ascontiguousarray(starts, dtype=np.intp)
     if starts.size and (starts.min() < 0 or starts.max() + m > codes.shape[1]):

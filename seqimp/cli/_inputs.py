@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._logging import UserError, log
-from ._options import details, position_origin, positive_float, positive_int, read_pair
+from ._options import add_mask_option, details, position_origin, positive_float, positive_int, read_pair
 
 __all__ = ["Inputs", "Records", "add_input_options", "read_inputs", "read_records", "read_motif_source", "ALPHABETS",
            "default_negatives", "read_motif_inputs", "TABLE_HELP"]
@@ -24,8 +24,8 @@ class Records:
     """FASTA records of any lengths, as read (what ``seqimp scan`` and ``seqimp enrich`` take).
 
     ``ids``: the record ids; ``sequences``: the sequences as strings (upper case; letters
-    other than A, C, G, T/U are kept, and the windows holding them are not scored);
-    ``source``: the file.
+    other than A, C, G, T/U are kept, and the windows holding them are not scored; with
+    ``--mask-lowercase`` soft-masked letters are N); ``source``: the file.
     """
 
     ids: list = field(default_factory=list)
@@ -36,19 +36,30 @@ class Records:
         return len(self.sequences)
 
 
-def read_records(path, option) -> Records:
+def read_records(path, option, *, mask_lowercase=False) -> Records:
     """The records of a FASTA file (plain or gzip) of any lengths; a file without a sequence is
-    a one-line error naming ``option``."""
+    a one-line error naming ``option``. ``mask_lowercase``: lower-case letters are written N.
+    Records holding N or another IUPAC code are counted in one log line."""
+    import numpy as np
+
     from ..errors import check_file
+    from ..io import DNA
+    from ..io._alphabet import symbol_bytes
     from ..io._fasta import iter_fasta
+    from ..io._unknown import log_counts, mask_text
 
     path = check_file(path, option, expected="a FASTA file")
     ids, seqs = [], []
+    records = bases = 0
     for rid, seq in iter_fasta(path):
         ids.append(rid)
-        seqs.append(seq.upper())
+        seq = mask_text(seq, DNA, mask_lowercase).upper()
+        seqs.append(seq)
+        unknown = int(np.count_nonzero(DNA.lut[np.frombuffer(symbol_bytes(seq), np.uint8)] == DNA.unknown))
+        records, bases = records + bool(unknown), bases + unknown
     if not any(seqs):
         raise UserError(f"{option} {path}: the records hold no sequence")
+    log_counts(f"{option} {path}", len(seqs), records, bases, DNA, masked=mask_lowercase)
     return Records(ids, seqs, str(path))
 
 
@@ -66,29 +77,30 @@ def read_motif_source(spec, db_format, option):
 
 def _shuffled_records(records, seed) -> Records:
     """Dinucleotide-preserving shuffles of records of any lengths (one per record, ids
-    ``{id}_shuffle1``), from one random generator seeded by ``seed``. Records holding letters
-    other than A, C, G, T/U (or shorter than 2) have no shuffle; the log says how many."""
+    ``{id}_shuffle1``), from one random generator seeded by ``seed``: N and the other IUPAC codes
+    stay in place (written N) and every stretch of bases between them is shuffled on its own.
+    Records holding other letters (or shorter than 2) have no shuffle; the log says how many."""
     import numpy as np
 
     from ..errors import check_random_state
-    from ..io import dinucleotide_shuffle
+    from ..io import DNA, dinucleotide_shuffle
 
     rng = check_random_state(seed)
-    lut = np.full(256, 255, np.uint8)
-    lut[np.frombuffer(b"ACGTU", np.uint8)] = [0, 1, 2, 3, 3]
+    lut = DNA.lut.copy()
+    lut[np.frombuffer(b"Uu", np.uint8)] = 3
     ids, out = [], []
     for rid, seq in zip(records.ids, records.sequences):
         x = lut[np.frombuffer(seq.encode("latin-1", "replace"), np.uint8)]
-        if (x > 3).any() or x.size < 2:
+        if (x > DNA.unknown).any() or x.size < 2:
             continue
         ids.append(f"{rid}_shuffle1")
-        out.append("".join("ACGT"[c] for c in dinucleotide_shuffle(x[None, :], random_state=rng)[0]))
+        out.append("".join("ACGTN"[c] for c in dinucleotide_shuffle(x[None, :], random_state=rng)[0]))
     if len(out) < len(records):
-        log(f"--negatives shuffle: {len(records) - len(out)} of {len(records)} records hold letters other than "
-            "A, C, G, T (or fewer than 2) and have no shuffle", always=True)
+        log(f"--negatives shuffle: {len(records) - len(out)} of {len(records)} records hold letters that are neither "
+            "bases nor IUPAC codes (or fewer than 2) and have no shuffle", always=True)
     if not out:
-        raise UserError("--negatives shuffle: no record of --positive can be shuffled (each holds letters other "
-                        "than A, C, G, T)")
+        raise UserError("--negatives shuffle: no record of --positive can be shuffled (each holds letters that are "
+                        "neither bases nor IUPAC codes)")
     return Records(ids, out, "dinucleotide shuffles")
 
 
@@ -137,20 +149,23 @@ def add_input_options(p, *, table="classifier or regressor", regression=True, al
     details(g.add_argument("--positive-bed", metavar="PEAKS.bed",
                            help="positive regions (BED/narrowPeak): --width windows cut from --genome"),
             "BED3/BED6/narrowPeak, plain or gzip. Windows of --width nt centred on the summit (narrowPeak column 10) "
-            "or the region centre, reverse-complemented on '-' rows; windows off a chromosome or holding N are "
-            "dropped.")
+            "or the region centre, reverse-complemented on '-' rows; windows off a chromosome are dropped, N in a "
+            "window is read as an unknown base.")
     if negatives:
         g.add_argument("--negative-bed", metavar="BG.bed", help="negative regions, cut like --positive-bed")
     g.add_argument("--genome", metavar="GENOME.fa", help="genome FASTA, plain or bgzip (.fai index made if missing)")
-    g.add_argument("--width", type=positive_int, metavar="W",
-                   help="window width in nt: required with BED input" + (
-                       "; with FASTA, the central W nt of every record (records of different lengths for the "
-                       "positional model)" if fasta_width else ""))
+    width = g.add_argument("--width", type=positive_int, metavar="W",
+                           help="window width in nt: required with BED input" if not fasta_width else
+                           "window width in nt (BED input; FASTA: the central W nt of every record)")
+    if fasta_width:
+        details(width, "Required with BED input. With FASTA, the central W nt of every record: records of "
+                       "different lengths for the positional model.")
     if origin:
         details(g.add_argument("--position-origin", type=position_origin, metavar="N",
                                help="position shown as +1 in outputs (default: BED window centre, else 1)"),
                 "The position shown as +1 in tables, figures and the report; the one before it is -1 (there is "
                 "no 0). Default: the window centre for BED input, plain 1..L otherwise.")
+    add_mask_option(g)
     if alphabet:
         rna = "; rna reads U as T" if "protein" not in alphabets else ""
         action = g.add_argument("--alphabet", choices=alphabets, default="dna",
@@ -171,6 +186,11 @@ def add_input_options(p, *, table="classifier or regressor", regression=True, al
         if regression:
             g.add_argument("--alpha", type=positive_float, default=1.0,
                            help="ridge penalty of the WD regressor (default 1)")
+
+
+def _mask(args) -> bool:
+    """``--mask-lowercase`` (False for a command without it)."""
+    return bool(getattr(args, "mask_lowercase", False))
 
 
 def _given(args, *names):
@@ -217,7 +237,8 @@ def read_inputs(args, *, any_length=False) -> Inputs:
         if getattr(args, "fasta", None) is not None:
             if negatives:
                 raise UserError(f"--fasta gives the sequences to scan; {negatives[0]} does not apply")
-            return Inputs(read_records(args.fasta, "--fasta"), origin=origin, alphabet=alphabet)
+            return Inputs(read_records(args.fasta, "--fasta", mask_lowercase=_mask(args)), origin=origin,
+                          alphabet=alphabet)
         if any_length:
             return _read_records_pair(args, origin, alphabet)
         pos, neg = read_pair(args)
@@ -238,8 +259,10 @@ def _read_records_pair(args, origin, alphabet) -> Inputs:
             and Path(args.negative).is_file() and Path(args.positive).samefile(args.negative):
         raise UserError(f"--positive and --negative are the same file ({args.negative}); enrichment needs two "
                         "different sets")
-    pos = read_records(args.positive, "--positive") if getattr(args, "positive", None) else None
-    neg = read_records(args.negative, "--negative") if getattr(args, "negative", None) else None
+    pos = read_records(args.positive, "--positive", mask_lowercase=_mask(args)) \
+        if getattr(args, "positive", None) else None
+    neg = read_records(args.negative, "--negative", mask_lowercase=_mask(args)) \
+        if getattr(args, "negative", None) else None
     if getattr(args, "negatives", None) == "shuffle":
         if pos is None:
             raise UserError("--negatives shuffle needs positive sequences (--positive or --positive-bed)")
@@ -262,12 +285,14 @@ def _read_bed(args, alphabet, origin) -> Inputs:
     if missing:
         raise UserError(f"--positive-bed needs {' and '.join(missing)}")
     regions = read_bed(args.positive_bed, name="--positive-bed")
-    pos = extract_windows(regions, args.genome, args.width, alphabet=alphabet, name="--positive-bed")
+    pos = extract_windows(regions, args.genome, args.width, alphabet=alphabet, name="--positive-bed",
+                          mask_lowercase=_mask(args))
     dropped = dict(pos.dropped)
     line = f"--positive-bed {args.positive_bed}: {len(pos)} windows of {args.width} nt ({_drop_text(pos.dropped)})"
     neg = None
     if getattr(args, "negative_bed", None) is not None:
-        neg = extract_windows(args.negative_bed, args.genome, args.width, alphabet=alphabet, name="--negative-bed")
+        neg = extract_windows(args.negative_bed, args.genome, args.width, alphabet=alphabet, name="--negative-bed",
+                              mask_lowercase=_mask(args))
         line += f"; --negative-bed {args.negative_bed}: {len(neg)} windows ({_drop_text(neg.dropped)})"
     elif getattr(args, "negatives", None) == "shuffle":
         neg = _shuffled(args, pos)
@@ -291,7 +316,8 @@ def _read_table(args, negatives, alphabet, origin) -> Inputs:
         raise UserError("--table needs --value-column NAME (and --sequence-column NAME, default 'sequence')")
     skip = getattr(args, "skip_invalid", False)
     data = read_sequence_table(args.table, sequence_column=args.sequence_column, value_column=args.value_column,
-                               alphabet=alphabet, on_invalid="skip" if skip else "error")
+                               alphabet=alphabet, on_invalid="skip" if skip else "error",
+                               mask_lowercase=_mask(args))
     kind = (f"labels {data.classes[1]!r} (positive) and {data.classes[0]!r}" if data.binary
             else "measured values")
     log(f"--table {args.table}: {len(data)} sequences of length {data.length} with {kind}"
@@ -318,8 +344,8 @@ def default_negatives(args, command) -> None:
 def read_motif_inputs(args) -> Inputs:
     """'seqimp motifs' input: as :func:`read_inputs`, and FASTA records of any lengths -- with
     ``--width W`` the central W nt of every record (the positional model), else, where the lengths
-    differ, every record padded to the longest with dinucleotide shuffles of itself (the
-    position-free model, :func:`seqimp.io._any_length.pad_records`); the log says which."""
+    differ, every record padded to the longest with unknown bases (the position-free model,
+    :func:`seqimp.io._any_length.pad_records`); the log says which."""
     fasta = getattr(args, "positive", None) is not None and getattr(args, "table", None) is None
     if not fasta or getattr(args, "positive_bed", None) is not None:
         return read_inputs(args)
@@ -339,7 +365,8 @@ def read_motif_inputs(args) -> Inputs:
     from ..io._any_length import centred_windows, pad_records, read_any_length
 
     on_invalid = "skip" if args.skip_invalid else "error"
-    sets = [(option, path, read_any_length(path, args.alphabet, on_invalid)) for option, path in
+    sets = [(option, path, read_any_length(path, args.alphabet, on_invalid, mask_lowercase=_mask(args)))
+            for option, path in
             (("--positive", args.positive), ("--negative", args.negative)) if path is not None]
     lengths = [c.size for _o, _p, (_ids, codes, _s, _k) in sets for c in codes]
     low, high = min(lengths), max(lengths)
@@ -363,12 +390,11 @@ def read_motif_inputs(args) -> Inputs:
         if args.poim:
             raise UserError(f"--poim describes sequences of one length, and --positive/--negative hold {described}: "
                             "add --width W, W the POIM's length (the central W nt of every record)")
-        out = pad_records([(ids, codes, source) for _o, _p, (ids, codes, source, _k) in sets], alphabet="dna",
-                          random_state=args.seed)
+        out = pad_records([(ids, codes, source) for _o, _p, (ids, codes, source, _k) in sets], alphabet="dna")
         for padded, (_o, _p, (_i, _c, _s, skipped)) in zip(out, sets):
             padded.skipped = skipped
         log(f"{'/'.join(option for option, _p, _r in sets)}: {described}: the position-free (gkm) model, on every "
-            f"record padded to {high} nt with dinucleotide shuffles of itself; no site is reported in the padding "
+            f"record padded to {high} nt with unknown bases (N), which no word or site covers "
             "(--width W: the central W nt of every record, for the positional model)")
     pos = out[0]
     neg = out[1] if len(out) > 1 else None

@@ -19,7 +19,7 @@ __all__ = ["add_other_model_options", "load_other_model",
            "add_db_option", "add_quiet", "add_dask_options", "dask_client", "add_data_options", "add_model_options",
            "read_pair", "check_degree", "MODEL_KINDS", "MODEL_KIND_HELP", "MODEL_KIND_DETAILS",
            "BACKGROUND_DETAILS", "add_gkm_options",
-           "position_origin", "details"]
+           "position_origin", "details", "MASK_HELP", "MASK_DETAILS", "add_mask_option"]
 
 
 def details(target, text: str):
@@ -207,8 +207,22 @@ def add_data_options(p, *, required=True, shuffle_default=False, any_length=Fals
                 "; shuffle is the default when no negatives are given (as STREME and SEA)." if shuffle_default
                 else "."))
     details(p.add_argument("--skip-invalid", action="store_true",
-                           help="drop records with letters other than A, C, G, T instead of failing"),
-            "Records holding N, R, Y or any other symbol than A, C, G, T are dropped (the log counts them).")
+                           help="drop records holding symbols that are neither bases nor IUPAC codes"),
+            "Records holding a symbol that is neither a base nor an IUPAC code (a digit, a letter beyond ASCII) "
+            "are dropped instead of failing (the log counts them). N and the IUPAC codes are read as unknown bases, "
+            "never dropped.")
+
+
+#: ``--mask-lowercase``'s help (one --help line) and details (docs/cli pages).
+MASK_HELP = "read soft-masked (lower-case) bases as unknown (N)"
+MASK_DETAILS = ("As HOMER's -mask: repeats soft-masked in lower case are read as unknown bases, which no k-mer, "
+                "word, seed or site covers; by default lower-case bases are bases. N and the other IUPAC codes "
+                "are always read as unknown (the log counts the records and bases).")
+
+
+def add_mask_option(group) -> None:
+    """``--mask-lowercase`` in ``group`` (:data:`MASK_HELP`); the readers take ``args.mask_lowercase``."""
+    details(group.add_argument("--mask-lowercase", action="store_true", help=MASK_HELP), MASK_DETAILS)
 
 
 def add_model_options(p, title="model"):
@@ -262,8 +276,9 @@ def read_pair(args):
         raise UserError(f"--positive and --negative are the same file ({args.negative}); "
                         "a classifier needs two different classes")
     alphabet = getattr(args, "alphabet", "dna")
-    pos = read_fasta(args.positive, alphabet, on_invalid=on_invalid) if args.positive else None
-    neg = read_fasta(args.negative, alphabet, on_invalid=on_invalid) if args.negative else None
+    mask = getattr(args, "mask_lowercase", False)
+    pos = read_fasta(args.positive, alphabet, on_invalid=on_invalid, mask_lowercase=mask) if args.positive else None
+    neg = read_fasta(args.negative, alphabet, on_invalid=on_invalid, mask_lowercase=mask) if args.negative else None
     if pos is not None and neg is not None and pos.length != neg.length:
         from ..io._fasta import LENGTH_HINTS
 

@@ -6,7 +6,7 @@ import argparse
 
 from ..errors import SeqimpError
 from ._logging import UserError, progress_enabled
-from ._options import add_quiet, positive_int
+from ._options import add_mask_option, add_quiet, positive_int
 from ._output_folder import check_output_path, input_paths, output_dir, owned_files
 
 HELP = """\
@@ -17,6 +17,10 @@ and scoring read the store row by row without loading it whole
 
 --out is a new or empty folder; --overwrite replaces an earlier codes store there and
 nothing else (a folder holding other files is refused, and nothing is deleted).
+
+N and the other IUPAC codes (protein: X, B, Z, J) are stored as the unknown code 4
+(20 for protein); the log counts the records holding them. --mask-lowercase stores
+soft-masked (lower-case) letters as unknown too.
 
 examples:
   seqimp encode --fasta pos.fa.gz neg.fa.gz --labels 1 0 --out train.codes
@@ -32,7 +36,9 @@ def register(sub) -> None:
                    help="one number per FASTA file (e.g. 1 0), or one text file with a number per record")
     p.add_argument("--out", required=True, metavar="DIR", help="the store folder to create (new or empty)")
     p.add_argument("--alphabet", choices=["dna", "rna", "protein"], default="dna", help="alphabet (default dna)")
-    p.add_argument("--skip-invalid", action="store_true", help="drop records with symbols outside the alphabet")
+    p.add_argument("--skip-invalid", action="store_true",
+                   help="drop records with symbols outside the alphabet and its ambiguity codes")
+    add_mask_option(p)
     p.add_argument("--chunk-size", type=positive_int, default=100_000,
                    help="records encoded and written at a time (default 100000)")
     p.add_argument("--overwrite", action="store_true",
@@ -68,7 +74,7 @@ def run(args) -> int:
     with output_dir(out, "encode", inputs=input_paths(args), group=(), adopt=adopt) as stage:
         fill_codes_store(args.fasta, stage, labels=labels, alphabet=args.alphabet,
                          on_invalid="skip" if args.skip_invalid else "error", chunk_size=args.chunk_size,
-                         verbose=progress_enabled())
+                         verbose=progress_enabled(), mask_lowercase=args.mask_lowercase)
     store = open_codes_store(out)
     print(f"{len(store):,} sequences of length {store.length} written to {store.path}")
     return 0

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from ._options import add_quiet
+from ._options import add_mask_option, add_quiet
 
 HELP = """\
 Print the number of records, the sequence length (or the range of lengths when
 they differ), the alphabet and the symbol composition of one or more FASTA
-files (plain or .gz, also pipes such as /dev/stdin), and the symbols outside
-the alphabet (N, R, Y, ...): how many of each and in how many records.
+files (plain or .gz, also pipes such as /dev/stdin), the unknown bases (N and
+the other IUPAC codes, read as unknown; with --mask-lowercase soft-masked
+letters too) and the records holding them, and the symbols outside the alphabet
+and its codes: how many of each and in how many records.
 
 The alphabet is detected from the letters (DNA, RNA with U, protein with letters
 such as E, F, I, L, P, Q that no nucleotide code uses) unless --alphabet names it;
@@ -17,7 +19,7 @@ the GC content is printed for DNA and RNA only.
 examples:
   seqimp inspect data/demo_positive.fa
   seqimp inspect --alphabet protein proteins.fa.gz
-  seqimp inspect --skip-invalid reads.fa  # drop records with N, R, Y, ...
+  seqimp inspect --mask-lowercase hg38_peaks.fa  # count soft-masked repeats as unknown
   zcat reads.fa.gz | seqimp inspect /dev/stdin
 """
 
@@ -31,13 +33,16 @@ def register(sub) -> None:
     p.add_argument("--alphabet", default="auto", choices=["auto", "dna", "rna", "protein"],
                    help="alphabet of the files (default auto: detected from the letters)")
     p.add_argument("--skip-invalid", action="store_true",
-                   help="drop records with symbols outside the alphabet instead of failing")
+                   help="drop records with symbols outside the alphabet and its ambiguity codes instead of failing")
+    add_mask_option(p)
     add_quiet(p)
     p.set_defaults(func=run)
 
 
 def describe(summary) -> str:
     """Human-readable summary of :func:`seqimp.io._fasta.fasta_summary`'s dict."""
+    from ..io._unknown import unknown_words
+
     alpha, comp = summary["alphabet"], summary["composition"]
     lo, hi = summary["min_length"], summary["max_length"]
     length = str(lo) if lo == hi else (f"{lo}..{hi} (lengths differ; positional methods need one common length: "
@@ -53,6 +58,12 @@ def describe(summary) -> str:
     if alpha.name in ("dna", "rna"):
         gc = comp[1] + comp[2]
         lines.append(f"GC content:  {100 * gc:.1f}%")
+    if summary.get("unknown"):
+        what, letters = unknown_words(alpha)
+        what = what if summary["unknown"] > 1 else what[:-1]
+        lines.append(f"unknown:     {summary['unknown']:,} {what} ({letters}"
+                     + (", soft-masked lower case" if summary.get("masked") else "")
+                     + f") in {summary['unknown_records']:,} of {summary['records']:,} records; read as unknown")
     if summary.get("invalid"):
         symbols = "  ".join(f"{s}={n}" for s, n in sorted(summary["invalid"].items(), key=lambda t: (-t[1], t[0])))
         lines.append(f"other symbols: {symbols} in {summary['invalid_records']} of {summary['records']} records "
@@ -68,13 +79,9 @@ def describe(summary) -> str:
 _SOURCES = {"detected": " -- detected from the letters; --alphabet to choose",
             "assumed": " -- assumed: the letters fit no alphabet exactly; --alphabet to choose"}
 
-#: IUPAC nucleotide ambiguity codes (N: any base).
-AMBIGUITY_CODES = frozenset("NRYSWKMBDHV")
-
-
 def _kind_of_symbols(invalid, alpha) -> str:
-    """What the symbols outside the alphabet are, and what to do: ambiguity codes (drop their records),
-    bytes that are not letters (not a text FASTA file), or letters of another alphabet."""
+    """What the symbols outside the alphabet and its ambiguity codes are, and what to do: bytes that are
+    not letters (not a text FASTA file), characters beyond ASCII, or letters of another alphabet."""
     symbols = set(invalid)
     beyond = {s for s in symbols if "U+" in s}  # é(U+00E9): characters beyond ASCII
     if any(len(s) > 1 and s not in beyond or not s.isprintable() or s.isspace() for s in symbols):  # 0x.. bytes
@@ -83,8 +90,6 @@ def _kind_of_symbols(invalid, alpha) -> str:
     if beyond:
         return ("characters beyond ASCII, which no sequence alphabet has (a word processor's?): replace them, or "
                 "drop those records with --skip-invalid")
-    if alpha.name in ("dna", "rna") and {s.upper() for s in symbols} <= AMBIGUITY_CODES:
-        return "N and ambiguity codes; 'seqimp poim' needs --skip-invalid to drop those records"
     return (f"symbols outside the {alpha.name} alphabet; choose another with --alphabet, or drop those records "
             "with --skip-invalid")
 
@@ -93,6 +98,7 @@ def run(args) -> int:
     from ..io._fasta import fasta_summary
 
     on_invalid = "skip" if args.skip_invalid else "report"
-    summaries = [fasta_summary(path, args.alphabet, on_invalid=on_invalid) for path in args.fasta]
+    summaries = [{**fasta_summary(path, args.alphabet, on_invalid=on_invalid, mask_lowercase=args.mask_lowercase),
+                  "masked": args.mask_lowercase} for path in args.fasta]
     print("\n\n".join(describe(s) for s in summaries))
     return 0

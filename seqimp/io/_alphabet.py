@@ -128,17 +128,18 @@ _PROTEIN_EXTRA = frozenset("XBZJOU*")
 
 
 def guess_alphabet(letters) -> str | None:
-    """The alphabet a sequence's letters look like: ``"dna"``, ``"rna"`` (U, no T), ``"protein"``
-    (amino-acid letters that no nucleotide code uses, such as E, F, I, L, P, Q), or None (neither:
-    N and other ambiguity codes only, digits, bytes that are not letters).
+    """The alphabet a sequence's letters look like: ``"dna"`` (A, C, G, T, N and the other IUPAC
+    ambiguity codes, which are read as unknown), ``"rna"`` (U, no T), ``"protein"`` (amino-acid
+    letters that no nucleotide code uses, such as E, F, I, L, P, Q), or None (neither: digits,
+    bytes that are not letters, T and U together).
 
-    >>> guess_alphabet("ACGU"), guess_alphabet("MKLVE"), guess_alphabet("ACGTN")
-    ('rna', 'protein', None)
+    >>> guess_alphabet("ACGU"), guess_alphabet("MKLVE"), guess_alphabet("ACGTN"), guess_alphabet("ACGTU")
+    ('rna', 'protein', 'dna', None)
     """
     letters = {c.upper() for c in letters}
-    if letters <= set(DNA.symbols):
+    if letters <= set(DNA.symbols + DNA.ambiguous):
         return "dna"
-    if letters <= set(RNA.symbols):
+    if letters <= set(RNA.symbols + RNA.ambiguous):
         return "rna"
     if letters & _PROTEIN_ONLY and letters <= set(PROTEIN.symbols) | _PROTEIN_EXTRA:
         return "protein"

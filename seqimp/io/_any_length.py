@@ -6,10 +6,9 @@ Two ways, as ``seqimp motifs`` offers them (docs/motifs.md, "Sequences of any le
   ``width`` are left out), for the positional model, whose positions then count from the
   window's first letter;
 - :func:`pad_records`: every record kept whole and padded at its 3' end to the longest
-  record's length with dinucleotide shuffles of itself, for the position-free (gkm) model.
-  The padding keeps the record's own letter and dinucleotide composition and holds no motif
-  but by chance; :class:`PaddedSequences` keeps each record's own length, so that no site
-  is reported in the padding.
+  record's length with unknown letters (N), for the position-free (gkm) model. Padding is
+  no sequence: no word, seed or site covers an unknown letter, so a padded record holds the
+  words of the record alone; :class:`PaddedSequences` keeps each record's own length.
 """
 
 from __future__ import annotations
@@ -18,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import SeqimpError, check_int, check_random_state
-from ._alphabet import INVALID, get_alphabet, symbol_bytes
-from ._fasta import SequenceSet, _read_records
-from ._shuffle import dinucleotide_shuffle
+from ..errors import SeqimpError, check_int
+from ._alphabet import INVALID, describe_char, get_alphabet, symbol_bytes
+from ._fasta import SequenceSet, _read_records, symbol_hints, with_fix
+from ._unknown import log_unknown
 
 __all__ = ["PaddedSequences", "read_any_length", "centred_windows", "pad_records"]
 
@@ -34,22 +33,25 @@ class PaddedSequences(SequenceSet):
     record_lengths: np.ndarray | None = None
 
 
-def read_any_length(path, alphabet="dna", on_invalid="error"):
+def read_any_length(path, alphabet="dna", on_invalid="error", *, mask_lowercase=False):
     """``(ids, codes, source, skipped)`` of a FASTA file of any lengths: ``codes`` a list of
-    uint8 arrays; symbols outside ``alphabet`` are an error naming the record and position, or
-    (``on_invalid="skip"``) drop the record."""
+    uint8 arrays; N and the other ambiguity codes (lower-case letters too with
+    ``mask_lowercase``) are the unknown code, counted in one log line
+    (:func:`~seqimp.io._unknown.log_unknown`); other symbols outside ``alphabet`` are an error
+    naming the record and position, or (``on_invalid="skip"``) drop the record."""
     alpha = get_alphabet(alphabet)
-    path, ids, seqs, skipped = _read_records(path, alpha, on_invalid)
+    path, ids, seqs, skipped = _read_records(path, alpha, on_invalid, mask_lowercase=mask_lowercase)
     codes = []
     for rid, seq in zip(ids, seqs):
         x = alpha.lut[np.frombuffer(symbol_bytes(seq), np.uint8)]
         bad = np.flatnonzero(x == INVALID)
         if bad.size:
-            raise SeqimpError(f"{path}: record {rid!r}: invalid symbol {seq[bad[0]]!r} at position {bad[0] + 1} "
-                              f"(alphabet {alpha.name}); drop such records with --skip-invalid")
+            raise with_fix(f"{path}: record {rid!r}: invalid symbol {describe_char(seq[bad[0]])} at position "
+                           f"{bad[0] + 1} (alphabet {alpha.name}: {alpha.symbols})", symbol_hints(seqs, alpha))
         codes.append(x.astype(np.uint8))
     if not any(c.size for c in codes):
         raise SeqimpError(f"{path}: sequences are empty")
+    log_unknown(path, codes, alpha, masked=mask_lowercase)
     return ids, codes, str(path), skipped
 
 
@@ -70,24 +72,23 @@ def centred_windows(ids, codes, width, *, alphabet="dna", source=None) -> tuple[
 
 def pad_records(sets, *, alphabet="dna", random_state=None) -> list:
     """Pad the records of every set in ``sets`` (``(ids, codes, source)``, codes a list of uint8
-    arrays) to the longest record of all of them, each with dinucleotide shuffles of itself
-    (one random generator seeded by ``random_state``, the sets in order), as
-    :class:`PaddedSequences`."""
-    rng = check_random_state(random_state)
+    arrays) to the longest record of all of them with unknown letters (N), as
+    :class:`PaddedSequences`.
+
+    Padding is no sequence: a k-mer, gapped k-mer or motif window that covers an unknown letter
+    is no feature, seed or site, so a padded record holds exactly the words of the record itself.
+    ``random_state`` is accepted for callers written when the padding was shuffles of the record;
+    nothing is drawn."""
+    del random_state  # the padding is unknown letters: nothing random
+    alpha = get_alphabet(alphabet)
     longest = max(c.size for _ids, codes, _src in sets for c in codes)
     out = []
     for ids, codes, source in sets:
-        rows = np.empty((len(codes), longest), dtype=np.uint8)
+        rows = np.full((len(codes), longest), alpha.unknown, dtype=np.uint8)
         for r, x in enumerate(codes):
+            if x.size == 0:
+                raise SeqimpError(f"{source}: record {ids[r]!r} is empty")
             rows[r, :x.size] = x
-            filled = x.size
-            while filled < longest:
-                fill = dinucleotide_shuffle(x[None, :], alphabet=alphabet, random_state=rng)[0] if x.size > 1 else x
-                if fill.size == 0:
-                    raise SeqimpError(f"{source}: record {ids[r]!r} is empty")
-                take = min(fill.size, longest - filled)
-                rows[r, filled:filled + take] = fill[:take]
-                filled += take
         lengths = np.array([c.size for c in codes], dtype=np.int64)
-        out.append(PaddedSequences(rows, list(ids), alphabet, source, record_lengths=lengths))
+        out.append(PaddedSequences(rows, list(ids), alpha, source, record_lengths=lengths))
     return out

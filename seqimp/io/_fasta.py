@@ -15,6 +15,7 @@ import numpy as np
 from Bio.SeqIO.FastaIO import SimpleFastaParser
 
 from ._alphabet import INVALID, Alphabet, decode, encode, get_alphabet, guess_alphabet, symbol_bytes
+from ._unknown import log_unknown, mask_text, unknown_words
 from ..errors import SeqimpError, check_choice, check_file
 
 __all__ = ["SequenceSet", "read_fasta", "write_fasta"]
@@ -67,8 +68,9 @@ class SequenceSet:
         return decode(self.codes, self.alphabet)
 
     def composition(self) -> np.ndarray:
-        """Fraction of each symbol over all positions, shape (alphabet size,)."""
-        counts = np.bincount(self.codes.ravel(), minlength=self.alphabet.size)
+        """Fraction of each symbol over all known positions (unknown ones, N, left out), shape
+        (alphabet size,)."""
+        counts = np.bincount(self.codes.ravel(), minlength=self.alphabet.size + 1)[:self.alphabet.size]
         total = counts.sum()
         return counts / total if total else counts.astype(float)
 
@@ -173,7 +175,7 @@ def _parse(path: Path):
     return ids, seqs
 
 
-def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
+def read_fasta(path, alphabet="dna", on_invalid="error", *, mask_lowercase=False) -> SequenceSet:
     """Read equal-length sequences from a FASTA file (plain or gzip).
 
     Parameters
@@ -182,12 +184,18 @@ def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
         FASTA file; gzip compression is detected from the file's magic bytes. The
         file is read once, so pipes (``/dev/stdin``) and process substitution work.
     alphabet : {"dna", "rna", "protein"} or Alphabet, default="dna"
-        Lower-case (soft-masked) letters are read as upper case.
+        Lower-case (soft-masked) letters are read as upper case. N and the IUPAC
+        ambiguity codes (protein: X, B, Z, J) are read as the unknown code
+        ``alphabet.unknown`` (4 for DNA); no record is dropped for them, and one
+        INFO line on the ``seqimp`` logger counts the records and letters.
     on_invalid : {"error", "skip"}, default="error"
-        What to do with records that contain symbols outside the alphabet
-        (ambiguity codes such as N, R, Y): raise an error naming the record
-        id, the 1-based position and the symbol, or drop those records with
-        a warning that says how many were dropped (``SequenceSet.skipped``).
+        What to do with records that contain symbols outside the alphabet and its
+        ambiguity codes (a digit, 'Z' in DNA, a letter beyond ASCII): raise an error
+        naming the record id, the 1-based position and the symbol, or drop those
+        records with a warning that says how many were dropped (``SequenceSet.skipped``).
+    mask_lowercase : bool, default=False
+        Read lower-case (soft-masked, e.g. repeats) letters as unknown, as HOMER's
+        ``-mask``; by default they are bases like upper-case ones.
 
     Returns
     -------
@@ -207,13 +215,14 @@ def read_fasta(path, alphabet="dna", on_invalid="error") -> SequenceSet:
         Records skipped; duplicate record ids.
     """
     alpha = get_alphabet(alphabet)
-    path, ids, seqs, skipped = _read_records(path, alpha, on_invalid)
+    path, ids, seqs, skipped = _read_records(path, alpha, on_invalid, mask_lowercase=mask_lowercase)
     try:
         codes = encode(seqs, alpha, names=ids)
     except SeqimpError as exc:
         raise input_error(f"{path}: {exc}", seqs, alpha) from None
     if codes.shape[1] == 0:
         raise SeqimpError(f"{path}: sequences are empty")
+    log_unknown(path, codes, alpha, masked=mask_lowercase)
     return SequenceSet(codes, ids, alpha, str(path), skipped)
 
 
@@ -242,9 +251,9 @@ def _letters(seqs) -> set:
 def symbol_hints(seqs, alpha) -> tuple:
     """The fix of symbols outside ``alpha`` (for the library, for the command line): another alphabet
     when the letters look like RNA or protein (:func:`~seqimp.io._alphabet.guess_alphabet`), else
-    dropping the records (N and other ambiguity codes)."""
-    return _alphabet_hints(seqs, alpha) or ("; drop such records with on_invalid='skip'",
-                                            "; drop such records with --skip-invalid")
+    dropping the records (N and the other ambiguity codes are read as unknown, not refused)."""
+    read = f"; {unknown_words(alpha)[1]} ({alpha.ambiguous}) are read as unknown; drop records with other symbols"
+    return _alphabet_hints(seqs, alpha) or (f"{read} with on_invalid='skip'", f"{read} with --skip-invalid")
 
 
 def _alphabet_hints(seqs, alpha):
@@ -267,7 +276,7 @@ def input_error(message, seqs, alpha) -> SeqimpError:
     return SeqimpError(message)
 
 
-def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
+def fasta_summary(path, alphabet="dna", on_invalid="report", *, mask_lowercase=False) -> dict:
     """Records, length range and symbol composition of a FASTA file whose lengths may differ.
 
     What ``seqimp inspect`` prints; the same checks as :func:`read_fasta` except equal lengths.
@@ -280,13 +289,17 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
     on_invalid : {"report", "error", "skip"}, default="report"
         Symbols outside the alphabet: count them (``invalid``, ``invalid_records``),
         raise like :func:`read_fasta`, or drop their records (``skipped``).
+    mask_lowercase : bool, default=False
+        Count lower-case (soft-masked) letters as unknown (:func:`read_fasta`).
 
     Returns
     -------
     dict
         ``source`` (str), ``alphabet`` (Alphabet), ``records`` (int), ``min_length``,
         ``max_length`` (int), ``composition`` (ndarray of shape (alphabet size,), fractions of
-        the valid symbols), ``invalid`` (dict symbol -> count, symbols outside the alphabet,
+        the known symbols), ``unknown`` (letters read as unknown: N and the other ambiguity
+        codes, soft-masked letters with ``mask_lowercase``), ``unknown_records`` (records
+        holding any), ``invalid`` (dict symbol -> count, symbols outside the alphabet,
         control characters and bytes that are not UTF-8 as ``0x..``, other characters beyond
         ASCII as ``é(U+00E9)``), ``invalid_records`` (records holding any), ``skipped``
         (records dropped), ``duplicate_ids`` (records whose id an earlier record has), ``alphabet_source``
@@ -302,11 +315,13 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
         how = "assumed" if guess is None else "detected"
         alpha = get_alphabet(guess or "dna")
         path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error",
-                                                 parsed=(ids, seqs))
+                                                 parsed=(ids, seqs), mask_lowercase=mask_lowercase)
     else:
         alpha = get_alphabet(alphabet)
-        path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error")
-    counts = np.zeros(alpha.size, dtype=np.int64)
+        path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error",
+                                                 mask_lowercase=mask_lowercase)
+    counts = np.zeros(alpha.size + 1, dtype=np.int64)  # the known symbols, then unknown
+    unknown_records = 0
     invalid = np.zeros(256, dtype=np.int64)
     beyond = Counter()  # characters beyond ASCII, counted by character (they are byte 0xff in ``raw``)
     invalid_records = 0
@@ -325,13 +340,17 @@ def fasta_summary(path, alphabet="dna", on_invalid="report") -> dict:
             if not seq.isascii():
                 beyond.update(ch for ch in seq if not ch.isascii())
             codes = codes[~bad]
-        counts += np.bincount(codes, minlength=alpha.size)
+        record = np.bincount(codes, minlength=alpha.size + 1)
+        counts += record
+        unknown_records += bool(record[alpha.size])
     lengths = [len(seq) for seq in seqs]
     if max(lengths) == 0:
         raise SeqimpError(f"{path}: the records hold no sequence (headers only)")
+    counts, unknown = counts[:alpha.size], int(counts[alpha.size])
     total = counts.sum()
     return {"source": str(path), "alphabet": alpha, "records": len(seqs), "min_length": min(lengths),
             "max_length": max(lengths), "composition": counts / total if total else counts.astype(float),
+            "unknown": unknown, "unknown_records": unknown_records,
             "invalid": {**{_symbol(b): int(invalid[b]) for b in np.flatnonzero(invalid[:0x80])},
                         **{_char_symbol(ch): n for ch, n in sorted(beyond.items())}},
             "invalid_records": invalid_records, "skipped": skipped, "duplicate_ids": len(ids) - len(set(ids)),
@@ -352,13 +371,17 @@ def _char_symbol(ch: str) -> str:
     return f"{ch}(U+{code:04X})" if ch.isprintable() else f"U+{code:04X}"
 
 
-def _read_records(path, alpha, on_invalid, *, parsed=None):
+def _read_records(path, alpha, on_invalid, *, parsed=None, mask_lowercase=False):
     """``(path, ids, seqs, skipped)`` of a FASTA file (or of its records ``parsed``, ``(ids, seqs)``),
-    records with invalid symbols dropped when ``on_invalid="skip"``; warns about duplicate record ids."""
+    records with invalid symbols dropped when ``on_invalid="skip"``, lower-case letters written as
+    the unknown letter with ``mask_lowercase`` (:func:`~seqimp.io._unknown.mask_text`); warns about
+    duplicate record ids."""
     if on_invalid not in ("error", "skip"):
         raise SeqimpError(f"on_invalid must be 'error' or 'skip', got {on_invalid!r}")
     path = check_file(path, expected="a FASTA file")
     ids, seqs = _parse(path) if parsed is None else parsed
+    if mask_lowercase:
+        seqs = [mask_text(s, alpha) for s in seqs]
     if not seqs:
         raise SeqimpError(f"{path}: no FASTA records")
     seen, dup = set(), []

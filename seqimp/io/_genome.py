@@ -21,6 +21,7 @@ from ._alphabet import INVALID, get_alphabet, kmer_index
 from ._bed import read_bed
 from ._fasta import SequenceSet
 from ._strand import require_dna, reverse_complement_codes
+from ._unknown import log_unknown, lookup_table
 from .._utils.sizes import available_memory, format_size
 from ..errors import SeqimpError, check_file, check_int, check_random_state
 
@@ -111,7 +112,7 @@ def open_genome(genome, *, name="--genome"):
         raise SeqimpError(f"{name} {path}: gzip-compressed but not bgzip; random access needs bgzip: "
                           f"zcat {path} | bgzip > {os.path.splitext(str(path))[0]}.bgz (or gunzip it)")
     try:
-        fa = pyfaidx.Fasta(os.fspath(path), as_raw=True, sequence_always_upper=True)
+        fa = pyfaidx.Fasta(os.fspath(path), as_raw=True)  # soft-masked case kept: mask_lowercase reads it
     except PermissionError as exc:
         raise SeqimpError(f"{name} {path}: cannot write the index {exc.filename} (make it with "
                           f"'samtools faidx {path}' where the directory is writable)") from None
@@ -170,12 +171,13 @@ def _chrom_lengths(fa) -> dict:
     return {k: len(fa[k]) for k in fa.keys()}
 
 
-def _fetch(fa, chrom, starts, width, alpha):
-    """Codes of windows [s, s + width) on chromosome ``chrom``, shape (m, width) (INVALID for N etc.)."""
+def _fetch(fa, chrom, starts, width, alpha, mask_lowercase=False):
+    """Codes of windows [s, s + width) on chromosome ``chrom``, shape (m, width): N and the other
+    IUPAC codes (with ``mask_lowercase`` lower-case letters too) unknown, other bytes INVALID."""
     rec = fa[chrom]
     blob = "".join(rec[int(s):int(s) + width] for s in starts)
     raw = np.frombuffer(blob.encode("ascii", "replace"), dtype=np.uint8)
-    return alpha.lut[raw].reshape(len(starts), width)
+    return lookup_table(alpha, mask_lowercase)[raw].reshape(len(starts), width)
 
 
 def _window_starts(table, width):
@@ -188,7 +190,7 @@ def _window_starts(table, width):
     return np.where(minus, centre - (width - 1 - width // 2), centre - width // 2), minus
 
 
-def extract_windows(bed, genome, width, *, alphabet="dna", name=None) -> GenomicWindows:
+def extract_windows(bed, genome, width, *, alphabet="dna", name=None, mask_lowercase=False) -> GenomicWindows:
     """Fixed-width windows centred on the summits (narrowPeak) or centres of BED regions.
 
     Parameters
@@ -203,14 +205,18 @@ def extract_windows(bed, genome, width, *, alphabet="dna", name=None) -> Genomic
     alphabet : {"dna", "rna"}, default="dna"
     name : str, optional
         Option name for messages (``--positive-bed``).
+    mask_lowercase : bool, default=False
+        Read the genome's lower-case (soft-masked, repeat) bases as unknown.
 
     Returns
     -------
     GenomicWindows
         Codes (n, width); rows on the '-' strand are reverse-complemented; '.' counts as '+'.
-        Regions whose window runs off the chromosome, whose chromosome is not in the genome,
-        or whose window holds N (any symbol outside the alphabet) are dropped and counted in
-        ``.dropped`` (keys :data:`DROP_REASONS`).
+        N and the other IUPAC codes are kept as the unknown code (4; one log line counts the
+        windows and bases). Regions whose window runs off the chromosome, whose chromosome is
+        not in the genome, or whose window holds a byte that is no IUPAC letter are dropped and
+        counted in ``.dropped`` (keys :data:`DROP_REASONS`; ``ambiguous_base`` counts the
+        last).
 
     Raises
     ------
@@ -241,7 +247,7 @@ def extract_windows(bed, genome, width, *, alphabet="dna", name=None) -> Genomic
     codes = np.full((len(table), width), INVALID, dtype=np.uint8)
     for chrom in pd.unique(chroms[inside]):
         rows = np.flatnonzero(inside & (chroms == chrom))
-        codes[rows] = _fetch(fa, chrom, ws[rows], width, alpha)
+        codes[rows] = _fetch(fa, chrom, ws[rows], width, alpha, mask_lowercase)
     clean = inside & (codes != INVALID).all(axis=1)
     dropped = {"unknown_chromosome": int(np.count_nonzero(~known)),
                "off_chromosome": int(np.count_nonzero(known & ~inside)),
@@ -266,6 +272,7 @@ def extract_windows(bed, genome, width, *, alphabet="dna", name=None) -> Genomic
         [f"region{i + 1}" for i in keep],
     })
     ids = [f"{c}:{s}-{e}({st})" for c, s, e, st in zip(coords["chrom"], coords["start"], coords["end"], strand)]
+    log_unknown(source, codes, alpha, masked=mask_lowercase)
     return GenomicWindows(codes, ids, alpha, str(source), coords=coords, dropped=dropped)
 
 
@@ -312,7 +319,8 @@ def _overlaps(bs, be, s, width):
 
 
 def _gc_bin(codes, bins):
-    gc = np.isin(codes, (1, 2)).mean(axis=1)
+    known = np.maximum(np.count_nonzero(codes < 4, axis=1), 1)
+    gc = np.count_nonzero(np.isin(codes, (1, 2)), axis=1) / known
     return np.minimum((gc * bins).astype(np.int64), bins - 1)
 
 
@@ -321,9 +329,10 @@ def genome_negatives(positives, genome, *, per_positive=1, gc_bins=20, exclude=N
     """Random GC-matched genomic windows from the positives' chromosomes, not overlapping them.
 
     For every positive window, ``per_positive`` negatives of the same width are drawn on the
-    same chromosome whose GC fraction falls in the same of ``gc_bins`` equal-width bins of
-    [0, 1]. Candidates are uniform start positions; those overlapping a positive window, a
-    region in ``exclude`` or an earlier negative, or holding N, are rejected.
+    same chromosome whose GC fraction (of the known bases) falls in the same of ``gc_bins``
+    equal-width bins of [0, 1]. Candidates are uniform start positions; those overlapping a
+    positive window, a region in ``exclude`` or an earlier negative, or holding N or another
+    letter that is no base (assembly gaps), are rejected: negatives are drawn, not given.
 
     Parameters
     ----------
@@ -383,7 +392,7 @@ def genome_negatives(positives, genome, *, per_positive=1, gc_bins=20, exclude=N
             if cand.size == 0:
                 continue
             codes = _fetch(fa, chrom, cand, width, alpha)
-            ok = (codes != INVALID).all(axis=1)
+            ok = (codes < alpha.size).all(axis=1)
             cand, codes = cand[ok], codes[ok]
             bins = _gc_bin(codes, gc_bins)
             order = rng.permutation(cand.size)   # accept in random order, not left to right
@@ -436,7 +445,8 @@ def oligomer_hits(sequences, table, *, alphabet=None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per (sequence, oligomer) occurrence at the oligomer's position: ``window``
+        One row per (sequence, oligomer) occurrence at the oligomer's position (a window
+        holding an unknown letter there is no occurrence): ``window``
         (0-based sequence row), ``position`` (1-based), ``length``, ``oligomer``. Feed to
         :func:`seqimp.io._bed.hits_to_bed` with ``name=hits["oligomer"]``.
     """
@@ -453,7 +463,8 @@ def oligomer_hits(sequences, table, *, alphabet=None) -> pd.DataFrame:
         idx = np.zeros(codes.shape[0], dtype=np.int64)
         for t in range(k):
             idx = idx * alpha.size + codes[:, p + t]
-        rows = np.flatnonzero(idx == kmer_index(oligo, alpha))
+        known = (codes[:, p:p + k] < alpha.size).all(axis=1)
+        rows = np.flatnonzero((idx == kmer_index(oligo, alpha)) & known)
         parts.append(pd.DataFrame({"window": rows, "position": np.full(rows.size, p + 1, np.int64),
                                    "length": np.full(rows.size, k, np.int64),
                                    "oligomer": pd.Series([oligo] * rows.size, dtype=object)}))

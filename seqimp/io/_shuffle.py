@@ -39,11 +39,16 @@ def dinucleotide_shuffle(X, *, alphabet="dna", random_state=None) -> np.ndarray:
     ndarray of shape (n, L), uint8
         Row i has the same first and last letter and the same count of every letter pair
         ``(x[t], x[t+1])`` as ``X[i]``; it is a uniform draw among all such sequences.
+
+        Unknown letters (N and the other ambiguity codes, code ``alphabet.size``) stay where
+        they are, and every maximal stretch of known letters between them is shuffled on its
+        own: its first and last letter and the counts of its letter pairs are kept, so the
+        counts of all known pairs are too, and no pair across an unknown letter is made.
     """
     from ._alphabet import get_alphabet
 
     alpha = get_alphabet(getattr(X, "alphabet", alphabet))
-    codes = check_sequences(X, "X", alpha)
+    codes = check_sequences(X, "X", alpha, unknown=True)
     rng = check_random_state(random_state)
     seeds = rng.integers(0, 2 ** 31 - 1, size=codes.shape[0]).astype(np.int64)
     out = np.empty_like(codes)

@@ -2,7 +2,7 @@
 
 A store is a folder::
 
-    codes.npy    (n, L) uint8 symbol codes (A=0, C=1, G=2, T=3), a plain .npy file
+    codes.npy    (n, L) uint8 symbol codes (A=0, C=1, G=2, T=3, unknown N=4), a plain .npy file
     labels.npy   (n,) labels (int64 or float64), when labels were given
     ids.txt      one record id per line, in row order
     meta.json    {"format": "seqimp-codes", "version": 1, "n", "length", "alphabet",
@@ -32,6 +32,7 @@ import numpy as np
 from ..errors import SeqimpError, check_file, check_int
 from ._alphabet import INVALID, encode, get_alphabet, symbol_bytes
 from ._fasta import iter_fasta
+from ._unknown import count_unknown, log_counts, mask_text
 
 __all__ = ["CodesStore", "encode_fasta_to_store", "fill_codes_store", "check_store_out", "store_state", "STORE_FILES",
            "write_codes_store", "open_codes_store"]
@@ -146,7 +147,7 @@ def check_store_out(out, *, overwrite=False, name="out") -> Path:
 
 
 def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid="error", chunk_size=100_000,
-                          overwrite=False, verbose=False) -> CodesStore:
+                          overwrite=False, verbose=False, mask_lowercase=False) -> CodesStore:
     """Stream FASTA files into a codes store on disk; memory is one chunk of records.
 
     Parameters
@@ -160,8 +161,10 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
         text file with one number per record (in order), or None (no ``labels.npy``).
     alphabet : str or Alphabet, default="dna"
     on_invalid : {"error", "skip"}, default="error"
-        Records with symbols outside the alphabet: fail naming the record, position and
-        symbol, or drop them (their labels too) with a warning line on stderr.
+        Records with symbols outside the alphabet and its ambiguity codes: fail naming the
+        record, position and symbol, or drop them (their labels too) with a warning line on
+        stderr. N and the other ambiguity codes are stored as the unknown code
+        (``alphabet.unknown``, 4 for DNA); one log line per file counts them.
     chunk_size : int, default=100000
         Records encoded and written at a time.
     overwrite : bool, default=False
@@ -169,6 +172,8 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
         replaced (:func:`check_store_out`).
     verbose : bool, default=False
         Progress with ETA (tqdm, stderr) while encoding.
+    mask_lowercase : bool, default=False
+        Store lower-case (soft-masked) letters as unknown.
 
     Returns
     -------
@@ -188,7 +193,7 @@ def encode_fasta_to_store(fasta, out, *, labels=None, alphabet="dna", on_invalid
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.resolve().parent))
     try:
         fill_codes_store(fasta, tmp, labels=labels, alphabet=alphabet, on_invalid=on_invalid,
-                         chunk_size=chunk_size, verbose=verbose)
+                         chunk_size=chunk_size, verbose=verbose, mask_lowercase=mask_lowercase)
         if out.is_dir():  # empty, or an earlier store (checked): moved aside, then removed
             aside = tmp.with_name(tmp.name + ".old")
             os.replace(out, aside)
@@ -226,7 +231,7 @@ def _allocate_codes(path: Path, n: int, length: int) -> np.memmap:
 
 
 def fill_codes_store(fasta, folder, *, labels=None, alphabet="dna", on_invalid="error", chunk_size=100_000,
-                     verbose=False) -> Path:
+                     verbose=False, mask_lowercase=False) -> Path:
     """Write the files of a codes store (:data:`STORE_FILES`) into the existing folder ``folder``
     (a staging folder that is renamed or published afterwards; see
     :func:`encode_fasta_to_store` for the parameters). Returns ``folder``."""
@@ -268,14 +273,16 @@ def fill_codes_store(fasta, folder, *, labels=None, alphabet="dna", on_invalid="
 
     codes = _allocate_codes(folder / "codes.npy", n, length)
     label_values = np.empty(n) if (per_file is not None or per_record is not None) else None
-    row, rec = 0, 0
+    row, rec, held_by_file = 0, 0, []
     with open(folder / "ids.txt", "w", encoding="utf-8") as ids_out, \
             tqdm(total=n, desc="encoding", unit="seq", file=sys.stderr, disable=not verbose,
                  mininterval=1.0) as bar:
         for f, path in enumerate(paths):
             records = iter_fasta(path)
+            held = [0, 0, 0]  # records, of them holding unknown letters, unknown letters
             while True:
-                block = list(itertools.islice(records, chunk_size))
+                block = [(rid, mask_text(seq, alpha, mask_lowercase))
+                         for rid, seq in itertools.islice(records, chunk_size)]
                 if not block:
                     break
                 keep = [on_invalid == "error" or _valid(s, alpha) for _, s in block]
@@ -286,6 +293,7 @@ def fill_codes_store(fasta, folder, *, labels=None, alphabet="dna", on_invalid="
                     raise SeqimpError(f"{path}: {exc}") from None
                 m = enc.shape[0]
                 codes[row:row + m] = enc
+                held = [a + b for a, b in zip(held, (m, *count_unknown(enc, alpha)))]
                 if label_values is not None:
                     if per_file is not None:
                         label_values[row:row + m] = per_file[f]
@@ -295,8 +303,11 @@ def fill_codes_store(fasta, folder, *, labels=None, alphabet="dna", on_invalid="
                 row += m
                 rec += len(block)
                 bar.update(m)
+            held_by_file.append((path, held))
     codes.flush()
     del codes
+    for path, held in held_by_file:  # after the progress bar
+        log_counts(path, *held, alpha, masked=mask_lowercase)
     if label_values is not None:
         if np.all(label_values == np.round(label_values)):
             label_values = label_values.astype(np.int64)
@@ -328,8 +339,9 @@ def write_codes_store(out, codes, labels=None, ids=None, *, alphabet="dna", rows
     mm = _allocate_codes(out / "codes.npy", n, length)
     for a in range(0, n, rows):
         block = codes[a:a + rows]
-        if block.max() >= alpha.size:
-            raise SeqimpError(f"codes must lie in 0..{alpha.size - 1} for alphabet {alpha.name}")
+        if block.max() > alpha.unknown:
+            raise SeqimpError(f"codes must lie in 0..{alpha.unknown} for alphabet {alpha.name} "
+                              f"({alpha.unknown}: unknown)")
         mm[a:a + rows] = block
     mm.flush()
     del mm

@@ -24,11 +24,12 @@ def require_dna(alphabet, what: str, *, rna_ok: bool = False):
 def reverse_complement_codes(codes, alphabet="dna") -> np.ndarray:
     """Reverse complement of encoded DNA (or RNA) sequences, shape (n, L) or (L,).
 
-    With A=0, C=1, G=2, T/U=3 the complement of code c is ``3 - c``.
+    With A=0, C=1, G=2, T/U=3 the complement of code c is ``3 - c``; an unknown base (4, N)
+    stays unknown (as does any other code above 3).
     """
     require_dna(alphabet, "the reverse complement", rna_ok=True)
     codes = np.asarray(codes, dtype=np.uint8)
-    return np.ascontiguousarray((3 - codes)[..., ::-1])
+    return np.ascontiguousarray(np.where(codes > 3, codes, 3 - codes).astype(np.uint8)[..., ::-1])
 
 
 def reverse_complement_index(k: int) -> np.ndarray:

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ._alphabet import INVALID, describe_char, get_alphabet, symbol_bytes
+from ._unknown import log_unknown, mask_text
 from ._fasta import SequenceSet
 from ..errors import SeqimpError, check_choice, check_file
 
@@ -129,7 +130,7 @@ def _binary(raw_values):
 
 
 def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", sep=None, id_column=None,
-                        on_invalid="error") -> MeasuredSequences:
+                        on_invalid="error", mask_lowercase=False) -> MeasuredSequences:
     """Read equal-length sequences and their measured values from a TSV or CSV file.
 
     Parameters
@@ -147,10 +148,14 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
     on_invalid : {"error", "skip"}, default="error"
         ``"error"``: the first bad row raises one line ``{path}: line {N}: ...``. ``"skip"``:
         bad rows are dropped and counted in ``.dropped`` by reason.
+    mask_lowercase : bool, default=False
+        Read lower-case (soft-masked) letters as unknown (N).
+
+    N and the other ambiguity codes are read as the unknown code (one log line counts them).
 
     A row is bad when its sequence is empty, its value is not a finite number (empty, NaN,
     text; unless the column is a two-label column), its length differs from the first good
-    row's, or it holds a symbol outside the alphabet. Blank lines are ignored.
+    row's, or it holds a symbol outside the alphabet and its ambiguity codes. Blank lines are ignored.
 
     Returns
     -------
@@ -180,7 +185,7 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
     frame, lines = frame.loc[~blank], lines[~blank]
     if len(frame) == 0:
         raise SeqimpError(f"--table {path}: no rows")
-    seqs = frame[sequence_column].str.strip().to_list()
+    seqs = [mask_text(seq, alpha, mask_lowercase) for seq in frame[sequence_column].str.strip().to_list()]
     raw_values = frame[value_column].str.strip().to_list()
     is_binary, classes, labels = _binary(raw_values)
 
@@ -239,6 +244,7 @@ def read_sequence_table(path, *, sequence_column, value_column, alphabet="dna", 
                           + ")")
     blob = "".join(seqs[i] for i in rows).encode("ascii")
     codes = alpha.lut[np.frombuffer(blob, dtype=np.uint8)].reshape(rows.size, length)
+    log_unknown(f"--table {path}", codes, alpha, masked=mask_lowercase)
     if id_column is not None:
         ids = [str(x) for x in frame[id_column].to_numpy()[rows]]
     else:

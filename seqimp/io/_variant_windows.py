@@ -20,6 +20,8 @@ import pandas as pd
 from ..errors import SeqimpError, check_int
 from ._alphabet import DNA, INVALID
 from ._genome import GenomicWindows, _chrom_lengths, _fetch, open_genome, warn_chr_prefix
+from ._strand import reverse_complement_codes
+from ._unknown import log_unknown
 from ._vcf import MAX_ALLELE
 
 __all__ = ["PAIR_COLUMNS", "VariantWindows", "variant_windows"]
@@ -34,12 +36,6 @@ def _revcomp(text: str) -> str:
     return text.translate(_COMPLEMENT)[::-1]
 
 
-def _rc_codes(codes) -> np.ndarray:
-    """Reverse complement that keeps INVALID (off the chromosome, N) as INVALID."""
-    codes = np.asarray(codes, dtype=np.uint8)
-    return np.ascontiguousarray(np.where(codes == INVALID, INVALID, 3 - codes).astype(np.uint8)[..., ::-1])
-
-
 @dataclass
 class VariantWindows:
     """Variants placed in windows.
@@ -51,7 +47,8 @@ class VariantWindows:
     windows : GenomicWindows
         The windows, codes (m, width) as the model reads them.
     left, right : ndarray of shape (m, flank), uint8
-        The bases before and after each window in its orientation; INVALID off the chromosome.
+        The bases before and after each window in its orientation: 4 (unknown) for N and the
+        other IUPAC codes, INVALID off the chromosome.
     pairs : pandas.DataFrame
         One row per variant and window holding it: ``variant`` (row of ``variants``), ``window``
         (row of ``windows``), ``offset`` (0-based index of the REF's first base in the window,
@@ -59,7 +56,8 @@ class VariantWindows:
     dropped : dict of str -> int
         Variants left out, by reason: ``mismatch`` (REF differs from the genome, with
         ``skip_mismatch``), ``outside`` (in no window, with ``skip_outside``), ``off_chromosome``
-        and ``ambiguous_base`` (a centred window that runs off the chromosome or holds N).
+        and ``ambiguous_base`` (a centred window that runs off the chromosome, or holds a byte that
+        is no IUPAC letter; N and the other ambiguity codes are kept as unknown, 4).
     """
 
     variants: pd.DataFrame
@@ -75,7 +73,7 @@ def _where(vcf, line, chrom, pos) -> str:
 
 
 def variant_windows(variants, genome, width, *, windows=None, skip_mismatch=False, skip_outside=False,
-                    flank=MAX_ALLELE) -> VariantWindows:
+                    flank=MAX_ALLELE, mask_lowercase=False) -> VariantWindows:
     """Place the variants of :func:`~seqimp.io._vcf.read_vcf` in the windows a model scores.
 
     Parameters
@@ -94,6 +92,9 @@ def variant_windows(variants, genome, width, *, windows=None, skip_mismatch=Fals
         Leave out variants in no window (else SeqimpError naming the first).
     flank : int
         Bases kept on each side of every window.
+    mask_lowercase : bool, default=False
+        Read the genome's lower-case (soft-masked) bases as unknown in the centred windows and
+        the flanks (windows given are taken as they are).
 
     Returns
     -------
@@ -141,7 +142,7 @@ def variant_windows(variants, genome, width, *, windows=None, skip_mismatch=Fals
         codes = np.full((len(variants), width), INVALID, dtype=np.uint8)
         for chrom in pd.unique(chroms[inside]):
             rows = np.flatnonzero(inside & (chroms == chrom))
-            codes[rows] = _fetch(fa, chrom, ws[rows], width, DNA)
+            codes[rows] = _fetch(fa, chrom, ws[rows], width, DNA, mask_lowercase)
         clean = inside & (codes != INVALID).all(axis=1)
         dropped["off_chromosome"] = int(np.count_nonzero(~inside))
         dropped["ambiguous_base"] = int(np.count_nonzero(inside & ~clean))
@@ -151,6 +152,7 @@ def variant_windows(variants, genome, width, *, windows=None, skip_mismatch=Fals
                                "name": [f"{chroms[r]}:{pos[r]}" for r in rows]})
         ids = [f"{c}:{s}-{e}(+)" for c, s, e in zip(coords["chrom"], coords["start"], coords["end"])]
         win = GenomicWindows(codes[rows], ids, DNA, "variants", coords=coords)
+        log_unknown(f"{vcf}: the windows around the variants", win.codes, DNA, masked=mask_lowercase)
         pairs = pd.DataFrame({"variant": rows, "window": np.arange(rows.size), "offset": np.full(rows.size, width // 2),
                               "ref": pd.Series([refs[r] for r in rows], dtype=object),
                               "alt": pd.Series([alts[r] for r in rows], dtype=object)})
@@ -167,12 +169,12 @@ def variant_windows(variants, genome, width, *, windows=None, skip_mismatch=Fals
                 raise SeqimpError(f"{_where(vcf, lines[i], chroms[i], pos[i])}: the variant lies in no window of "
                                   f"the regions ({int((~held).sum())} such variant{'s' if (~held).sum() > 1 else ''}; "
                                   f"windows are {width} nt around each region's summit or centre, regions off the "
-                                  "chromosome or holding N are left out); --skip-outside leaves such variants out")
+                                  "chromosome are left out); --skip-outside leaves such variants out")
             dropped["outside"] = int(np.count_nonzero(~held))
     if not len(pairs):
         raise SeqimpError(f"{vcf}: no variant left to score (left out: "
                           + ", ".join(f"{k} {v}" for k, v in dropped.items() if v) + ")")
-    left, right = _flanks(fa, lengths, win.coords, flank)
+    left, right = _flanks(fa, lengths, win.coords, flank, mask_lowercase)
     return VariantWindows(variants, win, left, right, pairs.reset_index(drop=True), dropped)
 
 
@@ -210,8 +212,9 @@ def _in_windows(windows, chroms, starts0, ref_len, refs, alts) -> pd.DataFrame:
                          "ref": pd.Series(out["ref"], dtype=object), "alt": pd.Series(out["alt"], dtype=object)})
 
 
-def _flanks(fa, lengths, coords, flank):
-    """``flank`` bases before and after each window, in its orientation (INVALID off the chromosome)."""
+def _flanks(fa, lengths, coords, flank, mask_lowercase=False):
+    """``flank`` bases before and after each window, in its orientation (N unknown, INVALID off the
+    chromosome)."""
     m = len(coords)
     left = np.full((m, flank), INVALID, dtype=np.uint8)
     right = np.full((m, flank), INVALID, dtype=np.uint8)
@@ -221,11 +224,11 @@ def _flanks(fa, lengths, coords, flank):
         n = lengths[chrom]
         a = max(0, int(s) - flank)
         if a < s:
-            left[r, flank - (int(s) - a):] = _fetch(fa, chrom, [a], int(s) - a, DNA)[0]
+            left[r, flank - (int(s) - a):] = _fetch(fa, chrom, [a], int(s) - a, DNA, mask_lowercase)[0]
         b = min(n, int(e) + flank)
         if b > e:
-            right[r, :b - int(e)] = _fetch(fa, chrom, [int(e)], b - int(e), DNA)[0]
+            right[r, :b - int(e)] = _fetch(fa, chrom, [int(e)], b - int(e), DNA, mask_lowercase)[0]
     minus = (coords["strand"].to_numpy(object) == "-")
     if minus.any():
-        left[minus], right[minus] = _rc_codes(right[minus]), _rc_codes(left[minus])
+        left[minus], right[minus] = reverse_complement_codes(right[minus]), reverse_complement_codes(left[minus])
     return left, right

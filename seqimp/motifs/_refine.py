@@ -111,11 +111,14 @@ class MotifSites:
         ``shuffled_sites, log10_composition_p_value`` (step 6; NaN for a depleted motif),
         ``taken_sites, taken_by`` (positives whose best window, places of stronger motifs'
         sites included, passes the threshold but lies on a site of a stronger motif; the name
-        of the motif that took most of them, "" for none) and, with ``held_out``,
+        of the motif that took most of them, "" for none), with ``held_out``,
         ``held_out_sites, held_out_negative_sites`` (positives and negatives with a site under
         the PWM and threshold fitted on the other half, step 5), ``held_out_p_value`` and
-        ``log10_held_out_p_value`` (their Fisher test, one-sided in the motif's direction);
-        NaN with fewer than 2 positives or negatives.
+        ``log10_held_out_p_value`` (their Fisher test, one-sided in the motif's direction;
+        NaN with fewer than 2 positives or negatives), and last ``strand``: the strands the
+        sites were called on, ``"both"`` or ``"given"`` (with ``strand="both"``, a motif whose
+        sites lie on one strand, :func:`one_strand`, is called on that one and written in that
+        orientation: ``plus_strand`` is then 1).
     sites : pandas.DataFrame
         One row per site in the positives: ``motif, sequence`` (0-based index), ``id``,
         ``position`` (1-based start of the written PWM's window), ``strand`` (``+``/``-``),
@@ -232,16 +235,22 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         # the written PWM is the EM's (posterior-weighted letter counts plus the pseudocount):
         # recounting only the sites above the threshold would select for the consensus and
         # sharpen the PWM (to a one-hot where only exact matches pass)
-        neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
-        threshold, inclusive = site_threshold(neg_best, fpr)
-        best, at, on = best_windows(pwm, pos, starts, strands, background, owner >= 0)
-        has = has_site(best, threshold, inclusive)
+        neg_best, threshold, inclusive, best, at, on, has = _called(pwm, pos, neg, starts, strands, background, fpr,
+                                                                     owner >= 0)
         n_sites = int(has.sum())
         minus = int((has & (on == 1)).sum())
         if strand == "both" and minus * 2 > n_sites:  # write the orientation most sites have
             pwm = pwm[::-1, ::-1].copy()
             on = 1 - on
             minus = n_sites - minus
+        called = strands  # the strands its sites are called on
+        if strand == "both" and not is_palindromic(pwm) and one_strand(n_sites - minus, n_sites):
+            # its sites lie on one strand (now the given one): called there, at the threshold of
+            # the negatives' given strand alone
+            called = ("+",)
+            neg_best, threshold, inclusive, best, at, on, has = _called(pwm, pos, neg, starts, called, background,
+                                                                         fpr, owner >= 0)
+            n_sites, minus = int(has.sum()), 0
         neg_sites = int(has_site(neg_best, threshold, inclusive).sum())
         side = "less" if depleted else "greater"
         log_p = fisher_log10(n_sites, len(pos) - n_sites, neg_sites, len(neg) - neg_sites, side)
@@ -251,7 +260,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan,
                     "log10_held_out_p_value": np.nan}
         elif held_out:
-            kept_pos, kept_neg = held_out_sites(motif, pos, neg, strands, opts)
+            kept_pos, kept_neg = held_out_sites(motif, pos, neg, strands, opts, called=called)
             log_held = fisher_log10(kept_pos, len(pos) - kept_pos, kept_neg, len(neg) - kept_neg, side)
             held = {"held_out_sites": kept_pos, "held_out_negative_sites": kept_neg,
                     "held_out_p_value": 10.0 ** log_held, "log10_held_out_p_value": log_held}
@@ -273,9 +282,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
                      "plus_strand": (n_sites - minus) / n_sites if n_sites else float("nan"),
                      "palindromic": is_palindromic(pwm), "threshold": threshold, "inclusive": inclusive,
                      "window_start": int(starts[0]) + 1, "window_end": int(starts[-1]) + 1,
-                     **_composition(pwm, pos, shuffled, starts, strands, background, threshold, inclusive, depleted),
-                     **_taken(pwm, pos, starts, strands, background, threshold, inclusive, owner, out[:-1]),
-                     **held})
+                     **_composition(pwm, pos, shuffled, starts, called, background, threshold, inclusive, depleted),
+                     **_taken(pwm, pos, starts, called, background, threshold, inclusive, owner, out[:-1]),
+                     **held, "strand": "both" if len(called) == 2 else "given"})
         # only a motif whose sites are enriched in the positives claims their places: a depleted
         # motif's evidence is in the negatives, and a candidate failing its p-value is not reported
         claims = not depleted and (max_held_out_pvalue is None or log_p <= _log10(max_held_out_pvalue))
@@ -288,6 +297,34 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         m.evalue = 10.0 ** m.log10_evalue
     sites = pd.DataFrame(site_rows, columns=["motif", "sequence", "id", "position", "strand", "score"])
     return MotifSites(out, pd.DataFrame(rows), sites)
+
+
+#: The level of the test that a motif's sites lie on one strand (:func:`one_strand`)
+ONE_STRAND_PVALUE = 1e-3
+
+
+def one_strand(plus, n, level=ONE_STRAND_PVALUE) -> bool:
+    """Whether ``plus`` of ``n`` sites on one strand say that the sites lie on one strand: the
+    two-sided binomial test of an even split (each site on either strand with probability
+    1/2) rejects it at ``level``, ``2 P(X <= min(plus, n - plus)) <= level``, X ~ Bin(n, 1/2).
+    At 1e-3 it takes 11 sites of 11, 14 of 15, 56 of 80. A motif whose sites lie on one strand
+    (a splice site; a motif read on the RNA's strand) then has its sites counted on that strand
+    alone, at the threshold of the negatives' same strand."""
+    from scipy.stats import binom
+
+    plus, n = int(plus), int(n)
+    if n == 0:
+        return False
+    return bool(min(2.0 * binom.cdf(min(plus, n - plus), n, 0.5), 1.0) <= level)
+
+
+def _called(pwm, pos, neg, starts, strands, background, fpr, claimed):
+    """The sites of ``pwm`` on ``strands``: ``(negatives' best scores, threshold, inclusive,
+    positives' best scores, starts, strands, has a site)`` (step 4)."""
+    neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
+    threshold, inclusive = site_threshold(neg_best, fpr)
+    best, at, on = best_windows(pwm, pos, starts, strands, background, claimed)
+    return neg_best, threshold, inclusive, best, at, on, has_site(best, threshold, inclusive)
 
 
 def _log10(p):
