@@ -109,7 +109,7 @@ def _window_odds(logp, logq, lognull, codes, i, s):
         x = codes[i, np.uint64(s + c)]
         null += lognull[x]
         plus += logp[c, x]
-        minus += logq[m - 1 - c, codes[i, np.uint64(s + m - 1 - c)]]
+        minus += logq[np.uint64(m - 1 - c), codes[i, np.uint64(s + m - 1 - c)]]  # unsigned: no wrap-around check
     return plus - null, minus - null
 
 
