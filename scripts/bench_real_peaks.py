@@ -111,7 +111,7 @@ def resolve(source: str, data: Path, inputs: Path):
     path = inputs / f"{kind}_{name}.fa"
     inputs.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(f">{n}\n{s}\n" for n, s in records))
-    return path, (f"{dropped} {cls} records with ambiguity codes left out" if dropped else "")
+    return path, (f"{cls}: {dropped} records with ambiguity codes left out" if dropped else "")
 
 
 # ------------------------------------------------------------------------------ parsing ---
@@ -208,20 +208,23 @@ def best_matches(rows: list, q_max: float = Q_MAX) -> dict:
 
 def family_table(motifs: list, rows: list, families: dict, q_max: float = Q_MAX):
     """Per motif (the tool's order): its best target and family at q <= ``q_max`` (``None`` when
-    unmatched); and the families found, in the order of the tool's first motif in each, with the
+    unmatched), its nearest target at any q (``nearest``, ``nearest_q``) and TOMTOM's consensus of
+    it; and the families found, in the order of the tool's first motif in each, with the
     number of motifs in each, and the count of unmatched motifs."""
     best = best_matches(rows, q_max)
+    nearest = best_matches(rows, float("inf"))
     per_motif, found = [], {}
     for rank, motif in enumerate(motifs, start=1):
-        row = best.get(motif["id"])
-        if row is None:
-            per_motif.append({**motif, "rank": rank, "target": None, "tf": None, "family": None,
-                              "q": None})
-            continue
-        tf, family = target_family(row["Target_ID"], families)
-        per_motif.append({**motif, "rank": rank, "target": row["Target_ID"], "tf": tf,
-                          "family": family, "q": row["q-value"]})
-        found[family] = found.get(family, 0) + 1
+        row, near = best.get(motif["id"]), nearest.get(motif["id"])
+        entry = {**motif, "rank": rank, "target": None, "tf": None, "family": None, "q": None,
+                 "consensus": near["Query_consensus"] if near else None,
+                 "nearest": near["Target_ID"] if near else None,
+                 "nearest_q": near["q-value"] if near else None}
+        if row is not None:
+            tf, family = target_family(row["Target_ID"], families)
+            entry.update(target=row["Target_ID"], tf=tf, family=family, q=row["q-value"])
+            found[family] = found.get(family, 0) + 1
+        per_motif.append(entry)
     unmatched = sum(m["target"] is None for m in per_motif)
     return per_motif, list(found.items()), unmatched
 
@@ -259,15 +262,16 @@ def motif_file(tool: str, out: Path) -> Path:
     return out / ("streme.txt" if tool == "streme" else "motifs.meme")
 
 
-def run_tool(tool: str, exe: list, pos: Path, neg: Path | None, set_dir: Path, reuse: bool) -> dict:
+def run_tool(tool: str, exe: list, pos: Path, neg: Path | None, set_dir: Path, reuse: bool,
+             commit: str = "") -> dict:
     """Run one tool on one set (or take its stored run): the run record written to
-    ``SET/TOOL.run.json``."""
+    ``SET/TOOL.run.json`` (``commit``: the seqimp tree it ran on)."""
     out = set_dir / tool
     record_path = set_dir / f"{tool}.run.json"
     cmd = [str(c) for c in tool_command(tool, exe, pos, neg, out)]
     if reuse and record_path.exists():
         record = json.loads(record_path.read_text())
-        if record.get("base_cmd") == cmd and record["rc"] == 0 and motif_file(tool, out).exists():
+        if record.get("base_cmd") == cmd and (record["rc"] != 0 or motif_file(tool, out).exists()):
             record["reused"] = True
             return record
     if out.exists():
@@ -285,6 +289,7 @@ def run_tool(tool: str, exe: list, pos: Path, neg: Path | None, set_dir: Path, r
     if record["rc"] != 0:
         record["error"] = last_error(log)
     record["date"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    record["commit"] = commit
     record_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     record["reused"] = False
     return record
@@ -331,12 +336,13 @@ def summary_row(set_: Set, tool: str, record: dict | None, motifs: list, found: 
                 "families": "", "expected_found": "", "wall_s": "", "max_rss_mib": "",
                 "note": "not run (tool absent)"}
     notes = []
-    if record.get("skip_invalid"):
-        notes.append("--skip-invalid (refused: " + record.get("refused", "") + ")")
     if record["rc"] != 0:
-        notes.append(f"failed (exit {record['rc']}): {record['error']}")
+        again = ", also with --skip-invalid" if record.get("skip_invalid") else ""
+        notes.append(f"failed (exit {record['rc']}{again}): {record['error']}")
+    elif record.get("skip_invalid"):
+        notes.append(f"--skip-invalid (refused without: {record.get('refused', '')})")
     if record.get("reused"):
-        notes.append(f"stored run of {record.get('date', '?')}")
+        notes.append(f"stored run ({record.get('date', '?')})")
     if not judged and record["rc"] == 0:
         notes.append("not judged (no TOMTOM)")
     ok = record["rc"] == 0
@@ -363,7 +369,19 @@ def to_markdown(rows: list, columns) -> str:
     return "\n".join(lines) + "\n"
 
 
-MOTIF_COLUMNS = ("set", "tool", "rank", "id", "width", "nsites", "evalue", "target", "tf", "family", "q")
+def per_set_markdown(rows: list, sets: list) -> str:
+    """One Markdown table per set (its label as a heading), the rows in the given order."""
+    parts = []
+    for set_ in sets:
+        mine = [r for r in rows if r["set"] == set_.key]
+        if mine:
+            parts.append(f"### {set_.key}: {set_.label}\n\n" + to_markdown(mine, SUMMARY_COLUMNS[1:]))
+    return "\n".join(parts)
+
+
+MOTIF_COLUMNS = ("set", "tool", "rank", "id", "consensus", "width", "nsites", "evalue", "target", "tf",
+                 "family", "q",
+                 "nearest", "nearest_q")
 
 
 # ------------------------------------------------------------------------------ main ------
@@ -415,7 +433,8 @@ def main(argv=None) -> int:
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
     load_before = os.getloadavg()
-    summary, motif_rows = [], []
+    commit = git_commit()  # at the start: the tree may change while the sets run
+    summary, motif_rows, ran_on = [], [], {}
     for set_ in (s for s in SETS if s.key in keys):
         set_dir = out / set_.key
         set_dir.mkdir(exist_ok=True)
@@ -432,7 +451,8 @@ def main(argv=None) -> int:
                 continue
             print(f"bench_real_peaks: {set_.key}: {tool} ...", file=sys.stderr, flush=True)
             record = run_tool(tool, exe or json.loads(stored.read_text())["base_cmd"][:1],
-                              pos, neg, set_dir, tool in reuse)
+                              pos, neg, set_dir, tool in reuse, commit)
+            ran_on.setdefault(tool, set()).add(record.get("commit", ""))
             motifs = parse_meme(motif_file(tool, set_dir / tool).read_text()) if record["rc"] == 0 else []
             rows, judged = [], False
             if tomtom and record["rc"] == 0 and motifs:
@@ -450,8 +470,10 @@ def main(argv=None) -> int:
             for m in per_motif:
                 motif_rows.append({"set": set_.key, "tool": tool, **m,
                                    "q": "" if m["q"] is None else f"{m['q']:.3g}",
+                                   "nearest_q": "" if m["nearest_q"] is None else f"{m['nearest_q']:.3g}",
                                    "evalue": "" if m["evalue"] is None else f"{m['evalue']:.3g}",
-                                   **{k: ("" if m[k] is None else m[k]) for k in ("target", "tf", "family")}})
+                                   **{k: ("" if m[k] is None else m[k])
+                                      for k in ("consensus", "target", "tf", "family", "nearest")}})
             print(f"bench_real_peaks: {set_.key}: {tool}: {row['motifs']} motifs, families "
                   f"{row['families'] or '-'} ({row['wall_s']} s)", file=sys.stderr, flush=True)
 
@@ -463,8 +485,10 @@ def main(argv=None) -> int:
                 streme_text = p.read_text()
                 break
     versions = {
-        "seqimp": version_of([sys.executable, "-m", "seqimp", "--version"]) if "seqimp" in tools else "",
-        "seqimp_commit": git_commit(),
+        "seqimp": version_of([sys.executable, "-m", "seqimp", "--version"]).removeprefix("seqimp ")
+        if "seqimp" in tools else "",
+        "seqimp_commit": commit,
+        "seqimp_runs_commits": sorted(ran_on.get("seqimp", ())),
         "streme": version_of([*exes["streme"], "--version"]) if exes["streme"] else
         (parse_streme_footer(streme_text)["version"] or ""),
         "tomtom": version_of([tomtom, "--version"]) if tomtom else "",
@@ -477,7 +501,7 @@ def main(argv=None) -> int:
     }
     (out / "versions.json").write_text(json.dumps(versions, indent=1, sort_keys=True) + "\n")
     (out / "summary.tsv").write_text(to_tsv(summary, SUMMARY_COLUMNS))
-    md = to_markdown(summary, SUMMARY_COLUMNS)
+    md = per_set_markdown(summary, [s for s in SETS if s.key in keys])
     (out / "summary.md").write_text(md)
     (out / "motifs.tsv").write_text(to_tsv(motif_rows, MOTIF_COLUMNS))
     print(md, end="")

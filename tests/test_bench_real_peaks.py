@@ -67,6 +67,8 @@ def test_family_table_best_target_threshold_and_order():
     assert [m["target"] for m in per_motif] == ["MA9001.1_SPX", "MA9004.1_GATAX::TALX",
                                                 "MA9001.1_SPX", None]
     assert [m["rank"] for m in per_motif] == [1, 2, 3, 4]
+    assert (per_motif[3]["nearest"], per_motif[3]["nearest_q"]) == ("MA9005.1_TBPX", 0.06)
+    assert [m["consensus"] for m in per_motif] == ["CCACACCC", "AGATAA", "GGGCGGG", "ATATATAT"]
     assert found == [(KRUPPEL, 2), (GATA, 1)] and unmatched == 1
     # a looser threshold takes motif 4 in; a stricter one leaves only motif 1 (q 3e-5)
     assert bench.family_table(motifs, rows, fam, q_max=0.1)[2] == 0
@@ -94,16 +96,23 @@ def test_summary_row_and_tables():
     assert row["motifs"] == 4 and row["matched"] == 3 and row["unmatched"] == 1
     assert row["families"] == f"{KRUPPEL} (2); {GATA} (1)" and row["expected_found"] == "2/3"
     assert row["wall_s"] == "12.3" and row["max_rss_mib"] == "210"
-    assert row["note"].startswith("--skip-invalid")
+    assert row["note"] == "--skip-invalid (refused without: seqimp: error: N)"
     failed = bench.summary_row(set_, "seqimp", {**record, "rc": 2, "error": "boom", "skip_invalid": False},
                                [], [], 0, False)
-    assert failed["motifs"] == "" and "failed (exit 2): boom" in failed["note"]
+    assert failed["motifs"] == "" and failed["note"] == "failed (exit 2): boom"
+    again = bench.summary_row(set_, "seqimp", {**record, "rc": 2, "error": "boom"}, [], [], 0, False)
+    assert again["note"] == "failed (exit 2, also with --skip-invalid): boom"
     absent = bench.summary_row(set_, "streme", None, [], [], None, False)
     assert absent["note"] == "not run (tool absent)"
     tsv = bench.to_tsv([row], bench.SUMMARY_COLUMNS).splitlines()
     assert tsv[0].split("\t") == list(bench.SUMMARY_COLUMNS) and len(tsv) == 2
     md = bench.to_markdown([row], bench.SUMMARY_COLUMNS).splitlines()
     assert md[0].startswith("| set | tool |") and md[2].startswith("| x | seqimp | 4 | 3 | 1 |")
+    other = bench.Set("y", "second set", "b.fa", None)
+    per_set = bench.per_set_markdown([{**row, "set": "y"}, row, absent], [set_, other]).splitlines()
+    assert per_set[0] == "### x: x" and per_set[2].startswith("| tool | motifs |")
+    assert [line.split(" | ")[0] for line in per_set if line.startswith("| s")] == ["| seqimp", "| streme", "| seqimp"]
+    assert "### y: second set" in per_set
 
 
 def test_uci_classes_written_as_fasta(tmp_path):
@@ -112,7 +121,7 @@ def test_uci_classes_written_as_fasta(tmp_path):
         "EI,  A-1,   ACGTACGT\nN,  B-1,   TTTTAAAA\nEI,  A-2,  ACGNACGT\nEI, A-3, acgtacgg\n")
     path, note = bench.resolve("uci_splice:EI", tmp_path, tmp_path / "inputs")
     assert path.read_text() == ">A-1\nACGTACGT\n>A-3\nACGTACGG\n"
-    assert note == "1 EI records with ambiguity codes left out"
+    assert note == "EI: 1 records with ambiguity codes left out"
     assert bench.resolve("uci_promoters:+", tmp_path, tmp_path / "inputs") == (None, "")
     assert bench.resolve("real_peaks/absent.fa", tmp_path, tmp_path / "inputs") == (None, "")
 
@@ -158,13 +167,15 @@ def test_main_with_stand_in_streme_and_tomtom(tmp_path, capsys):
     assert row["families"] == f"{KRUPPEL} (2); {GATA} (1)"
     assert (out / "inputs" / "uci_promoters_pos.fa").read_text() == ">P1\nACGTACGTAC\n"
     motifs = (out / "motifs.tsv").read_text().splitlines()
-    assert len(motifs) == 5 and motifs[1].split("\t")[:4] == ["uci_promoters", "streme", "1", "1-CCACACCC"]
-    assert "| uci_promoters | streme | 4 | 3 | 1 |" in capsys.readouterr().out
+    assert len(motifs) == 5
+    assert motifs[1].split("\t")[:5] == ["uci_promoters", "streme", "1", "1-CCACACCC", "CCACACCC"]
+    printed = capsys.readouterr().out
+    assert printed.startswith("### uci_promoters: UCI E. coli promoters") and "| streme | 4 | 3 | 1 |" in printed
     # stored run taken: the stand-in is gone, the table is the same but for the note
     streme.unlink()
     assert bench.main(argv[:-4] + ["--tomtom", str(tomtom), "--reuse", "streme"]) == 0
     again = dict(zip(bench.SUMMARY_COLUMNS, (out / "summary.tsv").read_text().splitlines()[1].split("\t")))
-    assert again["families"] == row["families"] and again["note"].startswith("stored run of")
+    assert again["families"] == row["families"] and again["note"].startswith("stored run (")
     # an absent tool is a line in the table, not a failure
     assert bench.main(argv[:-4] + ["--streme", str(tmp_path / "nowhere")] + ["--tomtom", str(tomtom)]) == 0
     assert "not run (tool absent)" in (out / "summary.tsv").read_text()
