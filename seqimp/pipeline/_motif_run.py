@@ -150,7 +150,8 @@ def _finish(out, run, *, trained, motifs, output, random_state, with_poim=None, 
     """The seed, ``trained`` and where the negatives came from recorded (with records padded to one
     length: the sites in the padding left out, and counted), the files written, a ``seqimp poim``
     folder's report updated."""
-    run.parameters.update(seed=recorded_seed(random_state), trained=trained, negatives=negatives)
+    run.parameters.update(seed=recorded_seed(random_state), trained=trained, negatives=negatives,
+                          candidates_tested=run.tested)
     if padded is not None:  # records padded with shuffles of themselves: no site is reported in the padding
         drop_sites_in_padding(run, padded)
     run.files = write_motif_run(out, run, database=motifs.database, measure=motifs.measure, fmt=output.fmt,

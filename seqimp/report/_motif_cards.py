@@ -1,5 +1,5 @@
 """The motif part of a report: a card per motif on the first screen (logo, sites and their
-share, where the sites lie, the best significant database match with its JASPAR family and
+share, the held-out p-value and E-value, where the sites lie, the best significant database match with its JASPAR family and
 class, and the matches that tie with it in p), then the details further down (the full motif
 and match tables, match logos)."""
 
@@ -93,6 +93,18 @@ def _sites(record) -> str:
     return f"{html.escape(sites)} sites" + (f" ({', '.join(share)})" if share else "")
 
 
+def _significance(record) -> str:
+    """A motif's held-out p-value and E-value (``motifs.tsv`` as written) and, for a motif the
+    composition explains, that flag; "" where the table has none of them."""
+    parts = [f"{label} = {html.escape(record[key])}" for label, key in (("held-out p", "held_out_p_value"),
+                                                                        ("E", "evalue"))
+             if record.get(key, "nan") not in ("", "nan")]
+    text = f"; {', '.join(parts)}" if parts else ""
+    if record.get("composition") == "True":
+        text += "; composition, not a motif (as frequent in the positives' dinucleotide shuffles)"
+    return text
+
+
 def motif_cards(folder: Path, allowed, embed: bool, *, origin=None) -> str:
     """The first screen of a report with motifs: one card per motif (at most :data:`CARDS`),
     strongest first, or the answer that there is none."""
@@ -108,7 +120,7 @@ def motif_cards(folder: Path, allowed, embed: bool, *, origin=None) -> str:
         record = dict(zip(header, row))
         name = record.get("name", "")
         card = [f'<div class="card"><h3>{html.escape(name)}: {html.escape(record.get("consensus", ""))}</h3>',
-                f"<p>{_place(record, origin)}; {_sites(record)}</p>"]
+                f"<p>{_place(record, origin)}; {_sites(record)}{_significance(record)}</p>"]
         if name in matches:
             card.append(match_text(matches[name]))
         for stem, caption in ((f"{name}_logo", "logo"), (f"{name}_positions", "where the sites lie")):

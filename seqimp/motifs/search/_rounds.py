@@ -2,7 +2,8 @@
 the motifs the last round reported are erased in the positives and the negatives
 (:func:`seqimp.motifs._sites.mask_sites`: random letters of the negatives' frequencies), the model is
 trained again on what is left, and motifs are looked for in it, copies of motifs already reported
-merged into them; the rounds stop at the first that reports no new motif. A second motif that
+merged into them; the rounds stop at the first that reports no new motif (then the deeper search
+of :mod:`._depth` goes on, one candidate at a time). A second motif that
 the first one's importance hid comes out beside it. :func:`explain_away` is the loop;
 :func:`poim_rounds` and :func:`gkm_rounds` give it the search of each model."""
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from ...training import train_gkm
 from ...training._gkm import ROUND_TOL
+from ._depth import POSITION_FREE_LENGTH, erase_sites, search_deeper
 from ._gkm_route import gkm_motifs
 from ._poim_route import poim_motifs, trained_poim
 from ._run import motif_matches
@@ -57,7 +59,6 @@ def explain_away(run, data, *, options, search, random_state):
     import pandas as pd
 
     from ...errors import check_random_state
-    from .._sites import mask_sites
 
     accepted, new, steps = list(run.motifs), list(run.motifs), [run]
     pos, neg = data.positive.copy(), data.negative.copy()
@@ -66,13 +67,7 @@ def explain_away(run, data, *, options, search, random_state):
     for number in range(2, options.rounds + 1):
         if not new:
             break
-        step = steps[-1]
-        for m in new:
-            row = step.stats[step.stats["name"] == m.name].iloc[0].to_dict()
-            n_pos, n_neg = mask_sites(m, row, pos, neg, step.sites[step.sites["motif"] == m.name], strands=strands,
-                                      random_state=rng)
-            logger.info(f"explaining {m.name} ({m.consensus}) away: its sites erased in {n_pos} positives and "
-                        f"{n_neg} negatives")
+        erase_sites(new, steps[-1].stats, steps[-1].sites, pos, neg, strands, rng)
         step = search(replace(data, positive=pos, negative=neg), number, accepted)
         step.result = None  # only the first round's importance is kept
         new = list(step.motifs)
@@ -87,6 +82,7 @@ def explain_away(run, data, *, options, search, random_state):
     run.sites = pd.concat([s.sites for s in steps if len(s.sites)] or [run.sites], ignore_index=True)
     run.candidates = pd.concat([s.candidates for s in steps], ignore_index=True)
     run.parameters["rounds_run"] = len(steps)
+    run.tested = sum(s.tested for s in steps)
     return run
 
 
@@ -95,8 +91,10 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
     sequences (no held-out split), computes its POIM and searches it
     (:func:`~._poim_route.poim_motifs`); where that finds no new motif, the words most enriched
     in the masked positives seed the round instead (:func:`~._word_route.word_motifs`), so
-    that the rounds stop only when neither the model nor the counts hold a further motif. The
-    POIM kept is the first round's: it waits in a file while the later rounds compute theirs
+    that the rounds stop only when neither the model nor the counts hold a further motif. On
+    sequences of at least :data:`~._depth.POSITION_FREE_LENGTH` nt the deeper search follows
+    (:func:`~._depth.search_deeper`: word candidates one at a time until three fail in a row).
+    The POIM kept is the first round's: it waits in a file while the later rounds compute theirs
     (one POIM in memory), and is read back.
 
     Parameters
@@ -127,8 +125,17 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
 
     from ...importance import POIMResult
 
-    if not run.motifs or motifs.rounds < 2:
+    deep = data.length >= POSITION_FREE_LENGTH  # long sequences: also the position-free words, one at a time
+    if motifs.rounds < 2 or not (run.motifs or deep):
         return run
+
+    def rounds_and_deeper(run):
+        if run.motifs:
+            run = explain_away(run, data, options=motifs, search=search, random_state=random_state)
+        if not deep:
+            return run
+        return search_deeper(run, data, options=motifs, random_state=random_state,
+                             first_round=run.parameters.get("rounds_run", 1) + 1)
 
     def search(masked, number, accepted):
         result = trained_poim(masked, model=replace(model, test_fraction=0.0), background=background,
@@ -140,13 +147,14 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
         # nothing new in the retrained model: the words the sequences still hold, before the rounds stop
         words = word_motifs(masked, options=motifs, round=number, accepted=accepted, random_state=random_state)
         step.candidates = pd.concat([step.candidates, words.candidates], ignore_index=True)
+        step.tested = words.tested = step.tested + words.tested
         if words.motifs:
             words.candidates, words.parameters = step.candidates, dict(step.parameters, word_seeds=True)
             return words
         return step
 
     if not isinstance(run.result, POIMResult):  # nothing to park
-        return explain_away(run, data, options=motifs, search=search, random_state=random_state)
+        return rounds_and_deeper(run)
     with contextlib.ExitStack() as stack:
         if park is None:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="seqimp-rounds-")))
@@ -157,7 +165,7 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
         run.result.save(parked)
         run.result = None
         try:
-            run = explain_away(run, data, options=motifs, search=search, random_state=random_state)
+            run = rounds_and_deeper(run)
         except BaseException:
             parked.unlink(missing_ok=True)
             raise
@@ -172,7 +180,8 @@ def gkm_rounds(run, data, *, model, options, random_state=None, fitted=None):
     (:func:`seqimp.training.train_gkm`, ``model``'s l, k and C, no held-out split, tol
     :data:`seqimp.training._gkm.ROUND_TOL`), starting from the previous round's dual variables
     (the sequences are the same but for the erased sites), and finds its motifs
-    (:func:`~._gkm_route.gkm_motifs`, seeds from its l-mer weights).
+    (:func:`~._gkm_route.gkm_motifs`, seeds from its l-mer weights); then the deeper search
+    (:func:`~._depth.search_deeper`: word candidates one at a time until three fail in a row).
 
     Parameters
     ----------
@@ -205,5 +214,7 @@ def gkm_rounds(run, data, *, model, options, random_state=None, fitted=None):
 
     if run.motifs and options.rounds >= 2:
         run = explain_away(run, data, options=options, search=search, random_state=random_state)
+    run = search_deeper(run, data, options=options, random_state=random_state,
+                        first_round=run.parameters.get("rounds_run", 1) + 1)
     run.matches = motif_matches(run, options)
     return run

@@ -56,6 +56,10 @@ class MotifRun:
         A file holding ``result`` as ``result.save`` writes it, byte for byte (the POIM parked
         in the output folder while later rounds ran): moved into place as ``motifs_poim.npz``
         instead of written again.
+    tested : int
+        Candidates refined and tested in the whole search (every route's seeds, every round,
+        the deeper search's words, :mod:`._depth`): a motif's E-value is its held-out p-value
+        times this number.
     """
 
     motifs: list
@@ -70,6 +74,7 @@ class MotifRun:
     scanning: list = field(default_factory=list)
     background: object = None
     result_file: object = None
+    tested: int = 0
 
     def __repr__(self) -> str:
         from ..._utils.repr import short_repr
@@ -117,7 +122,10 @@ class MotifRun:
         positives' composition explains the motif, see :func:`seqimp.motifs.select_motifs`)
         and ``round`` (1: found in the first search, 2...: after the motifs of earlier rounds
         were explained away); then ``poim_share`` (the motif's share of the POIM explained,
-        0..1, what the motifs were ranked by in discovery)."""
+        0..1, what the motifs were ranked by in discovery), the ``scan_*`` columns of the PWMs
+        for scanning, and last ``evalue`` (the held-out p-value times the candidates the search
+        tested, :attr:`tested`, as STREME's E-value; printed from its log10) and
+        ``log10_evalue``."""
         import numpy as np
 
         from .._discover import motif_table
@@ -150,6 +158,11 @@ class MotifRun:
         table["poim_share"] = share
         for column in scan:  # appended after the columns of earlier versions
             table[column.name] = column
+        log_e = np.full(len(table), np.nan)
+        if self.stats is not None and self.tested > 0:
+            log_e = table["log10_held_out_p_value"].to_numpy(dtype=float) + np.log10(self.tested)
+        table["evalue"] = [format_pvalue(v, digits=3) for v in log_e]
+        table["log10_evalue"] = log_e
         return table
 
     def lines(self) -> list:
@@ -165,7 +178,7 @@ class MotifRun:
                 strand = strand if isinstance(strand, str) else f"{100 * strand:.0f}% on the given strand"
                 text += (f"\tscore {row['score']:.1f}\tsites {row['sites']} ({100 * row['fraction_positive']:.1f}% "
                          f"of positives, {100 * row['fraction_negative']:.1f}% of negatives, p = {row['p_value']}, "
-                         f"held out p = {row['held_out_p_value']}, {strand})")
+                         f"held out p = {row['held_out_p_value']}, E = {row['evalue']}, {strand})")
                 if row["composition"]:
                     text += "\tcomposition, not a motif (as frequent in the positives' dinucleotide shuffles)"
             else:
@@ -232,7 +245,8 @@ def refined_run(seeds, sequences, options, *, candidates, result, parameters, ro
     stats = selected.stats
     stats["round"] = round
     run = MotifRun(selected.motifs, None, candidates, result=result, stats=stats, sites=selected.sites,
-                   coords=sequences.coords, parameters=parameters, scanning=list(selected.scanning or []))
+                   coords=sequences.coords, parameters=parameters, scanning=list(selected.scanning or []),
+                   tested=len(seeds))
     if options.scan_pwm:
         run.background = SiteBackground.fit(sequences.negative, options.background_order)
         parameters.update(scan_pwm=True, background_order=options.background_order)

@@ -1,0 +1,162 @@
+"""The depth of a motif search: after the model's rounds of explaining away (:mod:`._rounds`),
+candidates keep being tested one at a time, as STREME tests its candidates, until
+:data:`FAILURES` (3) of them in a row fail.
+
+Every motif reported so far has its sites erased in copies of the positives and negatives
+(:func:`seqimp.motifs._sites.mask_sites`); the word most enriched in what is left (lengths
+:data:`DEPTH_WORD_LENGTHS`, either strand with ``strand="both"``; a Fisher p-value at most
+:data:`DEPTH_WORD_PVALUE` Bonferroni-adjusted over the words and lengths, not a variant of a
+motif reported nor of a candidate that failed) seeds one candidate, which the ending every route
+shares refines and tests (:func:`~._run.refined_run`: EM, the PWM tuned at the site threshold,
+its sites counted, and the held-out test of :func:`seqimp.motifs.refine_motifs` -- each half of
+the sequences scored with the PWM and threshold fitted on the other --, then
+:func:`seqimp.motifs.select_motifs`). A candidate that passes (p-value at most
+``max_pvalue``, held-out p-value at most ``max_held_out_pvalue``, not a copy of a motif
+reported) is reported, its sites erased, and the count of failures starts again; a candidate
+that fails adds one. The search stops after :data:`FAILURES` consecutive failures, or when no
+word is enriched any more.
+
+Every candidate refined in the run counts as one test (``MotifRun.tested``: the model's seeds
+and these): a motif's E-value is its held-out p-value times that number (``motifs.tsv``:
+``evalue``), as STREME's E-value is its p-value times the candidates it tested.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from ._run import refined_run
+
+__all__ = ["search_deeper", "word_candidate", "erase_sites", "FAILURES", "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE",
+           "POSITION_FREE_LENGTH"]
+
+logger = logging.getLogger(__name__)
+
+#: The search stops after this many candidates in a row fail their tests (as STREME's ``--patience``).
+FAILURES = 3
+#: The word lengths the candidates come from (words of 12 letters cost 0.5 GB of counts).
+DEPTH_WORD_LENGTHS = (5, 6, 7, 8, 10)
+#: The most a candidate word's p-value may be, Bonferroni-adjusted over the words of its length
+#: and the lengths: on a set without motifs the chance that any word qualifies is at most this.
+#: The held-out test decides for the rest. The seed word is chosen on all sequences, both halves
+#: of the held-out test included, so on random sequences the most enriched word, taken without
+#: this bound, passed the held-out test on two sets of three (the rounds' fallback keeps the
+#: stricter :data:`seqimp.motifs._word_seeds.WORD_MAX_PVALUE`).
+DEPTH_WORD_PVALUE = 0.05
+#: A positional run searches on position-free (the words) on sequences at least this long:
+#: a motif anywhere in long sequences leaves a positional model's POIM flat.
+POSITION_FREE_LENGTH = 300
+
+
+def word_candidate(positive, negative, *, strand, exclude, round):
+    """The next candidate of the deeper search: the most enriched word of the lengths
+    :data:`DEPTH_WORD_LENGTHS` (Bonferroni-adjusted p at most :data:`DEPTH_WORD_PVALUE` over the
+    words and the lengths) that is not a variant of ``exclude`` (:func:`seqimp.motifs.word_seeds`
+    with one seed); ``(seeds, candidates)``, no seed where no word qualifies."""
+    from .. import word_seeds
+
+    return word_seeds(positive, negative, lengths=DEPTH_WORD_LENGTHS, strand="both" if strand == "both" else "given",
+                      max_motifs=1, max_pvalue=DEPTH_WORD_PVALUE / len(DEPTH_WORD_LENGTHS), exclude=exclude,
+                      round=round)
+
+
+def search_deeper(run, data, *, options, random_state, first_round, source=word_candidate):
+    """Candidates from the enriched words, tested one at a time after ``run``'s motifs (module
+    docstring), until :data:`FAILURES` in a row fail; ``run`` with the motifs found joined to it.
+
+    Parameters
+    ----------
+    run : MotifRun
+        The search so far (its motifs, ``stats``, ``sites``, ``candidates``, ``tested``).
+    data : LabelledSequences
+        The positives and negatives (codes); not changed (the sites are erased in copies).
+    options : MotifOptions
+        Strand, fpr, the p-value cuts; ``rounds == 1`` (a single search): nothing is added.
+    random_state : int or None
+        The letters that erase the sites; the composition controls and the PWMs for scanning.
+    first_round : int
+        The ``round`` of the first candidate tested here (the rounds before it: the model's).
+    source : callable, default=:func:`word_candidate`
+        ``source(positive, negative, strand=, exclude=, round=) -> (seeds, candidates)``: the
+        next candidate (one seed, its row of ``candidates`` with a ``word`` column), not a
+        variant of ``exclude`` (the motifs reported and the candidates that failed); no seed:
+        the search ends.
+
+    Returns
+    -------
+    MotifRun
+        ``run``, changed: ``motifs``, ``scanning``, ``stats``, ``sites``, ``candidates`` joined,
+        ``tested`` counted on; ``parameters["depth"]`` records what was tested and why it stopped.
+    """
+    import pandas as pd
+
+    from ...errors import check_random_state
+    from .._gkm_seeds import EM_ITERATIONS
+
+    if options.rounds < 2 or data.positive is None:
+        return run
+    pos, neg = data.positive.copy(), data.negative.copy()
+    rng = check_random_state(random_state)
+    strands = ("+", "-") if options.strand == "both" else ("+",)
+    accepted = list(run.motifs)
+    erase_sites(accepted, run.stats, run.sites, pos, neg, strands, rng)
+    failed, steps, failures, number = [], [], 0, int(first_round)
+    stop = f"{FAILURES} candidates in a row failed"
+    while failures < FAILURES:
+        seeds, candidates = source(pos, neg, strand=options.strand, exclude=accepted + failed, round=number)
+        if not seeds:
+            stop = f"no further candidate (no word enriched in the positives at Bonferroni p <= {DEPTH_WORD_PVALUE:g})"
+            break
+        masked = replace(data, positive=pos, negative=neg)
+        step = refined_run(seeds, masked, options, candidates=candidates, result=None, parameters={}, round=number,
+                           accepted=accepted, match=False, random_state=random_state, max_iter=EM_ITERATIONS,
+                           tune=True, max_held_out_pvalue=options.max_pvalue)  # a seed failing p is not refitted
+        steps.append(step)
+        word = candidates["word"].iloc[0]
+        if step.motifs:
+            failures = 0
+            accepted += step.motifs
+            erase_sites(step.motifs, step.stats, step.sites, pos, neg, strands, rng, log=False)
+            m = step.motifs[0]
+            logger.info(f"candidate {run.tested + len(steps)} ({word}, round {number}): {m.name} ({m.consensus}) "
+                        f"passes; its sites erased")
+        else:
+            failures += 1
+            failed += seeds
+            logger.info(f"candidate {run.tested + len(steps)} ({word}, round {number}) fails "
+                        f"({failures} of {FAILURES} in a row)")
+        number += 1
+    tested = len(steps)
+    found = sum(len(s.motifs) for s in steps)
+    logger.info(f"deeper search: {tested} candidate(s) tested, {found} motif(s) found; stopped: {stop}")
+    run.parameters["depth"] = {"candidates_tested": tested, "motifs_found": found, "failures_in_a_row": failures,
+                               "patience": FAILURES, "word_lengths": list(DEPTH_WORD_LENGTHS),
+                               "word_max_pvalue": DEPTH_WORD_PVALUE, "stopped": stop}
+    run.tested += tested
+    if not found:
+        run.candidates = pd.concat([run.candidates] + [s.candidates for s in steps], ignore_index=True)
+        return run
+    run.motifs = accepted
+    run.scanning = list(run.scanning) + [m for s in steps for m in s.scanning]
+    run.stats = pd.concat([x for x in [run.stats] + [s.stats for s in steps] if len(x)], ignore_index=True)
+    run.sites = pd.concat([x for x in [run.sites] + [s.sites for s in steps] if len(x)], ignore_index=True)
+    run.candidates = pd.concat([run.candidates] + [s.candidates for s in steps], ignore_index=True)
+    if run.background is None:
+        run.background = next((s.background for s in steps if s.background is not None), None)
+    return run
+
+
+def erase_sites(motifs, stats, sites, pos, neg, strands, rng, *, log=True):
+    """The sites of ``motifs`` erased in ``pos`` and ``neg`` (in place,
+    :func:`seqimp.motifs._sites.mask_sites`: random letters of the negatives' frequencies), each
+    by its row of ``stats`` and its rows of ``sites``; one log line per motif (``log``)."""
+    from .._sites import mask_sites
+
+    for m in motifs:
+        row = stats[stats["name"] == m.name].iloc[0].to_dict()
+        n_pos, n_neg = mask_sites(m, row, pos, neg, sites[sites["motif"] == m.name], strands=strands,
+                                  random_state=rng)
+        if log:
+            logger.info(f"explaining {m.name} ({m.consensus}) away: its sites erased in {n_pos} positives and "
+                        f"{n_neg} negatives")

@@ -1,0 +1,131 @@
+"""The deeper motif search: candidates tested one at a time after the model's rounds, each motif
+found explained away before the next candidate, until three candidates in a row fail their
+held-out test; E-values as the held-out p-value times the candidates tested."""
+
+import json
+import logging
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from seqimp.io._labelled import LabelledSequences
+from seqimp.motifs import Motif
+from seqimp.motifs._copies import same_motif
+from seqimp.motifs.search._depth import FAILURES, search_deeper
+from seqimp.motifs.search._run import MotifRun, empty_sites, empty_stats
+from seqimp.options import ModelOptions, MotifOptions
+from seqimp.pipeline import run_motifs
+
+DOMINANT, COFACTOR = "GTTACGCAAT", "AGGTCAGCTT"
+OPTIONS = MotifOptions(scan_pwm=False)  # the PWMs for scanning are another module's
+
+
+def _codes(word):
+    return np.array(["ACGT".index(c) for c in word], dtype=np.uint8)
+
+
+def _planted(seed=0, n=160, length=80):
+    """``DOMINANT`` in 80% of the positives, ``COFACTOR`` in 25%, each anywhere on either strand
+    (not overlapping); uniform letters elsewhere and in the negatives."""
+    rng = np.random.default_rng(seed)
+    pos = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    neg = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    half = length // 2
+    for word, rate, lo, hi in ((DOMINANT, 0.8, 0, half), (COFACTOR, 0.25, half, length)):
+        for i in np.flatnonzero(rng.random(n) < rate):
+            w = _codes(word)
+            if rng.random() < 0.5:
+                w = (3 - w[::-1]).astype(np.uint8)
+            start = rng.integers(lo, hi - len(w) + 1)
+            pos[i, start:start + len(w)] = w
+    return LabelledSequences(pos, neg)
+
+
+def _empty_run():
+    return MotifRun([], None, pd.DataFrame(), stats=empty_stats(), sites=empty_sites())
+
+
+def _word_motif(word, name="truth"):
+    pwm = np.full((len(word), 4), 0.01)
+    pwm[np.arange(len(word)), _codes(word)] = 0.97
+    return Motif(name, pwm, start=1, position_free=True)
+
+
+def test_the_dominant_motif_and_its_cofactor_are_found_in_turn_then_the_search_stops(caplog):
+    """Both planted words, the dominant first; each motif reported passed its held-out test and
+    its sites were erased before the next candidate; the parameters say why the search ended."""
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        run = search_deeper(_empty_run(), _planted(), options=OPTIONS, random_state=0, first_round=2)
+    assert len(run.motifs) == 2
+    for motif, word in zip(run.motifs, (DOMINANT, COFACTOR)):
+        assert same_motif(motif, _word_motif(word), strand="both")
+    table = run.table()
+    assert list(table["name"]) == ["motif1", "motif2"] and list(table["round"]) == [2, 3]
+    assert (table["log10_held_out_p_value"] <= np.log10(0.05)).all()
+    depth = run.parameters["depth"]
+    assert depth["motifs_found"] == 2 and depth["candidates_tested"] == run.tested >= 2
+    assert depth["failures_in_a_row"] <= FAILURES
+    messages = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith("candidate 1 (") and "motif1" in m and "passes" in m for m in messages)
+    assert any(m.startswith("deeper search:") for m in messages)
+    # E-value: the held-out p-value times the candidates tested
+    assert np.allclose(table["log10_evalue"], table["log10_held_out_p_value"] + np.log10(run.tested))
+
+
+def test_three_failing_candidates_in_a_row_end_the_search_and_a_pass_restarts_the_count():
+    """A source of candidates: the planted words and random PWMs (noise: they fail held out).
+    The search tests the dominant word (passes), noise twice, the co-factor's word (passes: the
+    count starts again), then three noise candidates, and stops: 7 tested, 2 found."""
+    rng = np.random.default_rng(1)
+    queue = [DOMINANT, None, None, COFACTOR, None, None, None, None, None]  # None: a random PWM
+    asked = []
+
+    def source(pos, neg, *, strand, exclude, round):
+        word = queue[len(asked)]
+        asked.append(round)
+        pwm = rng.dirichlet(np.ones(4), size=8) if word is None else _word_motif(word).pwm
+        seed = Motif(f"round{round}_word1", pwm, start=1, position_free=True)
+        return [seed], pd.DataFrame({"name": [seed.name], "word": [word or "noise"], "round": [round]})
+
+    run = search_deeper(_empty_run(), _planted(), options=OPTIONS, random_state=0, first_round=4, source=source)
+    assert asked == [4, 5, 6, 7, 8, 9, 10]
+    assert len(run.motifs) == 2 and run.tested == 7 and list(run.table()["round"]) == [4, 7]
+    for motif, word in zip(run.motifs, (DOMINANT, COFACTOR)):
+        assert same_motif(motif, _word_motif(word), strand="both")
+    assert run.parameters["depth"] == {"candidates_tested": 7, "motifs_found": 2, "failures_in_a_row": 3,
+                                       "patience": 3, "word_lengths": [5, 6, 7, 8, 10],
+                                       "word_max_pvalue": 0.05,
+                                       "stopped": "3 candidates in a row failed"}
+
+
+def test_pure_noise_reports_no_motif():
+    rng = np.random.default_rng(5)
+    data = LabelledSequences(rng.integers(0, 4, (160, 80)).astype(np.uint8),
+                             rng.integers(0, 4, (160, 80)).astype(np.uint8))
+    run = search_deeper(_empty_run(), data, options=OPTIONS, random_state=0, first_round=2)
+    assert run.motifs == [] and len(run.table()) == 0
+    assert run.parameters["depth"]["motifs_found"] == 0
+
+
+@pytest.fixture(scope="module")
+def gkm_runs(tmp_path_factory):
+    """``seqimp motifs`` on the planted set (gkm route), twice with the same seed."""
+    data = _planted(seed=2)
+    model = ModelOptions(kind="gkm", test_fraction=0, word_length=8, informative=4)
+    return [run_motifs(tmp_path_factory.mktemp(f"run{k}"), positive=data.positive, negative=data.negative,
+                       model=model, motifs=MotifOptions(scan_pwm=False), random_state=0) for k in range(2)]
+
+
+def test_a_run_reports_held_out_p_and_e_values_and_repeats_bit_for_bit(gkm_runs):
+    first, second = gkm_runs
+    folder = first.files[0].parent
+    table = pd.read_csv(folder / "motifs.tsv", sep="\t")
+    assert len(table) >= 2
+    assert list(table.columns[-2:]) == ["evalue", "log10_evalue"]  # appended after every earlier column
+    assert (table["log10_held_out_p_value"] <= np.log10(0.05)).all()
+    tested = json.loads((folder / "motifs.json").read_text())["parameters"]["candidates_tested"]
+    assert tested == first.tested and tested >= len(table)
+    assert np.allclose(table["log10_evalue"], table["log10_held_out_p_value"] + np.log10(tested))
+    for name in ("motifs.tsv", "motif_sites.tsv", "motifs.meme", "motif_candidates.tsv"):
+        assert (folder / name).read_bytes() == (second.files[0].parent / name).read_bytes(), name
