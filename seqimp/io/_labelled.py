@@ -108,7 +108,7 @@ def encode_labelled(positive=None, negative=None, alphabet=None) -> LabelledSequ
             if isinstance(x, SequenceSet):
                 described.setdefault("skipped", {})[name] = {
                     "records": int(x.skipped),
-                    "reason": "symbols outside the alphabet (N, ambiguity codes), dropped by --skip-invalid"}
+                    "reason": "symbols outside the alphabet and its ambiguity codes, dropped by --skip-invalid"}
     ids = list(positive.ids) if pos is not None and hasattr(positive, "ids") else None
     return LabelledSequences(pos, neg, alphabet, ids=ids, coords=getattr(positive, "coords", None), described=described)
 
