@@ -158,6 +158,14 @@ def test_a_partial_copy_of_a_motif_is_merged_into_it():
         assert _cosine_alignment(long, _pwm(other) - 0.25, len(other), within=True)[0] < 0.7
 
 
+def test_a_float32_map_stays_float32_and_gives_the_same_motifs(planted, run):
+    onehot, hyp, _ = planted
+    checked = check_attribution_arrays(onehot, hyp.astype(np.float32))
+    assert checked[1].dtype == np.float32 and check_attribution_arrays(onehot, hyp)[1].dtype == np.float64
+    other = find_motifs(sequences=onehot, attributions=hyp.astype(np.float32)).table()
+    assert other[["consensus", "n_seqlets", "sign"]].equals(run.table()[["consensus", "n_seqlets", "sign"]])
+
+
 def test_a_pure_noise_map_gives_no_motif():
     onehot, hyp, _ = _planted(weight=0.0, seed=3)
     motifs, seqlets = attribution_motifs(*check_attribution_arrays(onehot, hyp))

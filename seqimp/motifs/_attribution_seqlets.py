@@ -66,7 +66,8 @@ def check_attribution_arrays(sequences, attributions, *, names=("sequences", "at
     Returns
     -------
     onehot, hyp : ndarray of shape (n, L, 4)
-        float32 and float64.
+        float32, and float32 or float64 (float64 unless given in float32: a float32 map is
+        not widened, which would double its memory and add no digit).
 
     Raises
     ------
@@ -97,7 +98,7 @@ def check_attribution_arrays(sequences, attributions, *, names=("sequences", "at
         raise SeqimpError(f"{names[1]}: shape {hyp.shape} (as (n, L, 4)) differs from {names[0]}'s {onehot.shape}")
     if not (((given == 0) | (given == 1)).all() and (given.sum(axis=letters) <= 1).all()):
         raise SeqimpError(f"{names[0]}: not one-hot (every position must hold one 1 among A, C, G, T, or none for N)")
-    return _contiguous(onehot, np.float32), _contiguous(hyp, np.float64)
+    return _contiguous(onehot, np.float32), _contiguous(hyp, np.float32 if hyp.dtype == np.float32 else np.float64)
 
 
 def _contiguous(a, dtype):
@@ -208,7 +209,7 @@ def find_attribution_seqlets(onehot, hyp, *, window=15, flank=5, fdr=0.05) -> pd
     n, length, _ = onehot.shape
     if window > length:
         raise SeqimpError(f"window {window} exceeds the sequence length {length}")
-    contribution = np.einsum("nlk,nlk->nl", onehot, hyp)
+    contribution = np.einsum("nlk,nlk->nl", onehot, hyp).astype(np.float64)  # summed in float64 below
     csum = np.concatenate([np.zeros((n, 1)), np.cumsum(contribution, axis=1)], axis=1)
     sums = csum[:, window:] - csum[:, :-window]
     sums = sums[:, flank:sums.shape[1] - flank]  # windows whose flanks fit in the sequence
