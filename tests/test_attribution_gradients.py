@@ -138,6 +138,24 @@ def test_gradient_of_a_model_without_one_is_one_line_exit_2(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+def test_ism_of_sequences_with_an_unknown_base_is_one_line_naming_the_record(tmp_path, capsys):
+    import joblib
+
+    _planted_fasta(tmp_path, n=10)
+    text = (tmp_path / "pos.fa").read_text().splitlines()
+    text[7] = text[7][:11] + "N" + text[7][12:]  # record s3, position 12
+    (tmp_path / "pos.fa").write_text("\n".join(text) + "\n")
+    joblib.dump(_linear_model(50), tmp_path / "m.joblib")
+    argv = ["motifs", "--sklearn-model", str(tmp_path / "m.joblib"), "--positive", str(tmp_path / "pos.fa")]
+    assert main(argv + ["--out", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()  # the reader's count of unknown bases, then the error
+    assert "'s3'" in err[-1] and "position 12" in err[-1] and "gradient" in err[-1], err
+    assert sum("error" in line for line in err) == 1 and not (tmp_path / "a").exists()
+    assert main(argv + ["--attribution", "gradient", "--out", str(tmp_path / "b"), "-q"]) == 0
+    with np.load(tmp_path / "b" / "attributions.npz") as saved:
+        assert saved["sequences"][3, :, 11].sum() == 0 and saved["sequences"].sum() == 10 * 50 - 1
+
+
 def test_torch_model_without_torch_names_the_extra(tmp_path, capsys, monkeypatch):
     import sys
 

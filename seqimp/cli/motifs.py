@@ -338,6 +338,8 @@ def _model_attributions(args, option):
     gradient x input (``--attribution``; the default for --torch-model). Returns (onehot, hyp, method)."""
     import logging
 
+    import numpy as np
+
     from ..importance._attributions import gradient_attributions, has_gradient, ism_attributions
     from ..io import read_fasta
 
@@ -345,6 +347,13 @@ def _model_attributions(args, option):
     if args.device != "auto" and not args.torch_model:
         raise UserError(f"--device {args.device}: the device of --torch-model; {option} does not run on torch")
     sequences = read_fasta(args.positive)
+    unknown = np.argwhere(sequences.codes >= 4)
+    if method == "ism" and len(unknown):  # a scorer reads A, C, G, T only; a gradient reads N as zeros
+        row, position = (int(v) for v in unknown[0])
+        raise UserError(f"--positive {args.positive}: record {sequences.ids[row]!r} holds an unknown base (N) at "
+                        f"position {position + 1}; in-silico mutagenesis scores A, C, G and T only: remove or cut "
+                        "such records" + (", or explain the model by --attribution gradient"
+                                          if args.sklearn_model or args.torch_model else ""))
     model = _attribution_model(args)
     if method == "gradient" and not has_gradient(model):
         raise UserError(f"--attribution gradient: {option} has no gradient (a --torch-model or a linear "
