@@ -264,23 +264,27 @@ def test_fasta_through_a_pipe_and_process_substitution(tmp_path):
         assert run.returncode == 0 and "length:      30" in run.stdout, run.stderr
 
 
-def test_n_codes_name_record_and_position_and_suggest_skip_invalid(tmp_path, capsys):
+def test_n_codes_are_unknown_bases_and_other_letters_name_record_and_position(tmp_path, capsys):
     seqs = read_fasta(POS).sequences()
     seqs[4] = seqs[4][:6] + "N" + seqs[4][7:]
-    seqs[9] = seqs[9][:2] + "R" + seqs[9][3:]
+    seqs[9] = seqs[9][:2] + "Z" + seqs[9][3:]
     pos = tmp_path / "n.fa"
     write_fasta(pos, seqs)
     out = tmp_path / "res"
     assert main(["poim", "--positive", str(pos), "--negative", NEG, "--out", str(out), *FAST]) == 2
-    _one_error(capsys, r"n\.fa: record 'seq5': invalid symbol 'N' at position 7 .*; drop such records with "
-                       r"--skip-invalid")
+    _one_error(capsys, r"n\.fa: record 'seq10': invalid symbol 'Z' at position 3 .*; N or IUPAC codes "
+                       r"\(NRYSWKMBDHV\) are read as unknown; drop records with other symbols with --skip-invalid")
     assert main(["inspect", str(pos)]) == 0
-    assert f"other symbols: N=1  R=1 in 2 of {len(seqs)} records" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert f"unknown:     1 base (N or IUPAC codes) in 1 of {len(seqs)} records; read as unknown" in shown
+    assert f"other symbols: Z=1 in 1 of {len(seqs)} records" in shown
     assert main(["poim", "--positive", str(pos), "--negative", NEG, "--out", str(out), "--skip-invalid",
                  *FAST]) == 0
-    skipped = json.loads((out / "summary.json").read_text())["data"]["skipped"]
-    assert skipped["positive"]["records"] == 2 and "--skip-invalid" in skipped["positive"]["reason"]
+    summary = json.loads((out / "summary.json").read_text())
+    skipped = summary["data"]["skipped"]
+    assert skipped["positive"]["records"] == 1 and "--skip-invalid" in skipped["positive"]["reason"]
     assert skipped["negative"]["records"] == 0
+    assert summary["data"]["n_positive"] == len(seqs) - 1  # the record with N is kept
 
 
 def test_header_only_and_odd_bytes_and_duplicate_ids(tmp_path, capsys):

@@ -171,7 +171,8 @@ def test_a_letter_beyond_ascii_in_a_fasta_record_is_named(tmp_path, capsys):
     before = listing(tmp_path)
     assert main(["poim", "--positive", str(bad), "--negative", NEG, "--out", str(tmp_path / "res"), *FAST]) == 2
     one_error(capsys, r"^seqimp: error: .*pos\.fa: record 'pos3': invalid symbol 'é' \(U\+00E9\) at position 10 "
-                      r"\(alphabet dna: ACGT\); drop such records with --skip-invalid$")
+                      r"\(alphabet dna: ACGT\); N or IUPAC codes \(NRYSWKMBDHV\) are read as unknown; drop records "
+                      r"with other symbols with --skip-invalid$")
     assert listing(tmp_path) == before
     assert main(["inspect", str(bad)]) == 0
     assert "other symbols: é(U+00E9)=1 in 1 of 100 records (characters beyond ASCII" in capsys.readouterr().out
