@@ -181,8 +181,9 @@ def test_bad_arguments():
         dcd_svm(X, y, degree=2, C=0)
     with pytest.raises(SeqimpError, match="max_iter must be a positive integer"):
         dcd_svm(X, y, degree=2, max_iter=0)
-    with pytest.raises(SeqimpError, match=r"X: sequence 0: code [4-7] at position 1 is outside 0..3 \(alphabet dna\)"):
-        dcd_svm(X + 4, y, degree=2)
+    with pytest.raises(SeqimpError, match=r"X: sequence 0: code [5-8] at position 1 is outside 0..4 \(alphabet dna; "
+                                          r"4 is unknown\)"):
+        dcd_svm(X + 5, y, degree=2)
     with pytest.raises(SeqimpError, match="coef has 3 entries"):
         wd_scores(X, np.zeros(3), degree=2)
     with pytest.raises(SeqimpError, match="method='implicit' needs shifts=0"):

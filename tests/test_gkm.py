@@ -198,6 +198,6 @@ def test_errors():
     with pytest.raises(SeqimpError, match="y must hold two classes"):
         GKMClassifier(5, 3).fit(X, np.arange(20) % 3)
     with pytest.raises(SeqimpError, match="X sequence 1"):
-        gkm_kernel(["ACGTACGT", "ACGNACGT"], word_length=3, informative=2)
+        gkm_kernel(["ACGTACGT", "ACG-ACGT"], word_length=3, informative=2)
     with pytest.raises(SeqimpError, match="C must be"):
         GKMClassifier(5, 3, C=0).fit(X, y)

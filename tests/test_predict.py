@@ -158,7 +158,7 @@ def test_bad_input_is_one_line_and_writes_nothing(models, tmp_path, capsys, case
         model.write_text("svm_type c_svc\nkernel_type no_such_kernel\nL 10\nk 6\nd 3\nSV\n")
         model = str(model)
     elif case in ("length", "letter"):
-        seq = "ACGTACGTAC" if case == "length" else "ACGTACGTACGTACGTANGTACGTACGTAC"
+        seq = "ACGTACGTAC" if case == "length" else "ACGTACGTACGTACGTAXGTACGTACGTAC"   # X: no DNA letter
         (tmp_path / "bad.fa").write_text(f">first\n{'ACGT' * 7}AC\n>odd\n{seq}\n")
         fasta = str(tmp_path / "bad.fa")
     elif case == "empty":
@@ -170,7 +170,7 @@ def test_bad_input_is_one_line_and_writes_nothing(models, tmp_path, capsys, case
     assert status == 2 and not out.exists(), line
     expected = {"missing": "--model-file", "not_a_model": "not a seqimp model file",
                 "lsgkm": "model.txt", "length": "record odd has length 10",
-                "letter": "record odd: letter 'N' at position 18", "empty": "--fasta"}[case]
+                "letter": "record odd: letter 'X' at position 18", "empty": "--fasta"}[case]
     assert expected in line, line
 
 

@@ -367,7 +367,7 @@ def _cross_validation(args, pos, neg, model, alphabet, labelled=None):
     from ..options import SolverOptions
     from ..training import cross_validate
 
-    X, y = labelled if labelled is not None else encode_labelled(pos, neg, alphabet).labelled()
+    X, y = labelled if labelled is not None else encode_labelled(pos, neg, alphabet, unknown=True).labelled()
     solver = getattr(args, "solver_options", None) if model.kind != "gkm" else None
     return cross_validate(X, y, folds=args.cv, model=model, solver=solver or SolverOptions(), random_state=args.seed,
                           ids=list(pos.ids) + list(neg.ids), progress=progress_enabled(), max_memory=args.max_memory)

@@ -48,7 +48,8 @@ def deltasvm_scores(model, ref_sequences, variants) -> np.ndarray:
     if found is None:
         raise SeqimpError("deltaSVM's score needs a gapped-k-mer model (GKMClassifier or an LS-GKM model)")
     l = found[0]
-    codes = np.ascontiguousarray(check_sequences(ref_sequences, "ref_sequences"), dtype=np.uint8)
+    codes = np.ascontiguousarray(check_sequences(ref_sequences, "ref_sequences", unknown=True),
+                                dtype=np.uint8)   # an l-mer that covers N (code 4) has no weight
     table, _, _ = _variant_table(variants, codes, None)
     is_snv, index, letter = _snvs(table)
     out = np.full(len(table), np.nan)

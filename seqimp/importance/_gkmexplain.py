@@ -41,7 +41,7 @@ def gkm_attributions(model, X) -> np.ndarray:
 
     if not isinstance(model, GKMClassifier):
         raise SeqimpError(f"model must be a fitted GKMClassifier, got {type(model).__name__}")
-    codes = check_sequences(X, "X")
+    codes = check_sequences(X, "X", unknown=True)   # N: no l-mer covers it, its attribution is 0
     return np.asarray(model.attributions(codes), dtype=np.float64)
 
 
@@ -100,7 +100,7 @@ def attribution_profile(attr, codes) -> np.ndarray:
     """Mean attribution of each letter at each position, shape (L, 4): entry ``[j, a]`` averages
     the attribution at j over the sequences with letter a there (0 where none has it)."""
     attr = np.asarray(attr, dtype=np.float64)
-    codes = check_sequences(codes, "codes", length=attr.shape[1])
+    codes = check_sequences(codes, "codes", length=attr.shape[1], unknown=True)   # N: in no letter's mean
     if codes.shape[0] != attr.shape[0]:
         raise SeqimpError(f"codes has {codes.shape[0]} sequences, attributions {attr.shape[0]}")
     out = np.zeros((attr.shape[1], 4))

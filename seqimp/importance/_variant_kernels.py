@@ -24,11 +24,29 @@ __all__ = []
 
 
 @njit(cache=True)
-def _wd_one(row, tables, degree, length, p, b, track):
+def _unknown_in(seq, t, width, skip):
+    """Whether ``seq[t:t + width]`` holds an unknown base (code > 3: N) at a position other than ``skip``."""
+    for j in range(t, t + width):
+        if j != skip and seq[j] > 3:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _letter(c):
+    """A code as a k-mer index reads it: an unknown base as 0 (the k-mers that cover it are skipped)."""
+    return np.int64(c) if c <= 3 else np.int64(0)
+
+
+@njit(cache=True)
+def _wd_one(row, tables, degree, length, p, b, track, check):
     """Effect of letter ``b`` at position ``p`` of one window (codes ``row``) on a WD model:
     ``(delta, k, start, sign, change)`` of the positional k-mer whose weight changes most
-    (``sign`` -1: the ref k-mer lost, +1: the alt k-mer gained; ``change`` its signed effect)."""
-    a = np.int64(row[p])
+    (``sign`` -1: the ref k-mer lost, +1: the alt k-mer gained; ``change`` its signed effect).
+    ``check`` (the window holds an unknown base, N): a k-mer that covers one is no feature, so the
+    ref k-mers that cover an N and the alt k-mers that cover one elsewhere than ``p`` change nothing."""
+    ref_known = row[p] <= 3
+    a = _letter(row[p])
     total = 0.0
     bk, bs, bsign, bchange, babs = 0, 0, 0, 0.0, -1.0
     for k in range(1, degree + 1):
@@ -38,11 +56,13 @@ def _wd_one(row, tables, degree, length, p, b, track):
         mask = (np.int64(1) << (2 * k)) - 1
         idx = np.int64(0)
         for j in range(lo, lo + k - 1):  # the first k - 1 letters; each start adds one (a rolling index)
-            idx = idx * 4 + np.int64(row[j])
+            idx = idx * 4 + _letter(row[j])
         for i in range(lo, hi + 1):
-            idx = ((idx << 2) | np.int64(row[i + k - 1])) & mask
+            idx = ((idx << 2) | _letter(row[i + k - 1])) & mask
+            if check and _unknown_in(row, i, k, p):
+                continue
             aidx = idx + ((np.int64(b) - a) << (2 * (k - 1 - (p - i))))
-            wr = table[i, idx]
+            wr = table[i, idx] if ref_known else 0.0
             wa = table[i, aidx]
             total += wa - wr
             if track:
@@ -53,6 +73,14 @@ def _wd_one(row, tables, degree, length, p, b, track):
     return total, bk, bs, bsign, bchange
 
 
+@njit(cache=True)
+def _has_unknown(row):
+    for j in range(row.shape[0]):
+        if row[j] > 3:
+            return True
+    return False
+
+
 @njit(cache=True, parallel=True)
 def _wd_snvs(codes, tables, degree, win, pos, alt, delta, top):
     """``delta[v]`` of substitution ``v`` (window ``win[v]``, position ``pos[v]``, letter ``alt[v]``)
@@ -60,7 +88,8 @@ def _wd_snvs(codes, tables, degree, win, pos, alt, delta, top):
     ``top_change`` in the last column as float: see :func:`_wd_one`."""
     length = codes.shape[1]
     for v in prange(win.size):
-        d, k, s, sign, change = _wd_one(codes[win[v]], tables, degree, length, pos[v], alt[v], True)
+        row = codes[win[v]]
+        d, k, s, sign, change = _wd_one(row, tables, degree, length, pos[v], alt[v], True, _has_unknown(row))
         delta[v] = d
         top[v, 0] = k
         top[v, 1] = s
@@ -70,16 +99,22 @@ def _wd_snvs(codes, tables, degree, win, pos, alt, delta, top):
 
 @njit(cache=True, parallel=True)
 def _wd_all_snvs(codes, tables, degree, out):
-    """Every substitution of every window: ``out[w, 3 p + j]`` for the j-th other letter at p."""
+    """Every substitution of every window: ``out[w, 3 p + j]`` for the j-th other letter at p (NaN at an
+    unknown base, which has no three other letters)."""
     length = codes.shape[1]
     for w in prange(codes.shape[0]):
         row = codes[w]
+        check = _has_unknown(row)
         for p in range(length):
+            if row[p] > 3:
+                for j in range(3):
+                    out[w, 3 * p + j] = np.nan
+                continue
             j = 0
             for b in range(4):
                 if b == row[p]:
                     continue
-                out[w, 3 * p + j] = _wd_one(row, tables, degree, length, p, b, False)[0]
+                out[w, 3 * p + j] = _wd_one(row, tables, degree, length, p, b, False, check)[0]
                 j += 1
 
 
@@ -87,14 +122,15 @@ def _wd_all_snvs(codes, tables, degree, out):
 def _lmer_code(row, t, l):
     code = np.int64(0)
     for j in range(t, t + l):
-        code = code * 4 + np.int64(row[j])
+        code = code * 4 + _letter(row[j])
     return code
 
 
 @njit(cache=True)
-def _window_features(row, rrow, l, left, right, rc, feats):
+def _window_features(row, rrow, l, left, right, rc, feats, check):
     """The window's gapped k-mer occurrences (both strands with ``rc``: + strand windows, then the
-    reverse complement's) into ``feats``; returns their number."""
+    reverse complement's) into ``feats``; returns their number. ``check``: the window holds an unknown
+    base, and the l-mers that cover one are skipped."""
     length = row.shape[0]
     shift = 2 * (l - l // 2)
     rmask = (np.int64(1) << shift) - 1
@@ -102,6 +138,8 @@ def _window_features(row, rrow, l, left, right, rc, feats):
     for s in range(2 if rc else 1):
         seq = row if s == 0 else rrow
         for t in range(length - l + 1):
+            if check and _unknown_in(seq, t, l, -1):
+                continue
             code = _lmer_code(seq, t, l)
             a, r = code >> shift, code & rmask
             for c in range(left.shape[1]):
@@ -139,11 +177,13 @@ def _scratch(n_features, length, l, with_col, left):
 
 
 @njit(cache=True)
-def _gkm_one(row, rrow, l, left, right, with_col, w, counts, log, p, b, rc, track):
+def _gkm_one(row, rrow, l, left, right, with_col, w, counts, log, p, b, rc, track, check):
     """Substitution of letter ``b`` at ``p``: ``(dN, dsq, t, c, sign, change)``: the change of
     ``<phi, w>`` and of ``||phi||^2``, and the + strand gapped k-mer whose weight changes most
     (l-mer start ``t``, column choice ``c``, ``sign`` -1 lost / +1 gained, ``change`` = ``sign * w``).
-    ``counts`` holds the window's counts and is left as it was."""
+    ``counts`` holds the window's counts and is left as it was. ``check``: the window holds an unknown
+    base (N); an l-mer that covers one elsewhere than ``p`` is no l-mer before or after, and one at ``p``
+    loses nothing (it had no features)."""
     length = row.shape[0]
     shift = 2 * (l - l // 2)
     rmask = (np.int64(1) << shift) - 1
@@ -155,8 +195,11 @@ def _gkm_one(row, rrow, l, left, right, with_col, w, counts, log, p, b, rc, trac
         seq = row if s == 0 else rrow
         q = p if s == 0 else length - 1 - p
         letter = np.int64(b) if s == 0 else 3 - np.int64(b)
-        old = np.int64(seq[q])
+        old = _letter(seq[q])
+        had = seq[q] <= 3                       # the ref l-mers had features (their base at q is known)
         for t in range(max(0, q - l + 1), min(q, length - l) + 1):
+            if check and _unknown_in(seq, t, l, q):
+                continue
             j = q - t
             code = _lmer_code(seq, t, l)
             acode = code + ((letter - old) << (2 * (l - 1 - j)))
@@ -166,22 +209,24 @@ def _gkm_one(row, rrow, l, left, right, with_col, w, counts, log, p, b, rc, trac
                 c = with_col[j, m]
                 fr = left[ra, c] + right[rr, c]
                 fa = left[aa, c] + right[ar, c]
-                dsq += 1.0 - 2.0 * counts[fr]
-                counts[fr] -= 1.0
-                dn -= w[fr]
+                if had:
+                    dsq += 1.0 - 2.0 * counts[fr]
+                    counts[fr] -= 1.0
+                    dn -= w[fr]
                 dsq += 2.0 * counts[fa] + 1.0
                 counts[fa] += 1.0
                 dn += w[fa]
-                log[n_log] = fr
+                log[n_log] = fr if had else -1            # -1: nothing lost, nothing to undo
                 log[n_log + 1] = fa
                 n_log += 2
                 if track and s == 0:
-                    if abs(w[fr]) > babs:
+                    if had and abs(w[fr]) > babs:
                         bt, bc, bsign, bchange, babs = t, c, -1, -w[fr], abs(w[fr])
                     if abs(w[fa]) > babs:
                         bt, bc, bsign, bchange, babs = t, c, 1, w[fa], abs(w[fa])
     for i in range(0, n_log, 2):
-        counts[log[i]] += 1.0
+        if log[i] >= 0:
+            counts[log[i]] += 1.0
         counts[log[i + 1]] -= 1.0
     return dn, dsq, bt, bc, bsign, bchange
 
@@ -189,6 +234,8 @@ def _gkm_one(row, rrow, l, left, right, with_col, w, counts, log, p, b, rc, trac
 @njit(cache=True)
 def _score(dot, sq, normalize, intercept):
     if normalize:
+        if sq <= 0.0:                 # every l-mer covers an unknown base: phi = 0, the score is the intercept
+            return intercept
         return dot / np.sqrt(sq) + intercept
     return dot + intercept
 
@@ -206,12 +253,13 @@ def _gkm_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, interce
         for i in range(chunk * step, min(m, (chunk + 1) * step)):
             if bounds[i] == bounds[i + 1]:
                 continue
-            n = _window_features(codes[i], rcodes[i], l, left, right, rc, feats)
+            check = _has_unknown(codes[i])
+            n = _window_features(codes[i], rcodes[i], l, left, right, rc, feats, check)
             dot, sq = _window_counts(feats, n, w, counts)
             score_ref[i] = _score(dot, sq, normalize, intercept)
             for v in range(bounds[i], bounds[i + 1]):
                 dn, dsq, t, c, sign, change = _gkm_one(codes[i], rcodes[i], l, left, right, with_col, w, counts, log,
-                                                       pos[v], alt[v], rc, True)
+                                                       pos[v], alt[v], rc, True, check)
                 score_alt[v] = _score(dot + dn, sq + dsq, normalize, intercept)
                 dn_out[v] = dn
                 top[v, 0] = t
@@ -229,16 +277,21 @@ def _gkm_all_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, int
     for chunk in prange(n_chunks):
         counts, log, feats = _scratch(n_features, length, l, with_col, left)
         for i in range(chunk * step, min(m, (chunk + 1) * step)):
-            n = _window_features(codes[i], rcodes[i], l, left, right, rc, feats)
+            check = _has_unknown(codes[i])
+            n = _window_features(codes[i], rcodes[i], l, left, right, rc, feats, check)
             dot, sq = _window_counts(feats, n, w, counts)
             ref = _score(dot, sq, normalize, intercept)
             for p in range(length):
+                if codes[i, p] > 3:                 # an unknown base has no three other letters
+                    for j in range(3):
+                        out[i, 3 * p + j] = np.nan
+                    continue
                 j = 0
                 for b in range(4):
                     if b == codes[i, p]:
                         continue
                     dn, dsq, _t, _c, _s, _ch = _gkm_one(codes[i], rcodes[i], l, left, right, with_col, w, counts,
-                                                        log, p, b, rc, False)
+                                                        log, p, b, rc, False, check)
                     out[i, 3 * p + j] = _score(dot + dn, sq + dsq, normalize, intercept) - ref
                     j += 1
             _clear_counts(feats, n, counts)

@@ -72,7 +72,9 @@ def model_kind(model):
 
 
 def _window_codes(ref_sequences, kind, model):
-    codes = check_sequences(ref_sequences, "ref_sequences")
+    # the positional and gkm kernels read N (the k-mers and l-mers that cover it are no features); a score
+    # function is not asked to
+    codes = check_sequences(ref_sequences, "ref_sequences", unknown=kind in ("wd", "gkm"))
     if kind == "wd" and codes.shape[1] != model.length:
         raise SeqimpError(f"ref_sequences have length {codes.shape[1]}; the model scores windows of {model.length}")
     if kind == "gkm" and codes.shape[1] < model.word_length:
@@ -258,7 +260,8 @@ def _chunks(m):
 
 
 def _rc(codes):
-    return np.ascontiguousarray((3 - codes)[:, ::-1])
+    """The reverse complements of the windows; an unknown base (code 4) stays unknown."""
+    return np.ascontiguousarray(np.where(codes > 3, codes, 3 - codes)[:, ::-1])
 
 
 def snv_null(model, ref_sequences, *, windows=None, random_state=None, batch_size=4096) -> np.ndarray:
@@ -276,7 +279,8 @@ def snv_null(model, ref_sequences, *, windows=None, random_state=None, batch_siz
     Returns
     -------
     ndarray of shape (n_windows_used, 3 L)
-        Entry ``[w, 3 p + j]``: ``score(window with the j-th other letter at p) - score(window)``.
+        Entry ``[w, 3 p + j]``: ``score(window with the j-th other letter at p) - score(window)``; NaN
+        where the window holds an unknown base (N) at p (:func:`empirical_p_values` leaves them out).
     """
     kind, model = model_kind(model)
     codes = _window_codes(ref_sequences, kind, model)
@@ -311,7 +315,8 @@ def snv_null(model, ref_sequences, *, windows=None, random_state=None, batch_siz
 def empirical_p_values(delta, null) -> np.ndarray:
     """Empirical p-values: ``(1 + #{|null| >= |delta|}) / (1 + n_null)`` (ties within 1e-12 relative
     count as at least as large)."""
-    ref = np.sort(np.abs(np.asarray(null, dtype=np.float64).ravel()))
+    ref = np.abs(np.asarray(null, dtype=np.float64).ravel())
+    ref = np.sort(ref[~np.isnan(ref)])     # NaN: the substitutions of an unknown base, which has none
     d = np.abs(np.asarray(delta, dtype=np.float64))
     at_least = ref.size - np.searchsorted(ref, d * (1 - 1e-12), side="left")
     return (1.0 + at_least) / (1.0 + ref.size)

@@ -75,7 +75,7 @@ class LabelledSequences:
         return {"length": self.length if length is None else length, **self.described}
 
 
-def encode_labelled(positive=None, negative=None, alphabet=None) -> LabelledSequences:
+def encode_labelled(positive=None, negative=None, alphabet=None, *, unknown=False) -> LabelledSequences:
     """Check and encode a run's sequences once.
 
     Parameters
@@ -83,6 +83,9 @@ def encode_labelled(positive=None, negative=None, alphabet=None) -> LabelledSequ
     positive, negative : list of str, SequenceSet or ndarray of shape (n, L), optional
     alphabet : {"dna", "rna", "protein"}, optional
         Default: the alphabet of a SequenceSet given, else DNA.
+    unknown : bool, default=False
+        Whether the caller reads the unknown code (N, ambiguity letters), as
+        :func:`~seqimp.io._check.check_sequences`.
 
     Returns
     -------
@@ -95,8 +98,8 @@ def encode_labelled(positive=None, negative=None, alphabet=None) -> LabelledSequ
         of different lengths.
     """
     alphabet = alphabet_of(alphabet, positive, negative)
-    pos = None if positive is None else check_sequences(positive, "positive", alphabet)
-    neg = None if negative is None else check_sequences(negative, "negative", alphabet)
+    pos = None if positive is None else check_sequences(positive, "positive", alphabet, unknown=unknown)
+    neg = None if negative is None else check_sequences(negative, "negative", alphabet, unknown=unknown)
     if pos is not None and neg is not None and pos.shape[1] != neg.shape[1]:
         raise SeqimpError(f"positive sequences have length {pos.shape[1]} but negative ones {neg.shape[1]}; "
                           "positional methods need one common length")

@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from ._dual_step import projected_gradient, widen
-from ._layout import _dot_split, row_addresses, row_buffers
+from ._layout import _dot_split, row_addresses, row_buffers, row_count, row_norm2_buf
 
 __all__ = ["AsyncPasses", "rebuild_weights"]
 
@@ -47,7 +47,7 @@ def _split_add(buf, w, mine, own, c, sqb, degree, length, k0):
     start = 0
     for k in range(1, degree + 1):
         ck = c * sqb[k - 1]
-        stop = start + length - k + 1
+        stop = start + row_count(buf, degree, k)
         if k <= k0:
             for j in range(start, stop):
                 mine[buf[j]] += ck
@@ -55,7 +55,7 @@ def _split_add(buf, w, mine, own, c, sqb, degree, length, k0):
         else:
             for j in range(start, stop):
                 w[buf[j]] += ck
-        start = stop
+        start += length - k + 1
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -92,7 +92,7 @@ def _shared_steps(codes, sign, alpha, upper, w, mine, additions, t, start, refre
             _refresh(mine, additions, start)
             done[t] = visited
         i = order[j]
-        row_addresses(codes[i], lay, degree, base, buf, kmer)
+        full = row_addresses(codes[i], lay, degree, base, buf, kmer)
         yi = sign[i]
         g = yi * (_dot_split(buf, w, mine, sqb, degree, length, k0) + mine[bias]) - 1.0
         c = upper[i]
@@ -108,7 +108,8 @@ def _shared_steps(codes, sign, alpha, upper, w, mine, additions, t, start, refre
         j += 1
         widen(pg, proj)
         if abs(proj) > 1.0e-12:
-            new = min(max(a - g / qd, 0.0), c)
+            q = qd if full else row_norm2_buf(buf, sqb, degree) + 1.0
+            new = min(max(a - g / q, 0.0), c)
             alpha[i] = new
             d = (new - a) * yi
             if d != 0.0:
@@ -121,13 +122,16 @@ def _shared_steps(codes, sign, alpha, upper, w, mine, additions, t, start, refre
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _add_positions(x, c, w, lay, sqb, degree, base, width, lo, hi):
-    """``w += c phi(x)`` (no bias) at the positions ``lo..hi-1`` (the k-mers starting there); ``width[k] = base^(k-1)``."""
+    """``w += c phi(x)`` (no bias) at the positions ``lo..hi-1`` (the k-mers starting there, those that cover no
+    unknown symbol); ``width[k] = base^(k-1)``."""
     length = x.shape[0]
     for i in range(lo, hi):
         y = np.int64(0)
         for k in range(1, min(degree, length - i) + 1):
             prev = y
             xc = np.int64(x[i + k - 1])
+            if xc >= base:              # this k-mer and the longer ones at i cover an unknown symbol
+                break
             y = prev * base + xc
             if lay[2, k - 1]:
                 addr = lay[0, k - 1] + (i * width[k] + prev) * lay[1, k - 1] + 1 + xc

@@ -38,7 +38,8 @@ from ..io import get_alphabet
 from ._async_dcd import AsyncPasses, rebuild_weights
 from ._dual_step import projected_gradient, widen
 from ._implicit import check_codes, implicit_layout, row_norm2, solver_line, wd_scores
-from ._layout import _add_buf, _dot_buf, aligned_zeros, row_addresses, row_buffers, solver_layout, to_standard
+from ._layout import (_add_buf, _dot_buf, aligned_zeros, row_addresses, row_buffers, row_norm2_buf, solver_layout,
+                      to_standard)
 from ._params import check_degree_shifts, wd_beta
 
 __all__ = ["dcd_svm", "SVMSolution", "svm_dual_objective", "svm_primal_objective", "check_svm_problem",
@@ -70,7 +71,7 @@ def _svm_steps(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, 
     buf, kmer = row_buffers(length, degree)
     while s < stop and s < active:
         i = order[s]
-        row_addresses(codes[i], lay, degree, base, buf, kmer)
+        full = row_addresses(codes[i], lay, degree, base, buf, kmer)
         yi = sign[i]
         g = yi * (_dot_buf(buf, w, sqb, degree, length) + w[p]) - 1.0
         c = upper[i]
@@ -84,7 +85,8 @@ def _svm_steps(codes, sign, alpha, upper, w, lay, sqb, degree, base, qd, sigma, 
         s += 1
         widen(pg, proj)
         if abs(proj) > 1.0e-12:
-            new = min(max(a - g / (sigma * qd), 0.0), c)
+            q = qd if full else row_norm2_buf(buf, sqb, degree) + 1.0     # a row with unknown symbols: its own
+            new = min(max(a - g / (sigma * q), 0.0), c)
             alpha[i] = new
             d = sigma * (new - a) * yi
             if d != 0.0:
@@ -194,7 +196,7 @@ def svm_start(yb, C, class_weight, length, degree, alphabet):
 
     Returns ``(sqb, base, sign, upper, qd, layout, w, alpha)``: sqrt(beta_k), the alphabet
     size, the labels as +-1, the bounds C_i, the diagonal ||phi_i||^2 + 1 (the same for every
-    row), the solver's :class:`._layout.SolverLayout`, its zero weight vector (64-byte
+    row without unknown symbols; a row with some has its own, from its addresses' counts), the solver's :class:`._layout.SolverLayout`, its zero weight vector (64-byte
     aligned, the bias last) and the zero dual variables.
     """
     _, sqb, base = implicit_layout(length, degree, alphabet)

@@ -31,7 +31,7 @@ import numpy as np
 
 from ._layout import _add_buf, _dot_buf
 from ._implicit import row_norm2
-from ._layout import row_addresses, row_buffers
+from ._layout import row_addresses, row_buffers, row_norm2_buf
 from ._sgd_rule import combine_into
 
 __all__ = ["extrapolate_pass"]
@@ -70,15 +70,17 @@ def _direction_products(w, w_prev):
 @numba.njit(cache=True, nogil=True)
 def _add_rows(codes, rows, coef, w, lay, sqb, degree, base, norm2_phi):
     """``w += coef[j] (phi_i, 1)`` for ``i = rows[j]``, one row after the other; returns the change of
-    ``||w||^2``, ``2 c w.(phi, 1) + c^2 ||(phi, 1)||^2`` per row (``norm2_phi = ||(phi, 1)||^2``)."""
+    ``||w||^2``, ``2 c w.(phi, 1) + c^2 ||(phi, 1)||^2`` per row (``norm2_phi = ||(phi, 1)||^2`` of a row without
+    unknown symbols; a row with some has its own)."""
     p = w.shape[0] - 1
     length = codes.shape[1]
     buf, kmer = row_buffers(length, degree)
     norm_change = 0.0
     for j in range(rows.shape[0]):
         c = coef[j]
-        row_addresses(codes[rows[j]], lay, degree, base, buf, kmer)
-        norm_change += c * (2.0 * (_dot_buf(buf, w, sqb, degree, length) + w[p]) + c * norm2_phi)
+        full = row_addresses(codes[rows[j]], lay, degree, base, buf, kmer)
+        norm2 = norm2_phi if full else row_norm2_buf(buf, sqb, degree) + 1.0     # a row with unknown symbols
+        norm_change += c * (2.0 * (_dot_buf(buf, w, sqb, degree, length) + w[p]) + c * norm2)
         _add_buf(buf, w, c, sqb, degree, length)
         w[p] += c
     return norm_change

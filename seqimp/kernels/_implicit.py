@@ -27,13 +27,16 @@ from ..errors import SeqimpError
 from ..io import get_alphabet
 from ..io._check import check_sequences
 from ._params import check_degree_shifts, wd_beta
+from ._unknown import has_unknown, known_columns
 
 __all__ = ["wd_scores", "check_codes", "implicit_layout", "row_norm2"]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _dot(x, w, offsets, sqb, degree, base):
-    """phi(x).w[:p] for one row of codes."""
+    """phi(x).w[:p] for one row of codes (a k-mer that covers an unknown symbol is no feature: :func:`_dot_known`)."""
+    if has_unknown(x, base):
+        return _dot_known(x, w, offsets, sqb, degree, base)
     length = x.shape[0]
     total = 0.0
     width = 1
@@ -49,6 +52,22 @@ def _dot(x, w, offsets, sqb, degree, base):
             # roll the window: drop x[i-1], append x[i+k-1] (no division in the inner loop)
             idx = (idx - x[i - 1] * top) * base + x[i + k - 1]
             acc += w[off + i * width + idx]
+        total += sqb[k - 1] * acc
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def _dot_known(x, w, offsets, sqb, degree, base):
+    """:func:`_dot` of a row with unknown symbols (:func:`known_columns`)."""
+    cols = np.empty(x.shape[0], dtype=np.int64)
+    total = 0.0
+    width = 1
+    for k in range(1, degree + 1):
+        width *= base
+        off = offsets[k - 1]
+        acc = 0.0
+        for j in range(known_columns(x, k, base, width, cols)):
+            acc += w[off + cols[j]]
         total += sqb[k - 1] * acc
     return total
 
@@ -69,27 +88,32 @@ def implicit_layout(length, degree, alphabet="dna"):
 
 
 def row_norm2(length, degree) -> float:
-    """||phi(x)||^2 = sum_k beta_k (L-k+1), the same for every sequence."""
+    """||phi(x)||^2 = sum_k beta_k (L-k+1), the same for every sequence without unknown symbols (one with
+    some has fewer features: :func:`~seqimp.kernels._layout.row_norm2_buf`)."""
     return float(np.dot(wd_beta(degree), length - np.arange(degree)))
 
 
 def check_codes(codes, name="X", alphabet="dna"):
     """(n, L) uint8 codes, as :func:`~seqimp.io._check.check_sequences`, but a uint8 array or memory map is
-    checked in blocks of rows and never copied (a memory map stays a view of the file)."""
+    checked in blocks of rows and never copied (a memory map stays a view of the file). The unknown code
+    (``alphabet.unknown``: N and the ambiguity letters) is accepted: the WD kernels leave out the k-mers
+    that cover it."""
     alpha = get_alphabet(alphabet)
     if isinstance(codes, np.ndarray) and codes.dtype == np.uint8 and codes.ndim == 2 and codes.size:
         arr = np.asarray(codes)
         if not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr)
         rows = 1 << 16
+        top = alpha.unknown if alpha.ambiguous else alpha.size - 1
+        unknown = f"; {top} is unknown" if alpha.ambiguous else ""
         for a in range(0, arr.shape[0], rows):
             block = arr[a:a + rows]
-            if block.max() >= alpha.size:
-                r, pos = divmod(int(np.flatnonzero((block >= alpha.size).ravel())[0]), arr.shape[1])
+            if block.max() > top:
+                r, pos = divmod(int(np.flatnonzero((block > top).ravel())[0]), arr.shape[1])
                 raise SeqimpError(f"{name}: sequence {a + r}: code {block[r, pos]} at position {pos + 1} is outside "
-                                  f"0..{alpha.size - 1} (alphabet {alpha.name})")
+                                  f"0..{top} (alphabet {alpha.name}{unknown})")
         return arr
-    return check_sequences(codes, name, alpha)
+    return check_sequences(codes, name, alpha, unknown=True)
 
 
 def solver_line(verbose, msg):

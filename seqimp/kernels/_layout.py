@@ -35,6 +35,7 @@ import numba
 import numpy as np
 
 from ._params import feature_offsets
+from ._unknown import has_unknown
 
 __all__ = ["SolverLayout", "solver_layout", "row_addresses", "feature_address", "to_standard", "aligned_zeros"]
 
@@ -86,7 +87,8 @@ def solver_layout(length, degree, base, paired=None) -> SolverLayout:
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def row_addresses(x, lay, degree, base, buf, kmer):
-    """Addresses of the non-zeros of phi(x) into ``buf`` (order k, then position).
+    """Addresses of the non-zeros of phi(x) into ``buf`` (order k, then position); True when x holds
+    no unknown symbol (every positional k-mer is a feature), False when some k-mers were left out.
 
     The one column-of-a-k-mer rule: with the standard table these are the columns of
     :func:`~seqimp.wd_features`; with the paired table, the solver's addresses.
@@ -95,14 +97,25 @@ def row_addresses(x, lay, degree, base, buf, kmer):
     so the positions of one order are independent of each other and the loop vectorises
     (DNA: shifts instead of products). An address is :func:`_address`'s rule, with a
     partner's record ``i A^(k-1) + y_(k-1)(i)`` and slot ``1 + x[i+k-1]``.
+
+    ``buf`` (:func:`row_buffers`) has a region of ``L - k + 1`` slots per order, then ``degree`` counts:
+    ``buf[len(buf) - degree + k - 1]`` is the number of order k's addresses at the start of its region
+    (:func:`row_count`). A k-mer that covers an unknown symbol (code >= ``base``: N and the other
+    ambiguity letters) is no feature of the row: its address is not written and the count is smaller
+    (:func:`_known_addresses`), so the dot product, the update and ``||phi||^2`` of the row leave it out.
     """
+    if has_unknown(x, base):
+        _known_addresses(x, lay, degree, base, buf, kmer)
+        return False
     length = x.shape[0]
+    tail = buf.shape[0] - degree
     kmer[:length] = 0
     start = 0
     width = 1                      # A^(k-1)
     for k in range(1, degree + 1):
         block, stride, partner = lay[0, k - 1], lay[1, k - 1], lay[2, k - 1]
         n_k = length - k + 1
+        buf[tail + k - 1] = n_k
         if base == 4 and (stride == 1 or stride == RECORD):
             shift = 0 if stride == 1 else 3      # RECORD = 2**3 slots
             if partner:
@@ -129,16 +142,64 @@ def row_addresses(x, lay, degree, base, buf, kmer):
                 buf[start + i] = block + (i * width * base + y) * stride
         width *= base
         start += n_k
+    return True
+
+
+@numba.njit(cache=True, nogil=True)
+def _known_addresses(x, lay, degree, base, buf, kmer):
+    """:func:`row_addresses` of a row that holds an unknown symbol: the addresses of the k-mers that cover
+    none, packed at the start of each order's region, and their counts. ``kmer[i] = -1`` marks a position
+    whose (k-1)-mer covers an unknown symbol; the k-mer there, which covers it too, is skipped."""
+    length = x.shape[0]
+    tail = buf.shape[0] - degree
+    kmer[:length] = 0
+    start = 0
+    width = 1
+    for k in range(1, degree + 1):
+        block, stride, partner = lay[0, k - 1], lay[1, k - 1], lay[2, k - 1]
+        n_k = length - k + 1
+        kept = 0
+        for i in range(n_k):
+            prev = kmer[i]
+            c = np.int64(x[i + k - 1])
+            if prev < 0 or c >= base:
+                kmer[i] = -1
+                continue
+            y = prev * base + c
+            kmer[i] = y
+            if partner:
+                buf[start + kept] = block + (i * width + prev) * stride + 1 + c
+            else:
+                buf[start + kept] = block + (i * width * base + y) * stride
+            kept += 1
+        buf[tail + k - 1] = kept
+        width *= base
+        start += n_k
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def row_buffers(length, degree):
     """Scratch of :func:`row_addresses` for rows of ``length``: ``(buf, kmer)``, int64 arrays of
-    ``sum_k (length - k + 1)`` addresses and ``length`` k-mer indices."""
+    ``sum_k (length - k + 1)`` addresses plus ``degree`` counts, and ``length`` k-mer indices."""
     nnz = 0
     for k in range(1, degree + 1):
         nnz += length - k + 1
-    return np.empty(nnz, dtype=np.int64), np.empty(length, dtype=np.int64)
+    return np.empty(nnz + degree, dtype=np.int64), np.empty(length, dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def row_count(buf, degree, k):
+    """The number of order ``k``'s addresses that :func:`row_addresses` wrote into ``buf`` (its features of order k)."""
+    return buf[buf.shape[0] - degree + k - 1]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def row_norm2_buf(buf, sqb, degree):
+    """``||phi(x)||^2 = sum_k beta_k n_k`` of the row whose addresses ``buf`` holds (n_k: its order-k features)."""
+    total = 0.0
+    for k in range(1, degree + 1):
+        total += sqb[k - 1] * sqb[k - 1] * row_count(buf, degree, k)
+    return total
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -273,12 +334,13 @@ def _release(pages, released, stop):
 @numba.njit(cache=True, nogil=True, inline="always")
 def _dot_split(buf, w, low, sqb, degree, length, k0):
     """``w.phi`` of one row (no bias), orders 1..k0 read from ``low`` instead (a copy of them: a thread's own,
-    :mod:`._async_dcd`), order by order as one sum."""
+    :mod:`._async_dcd`), order by order as one sum; the features of each order are the first
+    :func:`row_count` addresses of its region."""
     total = 0.0
     start = 0
     for k in range(1, degree + 1):
         acc = 0.0
-        stop = start + length - k + 1
+        stop = start + row_count(buf, degree, k)
         if k <= k0:
             for j in range(start, stop):
                 acc += low[buf[j]]
@@ -286,7 +348,7 @@ def _dot_split(buf, w, low, sqb, degree, length, k0):
             for j in range(start, stop):
                 acc += w[buf[j]]
         total += sqb[k - 1] * acc
-        start = stop
+        start += length - k + 1
     return total
 
 
@@ -301,7 +363,7 @@ def _add_buf(buf, w, c, sqb, degree, length):
     start = 0
     for k in range(1, degree + 1):
         ck = c * sqb[k - 1]
-        stop = start + length - k + 1
+        stop = start + row_count(buf, degree, k)
         for j in range(start, stop):
             w[buf[j]] += ck
-        start = stop
+        start += length - k + 1

@@ -20,12 +20,17 @@ from ..errors import SeqimpError, check_int, check_number
 from ..io import get_alphabet
 from ._implicit import _scores, check_codes, implicit_layout, solver_line
 from ._params import check_degree_shifts
+from ._unknown import has_unknown, known_columns
 
 __all__ = ["cg_ridge"]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _add_order(x, out, off, width, base, k, length, c):
+    """``out += c phi_k(x)`` (order k's features, at ``off``); a row with unknown symbols: :func:`_add_order_known`."""
+    if has_unknown(x, base):
+        _add_order_known(x, out, off, width, base, k, length, c)
+        return
     top = width // base
     idx = 0
     for t in range(k):
@@ -34,6 +39,15 @@ def _add_order(x, out, off, width, base, k, length, c):
     for i in range(1, length - k + 1):
         idx = (idx - x[i - 1] * top) * base + x[i + k - 1]
         out[off + i * width + idx] += c
+
+
+@numba.njit(cache=True, nogil=True)
+def _add_order_known(x, out, off, width, base, k, length, c):
+    """:func:`_add_order` of a row with unknown symbols: only the k-mers that cover none
+    (:func:`~seqimp.kernels._implicit.known_columns`)."""
+    cols = np.empty(length, dtype=np.int64)
+    for j in range(known_columns(x, k, base, width, cols)):
+        out[off + cols[j]] += c
 
 
 @numba.njit(cache=True, parallel=True)

@@ -74,7 +74,8 @@ _S, _D, _E, _T = 0, 1, 2, 3
 
 @numba.njit(cache=True, nogil=True)
 def _asgd_steps(codes, sign, weight, order, lo, hi, v, z, lay, sqb, degree, base, state, lam, eta0, t0):
-    """ASGD steps on the rows ``order[lo:hi]``; ``state`` holds (s, D, E, t) and is updated in place.
+    """ASGD steps on the rows ``order[lo:hi]``; ``state`` holds (s, D, E, t) and is updated in place. A k-mer that
+    covers an unknown symbol is no feature of its row (:func:`~seqimp.kernels._layout.row_addresses`).
 
     Averaging starts at step ``t0`` (the average is reset to w there); before it, z is untouched.
     """

@@ -116,6 +116,7 @@ def validation_split(n, validation_fraction, max_validation, rng):
 
 @numba.njit(cache=True, parallel=True)
 def _scores_on_layout(codes, w, lay, sqb, degree, base, out):
+    """``w.phi(x) + b`` of every row (the k-mers that cover an unknown symbol left out, :func:`row_addresses`)."""
     p = w.shape[0] - 1
     length = codes.shape[1]
     for r in numba.prange(codes.shape[0]):

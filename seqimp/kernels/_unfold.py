@@ -8,7 +8,8 @@ k-mer of the support sequence x_j:
 * shift s:   I(x[i:i+k] == x_j[i+s:i+s+k])          -> a_j beta_k delta_s on (k, i, x_j[i+s:i+s+k])
              I(x[i+s:i+s+k] == x_j[i:i+k])          -> a_j beta_k delta_s on (k, i+s, x_j[i:i+k])
 
-for 0 <= i <= L-k-s. The score is therefore linear in the positional k-mers of x,
+for 0 <= i <= L-k-s. A k-mer of x_j that covers an unknown symbol (N) matches nothing and
+gives no weight. The score is therefore linear in the positional k-mers of x,
 and scattering these weights into tables gives a :class:`PositionalWeights` whose
 score equals the kernel machine's decision function exactly.
 """
@@ -22,6 +23,7 @@ from ..errors import SeqimpError
 from ..io import get_alphabet
 from ..io._check import check_sequences
 from ._params import check_degree_shifts, feature_offsets, shift_weights, wd_beta
+from ._unknown import known_symbol
 
 __all__ = ["unfold_kernel_expansion", "unfold_wd_coef", "split_tables", "check_table_size",
            "MAX_TABLE_ENTRIES"]
@@ -42,19 +44,27 @@ def _unfold(S, coef, degree, shifts, base, offsets, beta, delta, out):
         for j in range(n):
             x = S[j]
             v = 0
+            last = -1                      # the last unknown symbol read: its windows are no features (-1)
             for t in range(k - 1):
-                v = v * base + x[t]
+                if x[t] >= base:
+                    last = t
+                v = v * base + known_symbol(x[t], base)
             for i in range(nwin):
-                v = (v * base + x[i + k - 1]) % width
-                win[i] = v
+                if x[i + k - 1] >= base:
+                    last = i + k - 1
+                v = (v * base + known_symbol(x[i + k - 1], base)) % width
+                win[i] = v if last < i else -1
             w = coef[j] * beta[kk]
             for i in range(nwin):
-                out[off + i * width + win[i]] += w
+                if win[i] >= 0:
+                    out[off + i * width + win[i]] += w
             for s in range(1, shifts + 1):
                 ws = w * delta[s]
                 for i in range(nwin - s):
-                    out[off + i * width + win[i + s]] += ws
-                    out[off + (i + s) * width + win[i]] += ws
+                    if win[i + s] >= 0:
+                        out[off + i * width + win[i + s]] += ws
+                    if win[i] >= 0:
+                        out[off + (i + s) * width + win[i]] += ws
 
 
 def check_table_size(length, degree, base):
@@ -83,7 +93,7 @@ def unfold_kernel_expansion(X_support, dual_coef, *, degree, shifts=0, alphabet=
     tables : list of ndarray, ``tables[k-1]`` of shape (L-k+1, A**k), float64
     """
     alpha = get_alphabet(alphabet)
-    S = check_sequences(X_support, "X_support", alpha)
+    S = check_sequences(X_support, "X_support", alpha, unknown=True)
     n, length = S.shape
     degree, shifts = check_degree_shifts(degree, shifts, length, what="support sequences")
     coef = np.asarray(dual_coef, dtype=np.float64)

@@ -26,7 +26,7 @@ import scipy.sparse as sp
 from ..errors import SeqimpError
 from ..io import get_alphabet
 from ..io._check import check_sequences
-from ._layout import row_addresses, solver_layout
+from ._layout import row_addresses, row_buffers, row_count, solver_layout
 from ._params import check_degree_shifts, feature_offsets, shift_weights, wd_beta
 
 __all__ = ["wd_kernel", "wd_features"]
@@ -43,6 +43,9 @@ def _run_increments(degree: int, length: int) -> np.ndarray:
 
 @numba.njit(cache=True, nogil=True)
 def _pair(x, y, h, delta, shifts):
+    """k(x, y): runs of matching symbols along each diagonal. ``y`` holds an unknown symbol as a code that
+    no code of ``x`` equals (:func:`_unknown_apart`), so an unknown symbol matches nothing, not even another
+    one, and ends a run (the k-mers that cover it are no features) at no cost in the loops."""
     length = x.shape[0]
     r = 0
     total = 0.0
@@ -62,10 +65,11 @@ def _pair(x, y, h, delta, shifts):
 
 
 @numba.njit(cache=True, nogil=True)
-def _upper_row(X, out, row, h, delta, shifts):
-    """``out[row, row:]``: one row of the upper triangle, written along the row."""
+def _upper_row(X, Xy, out, row, h, delta, shifts):
+    """``out[row, row:]``: one row of the upper triangle, written along the row (``Xy``: ``X`` as the
+    second argument of :func:`_pair` reads it)."""
     for j in range(row, X.shape[0]):
-        out[row, j] = _pair(X[row], X[j], h, delta, shifts)
+        out[row, j] = _pair(X[row], Xy[j], h, delta, shifts)
 
 
 #: Side of the square tiles in which the upper triangle is copied to the lower one.
@@ -84,16 +88,16 @@ def _mirror_tiles(out, bi):
 
 
 @numba.njit(cache=True, parallel=True)
-def _gram_sym(X, h, delta, shifts):
+def _gram_sym(X, Xy, h, delta, shifts):
     n = X.shape[0]
     out = np.empty((n, n))
     # rows t and n-1-t together: every task does n+1 pairs (balanced triangle); each row of the
     # upper triangle is written along the row (writing the lower triangle at the same time went
     # down a column: a cache line per pair)
     for t in numba.prange((n + 1) // 2):
-        _upper_row(X, out, t, h, delta, shifts)
+        _upper_row(X, Xy, out, t, h, delta, shifts)
         if n - 1 - t != t:
-            _upper_row(X, out, n - 1 - t, h, delta, shifts)
+            _upper_row(X, Xy, out, n - 1 - t, h, delta, shifts)
     # then the lower triangle from the upper, tile by tile (a tile's rows and columns stay in
     # cache), tile rows b and nb-1-b together as above
     nb = (n + _TILE - 1) // _TILE
@@ -115,6 +119,14 @@ def _gram(X, Y, h, delta, shifts):
     return out
 
 
+def _unknown_apart(codes, base):
+    """``codes`` with the unknown code ``base`` written as ``base + 1``, which no code of the other sequence of
+    a pair equals (``codes`` itself when it holds none: no copy)."""
+    if codes.max() < base:
+        return codes
+    return np.where(codes >= base, base + 1, codes).astype(np.uint8)
+
+
 def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -> np.ndarray:
     """Gram matrix of the weighted-degree kernel (with shifts when ``shifts > 0``).
 
@@ -134,8 +146,15 @@ def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -
         shifts, k(x,x) depends on x, and the normalised score is no longer
         linear in the positional k-mers of x, so a model trained on it could
         not be unfolded exactly into :class:`~seqimp.PositionalWeights`.
+        A sequence with unknown symbols has a smaller k(x,x); the kernel is
+        still divided by the constant of a sequence without any (so it stays
+        linear in the positional k-mers and unfolds exactly), and its k(x,x)
+        is then below 1.
     alphabet : str or Alphabet, default="dna"
-        Used only to encode strings; the kernel compares codes.
+        Used to encode strings and to tell the unknown code (``alphabet.size``:
+        N and the IUPAC ambiguity letters) from the symbols; the kernel compares
+        codes. An unknown symbol matches nothing, not even another unknown symbol:
+        a k-mer that covers one is no feature of the sequence.
 
     Returns
     -------
@@ -148,7 +167,8 @@ def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -
         Degree < 1 or > L, shifts < 0 or >= L, X and Y of different lengths,
         ``normalize=True`` with shifts.
     """
-    Xc = check_sequences(X, "X", alphabet)
+    alpha = get_alphabet(alphabet)
+    Xc = check_sequences(X, "X", alpha, unknown=True)
     length = Xc.shape[1]
     degree, shifts = check_degree_shifts(degree, shifts, length)
     if normalize and shifts:
@@ -157,23 +177,48 @@ def wd_kernel(X, Y=None, *, degree, shifts=0, normalize=False, alphabet="dna") -
     h = _run_increments(degree, length)
     delta = shift_weights(shifts)
     if Y is None:
-        gram = _gram_sym(Xc, h, delta, shifts)
+        gram = _gram_sym(Xc, _unknown_apart(Xc, alpha.size), h, delta, shifts)
     else:
-        Yc = check_sequences(Y, "Y", alphabet, length=length)
-        gram = _gram(Xc, Yc, h, delta, shifts)
+        Yc = check_sequences(Y, "Y", alpha, length=length, unknown=True)
+        gram = _gram(Xc, _unknown_apart(Yc, alpha.size), h, delta, shifts)
     if normalize:
         gram /= float(np.dot(wd_beta(degree), length - np.arange(degree)))
     return gram
 
 
 @numba.njit(cache=True, parallel=True)
-def _feature_indices(X, degree, base, lay, nnz_row, indices):
+def _feature_counts(X, degree, base, lay):
+    """The features (non-zeros) of every row: ``sum_k (L - k + 1)`` less the k-mers that cover an unknown symbol."""
     n = X.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    rows = 256
+    for c in numba.prange((n + rows - 1) // rows):
+        buf, kmer = row_buffers(X.shape[1], degree)
+        for r in range(c * rows, min((c + 1) * rows, n)):
+            row_addresses(X[r], lay, degree, base, buf, kmer)
+            total = 0
+            for k in range(1, degree + 1):
+                total += row_count(buf, degree, k)
+            out[r] = total
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def _feature_indices(X, degree, base, lay, sqb, indptr, indices, data):
+    n, length = X.shape
     rows = 256                        # per chunk of rows one scratch array, not one per row
     for c in numba.prange((n + rows - 1) // rows):
-        kmer = np.empty(X.shape[1], dtype=np.int64)
+        buf, kmer = row_buffers(length, degree)
         for r in range(c * rows, min((c + 1) * rows, n)):
-            row_addresses(X[r], lay, degree, base, indices[r * nnz_row:(r + 1) * nnz_row], kmer)
+            row_addresses(X[r], lay, degree, base, buf, kmer)
+            at = indptr[r]
+            start = 0
+            for k in range(1, degree + 1):
+                for j in range(start, start + row_count(buf, degree, k)):
+                    indices[at] = buf[j]
+                    data[at] = sqb[k - 1]
+                    at += 1
+                start += length - k + 1
 
 
 def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:
@@ -186,6 +231,8 @@ def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:
     Parameters
     ----------
     X : list of str, SequenceSet or ndarray of shape (n, L)
+        A k-mer that covers an unknown symbol (N, an ambiguity letter; the code
+        ``alphabet.size``) is no feature: the row has no column for it.
     degree : int
         Largest k-mer length K, ``1 <= K <= L``.
     alphabet : str or Alphabet, default="dna"
@@ -195,24 +242,34 @@ def wd_features(X, *, degree, alphabet="dna") -> sp.csr_matrix:
     -------
     F : scipy.sparse.csr_matrix of shape (n, sum_k (L-k+1) A**k), float64
         Column ``feature_offsets(L, K, A)[k-1] + i * A**k + y`` is k-mer index
-        ``y`` at 0-based position ``i``; every row has sum_k (L-k+1) non-zeros,
-        with sorted column indices.
+        ``y`` at 0-based position ``i``; a row without unknown symbols has
+        sum_k (L-k+1) non-zeros, with sorted column indices.
     """
     alpha = get_alphabet(alphabet)
-    Xc = check_sequences(X, "X", alpha)
+    Xc = check_sequences(X, "X", alpha, unknown=True)
     n, length = Xc.shape
     degree, _ = check_degree_shifts(degree, 0, length)
     base = alpha.size
     offsets = feature_offsets(length, degree, base)
     n_cols = int(offsets[-1])
     nnz_row = int(sum(length - k + 1 for k in range(1, degree + 1)))
-    idx_dtype = np.int32 if n_cols < np.iinfo(np.int32).max else np.int64
-    indices = np.empty(n * nnz_row, dtype=idx_dtype)
     # the columns of a row: the solver's address rule on the standard layout (one rule for both)
-    _feature_indices(Xc, degree, base, solver_layout(length, degree, base, paired=False).table, nnz_row, indices)
-    row_data = np.repeat(np.sqrt(wd_beta(degree)), length - np.arange(degree))
-    data = np.tile(row_data, n)
-    indptr = np.arange(n + 1, dtype=np.int64 if n * nnz_row >= np.iinfo(np.int32).max else idx_dtype) * nnz_row
+    table = solver_layout(length, degree, base, paired=False).table
+    if Xc.max() < base:
+        counts = None
+        nnz = n * nnz_row
+    else:
+        counts = _feature_counts(Xc, degree, base, table)
+        nnz = int(counts.sum())
+    idx_dtype = np.int32 if n_cols < np.iinfo(np.int32).max and nnz < np.iinfo(np.int32).max else np.int64
+    indptr = np.zeros(n + 1, dtype=idx_dtype)
+    if counts is None:
+        indptr[:] = np.arange(n + 1, dtype=idx_dtype) * nnz_row
+    else:
+        np.cumsum(counts, out=indptr[1:])
+    indices = np.empty(nnz, dtype=idx_dtype)
+    data = np.empty(nnz)
+    _feature_indices(Xc, degree, base, table, np.sqrt(wd_beta(degree)), indptr, indices, data)
     F = sp.csr_matrix((data, indices, indptr), shape=(n, n_cols), copy=False)
     F.has_sorted_indices = True
     return F

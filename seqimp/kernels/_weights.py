@@ -154,15 +154,25 @@ class PositionalWeights:
         Parameters
         ----------
         X : list of str, SequenceSet or ndarray of shape (n, L)
+            A positional k-mer that covers an unknown symbol (N, an ambiguity letter) is no
+            feature and adds nothing to the score.
         """
-        codes = check_sequences(X, "X", self.alphabet)
+        codes = check_sequences(X, "X", self.alphabet, unknown=True)
         if codes.shape[1] != self.length:
             raise SeqimpError(f"sequences have length {codes.shape[1]}, the weights length {self.length}")
         out = np.full(codes.shape[0], self.bias)
         rows = np.arange(self.length)
+        size = self.alphabet.size
+        unknown = codes >= size
+        if unknown.any():               # a k-mer that covers an unknown symbol is no feature: weight 0
+            codes = np.where(unknown, 0, codes).astype(np.uint8)
+            covered = np.concatenate([np.zeros((codes.shape[0], 1), np.int64), np.cumsum(unknown, axis=1)], axis=1)
         for k, table in enumerate(self.tables, start=1):
-            idx = window_indices(codes, k, self.alphabet.size)
-            out += table[rows[: self.length - k + 1], idx].sum(axis=1)
+            idx = window_indices(codes, k, size)
+            terms = table[rows[: self.length - k + 1], idx]
+            if unknown.any():
+                terms = np.where(covered[:, k:] - covered[:, :-k] > 0, 0.0, terms)
+            out += terms.sum(axis=1)
         return out
 
     def top(self, n=20):

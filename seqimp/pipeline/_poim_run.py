@@ -219,7 +219,7 @@ def run_poim(out, positive, negative, *, model=ModelOptions(), background=Backgr
     -----
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
-    data = encode_labelled(positive, negative, model.alphabet)
+    data = encode_labelled(positive, negative, model.alphabet, unknown=True)   # N: k-mers covering it are no features
     check_motif_inputs(motifs, data)
     if check_kind(model.kind, model.shifts) == "gkm" and motifs is None:
         raise SeqimpError("model kind 'gkm' finds the motifs of a gapped-k-mer model; this run has no motif step "
@@ -338,7 +338,7 @@ def run_model(out, weights, *, metadata=None, positive=None, negative=None, back
     metadata = dict(metadata or {})
     length = weights.length
     max_order = importance.order(weights.degree)
-    data = encode_labelled(positive, negative, weights.alphabet.name)
+    data = encode_labelled(positive, negative, weights.alphabet.name, unknown=True)
     check_motif_inputs(motifs, data)
     bg, bg_info = fit_background(background, positive=data.positive, negative=data.negative, length=length,
                                  alphabet=data.alphabet)

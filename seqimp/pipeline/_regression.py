@@ -60,7 +60,7 @@ def run_regression(out, sequences, values, *, model=ModelOptions(), background=B
         ``summary["metrics"]`` holds ``r2``, ``spearman`` (held out), ``n_train``, ``n_test``.
     """
     alphabet = alphabet_of(model.alphabet, sequences)
-    X = check_sequences(sequences, "sequences", alphabet)
+    X = check_sequences(sequences, "sequences", alphabet, unknown=True)   # N: k-mers covering it are no features
     y = np.asarray(values, dtype=np.float64)
     if y.shape != (X.shape[0],):
         raise SeqimpError(f"values: {y.shape[0] if y.ndim == 1 else y.shape} values for {X.shape[0]} sequences")

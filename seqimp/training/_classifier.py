@@ -101,7 +101,7 @@ def train_model(positive, negative, *, model=ModelOptions(), solver=SolverOption
     -----
     Progress lines go to the ``seqimp`` logger (:mod:`logging`, level INFO).
     """
-    data = encode_labelled(positive, negative, model.alphabet)
+    data = encode_labelled(positive, negative, model.alphabet, unknown=True)   # N: k-mers covering it are no features
     return train_classifier(*data.labelled(), model=model, solver=solver, random_state=random_state,
                             progress=progress, client=client, alphabet=data.alphabet, max_memory=max_memory)
 

@@ -128,7 +128,7 @@ def cross_validate(X, y, *, folds=5, model=ModelOptions(), solver=SolverOptions(
     if ids is None:
         ids = getattr(X, "ids", None)
     # the gkm model is position-free: sequences of different lengths stay as they are
-    codes = X if model.kind == "gkm" and isinstance(X, RaggedSequences) else check_sequences(X, "X", alphabet)
+    codes = X if model.kind == "gkm" and isinstance(X, RaggedSequences) else check_sequences(X, "X", alphabet, unknown=True)
     y = np.asarray(y)
     if y.shape != (len(codes),) or not np.isin(y, (0, 1)).all():
         raise SeqimpError(f"y: {len(codes)} labels of 0 and 1 expected, got shape {y.shape}")

@@ -107,7 +107,7 @@ def encode_for_model(sequences, ids, model, kind, *, name="sequences"):
 
         if getattr(strings, "alphabet", alpha).name != alpha.name:
             raise SeqimpError(f"{name}: {strings.alphabet.name} sequences; the model reads {alpha.name}")
-        codes = check_sequences(strings, name, alpha)
+        codes = check_sequences(strings, name, alpha, unknown=kind in _READS_UNKNOWN)
         ids = list(ids) if ids is not None else [f"seq{i + 1}" for i in range(len(codes))]
         lengths = np.full(len(codes), codes.shape[1], dtype=np.int64)
         _check_lengths(lengths, ids, length, min_length, name)
@@ -139,6 +139,8 @@ def encode_for_model(sequences, ids, model, kind, *, name="sequences"):
         flat = flat.copy()
         flat[bad] = 0
         bad = bad[:0]
+    if bad.size and kind in _READS_UNKNOWN and alpha.ambiguous:     # N: the unknown code, whose k-mers are no features
+        bad = bad[flat[bad] != alpha.unknown]
     if bad.size:
         row = int(np.searchsorted(offsets, bad[0], side="right") - 1)
         at = int(bad[0] - offsets[row])
@@ -147,6 +149,11 @@ def encode_for_model(sequences, ids, model, kind, *, name="sequences"):
     if lengths.min() == lengths.max():
         return ids, flat.reshape(len(strings), int(lengths[0]))
     return ids, [flat[offsets[i]:offsets[i + 1]] for i in range(len(strings))]
+
+
+#: the model kinds that read the unknown code (N, ambiguity letters): a positional k-mer or l-mer that covers
+#: it is no feature (an LS-GKM file reads it as A, as gkmpredict does; another scorer is not asked to)
+_READS_UNKNOWN = ("wd", "gkm")
 
 
 def _check_lengths(lengths, ids, length, min_length, name) -> None:

@@ -123,6 +123,7 @@ def dcd_pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l,
     and marked ``keep[t] = 0`` (``keep[t] = 1`` for the others); ``pg_max_old = inf``, ``pg_min_old
     = -inf`` shrink nothing. Returns the largest and smallest projected gradient of the rows not
     shrunk. ``left_t``, ``right_t``: the half tables transposed (:class:`~seqimp.kernels.gkm._kernel.GkmTables`).
+    A row's windows are those of :func:`~seqimp.kernels.gkm._kernel._halves`: the l-mers that cover no unknown base.
     Every thread numba runs takes part; the result is the same for any number."""
     return _pass(codes, offsets, y, scale, qii, order, alpha, w, bias_w, C, bias, l, left_t, right_t, rc,
                  choices, both, buf, np.empty_like(buf), pg_max_old, pg_min_old, keep,

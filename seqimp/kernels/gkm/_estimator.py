@@ -163,9 +163,8 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         sq = squared_norms(codes, offsets, self.tables_, self.reverse_complement)
         if not self.normalize:
             return np.ones_like(sq), sq
-        if (sq <= 0).any():  # cannot happen for sequences of length >= l; guarded all the same
-            raise SeqimpError(f"X: sequence {int(np.argmin(sq))} has no gapped k-mer")
-        return 1.0 / np.sqrt(sq), sq
+        # a sequence whose every l-mer covers an unknown base (N) has no gapped k-mer: phi(x) = 0, scale 0
+        return np.divide(1.0, np.sqrt(sq), out=np.zeros_like(sq), where=sq > 0), sq
 
     def _primal(self, codes, offsets, coef, choices):
         """``sum_i coef[i] phi(x_i)`` at the column choices ``choices``, float64, shape (n_features,)."""
@@ -205,6 +204,8 @@ class GKMClassifier(ClassifierMixin, BaseEstimator):
         scale, sq = self._scale(codes, offsets)
         bias = float(self.bias)
         qii = (sq * scale ** 2) + bias * bias
+        # a row without features (every l-mer covers N) and bias 0 does not move w: any step goes to C
+        qii[qii <= 0] = 1.0
         # with both strands the weights of a choice, not of its mirror (filled in at the end)
         choices, both = self.tables_.kept_choices(bool(self.reverse_complement))
         bias_w = np.zeros(1)

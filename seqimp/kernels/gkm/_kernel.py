@@ -121,6 +121,8 @@ def ragged_codes(X, name="X") -> tuple[np.ndarray, np.ndarray]:
     Returns
     -------
     codes : ndarray of shape (total,), uint8
+        N and the other ambiguity letters are the unknown code 4: the kernels leave out every
+        l-mer window that covers one.
     offsets : ndarray of shape (n + 1,), int64
         Sequence ``i`` is ``codes[offsets[i]:offsets[i + 1]]``.
     """
@@ -129,13 +131,13 @@ def ragged_codes(X, name="X") -> tuple[np.ndarray, np.ndarray]:
         for i, x in enumerate(X):
             one = x if isinstance(x, (str, bytes)) else np.asarray(x)[None, :] if np.ndim(x) == 1 else x
             try:
-                parts.append(check_sequences(one, f"{name} sequence {i}")[0])
+                parts.append(check_sequences(one, f"{name} sequence {i}", unknown=True)[0])
             except SeqimpError as exc:
                 raise SeqimpError(str(exc)) from None
         lengths = np.array([p.size for p in parts], dtype=np.int64)
         codes = np.concatenate(parts).astype(np.uint8)
     else:
-        arr = check_sequences(X, name)
+        arr = check_sequences(X, name, unknown=True)
         lengths = np.full(arr.shape[0], arr.shape[1], dtype=np.int64)
         codes = np.ascontiguousarray(arr).reshape(-1)
     offsets = np.zeros(lengths.size + 1, dtype=np.int64)
@@ -158,9 +160,11 @@ def check_lengths(offsets, word_length, name="X") -> None:
 @njit(cache=True)
 def _halves(codes, lo, hi, l, rc, buf):
     """The left and right half codes of every l-mer window of ``codes[lo:hi]`` into ``buf``
-    (unsigned ints, :class:`GkmTables`; at least ``2 (hi - lo - l + 1)`` rows of 2): row t is the + strand window starting at
-    ``lo + t``; with ``rc`` row ``m + t`` is its reverse complement (m windows). Returns the rows
-    written."""
+    (unsigned ints, :class:`GkmTables`; at least ``2 (hi - lo - l + 1)`` rows of 2): row t is the + strand
+    window starting at ``lo + t``; with ``rc`` row ``m + t`` is its reverse complement (m windows).
+    A window that covers an unknown base (code > 3: N, an ambiguity letter) is no l-mer of the
+    sequence: it is left out, the rows of the others packed (row t is then the t-th window that covers
+    none, :func:`_known_starts`). Returns the rows written."""
     m = hi - lo - l + 1
     shift = 2 * (l - l // 2)
     rmask = (1 << shift) - 1
@@ -168,18 +172,44 @@ def _halves(codes, lo, hi, l, rc, buf):
     top = 2 * (l - 1)
     code = 0
     rcode = 0
+    last = lo - 1                   # the last unknown base read
+    kept = 0
     for p in range(lo, hi):
         b = np.int64(codes[p])
+        if b > 3:
+            last = p
+            b = 0
         code = ((code << 2) | b) & mask
         rcode = (rcode >> 2) | ((3 - b) << top)
         t = p - lo - l + 1
-        if t >= 0:
-            buf[t, 0] = code >> shift
-            buf[t, 1] = code & rmask
+        if t >= 0 and last < lo + t:
+            buf[kept, 0] = code >> shift
+            buf[kept, 1] = code & rmask
             if rc:
-                buf[m + t, 0] = rcode >> shift
-                buf[m + t, 1] = rcode & rmask
-    return 2 * m if rc else m
+                buf[m + kept, 0] = rcode >> shift
+                buf[m + kept, 1] = rcode & rmask
+            kept += 1
+    if rc and kept < m:             # the reverse strand's rows right after the + strand's
+        for t in range(kept):
+            buf[kept + t, 0] = buf[m + t, 0]
+            buf[kept + t, 1] = buf[m + t, 1]
+    return 2 * kept if rc else kept
+
+
+@njit(cache=True)
+def _known_starts(codes, lo, hi, l, starts):
+    """The start (flat index) of every l-mer window of ``codes[lo:hi]`` that covers no unknown base, in
+    order (the windows of :func:`_halves`' rows) into ``starts``; returns their number."""
+    last = lo - 1
+    kept = 0
+    for p in range(lo, hi):
+        if codes[p] > 3:
+            last = p
+        t = p - l + 1
+        if t >= lo and last < t:
+            starts[kept] = t
+            kept += 1
+    return kept
 
 
 @njit(cache=True)
@@ -386,12 +416,13 @@ def _attributions(codes, offsets, l, columns, left, right, rc, w, scale, out, ro
     n_choice, k = columns.shape
     for i in prange(n):
         buf = np.empty((rows, 2), dtype=np.uint32)
+        starts = np.empty(rows, dtype=np.int64)
         lo = offsets[i]
         _halves(codes, lo, offsets[i + 1], l, rc, buf)
-        windows = offsets[i + 1] - lo - l + 1
+        windows = _known_starts(codes, lo, offsets[i + 1], l, starts)
         share = scale[i] / k * (2.0 if rc else 1.0)
         for t in range(windows):
-            first = np.uint64(lo + t)  # flat index of the window's first base (unsigned, as ``columns``)
+            first = np.uint64(starts[t])  # flat index of the window's first base (unsigned, as ``columns``)
             a, r = buf[t, 0], buf[t, 1]
             for c in range(n_choice):
                 v = w[left[a, c] + right[r, c]] * share
@@ -425,6 +456,11 @@ def gkm_kernel(X, Y=None, *, word_length=10, informative=6, reverse_complement=T
     normalize : bool, default=True
         ``K(x, y) / sqrt(K(x, x) K(y, y))`` (gkm-SVM's and LS-GKM's kernels are normalised).
 
+    An l-mer window that covers an unknown base (N or another ambiguity letter, code 4) is no l-mer
+    of the sequence: its gapped k-mers are not counted (LS-GKM's gkmtrain and gkmpredict read such a
+    letter as A instead). A sequence without any l-mer of known bases has ``phi = 0``: its normalised
+    row and column are 0.
+
     Returns
     -------
     ndarray of shape (n, m)
@@ -449,7 +485,9 @@ def gkm_kernel(X, Y=None, *, word_length=10, informative=6, reverse_complement=T
         args = (tables.word_length, tables.left_t, tables.right_t, rc)
         nx = _squared_norms(xc, xo, *args, tables.n_features, n_chunks(xo.size - 1), rows, *kept)
         ny = nx if Y is None else _squared_norms(yc, yo, *args, tables.n_features, n_chunks(yo.size - 1), rows, *kept)
-        G /= np.sqrt(np.outer(nx, ny))
+        norms = np.sqrt(np.outer(nx, ny))
+        # a sequence whose every l-mer covers an unknown base has phi = 0: its row and column stay 0
+        np.divide(G, norms, out=G, where=norms > 0)
     return G
 
 

@@ -116,6 +116,11 @@ def lsgkm_from_gkm(model, sequences=None) -> LSGKMModel:
             raise SeqimpError(f"write_lsgkm_model: {offsets.size - 1} sequences, but the model was fitted on "
                               f"{dual.size} (its dual_coef_)")
         rows = np.flatnonzero(dual)
+        for i in rows:
+            if codes[offsets[i]:offsets[i + 1]].max() > 3:
+                raise SeqimpError(f"write_lsgkm_model: support vector {i} holds an unknown base (N), which LS-GKM "
+                                  "reads as A (seqimp leaves out the l-mers that cover it); leave sequences out to "
+                                  "write the support vectors as l-mers")
         out = LSGKMModel("gkm_cnt", l, k, l - k, _letters(codes, offsets, rows), dual[rows], rho,
                          reverse_complement=rc)
         sample = _letters(codes, offsets, np.linspace(0, dual.size - 1, min(CHECK_SEQUENCES, dual.size)).astype(int))

@@ -70,10 +70,15 @@ def _encode(X, name):
     if isinstance(X, np.ndarray) and X.dtype.kind in "iub":
         if X.ndim != 2:
             raise SeqimpError(f"{name}: encoded sequences must have shape (n, L), got {X.shape}")
-        if X.size and (X.min() < 0 or X.max() > 3):
-            raise SeqimpError(f"{name}: codes must be 0..3 (A, C, G, T), got {X.min()}..{X.max()}")
+        if X.size and (X.min() < 0 or X.max() > 4):
+            raise SeqimpError(f"{name}: codes must be 0..3 (A, C, G, T) or 4 (unknown: N), got {X.min()}..{X.max()}")
         if X.shape[0] == 0:
             raise SeqimpError(f"{name}: no sequences")
+        if X.size and X.max() == 4:         # N: read as A, as gkmpredict reads it (one warning)
+            r, pos = divmod(int(np.flatnonzero(X.ravel() == 4)[0]), X.shape[1])
+            warnings.warn(f"{name}: {int((X == 4).sum())} unknown base(s) (first: sequence {r} at position {pos + 1}) "
+                          "read as A, as LS-GKM does", stacklevel=3)
+            X = np.where(X == 4, 0, X)
         offsets = np.arange(X.shape[0] + 1, dtype=np.int64) * X.shape[1]
         return np.ascontiguousarray(X, dtype=np.uint8).reshape(-1), offsets
     try:
