@@ -244,7 +244,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             on = 1 - on
             minus = n_sites - minus
         called = strands  # the strands its sites are called on
-        if strand == "both" and not is_palindromic(pwm) and one_strand(n_sites - minus, n_sites):
+        if strand == "both" and not is_palindromic(pwm) and _one_strand_sites(pwm, pos, starts, strands, background,
+                                                                              threshold, inclusive, owner >= 0,
+                                                                              n_sites - minus, n_sites):
             # its sites lie on one strand (now the given one): called there, at the threshold of
             # the negatives' given strand alone
             called = ("+",)
@@ -316,6 +318,20 @@ def one_strand(plus, n, level=ONE_STRAND_PVALUE) -> bool:
     if n == 0:
         return False
     return bool(min(2.0 * binom.cdf(min(plus, n - plus), n, 0.5), 1.0) <= level)
+
+
+def _one_strand_sites(pwm, pos, starts, strands, background, threshold, inclusive, claimed, plus, n):
+    """Whether the sites of ``pwm`` (as written: most of them on its strand) lie on one strand
+    (:func:`one_strand`), counted with the places of stronger motifs' sites open: a stronger
+    motif that took the sites of one orientation (a composite's half placed on it) leaves the
+    others on one strand, which says nothing of this motif. ``plus``, ``n``: the counts with
+    those places closed, used where none is claimed."""
+    if claimed.any():
+        best, _at, on = best_windows(pwm, pos, starts, strands, background, None)
+        has = has_site(best, threshold, inclusive)
+        n = int(has.sum())
+        plus = int((has & (on == 0)).sum())
+    return one_strand(plus, n)
 
 
 def _called(pwm, pos, neg, starts, strands, background, fpr, claimed):
