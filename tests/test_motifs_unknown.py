@@ -282,15 +282,24 @@ def test_gkm_seqlet_seeds_count_no_word_over_an_unknown_base():
     assert table.loc[0, "seqlets"] == held
 
 
-def test_known_motif_scan_equals_the_scan_with_unknown_windows_dropped():
+@pytest.mark.parametrize("order", [None, 2])
+def test_known_motif_scan_equals_the_scan_with_unknown_windows_dropped(order):
     """At p <= 1 every window is a hit: the hits are exactly the windows without an unknown base
-    (each strand), and the windows tested count only those."""
+    (each strand), and the windows tested count only those -- against letter frequencies and
+    against an order-2 Markov background (whose scores there equal those of the same windows
+    with the unknown bases replaced by letters)."""
     rng = np.random.default_rng(13)
     X = _with_unknown(rng, 10, 30, share=0.15)
     seqs = ["".join("ACGTN"[x] for x in row) for row in X]
     motif = Motif.from_consensus("m", "TGACT", purity=0.7)
+    background = "uniform" if order is None else SiteBackground.fit(rng.integers(0, 4, (20, 50)).astype(np.uint8), 2)
+    filled = scan_sequences([motif], np.where(X == N, 0, X).astype(np.uint8), threshold=1.0, background=background)
+    scores = {(i, p, st): sc for i, p, st, sc in zip(filled["sequence"], filled["position"], filled["strand"],
+                                                     filled["score"])}
     for given in (seqs, X):
-        hits = scan_sequences([motif], given, threshold=1.0)
+        hits = scan_sequences([motif], given, threshold=1.0, background=background)
+        assert all(sc == scores[(i, p, st)] for i, p, st, sc in zip(hits["sequence"], hits["position"],
+                                                                      hits["strand"], hits["score"]))
         plain = {(i, s, strand) for i in range(10) for s in range(26) for strand in "+-"
                  if not _covers_unknown(X, i, s, 5)}
         assert set(zip(hits["sequence"], hits["position"] - 1, hits["strand"])) == plain
