@@ -37,15 +37,16 @@ def test_inspect_unequal_lengths_and_invalid_symbols(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "records:     3" in out and "length:      3..6 (lengths differ" in out
     assert "A=28.6%" in out and "C=21.4%" in out and "G=21.4%" in out and "T=28.6%" in out  # 4, 3, 3, 4 of 14
-    path.write_text(">a\nAACGTT\n>b\nACNG\n")
+    path.write_text(">a\nAACGTT\n>b\nACNG\n>c\nZACG\n")
     assert main(["inspect", str(path)]) == 0  # reported, not refused
     out = capsys.readouterr().out
-    assert "records:     2" in out and "other symbols: N=1 in 1 of 2 records" in out
-    assert "A=33.3%" in out  # 3 of the 9 valid symbols: N is not counted
+    assert "records:     3" in out and "other symbols: Z=1 in 1 of 3 records" in out
+    assert "unknown:     1 base (N or IUPAC codes) in 1 of 3 records; read as unknown" in out
+    assert "A=33.3%" in out  # 4 of the 12 known bases: N and Z are not counted
     assert main(["inspect", "--skip-invalid", str(path)]) == 0
     captured = capsys.readouterr()
-    assert "records:     1" in captured.out and "length:      6" in captured.out
-    assert "skipped 1 of 2 records" in captured.err
+    assert "records:     2" in captured.out and "length:      4..6" in captured.out  # the record with N is kept
+    assert "skipped 1 of 3 records" in captured.err
 
 
 def test_inspect_embedded_demo(capsys):
@@ -72,15 +73,15 @@ def test_bad_option_is_one_line_exit_2(capsys):
 
 def test_invalid_symbol_message_from_cli(capsys, tmp_path):
     path = tmp_path / "n.fa"
-    path.write_text(">r1\nACGT\n>r2\nACNT\n")
+    path.write_text(">r1\nACGT\n>r2\nAC1T\n>r3\nACNT\n")
     other = tmp_path / "other.fa"
     other.write_text(">r1\nACGT\n")
     assert main(["poim", "--positive", str(path), "--negative", str(other), "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
-    assert "record 'r2': invalid symbol 'N' at position 3" in err and "--skip-invalid" in err
+    assert "record 'r2': invalid symbol '1' at position 3" in err and "--skip-invalid" in err
     assert main(["inspect", "--skip-invalid", str(path)]) == 0
     captured = capsys.readouterr()
-    assert "records:     1" in captured.out and "skipped 1 of 2 records" in captured.err
+    assert "records:     2" in captured.out and "skipped 1 of 3 records" in captured.err  # r3's N: an unknown base
 
 
 def test_debug_shows_traceback(tmp_path):
