@@ -175,7 +175,7 @@ def test_unequal_lengths(tmp_path, capsys):
 
 def test_one_class_only(tmp_path, capsys):
     only_n = tmp_path / "n.fa"
-    write_fasta(only_n, ["N" * 30, "ACGTN" * 6])
+    only_n.write_text(">a\n" + "1" * 30 + "\n>b\n" + "ACGT1" * 6 + "\n")  # no base or IUPAC code: dropped
     out = tmp_path / "out"
     _error(capsys, ["poim", "--positive", POS, "--negative", str(only_n), "--skip-invalid", "--out", str(out)],
            out, r"n\.fa: no records left after skipping invalid ones")
