@@ -400,3 +400,30 @@ def test_train_with_bed_and_table_input(genome, tmp_path, capsys):
 def test_python_dash_m_runs_the_cli():
     proc = subprocess.run([sys.executable, "-m", "seqimp", "--version"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and proc.stdout.startswith("seqimp ")
+
+
+def test_records_of_any_lengths_keep_n_and_mask_lowercase_in_their_alphabet(tmp_path, caplog):
+    from seqimp.cli._inputs import read_records
+
+    path = tmp_path / "r.fa"
+    path.write_text(">a\nACGUacgu\n>b\nNNACG\n>c\nACGU\n")
+    with caplog.at_level("INFO", logger="seqimp"):
+        records = read_records(path, "--fasta", mask_lowercase=True, alphabet="rna")
+    assert records.sequences == ["ACGUNNNN", "NNACG", "ACGU"]
+    assert caplog.messages == [f"--fasta {path}: 2 of 3 records hold unknown bases (N or IUPAC codes, soft-masked "
+                               "lower case), 6 bases in all; read as unknown"]
+    assert read_records(path, "--fasta").sequences == ["ACGUACGU", "NNACG", "ACGU"]  # lower case: bases
+
+
+def test_shuffles_of_records_of_any_lengths_keep_n_in_place(tmp_path):
+    from seqimp.cli._inputs import Records, _shuffled_records
+
+    seqs = ["ACGTTGCANNNACGTAGCTTAC", "NGATTACAGATTACA", "AC1GT", "ACGTRYACGTTGCA"]
+    out = _shuffled_records(Records(["a", "b", "c", "d"], seqs, "x.fa"), 0)
+    assert out.ids == ["a_shuffle1", "b_shuffle1", "d_shuffle1"]  # '1' is no base: that record has no shuffle
+    for seq, shuffled in zip([seqs[0], seqs[1], seqs[3]], out.sequences):
+        known = seq.replace("R", "N").replace("Y", "N")
+        assert [i for i, c in enumerate(shuffled) if c == "N"] == [i for i, c in enumerate(known) if c == "N"]
+        for a, b in zip(known.split("N"), "".join(shuffled).split("N")):  # every stretch: its own pairs
+            assert sorted(a[i:i + 2] for i in range(len(a) - 1)) == sorted(b[i:i + 2] for i in range(len(b) - 1))
+    assert out.sequences == _shuffled_records(Records(["a", "b", "c", "d"], seqs, "x.fa"), 0).sequences

@@ -36,30 +36,31 @@ class Records:
         return len(self.sequences)
 
 
-def read_records(path, option, *, mask_lowercase=False) -> Records:
+def read_records(path, option, *, mask_lowercase=False, alphabet="dna") -> Records:
     """The records of a FASTA file (plain or gzip) of any lengths; a file without a sequence is
-    a one-line error naming ``option``. ``mask_lowercase``: lower-case letters are written N.
-    Records holding N or another IUPAC code are counted in one log line."""
+    a one-line error naming ``option``. ``mask_lowercase``: lower-case letters of ``alphabet``
+    are written N. Records holding N or another IUPAC code are counted in one log line."""
     import numpy as np
 
     from ..errors import check_file
-    from ..io import DNA
+    from ..io import get_alphabet
     from ..io._alphabet import symbol_bytes
     from ..io._fasta import iter_fasta
     from ..io._unknown import log_counts, mask_text
 
+    alpha = get_alphabet(alphabet)
     path = check_file(path, option, expected="a FASTA file")
     ids, seqs = [], []
     records = bases = 0
     for rid, seq in iter_fasta(path):
         ids.append(rid)
-        seq = mask_text(seq, DNA, mask_lowercase).upper()
+        seq = mask_text(seq, alpha, mask_lowercase).upper()
         seqs.append(seq)
-        unknown = int(np.count_nonzero(DNA.lut[np.frombuffer(symbol_bytes(seq), np.uint8)] == DNA.unknown))
+        unknown = int(np.count_nonzero(alpha.lut[np.frombuffer(symbol_bytes(seq), np.uint8)] == alpha.unknown))
         records, bases = records + bool(unknown), bases + unknown
     if not any(seqs):
         raise UserError(f"{option} {path}: the records hold no sequence")
-    log_counts(f"{option} {path}", len(seqs), records, bases, DNA, masked=mask_lowercase)
+    log_counts(f"{option} {path}", len(seqs), records, bases, alpha, masked=mask_lowercase)
     return Records(ids, seqs, str(path))
 
 
@@ -237,8 +238,8 @@ def read_inputs(args, *, any_length=False) -> Inputs:
         if getattr(args, "fasta", None) is not None:
             if negatives:
                 raise UserError(f"--fasta gives the sequences to scan; {negatives[0]} does not apply")
-            return Inputs(read_records(args.fasta, "--fasta", mask_lowercase=_mask(args)), origin=origin,
-                          alphabet=alphabet)
+            return Inputs(read_records(args.fasta, "--fasta", mask_lowercase=_mask(args), alphabet=alphabet),
+                          origin=origin, alphabet=alphabet)
         if any_length:
             return _read_records_pair(args, origin, alphabet)
         pos, neg = read_pair(args)
@@ -259,9 +260,9 @@ def _read_records_pair(args, origin, alphabet) -> Inputs:
             and Path(args.negative).is_file() and Path(args.positive).samefile(args.negative):
         raise UserError(f"--positive and --negative are the same file ({args.negative}); enrichment needs two "
                         "different sets")
-    pos = read_records(args.positive, "--positive", mask_lowercase=_mask(args)) \
+    pos = read_records(args.positive, "--positive", mask_lowercase=_mask(args), alphabet=alphabet) \
         if getattr(args, "positive", None) else None
-    neg = read_records(args.negative, "--negative", mask_lowercase=_mask(args)) \
+    neg = read_records(args.negative, "--negative", mask_lowercase=_mask(args), alphabet=alphabet) \
         if getattr(args, "negative", None) else None
     if getattr(args, "negatives", None) == "shuffle":
         if pos is None:
