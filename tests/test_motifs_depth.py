@@ -129,3 +129,33 @@ def test_a_run_reports_held_out_p_and_e_values_and_repeats_bit_for_bit(gkm_runs)
     assert np.allclose(table["log10_evalue"], table["log10_held_out_p_value"] + np.log10(tested))
     for name in ("motifs.tsv", "motif_sites.tsv", "motifs.meme", "motif_candidates.tsv"):
         assert (folder / name).read_bytes() == (second.files[0].parent / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("length", [300, 120])
+def test_a_positional_run_searches_position_free_on_long_sequences_only(tmp_path, length):
+    """TGACTCA at 21 in every positive (the WD model's POIM finds it) and the co-factor's word
+    anywhere on either strand in 40% (the rounds' word fallback finds it): on 300 nt the deeper
+    search follows the rounds (recorded, its candidates counted); on 120 nt the positional run
+    has none."""
+    rng = np.random.default_rng(3)
+    n = 100
+    pos = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    neg = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    pos[:, 20:27] = _codes("TGACTCA")
+    for i in np.flatnonzero(rng.random(n) < 0.4):
+        w = _codes(COFACTOR) if rng.random() < 0.5 else (3 - _codes(COFACTOR)[::-1]).astype(np.uint8)
+        start = rng.integers(40, length - len(w))
+        pos[i, start:start + len(w)] = w
+    run = run_motifs(tmp_path, positive=pos, negative=neg, model=ModelOptions(kind="wd", degree=4, test_fraction=0),
+                     motifs=MotifOptions(rounds=2, scan_pwm=False), random_state=0)
+    table = run.table()
+    assert len(table) == 2 and "TGACTCA" in table["consensus"].iloc[0]
+    assert same_motif(run.motifs[1], _word_motif(COFACTOR), strand="both")
+    assert (table["log10_held_out_p_value"] <= np.log10(0.05)).all()
+    assert (tmp_path / "motifs_poim.npz").exists()  # the parked POIM moved into place
+    assert run.parameters["candidates_tested"] == run.tested >= 2
+    if length >= 300:
+        assert run.parameters["depth"]["motifs_found"] == 0
+        assert run.parameters["depth"]["candidates_tested"] <= FAILURES
+    else:
+        assert "depth" not in run.parameters
