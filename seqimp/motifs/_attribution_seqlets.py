@@ -149,7 +149,7 @@ def _laplace_null(values):
     smaller share measures that peak, centred where the noise lies, not at the median that the
     signal moved."""
     n = len(values)
-    best = (0.0, np.inf)
+    best = (float(values[n // 2]) if n else 0.0, np.inf)
     for q in _SHARES:
         k = max(int(np.ceil(q * n)), 2)
         if k > n:
@@ -159,7 +159,7 @@ def _laplace_null(values):
         scale = float(widths[i]) / 2 / -np.log1p(-q)
         if scale < best[1]:
             best = (float(values[i] + values[i + k - 1]) / 2, scale)
-    return best
+    return best if best[1] < np.inf else (best[0], 0.0)  # too few windows: no null, no seqlet
 
 
 def _laplace_threshold(sums, fdr):
