@@ -423,3 +423,34 @@ def test_deltasvm_and_gkmexplain_read_unknown_bases():
         t = _substituted(s, p, alt)
         want.append(sum(lmer(t[a:a + 5]) - lmer(s[a:a + 5]) for a in range(max(0, p - 4), min(p, 19) + 1)))
     np.testing.assert_allclose(deltasvm_scores(model, seqs, variants), want, rtol=1e-9, atol=1e-12)
+
+
+def test_an_lsgkm_model_reads_unknown_codes_as_a_and_its_export_refuses_them():
+    from seqimp.errors import SeqimpError
+    from seqimp.kernels.gkm._lsgkm_export import lsgkm_from_gkm
+
+    seqs, y = gkm_sequences(30, 20, seed=16)
+    model = GKMClassifier(5, 3).fit(seqs, y)
+    with pytest.raises(SeqimpError, match="support vector 0 holds an unknown base"):
+        lsgkm_from_gkm(model, seqs)     # LS-GKM would read its N as A
+    written = lsgkm_from_gkm(model)     # the l-mer form: exact on known bases
+    clean = np.random.default_rng(17).integers(0, 4, (5, 20)).astype(np.uint8)
+    np.testing.assert_allclose(written.decision_function(clean), model.decision_function(clean), atol=1e-6)
+    codes = with_unknown(5, 20, seed=17)
+    with pytest.warns(UserWarning, match=r"unknown base\(s\) .* read as A, as LS-GKM does"):
+        got = written.decision_function(codes)
+    np.testing.assert_allclose(got, written.decision_function(np.where(codes == 4, 0, codes).astype(np.uint8)))
+
+
+@pytest.mark.parametrize("kind", ["wd", "gkm"])
+def test_cross_validation_keeps_every_sequence_with_unknown_bases(kind):
+    from seqimp.options import ModelOptions
+    from seqimp.training import cross_validate
+
+    X = with_unknown(60, 24, seed=18, share=0.05)
+    X[1::2, 8:14] = [2, 0, 3, 3, 0, 1]          # GATTAC in the positives
+    y = np.arange(60) % 2
+    model = ModelOptions(degree=3) if kind == "wd" else ModelOptions(kind="gkm", word_length=5, informative=3)
+    cv = cross_validate(X, y, folds=3, model=model, random_state=0)
+    assert len(cv.predictions) == 60 and np.isfinite(cv.predictions["score"]).all()
+    assert cv.summary()["mean_auroc"] > 0.8

@@ -204,8 +204,8 @@ def train_classifier(X, y, *, model, random_state, solver=SolverOptions(), progr
     logger.info(solver_line(info))
     if X_test is not None:
         info.update(evaluate(model.decision_function(X_test), y_test))
-        logger.info(f"held-out accuracy {info['accuracy']:.3f}, auROC {info['auroc']:.3f} "
-                    f"on {info['n_test']} sequences")
+        auroc = "n/a (one class held out)" if info["auroc"] is None else f"{info['auroc']:.3f}"
+        logger.info(f"held-out accuracy {info['accuracy']:.3f}, auROC {auroc} on {info['n_test']} sequences")
         if info["auroc"] is not None and info["auroc"] < CHANCE_AUROC and not identical:
             info["warning"] = (f"the model is close to chance (held-out auROC {info['auroc']:.3f} < "
                                f"{CHANCE_AUROC}); its POIM, top oligomers and motifs are likely noise")
