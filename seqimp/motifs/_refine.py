@@ -116,8 +116,8 @@ class MotifSites:
         the PWM and threshold fitted on the other half, step 5), ``held_out_p_value`` and
         ``log10_held_out_p_value`` (their Fisher test, one-sided in the motif's direction;
         NaN with fewer than 2 positives or negatives), and last ``strand``: the strands the
-        sites were called on, ``"both"`` or ``"given"`` (with ``strand="both"``, a motif whose
-        sites lie on one strand, :func:`one_strand`, is called on that one and written in that
+        sites were called on, ``"both"`` or ``"given"`` (with ``strand="both"``, an enriched motif
+        whose sites lie on one strand, :func:`one_strand`, is called on that one and written in that
         orientation: ``plus_strand`` is then 1).
     sites : pandas.DataFrame
         One row per site in the positives: ``motif, sequence`` (0-based index), ``id``,
@@ -244,9 +244,10 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             on = 1 - on
             minus = n_sites - minus
         called = strands  # the strands its sites are called on
-        if strand == "both" and not is_palindromic(pwm) and _one_strand_sites(pwm, pos, starts, strands, background,
-                                                                              threshold, inclusive, owner >= 0,
-                                                                              n_sites - minus, n_sites):
+        # an enriched motif whose sites lie on one strand (not a palindrome: its strands are one)
+        lone = strand == "both" and not depleted and not is_palindromic(pwm)
+        if lone and _one_strand_sites(pwm, pos, starts, strands, background, threshold, inclusive, owner >= 0,
+                                      n_sites - minus, n_sites):
             # its sites lie on one strand (now the given one): called there, at the threshold of
             # the negatives' given strand alone
             called = ("+",)
