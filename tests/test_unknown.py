@@ -82,9 +82,11 @@ def test_cli_inspect_counts_unknown_bases(capsys):
     out = capsys.readouterr().out
     assert "records:     4" in out and "alphabet:    dna (ACGT) -- detected" in out
     assert "unknown:     9 bases (N or IUPAC codes) in 3 of 4 records; read as unknown" in out
+    assert "lower case:  8 bases in 2 of 4 records (soft-masked repeats?), read as bases; --mask-lowercase" in out
     assert main(["inspect", "--mask-lowercase", str(FASTA)]) == 0
     out = capsys.readouterr().out
     assert "unknown:     17 bases (N or IUPAC codes, soft-masked lower case) in 3 of 4 records; read as unknown" in out
+    assert "lower case:" not in out
 
 
 def test_cli_encode_keeps_every_record_and_logs_the_count(tmp_path, capsys):
@@ -103,3 +105,12 @@ def test_write_fasta_round_trip_of_unknown_bases(tmp_path):
     s = read_fasta(FASTA)
     write_fasta(tmp_path / "out.fa", s)
     np.testing.assert_array_equal(read_fasta(tmp_path / "out.fa").codes, s.codes)
+
+
+def test_fasta_summary_counts_lower_case_read_as_bases():
+    from seqimp.io._fasta import fasta_summary
+
+    plain, masked = fasta_summary(FASTA), fasta_summary(FASTA, mask_lowercase=True)
+    assert (plain["lowercase"], plain["lowercase_records"]) == (8, 2)  # acgt of peak1 and peak4; 'nnnn' is unknown
+    assert (masked["lowercase"], masked["lowercase_records"]) == (0, 0)
+    assert masked["unknown"] == plain["unknown"] + plain["lowercase"]

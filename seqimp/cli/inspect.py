@@ -9,8 +9,9 @@ Print the number of records, the sequence length (or the range of lengths when
 they differ), the alphabet and the symbol composition of one or more FASTA
 files (plain or .gz, also pipes such as /dev/stdin), the unknown bases (N and
 the other IUPAC codes, read as unknown; with --mask-lowercase soft-masked
-letters too) and the records holding them, and the symbols outside the alphabet
-and its codes: how many of each and in how many records.
+letters too) and the records holding them, the lower-case (soft-masked) bases
+read as bases, and the symbols outside the alphabet and its codes: how many of
+each and in how many records.
 
 The alphabet is detected from the letters (DNA, RNA with U, protein with letters
 such as E, F, I, L, P, Q that no nucleotide code uses) unless --alphabet names it;
@@ -58,12 +59,15 @@ def describe(summary) -> str:
     if alpha.name in ("dna", "rna"):
         gc = comp[1] + comp[2]
         lines.append(f"GC content:  {100 * gc:.1f}%")
+    what, letters = unknown_words(alpha)  # bases (residues), and the letters read as unknown
     if summary.get("unknown"):
-        what, letters = unknown_words(alpha)
-        what = what if summary["unknown"] > 1 else what[:-1]
-        lines.append(f"unknown:     {summary['unknown']:,} {what} ({letters}"
+        lines.append(f"unknown:     {summary['unknown']:,} {what if summary['unknown'] > 1 else what[:-1]} ({letters}"
                      + (", soft-masked lower case" if summary.get("masked") else "")
                      + f") in {summary['unknown_records']:,} of {summary['records']:,} records; read as unknown")
+    if summary.get("lowercase"):
+        lines.append(f"lower case:  {summary['lowercase']:,} {what if summary['lowercase'] > 1 else what[:-1]} in "
+                     f"{summary['lowercase_records']:,} of {summary['records']:,} records (soft-masked repeats?), "
+                     f"read as {what}; --mask-lowercase reads them as unknown")
     if summary.get("invalid"):
         symbols = "  ".join(f"{s}={n}" for s, n in sorted(summary["invalid"].items(), key=lambda t: (-t[1], t[0])))
         lines.append(f"other symbols: {symbols} in {summary['invalid_records']} of {summary['records']} records "

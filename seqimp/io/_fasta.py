@@ -299,9 +299,11 @@ def fasta_summary(path, alphabet="dna", on_invalid="report", *, mask_lowercase=F
         ``max_length`` (int), ``composition`` (ndarray of shape (alphabet size,), fractions of
         the known symbols), ``unknown`` (letters read as unknown: N and the other ambiguity
         codes, soft-masked letters with ``mask_lowercase``), ``unknown_records`` (records
-        holding any), ``invalid`` (dict symbol -> count, symbols outside the alphabet,
-        control characters and bytes that are not UTF-8 as ``0x..``, other characters beyond
-        ASCII as ``é(U+00E9)``), ``invalid_records`` (records holding any), ``skipped``
+        holding any), ``lowercase``, ``lowercase_records`` (letters of the alphabet in lower
+        case, read as bases: soft-masked repeats; 0 with ``mask_lowercase``), ``invalid`` (dict
+        symbol -> count, symbols outside the alphabet, control characters and bytes that are not
+        UTF-8 as ``0x..``, other characters beyond ASCII as ``é(U+00E9)``), ``invalid_records``
+        (records holding any), ``skipped``
         (records dropped), ``duplicate_ids`` (records whose id an earlier record has), ``alphabet_source``
         ("given"; with ``alphabet="auto"`` "detected", or "assumed": DNA, the letters fitting no
         alphabet exactly).
@@ -321,7 +323,7 @@ def fasta_summary(path, alphabet="dna", on_invalid="report", *, mask_lowercase=F
         path, ids, seqs, skipped = _read_records(path, alpha, "skip" if mode == "skip" else "error",
                                                  mask_lowercase=mask_lowercase)
     counts = np.zeros(alpha.size + 1, dtype=np.int64)  # the known symbols, then unknown
-    unknown_records = 0
+    unknown_records = lower = lower_records = 0
     invalid = np.zeros(256, dtype=np.int64)
     beyond = Counter()  # characters beyond ASCII, counted by character (they are byte 0xff in ``raw``)
     invalid_records = 0
@@ -329,6 +331,8 @@ def fasta_summary(path, alphabet="dna", on_invalid="report", *, mask_lowercase=F
         raw = np.frombuffer(symbol_bytes(seq), np.uint8)
         codes = alpha.lut[raw]
         bad = codes == INVALID
+        soft = int(np.count_nonzero((raw >= ord("a")) & (raw <= ord("z")) & (codes < alpha.size)))
+        lower, lower_records = lower + soft, lower_records + bool(soft)
         if bad.any():
             if mode == "error":
                 try:
@@ -350,7 +354,8 @@ def fasta_summary(path, alphabet="dna", on_invalid="report", *, mask_lowercase=F
     total = counts.sum()
     return {"source": str(path), "alphabet": alpha, "records": len(seqs), "min_length": min(lengths),
             "max_length": max(lengths), "composition": counts / total if total else counts.astype(float),
-            "unknown": unknown, "unknown_records": unknown_records,
+            "unknown": unknown, "unknown_records": unknown_records, "lowercase": lower,
+            "lowercase_records": lower_records,
             "invalid": {**{_symbol(b): int(invalid[b]) for b in np.flatnonzero(invalid[:0x80])},
                         **{_char_symbol(ch): n for ch, n in sorted(beyond.items())}},
             "invalid_records": invalid_records, "skipped": skipped, "duplicate_ids": len(ids) - len(set(ids)),
