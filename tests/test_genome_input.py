@@ -244,3 +244,29 @@ def test_genome_negatives_gc_matched_and_disjoint(tmp_path):
     again = genome_negatives(pos, genome, per_positive=3, gc_bins=10, random_state=1)
     assert again.ids == neg.ids
     assert genome_negatives(pos, genome, per_positive=3, gc_bins=10, random_state=2).ids != neg.ids
+
+
+def test_variant_windows_keep_n_as_unknown_in_windows_and_flanks(tmp_path):
+    from seqimp.io._variant_windows import variant_windows
+
+    genome, seqs = make_genome(tmp_path)
+    def snv(chrom, pos):  # a substitution at 1-based pos, REF as in the genome
+        ref = seqs[chrom][pos - 1].upper()
+        return {"chrom": chrom, "pos": pos, "ref": ref, "alt": "C" if ref != "C" else "G"}
+
+    variants = pd.DataFrame([snv("chr2", 296), snv("chr1", 5)])
+    placed = variant_windows(variants, genome, 20, flank=8)
+    # chr2: the window [285, 305) around 1-based 296 holds the gap's N at 300..304 -> unknown, kept
+    assert placed.dropped["ambiguous_base"] == 0 and placed.dropped["off_chromosome"] == 1  # chr1:5 runs off
+    win = placed.windows
+    assert win.coords["start"].tolist() == [285] and win.sequences()[0] == seqs["chr2"][285:305].upper()
+    np.testing.assert_array_equal(np.flatnonzero(win.codes[0] == 4), np.arange(15, 20))
+    np.testing.assert_array_equal(placed.right[0] == 4, [True] * 5 + [False] * 3)  # N at 305..309
+    # a region on '-': the flanks are read on its strand, N kept unknown, off the chromosome INVALID
+    regions = extract_windows(write(tmp_path, "m.bed", "chr2\t300\t330\tr\t0\t-\n"), genome, 10)
+    minus = variant_windows(pd.DataFrame([snv("chr2", 316)]), genome, 10, windows=regions, flank=12)
+    s, e = minus.windows.coords.loc[0, "start"], minus.windows.coords.loc[0, "end"]
+    left = "".join(revcomp(seqs["chr2"][e:e + 12].upper()))           # after the window, read backwards
+    right = "".join(revcomp(seqs["chr2"][s - 12:s].upper()))
+    assert "".join("ACGTN"[c] for c in minus.left[0]) == left
+    assert "".join("ACGTN"[c] for c in minus.right[0]) == right and "N" in right
