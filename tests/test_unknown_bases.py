@@ -431,9 +431,14 @@ def test_an_lsgkm_model_reads_unknown_codes_as_a_and_its_export_refuses_them():
 
     seqs, y = gkm_sequences(30, 20, seed=16)
     model = GKMClassifier(5, 3).fit(seqs, y)
+    with pytest.warns(UserWarning, match="support vector 0 holds an unknown base .* l-mer support vectors"):
+        written = lsgkm_from_gkm(model, seqs)     # LS-GKM would read its N as A: the exact l-mer form instead
+    assert 0 < len(written.support_vectors) <= 4 ** 5 // 2 and all(len(s) == 5 for s in written.support_vectors)
+    model.word_length = 11
+    model.tables_.word_length = 11               # past the l-mer form's limit: refused in one line
     with pytest.raises(SeqimpError, match="support vector 0 holds an unknown base"):
-        lsgkm_from_gkm(model, seqs)     # LS-GKM would read its N as A
-    written = lsgkm_from_gkm(model)     # the l-mer form: exact on known bases
+        lsgkm_from_gkm(model, [s + "A" * 6 for s in seqs])
+    model.word_length = model.tables_.word_length = 5
     clean = np.random.default_rng(17).integers(0, 4, (5, 20)).astype(np.uint8)
     np.testing.assert_allclose(written.decision_function(clean), model.decision_function(clean), atol=1e-6)
     codes = with_unknown(5, 20, seed=17)

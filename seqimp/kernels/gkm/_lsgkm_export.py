@@ -24,6 +24,7 @@ complement: about ``4**l / 2`` of them (524,800 lines, about 20 MB, at l = 10).
 
 from __future__ import annotations
 
+import warnings
 from math import comb
 
 import numpy as np
@@ -46,6 +47,12 @@ def _letters(codes, offsets, rows):
     """The sequences ``rows`` as strings of ACGT."""
     letters = np.frombuffer(b"ACGT", dtype=np.uint8)[codes]
     return [letters[offsets[i]:offsets[i + 1]].tobytes().decode("ascii") for i in rows]
+
+
+def _random_sample(l):
+    """:data:`CHECK_SEQUENCES` random sequences of l to 6 l letters (seed 0): the export's check."""
+    rng = np.random.default_rng(0)
+    return ["".join(rng.choice(list("ACGT"), size=int(n))) for n in rng.integers(l, 6 * l, CHECK_SEQUENCES)]
 
 
 def _lmer_strings(l, index):
@@ -116,14 +123,22 @@ def lsgkm_from_gkm(model, sequences=None) -> LSGKMModel:
             raise SeqimpError(f"write_lsgkm_model: {offsets.size - 1} sequences, but the model was fitted on "
                               f"{dual.size} (its dual_coef_)")
         rows = np.flatnonzero(dual)
-        for i in rows:
-            if codes[offsets[i]:offsets[i + 1]].max() > 3:
-                raise SeqimpError(f"write_lsgkm_model: support vector {i} holds an unknown base (N), which LS-GKM "
-                                  "reads as A (seqimp leaves out the l-mers that cover it); leave sequences out to "
-                                  "write the support vectors as l-mers")
+        with_n = next((int(i) for i in rows if codes[offsets[i]:offsets[i + 1]].max() > 3), None)
+        if with_n is not None:       # LS-GKM would read its N as A; seqimp leaves out the l-mers that cover it
+            why = f"support vector {with_n} holds an unknown base (N), which LS-GKM reads as A"
+            if l > MAX_LMER_EXPANSION_L:
+                raise SeqimpError(f"write_lsgkm_model: {why}; the l-mer support vectors that stand in for such "
+                                  f"sequences are written up to word_length {MAX_LMER_EXPANSION_L}, the model has {l}")
+            warnings.warn(f"write_lsgkm_model: {why}: the model is written with l-mer support vectors instead "
+                          f"(4**{l} / 2 of them), which score as it does", stacklevel=3)
+            sequences = None
+    if sequences is not None:
         out = LSGKMModel("gkm_cnt", l, k, l - k, _letters(codes, offsets, rows), dual[rows], rho,
                          reverse_complement=rc)
-        sample = _letters(codes, offsets, np.linspace(0, dual.size - 1, min(CHECK_SEQUENCES, dual.size)).astype(int))
+        known = np.flatnonzero([codes[a:b].max() <= 3 for a, b in zip(offsets[:-1], offsets[1:])])
+        # checked on sequences without N (LS-GKM reads an N as A, seqimp leaves its l-mers out)
+        sample = (_letters(codes, offsets, known[np.linspace(0, known.size - 1, min(CHECK_SEQUENCES, known.size))
+                                                 .astype(int)]) if known.size else _random_sample(l))
     else:
         if l > MAX_LMER_EXPANSION_L:
             raise SeqimpError(f"write_lsgkm_model: without the training sequences the support vectors are the "
@@ -131,8 +146,7 @@ def lsgkm_from_gkm(model, sequences=None) -> LSGKMModel:
         index, coef = _lmer_coefficients(model)
         out = LSGKMModel("gkm_cnt", l, k, l - k, _lmer_strings(l, index).tolist(), coef, rho, reverse_complement=rc)
         out.dual_coef = coef * out.sv_norms
-        rng = np.random.default_rng(0)
-        sample = ["".join(rng.choice(list("ACGT"), size=int(n))) for n in rng.integers(l, 6 * l, CHECK_SEQUENCES)]
+        sample = _random_sample(l)
     want = model.decision_function(sample)
     got = out.decision_function(sample)
     scale = max(1.0, float(np.abs(want).max()))
