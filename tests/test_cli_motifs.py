@@ -75,7 +75,9 @@ def test_motifs_from_fasta(from_fasta):
                              "poim_share",
                              # appended: the PWMs for scanning (seqimp.motifs.scanning_motifs)
                              "scan_threshold", "scan_fraction_positive", "scan_fraction_negative",
-                             "scan_held_out_fraction_positive", "scan_tuned", "scan_length", "scan_pwm"]
+                             "scan_held_out_fraction_positive", "scan_tuned", "scan_length", "scan_pwm",
+                             # appended: the E-value (held-out p-value times the candidates tested)
+                             "evalue", "log10_evalue"]
     assert float(rows[0]["scan_fraction_negative"]) <= 0.01
     assert (out / "background.txt").read_text().startswith("# order-2 Markov background")
     best = rows[0]
