@@ -156,6 +156,25 @@ def test_ism_of_sequences_with_an_unknown_base_is_one_line_naming_the_record(tmp
         assert saved["sequences"][3, :, 11].sum() == 0 and saved["sequences"].sum() == 10 * 50 - 1
 
 
+def test_records_of_several_lengths_need_width_and_give_their_central_windows(tmp_path, capsys):
+    import joblib
+
+    rng = np.random.default_rng(3)
+    rows = [rng.integers(0, 4, size=50 + 2 * (i % 4)) for i in range(12)]
+    (tmp_path / "pos.fa").write_text("".join(f">r{i}\n" + "".join("ACGT"[c] for c in row) + "\n"
+                                            for i, row in enumerate(rows)))
+    joblib.dump(_linear_model(50), tmp_path / "m.joblib")
+    argv = ["motifs", "--sklearn-model", str(tmp_path / "m.joblib"), "--positive", str(tmp_path / "pos.fa")]
+    assert main(argv + ["--out", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "50 to 56 nt" in err[-1] and "--width" in err[-1] and not (tmp_path / "a").exists()
+    assert main(argv + ["--width", "50", "--out", str(tmp_path / "b"), "-q"]) == 0
+    with np.load(tmp_path / "b" / "attributions.npz") as saved:
+        got = saved["sequences"].argmax(axis=1)
+    expected = [row[(len(row) - 50) // 2:(len(row) - 50) // 2 + 50] for row in rows]
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_torch_model_without_torch_names_the_extra(tmp_path, capsys, monkeypatch):
     import sys
 

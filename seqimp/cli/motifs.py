@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 
 from ._inputs import add_input_options, default_negatives, read_motif_inputs, read_motif_source
@@ -309,9 +310,10 @@ def _attribution_motifs(args) -> int:
         raise UserError("--sequences and --attributions go together (or a model, --scorer/--onnx-model/"
                         "--model-file/--sklearn-model/--torch-model, with --positive), "
                         "without " + (given[0] if given else "the other inputs"))
-    if not model and (args.attribution or args.device != "auto"):
-        raise UserError(f"{'--attribution' if args.attribution else '--device'} chooses how a model on --positive "
-                        "is explained; --sequences and --attributions give the attributions themselves")
+    if not model and (args.attribution or args.device != "auto" or args.width is not None):
+        option = "--attribution" if args.attribution else "--device" if args.device != "auto" else "--width"
+        raise UserError(f"{option} is for a model explained on --positive; --sequences and --attributions give the "
+                        "attributions themselves")
     if model:
         onehot, hyp, method = _model_attributions(args, model[0])
     else:
@@ -336,17 +338,14 @@ def _attribution_motifs(args) -> int:
 def _model_attributions(args, option):
     """One-hot --positive and the hypothetical contributions of the model of ``option`` on them: ISM, or
     gradient x input (``--attribution``; the default for --torch-model). Returns (onehot, hyp, method)."""
-    import logging
-
     import numpy as np
 
     from ..importance._attributions import gradient_attributions, has_gradient, ism_attributions
-    from ..io import read_fasta
 
     method = args.attribution or ("gradient" if args.torch_model else "ism")
     if args.device != "auto" and not args.torch_model:
         raise UserError(f"--device {args.device}: the device of --torch-model; {option} does not run on torch")
-    sequences = read_fasta(args.positive)
+    sequences = _positive_of_one_length(args)
     unknown = np.argwhere(sequences.codes >= 4)
     if method == "ism" and len(unknown):  # a scorer reads A, C, G, T only; a gradient reads N as zeros
         row, position = (int(v) for v in unknown[0])
@@ -365,6 +364,28 @@ def _model_attributions(args, option):
     else:
         onehot, hyp = ism_attributions(model, sequences, progress=progress_enabled())
     return onehot, hyp, method
+
+
+def _positive_of_one_length(args):
+    """--positive as a SequenceSet of one length: as read, or the central --width W nt of every record
+    (shorter records left out, the log says how many)."""
+    import numpy as np
+
+    from ..io import SequenceSet
+    from ..io._any_length import centred_windows, read_any_length
+
+    ids, codes, source, _skipped = read_any_length(args.positive, mask_lowercase=bool(getattr(args, "mask_lowercase",
+                                                                                             False)))
+    lengths = {c.size for c in codes}
+    if args.width is not None:
+        windows, short = centred_windows(ids, codes, args.width, source=source)
+        logging.getLogger(__name__).info(f"--positive {args.positive}: the central {args.width} nt of each record"
+                                         + (f" ({short} shorter records left out)" if short else ""))
+        return windows
+    if len(lengths) > 1:
+        raise UserError(f"--positive {args.positive}: records of {min(lengths)} to {max(lengths)} nt; a model "
+                        "explains sequences of one length: add --width W (the central W nt of every record)")
+    return SequenceSet(np.stack(codes), ids, "dna", source)
 
 
 def _attribution_model(args):
