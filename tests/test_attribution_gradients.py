@@ -231,6 +231,21 @@ def test_torch_gradient_of_a_nonlinear_module_matches_finite_differences():
         assert grad[i, p, a] == pytest.approx(fd, rel=1e-3, abs=1e-5)
 
 
+def test_a_bad_torch_device_or_file_is_one_line(tmp_path, capsys):
+    torch = _torch()
+    from seqimp.importance._torch import load_torch_model, torch_device
+
+    with pytest.raises(SeqimpError, match="not a torch device"):
+        torch_device("gpu7")
+    if not torch.cuda.is_available():
+        with pytest.raises(SeqimpError, match="no CUDA GPU"):
+            torch_device("cuda")
+    assert torch_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
+    (tmp_path / "m.pt").write_bytes(b"not a model")
+    with pytest.raises(SeqimpError, match="neither a TorchScript model"):
+        load_torch_model(tmp_path / "m.pt", device="cpu")
+
+
 def test_motifs_of_a_torchscript_model_on_the_command_line(tmp_path):
     """--torch-model: gradient x input by default; the planted site's motif; attributions.npz kept."""
     torch = _torch()

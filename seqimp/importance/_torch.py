@@ -121,9 +121,12 @@ def torch_device(device="auto") -> str:
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     try:
-        torch.device(device)
+        kind = torch.device(device).type
     except (RuntimeError, TypeError, ValueError) as exc:
         raise SeqimpError(f"--device {device!r}: not a torch device ({str(exc).splitlines()[0]})") from None
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise SeqimpError(f"--device {device}: torch sees no CUDA GPU here (torch {torch.__version__}); use --device "
+                          "cpu or auto")
     return str(device)
 
 
