@@ -459,3 +459,24 @@ def test_cross_validation_keeps_every_sequence_with_unknown_bases(kind):
     cv = cross_validate(X, y, folds=3, model=model, random_state=0)
     assert len(cv.predictions) == 60 and np.isfinite(cv.predictions["score"]).all()
     assert cv.summary()["mean_auroc"] > 0.8
+
+
+def test_prediction_encodes_unknown_bases_for_the_models_that_read_them():
+    from seqimp.errors import SeqimpError
+    from seqimp.training._predict import encode_for_model, predictor_kind, score_in_batches
+
+    X = with_unknown(40, 12, seed=19)
+    y = _labels(X, 19)
+    model = WDClassifier(degree=3).fit(X, y)
+    texts = strings(X[:8])
+    for m in (model, model.positional_weights()):
+        ids, codes = encode_for_model(texts, None, m, predictor_kind(m))
+        np.testing.assert_array_equal(codes, X[:8])
+        np.testing.assert_allclose(score_in_batches(m, codes, kind=predictor_kind(m)),
+                                   model.decision_function(X[:8]), rtol=1e-9, atol=1e-9)
+
+    def scorer(codes):
+        return codes.sum(axis=1).astype(float)
+
+    with pytest.raises(SeqimpError, match="letter 'N' at position"):     # a score function is not asked to
+        encode_for_model(texts, None, scorer, "scorer")

@@ -107,7 +107,7 @@ def encode_for_model(sequences, ids, model, kind, *, name="sequences"):
 
         if getattr(strings, "alphabet", alpha).name != alpha.name:
             raise SeqimpError(f"{name}: {strings.alphabet.name} sequences; the model reads {alpha.name}")
-        codes = check_sequences(strings, name, alpha, unknown=kind in _READS_UNKNOWN)
+        codes = check_sequences(strings, name, alpha, unknown=_reads_unknown(model, kind))
         ids = list(ids) if ids is not None else [f"seq{i + 1}" for i in range(len(codes))]
         lengths = np.full(len(codes), codes.shape[1], dtype=np.int64)
         _check_lengths(lengths, ids, length, min_length, name)
@@ -139,7 +139,7 @@ def encode_for_model(sequences, ids, model, kind, *, name="sequences"):
         flat = flat.copy()
         flat[bad] = 0
         bad = bad[:0]
-    if bad.size and kind in _READS_UNKNOWN and alpha.ambiguous:     # N: the unknown code, whose k-mers are no features
+    if bad.size and _reads_unknown(model, kind) and alpha.ambiguous:    # N: the unknown code, no k-mer's letter
         bad = bad[flat[bad] != alpha.unknown]
     if bad.size:
         row = int(np.searchsorted(offsets, bad[0], side="right") - 1)
@@ -151,9 +151,13 @@ def encode_for_model(sequences, ids, model, kind, *, name="sequences"):
     return ids, [flat[offsets[i]:offsets[i + 1]] for i in range(len(strings))]
 
 
-#: the model kinds that read the unknown code (N, ambiguity letters): a positional k-mer or l-mer that covers
-#: it is no feature (an LS-GKM file reads it as A, as gkmpredict does; another scorer is not asked to)
-_READS_UNKNOWN = ("wd", "gkm")
+def _reads_unknown(model, kind) -> bool:
+    """Whether the model reads the unknown code (N, ambiguity letters): seqimp's WD/WDS and gkm models, whose
+    positional k-mers and l-mers that cover it are no features (an LS-GKM file reads it as A, as gkmpredict
+    does; another scorer is not asked to)."""
+    from ..kernels._estimators import _WDModel
+
+    return kind in ("wd", "gkm") or (kind == "estimator" and isinstance(model, _WDModel))
 
 
 def _check_lengths(lengths, ids, length, min_length, name) -> None:
