@@ -17,6 +17,15 @@ peak memory of each command (its largest process).
 
 ``--modisco-timeout S`` caps modisco-lite's wall time: a run past it is stopped and its row says
 "capped" (no patterns).
+
+Real attribution maps (``--nfe2 DATA``: LS-GKM's NFE2 example, /work/shared/data/lsgkm_nfe2): the
+first ``--nfe2-n`` training peaks of 236 nt; a gkm model trained by ``seqimp train --model gkm`` on
+all training peaks vs the genomic negatives, and LS-GKM's own model file; ``seqimp motifs
+--model-file M --positive peaks.fa --db JASPAR`` (ISM attributions) and modisco-lite on the same
+attributions.npz; every pattern's best JASPAR 2024 match (TOMTOM q-value):
+
+    python scripts/bench_attribution_motifs.py --nfe2 /work/shared/data/lsgkm_nfe2 \
+        --jaspar /work/shared/data/jaspar/JASPAR2024_CORE_vertebrates_non-redundant_pfms_transfac.txt
 """
 
 from __future__ import annotations
@@ -159,7 +168,12 @@ def main(argv=None):
                         help="several set sizes, one after the other (e.g. 3000x300,10000x500,20000x1000)")
     parser.add_argument("--modisco-timeout", type=float, default=None, metavar="S",
                         help="stop modisco-lite after S seconds of wall time (its row says capped)")
+    parser.add_argument("--nfe2", default=None, metavar="DATA", help="real maps: LS-GKM's NFE2 example folder")
+    parser.add_argument("--nfe2-n", type=int, default=300, help="peaks explained (default 300)")
+    parser.add_argument("--jaspar", default=None, help="JASPAR motif file the real maps' motifs are matched to")
     args = parser.parse_args(argv)
+    if args.nfe2:
+        return nfe2(args)
     sizes = [tuple(int(v) for v in size.split("x")) for size in args.sizes.split(",")] if args.sizes \
         else [(args.n, args.length)]
     sys.path.insert(0, str(ROOT))
@@ -218,6 +232,86 @@ def main(argv=None):
         print(f"| {r['size']} | {r['set']} | {r['tool']} | " + " | ".join(cells)
               + f" | {r['patterns']} | {r['unmatched']} | {r['wall_s']:.1f} | {r['peak_mib']:.0f} |")
     (out / "results.json").write_text(json.dumps(rows, indent=2) + "\n")
+
+
+def _records(path):
+    name, seq, out = None, [], []
+    for line in Path(path).read_text().splitlines():
+        if line.startswith(">"):
+            if name is not None:
+                out.append((name, "".join(seq)))
+            name, seq = line[1:].strip(), []
+        else:
+            seq.append(line.strip())
+    out.append((name, "".join(seq)))
+    return out
+
+
+def _best_matches(motifs, jaspar):
+    """Per motif: its best JASPAR target's name and q-value (compare_motifs, TOMTOM)."""
+    from seqimp.motifs import compare_motifs
+
+    if not motifs:
+        return []
+    table = compare_motifs(motifs, jaspar, top=1)
+    rows = []
+    for m in motifs:
+        hit = table[table["query"] == m.name].dropna(subset=["p_value"]).sort_values("p_value")
+        best = (f"{hit['target'].iloc[0]} {hit['target_description'].iloc[0]}"
+                if len(hit) else "-")
+        q = float(hit["q_value"].iloc[0]) if len(hit) and "q_value" in hit else float("nan")
+        rows.append((m.name, m.consensus, m.sites, best, q))
+    return rows
+
+
+def nfe2(args):
+    """seqimp and modisco-lite on the ISM attributions of two gkm models of ENCODE NFE2 peaks."""
+    sys.path.insert(0, str(ROOT))
+    from seqimp.motifs import read_motifs
+
+    data, out = Path(args.nfe2), Path(args.out)
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    peaks = [r for r in _records(data / "nfe2.tr.fa") if len(r[1]) == 236][:args.nfe2_n]
+    (out / "nfe2_pos.fa").write_text("".join(f">{name}\n{seq}\n" for name, seq in peaks))
+    jaspar = read_motifs(args.jaspar)
+    wall, rss = measured([sys.executable, "-m", "seqimp", "train", "--model", "gkm", "--positive",
+                          str(data / "nfe2.tr.fa"), "--negative", str(data / "nfe2.neg.tr.fa"), "--model-out",
+                          str(out / "seqimp_gkm.npz"), "-q"], out / "train.log")
+    print(json.dumps({"step": "seqimp train --model gkm", "wall_s": wall, "peak_mib": rss}), flush=True)
+    rows = []
+    for label, model in (("LS-GKM's model (nfe2.model.txt)", data / "nfe2.model.txt"),
+                         ("seqimp train --model gkm", out / "seqimp_gkm.npz")):
+        folder = out / ("lsgkm" if "LS-GKM" in label else "seqimp_gkm")
+        wall, rss = measured([sys.executable, "-m", "seqimp", "motifs", "--model-file", str(model), "--positive",
+                              str(out / "nfe2_pos.fa"), "--db", str(args.jaspar), "--out", str(folder), "-q"],
+                             out / f"{folder.name}.log")
+        meme = folder / "motifs.meme"
+        found = read_motifs(meme) if "MOTIF " in meme.read_text() else []
+        rows.append({"model": label, "tool": "seqimp (ISM, seqlets, clusters)", "wall_s": wall, "peak_mib": rss,
+                     "patterns": _best_matches(found, jaspar)})
+        print(json.dumps(rows[-1]), flush=True)
+        if args.no_modisco:
+            continue
+        with np.load(folder / "attributions.npz") as saved:  # modisco-lite reads each file's first array
+            np.savez(folder / "OHE.npz", saved["sequences"].astype(np.float32))
+            np.savez(folder / "ATTR.npz", saved["attributions"].astype(np.float32))
+        wall, rss = measured([str(Path(sys.executable).parent / "modisco"), "motifs", "-s", str(folder / "OHE.npz"),
+                              "-a", str(folder / "ATTR.npz"), "-n", str(args.max_seqlets), "-w", "236", "-o",
+                              str(folder / "modisco.h5")], folder / "modisco.log", timeout=args.modisco_timeout)
+        patterns = modisco_patterns(folder / "modisco.h5") if wall and (folder / "modisco.h5").exists() else []
+        rows.append({"model": label, "tool": "modisco-lite (same attributions)", "wall_s": wall, "peak_mib": rss,
+                     "patterns": _best_matches(patterns, jaspar)})
+        print(json.dumps(rows[-1]), flush=True)
+    print("\n| model | tool | pattern | consensus | seqlets | best JASPAR 2024 match | q-value |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        for name, consensus, sites, best, q in r["patterns"] or [("none", "-", 0, "-", float("nan"))]:
+            print(f"| {r['model']} | {r['tool']} | {name} | `{consensus}` | {sites} | {best} | {q:.2g} |")
+    print("\n| model | tool | wall time (s) | peak memory (MiB) |\n|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['model']} | {r['tool']} | {r['wall_s']:.1f} | {r['peak_mib']:.0f} |")
+    (out / "results.json").write_text(json.dumps(rows, indent=2, default=str) + "\n")
 
 
 if __name__ == "__main__":
