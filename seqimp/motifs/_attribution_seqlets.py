@@ -6,9 +6,11 @@ The steps (:func:`attribution_motifs`):
 
 1. **Seqlets** (:func:`find_attribution_seqlets`). The contribution of a position is
    ``sum(onehot * hyp)``; windows of ``window`` positions are summed. The null is estimated from the
-   map's own windows: a Laplace distribution around their median, scale ``median |S - m| / ln 2``
-   (robust: the few windows over motifs barely move it); every window gets the two-sided Laplace
-   p-value, and windows pass at a Benjamini-Hochberg false discovery rate ``fdr``. In each sequence
+   map's own windows: a Laplace distribution fitted to the sharpest peak of the window sums
+   (:func:`_laplace_null`: the narrowest interval holding 50 %, 25 % or 10 % of them; on noise the
+   median's estimate, and where most windows overlap a site still the noise's peak), fitted again
+   without the windows past the first threshold; every window gets the two-sided Laplace p-value,
+   and windows pass at a Benjamini-Hochberg false discovery rate ``fdr``. In each sequence
    the strongest passing window is taken, the windows overlapping it are dropped, and so on; a
    seqlet is its window extended by ``flank`` positions on each side, its sign that of its sum
    (positive and negative seqlets are clustered apart). A map of pure noise has no window past the
@@ -20,10 +22,11 @@ The steps (:func:`attribution_motifs`):
    clusters of at least ``min_seqlets`` seqlets.
 3. **Motifs**. Each cluster's CWM (mean contribution of its aligned seqlets) is trimmed to the
    positions holding at least ``trim`` of its largest column's contribution; clusters whose trimmed
-   CWMs align at ``merge_similarity`` or more (the same sign) are merged, the larger one keeping its
-   frame (one motif per pattern); clusters of fewer than ``min_seqlets`` seqlets are dropped, and so
-   are those whose CWM sums, in the cluster's sign, to less than ``min_contribution`` times the
-   seqlet threshold (seqlets of sites spoilt by mismatches, whose window sum took the other sign), or
+   CWMs align at ``merge_similarity`` or more (the same sign), or the shorter of which fits inside
+   the longer at ``contain_similarity`` (cosine over the overlapping columns: a partial copy), are
+   merged, the larger one keeping its frame (one motif per pattern); clusters of fewer than
+   ``min_seqlets`` seqlets are dropped, and so are those whose CWM sums, in the cluster's sign, to
+   less than ``min_contribution`` times the seqlet threshold (seqlets of sites spoilt by mismatches, whose window sum took the other sign), or
    that are narrower than ``min_width`` columns.
    The PWM is the letter frequencies of the motif's seqlets.
 """
@@ -204,7 +207,8 @@ def find_attribution_seqlets(onehot, hyp, *, window=15, flank=5, fdr=0.05) -> pd
     DataFrame
         One row per seqlet, strongest first: ``sequence`` (0-based row), ``start`` (0-based first
         position of the extended seqlet, width ``window + 2 * flank``), ``contribution`` (the core
-        window's sum), ``sign`` (+1 or -1). ``attrs``: ``threshold``, ``scale``, ``median``.
+        window's sum), ``sign`` (+1 or -1). ``attrs``: ``threshold``, ``scale``, ``median`` (the
+        null's centre).
     """
     n, length, _ = onehot.shape
     if window > length:
