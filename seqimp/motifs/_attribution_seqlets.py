@@ -26,8 +26,9 @@ The steps (:func:`attribution_motifs`):
    the longer at ``contain_similarity`` (cosine over the overlapping columns: a partial copy), are
    merged, the larger one keeping its frame (one motif per pattern); clusters of fewer than
    ``min_seqlets`` seqlets are dropped, and so are those whose CWM sums, in the cluster's sign, to
-   less than ``min_contribution`` times the seqlet threshold (seqlets of sites spoilt by mismatches, whose window sum took the other sign), or
-   that are narrower than ``min_width`` columns.
+   less than ``min_contribution`` times the seqlet threshold (seqlets of sites spoilt by
+   mismatches, whose window sum took the other sign), or that are narrower than ``min_width``
+   columns.
    The PWM is the letter frequencies of the motif's seqlets.
 """
 
