@@ -546,11 +546,13 @@ class VariantOptions:
 
     ``width``: the window width (default: the model's length; needed for a score function or a gkm
     model that does not record one); ``skip_mismatch``: leave out variants whose REF differs from
-    the genome (else refused); ``skip_outside``: leave out variants in no window of the regions
+    the genome (else refused; N and the IUPAC codes in the genome are unknown bases, which no
+    k-mer covers); ``skip_outside``: leave out variants in no window of the regions
     (else refused; a bgzip VCF is then read through its index); ``split_multiallelic``: one
     record per ALT (else refused); ``top``: variants shown in the report; ``null_windows``: draw
     the p-values' null from a random sample of this many windows (None: all); ``batch_size``:
-    windows per call of a score function.
+    windows per call of a score function; ``mask_lowercase``: the genome's soft-masked (lower-case)
+    bases read as unknown (``--mask-lowercase``).
 
     The seed of the null's sample is :func:`~seqimp.pipeline.run_variants`' ``random_state`` and
     the figure format its ``output=OutputOptions(fmt=...)``; ``random_state`` and ``fmt`` here are
@@ -566,6 +568,7 @@ class VariantOptions:
     random_state: int | None = None
     batch_size: int = 4096
     fmt: str | None = None
+    mask_lowercase: bool = False
 
     def __post_init__(self):
         if self.width is not None:

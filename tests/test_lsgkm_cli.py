@@ -193,12 +193,18 @@ def test_train_gkm_on_records_of_different_lengths(data, tmp_path, capsys):
     assert np.abs(model.decision_function(pos + neg) - want).max() <= 1e-9 * np.abs(want).max()
     cv = pd.read_csv(tmp_path / "r.cvpred.tsv", sep="\t")
     assert len(cv) == len(pos) + len(neg) and set(cv["fold"]) == {1, 2}
-    # a letter gkm cannot read: one line naming the record
-    (tmp_path / "neg.fa").write_text("".join(f">n{i}\n{s}\n" for i, s in enumerate(neg[:-1])) + ">bad\nACGTNACGTACGTA\n")
+    # N is an unknown base: the record is kept and its l-mers over N are no feature
+    (tmp_path / "neg.fa").write_text("".join(f">n{i}\n{s}\n" for i, s in enumerate(neg[:-1])) + ">withN\nACGTNACGTACGTA\n")
+    assert main(common + ["--model-out", str(tmp_path / "n.npz")]) == 0
+    gkm_n, _, _ = load_model_file(tmp_path / "n.npz")
+    assert np.isfinite(gkm_n.decision_function(["ACGTNACGTACGTA"])).all()
+    # a letter that is neither a base nor an IUPAC code: one line naming the record, nothing written
+    (tmp_path / "neg.fa").write_text("".join(f">n{i}\n{s}\n" for i, s in enumerate(neg[:-1])) + ">bad\nACGTZACGTACGTA\n")
     capsys.readouterr()
     assert main(common + ["--model-out", str(tmp_path / "bad.model.txt")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "'bad'" in err[0] and not (tmp_path / "bad.model.txt").exists()
+    assert len(err) == 1 and "'bad'" in err[0] and "'Z' at position 5" in err[0]
+    assert not (tmp_path / "bad.model.txt").exists()
 
 
 def test_motifs_from_an_lsgkm_model_file_by_ism(tmp_path):

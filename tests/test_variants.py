@@ -488,3 +488,27 @@ def test_train_model_kind_refusals(tmp_path, capsys, extra, message):
     out = tmp_path / "m.npz"
     assert main(["train", "--positive", str(pos), "--negative", str(neg), "--model-out", str(out)] + extra) == 2
     assert re.search(message, capsys.readouterr().err) and not out.exists()
+
+
+def test_mask_lowercase_reads_the_genome_s_soft_masked_bases_as_unknown(planted, tmp_path):
+    """VariantOptions(mask_lowercase=True) on a soft-masked genome equals the genome with those bases as N
+    (a window over them is kept, the k-mers covering them no feature), and differs from reading them as bases."""
+    from seqimp.options import VariantOptions
+    from seqimp.pipeline import run_variants
+
+    f, chr1, s = planted["folder"], planted["chr1"], planted["sites"][0]
+    masked = range(s + 10, s + 14)  # inside peak1's window, at no variant
+    genomes = {}
+    for name, letter in (("soft", lambda c: c.lower()), ("n", lambda c: "N")):
+        seq = "".join(letter(c) if i in masked else c for i, c in enumerate(chr1))
+        genomes[name] = tmp_path / f"{name}.fa"
+        genomes[name].write_text(f">chr1\n{seq}\n>chr2\n{planted['chr2']}\n")
+    tables = {}
+    for name, genome, mask in (("masked", genomes["soft"], True), ("n", genomes["n"], False),
+                               ("bases", genomes["soft"], False)):
+        (tmp_path / name).mkdir()
+        run_variants(tmp_path / name, f / "model.npz", f / "v.vcf", genome, regions=f / "r.bed",
+                     options=VariantOptions(top=0, null_windows=3, mask_lowercase=mask))
+        tables[name] = (tmp_path / name / "variants.tsv").read_text()
+    assert tables["masked"] == tables["n"]
+    assert tables["masked"] != tables["bases"]

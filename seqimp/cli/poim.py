@@ -246,7 +246,8 @@ def _run(args) -> int:
     background_fasta = None
     if args.background_fasta:
         background_fasta = read_fasta(args.background_fasta, args.alphabet,
-                                      on_invalid="skip" if args.skip_invalid else "error")
+                                      on_invalid="skip" if args.skip_invalid else "error",
+                                      mask_lowercase=args.mask_lowercase)
     if inputs.regression:
         if args.background_fasta:
             raise UserError("--background-fasta is for --model-file/--scorer/--sklearn-model/--onnx-model runs; "

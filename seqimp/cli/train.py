@@ -331,20 +331,27 @@ def _ragged_records(args):
     where the records have one length or the input is not FASTA (the positional reading applies)."""
     if args.positive is None or args.table is not None or args.positive_bed is not None:
         return None
-    from ._inputs import read_inputs, read_records
+    from ..errors import check_file
+    from ..io._fasta import iter_fasta
+    from ._inputs import read_inputs
 
-    files = [(option, path) for option, path in (("--positive", args.positive), ("--negative", args.negative))
-             if path is not None]
-    records = [(option, read_records(path, option)) for option, path in files]
-    lengths = {len(s) for _option, r in records for s in r.sequences}
+    import numpy as np
+
+    from ..io import DNA
+    from ..io._alphabet import INVALID, describe_char, symbol_bytes
+
+    lengths = set()
+    for option, path in (("--positive", args.positive), ("--negative", args.negative)):
+        if path is None:
+            continue
+        for rid, seq in iter_fasta(check_file(path, option, expected="a FASTA file")):
+            lengths.add(len(seq))
+            bad = np.flatnonzero(DNA.lut[np.frombuffer(symbol_bytes(seq), np.uint8)] == INVALID)
+            if bad.size:  # N and the IUPAC codes are unknown bases, read; any other letter is refused
+                raise UserError(f"{option} {path}: record {rid!r} has {describe_char(seq[bad[0]])} at position "
+                                f"{bad[0] + 1}, which is neither a base nor an IUPAC code (remove or fix the record)")
     if len(lengths) <= 1:
         return None
-    for option, r in records:
-        for rid, seq in zip(r.ids, r.sequences):
-            bad = next((i for i, ch in enumerate(seq) if ch not in "ACGT"), None)
-            if bad is not None:
-                raise UserError(f"{option} {r.source}: record {rid!r} has {seq[bad]!r} at position {bad + 1}; "
-                                "--model gkm reads A, C, G, T (remove or fix the record)")
     args.test_fraction = 0.2 if args.test_fraction is None else args.test_fraction
     inputs = read_inputs(args, any_length=True)
     if inputs.positive is None or inputs.negative is None:

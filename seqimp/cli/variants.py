@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ._logging import UserError
-from ._options import add_other_model_options, add_quiet, details, load_other_model, nonneg_int, positive_int, seed
+from ._options import add_mask_option, add_other_model_options, add_quiet, details, load_other_model, nonneg_int, positive_int, seed
 from ._output_folder import check_output_path, input_paths, output_dir
 
 SUMMARY = "variant effects: exact score changes (deltaSVM-style) for the variants of a VCF"
@@ -74,6 +74,7 @@ def register(sub) -> None:
             "A bgzip VCF is then read through its .tbi/.csi index, with pysam when installed.")
     c.add_argument("--split-multiallelic", action="store_true",
                    help="score each ALT of a multi-allelic record as a variant of its own")
+    add_mask_option(c)
     o = p.add_argument_group("output")
     o.add_argument("--top", type=nonneg_int, default=8, help="variants shown in the plots and report (default 8)")
     o.add_argument("--null-windows", type=positive_int, default=None, metavar="N",
@@ -112,7 +113,8 @@ def run(args) -> int:
             check_file(path, option)
     model, source, metadata = _model(args)
     options = VariantOptions(width=args.width, skip_mismatch=args.skip_mismatch, skip_outside=args.skip_outside,
-                             split_multiallelic=args.split_multiallelic, top=args.top, null_windows=args.null_windows)
+                             split_multiallelic=args.split_multiallelic, top=args.top, null_windows=args.null_windows,
+                             mask_lowercase=args.mask_lowercase)
     with output_dir(args.out, "variants", inputs=input_paths(args)) as tmp:
         found = run_variants(tmp, model, args.vcf, args.genome, regions=args.regions, options=options,
                              output=OutputOptions(fmt=args.format), random_state=args.seed, metadata=metadata,

@@ -150,11 +150,11 @@ def run_variants(out, model, vcf, genome, *, regions=None, options=VariantOption
     fa = open_genome(genome)
     windows = None
     if regions is not None:
-        windows = extract_windows(regions, fa, width, name="--regions")
+        windows = extract_windows(regions, fa, width, name="--regions", mask_lowercase=options.mask_lowercase)
     variants = read_vcf(vcf, regions=windows.coords if windows is not None and options.skip_outside else None,
                         split_multiallelic=options.split_multiallelic)
     placed = variant_windows(variants, fa, width, windows=windows, skip_mismatch=options.skip_mismatch,
-                             skip_outside=options.skip_outside)
+                             skip_outside=options.skip_outside, mask_lowercase=options.mask_lowercase)
     pairs = placed.pairs
     used, window_row = np.unique(pairs["window"].to_numpy(np.int64), return_inverse=True)
     codes = placed.windows.codes[used]
