@@ -77,7 +77,9 @@ def test_motifs_from_fasta(from_fasta):
                              "scan_threshold", "scan_fraction_positive", "scan_fraction_negative",
                              "scan_held_out_fraction_positive", "scan_tuned", "scan_length", "scan_pwm",
                              # appended: the E-value (held-out p-value times the candidates tested)
-                             "evalue", "log10_evalue"]
+                             "evalue", "log10_evalue",
+                             # appended: the strands the sites were called on (both, or given: one strand)
+                             "strand"]
     assert float(rows[0]["scan_fraction_negative"]) <= 0.01
     assert (out / "background.txt").read_text().startswith("# order-2 Markov background")
     best = rows[0]

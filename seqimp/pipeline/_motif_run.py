@@ -124,7 +124,7 @@ def run_motifs(out, *, poim=None, positive=None, negative=None, model=ModelOptio
                               f"{padded.max()}: cut windows of one width (seqimp.io._any_length.centred_windows) "
                               "or use kind 'gkm' or 'auto' (the position-free model)")
         model, kind = replace(model, kind="gkm"), "gkm"
-    data = encode_labelled(positive, negative, "dna")
+    data = encode_labelled(positive, negative, "dna", unknown=True)
     if (data.positive is None) != (data.negative is None):
         raise SeqimpError("give both positive and negative sequences (or neither, with a POIM)")
     if poim is None and data.positive is None:
@@ -206,7 +206,7 @@ def find_motifs(result_or_model=None, positive=None, negative=None, *, database=
     options = MotifOptions(database=database, strand=strand)
     if sequences is not None or attributions is not None:
         return attribution_run(sequences, attributions, options=options, random_state=random_state)
-    data = encode_labelled(positive, negative, "dna")
+    data = encode_labelled(positive, negative, "dna", unknown=True)
     if not data.both:
         raise SeqimpError("find_motifs: give the positive and the negative sequences (lists of strings, "
                           "SequenceSets or code arrays); the motifs' sites are counted in them")

@@ -163,6 +163,8 @@ class MotifRun:
             log_e = table["log10_held_out_p_value"].to_numpy(dtype=float) + np.log10(self.tested)
         table["evalue"] = [format_pvalue(v, digits=3) for v in log_e]
         table["log10_evalue"] = log_e
+        if self.stats is not None and "strand" in self.stats:  # one strand or both, as the sites were called
+            table["strand"] = table["name"].map(dict(zip(self.stats["name"], self.stats["strand"])))
         return table
 
     def lines(self) -> list:
@@ -294,7 +296,7 @@ def empty_stats():
 
     return pd.DataFrame(columns=["name", "sites", "positives", "fraction_positive", "negative_sites",
                                  "fraction_negative", "p_value", "log10_p_value", "plus_strand", "palindromic",
-                                 "held_out_p_value", "log10_held_out_p_value", "composition", "round"])
+                                 "held_out_p_value", "log10_held_out_p_value", "composition", "round", "strand"])
 
 
 def empty_sites():
