@@ -95,6 +95,8 @@ def test_three_failing_candidates_in_a_row_end_the_search_and_a_pass_restarts_th
         assert same_motif(motif, _word_motif(word), strand="both")
     assert run.parameters["depth"] == {"candidates_tested": 7, "motifs_found": 2, "failures_in_a_row": 3,
                                        "patience": 3, "word_lengths": [5, 6, 7, 8, 10],
+                                       "gapped_words": ["3+1+3", "3+2+3", "3+3+3", "3+4+3", "3+5+3",
+                                                        "3+6+3", "4+1+4", "4+2+4", "4+3+4"],
                                        "word_max_pvalue": 0.05,
                                        "stopped": "3 candidates in a row failed"}
 
@@ -159,3 +161,44 @@ def test_a_positional_run_searches_position_free_on_long_sequences_only(tmp_path
         assert run.parameters["depth"]["candidates_tested"] <= FAILURES
     else:
         assert "depth" not in run.parameters
+
+
+def test_gapped_words_count_every_sequence_once_as_enumeration_does():
+    """The gapped words' canonical indices and the sequences holding each, against a plain
+    enumeration of the strings (N for the gap, a word and its reverse complement one)."""
+    from seqimp.motifs.search._gapped_words import _holding, _text, gapped_words
+
+    rng = np.random.default_rng(4)
+    codes = rng.integers(0, 4, (30, 25)).astype(np.uint8)
+    comp = str.maketrans("ACGTN", "TGCAN")
+    for h, g in ((3, 2), (4, 1)):
+        canon = gapped_words(codes, h, g)[0]
+        counts = _holding(canon, 4 ** (2 * h))
+        expected = {}
+        for row in codes:
+            text = "".join("ACGT"[c] for c in row)
+            seen = set()
+            for j in range(len(text) - 2 * h - g + 1):
+                w = text[j:j + h] + "N" * g + text[j + h + g:j + 2 * h + g]
+                seen.add(min(w, w.translate(comp)[::-1]))
+            for w in seen:
+                expected[w] = expected.get(w, 0) + 1
+        got = {_text(i, h, g): int(c) for i, c in enumerate(counts) if c}
+        assert got == expected
+
+
+def test_a_motif_with_a_variable_spacer_seeds_a_gapped_candidate():
+    """CACG-NNN-CGTA (the middle random) in 40% of the positives: its contiguous words are spread
+    over 64 spacers, its gapped word is one; the candidate is that gapped word."""
+    from seqimp.motifs.search._depth import word_candidate
+
+    rng = np.random.default_rng(6)
+    pos = rng.integers(0, 4, (200, 60)).astype(np.uint8)
+    neg = rng.integers(0, 4, (200, 60)).astype(np.uint8)
+    for i in np.flatnonzero(rng.random(200) < 0.4):
+        start = rng.integers(0, 49)
+        pos[i, start:start + 4], pos[i, start + 7:start + 11] = _codes("CACG"), _codes("CGTA")
+        pos[i, start + 4:start + 7] = rng.integers(0, 4, 3)
+    seeds, candidates = word_candidate(pos, neg, strand="given", exclude=(), round=3)
+    assert candidates["word"].iloc[0] == "CACGNNNCGTA" and candidates["name"].iloc[0] == "round3_gapped1"
+    assert seeds[0].position_free and seeds[0].length == 11 + 6

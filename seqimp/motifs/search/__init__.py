@@ -4,7 +4,7 @@ model (``_poim_route``: a POIM's candidates, and the POIM of a WD model trained 
 enriched in the positives, no model), the ending they share (``_run``: :class:`MotifRun`,
 refinement and sites on the sequences, the enriched motifs, matches), the rounds of explaining
 away (``_rounds``), the candidates tested one at a time after them until three fail in a row
-(``_depth``), the search of a run that trains its model (``_trained_search``: the model
+(``_depth``; gapped words among its candidates, ``_gapped_words``), the search of a run that trains its model (``_trained_search``: the model
 chosen, trained, searched, explained away) and the sites left out of records padded to one
 length (``_padding``). It writes no result file (the positional rounds keep a POIM in a folder the
 caller gives): :mod:`seqimp.pipeline` runs it and writes what it found.

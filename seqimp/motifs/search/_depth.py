@@ -4,9 +4,10 @@ candidates keep being tested one at a time, as STREME tests its candidates, unti
 
 Every motif reported so far has its sites erased in copies of the positives and negatives
 (:func:`seqimp.motifs._sites.mask_sites`); the word most enriched in what is left (lengths
-:data:`DEPTH_WORD_LENGTHS`, either strand with ``strand="both"``; a Fisher p-value at most
-:data:`DEPTH_WORD_PVALUE` Bonferroni-adjusted over the words and lengths, not a variant of a
-motif reported nor of a candidate that failed) seeds one candidate, which the ending every route
+:data:`DEPTH_WORD_LENGTHS`, or gapped: :data:`~._gapped_words.GAPPED_PATTERNS`; either strand
+with ``strand="both"``; a Fisher p-value at most :data:`DEPTH_WORD_PVALUE` Bonferroni-adjusted
+over the words, lengths and patterns, not a copy of a motif reported nor of a candidate that
+failed; :func:`word_candidate`) seeds one candidate, which the ending every route
 shares refines and tests (:func:`~._run.refined_run`: EM, the PWM tuned at the site threshold,
 its sites counted, and the held-out test of :func:`seqimp.motifs.refine_motifs` -- each half of
 the sequences scored with the PWM and threshold fitted on the other --, then
@@ -26,6 +27,9 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+import pandas as pd
+
+from ._gapped_words import GAPPED_PATTERNS
 from ._run import refined_run
 
 __all__ = ["search_deeper", "word_candidate", "erase_sites", "FAILURES", "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE",
@@ -50,15 +54,24 @@ POSITION_FREE_LENGTH = 300
 
 
 def word_candidate(positive, negative, *, strand, exclude, round):
-    """The next candidate of the deeper search: the most enriched word of the lengths
-    :data:`DEPTH_WORD_LENGTHS` (Bonferroni-adjusted p at most :data:`DEPTH_WORD_PVALUE` over the
-    words and the lengths) that is not a variant of ``exclude`` (:func:`seqimp.motifs.word_seeds`
-    with one seed); ``(seeds, candidates)``, no seed where no word qualifies."""
+    """The next candidate of the deeper search: the most enriched word, contiguous (lengths
+    :data:`DEPTH_WORD_LENGTHS`, :func:`seqimp.motifs.word_seeds`) or gapped
+    (:data:`~._gapped_words.GAPPED_PATTERNS`, :func:`~._gapped_words.gapped_seed`), whose
+    p-value, Bonferroni-adjusted over the words of its kind and over the lengths and patterns,
+    is at most :data:`DEPTH_WORD_PVALUE`, and that is not a copy of ``exclude``; ``(seeds,
+    candidates)``, no seed where no word qualifies."""
     from .. import word_seeds
+    from ._gapped_words import gapped_seed
 
-    return word_seeds(positive, negative, lengths=DEPTH_WORD_LENGTHS, strand="both" if strand == "both" else "given",
-                      max_motifs=1, max_pvalue=DEPTH_WORD_PVALUE / len(DEPTH_WORD_LENGTHS), exclude=exclude,
-                      round=round)
+    level = DEPTH_WORD_PVALUE / (len(DEPTH_WORD_LENGTHS) + len(GAPPED_PATTERNS))
+    strand = "both" if strand == "both" else "given"
+    found = [word_seeds(positive, negative, lengths=DEPTH_WORD_LENGTHS, strand=strand, max_motifs=1, max_pvalue=level,
+                        exclude=exclude, round=round),
+             gapped_seed(positive, negative, strand=strand, max_pvalue=level, exclude=exclude, round=round)]
+    found = [f for f in found if f[0]]
+    if not found:
+        return [], pd.DataFrame(columns=["name", "word", "round"])
+    return min(found, key=lambda f: (float(f[1]["log10_p_value"].iloc[0]), -int(f[1]["positives"].iloc[0])))
 
 
 def search_deeper(run, data, *, options, random_state, first_round, source=word_candidate):
@@ -89,8 +102,6 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
         ``run``, changed: ``motifs``, ``scanning``, ``stats``, ``sites``, ``candidates`` joined,
         ``tested`` counted on; ``parameters["depth"]`` records what was tested and why it stopped.
     """
-    import pandas as pd
-
     from ...errors import check_random_state
     from .._gkm_seeds import EM_ITERATIONS
 
@@ -132,6 +143,7 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
     logger.info(f"deeper search: {tested} candidate(s) tested, {found} motif(s) found; stopped: {stop}")
     run.parameters["depth"] = {"candidates_tested": tested, "motifs_found": found, "failures_in_a_row": failures,
                                "patience": FAILURES, "word_lengths": list(DEPTH_WORD_LENGTHS),
+                               "gapped_words": [f"{h}+{g}+{h}" for h, g in GAPPED_PATTERNS],
                                "word_max_pvalue": DEPTH_WORD_PVALUE, "stopped": stop}
     run.tested += tested
     if not found:

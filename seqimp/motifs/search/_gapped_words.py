@@ -1,0 +1,145 @@
+"""Gapped words for the deeper search (:mod:`._depth`): two halves of ``h`` letters with ``g``
+letters of any kind between them (``CACNNGTG``: h = 3, g = 2), as gkm-SVM's gapped k-mers and
+HOMER's and DREME's gapped seeds count them. A motif with a variable middle (a dimer's spacer,
+the degenerate centre of a palindrome) spreads its contiguous words over many variants; its
+gapped word gathers them.
+
+:func:`gapped_seed`: for every pattern of :data:`GAPPED_PATTERNS`, the sequences holding each
+gapped word in the positives and the negatives (with ``strand="both"`` a word and its reverse
+complement, ``rc(right) N^g rc(left)``, are one), the one-sided Fisher p-value of the positives'
+share times the number of words of that pattern (Bonferroni); the most significant word at most
+``max_pvalue`` after that, not a copy of a motif of ``exclude``, seeds a position-free PWM: its
+occurrences in the positives on the word's strand with ``pad`` letters on each side, one
+pseudocount per letter and column (the gap columns hold the letters found there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._gkm_seeds import _word_codes, round_named
+from .._motif import Motif
+from .._sites import _tail_kernel
+
+__all__ = ["gapped_seed", "gapped_words", "GAPPED_PATTERNS"]
+
+#: (half length h, gap g) of the gapped words counted: 3 + 1..6 + 3 and 4 + 1..3 + 4 letters.
+GAPPED_PATTERNS = tuple((3, g) for g in range(1, 7)) + tuple((4, g) for g in range(1, 4))
+
+_COLUMNS = ["name", "word", "positives", "negatives", "log10_p_value"]
+
+
+def gapped_words(codes, h, g, *, both=True):
+    """The gapped word (h letters, g any, h letters) of every window of ``codes`` (n, L): its
+    index ``left * 4**h + right``, shape (n, L - 2h - g + 1), and that of its reverse complement
+    (``rc(right) * 4**h + rc(left)``); with ``both`` the first is the smaller of the two."""
+    fwd_h, rev_h = _word_codes(codes, h)
+    span = h + g
+    width = codes.shape[1] - 2 * h - g + 1
+    fwd = fwd_h[:, :width] * 4 ** h + fwd_h[:, span:span + width]
+    rev = rev_h[:, span:span + width] * 4 ** h + rev_h[:, :width]
+    return (np.minimum(fwd, rev) if both else fwd), fwd, rev
+
+
+def _holding(words, size):
+    """Per word index (``size``), the number of rows of ``words`` holding it (once per row)."""
+    ordered = np.sort(words, axis=1)
+    first = np.ones(ordered.shape, dtype=bool)
+    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    return np.bincount(ordered[first], minlength=size)
+
+
+def _text(index, h, g):
+    from ...io import kmer_string
+
+    return kmer_string(int(index) // 4 ** h, h) + "N" * g + kmer_string(int(index) % 4 ** h, h)
+
+
+def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occurrences=5, pad=3, exclude=(),
+                round=1, patterns=GAPPED_PATTERNS):
+    """The seed of the most enriched gapped word (module docstring), or none.
+
+    Parameters
+    ----------
+    positive, negative : ndarray of shape (n, L), (m, L'), uint8
+        Codes (A=0, C=1, G=2, T=3).
+    strand : {"both", "given"}, default="both"
+    max_pvalue : float, default=0.05
+        The most a word's p-value may be after Bonferroni over the words of its pattern.
+    min_occurrences : int, default=5
+        The fewest positives that must hold it.
+    pad : int, default=3
+    exclude : sequence of Motif
+        A seed that copies one of them (:func:`seqimp.motifs._copies.same_motif`) is skipped.
+    round : int, default=1
+        Seeds of a later round are named ``round<r>_gapped1``.
+    patterns : sequence of (int, int)
+        (h, g) of the words counted.
+
+    Returns
+    -------
+    seeds : list of Motif
+        At most one, ``gapped1``, position-free; ``score`` is -log10 of the adjusted p.
+    candidates : DataFrame
+        Its row: ``name, word`` (gap letters as N), ``positives, negatives`` (sequences holding
+        it), ``log10_p_value`` (adjusted) and ``round``.
+    """
+    from .._copies import same_motif
+
+    both = strand == "both"
+    n_pos, n_neg = len(positive), len(negative)
+    ranked = []  # (log10 adjusted p, -positives, h, g, word)
+    for h, g in patterns:
+        if positive.shape[1] < 2 * h + g + 2 * pad or negative.shape[1] < 2 * h + g:
+            continue
+        size = 4 ** (2 * h)
+        a = _holding(gapped_words(positive, h, g, both=both)[0], size)
+        b = _holding(gapped_words(negative, h, g, both=both)[0], size)
+        tested = np.flatnonzero((a >= min_occurrences) & (a * n_neg > b * n_pos))
+        if not len(tested):
+            continue
+        n_words = (size + 4 ** h) // 2 if both else size  # a word and its reverse complement are one
+        log_p = np.empty(len(tested))
+        _tail_kernel(a[tested].astype(np.int64), (a[tested] + b[tested]).astype(np.int64), n_pos + n_neg, n_pos, log_p)
+        log_adj = log_p / np.log(10) + np.log10(n_words)
+        keep = log_adj <= np.log10(max_pvalue)
+        ranked += [(min(float(lp), 0.0), -int(a[w]), h, g, int(w), int(b[w]))
+                   for lp, w in zip(log_adj[keep], tested[keep])]
+    windows = {}  # (h, g) -> the windows' words of both strands, made once
+    for log_adj, minus_a, h, g, w, negatives in sorted(ranked):
+        if (h, g) not in windows:
+            windows[h, g] = gapped_words(positive, h, g, both=both)[1:]
+        seed = _seed_pwm(positive, *windows[h, g], 2 * h + g, w, pad, both)
+        if seed is None or any(same_motif(x, seed, strand="both" if both else "given") for x in exclude):
+            continue
+        seed.score = -log_adj
+        candidates = pd.DataFrame([{"name": seed.name, "word": _text(w, h, g), "positives": -minus_a,
+                                    "negatives": negatives, "log10_p_value": log_adj}], columns=_COLUMNS)
+        return round_named([seed], candidates, round), candidates
+    candidates = pd.DataFrame(columns=_COLUMNS)
+    return round_named([], candidates, round), candidates
+
+
+def _seed_pwm(positive, fwd, rev, m, w, pad, both):
+    """The PWM of gapped word ``w`` (``m`` letters, gap included) at its occurrences in
+    ``positive`` (``fwd``, ``rev``: the windows' words, :func:`gapped_words`), on the word's
+    strand, ``pad`` letters on each side, one pseudocount per letter and column; position-free.
+    None where every occurrence lies too near an end."""
+    L = positive.shape[1]
+    counts = np.ones((m + 2 * pad, 4))
+    starts = []
+    for hits, forward in ((fwd == w, True), (rev == w, False)) if both else ((fwd == w, True),):
+        for i, j in zip(*np.nonzero(hits)):
+            lo = j - pad
+            if lo < 0 or j + m + pad > L:
+                continue
+            window = positive[i, lo:j + m + pad]
+            counts[np.arange(window.size), window if forward else 3 - window[::-1]] += 1
+            starts.append(lo)
+    if not starts:
+        return None
+    starts = np.asarray(starts, dtype=np.float64)
+    start = int(min(max(int(np.round(np.median(starts))), 0), L - counts.shape[0])) + 1
+    return Motif("gapped1", counts / counts.sum(axis=1, keepdims=True), start=start, spread=float(starts.std()),
+                 position_free=True)
