@@ -124,7 +124,7 @@ def test_a_run_reports_held_out_p_and_e_values_and_repeats_bit_for_bit(gkm_runs)
     folder = first.files[0].parent
     table = pd.read_csv(folder / "motifs.tsv", sep="\t")
     assert len(table) >= 2
-    assert list(table.columns[-2:]) == ["evalue", "log10_evalue"]  # appended after every earlier column
+    assert list(table.columns[-3:]) == ["evalue", "log10_evalue", "strand"]  # appended after every earlier column
     assert (table["log10_held_out_p_value"] <= np.log10(0.05)).all()
     tested = json.loads((folder / "motifs.json").read_text())["parameters"]["candidates_tested"]
     assert tested == first.tested and tested >= len(table)

@@ -268,7 +268,7 @@ def test_the_sequences_are_encoded_once_per_run(tmp_path, planted, monkeypatch):
     pos, neg = planted
     encoded = []
     real = _sequences.check_sequences
-    monkeypatch.setattr(_sequences, "check_sequences", lambda X, name, *a: (encoded.append(name), real(X, name, *a))[1])
+    monkeypatch.setattr(_sequences, "check_sequences", lambda X, name, *a, **kw: (encoded.append(name), real(X, name, *a, **kw))[1])
     run = run_poim(tmp_path, pos, neg, model=ModelOptions(degree=2), importance=ImportanceOptions(max_order=3),
                    motifs=MotifOptions(), random_state=0)
     assert encoded == ["positive", "negative"]
