@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._gkm_seeds import _word_codes, round_named
+from .._gkm_seeds import _word_codes, flank_counts, round_named
 from .._motif import Motif
 from .._sites import _tail_kernel
 
@@ -33,21 +33,27 @@ _COLUMNS = ["name", "word", "positives", "negatives", "log10_p_value"]
 def gapped_words(codes, h, g, *, both=True):
     """The gapped word (h letters, g any, h letters) of every window of ``codes`` (n, L): its
     index ``left * 4**h + right``, shape (n, L - 2h - g + 1), and that of its reverse complement
-    (``rc(right) * 4**h + rc(left)``); with ``both`` the first is the smaller of the two."""
-    fwd_h, rev_h = _word_codes(codes, h)
+    (``rc(right) * 4**h + rc(left)``); with ``both`` the first is the smaller of the two. A window
+    whose halves cover an unknown base (code 4) is no word: ``4**(2h)`` in all three (the gap
+    may hold one)."""
+    fwd_h, rev_h = _word_codes(codes, h)  # 4**h where a half covers an unknown base
     span = h + g
     width = codes.shape[1] - 2 * h - g + 1
-    fwd = fwd_h[:, :width] * 4 ** h + fwd_h[:, span:span + width]
+    left, right = fwd_h[:, :width], fwd_h[:, span:span + width]
+    fwd = left * 4 ** h + right
     rev = rev_h[:, span:span + width] * 4 ** h + rev_h[:, :width]
+    unknown = (left == 4 ** h) | (right == 4 ** h)
+    fwd[unknown] = rev[unknown] = 4 ** (2 * h)
     return (np.minimum(fwd, rev) if both else fwd), fwd, rev
 
 
 def _holding(words, size):
-    """Per word index (``size``), the number of rows of ``words`` holding it (once per row)."""
+    """Per word index (``size``), the number of rows of ``words`` holding it (once per row); the
+    index ``size`` (no word: an unknown base) is not counted."""
     ordered = np.sort(words, axis=1)
     first = np.ones(ordered.shape, dtype=bool)
     first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    return np.bincount(ordered[first], minlength=size)
+    return np.bincount(ordered[first], minlength=size + 1)[:size]
 
 
 def _text(index, h, g):
@@ -63,7 +69,7 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
     Parameters
     ----------
     positive, negative : ndarray of shape (n, L), (m, L'), uint8
-        Codes (A=0, C=1, G=2, T=3).
+        Codes (A=0, C=1, G=2, T=3; 4 unknown: a word whose halves cover one is not counted).
     strand : {"both", "given"}, default="both"
     max_pvalue : float, default=0.05
         The most a word's p-value may be after Bonferroni over the words of its pattern.
@@ -134,8 +140,7 @@ def _seed_pwm(positive, fwd, rev, m, w, pad, both):
             lo = j - pad
             if lo < 0 or j + m + pad > L:
                 continue
-            window = positive[i, lo:j + m + pad]
-            counts[np.arange(window.size), window if forward else 3 - window[::-1]] += 1
+            flank_counts(counts, positive[i, lo:j + m + pad], forward)  # an unknown base adds no letter
             starts.append(lo)
     if not starts:
         return None
