@@ -205,3 +205,13 @@ def test_a_motif_with_a_variable_spacer_seeds_a_gapped_candidate():
     seeds, candidates = word_candidate(pos, neg, strand="given", exclude=(), round=3)
     assert candidates["word"].iloc[0] == "CACGNNNCGTA" and candidates["name"].iloc[0] == "round3_gapped1"
     assert seeds[0].position_free and seeds[0].length == 11 + 6
+
+
+def test_the_report_cards_show_the_held_out_p_and_e_value(gkm_runs):
+    from seqimp.report._motif_cards import motif_cards
+
+    folder = gkm_runs[0].files[0].parent
+    table = pd.read_csv(folder / "motifs.tsv", sep="\t", dtype=str)
+    html = motif_cards(folder, lambda path: path.exists(), False)
+    for row in table.to_dict("records"):
+        assert f"held-out p = {row['held_out_p_value']}, E = {row['evalue']}" in html
