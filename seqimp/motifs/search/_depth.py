@@ -42,13 +42,14 @@ FAILURES = 3
 #: The word lengths the candidates come from (words of 12 letters cost 0.5 GB of counts).
 DEPTH_WORD_LENGTHS = (5, 6, 7, 8, 10)
 #: The most a candidate word's p-value may be, Bonferroni-adjusted over the words of its length
-#: and the lengths: on a set without motifs the chance that any word qualifies is at most this.
+#: (or gapped pattern) and over the lengths and patterns: on a set without motifs the chance that any word qualifies is at most this.
 #: The held-out test decides for the rest. The seed word is chosen on all sequences, both halves
 #: of the held-out test included, so on random sequences the most enriched word, taken without
 #: this bound, passed the held-out test on two sets of three (the rounds' fallback keeps the
 #: stricter :data:`seqimp.motifs._word_seeds.WORD_MAX_PVALUE`).
 DEPTH_WORD_PVALUE = 0.05
-#: A positional run searches on position-free (the words) on sequences at least this long:
+#: A positional run also searches position-free (the deeper search's words) on sequences at
+#: least this long:
 #: a motif anywhere in long sequences leaves a positional model's POIM flat.
 POSITION_FREE_LENGTH = 300
 
