@@ -239,7 +239,8 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
                                                                      owner >= 0)
         n_sites = int(has.sum())
         minus = int((has & (on == 1)).sum())
-        if strand == "both" and minus * 2 > n_sites:  # write the orientation most sites have
+        pwm_flipped = strand == "both" and minus * 2 > n_sites
+        if pwm_flipped:  # write the orientation most sites have
             pwm = pwm[::-1, ::-1].copy()
             on = 1 - on
             minus = n_sites - minus
@@ -250,7 +251,11 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
                                       n_sites - minus, n_sites):
             # its sites lie on one strand (now the given one): called there, at the threshold of
             # the negatives' given strand alone
+            # and fitted there, as --strand given fits it: the EM on both strands drew half its
+            # evidence from the other strand's windows, where the motif has no sites
             called = ("+",)
+            seed = motif if pwm_flipped is False else replace(motif, pwm=motif.pwm[::-1, ::-1].copy())
+            pwm, starts = fit_motif(seed, pos, neg, called, background, positive_letters, opts)
             neg_best, threshold, inclusive, best, at, on, has = _called(pwm, pos, neg, starts, called, background,
                                                                          fpr, owner >= 0)
             n_sites, minus = int(has.sum()), 0
