@@ -370,8 +370,10 @@ class MotifOptions:
     rounds : int, default=5
         Most rounds of explaining away (:func:`~seqimp.pipeline.run_motifs`, when it trains the
         model): after a round that reported motifs, their sites are masked in the positives and
-        negatives, the model retrained and the motifs looked for again; it stops at the first
-        round that adds none. 1: a single search.
+        negatives, the model retrained and the motifs looked for again, until a round adds
+        none. Then the deeper search tests enriched words (of 5-10 letters, and gapped) one at a
+        time, each passing motif's sites erased, until three candidates in a row fail their
+        held-out test (docs/motifs.md, "Going deeper"). 1: a single search, without either.
     min_width, max_width : int, default=1, 30
         Widths of the motifs reported (as STREME's ``--minw``/``--maxw``): candidates narrower
         than ``min_width`` are widened by uniform columns on both sides (within the sequences)
