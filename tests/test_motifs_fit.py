@@ -266,24 +266,3 @@ def test_shifted_copies_count_as_one_motif():
     assert not _same(a, Motif.from_consensus("c", "TGACTCA", start=25), max_shift=3)
     assert not _same(Motif.from_consensus("x", "CGTAATTA", start=21), Motif.from_consensus("y", "TTCACCCT", start=25))
 
-
-def test_em_padding_is_clipped_beside_a_core_near_a_sequence_end():
-    """A positional candidate near the end of short sequences keeps its reach: the uniform columns put
-    beside it before the EM are fewer on that side (none where the moved core would leave no room), so
-    sites one start to the right of the candidate are still reachable."""
-    from seqimp.motifs._zoops_fit import _pads, _reach, _window
-
-    pwm = np.full((6, 4), 0.25)
-    for L, start, spread, flank, pad in itertools.product((20, 40), (1, 3, 8, 12, 15), (0.0, 1.0), (1, 2), (0, 3)):
-        motif = Motif("m", pwm, start=start, spread=spread)
-        left, right = _pads(motif, L, pad, flank)
-        reach, core = _reach(motif, flank), start - 1
-        assert 0 <= left <= pad and 0 <= right <= pad
-        assert left == pad or core - reach - left < 0 or left == core - reach
-        starts = _window(motif, 6 + left + right, L, left, flank) + left  # the core's starts
-        want = np.arange(max(core - reach, left), min(core + reach, L - 6 - right) + 1)
-        if want.size:
-            assert np.array_equal(starts, want), (L, start, spread, flank, pad)
-        if core + reach + 6 <= L:   # room for the core moved right: the EM reaches it
-            assert starts.max() == core + reach
-    assert _pads(Motif("m", pwm, start=1, spread=0.0, position_free=True), 20, 3, 2) == (3, 3)

@@ -59,25 +59,10 @@ def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
     return pwm, float(mass)
 
 
-def _reach(motif, flank):
-    """How far (in starts) the EM may move a positional motif's core from its candidate's start."""
-    return int(np.ceil(2 * motif.spread)) + int(flank)
-
-
-def _pads(motif, L, pad, flank):
-    """``(left, right)``: the uniform columns put beside a candidate's PWM before the EM, ``pad``
-    each, fewer on a side where a positional core moved ``_reach`` starts would leave no room for
-    them (a core near a sequence end keeps its reach: the padding, not the core, is clipped)."""
-    if motif.position_free:
-        return pad, pad
-    reach, core = _reach(motif, flank), motif.start - 1
-    return (int(np.clip(core - reach, 0, pad)), int(np.clip(L - (core + reach + motif.length), 0, pad)))
-
-
 def _window(motif, m, L, pad, flank):
     if motif.position_free:
         return np.arange(0, L - m + 1)
-    reach = _reach(motif, flank)
+    reach = int(np.ceil(2 * motif.spread)) + int(flank)
     centre = motif.start - 1 - pad
     lo, hi = max(centre - reach, 0), min(centre + reach, L - m)
     if hi < lo:
@@ -190,9 +175,9 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
     train = neg if depleted else pos  # where the motif's sites are
     # a motif's column stands out from the negatives AND from the letters its sites sit in
     backgrounds = (background, background if depleted else positive_letters)
-    pl, pr = _pads(motif, L, min(o.pad, (L - motif.length) // 2), o.flank)
-    seed = np.vstack([np.full((pl, 4), 0.25), _sharpen(motif.pwm, o.seed_ic), np.full((pr, 4), 0.25)])
-    starts = _window(motif, seed.shape[0], L, pl, o.flank)
+    p = min(o.pad, (L - motif.length) // 2)
+    seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, o.seed_ic), np.full((p, 4), 0.25)])
+    starts = _window(motif, seed.shape[0], L, p, o.flank)
     pwm, n_eff = _em(seed, train, starts, strands, background, o.pseudocount, o.max_iter, o.tol)
     for _ in range(o.max_grow):  # an informative end column: room to grow on that side
         a, b = _trim(pwm, _motif_columns(pwm, n_eff, backgrounds, o.min_ic, o.alpha))
