@@ -205,6 +205,12 @@ def test_train_gkm_on_records_of_different_lengths(data, tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "'bad'" in err[0] and "'Z' at position 5" in err[0]
     assert not (tmp_path / "bad.model.txt").exists()
+    # records of one length: the positional reading, whose --skip-invalid drops such a record
+    (tmp_path / "eq.fa").write_text("".join(f">n{i}\n{s}\n" for i, s in enumerate(data["neg"][:-1]))
+                                    + ">bad\n" + "ACGTZ" * 10 + "\n")
+    assert main(["train", "--model", "gkm", "--gkm-length", str(L), "--gkm-informative", str(K), "--positive",
+                 str(data["dir"] / "pos.fa"), "--negative", str(tmp_path / "eq.fa"), "--skip-invalid", "-q",
+                 "--model-out", str(tmp_path / "eq.npz")]) == 0
 
 
 def test_motifs_from_an_lsgkm_model_file_by_ism(tmp_path):

@@ -340,18 +340,20 @@ def _ragged_records(args):
     from ..io import DNA
     from ..io._alphabet import INVALID, describe_char, symbol_bytes
 
-    lengths = set()
+    lengths, first_bad = set(), None
     for option, path in (("--positive", args.positive), ("--negative", args.negative)):
         if path is None:
             continue
         for rid, seq in iter_fasta(check_file(path, option, expected="a FASTA file")):
             lengths.add(len(seq))
             bad = np.flatnonzero(DNA.lut[np.frombuffer(symbol_bytes(seq), np.uint8)] == INVALID)
-            if bad.size:  # N and the IUPAC codes are unknown bases, read; any other letter is refused
-                raise UserError(f"{option} {path}: record {rid!r} has {describe_char(seq[bad[0]])} at position "
-                                f"{bad[0] + 1}, which is neither a base nor an IUPAC code (remove or fix the record)")
-    if len(lengths) <= 1:
+            if bad.size and first_bad is None:  # N and the IUPAC codes are unknown bases, read; other letters not
+                first_bad = (f"{option} {path}: record {rid!r} has {describe_char(seq[bad[0]])} at position "
+                             f"{bad[0] + 1}, which is neither a base nor an IUPAC code (remove or fix the record)")
+    if len(lengths) <= 1:  # one length: the positional reading applies (and its --skip-invalid)
         return None
+    if first_bad is not None:
+        raise UserError(first_bad)
     args.test_fraction = 0.2 if args.test_fraction is None else args.test_fraction
     inputs = read_inputs(args, any_length=True)
     if inputs.positive is None or inputs.negative is None:
