@@ -11,6 +11,7 @@ from collections import Counter
 from itertools import combinations
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
@@ -480,3 +481,68 @@ def test_prediction_encodes_unknown_bases_for_the_models_that_read_them():
 
     with pytest.raises(SeqimpError, match="letter 'N' at position"):     # a score function is not asked to
         encode_for_model(texts, None, scorer, "scorer")
+
+
+def test_base_importance_and_the_indel_oligomer_leave_out_windows_over_unknown_bases():
+    from seqimp.importance._variants import _wd_top, base_importance
+
+    rng = np.random.default_rng(17)
+    length = 12
+    weights = PositionalWeights([rng.normal(size=(length - k + 1, 4 ** k)) for k in range(1, 4)], bias=0.2)
+    X = with_unknown(6, length, seed=17, share=0.15)
+    X[2, 5] = 4                                 # an N inside a window, known bases around it
+    got = base_importance(weights, X)
+    for r, s in enumerate(strings(X)):          # each known k-mer's weight split evenly over its k bases
+        want = np.zeros(length)
+        for k, table in enumerate(weights.tables, 1):
+            for i in range(length - k + 1):
+                u = s[i:i + k]
+                if "N" not in u:
+                    want[i:i + k] += table[i, int("".join(str("ACGT".index(c)) for c in u), 4)] / k
+        np.testing.assert_allclose(got[r], want, rtol=1e-12, atol=1e-12)
+        assert got[r].sum() == pytest.approx(oracle_score(weights, s) - 0.2, abs=1e-12)
+    assert (got[0, : length // 2] == 0).all()   # all unknown: no k-mer covers these bases
+
+    def features(s):
+        return {(k, i, s[i:i + k]): table[i, int("".join(str("ACGT".index(c)) for c in s[i:i + k]), 4)]
+                for k, table in enumerate(weights.tables, 1) for i in range(length - k + 1) if "N" not in s[i:i + k]}
+
+    for r in (2, 3, 4, 5):                      # the alt: one base to N, one N (or base) to another letter
+        alt = X[r].copy()
+        alt[3], alt[8] = 4, (alt[8] + 1) % 4 if alt[8] < 4 else 1
+        fr, fa = features(strings(X[r:r + 1])[0]), features(strings(alt[None])[0])
+        changes = [(abs(w), -k, -i, 1, (u, i + 1, -w)) for (k, i, u), w in fr.items() if (k, i, u) not in fa]
+        changes += [(abs(w), -k, -i, 0, (u, i + 1, w)) for (k, i, u), w in fa.items() if (k, i, u) not in fr]
+        want = max(changes)[4]
+        text, start, change = _wd_top(weights, X[r], alt)
+        assert (text, start) == want[:2] and change == pytest.approx(want[2], abs=1e-12)
+
+
+def test_an_indel_that_pulls_an_unknown_base_into_the_window_is_refused_for_a_score_function():
+    from seqimp.errors import SeqimpError
+    from seqimp.importance._variants import alt_window, variant_effects
+
+    window = np.array([0, 1, 2, 3, 0, 1, 2, 3, 0], dtype=np.uint8)
+    left, right = np.array([3, 4, 3], dtype=np.uint8), np.array([2, 2, 2], dtype=np.uint8)
+    # the deletion before the centre pulls the left flank in, N included
+    assert alt_window(window, left, right, 1, "CGT", "C").tolist() == [4, 3, 0, 1, 0, 1, 2, 3, 0]
+    with pytest.raises(SeqimpError, match="unknown base"):
+        alt_window(window, left, right, 1, "CGT", "C", unknown=False)
+    assert alt_window(window, left, right, 5, "CGT", "C", unknown=False).tolist() == [0, 1, 2, 3, 0, 1, 0, 2, 2]
+
+    calls = []
+
+    def score(codes):
+        calls.append(int(codes.max()))
+        return codes.sum(axis=1).astype(float)
+
+    flanks = (left[None, :], right[None, :])
+    variants = pd.DataFrame({"window": [0], "offset": [1], "ref": ["CGT"], "alt": ["C"], "name": ["del 1"]})
+    with pytest.raises(SeqimpError, match=r"^del 1: the re-cut window reaches an unknown base"):
+        variant_effects(score, window[None, :], variants, flanks=flanks, p_values=False)
+    assert calls == []                          # refused before any window is scored
+    rng = np.random.default_rng(18)
+    weights = PositionalWeights([rng.normal(size=(9 - k + 1, 4 ** k)) for k in range(1, 3)])
+    got = variant_effects(weights, window[None, :], variants, flanks=flanks, p_values=False)
+    assert got["delta"][0] == pytest.approx(oracle_score(weights, "NTACACGTA") - oracle_score(weights, "ACGTACGTA"),
+                                            abs=1e-12)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..kernels._unknown import has_unknown, known_symbol
+
 __all__ = []
 
 
@@ -33,12 +35,6 @@ def _unknown_in(seq, t, width, skip):
 
 
 @njit(cache=True)
-def _letter(c):
-    """A code as a k-mer index reads it: an unknown base as 0 (the k-mers that cover it are skipped)."""
-    return np.int64(c) if c <= 3 else np.int64(0)
-
-
-@njit(cache=True)
 def _wd_one(row, tables, degree, length, p, b, track, check):
     """Effect of letter ``b`` at position ``p`` of one window (codes ``row``) on a WD model:
     ``(delta, k, start, sign, change)`` of the positional k-mer whose weight changes most
@@ -46,7 +42,7 @@ def _wd_one(row, tables, degree, length, p, b, track, check):
     ``check`` (the window holds an unknown base, N): a k-mer that covers one is no feature, so the
     ref k-mers that cover an N and the alt k-mers that cover one elsewhere than ``p`` change nothing."""
     ref_known = row[p] <= 3
-    a = _letter(row[p])
+    a = known_symbol(row[p], 4)
     total = 0.0
     bk, bs, bsign, bchange, babs = 0, 0, 0, 0.0, -1.0
     for k in range(1, degree + 1):
@@ -56,9 +52,9 @@ def _wd_one(row, tables, degree, length, p, b, track, check):
         mask = (np.int64(1) << (2 * k)) - 1
         idx = np.int64(0)
         for j in range(lo, lo + k - 1):  # the first k - 1 letters; each start adds one (a rolling index)
-            idx = idx * 4 + _letter(row[j])
+            idx = idx * 4 + known_symbol(row[j], 4)
         for i in range(lo, hi + 1):
-            idx = ((idx << 2) | _letter(row[i + k - 1])) & mask
+            idx = ((idx << 2) | known_symbol(row[i + k - 1], 4)) & mask
             if check and _unknown_in(row, i, k, p):
                 continue
             aidx = idx + ((np.int64(b) - a) << (2 * (k - 1 - (p - i))))
@@ -73,14 +69,6 @@ def _wd_one(row, tables, degree, length, p, b, track, check):
     return total, bk, bs, bsign, bchange
 
 
-@njit(cache=True)
-def _has_unknown(row):
-    for j in range(row.shape[0]):
-        if row[j] > 3:
-            return True
-    return False
-
-
 @njit(cache=True, parallel=True)
 def _wd_snvs(codes, tables, degree, win, pos, alt, delta, top):
     """``delta[v]`` of substitution ``v`` (window ``win[v]``, position ``pos[v]``, letter ``alt[v]``)
@@ -89,7 +77,7 @@ def _wd_snvs(codes, tables, degree, win, pos, alt, delta, top):
     length = codes.shape[1]
     for v in prange(win.size):
         row = codes[win[v]]
-        d, k, s, sign, change = _wd_one(row, tables, degree, length, pos[v], alt[v], True, _has_unknown(row))
+        d, k, s, sign, change = _wd_one(row, tables, degree, length, pos[v], alt[v], True, has_unknown(row, 4))
         delta[v] = d
         top[v, 0] = k
         top[v, 1] = s
@@ -104,7 +92,7 @@ def _wd_all_snvs(codes, tables, degree, out):
     length = codes.shape[1]
     for w in prange(codes.shape[0]):
         row = codes[w]
-        check = _has_unknown(row)
+        check = has_unknown(row, 4)
         for p in range(length):
             if row[p] > 3:
                 for j in range(3):
@@ -122,7 +110,7 @@ def _wd_all_snvs(codes, tables, degree, out):
 def _lmer_code(row, t, l):
     code = np.int64(0)
     for j in range(t, t + l):
-        code = code * 4 + _letter(row[j])
+        code = code * 4 + known_symbol(row[j], 4)
     return code
 
 
@@ -195,7 +183,7 @@ def _gkm_one(row, rrow, l, left, right, with_col, w, counts, log, p, b, rc, trac
         seq = row if s == 0 else rrow
         q = p if s == 0 else length - 1 - p
         letter = np.int64(b) if s == 0 else 3 - np.int64(b)
-        old = _letter(seq[q])
+        old = known_symbol(seq[q], 4)
         had = seq[q] <= 3                       # the ref l-mers had features (their base at q is known)
         for t in range(max(0, q - l + 1), min(q, length - l) + 1):
             if check and _unknown_in(seq, t, l, q):
@@ -253,7 +241,7 @@ def _gkm_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, interce
         for i in range(chunk * step, min(m, (chunk + 1) * step)):
             if bounds[i] == bounds[i + 1]:
                 continue
-            check = _has_unknown(codes[i])
+            check = has_unknown(codes[i], 4)
             n = _window_features(codes[i], rcodes[i], l, left, right, rc, feats, check)
             dot, sq = _window_counts(feats, n, w, counts)
             score_ref[i] = _score(dot, sq, normalize, intercept)
@@ -277,7 +265,7 @@ def _gkm_all_snvs(codes, rcodes, l, left, right, with_col, w, rc, normalize, int
     for chunk in prange(n_chunks):
         counts, log, feats = _scratch(n_features, length, l, with_col, left)
         for i in range(chunk * step, min(m, (chunk + 1) * step)):
-            check = _has_unknown(codes[i])
+            check = has_unknown(codes[i], 4)
             n = _window_features(codes[i], rcodes[i], l, left, right, rc, feats, check)
             dot, sq = _window_counts(feats, n, w, counts)
             ref = _score(dot, sq, normalize, intercept)

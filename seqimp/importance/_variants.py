@@ -27,6 +27,7 @@ from ..errors import SeqimpError, check_int, check_random_state
 from ..io._alphabet import INVALID
 from ..io import decode
 from ..io._check import check_sequences
+from ..io._strand import reverse_complement_codes
 
 __all__ = [
     "EFFECT_COLUMNS",
@@ -200,11 +201,12 @@ def _kmer_strings(codes, win, start, k, pos, letter, gained) -> np.ndarray:
     return np.ascontiguousarray(chars).view(f"S{k}").ravel().astype(str)
 
 
-def alt_window(window, left, right, offset, ref, alt) -> np.ndarray:
+def alt_window(window, left, right, offset, ref, alt, unknown=True) -> np.ndarray:
     """The alternative window: ``ref`` at ``offset`` of ``window`` replaced by ``alt``, re-cut to the
     window's width around the same centre (0-based index ``width // 2``), taking bases from the
     flanks ``left``/``right`` where an indel shifts it. SeqimpError when it needs a base the flanks
-    lack (off the chromosome, N) -- the message is completed by the caller.
+    lack (off the chromosome: INVALID) or, with ``unknown=False`` (a model that does not read N),
+    an unknown base (code >= 4) -- the message is completed by the caller.
 
     The centre keeps its base: unchanged when it lies before the variant, moved by the length change
     when after it, and, inside a replaced REF, kept at its index within the allele (at most the ALT's
@@ -224,6 +226,8 @@ def alt_window(window, left, right, offset, ref, alt) -> np.ndarray:
     lo = centre - width // 2
     if lo < 0 or lo + width > hap.size or (hap[lo:lo + width] == INVALID).any():
         raise SeqimpError("the re-cut window reaches a base that is off the chromosome or N")
+    if not unknown and (hap[lo:lo + width] >= 4).any():
+        raise SeqimpError("the re-cut window reaches an unknown base (N), which a score function does not read")
     return np.ascontiguousarray(hap[lo:lo + width])
 
 
@@ -257,11 +261,6 @@ def _chunks(m):
     import numba
 
     return max(1, min(int(m), numba.get_num_threads()))
-
-
-def _rc(codes):
-    """The reverse complements of the windows; an unknown base (code 4) stays unknown."""
-    return np.ascontiguousarray(np.where(codes > 3, codes, 3 - codes)[:, ::-1])
 
 
 def snv_null(model, ref_sequences, *, windows=None, random_state=None, batch_size=4096) -> np.ndarray:
@@ -299,7 +298,7 @@ def snv_null(model, ref_sequences, *, windows=None, random_state=None, batch_siz
         from ._variant_kernels import _gkm_all_snvs
 
         tables, with_col = _gkm_args(model)
-        _gkm_all_snvs(codes, _rc(codes), tables.word_length, tables.left, tables.right, with_col, model.coef_,
+        _gkm_all_snvs(codes, reverse_complement_codes(codes), tables.word_length, tables.left, tables.right, with_col, model.coef_,
                       bool(model.reverse_complement), bool(model.normalize), float(model.intercept_),
                       tables.n_features, out, _chunks(m))
     else:
@@ -375,7 +374,7 @@ def variant_effects(model, ref_sequences, variants, *, flanks=None, p_values=Tru
     for j, i in enumerate(others):
         try:
             alt_codes[j] = alt_window(codes[win[i]], left[win[i]], right[win[i]], int(table["offset"][i]),
-                                      table["ref"][i], table["alt"][i])
+                                      table["ref"][i], table["alt"][i], unknown=kind in ("wd", "gkm"))
         except SeqimpError as exc:
             raise SeqimpError(f"{table['name'][i]}: {exc}" + ("" if flanks is not None else
                                                                 " (give flanks= for indels)")) from None
@@ -420,7 +419,7 @@ def variant_effects(model, ref_sequences, variants, *, flanks=None, p_values=Tru
         alt_k = np.empty(order.size)
         dn = np.empty(order.size)
         top = np.empty((order.size, 4))
-        _gkm_snvs(codes, _rc(codes), tables.word_length, tables.left, tables.right, with_col, model.coef_,
+        _gkm_snvs(codes, reverse_complement_codes(codes), tables.word_length, tables.left, tables.right, with_col, model.coef_,
                   bool(model.reverse_complement), bool(model.normalize), float(model.intercept_), tables.n_features,
                   bounds, pos[order], letter[order], ref_k, alt_k, dn, top, _chunks(m))
         delta[order] = alt_k - ref_k[win[order]]
@@ -465,20 +464,31 @@ def _gapped(row, t, cols) -> str:
 def _wd_top(weights, ref_row, alt_row):
     """The positional k-mer whose weight changes most between two windows (any change: indels):
     ``(k-mer, 1-based start, signed change)``, ties to the lower order, then start, lost first."""
-    from ..io import window_indices
-
     best = ("", 0, np.nan)
     best_abs = -1.0
-    for k, table in enumerate(weights.tables, start=1):
-        idx = window_indices(np.stack([ref_row, alt_row]), k, 4)
-        rows = np.arange(idx.shape[1])
-        for i in np.flatnonzero(idx[0] != idx[1]):
-            wr, wa = table[rows[i], idx[0, i]], table[rows[i], idx[1, i]]
-            if abs(wr) > best_abs:
+    for k, idx, known in _known_windows(np.stack([ref_row, alt_row]), len(weights.tables)):
+        table = weights.tables[k - 1]
+        # a window that covers an unknown base is no feature: it is lost or gained only where it is known
+        for i in np.flatnonzero((idx[0] != idx[1]) | (known[0] != known[1])):
+            wr, wa = table[i, idx[0, i]], table[i, idx[1, i]]
+            if known[0, i] and abs(wr) > best_abs:
                 best, best_abs = (decode(ref_row[None, i:i + k])[0], i + 1, -wr), abs(wr)
-            if abs(wa) > best_abs:
+            if known[1, i] and abs(wa) > best_abs:
                 best, best_abs = (decode(alt_row[None, i:i + k])[0], i + 1, wa), abs(wa)
     return best
+
+
+def _known_windows(codes, degree):
+    """For k = 1..degree: ``(k, idx, known)``, the k-mer index of every window of ``codes`` (n, L) (an
+    unknown base, code >= 4, read as 0) and whether the window covers no unknown base (as
+    :meth:`PositionalWeights.score <seqimp.kernels.PositionalWeights.score>`)."""
+    from ..io import window_indices
+
+    unknown = codes >= 4
+    clean = np.where(unknown, 0, codes).astype(np.uint8)
+    covered = np.concatenate([np.zeros((codes.shape[0], 1), np.int64), np.cumsum(unknown, axis=1)], axis=1)
+    for k in range(1, degree + 1):
+        yield k, window_indices(clean, k, 4), covered[:, k:] - covered[:, :-k] == 0
 
 
 def deltasvm_sums(model, ref_sequences, variants) -> np.ndarray:
@@ -503,7 +513,7 @@ def deltasvm_sums(model, ref_sequences, variants) -> np.ndarray:
     m = codes.shape[0]
     bounds = np.searchsorted(win[order], np.arange(m + 1)).astype(np.int64)
     dn = np.empty(order.size)
-    _gkm_snvs(codes, _rc(codes), tables.word_length, tables.left, tables.right, with_col, model.coef_,
+    _gkm_snvs(codes, reverse_complement_codes(codes), tables.word_length, tables.left, tables.right, with_col, model.coef_,
               bool(model.reverse_complement), bool(model.normalize), float(model.intercept_), tables.n_features,
               bounds, pos, letter, np.full(m, np.nan), np.empty(order.size), dn, np.empty((order.size, 4)), _chunks(m))
     out = np.empty(order.size)
@@ -520,12 +530,10 @@ def base_importance(model, ref_sequences, *, batch_size=4096) -> np.ndarray:
     codes = _window_codes(ref_sequences, kind, model)
     m, length = codes.shape
     if kind == "wd":
-        from ..io import window_indices
-
         out = np.zeros((m, length))
-        for k, table in enumerate(model.tables, start=1):
-            idx = window_indices(codes, k, 4)
-            contrib = table[np.arange(idx.shape[1])[None, :], idx] / k  # (m, L - k + 1)
+        for k, idx, known in _known_windows(codes, len(model.tables)):
+            # (m, L - k + 1); a window that covers an unknown base is no feature and adds nothing
+            contrib = np.where(known, model.tables[k - 1][np.arange(idx.shape[1])[None, :], idx], 0.0) / k
             for j in range(k):
                 out[:, j:j + idx.shape[1]] += contrib
         return out
