@@ -19,6 +19,9 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
                     positional=False, alphabet=None):
     """The background distribution for POIM/FIRM.
 
+    Unknown letters (N) are kept: the chain counts the contexts and letters that are all
+    known (:meth:`MarkovBackground.fit`).
+
     Parameters
     ----------
     kind : {"uniform", "negative", "all"}, default="negative"
@@ -27,9 +30,6 @@ def make_background(kind="negative", *, positive=None, negative=None, fasta=None
     positive, negative : sequences, optional
     fasta : sequences, optional
         Fit on these instead (``seqimp poim --background-fasta``).
-
-    Unknown letters (N) are kept: the chain counts the contexts and letters that are all
-    known (:meth:`MarkovBackground.fit`).
     length : int, optional
         Needed for ``"uniform"`` (and checked against the data otherwise).
     order : int, default=0

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._logging import UserError, log
-from ._options import add_mask_option, details, position_origin, positive_float, positive_int, read_pair
+from ._options import add_mask_option, details, mask_option, position_origin, positive_float, positive_int, read_pair
 
 __all__ = ["Inputs", "Records", "add_input_options", "read_inputs", "read_records", "read_motif_source", "ALPHABETS",
            "default_negatives", "read_motif_inputs", "TABLE_HELP"]
@@ -189,11 +189,6 @@ def add_input_options(p, *, table="classifier or regressor", regression=True, al
                            help="ridge penalty of the WD regressor (default 1)")
 
 
-def _mask(args) -> bool:
-    """``--mask-lowercase`` (False for a command without it)."""
-    return bool(getattr(args, "mask_lowercase", False))
-
-
 def _given(args, *names):
     return [f"--{n.replace('_', '-')}" for n in names if getattr(args, n, None) is not None]
 
@@ -238,7 +233,7 @@ def read_inputs(args, *, any_length=False) -> Inputs:
         if getattr(args, "fasta", None) is not None:
             if negatives:
                 raise UserError(f"--fasta gives the sequences to scan; {negatives[0]} does not apply")
-            return Inputs(read_records(args.fasta, "--fasta", mask_lowercase=_mask(args), alphabet=alphabet),
+            return Inputs(read_records(args.fasta, "--fasta", mask_lowercase=mask_option(args), alphabet=alphabet),
                           origin=origin, alphabet=alphabet)
         if any_length:
             return _read_records_pair(args, origin, alphabet)
@@ -260,9 +255,9 @@ def _read_records_pair(args, origin, alphabet) -> Inputs:
             and Path(args.negative).is_file() and Path(args.positive).samefile(args.negative):
         raise UserError(f"--positive and --negative are the same file ({args.negative}); enrichment needs two "
                         "different sets")
-    pos = read_records(args.positive, "--positive", mask_lowercase=_mask(args), alphabet=alphabet) \
+    pos = read_records(args.positive, "--positive", mask_lowercase=mask_option(args), alphabet=alphabet) \
         if getattr(args, "positive", None) else None
-    neg = read_records(args.negative, "--negative", mask_lowercase=_mask(args), alphabet=alphabet) \
+    neg = read_records(args.negative, "--negative", mask_lowercase=mask_option(args), alphabet=alphabet) \
         if getattr(args, "negative", None) else None
     if getattr(args, "negatives", None) == "shuffle":
         if pos is None:
@@ -287,13 +282,13 @@ def _read_bed(args, alphabet, origin) -> Inputs:
         raise UserError(f"--positive-bed needs {' and '.join(missing)}")
     regions = read_bed(args.positive_bed, name="--positive-bed")
     pos = extract_windows(regions, args.genome, args.width, alphabet=alphabet, name="--positive-bed",
-                          mask_lowercase=_mask(args))
+                          mask_lowercase=mask_option(args))
     dropped = dict(pos.dropped)
     line = f"--positive-bed {args.positive_bed}: {len(pos)} windows of {args.width} nt ({_drop_text(pos.dropped)})"
     neg = None
     if getattr(args, "negative_bed", None) is not None:
         neg = extract_windows(args.negative_bed, args.genome, args.width, alphabet=alphabet, name="--negative-bed",
-                              mask_lowercase=_mask(args))
+                              mask_lowercase=mask_option(args))
         line += f"; --negative-bed {args.negative_bed}: {len(neg)} windows ({_drop_text(neg.dropped)})"
     elif getattr(args, "negatives", None) == "shuffle":
         neg = _shuffled(args, pos)
@@ -318,7 +313,7 @@ def _read_table(args, negatives, alphabet, origin) -> Inputs:
     skip = getattr(args, "skip_invalid", False)
     data = read_sequence_table(args.table, sequence_column=args.sequence_column, value_column=args.value_column,
                                alphabet=alphabet, on_invalid="skip" if skip else "error",
-                               mask_lowercase=_mask(args))
+                               mask_lowercase=mask_option(args))
     kind = (f"labels {data.classes[1]!r} (positive) and {data.classes[0]!r}" if data.binary
             else "measured values")
     log(f"--table {args.table}: {len(data)} sequences of length {data.length} with {kind}"
@@ -366,7 +361,7 @@ def read_motif_inputs(args) -> Inputs:
     from ..io._any_length import centred_windows, pad_records, read_any_length
 
     on_invalid = "skip" if args.skip_invalid else "error"
-    sets = [(option, path, read_any_length(path, args.alphabet, on_invalid, mask_lowercase=_mask(args)))
+    sets = [(option, path, read_any_length(path, args.alphabet, on_invalid, mask_lowercase=mask_option(args)))
             for option, path in
             (("--positive", args.positive), ("--negative", args.negative)) if path is not None]
     lengths = [c.size for _o, _p, (_ids, codes, _s, _k) in sets for c in codes]

@@ -19,7 +19,7 @@ __all__ = ["add_other_model_options", "load_other_model",
            "add_db_option", "add_quiet", "add_dask_options", "dask_client", "add_data_options", "add_model_options",
            "read_pair", "check_degree", "MODEL_KINDS", "MODEL_KIND_HELP", "MODEL_KIND_DETAILS",
            "BACKGROUND_DETAILS", "add_gkm_options",
-           "position_origin", "details", "MASK_HELP", "MASK_DETAILS", "add_mask_option"]
+           "position_origin", "details", "MASK_HELP", "MASK_DETAILS", "add_mask_option", "mask_option"]
 
 
 def details(target, text: str):
@@ -220,6 +220,11 @@ MASK_DETAILS = ("As HOMER's -mask: repeats soft-masked in lower case are read as
                 "are always read as unknown (the log counts the records and bases).")
 
 
+def mask_option(args) -> bool:
+    """``--mask-lowercase`` (False for a command without it)."""
+    return bool(getattr(args, "mask_lowercase", False))
+
+
 def add_mask_option(group) -> None:
     """``--mask-lowercase`` in ``group`` (:data:`MASK_HELP`); the readers take ``args.mask_lowercase``."""
     details(group.add_argument("--mask-lowercase", action="store_true", help=MASK_HELP), MASK_DETAILS)
@@ -276,7 +281,7 @@ def read_pair(args):
         raise UserError(f"--positive and --negative are the same file ({args.negative}); "
                         "a classifier needs two different classes")
     alphabet = getattr(args, "alphabet", "dna")
-    mask = getattr(args, "mask_lowercase", False)
+    mask = mask_option(args)
     pos = read_fasta(args.positive, alphabet, on_invalid=on_invalid, mask_lowercase=mask) if args.positive else None
     neg = read_fasta(args.negative, alphabet, on_invalid=on_invalid, mask_lowercase=mask) if args.negative else None
     if pos is not None and neg is not None and pos.length != neg.length:

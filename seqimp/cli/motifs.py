@@ -9,7 +9,8 @@ from pathlib import Path
 from ._inputs import add_input_options, default_negatives, read_motif_inputs, read_motif_source
 from ._logging import UserError, progress_enabled
 from ._options import (BACKGROUND_DETAILS, BACKGROUND_HELP, BACKGROUNDS, add_data_options, add_db_option,
-                       add_gkm_options, add_model_options, add_quiet, check_degree, details, positive_int, share)
+                       add_gkm_options, add_model_options, add_quiet, check_degree, details, mask_option, positive_int,
+                       share)
 from ._vocabulary import add_strand_option
 from ._output_folder import check_output_path, input_paths, output_dir, owned_files
 from ._printing import print_motifs
@@ -374,8 +375,8 @@ def _positive_of_one_length(args):
     from ..io import SequenceSet
     from ..io._any_length import centred_windows, read_any_length
 
-    ids, codes, source, _skipped = read_any_length(args.positive, mask_lowercase=bool(getattr(args, "mask_lowercase",
-                                                                                             False)))
+    ids, codes, source, _skipped = read_any_length(args.positive, on_invalid="skip" if args.skip_invalid else "error",
+                                                   mask_lowercase=mask_option(args))
     lengths = {c.size for c in codes}
     if args.width is not None:
         windows, short = centred_windows(ids, codes, args.width, source=source)

@@ -30,7 +30,6 @@ __all__ = [
     "kmer_string",
     "window_indices",
     "INVALID",
-    "known_mask",
 ]
 
 #: Code stored in the lookup table for bytes that are not in the alphabet.
@@ -246,12 +245,6 @@ def encode(seqs, alphabet="dna", *, names=None) -> np.ndarray:
     if wrong.size:
         raise invalid(*divmod(int(wrong[0]), length))
     return codes.reshape(n, length)
-
-
-def known_mask(codes, alphabet="dna") -> np.ndarray:
-    """``codes < alphabet.size``: True where the symbol is known (not N, X or another ambiguous
-    letter), same shape as ``codes``."""
-    return np.asarray(codes) < get_alphabet(alphabet).size
 
 
 def decode(codes, alphabet="dna") -> list[str]:

@@ -70,16 +70,13 @@ def centred_windows(ids, codes, width, *, alphabet="dna", source=None) -> tuple[
     return SequenceSet(rows, [ids[i] for i in keep], alphabet, source), len(codes) - len(keep)
 
 
-def pad_records(sets, *, alphabet="dna", random_state=None) -> list:
+def pad_records(sets, *, alphabet="dna") -> list:
     """Pad the records of every set in ``sets`` (``(ids, codes, source)``, codes a list of uint8
     arrays) to the longest record of all of them with unknown letters (N), as
     :class:`PaddedSequences`.
 
     Padding is no sequence: a k-mer, gapped k-mer or motif window that covers an unknown letter
-    is no feature, seed or site, so a padded record holds exactly the words of the record itself.
-    ``random_state`` is accepted for callers written when the padding was shuffles of the record;
-    nothing is drawn."""
-    del random_state  # the padding is unknown letters: nothing random
+    is no feature, seed or site, so a padded record holds exactly the words of the record itself."""
     alpha = get_alphabet(alphabet)
     longest = max(c.size for _ids, codes, _src in sets for c in codes)
     out = []
