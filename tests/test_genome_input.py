@@ -270,3 +270,29 @@ def test_variant_windows_keep_n_as_unknown_in_windows_and_flanks(tmp_path):
     right = "".join(revcomp(seqs["chr2"][s - 12:s].upper()))
     assert "".join("ACGTN"[c] for c in minus.left[0]) == left
     assert "".join("ACGTN"[c] for c in minus.right[0]) == right and "N" in right
+
+
+def test_genome_negatives_read_soft_masked_repeats_as_the_positives_were_read(tmp_path):
+    """With mask_lowercase the drawn windows have unknown bases exactly at the genome's lower-case letters
+    (as extract_windows reads the positives), and still none over an assembly gap (N)."""
+    rng = np.random.default_rng(4)
+    seq = list("".join(rng.choice(list("ACGT"), size=6000)))
+    for s in range(100, 6000, 400):         # soft-masked repeats, 60 nt every 400 nt
+        seq[s:s + 60] = [c.lower() for c in seq[s:s + 60]]
+    seq[3000:3200] = ["N"] * 200            # an assembly gap
+    chrom = "".join(seq)
+    genome = tmp_path / "g.fa"
+    genome.write_text(f">chrA\n{chrom}\n")
+    bed = write(tmp_path, "p.bed", "chrA\t50\t150\nchrA\t1000\t1100\nchrA\t5000\t5100\n")
+    for mask in (False, True):
+        pos = extract_windows(bed, genome, 80, mask_lowercase=mask)
+        neg = genome_negatives(pos, genome, per_positive=5, random_state=0, mask_lowercase=mask)
+        assert len(neg) > 0
+        for r in range(len(neg)):
+            c = neg.coords.iloc[r]
+            window = chrom[c["start"]:c["end"]]
+            assert "N" not in window
+            lower = np.array([ch.islower() for ch in window])
+            assert np.array_equal(neg.codes[r] == 4, lower & mask)
+        if mask:
+            assert any((neg.codes == 4).any(axis=1))

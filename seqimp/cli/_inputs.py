@@ -294,7 +294,8 @@ def _read_bed(args, alphabet, origin) -> Inputs:
         neg = _shuffled(args, pos)
         line += f"; negatives: {len(neg)} dinucleotide-preserving shuffles"
     elif getattr(args, "negatives", None) == "genome":
-        neg = genome_negatives(pos, args.genome, exclude=regions, random_state=args.seed)
+        neg = genome_negatives(pos, args.genome, exclude=regions, random_state=args.seed,
+                               mask_lowercase=mask_option(args))
         line += f"; negatives: {len(neg)} GC-matched genomic windows ({_drop_text(neg.dropped)})"
     if neg is not None:
         dropped.update({f"negative_{k}": v for k, v in getattr(neg, "dropped", {}).items()})

@@ -325,7 +325,7 @@ def _gc_bin(codes, bins):
 
 
 def genome_negatives(positives, genome, *, per_positive=1, gc_bins=20, exclude=None, random_state=None,
-                     max_rounds=50) -> GenomicWindows:
+                     max_rounds=50, mask_lowercase=False) -> GenomicWindows:
     """Random GC-matched genomic windows from the positives' chromosomes, not overlapping them.
 
     For every positive window, ``per_positive`` negatives of the same width are drawn on the
@@ -350,6 +350,10 @@ def genome_negatives(positives, genome, *, per_positive=1, gc_bins=20, exclude=N
     max_rounds : int, default=50
         Rounds of candidate draws per chromosome; quotas still open after them are counted
         in ``dropped["gc_unmatched"]``.
+    mask_lowercase : bool, default=False
+        Read the drawn windows' soft-masked (lower-case) bases as unknown, as the positives were
+        read (``extract_windows(mask_lowercase=True)``); a window is still rejected for an
+        assembly gap (N), not for a masked repeat.
 
     Returns
     -------
@@ -394,6 +398,8 @@ def genome_negatives(positives, genome, *, per_positive=1, gc_bins=20, exclude=N
             codes = _fetch(fa, chrom, cand, width, alpha)
             ok = (codes < alpha.size).all(axis=1)
             cand, codes = cand[ok], codes[ok]
+            if mask_lowercase and cand.size:  # the repeats of windows without a gap, unknown as in the positives
+                codes = _fetch(fa, chrom, cand, width, alpha, mask_lowercase=True)
             bins = _gc_bin(codes, gc_bins)
             order = rng.permutation(cand.size)   # accept in random order, not left to right
             taken_s = []                          # starts taken this round, sorted
