@@ -90,3 +90,32 @@ def test_a_motif_on_both_strands_stays_called_on_both():
     assert 0.3 < row["plus_strand"] < 0.7
     assert set(out.sites["strand"]) == {"+", "-"}
     assert not one_strand(round(row["plus_strand"] * row["sites"]), row["sites"])
+
+
+def test_a_one_strand_motif_is_masked_on_its_strand():
+    """Explaining a one-strand motif away erases the negatives' sites on the strand it was called
+    on, at that strand's threshold: the same as masking on the + strand, whatever the run's strands."""
+    from seqimp.motifs._sites import has_site, mask_sites
+
+    pos, neg = _set(3, "+")
+    out = refine_motifs([_seed()], pos, neg, strand="both", held_out=False)
+    motif, row = out.motifs[0], out.stats.iloc[0].to_dict()
+    assert row["strand"] == "given"
+    masked = {}
+    for strands in (("+", "-"), ("+",)):
+        p, n = pos.copy(), neg.copy()
+        counts = mask_sites(motif, row, p, n, out.sites, strands=strands, random_state=0)
+        masked[strands] = (counts, p, n)
+    (counts, p, n), (ref_counts, ref_p, ref_n) = masked[("+", "-")], masked[("+",)]
+    assert counts == ref_counts
+    np.testing.assert_array_equal(p, ref_p)
+    np.testing.assert_array_equal(n, ref_n)
+    # the negatives erased: those whose best + strand window passes the threshold, by site_scores
+    starts = np.arange(int(row["window_start"]) - 1, int(row["window_end"]))
+    background = np.bincount(neg.ravel(), minlength=5)[:4] + 1.0
+    best = site_scores(motif.pwm, neg, starts, ("+",), background / background.sum()).max(axis=(1, 2))
+    hit = np.flatnonzero(has_site(best, row["threshold"], row["inclusive"]))
+    assert counts[1] == len(hit) and list(np.flatnonzero((n != neg).any(axis=1))) == list(hit)
+    # read on both strands against that + strand threshold, more negatives would pass
+    both = site_scores(motif.pwm, neg, starts, ("+", "-"), background / background.sum()).max(axis=(1, 2))
+    assert int(has_site(both, row["threshold"], row["inclusive"]).sum()) > len(hit)

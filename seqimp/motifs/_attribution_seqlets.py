@@ -49,7 +49,6 @@ __all__ = ["check_attribution_arrays", "find_attribution_seqlets", "attribution_
 DEFAULTS = dict(window=15, flank=5, fdr=0.05, max_shift=8, min_similarity=0.5, merge_similarity=0.7,
                 contain_similarity=0.8, trim=0.25, min_seqlets=20, min_contribution=0.5, min_width=4)
 
-_LN2 = float(np.log(2.0))
 #: Shares of the windows whose narrowest intervals measure the null (:func:`_laplace_null`).
 _SHARES = (0.5, 0.25, 0.1)
 

@@ -78,7 +78,7 @@ import pandas as pd
 from .._utils.renamed import renamed_keywords
 from ..errors import SeqimpError, check_choice
 from ..io._check import check_sequences
-from ._sites import best_windows, has_site, site_scores, site_threshold
+from ._sites import best_site_scores, best_windows, has_site, site_threshold
 from ._stats import fisher_log10, is_palindromic
 from ._zoops_fit import FitOptions, fit_motif, held_out_sites, letter_frequencies
 
@@ -343,7 +343,7 @@ def _one_strand_sites(pwm, pos, starts, strands, background, threshold, inclusiv
 def _called(pwm, pos, neg, starts, strands, background, fpr, claimed):
     """The sites of ``pwm`` on ``strands``: ``(negatives' best scores, threshold, inclusive,
     positives' best scores, starts, strands, has a site)`` (step 4)."""
-    neg_best = site_scores(pwm, neg, starts, strands, background).max(axis=(1, 2))
+    neg_best = best_site_scores(pwm, neg, starts, strands, background)
     threshold, inclusive = site_threshold(neg_best, fpr)
     best, at, on = best_windows(pwm, pos, starts, strands, background, claimed)
     return neg_best, threshold, inclusive, best, at, on, has_site(best, threshold, inclusive)
@@ -361,9 +361,9 @@ def _composition(pwm, pos, shuffled, starts, strands, background, threshold, inc
     negatives)."""
     if depleted or len(pos) == 0:
         return {"shuffled_sites": np.nan, "log10_composition_p_value": np.nan}
-    hits = int(has_site(site_scores(pwm, pos, starts, strands, background).max(axis=(1, 2)), threshold,
+    hits = int(has_site(best_site_scores(pwm, pos, starts, strands, background), threshold,
                         inclusive).sum())
-    control = int(has_site(site_scores(pwm, shuffled, starts, strands, background).max(axis=(1, 2)), threshold,
+    control = int(has_site(best_site_scores(pwm, shuffled, starts, strands, background), threshold,
                            inclusive).sum())
     n = len(pos)
     return {"shuffled_sites": control, "log10_composition_p_value": fisher_log10(hits, n - hits, control, n - control)}

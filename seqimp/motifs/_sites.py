@@ -10,7 +10,7 @@ Codes are letter indices (0..3 for A, C, G, T; 4 for an unknown base, N or anoth
 code) of shape (n, L); ``starts`` are the 0-based starts of the windows searched, ``strands`` a
 tuple of ``"+"``/``"-"``. A window that covers an unknown base has no score (``-inf``): it is
 never a site and adds nothing to EM's counts; the reverse complement keeps an unknown base
-unknown (:data:`COMPLEMENT`). The window loops are
+unknown (:func:`seqimp.io._strand.reverse_complement_codes`). The window loops are
 numba kernels (:func:`site_scores`, :func:`weighted_counts`); ``tests/test_motifs_discovery.py``
 checks both against plain loops.
 """
@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import SeqimpError
+from ..io._strand import reverse_complement_codes
 from ._site_rule import (_cut, _has_site, _is_site, _log_tail, _tail_kernel,  # noqa: F401 (read from here)
                          enrichment_threshold, has_site, site_rank, site_threshold, sites_passing, strict_threshold)
 
@@ -28,18 +29,10 @@ __all__ = ["window_letters", "site_scores", "best_site_scores", "site_threshold"
            "enrichment_threshold", "WindowTerms", "em_step", "overlaps", "mask_sites"]
 
 
-#: The complement of every code: A<->T, C<->G, an unknown base (4) stays unknown; indexed by a
-#: code (codes above 4 are not letters and map to themselves).
+#: The complement of every code, the table :func:`_counts_kernel` reads: A<->T, C<->G, an
+#: unknown base (4) stays unknown; indexed by a code (codes above 4 are not letters and map to
+#: themselves), as :func:`seqimp.io._strand.reverse_complement_codes` complements them.
 COMPLEMENT = np.array([3, 2, 1, 0] + list(range(4, 256)), dtype=np.uint8)
-#: The code of an unknown base (:attr:`seqimp.io.Alphabet.unknown` of DNA)
-UNKNOWN = 4
-
-
-def reverse_complement_codes(x):
-    """The reverse complement of code arrays along their last axis: 3 - code for a letter, an
-    unknown base (4) kept unknown (``3 - 4`` is no letter)."""
-    x = np.asarray(x)
-    return COMPLEMENT[x[..., ::-1]].astype(x.dtype, copy=False)
 
 
 def window_letters(codes, starts, m, strand):
@@ -403,10 +396,12 @@ def mask_sites(motif, stats, positive, negative, sites, *, strands=("+",), rando
     no later window, word or site reads them -- exactly "explained away", and no random draw).
 
     In the positives, the sites of the site table (one per positive at most); in the
-    negatives, every negative's best window (``strands``) within the motif's search window
+    negatives, every negative's best window within the motif's search window
     (``window_start``..``window_end`` of ``stats``) that makes a site under its threshold
     (``threshold``, ``inclusive``), scored against the negatives' letter frequencies as
-    :func:`seqimp.motifs.refine_motifs` scored it.
+    :func:`seqimp.motifs.refine_motifs` scored it: on ``strands``, or on the + strand alone
+    where the row's ``strand`` is ``"given"`` (a motif whose sites lie on one strand, called
+    there at the threshold of the negatives' + strand).
 
     Parameters
     ----------
@@ -419,6 +414,7 @@ def mask_sites(motif, stats, positive, negative, sites, *, strands=("+",), rando
     sites : pandas.DataFrame
         The motif's rows of the site table (``sequence`` 0-based, ``position`` 1-based).
     strands : tuple of str
+        The run's strands; ``("+",)`` where ``stats["strand"]`` is ``"given"``.
     random_state : int, Generator or None
     erase : {"random", "unknown"}, default="random"
 
@@ -434,11 +430,14 @@ def mask_sites(motif, stats, positive, negative, sites, *, strands=("+",), rando
     counts = np.bincount(negative.ravel(), minlength=5)[:4] + 1.0
     background = counts / counts.sum()
     m = motif.length
+    if stats.get("strand") == "given":  # called on the + strand only, at that strand's threshold
+        strands = ("+",)
     starts = np.arange(int(stats["window_start"]) - 1, int(stats["window_end"]))
     best, at, _ = best_windows(motif.pwm, negative, starts, strands, background, None)
     hit = np.flatnonzero(has_site(best, float(stats["threshold"]), bool(stats["inclusive"])))
     places = [(positive, int(i), int(p) - 1) for i, p in zip(sites["sequence"], sites["position"])]
     places += [(negative, int(i), int(at[i])) for i in hit]
     for codes, i, s in places:
-        codes[i, s:s + m] = UNKNOWN if erase == "unknown" else rng.choice(4, size=m, p=background)
+        # 4: the unknown code (N)
+        codes[i, s:s + m] = 4 if erase == "unknown" else rng.choice(4, size=m, p=background)
     return len(sites), len(hit)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._motif import information_content
 from ._placement import concentrated_window
-from ._sites import best_windows, em_step, has_site, site_scores, site_threshold
+from ._sites import best_site_scores, best_windows, em_step, has_site, site_threshold
 from ._tune import tune_pwm
 
 __all__ = ["FitOptions", "fit_motif", "held_out_sites", "letter_frequencies"]
@@ -223,15 +223,15 @@ def held_out_sites(motif, pos, neg, strands, o, folds=2, called=None):
         pwm, starts = fit_motif(motif, p_fit, n_fit, strands, background, letter_frequencies(p_fit), o)
         counted = strands
         if called is not None and tuple(called) != tuple(strands):
-            neg_best = site_scores(pwm, n_fit, starts, strands, background).max(axis=(1, 2))
+            neg_best = best_site_scores(pwm, n_fit, starts, strands, background)
             best, _at, on = best_windows(pwm, p_fit, starts, strands, background, None)
             has = has_site(best, *site_threshold(neg_best, o.fpr))
             if 2 * int((has & (on == 1)).sum()) > int(has.sum()):  # most of its sites on the other strand
                 pwm = pwm[::-1, ::-1].copy()
             counted = tuple(called)
-        neg_best = site_scores(pwm, n_fit, starts, counted, background).max(axis=(1, 2))
+        neg_best = best_site_scores(pwm, n_fit, starts, counted, background)
         threshold, inclusive = site_threshold(neg_best, o.fpr)
         for j, test in enumerate((pos[fold_pos == f], neg[fold_neg == f])):
-            best = site_scores(pwm, test, starts, counted, background).max(axis=(1, 2))
+            best = best_site_scores(pwm, test, starts, counted, background)
             hits[j] += int(has_site(best, threshold, inclusive).sum())
     return hits
