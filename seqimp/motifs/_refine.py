@@ -244,17 +244,18 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             pwm = pwm[::-1, ::-1].copy()
             on = 1 - on
             minus = n_sites - minus
-        called = strands  # the strands its sites are called on
+        called, seed = strands, motif  # the strands its sites are called on, the seed of its fits
         # an enriched motif whose sites lie on one strand (not a palindrome: its strands are one)
         lone = strand == "both" and not depleted and not is_palindromic(pwm)
         if lone and _one_strand_sites(pwm, pos, starts, strands, background, threshold, inclusive, owner >= 0,
                                       n_sites - minus, n_sites):
-            # its sites lie on one strand (now the given one): called there, at the threshold of
-            # the negatives' given strand alone
-            # and fitted there, as --strand given fits it: the EM on both strands drew half its
-            # evidence from the other strand's windows, where the motif has no sites
+            # its sites lie on one strand (now the given one): fitted again there, as --strand given
+            # fits it (the EM on both strands drew half its evidence from windows of the strand
+            # the motif never uses), from the seed turned to that strand, and called there, at the
+            # threshold of the negatives' given strand alone; its held-out fits the same way
             called = ("+",)
-            seed = motif if pwm_flipped is False else replace(motif, pwm=motif.pwm[::-1, ::-1].copy())
+            if pwm_flipped:
+                seed = replace(motif, pwm=motif.pwm[::-1, ::-1].copy())
             pwm, starts = fit_motif(seed, pos, neg, called, background, positive_letters, opts)
             neg_best, threshold, inclusive, best, at, on, has = _called(pwm, pos, neg, starts, called, background,
                                                                          fpr, owner >= 0)
@@ -268,7 +269,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan,
                     "log10_held_out_p_value": np.nan}
         elif held_out:
-            kept_pos, kept_neg = held_out_sites(motif, pos, neg, strands, opts, called=called)
+            kept_pos, kept_neg = held_out_sites(seed, pos, neg, called, opts)
             log_held = fisher_log10(kept_pos, len(pos) - kept_pos, kept_neg, len(neg) - kept_neg, side)
             held = {"held_out_sites": kept_pos, "held_out_negative_sites": kept_neg,
                     "held_out_p_value": 10.0 ** log_held, "log10_held_out_p_value": log_held}

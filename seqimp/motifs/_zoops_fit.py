@@ -205,33 +205,24 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
     return pwm, starts
 
 
-def held_out_sites(motif, pos, neg, strands, o, folds=2, called=None):
+def held_out_sites(motif, pos, neg, strands, o, folds=2):
     """Sites of ``motif`` in sequences its PWM and threshold were not fitted on: ``(positives with
     a site, negatives with a site)``, pooled over ``folds`` folds (sequence i in fold i mod
-    ``folds``). Each fold's PWM is fitted (:func:`fit_motif`) and its threshold calibrated on the
-    other folds' positives and negatives. On the sequences the EM was fitted to, a motif
-    always finds sites (it placed its windows where they fit best); a few dozen positives let
-    it fit a composition or a chance pattern there, which the held-out sites do not show.
-    ``called``: the strands the sites are counted on where other than ``strands`` (``("+",)``
-    for a motif whose sites lie on one strand): each fold's PWM is then turned to the strand
-    most of its sites in the fitted folds lie on and its sites counted on that strand alone."""
+    ``folds``). Each fold's PWM is fitted (:func:`fit_motif`) on ``strands`` and its threshold
+    calibrated on the other folds' positives and negatives, as the motif's own PWM is (a motif
+    whose sites lie on one strand: ``("+",)`` and ``motif`` turned to that strand). On the
+    sequences the EM was fitted to, a motif always finds sites (it placed its windows where they
+    fit best); a few dozen positives let it fit a composition or a chance pattern there, which
+    the held-out sites do not show."""
     hits = [0, 0]
     fold_pos, fold_neg = np.arange(len(pos)) % folds, np.arange(len(neg)) % folds
     for f in range(folds):
         p_fit, n_fit = pos[fold_pos != f], neg[fold_neg != f]
         background = letter_frequencies(n_fit)
         pwm, starts = fit_motif(motif, p_fit, n_fit, strands, background, letter_frequencies(p_fit), o)
-        counted = strands
-        if called is not None and tuple(called) != tuple(strands):
-            neg_best = best_site_scores(pwm, n_fit, starts, strands, background)
-            best, _at, on = best_windows(pwm, p_fit, starts, strands, background, None)
-            has = has_site(best, *site_threshold(neg_best, o.fpr))
-            if 2 * int((has & (on == 1)).sum()) > int(has.sum()):  # most of its sites on the other strand
-                pwm = pwm[::-1, ::-1].copy()
-            counted = tuple(called)
-        neg_best = best_site_scores(pwm, n_fit, starts, counted, background)
+        neg_best = best_site_scores(pwm, n_fit, starts, strands, background)
         threshold, inclusive = site_threshold(neg_best, o.fpr)
         for j, test in enumerate((pos[fold_pos == f], neg[fold_neg == f])):
-            best = best_site_scores(pwm, test, starts, counted, background)
+            best = best_site_scores(pwm, test, starts, strands, background)
             hits[j] += int(has_site(best, threshold, inclusive).sum())
     return hits
