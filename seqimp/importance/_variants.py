@@ -24,10 +24,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SeqimpError, check_int, check_random_state
+from ..io import decode, reverse_complement_codes
 from ..io._alphabet import INVALID
-from ..io import decode
 from ..io._check import check_sequences
-from ..io._strand import reverse_complement_codes
 
 __all__ = [
     "EFFECT_COLUMNS",

@@ -97,7 +97,7 @@ def flank_counts(counts, window, forward):
     """Add the letters of ``window`` (codes of one occurrence with its flanks) to ``counts``
     (shape (len(window), 4)), read on the reverse strand where not ``forward``; an unknown
     base (4) in a flank adds to no letter."""
-    from ..io._strand import reverse_complement_codes
+    from ..io import reverse_complement_codes
 
     window = np.asarray(window) if forward else reverse_complement_codes(window)
     known = window < 4

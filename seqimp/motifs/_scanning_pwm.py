@@ -75,7 +75,7 @@ import numpy as np
 
 from ..errors import SeqimpError, check_int, check_random_state
 from ..io._check import check_sequences
-from ..io._strand import reverse_complement_codes
+from ..io import reverse_complement_codes
 from ._refine import MotifSites
 from .known._scan import SCALE, best_sequence_scores, encode_any_length
 from ._sites import WindowTerms, best_site_scores, best_windows, enrichment_threshold, site_scores, strict_threshold

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import SeqimpError
-from ..io._strand import reverse_complement_codes
+from ..io import reverse_complement_codes
 from ._site_rule import (_cut, _has_site, _is_site, _log_tail, _tail_kernel,  # noqa: F401 (read from here)
                          enrichment_threshold, has_site, site_rank, site_threshold, sites_passing, strict_threshold)
 
