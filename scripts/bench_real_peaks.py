@@ -5,10 +5,14 @@ Each tool runs with its defaults on each set (``seqimp motifs --positive P [--ne
 ``streme.txt``) go through the same TOMTOM command against JASPAR 2024 CORE vertebrates
 non-redundant (``tomtom -no-ssc -min-overlap 5 -dist pearson -evalue -thresh 10 -text``), and a
 motif is matched when one target has q <= 0.05. A motif's family is the JASPAR ``tf_family`` of its
-best target (smallest q, then p); for a heterodimer (``GATA1::TAL1``) the family of its first
-factor. Per set and tool the table gives the families found (in the tool's motif order, with the
-number of motifs in each), the motifs with no match, the whole command's wall time and its peak
-resident memory (``ru_maxrss`` of the child and the processes it waited for, from ``wait4``).
+best target (smallest q, then p; targets tied with it on both count too); for a heterodimer
+(``GATA1::TAL1``) the family of its first factor (``real_peaks_judging.py``). Per set and tool the
+table gives the families found (in the tool's motif order, with the number of motifs in each),
+the motifs with no match, the whole command's wall time and its peak resident memory
+(``ru_maxrss`` of the child and the processes it waited for, from ``wait4``); then the motifs
+that pass their held-out test (p <= 0.05: STREME also writes the last three it tested, which
+failed it), their families, and on seqimp's row the families of STREME's passing motifs that
+seqimp's motifs lack (``missing_vs_streme``).
 
     python scripts/bench_real_peaks.py --out bench_real_peaks \\
         --streme /tmp/meme/bin/streme --tomtom /tmp/meme/bin/tomtom [--sets klf1,nfe2] [--reuse streme]
@@ -28,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -36,15 +39,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from real_peaks_judging import (PASS_PVALUE, Q_MAX, TOMTOM_COLUMNS, best_matches, family_table,  # noqa: F401
+                                held_out_pvalues, passing_families,
+                                parse_meme, parse_streme_footer, parse_streme_xml, parse_tomtom,
+                                read_jaspar_families, target_family)
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 JASPAR_MEME = DATA / "tomtom_reference" / "JASPAR2024_CORE_vertebrates_non-redundant.meme"
 JASPAR_TRANSFAC = DATA / "jaspar" / "JASPAR2024_CORE_vertebrates_non-redundant_pfms_transfac.txt"
-Q_MAX = 0.05
 TOOLS = ("seqimp", "streme")
 TOMTOM_ARGS = ["-no-ssc", "-min-overlap", "5", "-dist", "pearson", "-evalue", "-thresh", "10", "-text"]
-TOMTOM_COLUMNS = ("Query_ID", "Target_ID", "Optimal_offset", "p-value", "E-value", "q-value",
-                  "Overlap", "Query_consensus", "Target_consensus", "Orientation")
 
 
 @dataclass(frozen=True)
@@ -112,121 +117,6 @@ def resolve(source: str, data: Path, inputs: Path):
     inputs.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(f">{n}\n{s}\n" for n, s in records))
     return path, (f"{cls}: {dropped} records with ambiguity codes left out" if dropped else "")
-
-
-# ------------------------------------------------------------------------------ parsing ---
-
-def parse_meme(text: str) -> list:
-    """The motifs of a MEME-format text (STREME's ``streme.txt``, seqimp's ``motifs.meme``), in file
-    order: dicts with ``id``, ``alt``, ``width``, ``nsites`` and ``evalue`` (``None`` when absent)."""
-    motifs = []
-    for line in text.splitlines():
-        if line.startswith("MOTIF"):
-            fields = line.split()
-            motifs.append({"id": fields[1], "alt": " ".join(fields[2:]), "width": None,
-                           "nsites": None, "evalue": None})
-        elif line.startswith("letter-probability matrix") and motifs:
-            info = dict(re.findall(r"(\w+)=\s*(\S+)", line))
-            motifs[-1]["width"] = int(info["w"]) if "w" in info else None
-            motifs[-1]["nsites"] = float(info["nsites"]) if "nsites" in info else None
-            motifs[-1]["evalue"] = float(info["E"]) if "E" in info else None
-    return motifs
-
-
-def parse_streme_footer(text: str) -> dict:
-    """STREME's version, stop reason and own time from its text output."""
-    out = {}
-    m = re.search(r"^MEME version (\S+)", text, re.M)
-    out["version"] = m.group(1) if m else None
-    m = re.search(r"^(Stopped because .*)$", text, re.M)
-    out["stopped"] = m.group(1).strip() if m else None
-    m = re.search(r"^FINALTIME:\s*(\S+) seconds", text, re.M)
-    out["finaltime_s"] = float(m.group(1)) if m else None
-    return out
-
-
-def parse_tomtom(text: str) -> list:
-    """The rows of TOMTOM's ``-text`` output as dicts (numbers as floats/ints); comment lines
-    (``#``), the header and blank lines are skipped."""
-    rows = []
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#") or line.startswith("Query_ID"):
-            continue
-        fields = line.rstrip("\n").split("\t")
-        if len(fields) < len(TOMTOM_COLUMNS):
-            raise ValueError(f"TOMTOM output line has {len(fields)} fields, expected "
-                             f"{len(TOMTOM_COLUMNS)}: {line[:60]!r}")
-        row = dict(zip(TOMTOM_COLUMNS, fields))
-        for key in ("p-value", "E-value", "q-value"):
-            row[key] = float(row[key])
-        row["Optimal_offset"] = int(row["Optimal_offset"])
-        row["Overlap"] = int(row["Overlap"])
-        rows.append(row)
-    return rows
-
-
-def read_jaspar_families(path: Path) -> dict:
-    """``{matrix ID: (TF name, family)}`` from JASPAR's TRANSFAC file: the family is the first
-    factor's ``tf_family`` (a heterodimer's families are joined by ``; ``), else its ``tf_class``,
-    else the TF name."""
-    out = {}
-    for block in path.read_text().split("\n//"):
-        ac = re.search(r"^AC (\S+)", block, re.M)
-        if not ac:
-            continue
-        name = re.search(r"^ID (.+)$", block, re.M)
-        name = name.group(1).strip() if name else ac.group(1)
-        fam = re.search(r"^CC tf_family:(.*)$", block, re.M)
-        cls = re.search(r"^CC tf_class:(.*)$", block, re.M)
-        label = next((x.group(1).split(";")[0].strip() for x in (fam, cls) if x and x.group(1).strip()),
-                     name)
-        out[ac.group(1)] = (name, label)
-    return out
-
-
-def target_family(target_id: str, families: dict):
-    """``(TF name, family)`` of a TOMTOM target ID such as ``MA0493.3_KLF1``."""
-    matrix = target_id.split("_", 1)[0]
-    if matrix in families:
-        return families[matrix]
-    name = target_id.split("_", 1)[1] if "_" in target_id else target_id
-    return name, name
-
-
-def best_matches(rows: list, q_max: float = Q_MAX) -> dict:
-    """``{query: its best row}`` among rows with q <= ``q_max``: smallest q, then p, then target."""
-    best = {}
-    for row in rows:
-        if row["q-value"] > q_max:
-            continue
-        key = (row["q-value"], row["p-value"], row["Target_ID"])
-        old = best.get(row["Query_ID"])
-        if old is None or key < (old["q-value"], old["p-value"], old["Target_ID"]):
-            best[row["Query_ID"]] = row
-    return best
-
-
-def family_table(motifs: list, rows: list, families: dict, q_max: float = Q_MAX):
-    """Per motif (the tool's order): its best target and family at q <= ``q_max`` (``None`` when
-    unmatched), its nearest target at any q (``nearest``, ``nearest_q``) and TOMTOM's consensus of
-    it; and the families found, in the order of the tool's first motif in each, with the
-    number of motifs in each, and the count of unmatched motifs."""
-    best = best_matches(rows, q_max)
-    nearest = best_matches(rows, float("inf"))
-    per_motif, found = [], {}
-    for rank, motif in enumerate(motifs, start=1):
-        row, near = best.get(motif["id"]), nearest.get(motif["id"])
-        entry = {**motif, "rank": rank, "target": None, "tf": None, "family": None, "q": None,
-                 "consensus": near["Query_consensus"] if near else None,
-                 "nearest": near["Target_ID"] if near else None,
-                 "nearest_q": near["q-value"] if near else None}
-        if row is not None:
-            tf, family = target_family(row["Target_ID"], families)
-            entry.update(target=row["Target_ID"], tf=tf, family=family, q=row["q-value"])
-            found[family] = found.get(family, 0) + 1
-        per_motif.append(entry)
-    unmatched = sum(m["target"] is None for m in per_motif)
-    return per_motif, list(found.items()), unmatched
 
 
 # ------------------------------------------------------------------------------ running ---
@@ -326,7 +216,7 @@ def git_commit() -> str:
 # ------------------------------------------------------------------------------ tables ----
 
 SUMMARY_COLUMNS = ("set", "tool", "motifs", "matched", "unmatched", "families", "expected_found",
-                   "wall_s", "max_rss_mib", "note")
+                   "wall_s", "max_rss_mib", "note", "passing", "passing_families", "missing_vs_streme")
 
 
 def summary_row(set_: Set, tool: str, record: dict | None, motifs: list, found: list,
@@ -358,6 +248,20 @@ def summary_row(set_: Set, tool: str, record: dict | None, motifs: list, found: 
             "max_rss_mib": f"{record['max_rss_mib']:.0f}", "note": "; ".join(notes)}
 
 
+def missing_vs_streme(summary: list) -> None:
+    """On every other tool's row of a set STREME ran on: ``missing_vs_streme``, the families of
+    STREME's passing motifs (held-out p <= 0.05) that the tool's families lack ("-" for none)."""
+    streme = {r["set"]: r for r in summary if r["tool"] == "streme" and r.get("passing_families") is not None
+              and "passing" in r}
+    for r in summary:
+        ref = streme.get(r["set"])
+        if r["tool"] == "streme" or ref is None or r.get("families") in ("", None):
+            continue
+        have = {f.rsplit(" (", 1)[0] for f in r["families"].split("; ")} if r["families"] != "-" else set()
+        wanted = [f for f in ref["passing_families"].split("; ") if f]
+        r["missing_vs_streme"] = "; ".join(f for f in wanted if f not in have) or "-"
+
+
 def to_tsv(rows: list, columns) -> str:
     return "".join("\t".join(str(r.get(c, "")) for c in columns) + "\n"
                    for r in [dict(zip(columns, columns)), *rows])
@@ -381,7 +285,7 @@ def per_set_markdown(rows: list, sets: list) -> str:
 
 MOTIF_COLUMNS = ("set", "tool", "rank", "id", "consensus", "width", "nsites", "evalue", "target", "tf",
                  "family", "q",
-                 "nearest", "nearest_q")
+                 "nearest", "nearest_q", "held_out_p")
 
 
 # ------------------------------------------------------------------------------ main ------
@@ -463,6 +367,10 @@ def main(argv=None) -> int:
                 judged = tomtom is not None
             per_motif, found, unmatched = family_table(motifs, rows, families)
             row = summary_row(set_, tool, record, motifs, found, unmatched, judged)
+            pvalues = held_out_pvalues(tool, set_dir / tool) if record["rc"] == 0 else {}
+            if pvalues:
+                row["passing"] = sum(pvalues.get(m["id"], 1.0) <= PASS_PVALUE for m in motifs)
+                row["passing_families"] = "; ".join(passing_families(per_motif, pvalues)) if judged else ""
             extra = "; ".join(n for n in (pos_note, neg_note) if n)
             if extra:
                 row["note"] = "; ".join(n for n in (row["note"], extra) if n)
@@ -472,11 +380,13 @@ def main(argv=None) -> int:
                                    "q": "" if m["q"] is None else f"{m['q']:.3g}",
                                    "nearest_q": "" if m["nearest_q"] is None else f"{m['nearest_q']:.3g}",
                                    "evalue": "" if m["evalue"] is None else f"{m['evalue']:.3g}",
+                                   "held_out_p": f"{pvalues[m['id']]:.3g}" if m["id"] in pvalues else "",
                                    **{k: ("" if m[k] is None else m[k])
                                       for k in ("consensus", "target", "tf", "family", "nearest")}})
             print(f"bench_real_peaks: {set_.key}: {tool}: {row['motifs']} motifs, families "
                   f"{row['families'] or '-'} ({row['wall_s']} s)", file=sys.stderr, flush=True)
 
+    missing_vs_streme(summary)
     streme_text = ""
     for s in summary:
         if s["tool"] == "streme":

@@ -202,3 +202,51 @@ def test_real_jaspar_families_when_present():
     assert fam["MA0493.3"] == ("KLF1", KRUPPEL)
     assert fam["MA0140.3"] == ("GATA1::TAL1", GATA)
     assert fam["MA0108.3"] == ("TBP", "TBP-related factors")
+
+
+def _row(query, target, p, q):
+    return {"Query_ID": query, "Target_ID": target, "p-value": p, "q-value": q, "E-value": p * 879,
+            "Optimal_offset": 0, "Overlap": 8, "Query_consensus": "CACGTGAC", "Target_consensus": "CACGTGAC",
+            "Orientation": "+"}
+
+
+def test_targets_tied_on_q_and_p_give_every_family():
+    """An E-box matching TFEB and Arntl with the same p and q counts for both families, the best
+    row's (smallest target ID: USF2) first; a target with a larger p does not count."""
+    families = {"MA0692.2": ("TFEB", "bHLH-ZIP"), "MA0603.2": ("Arntl", "PAS domain factors"),
+                "MA0526.5": ("USF2", "bHLH-ZIP"), "MA0004.1": ("Arnt", "Other")}
+    rows = [_row("m1", "MA0692.2_TFEB", 7e-7, 2e-4), _row("m1", "MA0603.2_Arntl", 7e-7, 2e-4),
+            _row("m1", "MA0526.5_USF2", 7e-7, 2e-4), _row("m1", "MA0004.1_Arnt", 9e-7, 2e-4)]
+    per_motif, found, unmatched = bench.family_table([{"id": "m1"}], rows, families)
+    assert per_motif[0]["target"] == "MA0526.5_USF2"
+    assert per_motif[0]["family"] == "bHLH-ZIP; PAS domain factors"
+    assert found == [("bHLH-ZIP", 1), ("PAS domain factors", 1)] and unmatched == 0
+
+
+def test_held_out_pvalues_of_streme_xml_and_seqimp_table(tmp_path):
+    (tmp_path / "streme").mkdir()
+    (tmp_path / "streme" / "streme.xml").write_text(
+        '<motifs>\n<motif id="1-CCACACCC" alt="STREME-1" width="8" test_pvalue="2.3e-009" '
+        'test_evalue="1e-8">\n</motif>\n<motif id="2-AGATAA" alt="STREME-2" test_pvalue="2.5e-001">\n</motif>\n')
+    assert bench.held_out_pvalues("streme", tmp_path / "streme") == {"1-CCACACCC": 2.3e-9, "2-AGATAA": 0.25}
+    (tmp_path / "seqimp").mkdir()
+    (tmp_path / "seqimp" / "motifs.tsv").write_text("name\tconsensus\theld_out_p_value\nmotif1\tAGATAA\t1e-05\n"
+                                                    "motif2\tCCCC\tnan\n")
+    assert bench.held_out_pvalues("seqimp", tmp_path / "seqimp") == {"motif1": 1e-5}
+    assert bench.held_out_pvalues("seqimp", tmp_path / "absent") == {}
+
+
+def test_passing_families_and_what_seqimp_misses():
+    """Only motifs whose held-out p is at most 0.05 give passing families; seqimp's row lists
+    STREME's passing families it lacks."""
+    per_motif = [{"id": "a", "family": KRUPPEL}, {"id": "b", "family": f"{GATA}; Other"},
+                 {"id": "c", "family": "Ets-related"}, {"id": "d", "family": None}]
+    pvalues = {"a": 1e-9, "b": 0.05, "c": 0.25, "d": 1e-3}
+    assert bench.passing_families(per_motif, pvalues) == [KRUPPEL, GATA, "Other"]
+    summary = [{"set": "s", "tool": "seqimp", "families": f"{KRUPPEL} (2)", "passing": 2},
+               {"set": "s", "tool": "streme", "families": "x", "passing": 3,
+                "passing_families": f"{KRUPPEL}; {GATA}"},
+               {"set": "t", "tool": "seqimp", "families": "-", "passing": 0}]
+    bench.missing_vs_streme(summary)
+    assert summary[0]["missing_vs_streme"] == GATA
+    assert "missing_vs_streme" not in summary[1] and "missing_vs_streme" not in summary[2]

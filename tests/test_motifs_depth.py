@@ -81,7 +81,7 @@ def test_three_failing_candidates_in_a_row_end_the_search_and_a_pass_restarts_th
     queue = [DOMINANT, None, None, COFACTOR, None, None, None, None, None]  # None: a random PWM
     asked = []
 
-    def source(pos, neg, *, strand, exclude, round):
+    def source(pos, neg, *, strand, exclude, round, control):
         word = queue[len(asked)]
         asked.append(round)
         pwm = rng.dirichlet(np.ones(4), size=8) if word is None else _word_motif(word).pwm
@@ -134,11 +134,10 @@ def test_a_run_reports_held_out_p_and_e_values_and_repeats_bit_for_bit(gkm_runs)
 
 
 @pytest.mark.parametrize("length", [300, 120])
-def test_a_positional_run_searches_position_free_on_long_sequences_only(tmp_path, length):
+def test_a_positional_run_searches_position_free_after_its_rounds(tmp_path, length):
     """TGACTCA at 21 in every positive (the WD model's POIM finds it) and the co-factor's word
-    anywhere on either strand in 40% (the rounds' word fallback finds it): on 300 nt the deeper
-    search follows the rounds (recorded, its candidates counted); on 120 nt the positional run
-    has none."""
+    anywhere on either strand in 40% (the rounds' word fallback finds it): at either length the
+    deeper search follows the rounds (recorded, its candidates counted) and adds nothing."""
     rng = np.random.default_rng(3)
     n = 100
     pos = rng.integers(0, 4, (n, length)).astype(np.uint8)
@@ -156,11 +155,8 @@ def test_a_positional_run_searches_position_free_on_long_sequences_only(tmp_path
     assert (table["log10_held_out_p_value"] <= np.log10(0.05)).all()
     assert (tmp_path / "motifs_poim.npz").exists()  # the parked POIM moved into place
     assert run.parameters["candidates_tested"] == run.tested >= 2
-    if length >= 300:
-        assert run.parameters["depth"]["motifs_found"] == 0
-        assert run.parameters["depth"]["candidates_tested"] <= FAILURES
-    else:
-        assert "depth" not in run.parameters
+    assert run.parameters["depth"]["motifs_found"] == 0
+    assert run.parameters["depth"]["candidates_tested"] <= FAILURES
 
 
 def test_gapped_words_count_every_sequence_once_as_enumeration_does():
@@ -215,3 +211,63 @@ def test_the_report_cards_show_the_held_out_p_and_e_value(gkm_runs):
     html = motif_cards(folder, lambda path: path.exists(), False)
     for row in table.to_dict("records"):
         assert f"held-out p = {row['held_out_p_value']}, E = {row['evalue']}" in html
+
+
+def _gc_rich_with_ccaat(seed=7, n=300, length=120, gc=0.72, rate=0.25):
+    """Positives whose letters are G or C with probability ``gc`` (CpG-island-like) and hold
+    CCAATCA in ``rate`` of them, anywhere on either strand; negatives at G/C 0.42 (gene bodies)."""
+    rng = np.random.default_rng(seed)
+
+    def letters(count, p_gc):
+        probs = np.array([1 - p_gc, p_gc, p_gc, 1 - p_gc]) / 2
+        return rng.choice(4, size=(count, length), p=probs).astype(np.uint8)
+
+    pos, neg = letters(n, gc), letters(n, 0.42)
+    for i in np.flatnonzero(rng.random(n) < rate):
+        w = _codes("CCAATCA") if rng.random() < 0.5 else _codes("TGATTGG")
+        start = rng.integers(0, length - 7)
+        pos[i, start:start + 7] = w
+    return pos, neg
+
+
+def test_candidate_words_must_beat_the_positives_shuffles_too():
+    """In G/C-rich positives against A/T-richer negatives the most enriched word is a G/C word;
+    enriched against the positives' dinucleotide shuffles as well, it is the planted CCAAT word.
+    The p-value is the larger of the two Fisher tests (scipy's hypergeometric tail), times the
+    words tested."""
+    from scipy.stats import hypergeom
+
+    from seqimp.io import dinucleotide_shuffle, kmer_string
+    from seqimp.motifs._word_seeds import _presence, word_log10_pvalues
+    from seqimp.motifs.search._depth import word_candidate
+
+    pos, neg = _gc_rich_with_ccaat()
+    control = dinucleotide_shuffle(np.tile(pos, (2, 1)), random_state=0)
+    plain = word_candidate(pos, neg, strand="both", exclude=(), round=2)[1]["word"].iloc[0]
+    assert set(plain.replace("N", "")) <= set("CG"), plain
+    word = word_candidate(pos, neg, strand="both", exclude=(), round=2, control=control)[1]["word"].iloc[0]
+    assert "CCAAT" in word or "ATTGG" in word, word
+
+    a, b, c = (_presence(x, 6)[0] for x in (pos, neg, control))
+    tested = np.array([int("".join(str("ACGT".index(ch)) for ch in w), 4) for w in ("CCAATC", "GCGCGC", "CGGCGC")])
+    got = word_log10_pvalues(a, b, len(pos), len(neg), tested, 4 ** 6, c, len(control))
+    for w, value in zip(tested, got):
+        tails = [hypergeom.sf(a[w] - 1, len(pos) + n_other, len(pos), a[w] + other[w])
+                 for other, n_other in ((b, len(neg)), (c, len(control)))]
+        assert value == pytest.approx(np.log10(max(tails)) + 6 * np.log10(4), abs=1e-6), kmer_string(int(w), 6)
+
+
+@pytest.mark.parametrize("letters", ["positives", "negatives"])
+def test_a_position_free_em_stays_on_its_word_against_the_positives_letters(letters):
+    """The EM of a position-free CCAATCA seed in G/C-rich positives against A/T-richer
+    negatives: weighing the windows against the positives' own letters (the deeper search's
+    ``em_letters``) it keeps CCAAT; against the negatives' it drifts into a G/C run."""
+    from seqimp.motifs._scanning_pwm import still_the_motif
+    from seqimp.motifs._zoops_fit import FitOptions, fit_motif, letter_frequencies
+
+    pos, neg = _gc_rich_with_ccaat()
+    seed = _word_motif("CCAATCA", name="word1")
+    o = FitOptions(pad=3, flank=3, fpr=0.01, pseudocount=1.0, seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=5,
+                   tol=1e-7, max_grow=5, max_length=30, em_letters=letters)
+    pwm, _starts = fit_motif(seed, pos, neg, ("+", "-"), letter_frequencies(neg), letter_frequencies(pos), o)
+    assert still_the_motif(_word_motif("CCAATCA").pwm, pwm) == (letters == "positives")

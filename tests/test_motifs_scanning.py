@@ -406,3 +406,27 @@ def test_the_tuned_fit_written_is_bagged_over_drawn_controls(monkeypatch):
     with pytest.raises(SeqimpError, match="bag") as err:
         scanning_motifs(_sites(start), pos, neg, bag=0)
     assert "\n" not in str(err.value)
+
+
+def _word_pwm(word, sure=0.85):
+    """A PWM with ``sure`` on each letter of ``word`` (N: uniform)."""
+    pwm = np.full((len(word), 4), 0.25)
+    for j, letter in enumerate(word):
+        if letter != "N":
+            pwm[j] = (1 - sure) / 3
+            pwm[j, "ACGT".index(letter)] = sure
+    return pwm
+
+
+def test_a_scanning_fit_that_changes_the_core_letters_is_another_motif():
+    """still_the_motif: sharpened, flank-grown and reverse-complemented fits of NFY's CCAAT box
+    stay the motif; a fit that turns CCAAT into CCACT, and a G/C run, do not."""
+    from seqimp.motifs._scanning_pwm import still_the_motif
+
+    start = _word_pwm("NGGCCAATCAN", 0.9)  # 1.37 bits a letter: every letter is core
+    assert still_the_motif(start, _word_pwm("NGGCCAATCAN", 0.95))
+    assert still_the_motif(start, _word_pwm("CCGGCCAATCAGC", 0.8))  # flanks grown
+    assert still_the_motif(start, _word_pwm("NTGATTGGCCN", 0.9))  # the other strand
+    assert not still_the_motif(start, _word_pwm("CGCGGCCACTCGGCGG", 0.8))  # CCAAT lost
+    assert not still_the_motif(start, _word_pwm("GGGGCGGGGCGG", 0.8))
+    assert not still_the_motif(start, _word_pwm("NGGCCAA", 0.9))  # the core's end cut off

@@ -12,7 +12,8 @@ motif from its sites:
    site with probability gamma, its place uniform over the window and strands. The E-step
    gives every place its posterior probability; the M-step sets every column to the
    posterior-weighted letter counts plus ``pseudocount`` letters spread as the background
-   (the negatives' letter frequencies), and gamma to the mean posterior mass. Iterated to
+   (the negatives' letter frequencies; the positives' with ``em_letters="positives"``, as
+   the deeper search fits its candidates), and gamma to the mean posterior mass. Iterated to
    convergence; the log-likelihood never decreases. For a depleted motif the roles of the
    positives and the negatives are swapped (its sites are in the negatives).
 2. **Grow and trim.** While an end column is informative, ``pad`` more columns are added on
@@ -138,7 +139,7 @@ class MotifSites:
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
                   ids=None, held_out=True, random_state=None, min_length=1, tune=False,
-                  max_held_out_pvalue=None) -> MotifSites:
+                  max_held_out_pvalue=None, em_letters="negatives") -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
     Parameters
@@ -197,6 +198,12 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         Replaces step 3 for an enriched motif, in the main fit and in every held-out fold, with
         the discriminative tuning of its PWM at the site threshold on the sequences of that fit
         (:func:`seqimp.motifs._tune.tune_pwm`; the gkm model's motifs use it).
+    em_letters : {"negatives", "positives"}, default="negatives"
+        The letter frequencies the EM (step 1) weighs a window against: the negatives' (the
+        site scores' background), or those of the sequences the sites sit in (MEME's choice; the
+        deeper search's candidates, :mod:`seqimp.motifs.search._depth`: in G/C-rich promoters
+        against A/T-richer gene bodies every G/C-rich window beats the negatives' letters, and a
+        CCAAT seed anywhere in the sequence drifts into a G/C run).
 
     Returns
     -------
@@ -218,8 +225,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     ids = [f"pos{i + 1}" for i in range(len(pos))] if ids is None else list(ids)
     background = letter_frequencies(neg)
     positive_letters = letter_frequencies(pos)  # what a (non-depleted) motif's sites sit in
+    check_choice(em_letters, "em_letters", ("negatives", "positives"))
     opts = FitOptions(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length,
-                    min_length, tune)
+                      min_length, tune, em_letters)
     strands = ("+", "-") if strand == "both" else ("+",)
     # composition-matched controls: the positives' dinucleotide shuffles (step 6)
     shuffled = dinucleotide_shuffle(pos, random_state=random_state) if len(pos) else pos

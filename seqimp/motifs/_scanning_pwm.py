@@ -40,7 +40,8 @@ How: for every enriched motif,
    PWM). The tuned fit, or the sharpened one that passes the most held-out positives where it
    passes clearly more of them than the tuned one (by at least 2 and :data:`MARGIN_SD` of a
    standard deviation of the difference, the square root of their sum), is kept only where,
-   pooled, it passes clearly more held-out positives than the starts do. Then
+   pooled, it passes clearly more held-out positives than the starts do; a fit that is no longer
+   the motif it started from (:func:`still_the_motif`) is not taken. Then
    it is fitted on all sequences, from the start on all of them -- a tuned fit as the mean
    log-odds of ``bag`` ascents, each against the negatives and a control drawn for it (one
    ascent learns its control's few best windows too: on ``gen weaklong``, over six control
@@ -100,6 +101,12 @@ MAX_CONTROL_WINDOWS = 4_000_000
 #: 0.208 against 0.197). The sharpened PWM tuned as well was tried and not kept: on ``masked`` it
 #: won the held-out count by a few sequences and then recalled fewer planted GATA4 sites (0.371 against 0.411)
 FIT_KINDS = ("tuned", "sharpened", "sharpened at the FPR")
+#: The least :func:`seqimp.motifs._copies.pwm_similarity` of a PWM for scanning to the motif it was
+#: fitted from (:func:`still_the_motif`; the similarity at which motifs are copies, :func:`seqimp.motifs._copies.same_motif`)
+SAME_MOTIF_SIMILARITY = 0.5
+#: A column of the motif carrying at least this many bits is its core: a PWM for scanning keeps
+#: its most probable letter there (:func:`still_the_motif`)
+CORE_BITS = 1.0
 #: rounds of :func:`sharpened_pwm` at most, and its pseudocount (letters at the background's frequencies)
 SHARPEN_ITER = 10
 SHARPEN_PSEUDOCOUNT = 1.0
@@ -370,24 +377,55 @@ def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, contro
     held = np.nan
     if held_out and min(len(pos), len(neg)) >= 4:
         passed = dict.fromkeys(FIT_KINDS, 0)
-        start_held = 0
+        start_held, drifted = 0, set()
         halves = [(np.ascontiguousarray(pos[h::2]), neg[h::2]) for h in (0, 1)]  # contiguous: read many times
         for h in (0, 1):
             candidates = fits(begin[h], halves[h][0], halves[h][1], h + 1)
             held_pos, held_neg = halves[1 - h][0], control(halves[1 - h][1], h + 3)
             for kind, pwm in candidates.items():
+                if not still_the_motif(begin[h], pwm):
+                    drifted.add(kind)
+                    continue
                 passed[kind] += _passing(pwm, held_pos, held_neg, background, fpr, terms)
             start_held += _passing(begin[h], held_pos, held_neg, background, fpr, terms)
-        best = max(FIT_KINDS, key=lambda k: passed[k])  # the first of FIT_KINDS among equals
-        kind = best if _clearly_more(passed[best], passed[FIT_KINDS[0]]) else FIT_KINDS[0]
+        eligible = [k for k in FIT_KINDS if k not in drifted]
         logger.debug(f"held-out positives passing: {name} {start_held}, "
-                     + ", ".join(f"{k} {v}" for k, v in passed.items()))
+                     + ", ".join(f"{k} {v}" if k in eligible else f"{k} (another motif)" for k, v in passed.items()))
+        if not eligible:
+            return begin[2], False, start_held / len(pos), name
+        best = max(eligible, key=lambda k: passed[k])  # the first of FIT_KINDS among equals
+        kind = best if _clearly_more(passed[best], passed[eligible[0]]) else eligible[0]
         if not _clearly_more(passed[kind], start_held):
             return begin[2], False, start_held / len(pos), name
         held = passed[kind] / len(pos)
     else:
         kind = FIT_KINDS[0]  # without the held-out check: the first kind
-    return fits(begin[2], pos, neg, 0, (kind,), bag)[kind], True, held, kind
+    final = fits(begin[2], pos, neg, 0, (kind,), bag)[kind]
+    if not still_the_motif(begin[2], final):
+        return begin[2], False, held, name
+    return final, True, held, kind
+
+
+def still_the_motif(start, pwm) -> bool:
+    """Whether a PWM for scanning is still the motif it was fitted from: the two are copies
+    (:func:`seqimp.motifs._copies.pwm_similarity` at least :data:`SAME_MOTIF_SIMILARITY`) and, at
+    their best alignment, every column of the start that carries at least :data:`CORE_BITS` bits
+    keeps its most probable letter in the fit. Over every window of G/C-rich promoters against
+    gene bodies a fit from NFY's CCAAT box can grow G/C-rich flanks and turn CCAAT into CCACT,
+    recalling more promoters: another motif (a G/C run, reported already), not this one's PWM."""
+    from ._copies import pwm_similarity
+    from ._motif import information_content
+
+    start, pwm = np.asarray(start, dtype=np.float64), np.asarray(pwm, dtype=np.float64)
+    similarity, offset, strand = pwm_similarity(start, pwm, strand="both")
+    if similarity < SAME_MOTIF_SIMILARITY:
+        return False
+    fit = pwm[::-1, ::-1] if strand == "-" else pwm
+    for j in np.flatnonzero(information_content(start) >= CORE_BITS):
+        k = j - offset  # the fit's column aligned with the start's column j
+        if not 0 <= k < fit.shape[0] or fit[k].argmax() != start[j].argmax():
+            return False
+    return True
 
 
 def _clearly_more(a, b) -> bool:

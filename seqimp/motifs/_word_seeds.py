@@ -29,7 +29,8 @@ from ._gkm_seeds import _variant, _word_codes, flank_counts, round_named, word_c
 from ._motif import Motif
 from ._sites import _tail_kernel
 
-__all__ = ["word_seeds", "WORD_LENGTHS", "WORD_MAX_PVALUE"]
+__all__ = ["word_seeds", "enriched_words", "word_log10_pvalues", "occurrence_pwm", "WORD_LENGTHS",
+           "WORD_MAX_PVALUE"]
 
 #: Word lengths counted by :func:`word_seeds`
 WORD_LENGTHS = (6, 8, 10)
@@ -42,6 +43,61 @@ WORD_LENGTHS = (6, 8, 10)
 WORD_MAX_PVALUE = 1e-6
 
 _COLUMNS = ["name", "word", "positives", "negatives", "log10_p_value"]
+
+
+def enriched_words(a, b, n_pos, n_neg, min_occurrences, c=None, n_ctrl=None):
+    """The word indices held by at least ``min_occurrences`` positives (``a``: per word, the
+    positives holding it) and by a larger share of the positives than of the negatives (``b``)
+    -- and, with controls, than of the controls (``c`` of ``n_ctrl``)."""
+    keep = (a >= min_occurrences) & (a * n_neg > b * n_pos)
+    if c is not None:
+        keep &= a * n_ctrl > c * n_pos
+    return np.flatnonzero(keep)
+
+
+def word_log10_pvalues(a, b, n_pos, n_neg, tested, n_words, c=None, n_ctrl=None):
+    """log10 of the Bonferroni-adjusted (times ``n_words``) one-sided Fisher p-value of the
+    words ``tested``: the exact hypergeometric tail of the positives among the sequences holding
+    the word, positives (``a`` of ``n_pos``) against negatives (``b`` of ``n_neg``). With
+    composition controls (``c`` of ``n_ctrl``: dinucleotide shuffles of the positives) the larger
+    of that and the same test against the controls: a word enriched only because the positives'
+    letters and letter pairs are (a GC-rich word in CpG-island promoters against gene bodies)
+    does not pass."""
+    def log10_tail(other, n_other):
+        out = np.empty(len(tested))
+        _tail_kernel(a[tested].astype(np.int64), (a[tested] + other[tested]).astype(np.int64), n_pos + n_other, n_pos,
+                     out)
+        return out / np.log(10)
+
+    log_p = log10_tail(b, n_neg)
+    if c is not None:
+        log_p = np.maximum(log_p, log10_tail(c, n_ctrl))
+    return log_p + np.log10(n_words)
+
+
+def occurrence_pwm(positive, fwd, rev, m, w, pad, both, *, name):
+    """The position-free PWM of word ``w`` (``m`` letters, a gapped word's gap included) at its
+    occurrences in ``positive`` (``fwd``, ``rev``: the word index of every window on each
+    strand), on the word's strand (``both``: the reverse strand's occurrences too), with ``pad``
+    letters on each side and one pseudocount per letter and column; ``start`` is the median
+    occurrence (1-based), ``spread`` their standard deviation. None where every occurrence lies
+    too near an end."""
+    L = positive.shape[1]
+    counts = np.ones((m + 2 * pad, 4))
+    starts = []
+    for hits, forward in ((fwd == w, True), (rev == w, False)) if both else ((fwd == w, True),):
+        for i, j in zip(*np.nonzero(hits)):
+            lo = j - pad
+            if lo < 0 or j + m + pad > L:
+                continue
+            flank_counts(counts, positive[i, lo:j + m + pad], forward)  # an unknown base adds no letter
+            starts.append(lo)
+    if not starts:
+        return None
+    starts = np.asarray(starts, dtype=np.float64)
+    start = int(min(max(int(np.round(np.median(starts))), 0), L - counts.shape[0])) + 1  # half to even, as round
+    return Motif(name, counts / counts.sum(axis=1, keepdims=True), start=start, spread=float(starts.std()),
+                 position_free=True)
 
 
 def _presence(codes, m, canonical=None):
@@ -61,7 +117,7 @@ def _presence(codes, m, canonical=None):
 
 
 def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_motifs=3, max_pvalue=WORD_MAX_PVALUE,
-               min_occurrences=5, pad=3, exclude=(), round=1):
+               min_occurrences=5, pad=3, exclude=(), round=1, control=None):
     """Seed motifs from the words most enriched in ``positive`` (module docstring).
 
     Parameters
@@ -84,6 +140,9 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
         not returned.
     round : int, default=1
         The round of explaining away: later rounds' seeds are named ``round<r>_word1, ...``.
+    control : ndarray of shape (c, L''), uint8, optional
+        Composition controls of the positives (dinucleotide shuffles): a word must also be
+        enriched against them, and its p-value is the larger of the two (:func:`word_log10_pvalues`).
 
     Returns
     -------
@@ -101,6 +160,7 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
     if positive.ndim != 2 or negative.ndim != 2 or not len(positive) or not len(negative):
         raise SeqimpError("word seeds need positive and negative sequences as 2-d arrays of codes")
     n_pos, n_neg = len(positive), len(negative)
+    n_ctrl = None if control is None else len(control)
     ranked = []  # (log10 adjusted p, -positives, length, word index)
     codes = {}
     for m in sorted({int(x) for x in lengths}):
@@ -113,20 +173,16 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
         a, fwd, rev = _presence(positive, m, canonical)
         b = _presence(negative, m, canonical)[0]
         codes[m] = (fwd, rev, b)
-        tested = np.flatnonzero((a >= min_occurrences) & (a * n_neg > b * n_pos))
+        c = None if control is None else _presence(control, m, canonical)[0]
+        tested = enriched_words(a, b, n_pos, n_neg, min_occurrences, c, n_ctrl)
         if canonical is not None:  # one of each word and its reverse complement: the smaller index
             tested = tested[tested == canonical[tested]]
         if not len(tested):
             continue
         n_words = 4 ** m if strand == "given" else (4 ** m + (4 ** (m // 2) if m % 2 == 0 else 0)) // 2
-        level = np.log10(max_pvalue) - np.log10(n_words)  # the most log10 p may be
-        # the one-sided Fisher test: the exact hypergeometric tail of the positives among the
-        # sequences holding the word (natural log, summed in numba as the enrichment threshold's)
-        log_p = np.empty(len(tested))
-        _tail_kernel(a[tested].astype(np.int64), (a[tested] + b[tested]).astype(np.int64), n_pos + n_neg, n_pos, log_p)
-        log_p /= np.log(10)
-        keep = log_p <= level
-        log_adj = np.minimum(log_p[keep] + np.log10(n_words), 0.0)
+        log_adj = word_log10_pvalues(a, b, n_pos, n_neg, tested, n_words, c, n_ctrl)
+        keep = log_adj <= np.log10(max_pvalue)
+        log_adj = np.minimum(log_adj[keep], 0.0)
         ranked += [(float(lp), -int(a[w]), m, int(w)) for lp, w in zip(log_adj, tested[keep])]
     seeds, rows, used = [], [], []
     for log_adj, minus_a, m, w in sorted(ranked):
@@ -137,22 +193,10 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
             continue
         used.append(text)
         fwd, rev, b = codes[m]
-        counts = np.ones((m + 2 * pad, 4))
-        starts = []
-        L = positive.shape[1]
-        for hits, forward in ((fwd == w, True), (rev == w, False)) if strand == "both" else ((fwd == w, True),):
-            for i, j in zip(*np.nonzero(hits)):
-                lo = j - pad
-                if lo < 0 or j + m + pad > L:
-                    continue
-                flank_counts(counts, positive[i, lo:j + m + pad], forward)
-                starts.append(lo)
-        if not starts:
+        seed = occurrence_pwm(positive, fwd, rev, m, w, pad, strand == "both", name=f"word{len(seeds) + 1}")
+        if seed is None:
             continue
-        starts = np.asarray(starts, dtype=np.float64)
-        start = int(min(max(int(np.round(np.median(starts))), 0), L - counts.shape[0])) + 1  # half to even, as round
-        seed = Motif(f"word{len(seeds) + 1}", counts / counts.sum(axis=1, keepdims=True), start=start,
-                     spread=float(starts.std()), score=-log_adj, position_free=True)
+        seed.score = -log_adj
         if any(same_motif(x, seed, strand=strand) for x in exclude):
             continue
         seeds.append(seed)

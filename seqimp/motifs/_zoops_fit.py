@@ -163,6 +163,7 @@ class FitOptions:
     max_length: int
     min_length: int = 1
     tune: bool = False
+    em_letters: str = "negatives"
 
 
 def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
@@ -175,19 +176,23 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
     train = neg if depleted else pos  # where the motif's sites are
     # a motif's column stands out from the negatives AND from the letters its sites sit in
     backgrounds = (background, background if depleted else positive_letters)
+    # em_letters="positives": the EM weighs every window against the letters of the sequences the
+    # sites sit in; against the negatives' (A/T-richer gene bodies beside CpG-island promoters)
+    # every G/C-rich window would look like a site, and a position-free CCAAT seed drifts into a G/C run
+    em_background = positive_letters if o.em_letters == "positives" and not depleted else background
     p = min(o.pad, (L - motif.length) // 2)
     seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, o.seed_ic), np.full((p, 4), 0.25)])
     starts = _window(motif, seed.shape[0], L, p, o.flank)
-    pwm, n_eff = _em(seed, train, starts, strands, background, o.pseudocount, o.max_iter, o.tol)
+    pwm, n_eff = _em(seed, train, starts, strands, em_background, o.pseudocount, o.max_iter, o.tol)
     for _ in range(o.max_grow):  # an informative end column: room to grow on that side
         a, b = _trim(pwm, _motif_columns(pwm, n_eff, backgrounds, o.min_ic, o.alpha))
         left = o.pad if a == 0 and starts[0] >= o.pad else 0
         right = o.pad if b == pwm.shape[0] and starts[-1] + pwm.shape[0] + o.pad <= L else 0
         if not (left or right) or pwm.shape[0] + left + right > o.max_length:
             break
-        pwm = np.vstack([np.tile(background, (left, 1)), pwm, np.tile(background, (right, 1))])
+        pwm = np.vstack([np.tile(em_background, (left, 1)), pwm, np.tile(em_background, (right, 1))])
         starts = starts - left
-        pwm, n_eff = _em(pwm, train, starts, strands, background, o.pseudocount, o.max_iter, o.tol)
+        pwm, n_eff = _em(pwm, train, starts, strands, em_background, o.pseudocount, o.max_iter, o.tol)
     a, b = _width_limits(pwm, *_trim(pwm, _motif_columns(pwm, n_eff, backgrounds, o.min_ic, o.alpha)),
                          o.min_length, o.max_length)
     pwm, starts = pwm[a:b], starts + a

@@ -27,13 +27,14 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 
 from ._gapped_words import GAPPED_PATTERNS
 from ._run import refined_run
 
 __all__ = ["search_deeper", "word_candidate", "erase_sites", "FAILURES", "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE",
-           "POSITION_FREE_LENGTH"]
+           "CONTROL_SHUFFLES"]
 
 logger = logging.getLogger(__name__)
 
@@ -48,27 +49,32 @@ DEPTH_WORD_LENGTHS = (5, 6, 7, 8, 10)
 #: this bound, passed the held-out test on two sets of three (the rounds' fallback keeps the
 #: stricter :data:`seqimp.motifs._word_seeds.WORD_MAX_PVALUE`).
 DEPTH_WORD_PVALUE = 0.05
-#: A positional run also searches position-free (the deeper search's words) on sequences at
-#: least this long:
-#: a motif anywhere in long sequences leaves a positional model's POIM flat.
-POSITION_FREE_LENGTH = 300
+#: Dinucleotide shuffles of the positives (each, this many times) that a candidate word must
+#: also be enriched against: composition alone (GC and CpG in promoters against gene bodies)
+#: makes GC-rich words the most enriched against the negatives, and their candidates grow into
+#: copies of the GC-rich motif already reported, ending the search before NFY's CCAAT or CREB's
+#: TGACGTCA is tried.
+CONTROL_SHUFFLES = 2
 
 
-def word_candidate(positive, negative, *, strand, exclude, round):
+def word_candidate(positive, negative, *, strand, exclude, round, control=None):
     """The next candidate of the deeper search: the most enriched word, contiguous (lengths
     :data:`DEPTH_WORD_LENGTHS`, :func:`seqimp.motifs.word_seeds`) or gapped
     (:data:`~._gapped_words.GAPPED_PATTERNS`, :func:`~._gapped_words.gapped_seed`), whose
     p-value, Bonferroni-adjusted over the words of its kind and over the lengths and patterns,
     is at most :data:`DEPTH_WORD_PVALUE`, and that is not a copy of ``exclude``; ``(seeds,
-    candidates)``, no seed where no word qualifies."""
+    candidates)``, no seed where no word qualifies. With ``control`` (dinucleotide shuffles of
+    the positives) a word's p-value is the larger of its test against the negatives and against
+    the controls (:func:`seqimp.motifs._word_seeds.word_log10_pvalues`)."""
     from .. import word_seeds
     from ._gapped_words import gapped_seed
 
     level = DEPTH_WORD_PVALUE / (len(DEPTH_WORD_LENGTHS) + len(GAPPED_PATTERNS))
     strand = "both" if strand == "both" else "given"
     found = [word_seeds(positive, negative, lengths=DEPTH_WORD_LENGTHS, strand=strand, max_motifs=1, max_pvalue=level,
-                        exclude=exclude, round=round),
-             gapped_seed(positive, negative, strand=strand, max_pvalue=level, exclude=exclude, round=round)]
+                        exclude=exclude, round=round, control=control),
+             gapped_seed(positive, negative, strand=strand, max_pvalue=level, exclude=exclude, round=round,
+                         control=control)]
     found = [f for f in found if f[0]]
     if not found:
         return [], pd.DataFrame(columns=["name", "word", "round"])
@@ -92,10 +98,11 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
     first_round : int
         The ``round`` of the first candidate tested here (the rounds before it: the model's).
     source : callable, default=:func:`word_candidate`
-        ``source(positive, negative, strand=, exclude=, round=) -> (seeds, candidates)``: the
+        ``source(positive, negative, strand=, exclude=, round=, control=) -> (seeds, candidates)``: the
         next candidate (one seed, its row of ``candidates`` with a ``word`` column), not a
-        variant of ``exclude`` (the motifs reported and the candidates that failed); no seed:
-        the search ends.
+        variant of ``exclude`` (the motifs reported and the candidates that failed), enriched
+        against ``control`` too (:data:`CONTROL_SHUFFLES` dinucleotide shuffles of each positive,
+        its sites erased so far); no seed: the search ends.
 
     Returns
     -------
@@ -104,6 +111,7 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
         ``tested`` counted on; ``parameters["depth"]`` records what was tested and why it stopped.
     """
     from ...errors import check_random_state
+    from ...io import dinucleotide_shuffle
     from .._gkm_seeds import EM_ITERATIONS
 
     if options.rounds < 2 or data.positive is None:
@@ -116,14 +124,17 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
     failed, steps, failures, number = [], [], 0, int(first_round)
     stop = f"{FAILURES} candidates in a row failed"
     while failures < FAILURES:
-        seeds, candidates = source(pos, neg, strand=options.strand, exclude=accepted + failed, round=number)
+        control = dinucleotide_shuffle(np.tile(pos, (CONTROL_SHUFFLES, 1)), random_state=rng)
+        seeds, candidates = source(pos, neg, strand=options.strand, exclude=accepted + failed, round=number,
+                                   control=control)
         if not seeds:
             stop = f"no further candidate (no word enriched in the positives at Bonferroni p <= {DEPTH_WORD_PVALUE:g})"
             break
         masked = replace(data, positive=pos, negative=neg)
         step = refined_run(seeds, masked, options, candidates=candidates, result=None, parameters={}, round=number,
                            accepted=accepted, match=False, random_state=random_state, max_iter=EM_ITERATIONS,
-                           tune=True, max_held_out_pvalue=options.max_pvalue)  # a seed failing p is not refitted
+                           tune=True, max_held_out_pvalue=options.max_pvalue,  # a seed failing p is not refitted
+                           em_letters="positives")
         steps.append(step)
         word = candidates["word"].iloc[0]
         if step.motifs:

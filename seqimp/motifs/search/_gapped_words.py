@@ -18,9 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._gkm_seeds import _word_codes, flank_counts, round_named
-from .._motif import Motif
-from .._sites import _tail_kernel
+from .._gkm_seeds import _word_codes, round_named
+from .._word_seeds import enriched_words, occurrence_pwm, word_log10_pvalues
 
 __all__ = ["gapped_seed", "gapped_words", "GAPPED_PATTERNS"]
 
@@ -63,7 +62,7 @@ def _text(index, h, g):
 
 
 def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occurrences=5, pad=3, exclude=(),
-                round=1, patterns=GAPPED_PATTERNS):
+                round=1, patterns=GAPPED_PATTERNS, control=None):
     """The seed of the most enriched gapped word (module docstring), or none.
 
     Parameters
@@ -82,6 +81,9 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
         Seeds of a later round are named ``round<r>_gapped1``.
     patterns : sequence of (int, int)
         (h, g) of the words counted.
+    control : ndarray of shape (c, L''), uint8, optional
+        Composition controls of the positives: a word must be enriched against them too
+        (:func:`seqimp.motifs._word_seeds.word_log10_pvalues`).
 
     Returns
     -------
@@ -102,13 +104,13 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
         size = 4 ** (2 * h)
         a = _holding(gapped_words(positive, h, g, both=both)[0], size)
         b = _holding(gapped_words(negative, h, g, both=both)[0], size)
-        tested = np.flatnonzero((a >= min_occurrences) & (a * n_neg > b * n_pos))
+        c = None if control is None else _holding(gapped_words(control, h, g, both=both)[0], size)
+        n_ctrl = None if control is None else len(control)
+        tested = enriched_words(a, b, n_pos, n_neg, min_occurrences, c, n_ctrl)
         if not len(tested):
             continue
         n_words = (size + 4 ** h) // 2 if both else size  # a word and its reverse complement are one
-        log_p = np.empty(len(tested))
-        _tail_kernel(a[tested].astype(np.int64), (a[tested] + b[tested]).astype(np.int64), n_pos + n_neg, n_pos, log_p)
-        log_adj = log_p / np.log(10) + np.log10(n_words)
+        log_adj = word_log10_pvalues(a, b, n_pos, n_neg, tested, n_words, c, n_ctrl)
         keep = log_adj <= np.log10(max_pvalue)
         ranked += [(min(float(lp), 0.0), -int(a[w]), h, g, int(w), int(b[w]))
                    for lp, w in zip(log_adj[keep], tested[keep])]
@@ -116,7 +118,7 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
     for log_adj, minus_a, h, g, w, negatives in sorted(ranked):
         if (h, g) not in windows:
             windows[h, g] = gapped_words(positive, h, g, both=both)[1:]
-        seed = _seed_pwm(positive, *windows[h, g], 2 * h + g, w, pad, both)
+        seed = occurrence_pwm(positive, *windows[h, g], 2 * h + g, w, pad, both, name="gapped1")
         if seed is None or any(same_motif(x, seed, strand="both" if both else "given") for x in exclude):
             continue
         seed.score = -log_adj
@@ -125,26 +127,3 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
         return round_named([seed], candidates, round), candidates
     candidates = pd.DataFrame(columns=_COLUMNS)
     return round_named([], candidates, round), candidates
-
-
-def _seed_pwm(positive, fwd, rev, m, w, pad, both):
-    """The PWM of gapped word ``w`` (``m`` letters, gap included) at its occurrences in
-    ``positive`` (``fwd``, ``rev``: the windows' words, :func:`gapped_words`), on the word's
-    strand, ``pad`` letters on each side, one pseudocount per letter and column; position-free.
-    None where every occurrence lies too near an end."""
-    L = positive.shape[1]
-    counts = np.ones((m + 2 * pad, 4))
-    starts = []
-    for hits, forward in ((fwd == w, True), (rev == w, False)) if both else ((fwd == w, True),):
-        for i, j in zip(*np.nonzero(hits)):
-            lo = j - pad
-            if lo < 0 or j + m + pad > L:
-                continue
-            flank_counts(counts, positive[i, lo:j + m + pad], forward)  # an unknown base adds no letter
-            starts.append(lo)
-    if not starts:
-        return None
-    starts = np.asarray(starts, dtype=np.float64)
-    start = int(min(max(int(np.round(np.median(starts))), 0), L - counts.shape[0])) + 1
-    return Motif("gapped1", counts / counts.sum(axis=1, keepdims=True), start=start, spread=float(starts.std()),
-                 position_free=True)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...training import train_gkm
 from ...training._gkm import ROUND_TOL
-from ._depth import POSITION_FREE_LENGTH, erase_sites, search_deeper
+from ._depth import erase_sites, search_deeper
 from ._gkm_route import gkm_motifs
 from ._poim_route import poim_motifs, trained_poim
 from ._run import motif_matches
@@ -91,9 +91,11 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
     sequences (no held-out split), computes its POIM and searches it
     (:func:`~._poim_route.poim_motifs`); where that finds no new motif, the words most enriched
     in the masked positives seed the round instead (:func:`~._word_route.word_motifs`), so
-    that the rounds stop only when neither the model nor the counts hold a further motif. On
-    sequences of at least :data:`~._depth.POSITION_FREE_LENGTH` nt the deeper search follows
-    (:func:`~._depth.search_deeper`: word candidates one at a time until three fail in a row).
+    that the rounds stop only when neither the model nor the counts hold a further motif. The
+    deeper search follows, position-free (:func:`~._depth.search_deeper`: word candidates one at
+    a time until three fail in a row): a motif anywhere in the sequences leaves a positional
+    model's POIM flat, and in promoters the model's rounds end on the G/C-rich motifs before
+    NFY's CCAAT box or CREB's TGACGTCA.
     The POIM kept is the first round's: it waits in a file while the later rounds compute theirs
     (one POIM in memory), and is read back.
 
@@ -125,15 +127,12 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
 
     from ...importance import POIMResult
 
-    deep = data.length >= POSITION_FREE_LENGTH  # long sequences: also the position-free words, one at a time
-    if motifs.rounds < 2 or not (run.motifs or deep):
+    if motifs.rounds < 2:
         return run
 
     def rounds_and_deeper(run):
         if run.motifs:
             run = explain_away(run, data, options=motifs, search=search, random_state=random_state)
-        if not deep:
-            return run
         return search_deeper(run, data, options=motifs, random_state=random_state,
                              first_round=run.parameters.get("rounds_run", 1) + 1)
 
