@@ -271,3 +271,39 @@ def test_a_position_free_em_stays_on_its_word_against_the_positives_letters(lett
                    tol=1e-7, max_grow=5, max_length=30, em_letters=letters)
     pwm, _starts = fit_motif(seed, pos, neg, ("+", "-"), letter_frequencies(neg), letter_frequencies(pos), o)
     assert still_the_motif(_word_motif("CCAATCA").pwm, pwm) == (letters == "positives")
+
+
+def test_the_held_out_test_of_a_candidate_is_blind_to_the_choice_of_its_word(monkeypatch):
+    """On six random sets, with the word's Bonferroni bound lifted (the most enriched word is a
+    candidate whatever its p-value): when each held-out fold starts from the candidate's word,
+    chosen on all the sequences, chance words pass on some sets; when each fold chooses its
+    word on its own fitting half (``half_seed``), none does."""
+    import seqimp.motifs.search._depth as depth
+
+    monkeypatch.setattr(depth, "DEPTH_WORD_PVALUE", 1e12)
+
+    def found(blind):
+        if not blind:
+            monkeypatch.setattr(depth, "half_seed", lambda *args, **kw: None)
+        out = []
+        for seed in range(6):
+            rng = np.random.default_rng(100 + seed)
+            data = LabelledSequences(rng.integers(0, 4, (150, 80)).astype(np.uint8),
+                                     rng.integers(0, 4, (150, 80)).astype(np.uint8))
+            run = search_deeper(_empty_run(), data, options=OPTIONS, random_state=0, first_round=2)
+            assert run.parameters["depth"]["candidates_tested"] >= FAILURES
+            out.append(len(run.motifs))
+        return out
+
+    assert sum(found(blind=True)) == 0
+    assert sum(found(blind=False)) >= 1
+
+
+def test_same_word_agrees_on_five_letters_or_differs_in_one():
+    from seqimp.motifs.search._depth import same_word
+
+    assert same_word("CCAATCA", "AGCCAAT") and same_word("CCAATCA", "CCAATCG")
+    assert same_word("CGGAAG", "ACTTCCG") and not same_word("CGGAAG", "ACTTCCG", both=False)
+    assert not same_word("CACGTG", "ACGTCAC")  # an E-box and CREB's half site share ACGT only
+    assert not same_word("CCAATCA", "CCGATCG") and not same_word("GATA", "GATA" + "A")  # two letters; too short
+    assert same_word("CGCANGCGC", "CGCNNGCG")  # a gap letter agrees with any

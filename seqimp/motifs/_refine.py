@@ -139,7 +139,7 @@ class MotifSites:
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
                   ids=None, held_out=True, random_state=None, min_length=1, tune=False,
-                  max_held_out_pvalue=None, em_letters="negatives") -> MotifSites:
+                  max_held_out_pvalue=None, em_letters="negatives", held_out_seed=None) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
     Parameters
@@ -204,6 +204,12 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         deeper search's candidates, :mod:`seqimp.motifs.search._depth`: in G/C-rich promoters
         against A/T-richer gene bodies every G/C-rich window beats the negatives' letters, and a
         CCAAT seed anywhere in the sequence drifts into a G/C run).
+    held_out_seed : callable, optional
+        ``held_out_seed(positives, negatives, motif) -> Motif or None``: the seed of each
+        held-out fold's fit (step 5), chosen on the sequences that fold is fitted on, so that
+        the held-out half plays no part in it (the deeper search's words,
+        :func:`seqimp.motifs.search._depth.word_candidate`); None from it counts no sites in
+        that fold. Default: every fold starts from the motif.
 
     Returns
     -------
@@ -227,7 +233,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     positive_letters = letter_frequencies(pos)  # what a (non-depleted) motif's sites sit in
     check_choice(em_letters, "em_letters", ("negatives", "positives"))
     opts = FitOptions(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length,
-                      min_length, tune, em_letters)
+                      min_length, tune, em_letters, held_out_seed)
     strands = ("+", "-") if strand == "both" else ("+",)
     # composition-matched controls: the positives' dinucleotide shuffles (step 6)
     shuffled = dinucleotide_shuffle(pos, random_state=random_state) if len(pos) else pos
@@ -277,8 +283,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan,
                     "log10_held_out_p_value": np.nan}
         elif held_out:
-            kept_pos, kept_neg = held_out_sites(seed, pos, neg, called, opts)
-            log_held = fisher_log10(kept_pos, len(pos) - kept_pos, kept_neg, len(neg) - kept_neg, side)
+            kept_pos, kept_neg, tested_pos, tested_neg = held_out_sites(seed, pos, neg, called, opts)
+            log_held = (fisher_log10(kept_pos, tested_pos - kept_pos, kept_neg, tested_neg - kept_neg, side)
+                        if tested_pos and tested_neg else 0.0)  # no fold tested: p = 1
             held = {"held_out_sites": kept_pos, "held_out_negative_sites": kept_neg,
                     "held_out_p_value": 10.0 ** log_held, "log10_held_out_p_value": log_held}
         else:

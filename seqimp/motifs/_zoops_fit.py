@@ -164,6 +164,7 @@ class FitOptions:
     min_length: int = 1
     tune: bool = False
     em_letters: str = "negatives"
+    held_out_seed: object = None
 
 
 def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
@@ -212,19 +213,28 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
 
 def held_out_sites(motif, pos, neg, strands, o, folds=2):
     """Sites of ``motif`` in sequences its PWM and threshold were not fitted on: ``(positives with
-    a site, negatives with a site)``, pooled over ``folds`` folds (sequence i in fold i mod
+    a site, negatives with a site, positives tested, negatives tested)``, pooled over ``folds`` folds (sequence i in fold i mod
     ``folds``). Each fold's PWM is fitted (:func:`fit_motif`) on ``strands`` and its threshold
     calibrated on the other folds' positives and negatives, as the motif's own PWM is (a motif
     whose sites lie on one strand: ``("+",)`` and ``motif`` turned to that strand). On the
     sequences the EM was fitted to, a motif always finds sites (it placed its windows where they
     fit best); a few dozen positives let it fit a composition or a chance pattern there, which
-    the held-out sites do not show."""
-    hits = [0, 0]
+    the held-out sites do not show. With ``o.held_out_seed`` each fold starts from the seed
+    that callable chooses on the fold's fitting half (``held_out_seed(positives, negatives,
+    motif) -> Motif or None``; None: that fold's held-out sequences are not tested): a seed
+    chosen on all the sequences, as the deeper search's most enriched word is, has seen the
+    held-out half."""
+    hits = [0, 0, 0, 0]
     fold_pos, fold_neg = np.arange(len(pos)) % folds, np.arange(len(neg)) % folds
     for f in range(folds):
         p_fit, n_fit = pos[fold_pos != f], neg[fold_neg != f]
+        seed = motif if o.held_out_seed is None else o.held_out_seed(p_fit, n_fit, motif)
+        if seed is None:  # the seed's choice, made on this fold's fitting half, found no copy of it
+            continue
+        hits[2] += int((fold_pos == f).sum())
+        hits[3] += int((fold_neg == f).sum())
         background = letter_frequencies(n_fit)
-        pwm, starts = fit_motif(motif, p_fit, n_fit, strands, background, letter_frequencies(p_fit), o)
+        pwm, starts = fit_motif(seed, p_fit, n_fit, strands, background, letter_frequencies(p_fit), o)
         neg_best = best_site_scores(pwm, n_fit, starts, strands, background)
         threshold, inclusive = site_threshold(neg_best, o.fpr)
         for j, test in enumerate((pos[fold_pos == f], neg[fold_neg == f])):

@@ -6,11 +6,12 @@ Every motif reported so far has its sites erased in copies of the positives and 
 (:func:`seqimp.motifs._sites.mask_sites`); the word most enriched in what is left (lengths
 :data:`DEPTH_WORD_LENGTHS`, or gapped: :data:`~._gapped_words.GAPPED_PATTERNS`; either strand
 with ``strand="both"``; a Fisher p-value at most :data:`DEPTH_WORD_PVALUE` Bonferroni-adjusted
-over the words, lengths and patterns, not a copy of a motif reported nor of a candidate that
-failed; :func:`word_candidate`) seeds one candidate, which the ending every route
+over the words, lengths and patterns, against the negatives and against dinucleotide shuffles of
+the positives, not a copy of a motif reported nor of a candidate that failed; :func:`word_candidate`) seeds one candidate, which the ending every route
 shares refines and tests (:func:`~._run.refined_run`: EM, the PWM tuned at the site threshold,
 its sites counted, and the held-out test of :func:`seqimp.motifs.refine_motifs` -- each half of
-the sequences scored with the PWM and threshold fitted on the other --, then
+the sequences scored with the PWM and threshold fitted on the other, from a word chosen on that
+other half alone (:func:`half_seed`) --, then
 :func:`seqimp.motifs.select_motifs`). A candidate that passes (p-value at most
 ``max_pvalue``, held-out p-value at most ``max_held_out_pvalue``, not a copy of a motif
 reported) is reported, its sites erased, and the count of failures starts again; a candidate
@@ -33,7 +34,7 @@ import pandas as pd
 from ._gapped_words import GAPPED_PATTERNS
 from ._run import refined_run
 
-__all__ = ["search_deeper", "word_candidate", "erase_sites", "FAILURES", "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE",
+__all__ = ["search_deeper", "word_candidate", "half_seed", "same_word", "erase_sites", "FAILURES", "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE",
            "CONTROL_SHUFFLES"]
 
 logger = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ DEPTH_WORD_PVALUE = 0.05
 CONTROL_SHUFFLES = 2
 
 
-def word_candidate(positive, negative, *, strand, exclude, round, control=None):
+def word_candidate(positive, negative, *, strand, exclude, round, control=None, max_pvalue=None):
     """The next candidate of the deeper search: the most enriched word, contiguous (lengths
     :data:`DEPTH_WORD_LENGTHS`, :func:`seqimp.motifs.word_seeds`) or gapped
     (:data:`~._gapped_words.GAPPED_PATTERNS`, :func:`~._gapped_words.gapped_seed`), whose
@@ -65,11 +66,14 @@ def word_candidate(positive, negative, *, strand, exclude, round, control=None):
     is at most :data:`DEPTH_WORD_PVALUE`, and that is not a copy of ``exclude``; ``(seeds,
     candidates)``, no seed where no word qualifies. With ``control`` (dinucleotide shuffles of
     the positives) a word's p-value is the larger of its test against the negatives and against
-    the controls (:func:`seqimp.motifs._word_seeds.word_log10_pvalues`)."""
+    the controls (:func:`seqimp.motifs._word_seeds.word_log10_pvalues`). ``max_pvalue``
+    replaces :data:`DEPTH_WORD_PVALUE` (a held-out fold's choice, :func:`half_seed`, takes the
+    most enriched word whatever its p-value)."""
     from .. import word_seeds
     from ._gapped_words import gapped_seed
 
-    level = DEPTH_WORD_PVALUE / (len(DEPTH_WORD_LENGTHS) + len(GAPPED_PATTERNS))
+    bound = DEPTH_WORD_PVALUE if max_pvalue is None else max_pvalue
+    level = bound / (len(DEPTH_WORD_LENGTHS) + len(GAPPED_PATTERNS))
     strand = "both" if strand == "both" else "given"
     found = [word_seeds(positive, negative, lengths=DEPTH_WORD_LENGTHS, strand=strand, max_motifs=1, max_pvalue=level,
                         exclude=exclude, round=round, control=control),
@@ -125,8 +129,8 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
     stop = f"{FAILURES} candidates in a row failed"
     while failures < FAILURES:
         control = dinucleotide_shuffle(np.tile(pos, (CONTROL_SHUFFLES, 1)), random_state=rng)
-        seeds, candidates = source(pos, neg, strand=options.strand, exclude=accepted + failed, round=number,
-                                   control=control)
+        exclude = accepted + failed
+        seeds, candidates = source(pos, neg, strand=options.strand, exclude=exclude, round=number, control=control)
         if not seeds:
             stop = f"no further candidate (no word enriched in the positives at Bonferroni p <= {DEPTH_WORD_PVALUE:g})"
             break
@@ -134,7 +138,10 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
         step = refined_run(seeds, masked, options, candidates=candidates, result=None, parameters={}, round=number,
                            accepted=accepted, match=False, random_state=random_state, max_iter=EM_ITERATIONS,
                            tune=True, max_held_out_pvalue=options.max_pvalue,  # a seed failing p is not refitted
-                           em_letters="positives")
+                           em_letters="positives",
+                           held_out_seed=half_seed(candidates["word"].iloc[0], strand=options.strand,
+                                                   exclude=exclude, round=number,
+                                                   random_state=int(rng.integers(2 ** 31))))
         steps.append(step)
         word = candidates["word"].iloc[0]
         if step.motifs:
@@ -169,6 +176,54 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
     if run.background is None:
         run.background = next((s.background for s in steps if s.background is not None), None)
     return run
+
+
+def half_seed(word, *, strand, exclude, round, random_state):
+    """The seed of a held-out fold of a deeper-search candidate, chosen blind to the held-out
+    half: :func:`word_candidate` run on the fold's fitting half alone, its most enriched word
+    whatever its p-value (half the sequences seldom carry a co-factor's word past the bound
+    that all of them do; the held-out test decides) (its own
+    composition controls, :data:`CONTROL_SHUFFLES` shuffles drawn from ``random_state``), kept
+    where it is the candidate's ``word`` (:func:`same_word`) and its seed turned to the
+    candidate's orientation; else None (the fold's held-out half is not tested). The candidate's word was
+    chosen on all the sequences: a held-out half that helped choose it is not held out (on
+    random sequences the most enriched word, taken without the word's bound, passed the
+    held-out test on two sets of three)."""
+    from dataclasses import replace as changed
+
+    from ...io import dinucleotide_shuffle
+    from .._copies import pwm_similarity
+
+    def seed(positive, negative, motif):
+        control = dinucleotide_shuffle(np.tile(positive, (CONTROL_SHUFFLES, 1)), random_state=random_state)
+        seeds, found = word_candidate(positive, negative, strand=strand, exclude=exclude, round=round,
+                                      control=control, max_pvalue=np.inf)
+        if not seeds or not same_word(found["word"].iloc[0], word, both=strand == "both"):
+            return None
+        found = seeds[0]
+        if pwm_similarity(motif.pwm, found.pwm, strand="both")[2] == "-":
+            found = changed(found, pwm=found.pwm[::-1, ::-1].copy())
+        return found
+
+    return seed
+
+
+def same_word(a, b, *, both=True, run=5):
+    """Whether words ``a`` and ``b`` are one: aligned (shifted or not; either strand with
+    ``both``) they agree on at least ``run`` letters and disagree on none -- a gap letter N
+    agrees with any -- or, the same length and unshifted, on one letter at most. Looser rules
+    call short words of different motifs one (CACGTG, an E-box, and ACGTCAC, CREB's half site,
+    agree on ACGT and disagree next to it); a gapped word and its variant with one gap letter
+    more or less (CGCANGCGC, CGCNNGCG: NRF1) are one."""
+    comp = str.maketrans("ACGTN", "TGCAN")
+    for o in (b, b.translate(comp)[::-1]) if both else (b,):
+        for d in range(-len(a) + 1, len(o)):
+            pairs = [(x, y) for x, y in zip(o[max(d, 0):], a[max(-d, 0):]) if "N" not in (x, y)]
+            agree = sum(x == y for x, y in pairs)
+            allowed = 1 if (d == 0 and len(a) == len(o)) else 0
+            if agree >= run and len(pairs) - agree <= allowed:
+                return True
+    return False
 
 
 def erase_sites(motifs, stats, sites, pos, neg, strands, rng, *, log=True):
