@@ -140,12 +140,18 @@ def test_enrich_jaspar_collection_is_printed(tmp_path, capsys):
      r"nothing\.meme: no such motif file"),
     (["enrich", "--positive", "{fasta}", "--negatives", "shuffle", "--db", "{motifs}", "--method", "t"],
      r"argument --method: invalid choice"),
+    # a letter outside DNA and its IUPAC codes: the file, record, 1-based position and letter (N is read)
+    (["scan", "--db", "{motifs}", "--fasta", "{xfasta}"],
+     r"--fasta .*x\.fa: record 'x2': invalid letter 'X' at position 7 \(alphabet dna: ACGT and the IUPAC codes\)$"),
+    (["enrich", "--positive", "{xfasta}", "--negative", "{fasta}", "--db", "{motifs}"],
+     r"--positive .*x\.fa: record 'x2': invalid letter 'X' at position 7 .*--skip-invalid leaves such records out"),
 ])
 def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, argv, message):
     bad = tmp_path / "bad.meme"
     bad.write_text("MEME version 4\n\nMOTIF X\nletter-probability matrix: alength= 4 w= abc\n0.25 0.25 0.25 0.25\n")
     names = {"bad": bad, "fasta": _fasta(tmp_path / "s.fa", _seqs()), "motifs": _motif_file(tmp_path),
-             "missing": tmp_path / "missing.fa"}
+             "missing": tmp_path / "missing.fa", "xfasta": tmp_path / "x.fa"}
+    names["xfasta"].write_text(">x1\nACGTNNACGTACGTAC\n>x2\nACGTACXGTACGTAC\n")
     out = tmp_path / "out"
     argv = [a.format(**{k: os.fspath(v) for k, v in names.items()}) for a in argv] + ["--out", str(out)]
     assert main(argv) == 2
@@ -222,3 +228,15 @@ def test_scan_and_enrich_keep_every_record_with_unknown_bases(tmp_path):
                  "--out", str(tmp_path / "e")]) == 0
     enr = pd.read_csv(tmp_path / "e" / "enrichment.tsv", sep="\t")
     assert (enr["positives"] == 8).all() and (enr["negatives"] == 8).all()
+
+
+def test_skip_invalid_leaves_out_a_record_with_a_letter_outside_the_iupac_codes(tmp_path, caplog):
+    """enrich --skip-invalid on records of any lengths: the record holding X is left out (one log
+    line), the one holding N is read."""
+    seqs = _seqs()
+    pos = tmp_path / "p.fa"
+    pos.write_text("".join(f">p{i}\n{s}\n" for i, s in enumerate(seqs)) + ">bad\nACGTXACGT\n")
+    argv = ["enrich", "--positive", str(pos), "--negatives", "shuffle", "--db", str(_motif_file(tmp_path)),
+            "--skip-invalid", "--out", str(tmp_path / "out")]
+    assert main(argv) == 0
+    assert "1 record(s) with letters outside the dna alphabet and its IUPAC codes left out" in caplog.text

@@ -36,28 +36,45 @@ class Records:
         return len(self.sequences)
 
 
-def read_records(path, option, *, mask_lowercase=False, alphabet="dna") -> Records:
+def read_records(path, option, *, mask_lowercase=False, alphabet="dna", skip_invalid=None) -> Records:
     """The records of a FASTA file (plain or gzip) of any lengths; a file without a sequence is
     a one-line error naming ``option``. ``mask_lowercase``: lower-case letters of ``alphabet``
-    are written N. Records holding N or another IUPAC code are counted in one log line."""
+    are written N. Records holding N or another IUPAC code are counted in one log line. A letter
+    outside the alphabet and its IUPAC codes is a one-line error naming the file, the record,
+    the 1-based position and the letter; with ``skip_invalid`` (``--skip-invalid``) its record is
+    left out and counted in a log line (None: the command has no such option, and the error does
+    not offer it)."""
     import numpy as np
 
     from ..errors import check_file
     from ..io import get_alphabet
-    from ..io._alphabet import symbol_bytes
+    from ..io._alphabet import INVALID, symbol_bytes
     from ..io._fasta import iter_fasta
     from ..io._unknown import log_counts, mask_text
 
     alpha = get_alphabet(alphabet)
     path = check_file(path, option, expected="a FASTA file")
     ids, seqs = [], []
-    records = bases = 0
+    records = bases = skipped = 0
     for rid, seq in iter_fasta(path):
-        ids.append(rid)
         seq = mask_text(seq, alpha, mask_lowercase).upper()
+        codes = alpha.lut[np.frombuffer(symbol_bytes(seq), np.uint8)]
+        wrong = np.flatnonzero(codes == INVALID)
+        if wrong.size:
+            if skip_invalid:
+                skipped += 1
+                continue
+            at = int(wrong[0])
+            hint = "; --skip-invalid leaves such records out" if skip_invalid is not None else ""
+            raise UserError(f"{option} {path}: record {rid!r}: invalid letter {seq[at]!r} at position {at + 1} "
+                            f"(alphabet {alpha.name}: {alpha.symbols} and the IUPAC codes){hint}")
+        ids.append(rid)
         seqs.append(seq)
-        unknown = int(np.count_nonzero(alpha.lut[np.frombuffer(symbol_bytes(seq), np.uint8)] == alpha.unknown))
+        unknown = int(np.count_nonzero(codes == alpha.unknown))
         records, bases = records + bool(unknown), bases + unknown
+    if skipped:
+        log(f"{option} {path}: {skipped} record(s) with letters outside the {alpha.name} alphabet and its IUPAC "
+            "codes left out (--skip-invalid)")
     if not any(seqs):
         raise UserError(f"{option} {path}: the records hold no sequence")
     log_counts(f"{option} {path}", len(seqs), records, bases, alpha, masked=mask_lowercase)
@@ -233,7 +250,8 @@ def read_inputs(args, *, any_length=False) -> Inputs:
         if getattr(args, "fasta", None) is not None:
             if negatives:
                 raise UserError(f"--fasta gives the sequences to scan; {negatives[0]} does not apply")
-            return Inputs(read_records(args.fasta, "--fasta", mask_lowercase=mask_option(args), alphabet=alphabet),
+            return Inputs(read_records(args.fasta, "--fasta", mask_lowercase=mask_option(args), alphabet=alphabet,
+                                       skip_invalid=getattr(args, "skip_invalid", None)),
                           origin=origin, alphabet=alphabet)
         if any_length:
             return _read_records_pair(args, origin, alphabet)
@@ -255,10 +273,11 @@ def _read_records_pair(args, origin, alphabet) -> Inputs:
             and Path(args.negative).is_file() and Path(args.positive).samefile(args.negative):
         raise UserError(f"--positive and --negative are the same file ({args.negative}); enrichment needs two "
                         "different sets")
-    pos = read_records(args.positive, "--positive", mask_lowercase=mask_option(args), alphabet=alphabet) \
-        if getattr(args, "positive", None) else None
-    neg = read_records(args.negative, "--negative", mask_lowercase=mask_option(args), alphabet=alphabet) \
-        if getattr(args, "negative", None) else None
+    skip = getattr(args, "skip_invalid", None)
+    pos = read_records(args.positive, "--positive", mask_lowercase=mask_option(args), alphabet=alphabet,
+                       skip_invalid=skip) if getattr(args, "positive", None) else None
+    neg = read_records(args.negative, "--negative", mask_lowercase=mask_option(args), alphabet=alphabet,
+                       skip_invalid=skip) if getattr(args, "negative", None) else None
     if getattr(args, "negatives", None) == "shuffle":
         if pos is None:
             raise UserError("--negatives shuffle needs positive sequences (--positive or --positive-bed)")
