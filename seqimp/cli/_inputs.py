@@ -40,8 +40,8 @@ def read_records(path, option, *, mask_lowercase=False, alphabet="dna", skip_inv
     """The records of a FASTA file (plain or gzip) of any lengths; a file without a sequence is
     a one-line error naming ``option``. ``mask_lowercase``: lower-case letters of ``alphabet``
     are written N. Records holding N or another IUPAC code are counted in one log line. A letter
-    outside the alphabet and its IUPAC codes is a one-line error naming the file, the record,
-    the 1-based position and the letter; with ``skip_invalid`` (``--skip-invalid``) its record is
+    outside the alphabet and its IUPAC codes (U in DNA is T, as the scan reads it) is a one-line
+    error naming the file, the record, the 1-based position and the letter; with ``skip_invalid`` (``--skip-invalid``) its record is
     left out and counted in a log line (None: the command has no such option, and the error does
     not offer it)."""
     import numpy as np
@@ -58,8 +58,9 @@ def read_records(path, option, *, mask_lowercase=False, alphabet="dna", skip_inv
     records = bases = skipped = 0
     for rid, seq in iter_fasta(path):
         seq = mask_text(seq, alpha, mask_lowercase).upper()
-        codes = alpha.lut[np.frombuffer(symbol_bytes(seq), np.uint8)]
-        wrong = np.flatnonzero(codes == INVALID)
+        raw = np.frombuffer(symbol_bytes(seq), np.uint8)
+        codes = alpha.lut[raw]
+        wrong = np.flatnonzero((codes == INVALID) & ~((raw == ord("U")) & (alpha.name == "dna")))  # U: T
         if wrong.size:
             if skip_invalid:
                 skipped += 1
