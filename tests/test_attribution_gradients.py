@@ -271,3 +271,20 @@ def test_motifs_of_a_torchscript_model_on_the_command_line(tmp_path):
     assert len(table) == 2 and table[1].split("\t")[1] in ("TGACTCA", "TGAGTCA"), table
     with np.load(out / "attributions.npz") as saved:
         assert str(saved["method"]) == "gradient" and saved["attributions"].shape == (240, 4, 50)
+
+
+def test_flat_onehot_against_a_loop_with_unknown_rows_zero():
+    """seqimp.importance.onehot (the scikit-learn features) built by a plain loop; the unknown
+    code 4 is a row of zeros; the same letters as onehot_rows, flattened."""
+    from seqimp.importance._scorers import onehot
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 5, (7, 9))
+    want = np.zeros((7, 9 * 4))
+    for i in range(7):
+        for p in range(9):
+            if X[i, p] < 4:
+                want[i, p * 4 + X[i, p]] = 1
+    got = onehot(X)
+    assert got.dtype == np.float64 and np.array_equal(got, want)
+    assert np.array_equal(onehot_rows(X).reshape(7, -1), want)

@@ -26,7 +26,9 @@ __all__ = ["ism_attributions", "gradient_attributions", "onehot_rows", "has_grad
 
 def onehot_rows(codes, size=4) -> np.ndarray:
     """One-hot (n, L, size) float32 of codes (n, L); the unknown code (``size``: N) is a row of zeros."""
-    return np.eye(size + 1, size, dtype=np.float32)[np.asarray(codes, dtype=np.intp)]
+    from ._onnx import onehot_layout
+
+    return onehot_layout(np.asarray(codes), size, "NLC")
 
 
 def ism_attributions(score_fn, X, *, batch_size=8192, progress=False):

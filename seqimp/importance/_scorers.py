@@ -72,7 +72,8 @@ def onehot(X, *, alphabet_size=_DNA, dtype=np.float64) -> np.ndarray:
 
     Parameters
     ----------
-    X : ndarray of shape (n, L), integer codes in ``0..alphabet_size-1``
+    X : ndarray of shape (n, L), integer codes in ``0..alphabet_size-1`` (``alphabet_size``,
+        the unknown code: a row of zeros)
     alphabet_size : int, default=4
     dtype : numpy dtype, default=float64
 
@@ -83,13 +84,12 @@ def onehot(X, *, alphabet_size=_DNA, dtype=np.float64) -> np.ndarray:
         holds symbol ``a``. Train scikit-learn models on these features to use them with
         :func:`sklearn_scorer` / :func:`load_sklearn_model` (``features="onehot"``).
     """
+    from ._onnx import onehot_layout
+
     X = np.asarray(X)
     if X.ndim != 2:
         raise SeqimpError(f"onehot: X must have shape (n, L), got {X.shape}")
-    n, length = X.shape
-    out = np.zeros((n, length, alphabet_size), dtype=dtype)
-    out[np.arange(n)[:, None], np.arange(length)[None, :], X.astype(np.intp)] = 1
-    return out.reshape(n, length * alphabet_size)
+    return onehot_layout(X, alphabet_size, "NLC", dtype).reshape(X.shape[0], X.shape[1] * alphabet_size)
 
 
 class ModelScorer:
