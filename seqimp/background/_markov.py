@@ -14,6 +14,7 @@ from numba import njit
 
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io import get_alphabet
+from ..io._alphabet import known_windows, unknown_prefix
 from ..io._check import check_sequences
 
 __all__ = ["MarkovBackground"]
@@ -182,11 +183,9 @@ class MarkovBackground:
         d, a = self.order, self.alphabet.size
         if length <= d:
             raise SeqimpError(f"fit: sequences of length {length} are too short for order {d}")
-        unknown = codes >= a
-        codes = np.where(unknown, 0, codes)
-        # unknown letters in X[i:i+D+1] for every start i (a cumulative count, 0 in front)
-        seen = np.concatenate([np.zeros((n, 1), np.int64), np.cumsum(unknown, axis=1)], axis=1)
-        known_pair = (seen[:, d + 1:] - seen[:, :length - d]) == 0          # (n, L-D): X[i:i+D+1] known
+        # unknown letters before every position (a cumulative count, 0 in front), read as 0
+        codes, seen = unknown_prefix(codes, a)
+        known_pair = known_windows(seen, d + 1)          # (n, L-D): X[i:i+D+1] known
         ctx = np.zeros((n, length - d + 1), dtype=np.int64)   # D-mer index starting at each i
         for t in range(d):
             ctx = ctx * a + codes[:, t: length - d + 1 + t]

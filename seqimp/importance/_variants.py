@@ -482,12 +482,11 @@ def _known_windows(codes, degree):
     unknown base, code >= 4, read as 0) and whether the window covers no unknown base (as
     :meth:`PositionalWeights.score <seqimp.kernels.PositionalWeights.score>`)."""
     from ..io import window_indices
+    from ..io._alphabet import known_windows, unknown_prefix
 
-    unknown = codes >= 4
-    clean = np.where(unknown, 0, codes).astype(np.uint8)
-    covered = np.concatenate([np.zeros((codes.shape[0], 1), np.int64), np.cumsum(unknown, axis=1)], axis=1)
+    clean, seen = unknown_prefix(codes, 4)
     for k in range(1, degree + 1):
-        yield k, window_indices(clean, k, 4), covered[:, k:] - covered[:, :-k] == 0
+        yield k, window_indices(clean, k, 4), known_windows(seen, k)
 
 
 def deltasvm_sums(model, ref_sequences, variants) -> np.ndarray:

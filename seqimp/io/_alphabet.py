@@ -293,6 +293,26 @@ def kmer_string(index: int, k: int, alphabet="dna") -> str:
     return "".join(reversed(out))
 
 
+def unknown_prefix(codes, size: int = 4):
+    """``(clean, seen)`` of codes (n, L): the codes with every unknown code (``>= size``) read as
+    0, and per row the number of unknown codes before each position, shape (n, L + 1), so that
+    the window ``[i, i + k)`` covers none where ``seen[:, i + k] == seen[:, i]``
+    (:func:`known_windows`). A k-mer over an unknown base is no feature: the WD weights' scores,
+    the Markov counts and the variant windows leave such windows out this way."""
+    codes = np.asarray(codes)
+    unknown = codes >= size
+    clean = np.where(unknown, 0, codes).astype(codes.dtype)
+    seen = np.zeros((codes.shape[0], codes.shape[1] + 1), dtype=np.int64)
+    np.cumsum(unknown, axis=1, out=seen[:, 1:])
+    return clean, seen
+
+
+def known_windows(seen, k: int) -> np.ndarray:
+    """Whether each window of length ``k`` covers no unknown base, shape (n, L - k + 1), from
+    ``seen`` of :func:`unknown_prefix`."""
+    return seen[:, k:] == seen[:, :-k]
+
+
 def window_indices(codes, k: int, base: int = 4) -> np.ndarray:
     """k-mer index of every window of every sequence.
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..io import get_alphabet, kmer_string, window_indices
 from ..errors import SeqimpError
+from ..io._alphabet import known_windows, unknown_prefix
 from ..io._check import check_sequences
 from .._utils.npz import save_npz
 from .._utils.tables import check_order_tables, oligomer_table
@@ -163,15 +164,14 @@ class PositionalWeights:
         out = np.full(codes.shape[0], self.bias)
         rows = np.arange(self.length)
         size = self.alphabet.size
-        unknown = codes >= size
-        if unknown.any():               # a k-mer that covers an unknown symbol is no feature: weight 0
-            codes = np.where(unknown, 0, codes).astype(np.uint8)
-            covered = np.concatenate([np.zeros((codes.shape[0], 1), np.int64), np.cumsum(unknown, axis=1)], axis=1)
+        unknown = bool((codes >= size).any())
+        if unknown:                     # a k-mer that covers an unknown symbol is no feature: weight 0
+            codes, seen = unknown_prefix(codes, size)
         for k, table in enumerate(self.tables, start=1):
             idx = window_indices(codes, k, size)
             terms = table[rows[: self.length - k + 1], idx]
-            if unknown.any():
-                terms = np.where(covered[:, k:] - covered[:, :-k] > 0, 0.0, terms)
+            if unknown:
+                terms = np.where(known_windows(seen, k), terms, 0.0)
             out += terms.sum(axis=1)
         return out
 
