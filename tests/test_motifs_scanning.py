@@ -430,3 +430,20 @@ def test_a_scanning_fit_that_changes_the_core_letters_is_another_motif():
     assert not still_the_motif(start, _word_pwm("CGCGGCCACTCGGCGG", 0.8))  # CCAAT lost
     assert not still_the_motif(start, _word_pwm("GGGGCGGGGCGG", 0.8))
     assert not still_the_motif(start, _word_pwm("NGGCCAA", 0.9))  # the core's end cut off
+
+
+def test_a_fit_must_gain_beyond_what_it_gains_in_the_positives_shuffles():
+    """chosen_fit on counts: a tuned fit passing 300 held-out positives against the start's 200
+    is taken when their shuffles pass about the same (20, 18); not when it passes 150 of the
+    shuffles to the start's 20 (its gain is composition); among fits, the larger net gain."""
+    from seqimp.motifs._scanning_pwm import FIT_KINDS, chosen_fit
+
+    tuned, sharp = FIT_KINDS[0], FIT_KINDS[1]
+    zero = dict.fromkeys(FIT_KINDS, 0)
+    assert chosen_fit({**zero, tuned: 300}, {**zero, tuned: 20}, 200, 18, list(FIT_KINDS)) == tuned
+    assert chosen_fit({**zero, tuned: 300}, {**zero, tuned: 150}, 200, 20, list(FIT_KINDS)) is None
+    # the sharpened fit passes more positives, but by composition: the tuned one's net gain is larger
+    passed, shuffled = {**zero, tuned: 260, sharp: 330}, {**zero, tuned: 15, sharp: 160}
+    assert chosen_fit(passed, shuffled, 200, 15, list(FIT_KINDS)) == tuned
+    assert chosen_fit(passed, shuffled, 200, 15, [sharp]) is None
+    assert chosen_fit(passed, shuffled, 200, 15, []) is None

@@ -41,7 +41,9 @@ How: for every enriched motif,
    passes clearly more of them than the tuned one (by at least 2 and :data:`MARGIN_SD` of a
    standard deviation of the difference, the square root of their sum), is kept only where,
    pooled, it passes clearly more held-out positives than the starts do; a fit that is no longer
-   the motif it started from (:func:`still_the_motif`) is not taken. Then
+   the motif it started from (:func:`still_the_motif`) is not taken, and every count is
+   weighed against the same PWM's count in dinucleotide shuffles of the held-out positives (a
+   gain there is the positives' composition, not the motif: :func:`chosen_fit`). Then
    it is fitted on all sequences, from the start on all of them -- a tuned fit as the mean
    log-odds of ``bag`` ascents, each against the negatives and a control drawn for it (one
    ascent learns its control's few best windows too: on ``gen weaklong``, over six control
@@ -76,7 +78,7 @@ import numpy as np
 
 from ..errors import SeqimpError, check_int, check_random_state
 from ..io._check import check_sequences
-from ..io import reverse_complement_codes
+from ..io import dinucleotide_shuffle, reverse_complement_codes
 from ._refine import MotifSites
 from .known._scan import SCALE, best_sequence_scores, encode_any_length
 from ._sites import WindowTerms, best_site_scores, best_windows, enrichment_threshold, site_scores, strict_threshold
@@ -376,26 +378,29 @@ def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, contro
                                          SHARPEN_PSEUDOCOUNT) for keep in (in_half == 0, in_half == 1, slice(None))]
     held = np.nan
     if held_out and min(len(pos), len(neg)) >= 4:
-        passed = dict.fromkeys(FIT_KINDS, 0)
-        start_held, drifted = 0, set()
+        passed, shuffled = dict.fromkeys(FIT_KINDS, 0), dict.fromkeys(FIT_KINDS, 0)
+        start_held, start_shuffled, drifted = 0, 0, set()
         halves = [(np.ascontiguousarray(pos[h::2]), neg[h::2]) for h in (0, 1)]  # contiguous: read many times
         for h in (0, 1):
             candidates = fits(begin[h], halves[h][0], halves[h][1], h + 1)
             held_pos, held_neg = halves[1 - h][0], control(halves[1 - h][1], h + 3)
+            # the held-out positives' composition without their motifs: what a fit passes there it
+            # passes for the letters and letter pairs of the positives, not for the motif
+            composition = dinucleotide_shuffle(held_pos, random_state=h + 5)
             for kind, pwm in candidates.items():
                 if not still_the_motif(begin[h], pwm):
                     drifted.add(kind)
                     continue
                 passed[kind] += _passing(pwm, held_pos, held_neg, background, fpr, terms)
+                shuffled[kind] += _passing(pwm, composition, held_neg, background, fpr, terms)
             start_held += _passing(begin[h], held_pos, held_neg, background, fpr, terms)
+            start_shuffled += _passing(begin[h], composition, held_neg, background, fpr, terms)
         eligible = [k for k in FIT_KINDS if k not in drifted]
-        logger.debug(f"held-out positives passing: {name} {start_held}, "
-                     + ", ".join(f"{k} {v}" if k in eligible else f"{k} (another motif)" for k, v in passed.items()))
-        if not eligible:
-            return begin[2], False, start_held / len(pos), name
-        best = max(eligible, key=lambda k: passed[k])  # the first of FIT_KINDS among equals
-        kind = best if _clearly_more(passed[best], passed[eligible[0]]) else eligible[0]
-        if not _clearly_more(passed[kind], start_held):
+        logger.debug(f"held-out positives (their shuffles) passing: {name} {start_held} ({start_shuffled}), "
+                     + ", ".join(f"{k} {v} ({shuffled[k]})" if k in eligible else f"{k} (another motif)"
+                                 for k, v in passed.items()))
+        kind = chosen_fit(passed, shuffled, start_held, start_shuffled, eligible)
+        if kind is None:
             return begin[2], False, start_held / len(pos), name
         held = passed[kind] / len(pos)
     else:
@@ -426,6 +431,29 @@ def still_the_motif(start, pwm) -> bool:
         if not 0 <= k < fit.shape[0] or fit[k].argmax() != start[j].argmax():
             return False
     return True
+
+
+def chosen_fit(passed, shuffled, start_passed, start_shuffled, eligible):
+    """The fit kind taken for scanning (step 4), or None for the start. ``passed`` and
+    ``shuffled``: per kind, the held-out positives and the held-out positives' dinucleotide
+    shuffles its PWM passes; ``start_*`` the start's; ``eligible``: the kinds still their motif,
+    in :data:`FIT_KINDS` order. A fit's gain over another counts beyond what it gains in the
+    shuffles (the letters and letter pairs of the positives, without their motifs): the first
+    eligible kind, or the one of largest net gain where it gains clearly more (:func:`_clearly_more`
+    of the two sums ``a + shuffled_b`` and ``b + shuffled_a``); then taken only where it gains
+    clearly more than the start does. Where the negatives have the positives' composition the
+    shuffles pass what the negatives do and this is the plain count; in G/C-rich promoters
+    against gene bodies a fit's G/C flank columns gain in the shuffles as much as in the promoters."""
+    if not eligible:
+        return None
+
+    def gains_over(a, b):
+        return _clearly_more(passed[a] + (start_shuffled if b is None else shuffled[b]),
+                             (start_passed if b is None else passed[b]) + shuffled[a])
+
+    best = max(eligible, key=lambda k: passed[k] - shuffled[k])  # the first of FIT_KINDS among equals
+    kind = best if gains_over(best, eligible[0]) else eligible[0]
+    return kind if gains_over(kind, None) else None
 
 
 def _clearly_more(a, b) -> bool:
