@@ -67,8 +67,8 @@ def read_records(path, option, *, mask_lowercase=False, alphabet="dna", skip_inv
                 continue
             at = int(wrong[0])
             hint = "; --skip-invalid leaves such records out" if skip_invalid is not None else ""
-            raise UserError(f"{option} {path}: record {rid!r}: invalid letter {seq[at]!r} at position {at + 1} "
-                            f"(alphabet {alpha.name}: {alpha.symbols} and the IUPAC codes){hint}")
+            raise UserError(f"{option} {path}: record {rid}: letter {seq[at]!r} at position {at + 1} is not in the "
+                            f"{alpha.name} alphabet ({alpha.symbols}) or its IUPAC codes{hint}")
         ids.append(rid)
         seqs.append(seq)
         unknown = int(np.count_nonzero(codes == alpha.unknown))
