@@ -153,7 +153,8 @@ def test_main_with_stand_in_streme_and_tomtom(tmp_path, capsys):
     (data / "jaspar" / bench.JASPAR_TRANSFAC.name).write_text((FIX / "families.transfac").read_text())
     streme = _exe(tmp_path / "streme", "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 5.5.8; exit 0; fi\n"
                   "while [ $# -gt 0 ]; do if [ \"$1\" = --oc ]; then out=$2; fi; shift; done\n"
-                  f"mkdir -p \"$out\" && cp '{FIX / 'streme.txt'}' \"$out/streme.txt\"\n")
+                  f"mkdir -p \"$out\" && cp '{FIX / 'streme.txt'}' \"$out/streme.txt\""
+                  f" && cp '{FIX / 'streme.xml'}' \"$out/streme.xml\"\n")
     tomtom = _exe(tmp_path / "tomtom", "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 5.5.8; exit 0; fi\n"
                   f"cat '{FIX / 'tomtom.tsv'}'\n")
     out = tmp_path / "out"
@@ -165,6 +166,8 @@ def test_main_with_stand_in_streme_and_tomtom(tmp_path, capsys):
     assert row["set"] == "uci_promoters" and row["tool"] == "streme"
     assert (row["motifs"], row["matched"], row["unmatched"]) == ("4", "3", "1")
     assert row["families"] == f"{KRUPPEL} (2); {GATA} (1)"
+    # streme.xml's held-out p-values: motifs 1 and 2 pass (2.3e-9, 0.012), 3 and 4 fail (0.3, 0.5)
+    assert (row["passing"], row["passing_families"]) == ("2", f"{KRUPPEL}; {GATA}")
     assert (out / "inputs" / "uci_promoters_pos.fa").read_text() == ">P1\nACGTACGTAC\n"
     motifs = (out / "motifs.tsv").read_text().splitlines()
     assert len(motifs) == 5
