@@ -10,15 +10,18 @@ only, no encoding). Target: read + encode under 10 s on 2 cores.
 """
 
 import argparse
+import sys
 import gzip
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 from Bio.SeqIO.FastaIO import SimpleFastaParser
 
 import seqimp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import best_of  # noqa: E402
 
 
 def make_file(path, n, length, rng, opener=open):
@@ -31,15 +34,6 @@ def make_file(path, n, length, rng, opener=open):
                 s = row.tobytes().decode()
                 lines.append(f">seq{r}\n" + "\n".join(s[i:i + 60] for i in range(0, length, 60)))
             fh.write("\n".join(lines) + "\n")
-
-
-def best_of(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
 
 
 def main():

@@ -16,20 +16,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-
-def best_of(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import seconds as best_of  # noqa: E402
 
 
 def counts_numpy(post, codes, starts, m):

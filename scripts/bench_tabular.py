@@ -19,8 +19,9 @@ shared machine.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+import sys
 import os
-import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -31,14 +32,8 @@ from sklearn.linear_model import Ridge
 
 from seqimp.tabular import permutation_importance
 
-
-def best_time(fn, repeat):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import best_of  # noqa: E402
 
 
 def make_data(n, d, seed):
@@ -69,10 +64,10 @@ def main(argv=None):
           f"n_jobs = 1, best of {args.repeat}")
     print(f"{'model':22}{'sklearn s':>11}{'seqimp s':>10}{'ratio':>8}{'max |mean diff| / se':>22}")
     for name, model in models.items():
-        t_sk, sk = best_time(lambda: sk_permutation_importance(
+        t_sk, sk = best_of(lambda: sk_permutation_importance(
             model, X, y, scoring="neg_mean_squared_error", n_repeats=args.n_repeats, random_state=0,
             n_jobs=1), args.repeat)
-        t_us, us = best_time(lambda: permutation_importance(
+        t_us, us = best_of(lambda: permutation_importance(
             model, X, y, loss="mse", n_repeats=args.n_repeats, random_state=0), args.repeat)
         se = np.sqrt((sk.importances.var(axis=1, ddof=1) + us.importances.var(axis=1, ddof=1)) / args.n_repeats)
         dev = np.max(np.abs(sk.importances_mean - us.importances_mean) / np.maximum(se, 1e-300))
@@ -86,10 +81,10 @@ def main(argv=None):
           f"{'overhead':>10}")
     for name, model in models.items():
         d = args.features if name == "Ridge" else min(args.features, args.pairs_features_hgb)
-        t_ap, _ = best_time(lambda: permutation_importance(
+        t_ap, _ = best_of(lambda: permutation_importance(
             model, Xp, yp, strategy="all_pairs", n_repeats=1, groups=[[j] for j in range(d)]), 1)
         big = np.repeat(Xp[: max(1, (1 << 17) // n)], n, axis=0)[: 1 << 17]
-        t_pred, _ = best_time(lambda: model.predict(big), args.repeat)
+        t_pred, _ = best_of(lambda: model.predict(big), args.repeat)
         floor = t_pred * rows * d / len(big)
         print(f"{name:22}{d:>9}{t_ap:>9.2f}{t_ap / d:>11.3f}{rows * d / t_ap / 1e6:>9.2f}"
               f"{floor:>17.2f}{t_ap / floor:>10.2f}")

@@ -12,23 +12,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import best_of  # noqa: E402
+
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 DEFAULT = [SHARED / "real_peaks" / "Klf1.fa"]
-
-
-def fastest(fn, repeats):
-    """(the fastest wall time of ``repeats`` calls, the last result)."""
-    best, out = np.inf, None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def stretches_kept(x, y) -> bool:
@@ -65,11 +57,11 @@ def main(argv=None) -> int:
           "shuffle | shuffle checks |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for path in files:
-        t_read, seqs = fastest(lambda: read_fasta(path), args.repeats)
-        t_mask, _ = fastest(lambda: read_fasta(path, mask_lowercase=True), args.repeats)
-        t_fit, _ = fastest(lambda: MarkovBackground(order=2).fit(seqs), args.repeats)
-        t_pos, _ = fastest(lambda: MarkovBackground(order=2, positional=True).fit(seqs), args.repeats)
-        t_shuf, shuffled = fastest(lambda: dinucleotide_shuffle(seqs, random_state=0), args.repeats)
+        t_read, seqs = best_of(lambda: read_fasta(path), args.repeats)
+        t_mask, _ = best_of(lambda: read_fasta(path, mask_lowercase=True), args.repeats)
+        t_fit, _ = best_of(lambda: MarkovBackground(order=2).fit(seqs), args.repeats)
+        t_pos, _ = best_of(lambda: MarkovBackground(order=2, positional=True).fit(seqs), args.repeats)
+        t_shuf, shuffled = best_of(lambda: dinucleotide_shuffle(seqs, random_state=0), args.repeats)
         held = (seqs.codes == 4).any(axis=1)
         ok = sum(stretches_kept(x, y) for x, y in zip(seqs.codes, shuffled))
         print(f"| {path.name} | {len(seqs):,} x {seqs.length} | {int(held.sum()):,} | {int((seqs.codes == 4).sum()):,} "
