@@ -104,13 +104,13 @@ def flank_counts(counts, window, forward):
     counts[np.flatnonzero(known), window[known]] += 1
 
 
-def _variant(a, b, least=None, share=0.25, both=True):
-    """Whether word ``a`` is a variant of ``b`` (either strand; ``both=False``: the given one):
-    overlapping it, shifted or not, by at least ``least`` letters (default ``len(a) - 4``, at
-    least 4) of which at most ``share`` differ (0: a shifted copy)."""
+def _variant(a, b, least=None, share=0.25):
+    """Whether word ``a`` is a variant of ``b`` (either strand): overlapping it, shifted or not, by
+    at least ``least`` letters (default ``len(a) - 4``, at least 4) of which at most ``share``
+    differ (0: a shifted copy)."""
     comp = str.maketrans("ACGT", "TGCA")
     least = max(len(a) - 4, 4) if least is None else least
-    for o in (b, b.translate(comp)[::-1]) if both else (b,):
+    for o in (b, b.translate(comp)[::-1]):
         for d in range(-(len(a) - least), len(o) - least + 1):
             lo, hi = max(0, d), min(len(o), d + len(a))
             if hi - lo >= least and sum(x != y for x, y in zip(o[lo:hi], a[lo - d:hi - d])) <= share * (hi - lo):

@@ -208,8 +208,9 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         ``held_out_seed(positives, negatives, motif) -> Motif or None``: the seed of each
         held-out fold's fit (step 5), chosen on the sequences that fold is fitted on, so that
         the held-out half plays no part in it (the deeper search's words,
-        :func:`seqimp.motifs.search._depth.word_candidate`); None from it counts no sites in
-        that fold. Default: every fold starts from the motif.
+        :func:`seqimp.motifs.search._depth.word_candidate`); where it returns None that fold's
+        held-out sequences are left out of the test (no fold left: held-out p-value 1).
+        Default: every fold starts from the motif.
 
     Returns
     -------

@@ -248,6 +248,15 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
         controls[seed] = (negatives, np.vstack([negatives, drawn.astype(np.uint8)]))
         return controls[seed][1]
 
+    shuffles = {}  # half -> its dinucleotide shuffles: the same for every motif, made once
+
+    def composition(held, half):
+        """Dinucleotide shuffles of the held-out positives ``held`` (half ``half``): their letters
+        and letter pairs without their motifs."""
+        if half not in shuffles:
+            shuffles[half] = dinucleotide_shuffle(held, random_state=half + 5)
+        return shuffles[half]
+
     flat = (encode_any_length(pos), encode_any_length(neg))
     table = sites.sites if sites.sites is not None and len(sites.sites) else None
     rows, scanning = [], []
@@ -261,7 +270,7 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
             own_sites = table[table["motif"] == motif.name] if table is not None else table
             pwm, tuned, held, kind = _fitted(own, own_sites, pos, neg, background, fpr, held_out,
                                              dict(pad=room, min_gain=min_gain, min_length=min_length, steps=steps),
-                                             control, bag)
+                                             control, composition, bag)
         pwm = quantised_pwm(pwm)
         scan = replace(motif, pwm=pwm)
         rows.append({**_threshold_row(scan, flat, pos, neg, background, fpr, held, tuned), "scan_pwm": kind})
@@ -336,7 +345,7 @@ def _sharpened(pwm, positive, control, background, fpr, sites, max_iter, pseudoc
     return pwm
 
 
-def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, control, bag=1):
+def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, control, composition, bag=1):
     """``(pwm, fitted, held-out share, kind)`` (step 4). The fits start from the letter
     frequencies of the motif's sites (:func:`site_pwm`) -- on each half, of that half's sites
     alone -- or, where a half holds fewer than :data:`MIN_SITES` of them (or ``own_sites`` is
@@ -346,7 +355,8 @@ def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, contro
     clearly more (:func:`_clearly_more`) than the tuned one, is fitted on all sequences where it
     passes clearly more of them than the start does, else the start (on all sequences) is the
     PWM for scanning.
-    ``control(negatives, seed)``: the negatives the fit's threshold is taken on. The
+    ``control(negatives, seed)``: the negatives the fit's threshold is taken on;
+    ``composition(held, half)``: the held-out positives' shuffles (:func:`chosen_fit`). The
     background's window terms are computed once per array and width (:class:`WindowTerms`:
     the fits and counts of one width read the same ones)."""
     starts = np.arange(pos.shape[1] - own.shape[0] + 1)
@@ -386,15 +396,15 @@ def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, contro
             held_pos, held_neg = halves[1 - h][0], control(halves[1 - h][1], h + 3)
             # the held-out positives' composition without their motifs: what a fit passes there it
             # passes for the letters and letter pairs of the positives, not for the motif
-            composition = dinucleotide_shuffle(held_pos, random_state=h + 5)
+            shuffled_pos = composition(held_pos, h)
             for kind, pwm in candidates.items():
                 if not still_the_motif(begin[h], pwm):
                     drifted.add(kind)
                     continue
                 passed[kind] += _passing(pwm, held_pos, held_neg, background, fpr, terms)
-                shuffled[kind] += _passing(pwm, composition, held_neg, background, fpr, terms)
+                shuffled[kind] += _passing(pwm, shuffled_pos, held_neg, background, fpr, terms)
             start_held += _passing(begin[h], held_pos, held_neg, background, fpr, terms)
-            start_shuffled += _passing(begin[h], composition, held_neg, background, fpr, terms)
+            start_shuffled += _passing(begin[h], shuffled_pos, held_neg, background, fpr, terms)
         eligible = [k for k in FIT_KINDS if k not in drifted]
         logger.debug(f"held-out positives (their shuffles) passing: {name} {start_held} ({start_shuffled}), "
                      + ", ".join(f"{k} {v} ({shuffled[k]})" if k in eligible else f"{k} (another motif)"

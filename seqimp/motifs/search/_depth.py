@@ -7,8 +7,9 @@ Every motif reported so far has its sites erased in copies of the positives and 
 :data:`DEPTH_WORD_LENGTHS`, or gapped: :data:`~._gapped_words.GAPPED_PATTERNS`; either strand
 with ``strand="both"``; a Fisher p-value at most :data:`DEPTH_WORD_PVALUE` Bonferroni-adjusted
 over the words, lengths and patterns, against the negatives and against dinucleotide shuffles of
-the positives, not a copy of a motif reported nor of a candidate that failed; :func:`word_candidate`) seeds one candidate, which the ending every route
-shares refines and tests (:func:`~._run.refined_run`: EM, the PWM tuned at the site threshold,
+the positives, not a copy of a motif reported nor of a candidate that failed;
+:func:`word_candidate`) seeds one candidate, which the ending every route shares refines and
+tests (:func:`~._run.refined_run`: EM, the PWM tuned at the site threshold,
 its sites counted, and the held-out test of :func:`seqimp.motifs.refine_motifs` -- each half of
 the sequences scored with the PWM and threshold fitted on the other, from a word chosen on that
 other half alone (:func:`half_seed`) --, then
@@ -34,8 +35,8 @@ import pandas as pd
 from ._gapped_words import GAPPED_PATTERNS
 from ._run import refined_run
 
-__all__ = ["search_deeper", "word_candidate", "half_seed", "same_word", "erase_sites", "FAILURES", "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE",
-           "CONTROL_SHUFFLES"]
+__all__ = ["search_deeper", "word_candidate", "half_seed", "same_word", "erase_sites", "FAILURES",
+           "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES"]
 
 logger = logging.getLogger(__name__)
 
@@ -135,15 +136,14 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
             stop = f"no further candidate (no word enriched in the positives at Bonferroni p <= {DEPTH_WORD_PVALUE:g})"
             break
         masked = replace(data, positive=pos, negative=neg)
+        word = candidates["word"].iloc[0]
         step = refined_run(seeds, masked, options, candidates=candidates, result=None, parameters={}, round=number,
                            accepted=accepted, match=False, random_state=random_state, max_iter=EM_ITERATIONS,
                            tune=True, max_held_out_pvalue=options.max_pvalue,  # a seed failing p is not refitted
                            em_letters="positives",
-                           held_out_seed=half_seed(candidates["word"].iloc[0], strand=options.strand,
-                                                   exclude=exclude, round=number,
+                           held_out_seed=half_seed(word, strand=options.strand, exclude=exclude, round=number,
                                                    random_state=int(rng.integers(2 ** 31))))
         steps.append(step)
-        word = candidates["word"].iloc[0]
         if step.motifs:
             failures = 0
             accepted += step.motifs
@@ -180,17 +180,15 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
 
 def half_seed(word, *, strand, exclude, round, random_state):
     """The seed of a held-out fold of a deeper-search candidate, chosen blind to the held-out
-    half: :func:`word_candidate` run on the fold's fitting half alone, its most enriched word
-    whatever its p-value (half the sequences seldom carry a co-factor's word past the bound
-    that all of them do; the held-out test decides) (its own
-    composition controls, :data:`CONTROL_SHUFFLES` shuffles drawn from ``random_state``), kept
-    where it is the candidate's ``word`` (:func:`same_word`) and its seed turned to the
-    candidate's orientation; else None (the fold's held-out half is not tested). The candidate's word was
-    chosen on all the sequences: a held-out half that helped choose it is not held out (on
-    random sequences the most enriched word, taken without the word's bound, passed the
-    held-out test on two sets of three)."""
-    from dataclasses import replace as changed
-
+    half: :func:`word_candidate` run on the fold's fitting half alone, with its own composition
+    controls (:data:`CONTROL_SHUFFLES` shuffles drawn from ``random_state``), taking its most
+    enriched word whatever its p-value (half the sequences seldom carry a co-factor's word past
+    the bound that all of them do; the held-out test decides). The seed is kept where its word
+    is the candidate's ``word`` (:func:`same_word`), turned to the candidate's orientation; else
+    None (the fold's held-out half is not tested). The candidate's word was chosen on all the
+    sequences: a held-out half that helped choose it is not held out (on random sequences the
+    most enriched word, taken without the word's bound, passed the held-out test on two sets of
+    three)."""
     from ...io import dinucleotide_shuffle
     from .._copies import pwm_similarity
 
@@ -202,7 +200,7 @@ def half_seed(word, *, strand, exclude, round, random_state):
             return None
         found = seeds[0]
         if pwm_similarity(motif.pwm, found.pwm, strand="both")[2] == "-":
-            found = changed(found, pwm=found.pwm[::-1, ::-1].copy())
+            found = replace(found, pwm=found.pwm[::-1, ::-1].copy())
         return found
 
     return seed
