@@ -41,9 +41,9 @@ def read_records(path, option, *, mask_lowercase=False, alphabet="dna", skip_inv
     a one-line error naming ``option``. ``mask_lowercase``: lower-case letters of ``alphabet``
     are written N. Records holding N or another IUPAC code are counted in one log line. A letter
     outside the alphabet and its IUPAC codes (U in DNA is T, as the scan reads it) is a one-line
-    error naming the file, the record, the 1-based position and the letter; with ``skip_invalid`` (``--skip-invalid``) its record is
-    left out and counted in a log line (None: the command has no such option, and the error does
-    not offer it)."""
+    error naming the file, the record, the 1-based position and the letter; with
+    ``skip_invalid`` (``--skip-invalid``) its record is left out and counted in a log line (None:
+    the command has no such option, and the error does not offer it)."""
     import numpy as np
 
     from ..errors import check_file
