@@ -115,6 +115,27 @@ def test_max_iter_warns_and_verbose_reports_passes(capsys):
     assert "dual objective" in err[1]
 
 
+def test_log_verbosity_computes_pass_lines_only_when_debug_is_on(monkeypatch, caplog):
+    """verbose="log" (the pipeline): a pass line, and the dual objective in it, only while the
+    seqimp.kernels log takes DEBUG lines (the objective is a sweep over all weights)."""
+    import logging
+
+    import seqimp.kernels._dcd as dcd
+
+    calls = []
+    real = dcd.svm_dual_objective
+    monkeypatch.setattr(dcd, "svm_dual_objective", lambda *a, **k: calls.append(1) or real(*a, **k))
+    X, y = noisy_data(200, 10, seed=5, noise=0.3)
+    with caplog.at_level(logging.INFO, logger="seqimp.kernels"):
+        quiet = dcd_svm(X, y, degree=3, verbose="log")
+    assert len(calls) == 1 and not caplog.records  # the solution's objective only
+    with caplog.at_level(logging.DEBUG, logger="seqimp.kernels"):
+        loud = dcd_svm(X, y, degree=3, verbose="log")
+    assert len(calls) == 2 + loud.n_iter
+    assert sum(r.getMessage().startswith("DCD pass") for r in caplog.records) == loud.n_iter
+    np.testing.assert_array_equal(quiet.coef, loud.coef)
+
+
 @pytest.mark.parametrize("problem", ["svm", "ridge"])
 def test_memory_estimate_matches_the_traced_peak_of_each_solver(problem):
     # tracemalloc sees every numpy allocation of a fit; the estimate must be that peak within

@@ -37,7 +37,7 @@ from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ..io import get_alphabet
 from ._async_dcd import AsyncPasses, rebuild_weights
 from ._dual_step import projected_gradient, widen
-from ._implicit import check_codes, implicit_layout, row_norm2, solver_line, wd_scores
+from ._implicit import check_codes, implicit_layout, lines_shown, row_norm2, solver_line, wd_scores
 from ._layout import (_add_buf, _dot_buf, aligned_zeros, row_addresses, row_buffers, row_norm2_buf, solver_layout,
                       to_standard)
 from ._params import check_degree_shifts, wd_beta
@@ -311,7 +311,7 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
         gap = pg[0] - pg[1]
         if on_pass is not None:
             on_pass(it, w, alpha, layout)
-        if verbose:
+        if lines_shown(verbose):
             solver_line(verbose, f"DCD pass {it}: active {active:,}/{n:,}, projected-gradient range {gap:.3g} "
                        f"(tol {tol:g}), dual objective {svm_dual_objective(w, alpha):.8g}, "
                        f"{time.perf_counter() - start:.2f} s")

@@ -43,7 +43,7 @@ import numpy as np
 from ..errors import SeqimpError, check_int, check_number, check_random_state
 from ._dcd import (SVMSolution, _svm_steps, check_svm_problem, cumulative_beta, svm_dual_objective, svm_solution,
                    svm_start)
-from ._implicit import solver_line
+from ._implicit import lines_shown, solver_line
 from ._layout import aligned_zeros
 from ._sgd_rule import HeldOutStop, IterateAverage
 
@@ -331,7 +331,7 @@ def dcd_svm_distributed(codes, y, *, client, degree, C=1.0, class_weight=None, t
                     pg_max_old = pg_max if pg_max > 0 else np.inf
                     pg_min_old = pg_min if pg_min < 0 else -np.inf
                 continue
-            if verbose:
+            if lines_shown(verbose):
                 solver_line(verbose, f"CoCoA+ round {rounds}: {K} partitions, active {sum(actives):,}/{n:,}, "
                                      f"projected-gradient range {gap:.3g} (tol {tol:g}), dual objective "
                                      f"{svm_dual_objective(w, alpha):.8g}, {time.perf_counter() - start:.2f} s")

@@ -116,6 +116,16 @@ def check_codes(codes, name="X", alphabet="dna"):
     return check_sequences(codes, name, alpha, unknown=True)
 
 
+def lines_shown(verbose) -> bool:
+    """Whether :func:`solver_line` shows anything for ``verbose``: with ``"log"``, only while the
+    ``seqimp.kernels`` log takes DEBUG lines (a solver computes a line's figures only then)."""
+    if isinstance(verbose, str) and verbose == "log":
+        import logging
+
+        return logging.getLogger("seqimp.kernels").isEnabledFor(logging.DEBUG)
+    return bool(verbose)
+
+
 def solver_line(verbose, msg):
     """A solver's progress line (one pass, one iteration) on stderr when ``verbose``; with
     ``verbose="log"`` (the pipeline) at DEBUG level on the ``seqimp`` log instead (``seqimp -v``)."""
