@@ -343,3 +343,42 @@ def test_n_jobs_is_checked():
         WDClassifier(degree=3, n_jobs=-2).fit(X, y)
 
 
+
+
+def test_a_warm_start_reaches_the_same_optimum_in_fewer_passes():
+    """alpha_init is only the start: from a fit on the same rows with 40 of them changed (sites
+    erased, as the motif rounds do), the dual objective equals the cold fit's at tol 1e-8 (both
+    at liblinear's rule; 1e-9 relative) and the weights agree to 1e-5; N rows included, so the
+    weights rebuilt from the start cover unknown bases."""
+    X, y = noisy_data(600, 16, seed=9, noise=0.2)
+    X[::50, 3] = 4  # N
+    first = dcd_svm(X, y, degree=4, tol=1e-8, random_state=1)
+    changed = X.copy()
+    changed[:40, 5:9] = np.random.default_rng(2).integers(0, 4, (40, 4))
+    cold = dcd_svm(changed, y, degree=4, tol=1e-8, random_state=1)
+    warm = dcd_svm(changed, y, degree=4, tol=1e-8, random_state=1, alpha_init=first.dual_coef)
+    assert warm.converged and warm.n_iter < cold.n_iter
+    assert warm.dual_objective == pytest.approx(cold.dual_objective, rel=1e-9)
+    np.testing.assert_allclose(warm.coef, cold.coef, atol=1e-5)
+    assert warm.intercept == pytest.approx(cold.intercept, abs=1e-5)
+    # the start is clipped to the box [0, C]; a wrong shape is refused
+    wild = dcd_svm(changed, y, degree=4, tol=1e-8, random_state=1, alpha_init=first.dual_coef * 50 - 3)
+    assert wild.dual_objective == pytest.approx(cold.dual_objective, rel=1e-9)
+    with pytest.raises(SeqimpError, match="alpha_init must hold 600 finite values"):
+        dcd_svm(changed, y, degree=4, alpha_init=np.zeros(5))
+
+
+def test_estimator_warm_start_and_its_route():
+    X, y = noisy_data(300, 12, seed=3, noise=0.2)
+    first = WDClassifier(degree=3, tol=1e-8, random_state=0).fit(X, y)
+    assert first.dual_coef_.shape == (300,)
+    np.testing.assert_array_equal(np.sign(first.dual_coef_[first.dual_coef_ != 0]),
+                                  np.where(y[first.dual_coef_ != 0] == 1, 1.0, -1.0))
+    warm = WDClassifier(degree=3, tol=1e-8, random_state=0).fit(X, y, alpha_init=np.abs(first.dual_coef_))
+    assert warm.n_iter_ <= 2 and warm.dual_objective_ == pytest.approx(first.dual_objective_, rel=1e-12)
+    assert WDClassifier(degree=3).starts_from_duals(300)
+    for other in (WDClassifier(degree=3, shifts=1), WDClassifier(degree=3, solver="sgd"),
+                  WDClassifier(degree=3, method="linear")):
+        assert not other.starts_from_duals(300)
+        with pytest.raises(SeqimpError, match="alpha_init starts the exact dual coordinate descent only"):
+            other.fit(X, y, alpha_init=np.zeros(300))

@@ -80,6 +80,36 @@ def test_train_classifier_without_weights_gives_the_same_held_out_figures(plante
     assert {k: info.get(k) for k in keys} == {k: trained[1].get(k) for k in keys}
 
 
+def test_keep_start_gives_the_next_fit_its_dual_variables(planted):
+    """keep_start: after a split, the held-out start (the split fit's dual variables on its rows,
+    C or 0 on the held-out rows by their margin); without one, the fit's own. A fit started
+    there reaches the cold fit's optimum (liblinear's rule at tol 1e-8; 1e-9 relative)."""
+    from seqimp.training import train_classifier
+    from seqimp.training._classifier import held_out_split
+
+    pos, neg = planted
+    X = np.concatenate([pos.codes, neg.codes])
+    y = np.r_[np.ones(100), np.zeros(100)].astype(int)
+    model = ModelOptions(degree=2)
+    _none, held = train_classifier(X, y, model=model, random_state=0, weights=False, keep_start=True)
+    start = held.pop("alpha_start")
+    train, test = held_out_split(y, model.test_fraction, 0)
+    assert start.shape == (200,) and set(np.unique(start[test])) <= {0.0, model.C}
+    assert (start[train] > 0).any() and (start >= 0).all() and (start <= model.C).all()
+    from seqimp.kernels import WDClassifier
+
+    cold = WDClassifier(degree=2, tol=1e-8, random_state=0).fit(X, y)
+    warm = WDClassifier(degree=2, tol=1e-8, random_state=0).fit(X, y, alpha_init=start)
+    assert warm.dual_objective_ == pytest.approx(cold.dual_objective_, rel=1e-9)
+    full = ModelOptions(degree=2, test_fraction=0.0)
+    _w, info = train_classifier(X, y, model=full, random_state=0, keep_start=True)
+    same = WDClassifier(degree=2, random_state=0).fit(X, y)  # train_classifier's fit
+    np.testing.assert_array_equal(info["alpha_start"], np.abs(same.dual_coef_))
+    shifted, info = train_classifier(X, y, model=ModelOptions(degree=2, shifts=1, test_fraction=0.0),
+                                     random_state=0, keep_start=True, alpha_init=start)
+    assert info["alpha_start"] is None  # the WDS kernel route has no such start, and ignores one
+
+
 def test_train_model_warns_when_the_model_is_close_to_chance(planted):
     rng = np.random.default_rng(0)
     noise = rng.integers(0, 4, size=(200, 30)).astype(np.uint8)

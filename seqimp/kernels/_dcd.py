@@ -228,7 +228,7 @@ def _pass_bar(verbose, total, desc):
 
 def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=1000, random_state=None,
             alphabet="dna", shrinking=True, n_jobs=None, deterministic=False, verbose=False,
-            on_pass=None) -> SVMSolution:
+            on_pass=None, alpha_init=None) -> SVMSolution:
     """Hinge-loss linear SVM on WD features by dual coordinate descent, without a feature matrix.
 
     Solves liblinear's L1-loss SVM dual with the bias as a constant feature (the problem of
@@ -271,6 +271,10 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
         Called after every pass as ``on_pass(passes, w, alpha, layout)`` with the solver's
         weights (its layout, bias last; read only) and dual variables: a window on the path
         to the optimum (``scripts/bench_training_path.py``).
+    alpha_init : ndarray of shape (n,) or None, default=None
+        Dual variables to start from (clipped to ``[0, C_i]``; the weights are computed from
+        them), e.g. an earlier fit's on nearly the same sequences; None: all zero. Only the
+        start: the problem and its optimum are the same, fewer passes reach it.
 
     Returns
     -------
@@ -284,6 +288,12 @@ def dcd_svm(codes, y, *, degree, C=1.0, class_weight=None, tol=1e-4, max_iter=10
         nthreads = 1
     sqb, base, sign, upper, qd, layout, w, alpha = svm_start(yb, C, class_weight, length, degree, alpha_)
     cumbeta = cumulative_beta(degree)
+    if alpha_init is not None:
+        alpha_init = np.asarray(alpha_init, dtype=np.float64)
+        if alpha_init.shape != alpha.shape or not np.isfinite(alpha_init).all():
+            raise SeqimpError(f"alpha_init must hold {n} finite values, got shape {alpha_init.shape}")
+        alpha[:] = np.clip(alpha_init, 0.0, upper)
+        rebuild_weights(X, sign, alpha, w, layout, sqb, degree, base, nthreads)
     shared = None
     if nthreads > 1:
         shared = AsyncPasses(X, sign, alpha, upper, layout, sqb, degree, base, qd, nthreads)

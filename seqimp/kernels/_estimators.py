@@ -290,8 +290,10 @@ class WDClassifier(ClassifierMixin, _WDModel):
         Kernel route: indices of the support sequences in the training set.
     support_codes_ : ndarray of shape (n_support, L), uint8
         Kernel route: the support sequences.
-    dual_coef_ : ndarray of shape (n_support,)
-        Kernel route: signed dual coefficients y_j a_j.
+    dual_coef_ : ndarray of shape (n_support,) or (n_train,)
+        Kernel route: signed dual coefficients y_j a_j of the support sequences; implicit
+        route with solver "dcd": y_i a_i of every training sequence (0 off the support), the
+        start ``fit(..., alpha_init=abs(dual_coef_))`` of a refit on nearly the same sequences.
     intercept_ : float
     n_iter_ : int
         Iterations of the solver: passes over the data on the implicit route (rounds on a
@@ -366,8 +368,12 @@ class WDClassifier(ClassifierMixin, _WDModel):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def fit(self, X, y):
-        """Train on sequences ``X`` (list of str, SequenceSet or (n, L) codes) and labels ``y``."""
+    def fit(self, X, y, *, alpha_init=None):
+        """Train on sequences ``X`` (list of str, SequenceSet or (n, L) codes) and labels ``y``.
+
+        ``alpha_init`` (shape (n,), optional): dual variables to start the exact dual coordinate
+        descent from (the implicit route with solver "dcd"), e.g. the ``dual_coef_`` magnitudes of an
+        earlier fit on nearly the same sequences; only the start, the optimum is the same."""
         y = column_or_1d(y, warn=True)
         if y.shape[0] == 0:
             raise SeqimpError("y is empty (0 samples)")
@@ -387,6 +393,9 @@ class WDClassifier(ClassifierMixin, _WDModel):
             raise SeqimpError(f"client= trains the implicit route only; method={self.method!r} with "
                               f"shifts={self.shifts_} uses the {method} route")
         self._check_memory(codes, method)
+        if alpha_init is not None and not self.starts_from_duals(codes.shape[0]):
+            raise SeqimpError("alpha_init starts the exact dual coordinate descent only (the implicit route, "
+                              "solver 'dcd', no client)")
         if method == "implicit" and self.client is not None:
             from ._distributed import client_for, dcd_svm_distributed
             from ._sgd_rule import PlateauRule
@@ -422,12 +431,14 @@ class WDClassifier(ClassifierMixin, _WDModel):
             with self._step(f"dual coordinate descent on {codes.shape[0]} sequences (implicit WD features)"):
                 sol = dcd_svm(codes, yb, degree=self.degree_, C=self.C, class_weight=self.class_weight,
                               tol=self.tol, max_iter=self.max_iter, random_state=self.random_state,
-                              alphabet=self.alphabet_, n_jobs=self.n_threads_, verbose=self.verbose)
+                              alphabet=self.alphabet_, n_jobs=self.n_threads_, verbose=self.verbose,
+                              alpha_init=alpha_init)
             self.coef_ = sol.coef
             self.intercept_ = sol.intercept
             self.n_iter_ = sol.n_iter
             self.converged_ = bool(sol.converged)
             self.dual_objective_ = sol.dual_objective
+            self.dual_coef_ = np.where(yb == 1, 1.0, -1.0) * sol.dual_coef
             self.solver_ = "dcd"
         elif method == "implicit":
             solver = self._solver(codes.shape[0])
@@ -488,6 +499,11 @@ class WDClassifier(ClassifierMixin, _WDModel):
         else:
             threads = check_threads(self.n_jobs)
         return 1 if self.deterministic else threads
+
+    def starts_from_duals(self, n) -> bool:
+        """Whether a fit on ``n`` sequences runs the exact dual coordinate descent, the route that
+        ``fit(..., alpha_init=)`` starts (the implicit route, solver "dcd", no client)."""
+        return self._method() == "implicit" and self.client is None and self._solver(n) == "dcd"
 
     def _solver(self, n) -> str:
         """The single-machine solver of the implicit route for n training sequences."""

@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from ._classifier import evaluate, held_out_split, recorded_seed
+from ._classifier import evaluate, held_out_split, held_out_start, recorded_seed
 
 __all__ = ["train_gkm", "held_out_start", "GKM_TOL", "ROUND_TOL", "HELD_OUT_TOL", "HELD_OUT_LOOSE_FROM"]
 
@@ -108,18 +108,3 @@ def train_gkm(X, y, *, model, random_state, held_out=None, full=True, alpha_init
                 + (", from the dual variables of an earlier fit)" if alpha_init is not None
                    else ", from every dual variable at C)"))
     return gkm, info
-
-
-def held_out_start(held, train, test, decision, y) -> np.ndarray:
-    """Dual variables to start the fit on all sequences from (``alpha_init``), shape (n,): the
-    held-out fit's on its training rows; on the held-out rows the bound their margin under the
-    held-out model points to -- ``C`` where ``y f(x) < 1`` (the hinge is active: a dual variable
-    at the optimum is ``C`` for a point inside the margin), else 0. Only the start: the optimum
-    is the same. On the ``anywhere`` set of motif_benchmark_2 (held-out auROC 0.51) the fit on
-    all sequences took 9 passes (17,977 coordinate visits) from it instead of 11 (21,525) with
-    the held-out rows at 0."""
-    sign = np.where(y[test] == held.classes_[1], 1.0, -1.0)
-    alpha = np.zeros(len(y))
-    alpha[train] = np.abs(held.dual_coef_)
-    alpha[test] = np.where(sign * decision < 1.0, float(held.C), 0.0)
-    return alpha

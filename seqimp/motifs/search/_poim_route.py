@@ -22,7 +22,7 @@ __all__ = ["poim_motifs", "trained_poim", "with_full_tables", "no_motifs_reason"
 logger = logging.getLogger(__name__)
 
 
-def trained_poim(data, *, model, background, importance, random_state, progress, held_out=None):
+def trained_poim(data, *, model, background, importance, random_state, progress, held_out=None, duals=None):
     """The POIM of a WD model trained on encoded positives vs negatives (the job checked first).
 
     The importance comes from a model trained on *all* sequences; with ``model.test_fraction > 0``
@@ -44,7 +44,14 @@ def trained_poim(data, *, model, background, importance, random_state, progress,
     progress : bool or None
         Progress bars of the training and the POIM levels.
     held_out : dict, optional
-        The held-out metrics of the model choice (``n_test``, ``accuracy``, ``auroc``), reused.
+        The held-out metrics of the model choice (``n_test``, ``accuracy``, ``auroc``), reused;
+        its ``alpha_start`` (:func:`seqimp.training.train_classifier`, ``keep_start``) starts the
+        fit on all sequences.
+    duals : dict, optional
+        The dual variables carried from fit to fit (the rounds' models, trained on the same
+        sequences but for the erased sites): ``duals["alpha"]``, shape (n,), where present,
+        starts the fit on all sequences and is replaced by that fit's. Only the start: the
+        optimum is the same, fewer passes reach it.
 
     Returns
     -------
@@ -57,12 +64,18 @@ def trained_poim(data, *, model, background, importance, random_state, progress,
               max_memory=importance.max_memory)
     release_free_heap()  # the last round's free blocks back to the system (seqimp._utils.heap)
     X, y = data.labelled()
-    info = held_out  # the held-out metrics when the caller has them already
+    info = None if held_out is None else dict(held_out)  # the held-out metrics when the caller has them already
     if info is None and model.test_fraction > 0:  # held-out accuracy only; the importance comes from all sequences
         _w, info = train_classifier(X, y, model=model, random_state=random_state, progress=progress,
-                                    max_memory=importance.max_memory, weights=False)
+                                    max_memory=importance.max_memory, weights=False, keep_start=True)
+    start = None if info is None else info.pop("alpha_start", None)
+    if duals is not None and duals.get("alpha") is not None:
+        start = duals["alpha"]
     weights, _all = train_classifier(X, y, model=replace(model, test_fraction=0.0), random_state=random_state,
-                                     progress=progress, max_memory=importance.max_memory)
+                                     progress=progress, max_memory=importance.max_memory, alpha_init=start,
+                                     keep_start=duals is not None)
+    if duals is not None:
+        duals["alpha"] = _all.pop("alpha_start")
     bg, text = make_background(background.kind, positive=data.positive, negative=data.negative,
                                fasta=background.fasta, length=length, order=background.order,
                                positional=background.positional)

@@ -86,9 +86,9 @@ def explain_away(run, data, *, options, search, random_state):
     return run
 
 
-def poim_rounds(run, data, *, model, background, importance, motifs, random_state, progress, park=None):
+def poim_rounds(run, data, *, model, background, importance, motifs, random_state, progress, park=None, duals=None):
     """The rounds of a positional (WD/WDS) motif run: each retrains the model on the masked
-    sequences (no held-out split), computes its POIM and searches it
+    sequences (no held-out split; from the last fit's dual variables), computes its POIM and searches it
     (:func:`~._poim_route.poim_motifs`); where that finds no new motif, the words most enriched
     in the masked positives seed the round instead (:func:`~._word_route.word_motifs`), so
     that the rounds stop only when neither the model nor the counts hold a further motif. The
@@ -114,6 +114,10 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
         The folder of the parked POIM (:data:`PARKED_POIM`): the file is left there as
         ``run.result_file``, for the caller to move into place or remove, and removed on an error
         in the rounds; None: a temporary folder.
+    duals : dict, optional
+        The dual variables of the last fit (``duals["alpha"]``, :func:`~._poim_route.trained_poim`):
+        each round's fit starts from the last one's (the sequences are the same but for the
+        erased sites) and leaves its own there.
 
     Returns
     -------
@@ -129,6 +133,7 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
 
     if motifs.rounds < 2:
         return run
+    duals = {} if duals is None else duals
 
     def rounds_and_deeper(run):
         if run.motifs:
@@ -138,7 +143,8 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
 
     def search(masked, number, accepted):
         result = trained_poim(masked, model=replace(model, test_fraction=0.0), background=background,
-                              importance=importance, random_state=random_state, progress=progress)
+                              importance=importance, random_state=random_state, progress=progress,
+                              duals=duals)
         step = poim_motifs(result, masked, options=motifs, round=number, accepted=accepted, match=False,
                            random_state=random_state)
         if step.motifs:

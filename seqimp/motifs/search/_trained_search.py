@@ -42,7 +42,8 @@ def choose_route(data, *, model, background, importance, random_state, progress=
     Returns
     -------
     ModelChoice
-        The route, why, and the held-out fits made for the choice (reused by the route).
+        The route, why, and the held-out fits made for the choice (reused by the route; the
+        positional fit's info with its ``alpha_start``, the start of the fit on all sequences).
     """
     kind = check_kind(model.kind, model.shifts)
     X, y = data.labelled()
@@ -52,7 +53,7 @@ def choose_route(data, *, model, background, importance, random_state, progress=
                   background_order=background.order, max_memory=importance.max_memory)
         if model.test_fraction > 0:
             _w, held = train_classifier(X, y, model=model, random_state=random_state, progress=progress,
-                                        max_memory=importance.max_memory, weights=False)
+                                        max_memory=importance.max_memory, weights=False, keep_start=True)
     return choose_model(kind, shifts=model.shifts, held_out=held,
                         gkm_held_out=lambda: train_gkm(X, y, model=model, random_state=random_state, full=False)[1])
 
@@ -105,14 +106,15 @@ def trained_motifs(data, *, model, background, importance, motifs, random_state,
         run = gkm_rounds(run, data, model=model, options=motifs, random_state=random_state, fitted=gkm)
         run.parameters.update(gkm_parameters(model, info, choice, random_state), round_tol=ROUND_TOL)
         return run
+    duals = {}  # the dual variables of each fit start the next round's (_rounds.poim_rounds)
     result = trained_poim(data, model=model, background=background, importance=importance, random_state=random_state,
-                          progress=progress, held_out=choice.held_out)
+                          progress=progress, held_out=choice.held_out, duals=duals)
     run = poim_motifs(result, data, options=motifs, match=False, random_state=random_state)
     if on_first_round is not None:
         on_first_round(run)
     result = None  # run.result holds the POIM; poim_rounds parks it meanwhile
     run = poim_rounds(run, data, model=model, background=background, importance=importance, motifs=motifs,
-                      random_state=random_state, progress=progress, park=park)
+                      random_state=random_state, progress=progress, park=park, duals=duals)
     run.matches = motif_matches(run, motifs)
     if not run.motifs and not model.shifts:
         logger.info("hint: a motif whose place varies along the sequences needs a model with shifts "
