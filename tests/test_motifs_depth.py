@@ -163,7 +163,7 @@ def test_gapped_words_count_every_sequence_once_as_enumeration_does():
     """The gapped words' canonical indices and the sequences holding each, against a plain
     enumeration of the strings (N for the gap, a word and its reverse complement one, no word
     whose halves cover an unknown base)."""
-    from seqimp.motifs.search._gapped_words import _holding, _text, gapped_words
+    from seqimp.motifs.search._gapped_words import _text, gapped_words, rows_holding
 
     rng = np.random.default_rng(4)
     codes = rng.integers(0, 4, (30, 25)).astype(np.uint8)
@@ -171,7 +171,7 @@ def test_gapped_words_count_every_sequence_once_as_enumeration_does():
     comp = str.maketrans("ACGTN", "TGCAN")
     for h, g in ((3, 2), (4, 1)):
         canon = gapped_words(codes, h, g)[0]
-        counts = _holding(canon, 4 ** (2 * h))
+        counts = rows_holding(canon, 4 ** (2 * h))
         expected = {}
         for row in codes:
             text = "".join("ACGTX"[c] for c in row)

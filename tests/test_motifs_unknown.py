@@ -247,6 +247,26 @@ def test_word_presence_counts_no_word_over_an_unknown_base():
     assert word_counts(fwd, 3).sum() == (fwd < 64).sum()
 
 
+def test_word_codes_equal_the_windows_read_as_strings():
+    """The rolling indices of every window and of its reverse complement against each window's
+    letters read one by one (first letter most significant), 4**m over an unknown base; rows
+    shorter than m give no window."""
+    rng = np.random.default_rng(12)
+    X = _with_unknown(rng, 25, 17, share=0.15)
+    for m in (1, 2, 5, 8, 17):
+        fwd, rev = _word_codes(X, m)
+        assert fwd.shape == rev.shape == (25, 17 - m + 1)
+        for i in range(25):
+            for s in range(17 - m + 1):
+                w = X[i, s:s + m].astype(int)
+                if (w == N).any():
+                    assert fwd[i, s] == rev[i, s] == 4 ** m
+                    continue
+                assert fwd[i, s] == sum(x * 4 ** (m - 1 - c) for c, x in enumerate(w))
+                assert rev[i, s] == sum((3 - x) * 4 ** (m - 1 - c) for c, x in enumerate(w[::-1]))
+    assert _word_codes(X, 18)[0].shape == (25, 0)
+
+
 def test_word_seeds_skip_copies_interrupted_by_unknown_bases():
     """The planted word seeds a motif; its count of positives is that of a plain count of
     copies without an unknown base (the six copies with N inside are not counted)."""

@@ -54,6 +54,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
+from numba import njit, prange
 
 from ..errors import SeqimpError
 from ._motif import Motif
@@ -70,21 +71,70 @@ EM_ITERATIONS = 5
 CORE_SHARE = 0.7
 
 
+@njit(cache=True, parallel=True)
+def _word_codes_kernel(codes, m, fwd, rev):
+    """Rolling m-mer indices of every row (:func:`_word_codes`): the index drops its first letter
+    and takes the next; the reverse complement's the other way round. A run of known letters
+    shorter than m (after an unknown base) gives ``4**m``."""
+    n, L = codes.shape
+    size = 4 ** m
+    top = 4 ** (m - 1)
+    for i in prange(n):
+        f = 0
+        r = 0
+        run = 0
+        for p in range(L):
+            x = np.int64(codes[i, p])
+            if x > 3:
+                run = 0
+                f = 0
+                r = 0
+            else:
+                run += 1
+                f = (f * 4 + x) % size
+                r = r // 4 + (3 - x) * top
+            if p >= m - 1:
+                j = p - m + 1
+                if run >= m:
+                    fwd[i, j] = f
+                    rev[i, j] = r
+                else:
+                    fwd[i, j] = size
+                    rev[i, j] = size
+
+
 def _word_codes(codes, m):
     """Index of every m-mer window, shape (n, L - m + 1), and of its reverse complement; a window
     covering an unknown base (code 4, N) is no word: ``4**m`` in both (one past every word's
     index; :func:`word_counts` leaves it out)."""
+    codes = np.ascontiguousarray(codes, dtype=np.uint8)
     n, L = codes.shape
-    fwd = np.zeros((n, L - m + 1), dtype=np.int64)
-    rev = np.zeros_like(fwd)
-    unknown = np.zeros(fwd.shape, dtype=bool)
-    for j in range(m):
-        letters = codes[:, j:L - m + 1 + j].astype(np.int64)
-        unknown |= letters > 3
-        fwd = fwd * 4 + letters
-        rev = rev + (3 - letters) * 4 ** j
-    fwd[unknown] = rev[unknown] = 4 ** m
+    fwd = np.empty((n, max(L - m + 1, 0)), dtype=np.int64)
+    rev = np.empty_like(fwd)
+    if fwd.size:
+        _word_codes_kernel(codes, int(m), fwd, rev)
     return fwd, rev
+
+
+@njit(cache=True)
+def _rows_holding_kernel(words, size, counts):
+    last = np.full(size, -1, dtype=np.int64)  # the last row that counted each word
+    for i in range(words.shape[0]):
+        for j in range(words.shape[1]):
+            w = words[i, j]
+            if w < size and last[w] != i:
+                last[w] = i
+                counts[w] += 1
+
+
+def rows_holding(words, size):
+    """Per word index ``0..size-1``, the number of rows of ``words`` (n, W), int, holding it (once
+    per row), shape (size,) int64; the index ``size`` (no word: an unknown base) is not counted."""
+    words = np.ascontiguousarray(words, dtype=np.int64)
+    counts = np.zeros(int(size), dtype=np.int64)
+    if words.size:
+        _rows_holding_kernel(words, int(size), counts)
+    return counts
 
 
 def word_counts(words, m):

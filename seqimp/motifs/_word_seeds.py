@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..errors import SeqimpError, check_choice
 from ..io._strand import reverse_complement_index
-from ._gkm_seeds import _variant, _word_codes, flank_counts, round_named, word_counts
+from ._gkm_seeds import _variant, _word_codes, flank_counts, round_named, rows_holding
 from ._motif import Motif
 from ._sites import _tail_kernel
 
@@ -107,10 +107,7 @@ def _presence(codes, m, canonical=None):
     word's index and its reverse complement's."""
     fwd, rev = _word_codes(codes, m)
     words = np.minimum(fwd, rev) if canonical is not None else fwd
-    ordered = np.sort(words, axis=1)
-    first = np.ones(ordered.shape, dtype=bool)  # a word counts once per sequence
-    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    counts = word_counts(ordered[first], m).astype(np.int64)  # windows covering an unknown base left out
+    counts = rows_holding(words, 4 ** m)  # once per sequence; windows covering an unknown base left out
     if canonical is not None:  # the canonical count, read at either orientation
         counts = counts[canonical]
     return counts, fwd, rev

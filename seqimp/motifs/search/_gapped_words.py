@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._gkm_seeds import _word_codes, round_named
+from .._gkm_seeds import _word_codes, round_named, rows_holding
 from .._word_seeds import enriched_words, occurrence_pwm, word_log10_pvalues
 
 __all__ = ["gapped_seed", "gapped_words", "GAPPED_PATTERNS"]
@@ -44,15 +44,6 @@ def gapped_words(codes, h, g, *, both=True):
     unknown = (left == 4 ** h) | (right == 4 ** h)
     fwd[unknown] = rev[unknown] = 4 ** (2 * h)
     return (np.minimum(fwd, rev) if both else fwd), fwd, rev
-
-
-def _holding(words, size):
-    """Per word index (``size``), the number of rows of ``words`` holding it (once per row); the
-    index ``size`` (no word: an unknown base) is not counted."""
-    ordered = np.sort(words, axis=1)
-    first = np.ones(ordered.shape, dtype=bool)
-    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    return np.bincount(ordered[first], minlength=size + 1)[:size]
 
 
 def _text(index, h, g):
@@ -102,9 +93,9 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
         if positive.shape[1] < 2 * h + g + 2 * pad or negative.shape[1] < 2 * h + g:
             continue
         size = 4 ** (2 * h)
-        a = _holding(gapped_words(positive, h, g, both=both)[0], size)
-        b = _holding(gapped_words(negative, h, g, both=both)[0], size)
-        c = None if control is None else _holding(gapped_words(control, h, g, both=both)[0], size)
+        a = rows_holding(gapped_words(positive, h, g, both=both)[0], size)
+        b = rows_holding(gapped_words(negative, h, g, both=both)[0], size)
+        c = None if control is None else rows_holding(gapped_words(control, h, g, both=both)[0], size)
         n_ctrl = None if control is None else len(control)
         tested = enriched_words(a, b, n_pos, n_neg, min_occurrences, c, n_ctrl)
         if not len(tested):
