@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._alphabet import get_alphabet
@@ -34,10 +36,16 @@ def reverse_complement_codes(codes, alphabet="dna") -> np.ndarray:
 
 def reverse_complement_index(k: int) -> np.ndarray:
     """For every k-mer index (base 4, first letter most significant), the index of its reverse
-    complement, shape (4**k,), int64."""
+    complement, shape (4**k,), int64; read only (one table per k, made once)."""
+    return _reverse_complement_index(int(k))
+
+
+@functools.lru_cache(maxsize=None)
+def _reverse_complement_index(k):
     idx = np.arange(4 ** k, dtype=np.int64)
     out = np.zeros_like(idx)
     for p in range(k):  # letter p (most significant first) becomes letter k-1-p, complemented
         letter = (idx >> (2 * (k - 1 - p))) & 3
         out |= (3 - letter) << (2 * p)
+    out.flags.writeable = False
     return out

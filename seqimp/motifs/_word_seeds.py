@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..errors import SeqimpError, check_choice
 from ..io._strand import reverse_complement_index
-from ._gkm_seeds import _variant, _word_codes, flank_counts, round_named, rows_holding
+from ._gkm_seeds import _variant, _word_codes, round_named, rows_holding
 from ._motif import Motif
 from ._sites import _tail_kernel
 
@@ -83,18 +83,23 @@ def occurrence_pwm(positive, fwd, rev, m, w, pad, both, *, name):
     occurrence (1-based), ``spread`` their standard deviation. None where every occurrence lies
     too near an end."""
     L = positive.shape[1]
-    counts = np.ones((m + 2 * pad, 4))
+    M = m + 2 * pad
+    counts = np.ones((M, 4))
     starts = []
     for hits, forward in ((fwd == w, True), (rev == w, False)) if both else ((fwd == w, True),):
-        for i, j in zip(*np.nonzero(hits)):
-            lo = j - pad
-            if lo < 0 or j + m + pad > L:
-                continue
-            flank_counts(counts, positive[i, lo:j + m + pad], forward)  # an unknown base adds no letter
-            starts.append(lo)
-    if not starts:
+        rows, at = np.nonzero(hits)
+        keep = (at >= pad) & (at + m + pad <= L)  # the occurrences with room for their flanks
+        rows, lo = rows[keep], at[keep] - pad
+        windows = positive[rows[:, None], lo[:, None] + np.arange(M)]
+        if not forward:
+            windows = np.where(windows > 3, windows, 3 - windows)[:, ::-1]
+        column = np.broadcast_to(np.arange(M), windows.shape)
+        known = windows < 4  # an unknown base adds no letter
+        counts += np.bincount(column[known] * 4 + windows[known], minlength=M * 4).reshape(M, 4)
+        starts.append(lo)
+    starts = np.concatenate(starts).astype(np.float64)
+    if not starts.size:
         return None
-    starts = np.asarray(starts, dtype=np.float64)
     start = int(min(max(int(np.round(np.median(starts))), 0), L - counts.shape[0])) + 1  # half to even, as round
     return Motif(name, counts / counts.sum(axis=1, keepdims=True), start=start, spread=float(starts.std()),
                  position_free=True)
