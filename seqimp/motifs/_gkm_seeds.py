@@ -143,15 +143,18 @@ def word_counts(words, m):
     return np.bincount(np.ravel(words), minlength=4 ** m + 1)[:4 ** m].astype(np.float64)
 
 
-def flank_counts(counts, window, forward):
-    """Add the letters of ``window`` (codes of one occurrence with its flanks) to ``counts``
-    (shape (len(window), 4)), read on the reverse strand where not ``forward``; an unknown
-    base (4) in a flank adds to no letter."""
-    from ..io import reverse_complement_codes
-
-    window = np.asarray(window) if forward else reverse_complement_codes(window)
-    known = window < 4
-    counts[np.flatnonzero(known), window[known]] += 1
+def flank_counts(counts, positive, rows, lo, forward):
+    """Add the letters of the windows ``positive[rows[r], lo[r]:lo[r] + M]`` (occurrences with
+    their flanks, M = ``counts.shape[0]``) to ``counts`` (shape (M, 4)), each read on the reverse
+    strand where ``forward[r]`` is False; an unknown base (4) in a flank adds to no letter."""
+    M = counts.shape[0]
+    rows, lo = np.asarray(rows, dtype=np.intp), np.asarray(lo, dtype=np.intp)
+    windows = positive[rows[:, None], lo[:, None] + np.arange(M)]
+    back = ~np.broadcast_to(np.asarray(forward, dtype=bool), rows.shape)
+    windows[back] = np.where(windows[back] > 3, windows[back], 3 - windows[back])[:, ::-1]
+    column = np.broadcast_to(np.arange(M), windows.shape)
+    known = windows < 4
+    counts += np.bincount(column[known] * 4 + windows[known], minlength=M * 4).reshape(M, 4)
 
 
 def _variant(a, b, least=None, share=0.25):
@@ -335,18 +338,19 @@ def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_s
         text = kmer_string(chosen, word)
         hits = live & (words == chosen)
         counts = np.ones((word + 2 * pad, 4))  # one pseudocount letter per column
-        starts = []
+        starts, rows, forward = [], [], []
         seen = set()
         for k, i, j in occ[hits]:
             if k in seen:
                 continue
             seen.add(k)
-            forward = pf[i, j] == chosen
             lo = j - pad
             if lo < 0 or j + word + pad > L:
                 continue
-            flank_counts(counts, positive[i, lo:j + word + pad], forward)
             starts.append(lo)
+            rows.append(i)
+            forward.append(pf[i, j] == chosen)
+        flank_counts(counts, positive, rows, starts, forward)
         if not starts:
             active[list(seen)] = False
             continue

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..errors import SeqimpError, check_choice
 from ..io._strand import reverse_complement_index
-from ._gkm_seeds import _variant, _word_codes, round_named, rows_holding
+from ._gkm_seeds import _variant, _word_codes, flank_counts, round_named, rows_holding
 from ._motif import Motif
 from ._sites import _tail_kernel
 
@@ -90,12 +90,7 @@ def occurrence_pwm(positive, fwd, rev, m, w, pad, both, *, name):
         rows, at = np.nonzero(hits)
         keep = (at >= pad) & (at + m + pad <= L)  # the occurrences with room for their flanks
         rows, lo = rows[keep], at[keep] - pad
-        windows = positive[rows[:, None], lo[:, None] + np.arange(M)]
-        if not forward:
-            windows = np.where(windows > 3, windows, 3 - windows)[:, ::-1]
-        column = np.broadcast_to(np.arange(M), windows.shape)
-        known = windows < 4  # an unknown base adds no letter
-        counts += np.bincount(column[known] * 4 + windows[known], minlength=M * 4).reshape(M, 4)
+        flank_counts(counts, positive, rows, lo, forward)  # an unknown base adds no letter
         starts.append(lo)
     starts = np.concatenate(starts).astype(np.float64)
     if not starts.size:
