@@ -186,6 +186,34 @@ def test_gapped_words_count_every_sequence_once_as_enumeration_does():
         assert got == expected
 
 
+def test_gapped_word_indices_as_read_and_reverse_complemented():
+    """Every window's gapped index as read (halves' letters, first most significant) and its
+    reverse complement's, ``4**(2h)`` where a half covers an unknown base; ``both=False`` gives
+    the index as read; sequences shorter than the pattern give no window."""
+    from seqimp.motifs.search._gapped_words import gapped_words
+
+    rng = np.random.default_rng(8)
+    codes = rng.integers(0, 4, (12, 20)).astype(np.uint8)
+    codes[rng.random(codes.shape) < 0.08] = 4
+
+    def index(letters):
+        return sum(int(x) * 4 ** (len(letters) - 1 - c) for c, x in enumerate(letters))
+
+    for h, g in ((3, 1), (4, 3)):
+        canon, fwd, rev = gapped_words(codes, h, g)
+        plain = gapped_words(codes, h, g, both=False)[0]
+        for i in range(12):
+            for j in range(20 - 2 * h - g + 1):
+                halves = np.r_[codes[i, j:j + h], codes[i, j + h + g:j + 2 * h + g]]
+                if (halves > 3).any():
+                    assert canon[i, j] == fwd[i, j] == rev[i, j] == plain[i, j] == 4 ** (2 * h)
+                    continue
+                assert fwd[i, j] == plain[i, j] == index(halves)
+                assert rev[i, j] == index(3 - halves[::-1])
+                assert canon[i, j] == min(fwd[i, j], rev[i, j])
+    assert gapped_words(codes[:, :6], 3, 1)[0].shape == (12, 0)
+
+
 def test_a_motif_with_a_variable_spacer_seeds_a_gapped_candidate():
     """CACG-NNN-CGTA (the middle random) in 40% of the positives: its contiguous words are spread
     over 64 spacers, its gapped word is one; the candidate is that gapped word."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from numba import njit, prange
 
 from .._gkm_seeds import _word_codes, round_named, rows_holding
 from .._word_seeds import enriched_words, occurrence_pwm, word_log10_pvalues
@@ -36,14 +37,29 @@ def gapped_words(codes, h, g, *, both=True):
     whose halves cover an unknown base (code 4) is no word: ``4**(2h)`` in all three (the gap
     may hold one)."""
     fwd_h, rev_h = _word_codes(codes, h)  # 4**h where a half covers an unknown base
-    span = h + g
-    width = codes.shape[1] - 2 * h - g + 1
-    left, right = fwd_h[:, :width], fwd_h[:, span:span + width]
-    fwd = left * 4 ** h + right
-    rev = rev_h[:, span:span + width] * 4 ** h + rev_h[:, :width]
-    unknown = (left == 4 ** h) | (right == 4 ** h)
-    fwd[unknown] = rev[unknown] = 4 ** (2 * h)
-    return (np.minimum(fwd, rev) if both else fwd), fwd, rev
+    width = max(codes.shape[1] - 2 * h - g + 1, 0)
+    out = np.empty((3, codes.shape[0], width), dtype=np.int64)
+    if out.size:
+        _gapped_kernel(fwd_h, rev_h, h, h + g, both, out)
+    return out[0], out[1], out[2]
+
+
+@njit(cache=True, parallel=True)
+def _gapped_kernel(fwd_h, rev_h, h, span, both, out):
+    """:func:`gapped_words` from the halves' indices: ``out[0]`` the (canonical) word, ``out[1]``
+    its index as read, ``out[2]`` its reverse complement's."""
+    size = 4 ** h
+    for i in prange(out.shape[1]):
+        for j in range(out.shape[2]):
+            left, right = fwd_h[i, j], fwd_h[i, j + span]
+            if left == size or right == size:
+                out[0, i, j] = out[1, i, j] = out[2, i, j] = size * size
+                continue
+            f = left * size + right
+            r = rev_h[i, j + span] * size + rev_h[i, j]
+            out[1, i, j] = f
+            out[2, i, j] = r
+            out[0, i, j] = min(f, r) if both else f
 
 
 def _text(index, h, g):
