@@ -254,3 +254,33 @@ def test_the_shifts_hint_only_where_it_applies(tmp_path, caplog, shifts):
     assert run.motifs == []
     hinted = [m for m in _messages(caplog) if m.startswith("hint:") and "--shifts" in m]
     assert len(hinted) == (1 if shifts == 0 else 0)
+
+
+def test_the_rounds_end_at_a_round_that_reports_only_composition(monkeypatch, caplog):
+    """A later round whose new motifs are all flagged as the positives' composition is reported
+    and ends the model's rounds (the next would find more composition); a round with one motif
+    that is not composition goes on. The search is a stand-in that reports what it is given."""
+    from types import SimpleNamespace
+
+    from seqimp.io._labelled import LabelledSequences
+    from seqimp.motifs.search import _rounds
+
+    monkeypatch.setattr(_rounds, "erase_sites", lambda *a, **k: None)
+
+    def step(names, composition):
+        stats = pd.DataFrame({"name": names, "composition": composition})
+        motifs = [Motif(n, np.full((4, 4), 0.25)) for n in names]
+        return SimpleNamespace(motifs=motifs, stats=stats, sites=pd.DataFrame(), candidates=pd.DataFrame(),
+                               scanning=[], tested=len(names), parameters={}, result=None)
+
+    data = LabelledSequences(np.zeros((4, 10), np.uint8), np.zeros((4, 10), np.uint8))
+    for plan, rounds_run in (([(["m2"], [True]), (["m3"], [False])], 2),
+                             ([(["m2", "m3"], [True, False]), (["m4"], [True]), (["m5"], [False])], 3)):
+        later = iter(plan)
+        first = step(["m1"], [False])
+        with caplog.at_level(logging.INFO, logger="seqimp"):
+            run = _rounds.explain_away(first, data, options=MotifOptions(rounds=5),
+                                       search=lambda masked, number, accepted: step(*next(later)), random_state=0)
+        assert run.parameters["rounds_run"] == rounds_run
+        assert [m.name for m in run.motifs][-1] == ("m2" if rounds_run == 2 else "m4")
+    assert "all the positives' composition" in caplog.records[-1].getMessage()

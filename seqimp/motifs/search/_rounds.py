@@ -2,8 +2,8 @@
 the motifs the last round reported are erased in the positives and the negatives
 (:func:`seqimp.motifs._sites.mask_sites`: random letters of the negatives' frequencies), the model is
 trained again on what is left, and motifs are looked for in it, copies of motifs already reported
-merged into them; the rounds stop at the first that reports no new motif (then the deeper search
-of :mod:`._depth` goes on, one candidate at a time). A second motif that
+merged into them; the rounds stop at the first that reports no new motif, or only composition
+(then the deeper search of :mod:`._depth` goes on, one candidate at a time). A second motif that
 the first one's importance hid comes out beside it. :func:`explain_away` is the loop;
 :func:`poim_rounds` and :func:`gkm_rounds` give it the search of each model."""
 
@@ -23,7 +23,7 @@ from ._poim_route import poim_motifs, trained_poim
 from ._run import motif_matches
 from ._word_route import word_motifs
 
-__all__ = ["explain_away", "poim_rounds", "gkm_rounds", "PARKED_POIM"]
+__all__ = ["explain_away", "composition_only", "poim_rounds", "gkm_rounds", "PARKED_POIM"]
 
 #: The file of the first round's POIM while later rounds run (:func:`poim_rounds`)
 PARKED_POIM = ".motifs_poim.parked.npz"
@@ -34,7 +34,10 @@ logger = logging.getLogger(__name__)
 def explain_away(run, data, *, options, search, random_state):
     """The rounds after ``run``, up to ``options.rounds``: the sites of the motifs the last round
     reported erased in copies of the sequences, then ``search`` on what is left, until a round
-    reports no new motif.
+    reports no new motif, or only motifs that are the positives' composition (reported, flagged;
+    :func:`composition_only`): the model's strongest signal left is then the letters and letter
+    pairs of the positives, and a further round finds more of it (UCI splice donors: a second
+    G/C-rich composition motif, then none). The deeper search goes on from there.
 
     Parameters
     ----------
@@ -73,6 +76,10 @@ def explain_away(run, data, *, options, search, random_state):
         new = list(step.motifs)
         accepted += new
         steps.append(step)
+        if new and composition_only(step):
+            logger.info(f"round {number}: {len(new)} new motif(s), all the positives' composition (as frequent in "
+                        "their dinucleotide shuffles); the model holds no further motif, done")
+            break
         logger.info(f"round {number}: {len(new)} new motif(s)" + ("" if new else "; nothing more is enriched, done"))
     if len(steps) == 1:
         return run
@@ -84,6 +91,15 @@ def explain_away(run, data, *, options, search, random_state):
     run.parameters["rounds_run"] = len(steps)
     run.tested = sum(s.tested for s in steps)
     return run
+
+
+def composition_only(step) -> bool:
+    """Whether every motif a round reported is flagged as the positives' composition
+    (``stats["composition"]``, :func:`seqimp.motifs.select_motifs`)."""
+    stats = step.stats
+    if not len(stats) or "composition" not in stats:
+        return False
+    return bool(stats["composition"].astype(bool).all())
 
 
 def poim_rounds(run, data, *, model, background, importance, motifs, random_state, progress, park=None, duals=None):
