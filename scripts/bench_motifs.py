@@ -7,7 +7,9 @@ a PWM column in that fit (arrays over every start). A second profile put it
 in the EM iteration again (position-free candidates run 100 of them over every start), in the
 exact simplex solve of every PWM column and in the Python loop around the columns. Each is
 timed here beside its earlier formulation on the same inputs, in the same process (best of
-``--repeat`` runs; the machine may be shared, so read the ratios, not the seconds):
+``--repeat`` runs; the machine may be shared, so read the ratios, not the seconds). The last
+rows: the deeper search's word counts (word indices, sequences holding each word, gapped words),
+numpy array operations and a sort per row before, numba kernels now:
 
     python scripts/bench_motifs.py [--repeat 3]
 """
@@ -171,6 +173,7 @@ def main(argv=None) -> int:
                  best_of(lambda: _column_design_numpy(pwm, 4, st, w, alpha, orders, positions), args.repeat),
                  best_of(lambda: column_design(pwm, 4, st, w, alpha, orders, positions), args.repeat)))
     rows += _second_profile(rng, args.repeat)
+    rows += _word_counting(rng, args.repeat)
     print("| step | before (s) | now (s) | ratio |")
     print("|---|---|---|---|")
     for name, before, now in rows:
@@ -231,6 +234,65 @@ def _second_profile(rng, repeat):
     rows.append(("20 PWM column sweeps, 12 columns at 5 starts (orders 1-3, 3,360 entries)",
                  best_of(lambda: [slow() for _ in range(20)], repeat), best_of(lambda: [now() for _ in range(20)], repeat)))
     return rows
+
+
+def word_codes_numpy(codes, m):
+    """The m-mer indices of every window and of its reverse complement as they were: one array
+    operation per letter of the word (``seqimp.motifs._gkm_seeds._word_codes``' earlier form)."""
+    n, L = codes.shape
+    fwd = np.zeros((n, L - m + 1), dtype=np.int64)
+    rev = np.zeros_like(fwd)
+    unknown = np.zeros(fwd.shape, dtype=bool)
+    for j in range(m):
+        letters = codes[:, j:L - m + 1 + j].astype(np.int64)
+        unknown |= letters > 3
+        fwd = fwd * 4 + letters
+        rev = rev + (3 - letters) * 4 ** j
+    fwd[unknown] = rev[unknown] = 4 ** m
+    return fwd, rev
+
+
+def rows_holding_sort(words, size):
+    """The sequences holding each word as it was counted: a sort of every row, its first copies."""
+    ordered = np.sort(words, axis=1)
+    first = np.ones(ordered.shape, dtype=bool)
+    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    return np.bincount(ordered[first], minlength=size + 1)[:size]
+
+
+def gapped_words_numpy(codes, h, g):
+    """Gapped-word indices (canonical) as they were: the halves' indices combined by array operations."""
+    fwd_h, rev_h = word_codes_numpy(codes, h)
+    span, width = h + g, codes.shape[1] - 2 * h - g + 1
+    left, right = fwd_h[:, :width], fwd_h[:, span:span + width]
+    fwd = left * 4 ** h + right
+    rev = rev_h[:, span:span + width] * 4 ** h + rev_h[:, :width]
+    unknown = (left == 4 ** h) | (right == 4 ** h)
+    fwd[unknown] = rev[unknown] = 4 ** (2 * h)
+    return np.minimum(fwd, rev)
+
+
+def _word_counting(rng, repeat):
+    """The deeper search's word counts (a Klf1-sized set, 904 x 500 nt with N): the word indices of
+    one length, the sequences holding each canonical word, one gapped pattern's indices."""
+    from seqimp.motifs._gkm_seeds import _word_codes, rows_holding
+    from seqimp.motifs.search._gapped_words import gapped_words
+
+    codes = rng.integers(0, 4, (904, 500)).astype(np.uint8)
+    codes[rng.random(codes.shape) < 0.01] = 4
+    fwd, rev = _word_codes(codes, 8)
+    assert all(np.array_equal(a, b) for a, b in zip((fwd, rev), word_codes_numpy(codes, 8)))
+    canon = np.minimum(fwd, rev)
+    assert np.array_equal(rows_holding(canon, 4 ** 8), rows_holding_sort(canon, 4 ** 8))
+    assert np.array_equal(gapped_words(codes, 4, 2)[0], gapped_words_numpy(codes, 4, 2))
+    return [("8-mer indices, both strands (904 x 500 nt)",
+             best_of(lambda: word_codes_numpy(codes, 8), repeat), best_of(lambda: _word_codes(codes, 8), repeat)),
+            ("sequences holding each canonical 8-mer (904 x 493 windows)",
+             best_of(lambda: rows_holding_sort(canon, 4 ** 8), repeat), best_of(lambda: rows_holding(canon, 4 ** 8),
+                                                                               repeat)),
+            ("gapped words 4 + 2 + 4, canonical (904 x 500 nt)",
+             best_of(lambda: gapped_words_numpy(codes, 4, 2), repeat), best_of(lambda: gapped_words(codes, 4, 2)[0],
+                                                                               repeat))]
 
 
 if __name__ == "__main__":
