@@ -377,6 +377,9 @@ def test_estimator_warm_start_and_its_route():
     warm = WDClassifier(degree=3, tol=1e-8, random_state=0).fit(X, y, alpha_init=np.abs(first.dual_coef_))
     assert warm.n_iter_ <= 2 and warm.dual_objective_ == pytest.approx(first.dual_objective_, rel=1e-12)
     assert WDClassifier(degree=3).starts_from_duals(300)
+    refit = WDClassifier(degree=3, tol=1e-8, random_state=0).fit(X, y)
+    refit.set_params(solver="sgd").fit(X, y)
+    assert not hasattr(refit, "dual_coef_")  # none from the earlier route's fit
     for other in (WDClassifier(degree=3, shifts=1), WDClassifier(degree=3, solver="sgd"),
                   WDClassifier(degree=3, method="linear")):
         assert not other.starts_from_duals(300)

@@ -393,6 +393,7 @@ class WDClassifier(ClassifierMixin, _WDModel):
             raise SeqimpError(f"client= trains the implicit route only; method={self.method!r} with "
                               f"shifts={self.shifts_} uses the {method} route")
         self._check_memory(codes, method)
+        self.__dict__.pop("dual_coef_", None)  # a refit by another route keeps no stale dual coefficients
         if alpha_init is not None and not self.starts_from_duals(codes.shape[0]):
             raise SeqimpError("alpha_init starts the exact dual coordinate descent only (the implicit route, "
                               "solver 'dcd', no client)")
