@@ -58,6 +58,7 @@ from numba import njit, prange
 
 from ..errors import SeqimpError
 from ._motif import Motif
+from ._sites import window_letter_counts
 
 __all__ = ["gkm_seeds", "lmer_seeds", "gkm_seed_motifs", "GkmSeeds", "EM_ITERATIONS", "CORE_SHARE"]
 
@@ -141,20 +142,6 @@ def word_counts(words, m):
     """How often every m-mer index occurs in ``words`` (of :func:`_word_codes`): shape (4**m,),
     float; the windows covering an unknown base (index ``4**m``) are not counted."""
     return np.bincount(np.ravel(words), minlength=4 ** m + 1)[:4 ** m].astype(np.float64)
-
-
-def flank_counts(counts, positive, rows, lo, forward):
-    """Add the letters of the windows ``positive[rows[r], lo[r]:lo[r] + M]`` (occurrences with
-    their flanks, M = ``counts.shape[0]``) to ``counts`` (shape (M, 4)), each read on the reverse
-    strand where ``forward[r]`` is False; an unknown base (4) in a flank adds to no letter."""
-    M = counts.shape[0]
-    rows, lo = np.asarray(rows, dtype=np.intp), np.asarray(lo, dtype=np.intp)
-    windows = positive[rows[:, None], lo[:, None] + np.arange(M)]
-    back = ~np.broadcast_to(np.asarray(forward, dtype=bool), rows.shape)
-    windows[back] = np.where(windows[back] > 3, windows[back], 3 - windows[back])[:, ::-1]
-    column = np.broadcast_to(np.arange(M), windows.shape)
-    known = windows < 4
-    counts += np.bincount(column[known] * 4 + windows[known], minlength=M * 4).reshape(M, 4)
 
 
 def _variant(a, b, least=None, share=0.25):
@@ -350,7 +337,7 @@ def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_s
             starts.append(lo)
             rows.append(i)
             forward.append(pf[i, j] == chosen)
-        flank_counts(counts, positive, rows, starts, forward)
+        counts += window_letter_counts(positive, rows, starts, counts.shape[0], ~np.asarray(forward, dtype=bool))
         if not starts:
             active[list(seen)] = False
             continue

@@ -78,10 +78,11 @@ import numpy as np
 
 from ..errors import SeqimpError, check_int, check_random_state
 from ..io._check import check_sequences
-from ..io import dinucleotide_shuffle, reverse_complement_codes
+from ..io import dinucleotide_shuffle
 from ._refine import MotifSites
 from .known._scan import SCALE, best_sequence_scores, encode_any_length
-from ._sites import WindowTerms, best_site_scores, best_windows, enrichment_threshold, site_scores, strict_threshold
+from ._sites import (WindowTerms, best_site_scores, best_windows, enrichment_threshold, site_scores, strict_threshold,
+                     window_letter_counts)
 from ._tune import tune_pwm
 
 __all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "sharpened_pwm", "site_pwm", "SCAN_COLUMNS"]
@@ -168,10 +169,9 @@ def _window_frequencies(codes, seqs, at, on, length, letters, pseudocount) -> np
     sequences ``seqs`` of ``codes`` (0..3, 4 unknown: not counted), the reverse complement where ``on`` is 1, plus
     ``pseudocount`` letters at the frequencies ``letters``: shape (length, 4). The sites' PWM
     (:func:`site_pwm`) and every round of :func:`sharpened_pwm` count them so."""
-    windows = codes[seqs[:, None], at[:, None] + np.arange(length)].astype(np.intp)
-    windows[on == 1] = reverse_complement_codes(windows[on == 1])  # a site on - is the reverse complement
-    # an unknown base (4; a site never covers one, a window given by hand may) is no letter
-    counts = np.bincount((5 * np.arange(length) + windows).ravel(), minlength=5 * length).reshape(length, 5)[:, :4]
+    # a site on - is the reverse complement; an unknown base (4; a site never covers one, a window
+    # given by hand may) is no letter
+    counts = window_letter_counts(codes, seqs, at, length, on == 1)
     letters = np.asarray(letters, dtype=np.float64)
     return (counts + pseudocount * letters) / (counts.sum(axis=1, keepdims=True) + pseudocount)
 

@@ -43,6 +43,18 @@ def window_letters(codes, starts, m, strand):
     return reverse_complement_codes(x) if strand == "-" else x
 
 
+def window_letter_counts(codes, rows, starts, length, reverse):
+    """Letter counts of the windows ``codes[rows[r], starts[r]:starts[r] + length]``, each read as
+    its reverse complement where ``reverse[r]`` (a bool or one per window): shape (length, 4),
+    int; an unknown base (4) is no letter. The seeds' occurrence PWMs and the sites' letter
+    frequencies of the PWMs for scanning count their windows so."""
+    rows, starts = np.asarray(rows, dtype=np.intp), np.asarray(starts, dtype=np.intp)
+    windows = codes[rows[:, None], starts[:, None] + np.arange(length)]
+    back = np.broadcast_to(np.asarray(reverse, dtype=bool), rows.shape)
+    windows[back] = reverse_complement_codes(windows[back])
+    return np.bincount((5 * np.arange(length) + windows).ravel(), minlength=5 * length).reshape(length, 5)[:, :4]
+
+
 def known_codes(codes):
     """``codes`` with every unknown base (code 4 or more) read as A: for the terms of windows
     whose score is then taken as ``-inf`` anyway (a Markov background's window term of a

@@ -25,9 +25,9 @@ import pandas as pd
 
 from ..errors import SeqimpError, check_choice
 from ..io._strand import reverse_complement_index
-from ._gkm_seeds import _variant, _word_codes, flank_counts, round_named, rows_holding
+from ._gkm_seeds import _variant, _word_codes, round_named, rows_holding
 from ._motif import Motif
-from ._sites import _tail_kernel
+from ._sites import _tail_kernel, window_letter_counts
 
 __all__ = ["word_seeds", "enriched_words", "word_log10_pvalues", "occurrence_pwm", "WORD_LENGTHS",
            "WORD_MAX_PVALUE"]
@@ -90,7 +90,7 @@ def occurrence_pwm(positive, fwd, rev, m, w, pad, both, *, name):
         rows, at = np.nonzero(hits)
         keep = (at >= pad) & (at + m + pad <= L)  # the occurrences with room for their flanks
         rows, lo = rows[keep], at[keep] - pad
-        flank_counts(counts, positive, rows, lo, forward)  # an unknown base adds no letter
+        counts += window_letter_counts(positive, rows, lo, M, not forward)  # an unknown base adds no letter
         starts.append(lo)
     starts = np.concatenate(starts).astype(np.float64)
     if not starts.size:
