@@ -270,7 +270,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             # threshold of the negatives' given strand alone; its held-out fits the same way
             called = ("+",)
             if pwm_flipped:
-                seed = replace(motif, pwm=motif.pwm[::-1, ::-1].copy())
+                seed = motif.reverse_complement()
             pwm, starts = fit_motif(seed, pos, neg, called, background, positive_letters, opts)
             neg_best, threshold, inclusive, best, at, on, has = _called(pwm, pos, neg, starts, called, background,
                                                                          fpr, owner >= 0)

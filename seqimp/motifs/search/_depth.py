@@ -198,10 +198,8 @@ def half_seed(word, *, strand, exclude, round, random_state):
                                       control=control, max_pvalue=np.inf)
         if not seeds or not same_word(found["word"].iloc[0], word, both=strand == "both"):
             return None
-        found = seeds[0]
-        if pwm_similarity(motif.pwm, found.pwm, strand="both")[2] == "-":
-            found = replace(found, pwm=found.pwm[::-1, ::-1].copy())
-        return found
+        chosen = seeds[0]
+        return chosen.reverse_complement() if pwm_similarity(motif.pwm, chosen.pwm, strand="both")[2] == "-" else chosen
 
     return seed
 
