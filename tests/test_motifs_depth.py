@@ -335,3 +335,86 @@ def test_same_word_agrees_on_five_letters_or_differs_in_one():
     assert not same_word("CACGTG", "ACGTCAC")  # an E-box and CREB's half site share ACGT only
     assert not same_word("CCAATCA", "CCGATCG") and not same_word("GATA", "GATA" + "A")  # two letters; too short
     assert same_word("CGCANGCGC", "CGCNNGCG")  # a gap letter agrees with any
+
+
+def _two_words(seed=11, n=300, length=60):
+    """Positives holding GTTACGCAAT in 40% and AGGTCAGCTT in 20% (each anywhere, given strand);
+    uniform letters elsewhere and in the negatives: the first word is the most enriched, the
+    second's words the next."""
+    rng = np.random.default_rng(seed)
+    pos = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    neg = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    for word, rate, lo in ((DOMINANT, 0.4, 0), (COFACTOR, 0.2, length // 2)):
+        for i in np.flatnonzero(rng.random(n) < rate):
+            start = rng.integers(lo, lo + length // 2 - len(word) + 1)
+            pos[i, start:start + len(word)] = _codes(word)
+    return pos, neg
+
+
+def test_the_top_words_are_distinct_most_enriched_first_and_the_first_is_the_single_choice():
+    """``word_candidate(top=3)``: three words, none the same word as one before it, their
+    p-values in order, the first the seed of ``top=1``; ``gapped_seed(max_motifs=2)`` likewise
+    starts with its single seed."""
+    from seqimp.motifs.search._depth import same_word, word_candidate
+    from seqimp.motifs.search._gapped_words import gapped_seed
+
+    pos, neg = _two_words()
+    one_seeds, one = word_candidate(pos, neg, strand="given", exclude=(), round=2)
+    seeds, three = word_candidate(pos, neg, strand="given", exclude=(), round=2, top=3, max_pvalue=np.inf)
+    assert len(seeds) == len(three) == 3 and len(one_seeds) == len(one) == 1
+    assert three.iloc[0].to_dict() == one.iloc[0].to_dict()
+    np.testing.assert_array_equal(seeds[0].pwm, one_seeds[0].pwm)
+    words = list(three["word"])
+    assert not any(same_word(a, b, both=False) for i, a in enumerate(words) for b in words[:i])
+    assert list(three["log10_p_value"]) == sorted(three["log10_p_value"])
+    assert any(same_word(w, DOMINANT, both=False) for w in words[:1])
+    assert any(same_word(w, COFACTOR, both=False) for w in words[1:])
+    g1 = gapped_seed(pos, neg, strand="given", max_pvalue=np.inf)[1]
+    g2 = gapped_seed(pos, neg, strand="given", max_pvalue=np.inf, max_motifs=2)[1]
+    assert len(g1) == 1 and len(g2) == 2 and g2.iloc[0].to_dict() == g1.iloc[0].to_dict()
+    assert list(g2["name"]) == ["gapped1", "gapped2"]
+
+
+def test_a_fold_seeds_from_the_first_of_its_top_words_that_is_the_candidates_word():
+    """The co-factor's word is not its half's most enriched (the dominant motif's is): with one
+    choice the fold has no seed, with three its seed is the co-factor's word; a word in none of
+    the top three gives no seed. The callable records its choices for the held-out p-value."""
+    from seqimp.motifs.search._depth import half_seed, same_word, word_candidate
+
+    pos, neg = _two_words()
+    top = word_candidate(pos, neg, strand="given", exclude=(), round=2, top=3, max_pvalue=np.inf)[1]
+    cofactor = next(w for w in top["word"] if same_word(w, COFACTOR, both=False))
+    truth = _word_motif(COFACTOR)
+    single = half_seed(cofactor, strand="given", exclude=(), round=2, random_state=0, choices=1)
+    three = half_seed(cofactor, strand="given", exclude=(), round=2, random_state=0)
+    assert single.choices == 1 and three.choices == 3
+    assert single(pos, neg, truth) is None
+    chosen = three(pos, neg, truth)
+    assert chosen is not None and same_motif(chosen, truth, strand="given")
+    assert half_seed("CCCCCCCC", strand="given", exclude=(), round=2, random_state=0)(pos, neg, truth) is None
+
+
+def test_the_held_out_p_value_pays_for_the_folds_choices():
+    """A held-out seed choosing among ``choices`` words: the held-out p-value of the same fits
+    is multiplied by ``choices`` for each fold tested (log10: + folds x log10 choices), at most 1."""
+    from seqimp.motifs import refine_motifs
+
+    pos, neg = _two_words()
+    truth = _word_motif(COFACTOR)
+
+    def seed(p, n, motif):
+        return motif
+
+    def chooser(choices):
+        def pick(p, n, motif):
+            return motif
+        pick.choices = choices
+        return pick
+
+    runs = {c: refine_motifs([truth], pos, neg, strand="given", held_out_seed=s).stats.iloc[0]
+            for c, s in ((1, seed), (3, chooser(3)), (10 ** 15, chooser(10 ** 15)))}
+    assert runs[1]["log10_held_out_p_value"] < -2 * np.log10(3)
+    assert runs[3]["log10_held_out_p_value"] == pytest.approx(runs[1]["log10_held_out_p_value"] + 2 * np.log10(3),
+                                                              abs=1e-12)
+    assert runs[10 ** 15]["log10_held_out_p_value"] == 0.0 and runs[10 ** 15]["held_out_p_value"] == 1.0
+    assert runs[3]["held_out_sites"] == runs[1]["held_out_sites"]

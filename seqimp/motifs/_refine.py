@@ -209,7 +209,10 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         held-out fold's fit (step 5), chosen on the sequences that fold is fitted on, so that
         the held-out half plays no part in it (the deeper search's words,
         :func:`seqimp.motifs.search._depth.word_candidate`); where it returns None that fold's
-        held-out sequences are left out of the test (no fold left: held-out p-value 1).
+        held-out sequences are left out of the test (no fold left: held-out p-value 1). A
+        callable with an attribute ``choices`` picks its seed among that many made on the fold's
+        fitting half: the held-out p-value is multiplied by ``choices`` for every fold tested
+        (Bonferroni over the seeds it could have taken; at most 1).
         Default: every fold starts from the motif.
 
     Returns
@@ -284,9 +287,11 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan,
                     "log10_held_out_p_value": np.nan}
         elif held_out:
-            kept_pos, kept_neg, tested_pos, tested_neg = held_out_sites(seed, pos, neg, called, opts)
+            kept_pos, kept_neg, tested_pos, tested_neg, folds = held_out_sites(seed, pos, neg, called, opts)
             log_held = (fisher_log10(kept_pos, tested_pos - kept_pos, kept_neg, tested_neg - kept_neg, side)
                         if tested_pos and tested_neg else 0.0)  # no fold tested: p = 1
+            # Bonferroni over the seeds each fold tested could have taken (``held_out_seed.choices``)
+            log_held = min(log_held + folds * np.log10(getattr(held_out_seed, "choices", 1)), 0.0)
             held = {"held_out_sites": kept_pos, "held_out_negative_sites": kept_neg,
                     "held_out_p_value": 10.0 ** log_held, "log10_held_out_p_value": log_held}
         else:

@@ -213,7 +213,7 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
 
 def held_out_sites(motif, pos, neg, strands, o, folds=2):
     """Sites of ``motif`` in sequences its PWM and threshold were not fitted on: ``(positives with
-    a site, negatives with a site, positives tested, negatives tested)``, pooled over ``folds``
+    a site, negatives with a site, positives tested, negatives tested, folds tested)``, pooled over ``folds``
     folds (sequence i in fold i mod ``folds``). Each fold's PWM is fitted (:func:`fit_motif`) on ``strands`` and its threshold
     calibrated on the other folds' positives and negatives, as the motif's own PWM is (a motif
     whose sites lie on one strand: ``("+",)`` and ``motif`` turned to that strand). On the
@@ -224,7 +224,7 @@ def held_out_sites(motif, pos, neg, strands, o, folds=2):
     motif) -> Motif or None``; None: that fold's held-out sequences are not tested): a seed
     chosen on all the sequences, as the deeper search's most enriched word is, has seen the
     held-out half."""
-    hits = [0, 0, 0, 0]
+    hits = [0, 0, 0, 0, 0]
     fold_pos, fold_neg = np.arange(len(pos)) % folds, np.arange(len(neg)) % folds
     for f in range(folds):
         p_fit, n_fit = pos[fold_pos != f], neg[fold_neg != f]
@@ -233,6 +233,7 @@ def held_out_sites(motif, pos, neg, strands, o, folds=2):
             continue
         hits[2] += int((fold_pos == f).sum())
         hits[3] += int((fold_neg == f).sum())
+        hits[4] += 1
         background = letter_frequencies(n_fit)
         pwm, starts = fit_motif(seed, p_fit, n_fit, strands, background, letter_frequencies(p_fit), o)
         neg_best = best_site_scores(pwm, n_fit, starts, strands, background)

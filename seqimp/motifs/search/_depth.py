@@ -36,7 +36,7 @@ from ._gapped_words import GAPPED_PATTERNS
 from ._run import refined_run
 
 __all__ = ["search_deeper", "word_candidate", "half_seed", "same_word", "erase_sites", "FAILURES",
-           "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES"]
+           "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES", "HALF_CHOICES"]
 
 logger = logging.getLogger(__name__)
 
@@ -57,9 +57,15 @@ DEPTH_WORD_PVALUE = 0.05
 #: copies of the GC-rich motif already reported, ending the search before NFY's CCAAT or CREB's
 #: TGACGTCA is tried.
 CONTROL_SHUFFLES = 2
+#: A held-out fold of a candidate takes its seed among this many of the words most enriched in
+#: its fitting half (:func:`half_seed`), its held-out p-value multiplied by this for every fold
+#: tested. On the mouse TATA promoters CREB's TGACGTCA was the most enriched contiguous word of
+#: one half and the third of the other, but a gapped G/C word or an E-box was the first of each
+#: half: with one choice its held-out test had no fold.
+HALF_CHOICES = 3
 
 
-def word_candidate(positive, negative, *, strand, exclude, round, control=None, max_pvalue=None):
+def word_candidate(positive, negative, *, strand, exclude, round, control=None, max_pvalue=None, top=1):
     """The next candidate of the deeper search: the most enriched word, contiguous (lengths
     :data:`DEPTH_WORD_LENGTHS`, :func:`seqimp.motifs.word_seeds`) or gapped
     (:data:`~._gapped_words.GAPPED_PATTERNS`, :func:`~._gapped_words.gapped_seed`), whose
@@ -69,21 +75,32 @@ def word_candidate(positive, negative, *, strand, exclude, round, control=None, 
     the positives) a word's p-value is the larger of its test against the negatives and against
     the controls (:func:`seqimp.motifs._word_seeds.word_log10_pvalues`). ``max_pvalue``
     replaces :data:`DEPTH_WORD_PVALUE` (a held-out fold's choice, :func:`half_seed`, takes the
-    most enriched word whatever its p-value)."""
+    most enriched word whatever its p-value). With ``top`` the ``top`` most enriched words,
+    contiguous or gapped, most enriched first, none the same word as one before it
+    (:func:`same_word`; the first seed is the one of ``top=1``)."""
     from .. import word_seeds
     from ._gapped_words import gapped_seed
 
     bound = DEPTH_WORD_PVALUE if max_pvalue is None else max_pvalue
     level = bound / (len(DEPTH_WORD_LENGTHS) + len(GAPPED_PATTERNS))
     strand = "both" if strand == "both" else "given"
-    found = [word_seeds(positive, negative, lengths=DEPTH_WORD_LENGTHS, strand=strand, max_motifs=1, max_pvalue=level,
-                        exclude=exclude, round=round, control=control),
+    found = [word_seeds(positive, negative, lengths=DEPTH_WORD_LENGTHS, strand=strand, max_motifs=top,
+                        max_pvalue=level, exclude=exclude, round=round, control=control),
              gapped_seed(positive, negative, strand=strand, max_pvalue=level, exclude=exclude, round=round,
-                         control=control)]
-    found = [f for f in found if f[0]]
-    if not found:
+                         control=control, max_motifs=top)]
+    # contiguous words first: of two words equally enriched the contiguous one (as ``min`` chose)
+    ranked = sorted((float(rows["log10_p_value"].iloc[i]), -int(rows["positives"].iloc[i]), kind, i)
+                    for kind, (seeds, rows) in enumerate(found) for i in range(len(seeds)))
+    chosen = []
+    for *_, kind, i in ranked:
+        word = found[kind][1]["word"].iloc[i]
+        if len(chosen) < top and not any(same_word(word, found[k][1]["word"].iloc[j], both=strand == "both")
+                                         for k, j in chosen):
+            chosen.append((kind, i))
+    if not chosen:
         return [], pd.DataFrame(columns=["name", "word", "round"])
-    return min(found, key=lambda f: (float(f[1]["log10_p_value"].iloc[0]), -int(f[1]["positives"].iloc[0])))
+    return ([found[k][0][i] for k, i in chosen],
+            pd.concat([found[k][1].iloc[[i]] for k, i in chosen], ignore_index=True))
 
 
 def search_deeper(run, data, *, options, random_state, first_round, source=word_candidate):
@@ -178,29 +195,33 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
     return run
 
 
-def half_seed(word, *, strand, exclude, round, random_state):
+def half_seed(word, *, strand, exclude, round, random_state, choices=HALF_CHOICES):
     """The seed of a held-out fold of a deeper-search candidate, chosen blind to the held-out
     half: :func:`word_candidate` run on the fold's fitting half alone, with its own composition
-    controls (:data:`CONTROL_SHUFFLES` shuffles drawn from ``random_state``), taking its most
-    enriched word whatever its p-value (half the sequences seldom carry a co-factor's word past
-    the bound that all of them do; the held-out test decides). The seed is kept where its word
-    is the candidate's ``word`` (:func:`same_word`), turned to the candidate's orientation; else
-    None (the fold's held-out half is not tested). The candidate's word was chosen on all the
-    sequences: a held-out half that helped choose it is not held out (on random sequences the
-    most enriched word, taken without the word's bound, passed the held-out test on two sets of
-    three)."""
+    controls (:data:`CONTROL_SHUFFLES` shuffles drawn from ``random_state``), taking its
+    ``choices`` most enriched words whatever their p-value (half the sequences seldom carry a
+    co-factor's word past the bound that all of them do; the held-out test decides). The seed
+    is the first of them whose word is the candidate's ``word`` (:func:`same_word`), turned to
+    the candidate's orientation; none of them: None (the fold's held-out half is not tested).
+    The candidate's word was chosen on all the sequences: a held-out half that helped choose it
+    is not held out (on random sequences the most enriched word, taken without the word's bound,
+    passed the held-out test on two sets of three), and which of the ``choices`` words the fold
+    takes is that choice: the callable's ``choices`` attribute makes the held-out p-value
+    Bonferroni-adjusted for it (:func:`seqimp.motifs.refine_motifs`)."""
     from ...io import dinucleotide_shuffle
     from .._copies import pwm_similarity
 
     def seed(positive, negative, motif):
         control = dinucleotide_shuffle(np.tile(positive, (CONTROL_SHUFFLES, 1)), random_state=random_state)
         seeds, found = word_candidate(positive, negative, strand=strand, exclude=exclude, round=round,
-                                      control=control, max_pvalue=np.inf)
-        if not seeds or not same_word(found["word"].iloc[0], word, both=strand == "both"):
+                                      control=control, max_pvalue=np.inf, top=choices)
+        same = [i for i, w in enumerate(found["word"]) if same_word(w, word, both=strand == "both")]
+        if not same:
             return None
-        chosen = seeds[0]
+        chosen = seeds[same[0]]
         return chosen.reverse_complement() if pwm_similarity(motif.pwm, chosen.pwm, strand="both")[2] == "-" else chosen
 
+    seed.choices = int(choices)
     return seed
 
 

@@ -69,8 +69,9 @@ def _text(index, h, g):
 
 
 def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occurrences=5, pad=3, exclude=(),
-                round=1, patterns=GAPPED_PATTERNS, control=None):
-    """The seed of the most enriched gapped word (module docstring), or none.
+                round=1, patterns=GAPPED_PATTERNS, control=None, max_motifs=1):
+    """The seed of the most enriched gapped word (module docstring), or none; with ``max_motifs``
+    the seeds of that many, most enriched first.
 
     Parameters
     ----------
@@ -91,13 +92,15 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
     control : ndarray of shape (c, L''), uint8, optional
         Composition controls of the positives: a word must be enriched against them too
         (:func:`seqimp.motifs._word_seeds.word_log10_pvalues`).
+    max_motifs : int, default=1
 
     Returns
     -------
     seeds : list of Motif
-        At most one, ``gapped1``, position-free; ``score`` is -log10 of the adjusted p.
+        At most ``max_motifs``, ``gapped1, gapped2, ...``, position-free; ``score`` is -log10 of
+        the adjusted p.
     candidates : DataFrame
-        Its row: ``name, word`` (gap letters as N), ``positives, negatives`` (sequences holding
+        Their rows: ``name, word`` (gap letters as N), ``positives, negatives`` (sequences holding
         it), ``log10_p_value`` (adjusted) and ``round``.
     """
     from .._copies import same_motif
@@ -122,15 +125,18 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
         ranked += [(min(float(lp), 0.0), -int(a[w]), h, g, int(w), int(b[w]))
                    for lp, w in zip(log_adj[keep], tested[keep])]
     windows = {}  # (h, g) -> the windows' words of both strands, made once
+    seeds, rows = [], []
     for log_adj, minus_a, h, g, w, negatives in sorted(ranked):
+        if len(seeds) >= max_motifs:
+            break
         if (h, g) not in windows:
             windows[h, g] = gapped_words(positive, h, g, both=both)[1:]
-        seed = occurrence_pwm(positive, *windows[h, g], 2 * h + g, w, pad, both, name="gapped1")
+        seed = occurrence_pwm(positive, *windows[h, g], 2 * h + g, w, pad, both, name=f"gapped{len(seeds) + 1}")
         if seed is None or any(same_motif(x, seed, strand="both" if both else "given") for x in exclude):
             continue
         seed.score = -log_adj
-        candidates = pd.DataFrame([{"name": seed.name, "word": _text(w, h, g), "positives": -minus_a,
-                                    "negatives": negatives, "log10_p_value": log_adj}], columns=_COLUMNS)
-        return round_named([seed], candidates, round), candidates
-    candidates = pd.DataFrame(columns=_COLUMNS)
-    return round_named([], candidates, round), candidates
+        seeds.append(seed)
+        rows.append({"name": seed.name, "word": _text(w, h, g), "positives": -minus_a, "negatives": negatives,
+                     "log10_p_value": log_adj})
+    candidates = pd.DataFrame(rows, columns=_COLUMNS)
+    return round_named(seeds, candidates, round), candidates
