@@ -141,6 +141,18 @@ def test_clone_params_pickle():
         WDRegressor().predict(X)
 
 
+def test_a_regressor_pickled_under_its_former_module_still_loads():
+    """WDRegressor moved from ``seqimp.kernels._estimators`` to its own module: a model pickled
+    before names the old path, which still resolves to the same class and the same scores."""
+    X, y = planted(40)
+    model = WDRegressor(degree=3).fit(X, y.astype(float))
+    data = pickle.dumps(model, protocol=2).replace(b"seqimp.kernels._wd_regressor", b"seqimp.kernels._estimators")
+    assert b"seqimp.kernels._estimators" in data
+    again = pickle.loads(data)
+    assert type(again) is WDRegressor
+    np.testing.assert_array_equal(again.predict(X), model.predict(X))
+
+
 @pytest.mark.parametrize("kwargs, match", [
     (dict(degree=0), "degree must be a positive integer, got 0"),
     (dict(degree=25), "degree 25 exceeds the length 24 of the training sequences"),

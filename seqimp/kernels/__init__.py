@@ -9,7 +9,7 @@ from .._utils.lazy import lazy_exports
 # public name -> the module that defines it; imported on first use (seqimp/_utils/lazy.py)
 _EXPORTS = {
     "wd_kernel": "_wd", "wd_features": "_wd",
-    "WDClassifier": "_estimators", "WDRegressor": "_estimators",
+    "WDClassifier": "_estimators", "WDRegressor": "_wd_regressor",
     "PositionalWeights": "_weights",
     "GKMClassifier": "gkm._estimator",
     "gkm_kernel": "gkm._kernel", "spectrum_kernel": "gkm._kernel",

@@ -23,168 +23,30 @@ means the same thing in both. The regressor is ridge regression with an
 unpenalised intercept in both routes (:class:`~sklearn.linear_model.Ridge` on the
 features, or the same problem solved in its dual form on the centred Gram matrix),
 so for ``shifts=0`` both routes fit the same model.
+
+This module holds ``WDClassifier``; ``WDRegressor`` is in :mod:`seqimp.kernels._wd_regressor`
+(importable from here too) and what both share in :mod:`seqimp.kernels._wd_base`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import sys
-import time
-
 import numpy as np
-import scipy.linalg
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_regressor
+from sklearn.base import ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from ..io import get_alphabet
-from ..errors import SeqimpError, check_choice, check_number, check_random_state
+from ..errors import SeqimpError, check_choice, check_number
 from ._dcd import check_threads, dcd_svm
-from ._implicit import check_codes, wd_scores
-from ._ridge import cg_ridge
 from ._sgd import fast_svm
-from ._memory import check_training_memory
-from ._params import check_degree_shifts
 from ._wd import wd_features, wd_kernel
 from ._unfold import check_table_size
-from ._weights import PositionalWeights
+from ._wd_base import _PARAMS_DOC, _WDModel, _liblinear_seed
 
 __all__ = ["WDClassifier", "WDRegressor"]
 
-_CHUNK_ENTRIES = 1 << 24  # entries of a Gram or feature block scored at once
-
 #: solver="auto" trains this many sequences or more with the fast route (fewer: the exact one).
 AUTO_FAST_FROM = 50_000
-
-
-def _liblinear_seed(random_state) -> int:
-    """The int liblinear wants, drawn from the one random-state convention."""
-    return int(check_random_state(random_state).integers(2**31 - 1))
-
-
-class _WDModel(BaseEstimator):
-    """Input handling, routes and unfolding shared by the WD estimators."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = False
-        return tags
-
-    def _method(self):
-        check_choice(self.method, "method", ("auto", "implicit", "linear", "kernel"))
-        if self.method in ("implicit", "linear") and self.shifts:
-            raise SeqimpError(f"method={self.method!r} needs shifts=0 (the WDS kernel has no explicit "
-                              "feature map here); use method='kernel'")
-        if self.method == "auto":
-            return "implicit" if self.shifts == 0 else "kernel"
-        return self.method
-
-    def _check_memory(self, codes, method):
-        """Refuse, before allocating, a fit whose working memory exceeds ``memory_budget``."""
-        svm_solver = "dcd" if is_regressor(self) or self.client is not None else self._solver(codes.shape[0])
-        check_training_memory(codes, self.degree_, get_alphabet(self.alphabet).size, method, self.memory_budget,
-                              shifts=self.shifts_, problem="ridge" if is_regressor(self) else "svm",
-                              solver=svm_solver, threads=1 if is_regressor(self) or self.client is not None
-                              else self._threads(codes.shape[0]),
-                              extrapolate=bool(getattr(self, "extrapolate", False)))
-
-    @contextlib.contextmanager
-    def _step(self, what):
-        """With ``verbose``, a line on stderr before and after a training step, with its time."""
-        if not self.verbose:
-            yield
-            return
-        name = type(self).__name__
-        print(f"{name}: {what} ...", file=sys.stderr, flush=True)
-        start = time.perf_counter()
-        yield
-        print(f"{name}: {what}: done in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
-
-    def _as_codes(self, X, alphabet):
-        """Sequences -> (n, L) uint8 codes; the one place input is converted (a memory map is kept)."""
-        return check_codes(X, "X", alphabet)
-
-    def _fit_codes(self, X, n_labels):
-        codes = self._as_codes(X, self.alphabet)
-        if codes.shape[0] != n_labels:
-            raise SeqimpError(f"X has {codes.shape[0]} sequences but y has {n_labels} labels")
-        self.degree_, self.shifts_ = check_degree_shifts(self.degree, self.shifts, codes.shape[1],
-                                                         what="training sequences")
-        self.n_features_in_ = codes.shape[1]
-        self.length_ = codes.shape[1]
-        self.alphabet_ = get_alphabet(self.alphabet).name
-        return codes
-
-    def _test_codes(self, X):
-        check_is_fitted(self, "intercept_")
-        codes = self._as_codes(X, self.alphabet_)
-        if codes.shape[1] != self.length_:
-            raise SeqimpError(f"X has {codes.shape[1]} features, but {type(self).__name__} is "
-                              f"expecting {self.length_} features as input (test sequences have "
-                              f"length {codes.shape[1]}, training sequences {self.length_})")
-        return codes
-
-    def _raw_scores(self, X):
-        codes = self._test_codes(X)
-        out = np.empty(codes.shape[0])
-        if self.method_ in ("implicit", "linear"):
-            # matrix-free: phi(x).coef_ from the codes, parallel over rows, read in blocks of rows
-            step = max(1, _CHUNK_ENTRIES // max(1, self.length_))
-            for a in range(0, codes.shape[0], step):
-                out[a:a + step] = wd_scores(codes[a:a + step], self.coef_, degree=self.degree_,
-                                            alphabet=self.alphabet_)
-        else:
-            step = max(1, _CHUNK_ENTRIES // max(1, self.support_codes_.shape[0]))
-            for a in range(0, codes.shape[0], step):
-                G = wd_kernel(codes[a:a + step], self.support_codes_, degree=self.degree_,
-                              shifts=self.shifts_, alphabet=self.alphabet_)
-                out[a:a + step] = G @ self.dual_coef_
-        return out + self.intercept_
-
-    def positional_weights(self) -> PositionalWeights:
-        """The fitted model as an exact linear scoring system over positional k-mers.
-
-        Returns
-        -------
-        PositionalWeights
-            ``tables[k-1]`` of shape (L-k+1, A**k) with
-            ``positional_weights().score(X) == decision_function(X)`` (up to
-            floating-point rounding), for both routes and any shift.
-        """
-        check_is_fitted(self, "intercept_")
-        if self.method_ in ("implicit", "linear"):
-            return PositionalWeights.from_wd_coef(self.coef_, self.intercept_, length=self.length_,
-                                                  degree=self.degree_, alphabet=self.alphabet_)
-        return PositionalWeights.from_kernel_expansion(
-            self.support_codes_, self.dual_coef_, self.intercept_, degree=self.degree_,
-            shifts=self.shifts_, alphabet=self.alphabet_)
-
-
-_PARAMS_DOC = """
-    degree : int, default=8
-        Largest k-mer length K of the WD kernel, ``1 <= K <= L``.
-    shifts : int, default=0
-        Largest shift S of the WDS kernel, ``0 <= S < L``.
-    method : {"auto", "implicit", "linear", "kernel"}, default="auto"
-        Training route: "implicit" (linear model on WD features computed on demand from
-        the codes, nothing stored per non-zero; needs shifts=0), "linear" (the same model
-        on the explicit sparse feature matrix, solved by liblinear / sparse CG; ~30 bytes
-        per non-zero) or "kernel" (precomputed Gram matrix); "auto" is "implicit" when
-        shifts=0, else "kernel". See ``docs/training-at-scale.md``.
-    alphabet : str or Alphabet, default="dna"
-        Used to encode strings and to size the positional tables.
-    tol : float, default=1e-4
-        Stopping tolerance of the solver.
-    verbose : bool or "log", default=False
-        Print a line on stderr before and after each training step (feature map or
-        Gram matrix, solver) with its time, for long fits; the implicit route also
-        reports each pass (objective, and progress with ETA for passes over a second).
-        ``"log"``: the same, but each pass's line at DEBUG level on the ``seqimp`` log.
-    memory_budget : int, str or None, default=None
-        Bytes the fit may allocate (an int, or a string such as ``"4GB"``); None is the
-        memory available now (``MemAvailable``). A fit whose estimated working memory
-        exceeds it is refused before allocating, with the size it needs."""
 
 
 class WDClassifier(ClassifierMixin, _WDModel):
@@ -523,91 +385,6 @@ class WDClassifier(ClassifierMixin, _WDModel):
         return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
 
 
-class WDRegressor(RegressorMixin, _WDModel):
-    __doc__ = f"""Ridge regression on the weighted-degree (with shifts) string kernel.
-
-    Minimises ``sum_i (y_i - w.phi(x_i) - b)^2 + alpha ||w||^2`` with an
-    unpenalised intercept ``b``: by matrix-free conjugate gradients on the dual
-    (implicit route), in the primal on explicit features (linear route) or in the
-    dual on the centred Gram matrix (kernel route); for ``shifts=0`` all routes fit
-    the same model.
-
-    Parameters
-    ----------{_PARAMS_DOC}
-    alpha : float, default=1.0
-        Ridge penalty, > 0.
-
-    Attributes
-    ----------
-    method_ : {{"implicit", "linear", "kernel"}}
-    length_, n_features_in_ : int
-    coef_ : ndarray of shape (n_wd_features,)
-        Implicit and linear routes.
-    support_codes_ : ndarray of shape (n_train, L), uint8
-        Kernel route: all training sequences.
-    dual_coef_ : ndarray of shape (n_train,)
-        Kernel route: ``s(x) = intercept_ + sum_j dual_coef_[j] k(x_j, x)``.
-    intercept_ : float
-    """
-
-    def __init__(self, degree=8, shifts=0, alpha=1.0, *, method="auto", alphabet="dna", tol=1e-4, verbose=False,
-                 memory_budget=None):
-        self.degree = degree
-        self.shifts = shifts
-        self.alpha = alpha
-        self.method = method
-        self.alphabet = alphabet
-        self.tol = tol
-        self.verbose = verbose
-        self.memory_budget = memory_budget
-
-    def fit(self, X, y):
-        """Train on sequences ``X`` and real targets ``y`` (shape (n,))."""
-        y = column_or_1d(np.asarray(y), warn=True)
-        try:
-            y = y.astype(np.float64)
-        except (TypeError, ValueError):
-            raise SeqimpError("y must be numbers for a regressor") from None
-        if y.shape[0] == 0:
-            raise SeqimpError("y is empty (0 samples)")
-        if not np.all(np.isfinite(y)):
-            raise SeqimpError("y contains NaN or infinite values")
-        check_number(self.alpha, "alpha", low=0, low_open=True)
-        method = self._method()
-        codes = self._fit_codes(X, y.shape[0])
-        self._check_memory(codes, method)
-        if method == "implicit":
-            with self._step(f"ridge (matrix-free CG) on {codes.shape[0]} sequences"):
-                self.coef_, self.intercept_, self.n_iter_ = cg_ridge(
-                    codes, y, degree=self.degree_, alpha=self.alpha, tol=self.tol, alphabet=self.alphabet_,
-                    verbose=self.verbose)
-        elif method == "linear":
-            check_table_size(self.length_, self.degree_, get_alphabet(self.alphabet).size)
-            with self._step(f"WD features of {codes.shape[0]} sequences"):
-                F = wd_features(codes, degree=self.degree_, alphabet=self.alphabet_)
-            with self._step(f"ridge (sparse CG) on {F.shape[1]} features"):
-                from sklearn.linear_model import Ridge
-
-                ridge = Ridge(alpha=self.alpha, tol=self.tol, solver="sparse_cg").fit(F, y)
-            self.coef_ = ridge.coef_.ravel().copy()
-            self.intercept_ = float(ridge.intercept_)
-        else:
-            with self._step(f"Gram matrix {codes.shape[0]} x {codes.shape[0]}"):
-                gram = wd_kernel(codes, degree=self.degree_, shifts=self.shifts_, alphabet=self.alphabet_)
-            row_mean = gram.mean(axis=1)
-            centred = gram - row_mean[:, None] - row_mean[None, :] + row_mean.mean()
-            centred[np.diag_indices_from(centred)] += self.alpha
-            y_mean = y.mean()
-            with self._step(f"dual ridge solve ({codes.shape[0]} x {codes.shape[0]})"):
-                a = scipy.linalg.solve(centred, y - y_mean, assume_a="pos")
-            self.support_codes_ = codes.copy()
-            self.dual_coef_ = a
-            self.intercept_ = float(y_mean - a @ row_mean)
-        self.method_ = method
-        return self
-
-    def predict(self, X) -> np.ndarray:
-        """Predicted values, shape (n,)."""
-        return self._raw_scores(X)
-
-    decision_function = predict
+# WDRegressor lives in its own module; importable from here as before (and so are models pickled
+# with this module's path)
+from ._wd_regressor import WDRegressor  # noqa: E402

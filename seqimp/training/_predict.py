@@ -155,7 +155,7 @@ def _reads_unknown(model, kind) -> bool:
     """Whether the model reads the unknown code (N, ambiguity letters): seqimp's WD/WDS and gkm models, whose
     positional k-mers and l-mers that cover it are no features (an LS-GKM file reads it as A, as gkmpredict
     does; another scorer is not asked to)."""
-    from ..kernels._estimators import _WDModel
+    from ..kernels._wd_base import _WDModel
 
     return kind in ("wd", "gkm") or (kind == "estimator" and isinstance(model, _WDModel))
 
