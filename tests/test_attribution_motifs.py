@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from seqimp.cli import main
-from seqimp.motifs._attribution_seqlets import attribution_motifs, check_attribution_arrays, find_attribution_seqlets
+from seqimp.motifs._attribution_motifs import attribution_motifs
+from seqimp.motifs._attribution_seqlets import check_attribution_arrays, find_attribution_seqlets
 from seqimp.pipeline import find_motifs
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -147,7 +148,8 @@ def test_short_sequences_where_most_windows_hold_a_site_keep_every_motif(seed):
 def test_a_partial_copy_of_a_motif_is_merged_into_it():
     """The last 6 of 14 columns fit inside the whole CWM (cosine 1 over the overlap), though their
     whole-norm similarity is below merge_similarity (0.65); unrelated CWMs fit below contain_similarity."""
-    from seqimp.motifs._attribution_seqlets import DEFAULTS, _cosine_alignment
+    from seqimp.motifs._attribution_motifs import _cosine_alignment
+    from seqimp.motifs._attribution_seqlets import DEFAULTS
 
     long = _pwm("CCGCGNGGNGGCAG") - 0.25
     part = long[8:] * 0.7

@@ -185,7 +185,7 @@ def find_motifs(result_or_model=None, positive=None, negative=None, *, database=
     sequences, attributions : ndarray of shape (n, 4, L) or (n, L, 4), optional
         Instead of a model: one-hot sequences (A C G T) and any model's hypothetical
         contributions, TF-MoDISco's inputs: seqlets clustered into motifs with their CWMs
-        (:mod:`seqimp.motifs._attribution_seqlets`; ``run.found``, ``run.seqlet_table()``).
+        (:mod:`seqimp.motifs._attribution_motifs`; ``run.found``, ``run.seqlet_table()``).
 
     Returns
     -------

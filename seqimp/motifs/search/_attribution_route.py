@@ -1,6 +1,6 @@
 """The attribution route of the motif search (TF-MoDISco's job): one-hot sequences and any
 model's hypothetical contributions -> seqlets -> clustered motifs with CWMs and PWMs
-(:func:`seqimp.motifs._attribution_seqlets.attribution_motifs`) -> TOMTOM matches. No model is
+(:func:`seqimp.motifs._attribution_motifs.attribution_motifs`) -> TOMTOM matches. No model is
 trained and no site is counted in negatives: the motifs are what the attributions hold."""
 
 from __future__ import annotations
@@ -105,14 +105,15 @@ def attribution_run(sequences, attributions, *, options, names=("sequences", "at
     random_state : int
         Recorded (the search draws nothing at random).
     **settings
-        Keywords of :func:`seqimp.motifs._attribution_seqlets.attribution_motifs`.
+        Keywords of :func:`seqimp.motifs._attribution_motifs.attribution_motifs`.
 
     Returns
     -------
     AttributionMotifRun
         Position-free motifs (PWMs: the seqlets' letter frequencies), no files.
     """
-    from .._attribution_seqlets import DEFAULTS, attribution_motifs, check_attribution_arrays
+    from .._attribution_motifs import attribution_motifs
+    from .._attribution_seqlets import DEFAULTS, check_attribution_arrays
     from .._motif import Motif
     from ..known._database import database_info
 
