@@ -520,7 +520,8 @@ def test_base_importance_and_the_indel_oligomer_leave_out_windows_over_unknown_b
 
 def test_an_indel_that_pulls_an_unknown_base_into_the_window_is_refused_for_a_score_function():
     from seqimp.errors import SeqimpError
-    from seqimp.importance._variants import alt_window, variant_effects
+    from seqimp.importance._variant_table import alt_window
+    from seqimp.importance._variants import variant_effects
 
     window = np.array([0, 1, 2, 3, 0, 1, 2, 3, 0], dtype=np.uint8)
     left, right = np.array([3, 4, 3], dtype=np.uint8), np.array([2, 2, 2], dtype=np.uint8)

@@ -13,8 +13,8 @@ import pytest
 
 from seqimp.cli import main
 from seqimp.errors import SeqimpError
-from seqimp.importance._variants import (alt_window, base_importance, deltasvm_sums, empirical_p_values, snv_null,
-                                         variant_effects)
+from seqimp.importance._variant_table import alt_window
+from seqimp.importance._variants import base_importance, deltasvm_sums, empirical_p_values, snv_null, variant_effects
 from seqimp.io._vcf import read_vcf
 from seqimp.kernels import GKMClassifier, PositionalWeights, WDClassifier
 

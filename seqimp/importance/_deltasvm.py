@@ -42,7 +42,7 @@ def deltasvm_scores(model, ref_sequences, variants) -> np.ndarray:
     variants : DataFrame or (window, offset, ref, alt) tuples
         As :func:`~seqimp.importance.variant_effects`.
     """
-    from ._variants import _snvs, _variant_table
+    from ._variant_table import _snvs, _variant_table
 
     found = lmer_model(model)
     if found is None:

@@ -250,7 +250,8 @@ def _top_figure(model, table, effects, codes, placed, used, top, path) -> Path:
     """Per-base importance of the windows of the top variants, with ref and with alt."""
     import matplotlib.pyplot as plt
 
-    from ..importance._variants import alt_window, base_importance, single_base_change
+    from ..importance._variant_table import alt_window, single_base_change
+    from ..importance._variants import base_importance
     from ..plot import variant_importance
 
     refs, alts = [], []
