@@ -192,7 +192,7 @@ def test_solver_options_check_their_fields_and_pass_only_what_is_set():
 
 
 def test_the_command_line_offers_the_librarys_solvers_and_shows_its_defaults(capsys):
-    from seqimp.cli.train import SOLVERS
+    from seqimp.cli._train_solver import SOLVERS
     from seqimp.options import SOLVERS as PIPELINE_SOLVERS
 
     assert SOLVERS == PIPELINE_SOLVERS
