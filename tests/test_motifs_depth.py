@@ -97,7 +97,7 @@ def test_three_failing_candidates_in_a_row_end_the_search_and_a_pass_restarts_th
                                        "patience": 3, "word_lengths": [5, 6, 7, 8, 10],
                                        "gapped_words": ["3+1+3", "3+2+3", "3+3+3", "3+4+3", "3+5+3",
                                                         "3+6+3", "4+1+4", "4+2+4", "4+3+4"],
-                                       "word_max_pvalue": 0.05,
+                                       "word_max_pvalue": 0.05, "held_out_choices": 3,
                                        "stopped": "3 candidates in a row failed"}
 
 

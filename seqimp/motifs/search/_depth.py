@@ -180,7 +180,7 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
     run.parameters["depth"] = {"candidates_tested": tested, "motifs_found": found, "failures_in_a_row": failures,
                                "patience": FAILURES, "word_lengths": list(DEPTH_WORD_LENGTHS),
                                "gapped_words": [f"{h}+{g}+{h}" for h, g in GAPPED_PATTERNS],
-                               "word_max_pvalue": DEPTH_WORD_PVALUE, "stopped": stop}
+                               "word_max_pvalue": DEPTH_WORD_PVALUE, "held_out_choices": HALF_CHOICES, "stopped": stop}
     run.tested += tested
     if not found:
         run.candidates = pd.concat([run.candidates] + [s.candidates for s in steps], ignore_index=True)
