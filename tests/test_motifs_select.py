@@ -223,3 +223,19 @@ def test_bad_input():
     with pytest.raises(SeqimpError, match=r"refined: no held-out p-values; refine with refine_motifs\(\.\.\., "
                                           r"held_out=True\)"):
         select_motifs(refined)
+
+
+def test_a_candidate_no_held_out_fold_tested_is_logged_as_such(caplog):
+    """A candidate whose held-out seeds, chosen on each half, were other words (``held_out_folds``
+    0) is logged as not tested held out; one tested with no site held out, with its counts."""
+    refined = _refined([("candidate1", "TTGACA", 10, 40, 1e-9, 1.0), ("candidate2", "CACGTG", 70, 40, 1e-9, 1.0)])
+    refined.stats["held_out_sites"] = [0, 0]
+    refined.stats["held_out_negative_sites"] = [0, 0]
+    refined.stats["held_out_folds"] = [0, 2]
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        assert select_motifs(refined).motifs == []
+    text = " ".join(_messages(caplog))
+    assert "candidate1 (TTGACA at 10): sites in 40 positives (p = 1.0e-09), not tested held out: neither half chose " \
+           "it (held-out p = 1)" in text
+    assert "candidate2 (CACGTG at 70): sites in 40 positives (p = 1.0e-09), 0 positives against 0 negatives held out " \
+           "(p = 1)" in text

@@ -116,7 +116,8 @@ class MotifSites:
         ``held_out_sites, held_out_negative_sites`` (positives and negatives with a site under
         the PWM and threshold fitted on the other half, step 5), ``held_out_p_value`` and
         ``log10_held_out_p_value`` (their Fisher test, one-sided in the motif's direction;
-        NaN with fewer than 2 positives or negatives), and last ``strand``: the strands the
+        NaN with fewer than 2 positives or negatives), ``held_out_folds`` (the folds tested: 2,
+        fewer where ``held_out_seed`` gave a fold no seed; NaN untested), and last ``strand``: the strands the
         sites were called on, ``"both"`` or ``"given"`` (with ``strand="both"``, an enriched motif
         whose sites lie on one strand, :func:`one_strand`, is called on that one and written in that
         orientation: ``plus_strand`` is then 1).
@@ -285,7 +286,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         # not tested held out: a half without positives or negatives, or failing in the positives
         if held_out and (min(len(pos), len(neg)) < 2 or untested):
             held = {"held_out_sites": np.nan, "held_out_negative_sites": np.nan, "held_out_p_value": np.nan,
-                    "log10_held_out_p_value": np.nan}
+                    "log10_held_out_p_value": np.nan, "held_out_folds": np.nan}
         elif held_out:
             kept_pos, kept_neg, tested_pos, tested_neg, folds = held_out_sites(seed, pos, neg, called, opts)
             log_held = (fisher_log10(kept_pos, tested_pos - kept_pos, kept_neg, tested_neg - kept_neg, side)
@@ -293,7 +294,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
             # Bonferroni over the seeds each fold tested could have taken (``held_out_seed.choices``)
             log_held = min(log_held + folds * np.log10(getattr(held_out_seed, "choices", 1)), 0.0)
             held = {"held_out_sites": kept_pos, "held_out_negative_sites": kept_neg,
-                    "held_out_p_value": 10.0 ** log_held, "log10_held_out_p_value": log_held}
+                    "held_out_p_value": 10.0 ** log_held, "log10_held_out_p_value": log_held, "held_out_folds": folds}
         else:
             held = {}
         where = at[has]

@@ -162,6 +162,9 @@ def _figures(r) -> str:
     log_h = r.get("log10_held_out_p_value", np.log10(r["held_out_p_value"]) if r["held_out_p_value"] > 0 else np.nan)
     if np.isnan(r.get("held_out_sites", np.nan)) and np.isnan(r["held_out_p_value"]):
         return f"sites in {r['sites']} positives (p = {format_pvalue(log_p)}), not tested held out"
+    if r.get("held_out_folds", np.nan) == 0:  # the held-out seeds, chosen on each half, were other words
+        return (f"sites in {r['sites']} positives (p = {format_pvalue(log_p)}), not tested held out: neither "
+                "half chose it (held-out p = 1)")
     # counts (a column with untested NaNs holds them as floats)
     return (f"sites in {r['sites']} positives (p = {format_pvalue(log_p)}), {int(r['held_out_sites'])} positives "
             f"against {int(r['held_out_negative_sites'])} negatives held out (p = {format_pvalue(log_h)})")
