@@ -75,9 +75,10 @@ def word_candidate(positive, negative, *, strand, exclude, round, control=None, 
     the positives) a word's p-value is the larger of its test against the negatives and against
     the controls (:func:`seqimp.motifs._word_seeds.word_log10_pvalues`). ``max_pvalue``
     replaces :data:`DEPTH_WORD_PVALUE` (a held-out fold's choice, :func:`half_seed`, takes the
-    most enriched word whatever its p-value). With ``top`` the ``top`` most enriched words,
-    contiguous or gapped, most enriched first, none the same word as one before it
-    (:func:`same_word`; the first seed is the one of ``top=1``)."""
+    most enriched word whatever its p-value). With ``top``, at most ``top`` words: the ``top``
+    most enriched of each kind, contiguous and gapped, merged most enriched first, a word that is
+    the same word as one before it (:func:`same_word`) left out (the first seed is the one of
+    ``top=1``)."""
     from .. import word_seeds
     from ._gapped_words import gapped_seed
 
