@@ -28,7 +28,11 @@ def run(rule, sets, n, length, seed0):
     from seqimp.motifs.search._run import MotifRun, empty_sites, empty_stats
     from seqimp.options import MotifOptions
 
-    original_half_seed, original_bound = depth.half_seed, depth.DEPTH_WORD_PVALUE
+    import logging
+
+    log = logging.getLogger("seqimp")
+    original_half_seed, original_bound, original_level = depth.half_seed, depth.DEPTH_WORD_PVALUE, log.level
+    log.setLevel(logging.WARNING)  # the search's lines, thousands of them, are not the figure
     depth.DEPTH_WORD_PVALUE = 1e12
     if rule == "not blind":
         depth.half_seed = lambda *args, **kwargs: None
@@ -41,20 +45,15 @@ def run(rule, sets, n, length, seed0):
             data = LabelledSequences(rng.integers(0, 4, (n, length)).astype(np.uint8),
                                      rng.integers(0, 4, (n, length)).astype(np.uint8))
             empty = MotifRun([], None, pd.DataFrame(), stats=empty_stats(), sites=empty_sites())
-            out = search_deeper_quiet(depth, empty, data, MotifOptions(scan_pwm=False))
+            out = depth.search_deeper(empty, data, options=MotifOptions(scan_pwm=False), random_state=0,
+                                      first_round=2)
             found += bool(out.motifs)
             motifs += len(out.motifs)
             tested += out.parameters["depth"]["candidates_tested"]
     finally:
         depth.half_seed, depth.DEPTH_WORD_PVALUE = original_half_seed, original_bound
+        log.setLevel(original_level)
     return found, motifs, tested
-
-
-def search_deeper_quiet(depth, empty, data, options):
-    import logging
-
-    logging.getLogger("seqimp").setLevel(logging.WARNING)
-    return depth.search_deeper(empty, data, options=options, random_state=0, first_round=2)
 
 
 def main(argv=None) -> int:
