@@ -337,10 +337,10 @@ def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_s
             starts.append(lo)
             rows.append(i)
             forward.append(pf[i, j] == chosen)
-        counts += window_letter_counts(positive, rows, starts, counts.shape[0], ~np.asarray(forward, dtype=bool))
         if not starts:
             active[list(seen)] = False
             continue
+        counts += window_letter_counts(positive, rows, starts, counts.shape[0], ~np.asarray(forward, dtype=bool))
         used.append(text)
         mean = float(np.mean(starts))
         start = int(min(max(round(float(np.median(starts))), 0), L - counts.shape[0])) + 1

@@ -215,13 +215,9 @@ def train_classifier(X, y, *, model, random_state, solver=SolverOptions(), progr
     info["n_train"] = int(len(y_train))
     info.update(solver_record(model, len(y_train)))
     logger.info(solver_line(info))
-    if keep_start:
-        info["alpha_start"] = np.abs(model.dual_coef_) if duals else None
     if X_test is not None:
         decision = model.decision_function(X_test)
         info.update(evaluate(decision, y_test))
-        if keep_start and duals and test_fraction > 0:
-            info["alpha_start"] = held_out_start(model, train, test, decision, y)
         auroc = "n/a (one class held out)" if info["auroc"] is None else f"{info['auroc']:.3f}"
         logger.info(f"held-out accuracy {info['accuracy']:.3f}, auROC {auroc} on {info['n_test']} sequences")
         if info["auroc"] is not None and info["auroc"] < CHANCE_AUROC and not identical:
@@ -229,6 +225,11 @@ def train_classifier(X, y, *, model, random_state, solver=SolverOptions(), progr
                                f"{CHANCE_AUROC}); its POIM, top oligomers and motifs are likely noise")
             warnings.warn(info["warning"], stacklevel=3)
     info["chance_level"] = "warning" in info
+    if keep_start:  # after a split the held-out start, else the fit's own dual variables
+        info["alpha_start"] = None
+        if duals:
+            info["alpha_start"] = (held_out_start(model, train, test, decision, y) if test_fraction > 0
+                                   else np.abs(model.dual_coef_))
     return (model.positional_weights() if weights else None), info
 
 
