@@ -117,8 +117,8 @@ class MotifSites:
         the PWM and threshold fitted on the other half, step 5), ``held_out_p_value`` and
         ``log10_held_out_p_value`` (their Fisher test, one-sided in the motif's direction;
         NaN with fewer than 2 positives or negatives), ``held_out_folds`` (the folds tested: 2,
-        fewer where ``held_out_seed`` gave a fold no seed; NaN untested), and last ``strand``: the strands the
-        sites were called on, ``"both"`` or ``"given"`` (with ``strand="both"``, an enriched motif
+        fewer where ``held_out_seed`` gave a fold no seed; NaN untested), and last ``strand``:
+        the strands the sites were called on, ``"both"`` or ``"given"`` (with ``strand="both"``, an enriched motif
         whose sites lie on one strand, :func:`one_strand`, is called on that one and written in that
         orientation: ``plus_strand`` is then 1).
     sites : pandas.DataFrame

@@ -213,9 +213,9 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
 
 def held_out_sites(motif, pos, neg, strands, o, folds=2):
     """Sites of ``motif`` in sequences its PWM and threshold were not fitted on: ``(positives with
-    a site, negatives with a site, positives tested, negatives tested, folds tested)``, pooled over ``folds``
-    folds (sequence i in fold i mod ``folds``). Each fold's PWM is fitted (:func:`fit_motif`) on ``strands`` and its threshold
-    calibrated on the other folds' positives and negatives, as the motif's own PWM is (a motif
+    a site, negatives with a site, positives tested, negatives tested, folds tested)``, pooled
+    over ``folds`` folds (sequence i in fold i mod ``folds``). Each fold's PWM is fitted
+    (:func:`fit_motif`) on ``strands`` and its threshold calibrated on the other folds' positives and negatives, as the motif's own PWM is (a motif
     whose sites lie on one strand: ``("+",)`` and ``motif`` turned to that strand). On the
     sequences the EM was fitted to, a motif always finds sites (it placed its windows where they
     fit best); a few dozen positives let it fit a composition or a chance pattern there, which
