@@ -56,7 +56,7 @@ TOMTOM_ARGS = ["-no-ssc", "-min-overlap", "5", "-dist", "pearson", "-evalue", "-
 class Set:
     key: str
     label: str
-    positive: str            # a path under DATA, or "uci_splice:EI" / "uci_promoters:+"
+    positive: str            # a path under DATA, "uci_splice:EI" / "uci_promoters:+", or paths joined by "+"
     negative: str | None
     expected: tuple = ()     # the known biology: per factor, the JASPAR families that name it
 
@@ -68,6 +68,9 @@ SETS = (
     Set("nfe2", "ENCODE NFE2 peaks, GM12878 (644 x 235 nt) vs 644 genomic negatives",
         "lsgkm_nfe2/nfe2.tr.fa", "lsgkm_nfe2/nfe2.neg.tr.fa",
         (("Jun-related", "Maf-related"),)),
+    Set("klf1_nfe2", "Klf1 and NFE2 peaks in one set (904 x 500 + 644 x 235 nt, the factors and their co-factors "
+        "together); shuffled controls", "real_peaks/Klf1.fa+lsgkm_nfe2/nfe2.tr.fa", None,
+        (("Three-zinc finger Kruppel-related",), ("C4-GATA-related",), ("Jun-related", "Maf-related"))),
     Set("mouse_tata", "Mouse TATA promoters, -200..+50 (1,255 x 251 nt) vs 3,530 non-promoters",
         "umarov_promoters/Mouse_tata.fa", "umarov_promoters/Mouse_nonprom.fa",
         (("TBP-related factors",),)),
@@ -103,8 +106,17 @@ def uci_records(source: str, data: Path):
 
 
 def resolve(source: str, data: Path, inputs: Path):
-    """The FASTA path of a set's side and a note (records left out), writing UCI classes as FASTA
-    under ``inputs``; ``None`` when the data file is absent."""
+    """The FASTA path of a set's side and a note (records left out), writing UCI classes, and the
+    files of a ``+``-joined source one after the other, as FASTA under ``inputs``; ``None`` when a
+    data file is absent."""
+    if ":" not in source and "+" in source:
+        parts = [data / part for part in source.split("+")]
+        if not all(part.exists() for part in parts):
+            return None, ""
+        path = inputs / ("_".join(part.stem for part in parts) + ".fa")
+        inputs.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"".join(part.read_bytes().rstrip(b"\n") + b"\n" for part in parts))
+        return path, ""
     if ":" not in source:
         path = data / source
         return (path, "") if path.exists() else (None, "")

@@ -126,6 +126,19 @@ def test_uci_classes_written_as_fasta(tmp_path):
     assert bench.resolve("real_peaks/absent.fa", tmp_path, tmp_path / "inputs") == (None, "")
 
 
+def test_joined_sources_are_one_fasta_file_after_the_other(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "x.fa").write_text(">r1\nACGT\n>r2\nNNAC")  # no newline at the end
+    (tmp_path / "b" / "y.fa").write_text(">r3\nGGGG\n")
+    path, note = bench.resolve("a/x.fa+b/y.fa", tmp_path, tmp_path / "inputs")
+    assert path == tmp_path / "inputs" / "x_y.fa" and note == ""
+    assert path.read_text() == ">r1\nACGT\n>r2\nNNAC\n>r3\nGGGG\n"
+    assert bench.resolve("a/x.fa+b/absent.fa", tmp_path, tmp_path / "inputs") == (None, "")
+    mix = next(s for s in bench.SETS if s.key == "klf1_nfe2")
+    assert mix.positive == "real_peaks/Klf1.fa+lsgkm_nfe2/nfe2.tr.fa" and mix.negative is None
+
+
 def test_run_timed_reports_exit_status_and_peak_memory(tmp_path):
     code = "import sys; b = bytearray(80 * 2**20); b[::4096] = b'x' * len(b[::4096]); sys.exit(3)"
     record = bench.run_timed([sys.executable, "-c", code], tmp_path / "log")

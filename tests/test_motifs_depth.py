@@ -301,6 +301,81 @@ def test_a_position_free_em_stays_on_its_word_against_the_positives_letters(lett
     assert still_the_motif(_word_motif("CCAATCA").pwm, pwm) == (letters == "positives")
 
 
+def test_holds_core_is_the_seeds_core_word_in_the_consensus_of_either_strand():
+    """holds_core against a string search: the seed's core (its columns of at least a bit, N
+    elsewhere) as a pattern over the PWM's consensus and its reverse complement's, on 300
+    random pairs; and by hand: a PWM grown far past the word holds it, one letter changed or
+    the core's end cut off does not."""
+    import re
+
+    from seqimp.motifs._copies import holds_core
+
+    def pwm_of(word, sure):
+        pwm = np.full((len(word), 4), 0.25)
+        for j, ch in enumerate(word):
+            if ch != "N":
+                pwm[j] = (1 - sure) / 3
+                pwm[j, "ACGT".index(ch)] = sure
+        return pwm
+
+    rng = np.random.default_rng(5)
+    agree = {True: 0, False: 0}
+    for _ in range(300):
+        word = "".join(rng.choice(list("ACGTN"), size=rng.integers(3, 7), p=[0.22, 0.22, 0.22, 0.22, 0.12]))
+        if word.strip("N") == "":
+            continue
+        pwm = rng.dirichlet(np.full(4, 0.3), size=rng.integers(2, 12))
+        if rng.random() < 0.5 and len(pwm) >= len(word):  # plant the word, sometimes one letter off
+            at = rng.integers(0, len(pwm) - len(word) + 1)
+            for j, ch in enumerate(word):
+                if ch != "N":
+                    pwm[at + j] = pwm_of(ch, 0.7)[0]
+            if rng.random() < 0.3:
+                j = int(rng.choice([j for j, ch in enumerate(word) if ch != "N"]))
+                pwm[at + j] = pwm_of("ACGT"[("ACGT".index(word[j]) + 1) % 4], 0.7)[0]
+        consensus = "".join("ACGT"[i] for i in pwm.argmax(axis=1))
+        reverse = "".join("ACGT"[i] for i in pwm[::-1, ::-1].argmax(axis=1))
+        core = word.strip("N").replace("N", ".")
+        expected = any(re.search(f"(?=({core}))", text) for text in (consensus, reverse))
+        assert holds_core(pwm_of(word, 0.9), pwm) == expected, (word, consensus)
+        agree[expected] += 1
+    assert min(agree.values()) >= 30  # both answers were put to the test
+    seed = pwm_of("NCCAATCAN", 0.95)
+    assert holds_core(seed, pwm_of("GGCTTTGGCCAATCAGCGCAAATTTGG", 0.8))  # grown far past the word
+    assert holds_core(seed, pwm_of("GCTGATTGGCC", 0.8))  # the other strand
+    assert not holds_core(seed, pwm_of("GGCCACTCAGG", 0.8))  # CCAAT lost
+    assert not holds_core(seed, pwm_of("CCAATC", 0.8))  # the core's end cut off
+
+
+def test_keep_seed_stops_the_em_at_its_last_iteration_that_holds_the_seed():
+    """The EM of a position-free CCAATCA seed against the negatives' letters drifts into a G/C
+    run (previous test); with ``keep_seed`` it stops before the first iteration whose PWM no
+    longer holds CCAATCA: the same PWM, bit for bit, as that many iterations without the guard
+    (counted here one run per count), and the whole fit (grown, trimmed) holds the word."""
+    from seqimp.motifs._copies import holds_core
+    from seqimp.motifs._zoops_fit import FitOptions, _em, _sharpen, fit_motif, letter_frequencies
+
+    pos, neg = _gc_rich_with_ccaat()
+    seed = _word_motif("CCAATCA", name="word1")
+    background = letter_frequencies(neg)
+    start = np.vstack([np.full((3, 4), 0.25), _sharpen(seed.pwm, 1.0), np.full((3, 4), 0.25)])
+    starts = np.arange(pos.shape[1] - start.shape[0] + 1)
+    args = (pos, starts, ("+", "-"), background, 1.0)
+    runs = [_em(start, *args, j, 0.0) for j in range(1, 6)]
+    held = [holds_core(seed.pwm, pwm) for pwm, _mass in runs]
+    kept = held.index(False)  # iterations before the first that loses the word
+    assert kept >= 1 and not any(held[kept:])
+    guarded = _em(start, *args, 5, 0.0, seed.pwm)
+    expected = runs[kept - 1]
+    assert np.array_equal(guarded[0], expected[0])
+    assert guarded[1] == _em(start, *args, kept + 1, 0.0)[1]  # the expected sites of the PWM kept
+    for keep in (False, True):
+        o = FitOptions(pad=3, flank=3, fpr=0.01, pseudocount=1.0, seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=5,
+                       tol=1e-7, max_grow=5, max_length=30, em_letters="negatives", keep_seed=keep)
+        pwm, _starts = fit_motif(seed, pos, neg, ("+", "-"), background, letter_frequencies(pos), o)
+        assert holds_core(seed.pwm, pwm) == keep
+
+
 def test_the_held_out_test_of_a_candidate_is_blind_to_the_choice_of_its_word(monkeypatch):
     """On six random sets, with the word's Bonferroni bound lifted (the most enriched word is a
     candidate whatever its p-value): when each held-out fold starts from the candidate's word,

@@ -14,7 +14,15 @@ import numpy as np
 
 from .._utils.renamed import renamed_keywords
 
-__all__ = ["pwm_similarity", "same_motif", "merge_similar"]
+__all__ = ["pwm_similarity", "same_motif", "merge_similar", "still_the_motif", "holds_core", "SAME_MOTIF_SIMILARITY",
+           "CORE_BITS"]
+
+#: The least :func:`seqimp.motifs._copies.pwm_similarity` of a fit to the motif it was
+#: fitted from (:func:`still_the_motif`; the similarity at which motifs are copies, :func:`seqimp.motifs._copies.same_motif`)
+SAME_MOTIF_SIMILARITY = 0.5
+#: A column of the motif carrying at least this many bits is its core: a fit from it (a PWM for
+#: scanning, a refinement that keeps its seed) keeps its most probable letter there (:func:`still_the_motif`)
+CORE_BITS = 1.0
 
 
 @renamed_keywords(strands="strand:strands")
@@ -130,3 +138,51 @@ def _group_placement(group, strands):
     mean = float(w @ t)
     spread = float(np.sqrt(w @ (sd ** 2 + (t - mean) ** 2)))
     return int(np.clip(round(mean), 1, None)), spread
+
+
+def still_the_motif(start, pwm) -> bool:
+    """Whether a fit (a PWM for scanning, a seed's EM refinement) is still the motif ``start`` it was
+    fitted from: the two are copies
+    (:func:`seqimp.motifs._copies.pwm_similarity` at least :data:`SAME_MOTIF_SIMILARITY`) and, at
+    their best alignment, every column of the start that carries at least :data:`CORE_BITS` bits
+    keeps its most probable letter in the fit. Over every window of G/C-rich promoters against
+    gene bodies a fit from NFY's CCAAT box can grow G/C-rich flanks and turn CCAAT into CCACT,
+    recalling more promoters: another motif (a G/C run, reported already), not this one's PWM; and
+    a PWM that grows past the start (a refinement's EM) is judged by :func:`holds_core` instead."""
+    from ._motif import information_content
+
+    start, pwm = np.asarray(start, dtype=np.float64), np.asarray(pwm, dtype=np.float64)
+    similarity, offset, strand = pwm_similarity(start, pwm, strand="both")
+    if similarity < SAME_MOTIF_SIMILARITY:
+        return False
+    fit = pwm[::-1, ::-1] if strand == "-" else pwm
+    for j in np.flatnonzero(information_content(start) >= CORE_BITS):
+        k = j - offset  # the fit's column aligned with the start's column j
+        if not 0 <= k < fit.shape[0] or fit[k].argmax() != start[j].argmax():
+            return False
+    return True
+
+
+def holds_core(seed, pwm) -> bool:
+    """Whether ``pwm`` still holds the core of the ``seed`` it was refined from: at some offset, on
+    either strand, every column of the seed that carries at least :data:`CORE_BITS` bits lies
+    inside ``pwm`` and has the same most probable letter there. A word's seed (its letters near
+    certain, the pad columns not) is held by any refinement whose consensus contains the word,
+    however far it grew around it (THAP11's CATTTCC in a 21-column ACTACATTTCCCA...); in peaks
+    cut from a genome the EM from GATA's word AGATAA can turn its T into the A of a GA repeat,
+    which holds it no longer (:func:`seqimp.motifs.refine_motifs`' ``keep_seed``). Unlike
+    :func:`still_the_motif` there is no similarity bound: the PWM may be much longer."""
+    from ._motif import information_content
+
+    seed, pwm = np.asarray(seed, dtype=np.float64), np.asarray(pwm, dtype=np.float64)
+    core = np.flatnonzero(information_content(seed) >= CORE_BITS)
+    if core.size == 0:
+        return True
+    letters = seed[core].argmax(axis=1)
+    core = core - core[0]
+    for fit in (pwm, pwm[::-1, ::-1]):
+        top = fit.argmax(axis=1)
+        for d in range(fit.shape[0] - core[-1]):
+            if np.array_equal(top[d + core], letters):
+                return True
+    return False

@@ -140,7 +140,7 @@ class MotifSites:
 def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3, fpr=0.01, pseudocount=1.0,
                   seed_ic=1.0, min_ic=0.15, alpha=1e-3, max_iter=100, tol=1e-7, max_grow=5, max_length=30,
                   ids=None, held_out=True, random_state=None, min_length=1, tune=False,
-                  max_held_out_pvalue=None, em_letters="negatives", held_out_seed=None) -> MotifSites:
+                  max_held_out_pvalue=None, em_letters="negatives", held_out_seed=None, keep_seed=False) -> MotifSites:
     """Refine motifs on the sequences (EM, ZOOPS) and find their sites (see the module docstring).
 
     Parameters
@@ -215,6 +215,14 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         fitting half: the held-out p-value is multiplied by ``choices`` for every fold tested
         (Bonferroni over the seeds it could have taken; at most 1).
         Default: every fold starts from the motif.
+    keep_seed : bool, default=False
+        The EM (step 1, and each held-out fold's) stops before an iteration whose PWM no longer
+        holds its seed's core -- every column of the seed carrying at least a bit, with its
+        letter, somewhere in the PWM (:func:`seqimp.motifs._copies.holds_core`) --, and with
+        ``tune`` a tuned PWM that does not is left untuned. The deeper search's candidates are
+        their words: in Klf1 and NFE2 peaks together, the EM from GATA's word AGATAA turned its T
+        into the A of a GA repeat by the fifth iteration (AGAGAGAAAAGGA, then tuned to a C/T run
+        matching no JASPAR motif), where the second iteration still held GAGATAAG.
 
     Returns
     -------
@@ -238,7 +246,7 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     positive_letters = letter_frequencies(pos)  # what a (non-depleted) motif's sites sit in
     check_choice(em_letters, "em_letters", ("negatives", "positives"))
     opts = FitOptions(pad, flank, fpr, pseudocount, seed_ic, min_ic, alpha, max_iter, tol, max_grow, max_length,
-                      min_length, tune, em_letters, held_out_seed)
+                      min_length, tune, em_letters, held_out_seed, bool(keep_seed))
     strands = ("+", "-") if strand == "both" else ("+",)
     # composition-matched controls: the positives' dinucleotide shuffles (step 6)
     shuffled = dinucleotide_shuffle(pos, random_state=random_state) if len(pos) else pos

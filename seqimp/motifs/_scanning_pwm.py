@@ -83,6 +83,7 @@ from ._refine import MotifSites
 from .known._scan import SCALE, best_sequence_scores, encode_any_length
 from ._sites import (WindowTerms, best_site_scores, best_windows, enrichment_threshold, site_scores, strict_threshold,
                      window_letter_counts)
+from ._copies import CORE_BITS, SAME_MOTIF_SIMILARITY, still_the_motif  # noqa: F401 (here before _copies)
 from ._tune import tune_pwm
 
 __all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "sharpened_pwm", "site_pwm", "SCAN_COLUMNS"]
@@ -104,12 +105,6 @@ MAX_CONTROL_WINDOWS = 4_000_000
 #: 0.208 against 0.197). The sharpened PWM tuned as well was tried and not kept: on ``masked`` it
 #: won the held-out count by a few sequences and then recalled fewer planted GATA4 sites (0.371 against 0.411)
 FIT_KINDS = ("tuned", "sharpened", "sharpened at the FPR")
-#: The least :func:`seqimp.motifs._copies.pwm_similarity` of a PWM for scanning to the motif it was
-#: fitted from (:func:`still_the_motif`; the similarity at which motifs are copies, :func:`seqimp.motifs._copies.same_motif`)
-SAME_MOTIF_SIMILARITY = 0.5
-#: A column of the motif carrying at least this many bits is its core: a PWM for scanning keeps
-#: its most probable letter there (:func:`still_the_motif`)
-CORE_BITS = 1.0
 #: rounds of :func:`sharpened_pwm` at most, and its pseudocount (letters at the background's frequencies)
 SHARPEN_ITER = 10
 SHARPEN_PSEUDOCOUNT = 1.0
@@ -419,28 +414,6 @@ def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, contro
     if not still_the_motif(begin[2], final):
         return begin[2], False, held, name
     return final, True, held, kind
-
-
-def still_the_motif(start, pwm) -> bool:
-    """Whether a PWM for scanning is still the motif it was fitted from: the two are copies
-    (:func:`seqimp.motifs._copies.pwm_similarity` at least :data:`SAME_MOTIF_SIMILARITY`) and, at
-    their best alignment, every column of the start that carries at least :data:`CORE_BITS` bits
-    keeps its most probable letter in the fit. Over every window of G/C-rich promoters against
-    gene bodies a fit from NFY's CCAAT box can grow G/C-rich flanks and turn CCAAT into CCACT,
-    recalling more promoters: another motif (a G/C run, reported already), not this one's PWM."""
-    from ._copies import pwm_similarity
-    from ._motif import information_content
-
-    start, pwm = np.asarray(start, dtype=np.float64), np.asarray(pwm, dtype=np.float64)
-    similarity, offset, strand = pwm_similarity(start, pwm, strand="both")
-    if similarity < SAME_MOTIF_SIMILARITY:
-        return False
-    fit = pwm[::-1, ::-1] if strand == "-" else pwm
-    for j in np.flatnonzero(information_content(start) >= CORE_BITS):
-        k = j - offset  # the fit's column aligned with the start's column j
-        if not 0 <= k < fit.shape[0] or fit[k].argmax() != start[j].argmax():
-            return False
-    return True
 
 
 def chosen_fit(passed, shuffled, start_passed, start_shuffled, eligible):

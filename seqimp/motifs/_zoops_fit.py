@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._copies import holds_core
 from ._motif import information_content
 from ._placement import concentrated_window
 from ._sites import best_site_scores, best_windows, em_step, has_site, site_threshold
@@ -46,12 +47,18 @@ def _sharpen(pwm, target):
     return q / q.sum(axis=1, keepdims=True)
 
 
-def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol):
+def _em(pwm, codes, starts, strands, background, pseudocount, max_iter, tol, core=None):
+    """ZOOPS EM from ``pwm``: ``(pwm, expected sites)``. With ``core`` (the seed's PWM) it stops
+    before an iteration whose PWM no longer holds the seed's core (:func:`seqimp.motifs._copies.holds_core`)
+    and returns the last one that is, with its own expected sites."""
     n = codes.shape[0]
     gamma, prev, mass = 0.5, -np.inf, 0.0
     for _ in range(max_iter):
-        counts, loglik, mass = em_step(pwm, codes, starts, strands, background, gamma)
-        pwm = (counts + pseudocount * background) / (counts.sum(axis=1, keepdims=True) + pseudocount)
+        counts, loglik, mass = em_step(pwm, codes, starts, strands, background, gamma)  # posteriors under pwm
+        new = (counts + pseudocount * background) / (counts.sum(axis=1, keepdims=True) + pseudocount)
+        if core is not None and not holds_core(core, new):
+            break
+        pwm = new
         gamma = float(np.clip(mass / n, 1e-3, 1 - 1e-3))
         if loglik - prev < tol * abs(loglik):
             break
@@ -165,6 +172,7 @@ class FitOptions:
     tune: bool = False
     em_letters: str = "negatives"
     held_out_seed: object = None
+    keep_seed: bool = False
 
 
 def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
@@ -184,7 +192,8 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
     p = min(o.pad, (L - motif.length) // 2)
     seed = np.vstack([np.full((p, 4), 0.25), _sharpen(motif.pwm, o.seed_ic), np.full((p, 4), 0.25)])
     starts = _window(motif, seed.shape[0], L, p, o.flank)
-    pwm, n_eff = _em(seed, train, starts, strands, em_background, o.pseudocount, o.max_iter, o.tol)
+    core = motif.pwm if o.keep_seed else None  # refine_motifs' keep_seed: the EM keeps the seed's core letters
+    pwm, n_eff = _em(seed, train, starts, strands, em_background, o.pseudocount, o.max_iter, o.tol, core)
     for _ in range(o.max_grow):  # an informative end column: room to grow on that side
         a, b = _trim(pwm, _motif_columns(pwm, n_eff, backgrounds, o.min_ic, o.alpha))
         left = o.pad if a == 0 and starts[0] >= o.pad else 0
@@ -193,7 +202,7 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
             break
         pwm = np.vstack([np.tile(em_background, (left, 1)), pwm, np.tile(em_background, (right, 1))])
         starts = starts - left
-        pwm, n_eff = _em(pwm, train, starts, strands, em_background, o.pseudocount, o.max_iter, o.tol)
+        pwm, n_eff = _em(pwm, train, starts, strands, em_background, o.pseudocount, o.max_iter, o.tol, core)
     a, b = _width_limits(pwm, *_trim(pwm, _motif_columns(pwm, n_eff, backgrounds, o.min_ic, o.alpha)),
                          o.min_length, o.max_length)
     pwm, starts = pwm[a:b], starts + a
@@ -202,11 +211,13 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
         if not depleted:
             starts = concentrated_window(pwm, pos, neg, starts, strands, background, o.fpr, o.flank)
     if o.tune and not depleted:  # refine_motifs' ``tune``: the PWM tuned at the site threshold
-        pwm, starts = tune_pwm(pwm, pos, neg, starts, strands, background, o.fpr)
+        tuned, tuned_starts = tune_pwm(pwm, pos, neg, starts, strands, background, o.fpr)
+        if core is None or holds_core(core, tuned):  # with keep_seed a tuning that loses the seed is not kept
+            pwm, starts = tuned, tuned_starts
     elif not depleted and starts.size < L - pwm.shape[0] + 1:  # a window (a position-free one's too)
         wider = _widen(pwm, pos, neg, starts, strands, background, o.fpr, o.flank, o.alpha)
         if wider.size > starts.size:  # sites beyond the window: the EM again on all of them
-            pwm, _n = _em(pwm, train, wider, strands, background, o.pseudocount, o.max_iter, o.tol)
+            pwm, _n = _em(pwm, train, wider, strands, background, o.pseudocount, o.max_iter, o.tol, core)
             starts = wider
     return pwm, starts
 

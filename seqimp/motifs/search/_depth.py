@@ -158,7 +158,7 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
         step = refined_run(seeds, masked, options, candidates=candidates, result=None, parameters={}, round=number,
                            accepted=accepted, match=False, random_state=random_state, max_iter=EM_ITERATIONS,
                            tune=True, max_held_out_pvalue=options.max_pvalue,  # a seed failing p is not refitted
-                           em_letters="positives",
+                           em_letters="positives", keep_seed=True,  # the candidate is its word
                            held_out_seed=half_seed(word, strand=options.strand, exclude=exclude, round=number,
                                                    random_state=int(rng.integers(2 ** 31))))
         steps.append(step)
