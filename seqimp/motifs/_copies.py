@@ -21,7 +21,7 @@ __all__ = ["pwm_similarity", "same_motif", "merge_similar", "still_the_motif", "
 #: fitted from (:func:`still_the_motif`; the similarity at which motifs are copies, :func:`seqimp.motifs._copies.same_motif`)
 SAME_MOTIF_SIMILARITY = 0.5
 #: A column of the motif carrying at least this many bits is its core: a fit from it (a PWM for
-#: scanning, a refinement that keeps its seed) keeps its most probable letter there (:func:`still_the_motif`)
+#: scanning, an EM that keeps its seed) keeps its most probable letter there (:func:`still_the_motif`)
 CORE_BITS = 1.0
 
 
@@ -141,9 +141,8 @@ def _group_placement(group, strands):
 
 
 def still_the_motif(start, pwm) -> bool:
-    """Whether a fit (a PWM for scanning, a seed's EM refinement) is still the motif ``start`` it was
-    fitted from: the two are copies
-    (:func:`seqimp.motifs._copies.pwm_similarity` at least :data:`SAME_MOTIF_SIMILARITY`) and, at
+    """Whether a PWM for scanning is still the motif ``start`` it was fitted from: the two are
+    copies (:func:`seqimp.motifs._copies.pwm_similarity` at least :data:`SAME_MOTIF_SIMILARITY`) and, at
     their best alignment, every column of the start that carries at least :data:`CORE_BITS` bits
     keeps its most probable letter in the fit. Over every window of G/C-rich promoters against
     gene bodies a fit from NFY's CCAAT box can grow G/C-rich flanks and turn CCAAT into CCACT,

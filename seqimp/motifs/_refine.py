@@ -218,11 +218,13 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
     keep_seed : bool, default=False
         The EM (step 1, and each held-out fold's) stops before an iteration whose PWM no longer
         holds its seed's core -- every column of the seed carrying at least a bit, with its
-        letter, somewhere in the PWM (:func:`seqimp.motifs._copies.holds_core`) --, and with
-        ``tune`` a tuned PWM that does not is left untuned. The deeper search's candidates are
-        their words: in Klf1 and NFE2 peaks together, the EM from GATA's word AGATAA turned its T
-        into the A of a GA repeat by the fifth iteration (AGAGAGAAAAGGA, then tuned to a C/T run
-        matching no JASPAR motif), where the second iteration still held GAGATAAG.
+        letter, somewhere in the PWM (:func:`seqimp.motifs._copies.holds_core`). The deeper
+        search's candidates are their words: in Klf1 and NFE2 peaks together, the EM from GATA's
+        word AGATAA turned its T into the A of a GA repeat by the fifth iteration (AGAGAGAAAAGGA,
+        then tuned to a C/T run matching no JASPAR motif), where the fourth still held GAGATAAG.
+        The tuning (``tune``) is not held to the seed: it moves a letter where more positives
+        than negatives' share pass (NFY's CCAATCA tuned to CCAATCG on the mouse promoters: 208
+        sites where the untuned PWM had 127).
 
     Returns
     -------

@@ -211,9 +211,7 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
         if not depleted:
             starts = concentrated_window(pwm, pos, neg, starts, strands, background, o.fpr, o.flank)
     if o.tune and not depleted:  # refine_motifs' ``tune``: the PWM tuned at the site threshold
-        tuned, tuned_starts = tune_pwm(pwm, pos, neg, starts, strands, background, o.fpr)
-        if core is None or holds_core(core, tuned):  # with keep_seed a tuning that loses the seed is not kept
-            pwm, starts = tuned, tuned_starts
+        pwm, starts = tune_pwm(pwm, pos, neg, starts, strands, background, o.fpr)
     elif not depleted and starts.size < L - pwm.shape[0] + 1:  # a window (a position-free one's too)
         wider = _widen(pwm, pos, neg, starts, strands, background, o.fpr, o.flank, o.alpha)
         if wider.size > starts.size:  # sites beyond the window: the EM again on all of them
