@@ -260,6 +260,23 @@ def test_site_threshold_is_calibrated_on_the_negatives():
         refine_motifs([m], pos, neg, strand="minus")
 
 
+@pytest.mark.parametrize("kwargs, name", [(dict(seed_ic=2.0), "seed_ic"), (dict(seed_ic=-0.1), "seed_ic"),
+                                          (dict(max_iter=0), "max_iter"), (dict(alpha=1.0), "alpha"),
+                                          (dict(min_ic=-1), "min_ic"), (dict(tol=float("nan")), "tol"),
+                                          (dict(pad=-1), "pad"), (dict(max_grow=1.5), "max_grow"),
+                                          (dict(max_length=8, min_length=9), "min_length")])
+def test_refine_motifs_refuses_settings_that_leave_no_motif(kwargs, name):
+    """A seed sharpened to 2 bits a column (one-hot: its zeros score -inf, every window ties) and
+    an EM of no iteration (the padded seed's single best column) gave a one-letter motif; each
+    bad setting is one error naming it."""
+    rng = np.random.default_rng(6)
+    pos, neg = _plant(rng, 60, 40, "TTGACGTCAA", rate=0.5), _plant(rng, 60, 40, "A", rate=0)
+    m = Motif.from_consensus("m", "TTGACGTCAA", purity=0.7, start=1, position_free=True, spread=15)
+    with pytest.raises(SeqimpError, match=f"^{name} must be"):
+        refine_motifs([m], pos, neg, **kwargs)
+    assert refine_motifs([m], pos, neg, seed_ic=1.99, max_iter=1).motifs[0].length > 1
+
+
 def test_position_free_motif_is_found(tmp_path):
     """A motif at random places: reported as position-free, with its spread, not dropped."""
     rng = np.random.default_rng(7)

@@ -77,7 +77,7 @@ import numpy as np
 import pandas as pd
 
 from .._utils.renamed import renamed_keywords
-from ..errors import SeqimpError, check_choice
+from ..errors import SeqimpError, check_choice, check_int, check_number
 from ..io._check import check_sequences
 from ._sites import best_site_scores, best_windows, has_site, site_threshold
 from ._stats import fisher_log10, is_palindromic
@@ -237,6 +237,16 @@ def refine_motifs(motifs, positive, negative, *, strand="given", pad=3, flank=3,
         raise SeqimpError(f"fpr must lie in (0, 1), got {fpr}")
     if not pseudocount > 0:
         raise SeqimpError(f"pseudocount must be > 0, got {pseudocount}")
+    # a seed sharpened to 2 bits a column is one-hot: its zeros are -inf scores, every window ties
+    check_number(seed_ic, "seed_ic", low=0.0, high=2.0, high_open=True)
+    check_number(min_ic, "min_ic", low=0.0)
+    check_number(alpha, "alpha", low=0.0, high=1.0, low_open=True, high_open=True)
+    check_number(tol, "tol", low=0.0)
+    max_iter = check_int(max_iter, "max_iter", 1)  # no iteration: the padded seed's one best column
+    pad, flank, max_grow = (check_int(v, name, 0) for v, name in ((pad, "pad"), (flank, "flank"),
+                                                                  (max_grow, "max_grow")))
+    max_length = check_int(max_length, "max_length", 1)
+    min_length = check_int(min_length, "min_length", 1, max_length)
     # letter codes 0..3, 4 for an unknown base (no window covering one is a site): the kernels read bytes
     pos = check_sequences(positive, "positive", unknown=True).astype(np.uint8)
     neg = check_sequences(negative, "negative", unknown=True).astype(np.uint8)
