@@ -4,6 +4,8 @@ and seqimp scan at the recorded threshold, from the files, finds exactly the rec
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -36,16 +38,22 @@ def _sites(pwm):
     return MotifSites([Motif("motif1", pwm, start=50)], pd.DataFrame({"name": ["motif1"]}), pd.DataFrame())
 
 
-def test_fit_raises_whole_sequence_recall_on_a_gc_rich_set():
+def test_fit_raises_whole_sequence_recall_on_a_gc_rich_set(caplog):
     """A PWM that lost its outer columns (uniform there: its core GACGTC alone matches by chance
     in GC-rich sequences) is fitted back towards the planted one: on a fresh set, at the
     score 1% of the fresh negatives pass, it recalls far more positives (349 -> about 640 of
-    1,000; the planted PWM 685 at this seed)."""
+    1,000; the planted PWM 685 at this seed). The log line gives both shares, each with the
+    negatives it was counted against."""
     pos, neg = _gc_rich_set(1, 600)
     start = _planted()
     start[[0, 1, 8, 9]] = 0.25
-    out = scanning_motifs(_sites(start), pos, neg)
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        out = scanning_motifs(_sites(start), pos, neg)
     row = out.stats.iloc[0]
+    line = next(r.getMessage() for r in caplog.records if "PWM for scanning" in r.getMessage())
+    assert (f"whole sequences at 1% FPR, {100 * row['scan_fraction_positive']:.1f}% of positives, "
+            f"{100 * row['scan_held_out_fraction_positive']:.1f}% held out (at 1% FPR of the held-out negatives "
+            "with draws from their Markov chain)") in line
     assert bool(row["scan_tuned"])
     test_pos, test_neg = _gc_rich_set(2, 1000)
     background = SiteBackground.fit(test_neg, 2)

@@ -274,7 +274,9 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
             logger.info(f"{motif.name}: PWM for scanning {f'fitted ({kind})' if tuned else kind} "
                         f"({scan.consensus}): "
                         f"whole sequences at {100 * fpr:g}% FPR, {100 * rows[-1]['scan_fraction_positive']:.1f}% of "
-                        f"positives" + ("" if np.isnan(held) else f", {100 * held:.1f}% held out"))
+                        f"positives" + ("" if np.isnan(held) else f", {100 * held:.1f}% held out (at {100 * fpr:g}% "
+                                                                      f"FPR of the held-out negatives with draws "
+                                                                      f"from their Markov chain)"))
     stats = sites.stats.copy()
     for col in SCAN_COLUMNS:
         stats[col] = [r[col] for r in rows] if rows else []
