@@ -97,7 +97,7 @@ def test_three_failing_candidates_in_a_row_end_the_search_and_a_pass_restarts_th
                                        "patience": 3, "word_lengths": [5, 6, 7, 8, 10],
                                        "gapped_words": ["3+1+3", "3+2+3", "3+3+3", "3+4+3", "3+5+3",
                                                         "3+6+3", "4+1+4", "4+2+4", "4+3+4"],
-                                       "word_max_pvalue": 0.05, "held_out_choices": 3,
+                                       "word_max_pvalue": 0.05, "held_out_choices": 3, "held_out_controls": 4,
                                        "stopped": "3 candidates in a row failed"}
 
 
@@ -374,6 +374,55 @@ def test_keep_seed_stops_the_em_at_its_last_iteration_that_holds_the_seed():
                        tol=1e-7, max_grow=5, max_length=30, em_letters="negatives", keep_seed=keep)
         pwm, _starts = fit_motif(seed, pos, neg, ("+", "-"), background, letter_frequencies(pos), o)
         assert holds_core(seed.pwm, pwm) == keep
+
+
+def test_tuning_negatives_are_the_negatives_then_their_dinucleotide_shuffles():
+    """tuning_negatives: the negatives first, then ``controls`` shuffles of each (row j of the
+    additions shuffles negative j mod n: the same letter pairs, unknown bases in place), the same
+    draw for the same seed; no controls, the negatives themselves."""
+    from seqimp.motifs._zoops_fit import tuning_negatives
+
+    rng = np.random.default_rng(3)
+    neg = rng.integers(0, 4, (30, 40)).astype(np.uint8)
+    neg[::4, 5:9] = 4
+    out = tuning_negatives(neg, 3, 11)
+    assert out.shape == (120, 40) and out.dtype == neg.dtype and np.array_equal(out[:30], neg)
+
+    def pairs(row):
+        return sorted(zip(row[:-1].tolist(), row[1:].tolist()))
+
+    for j in range(30, 120):
+        source = neg[j % 30]
+        assert pairs(out[j]) == pairs(source) and np.array_equal(out[j] == 4, source == 4)
+    assert not np.array_equal(out[30:60], neg)  # shuffled, not copied
+    assert np.array_equal(tuning_negatives(neg, 3, 11), out)
+    assert tuning_negatives(neg, 0, 11) is neg
+
+
+def test_held_out_folds_tune_against_their_negatives_and_shuffles_the_main_fit_against_its_own(monkeypatch):
+    """refine_motifs(tune=True, held_out_controls=k): each held-out fold's tuning gets the fold's
+    negatives and k shuffles of each, the main fit's tuning the negatives alone; the sites are
+    called at the negatives' own threshold (at most 1% of them hold one); without controls
+    every tuning gets the negatives alone."""
+    import seqimp.motifs._zoops_fit as zoops
+    from seqimp.motifs import refine_motifs
+
+    data = _planted(seed=4, n=200)
+    seen, tune = [], zoops.tune_pwm
+
+    def spy(pwm, pos, neg, *args, **kwargs):
+        seen.append((len(pos), len(neg)))
+        return tune(pwm, pos, neg, *args, **kwargs)
+
+    monkeypatch.setattr(zoops, "tune_pwm", spy)
+    seed = [_word_motif(DOMINANT, name="word1")]
+    refined = refine_motifs(seed, data.positive, data.negative, strand="both", tune=True, held_out_controls=2,
+                            random_state=0)
+    assert seen == [(200, 200), (100, 300), (100, 300)]
+    assert refined.stats["fraction_negative"].iloc[0] <= 0.01
+    seen.clear()
+    refine_motifs(seed, data.positive, data.negative, strand="both", tune=True, random_state=0)
+    assert seen == [(200, 200), (100, 100), (100, 100)]
 
 
 def test_the_held_out_test_of_a_candidate_is_blind_to_the_choice_of_its_word(monkeypatch):

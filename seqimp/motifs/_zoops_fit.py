@@ -20,7 +20,7 @@ from ._placement import concentrated_window
 from ._sites import best_site_scores, best_windows, em_step, has_site, site_threshold
 from ._tune import tune_pwm
 
-__all__ = ["FitOptions", "fit_motif", "held_out_sites", "letter_frequencies"]
+__all__ = ["FitOptions", "fit_motif", "held_out_sites", "letter_frequencies", "tuning_negatives"]
 
 
 def _sharpen(pwm, target):
@@ -173,13 +173,17 @@ class FitOptions:
     em_letters: str = "negatives"
     held_out_seed: object = None
     keep_seed: bool = False
+    held_out_controls: int = 0
+    control_seed: int = 0
 
 
-def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
+def fit_motif(motif, pos, neg, strands, background, positive_letters, o, controls=0):
     """Steps 1-3 of :mod:`seqimp.motifs._refine` for one motif: ``(pwm, starts)``, the EM's PWM and the
     0-based starts of its window, fitted on the positives ``pos`` (the negatives ``neg`` for a
     depleted motif) against the letter frequencies ``background`` (the negatives'), its end
-    columns also against ``positive_letters`` (:func:`letter_frequencies` of ``pos``)."""
+    columns also against ``positive_letters`` (:func:`letter_frequencies` of ``pos``); with
+    ``o.tune``, the tuning's threshold taken on ``neg`` and ``controls`` shuffles of each
+    (:func:`tuning_negatives`)."""
     L = pos.shape[1]
     depleted = motif.direction == "depleted"
     train = neg if depleted else pos  # where the motif's sites are
@@ -211,13 +215,25 @@ def fit_motif(motif, pos, neg, strands, background, positive_letters, o):
         if not depleted:
             starts = concentrated_window(pwm, pos, neg, starts, strands, background, o.fpr, o.flank)
     if o.tune and not depleted:  # refine_motifs' ``tune``: the PWM tuned at the site threshold
-        pwm, starts = tune_pwm(pwm, pos, neg, starts, strands, background, o.fpr)
+        pwm, starts = tune_pwm(pwm, pos, tuning_negatives(neg, controls, o.control_seed), starts, strands,
+                               background, o.fpr)
     elif not depleted and starts.size < L - pwm.shape[0] + 1:  # a window (a position-free one's too)
         wider = _widen(pwm, pos, neg, starts, strands, background, o.fpr, o.flank, o.alpha)
         if wider.size > starts.size:  # sites beyond the window: the EM again on all of them
             pwm, _n = _em(pwm, train, wider, strands, background, o.pseudocount, o.max_iter, o.tol, core)
             starts = wider
     return pwm, starts
+
+
+def tuning_negatives(neg, controls, seed):
+    """``neg`` and, after them, ``controls`` dinucleotide shuffles of each (unknown bases in place;
+    drawn from ``seed``): shape ((1 + controls) n, L); ``neg`` itself without controls."""
+    if not controls or not len(neg):
+        return neg
+    from ..io import dinucleotide_shuffle
+
+    more = dinucleotide_shuffle(np.tile(neg, (int(controls), 1)), random_state=seed)
+    return np.vstack([neg, more.astype(neg.dtype)])
 
 
 def held_out_sites(motif, pos, neg, strands, o, folds=2):
@@ -232,7 +248,9 @@ def held_out_sites(motif, pos, neg, strands, o, folds=2):
     that callable chooses on the fold's fitting half (``held_out_seed(positives, negatives,
     motif) -> Motif or None``; None: that fold's held-out sequences are not tested): a seed
     chosen on all the sequences, as the deeper search's most enriched word is, has seen the
-    held-out half."""
+    held-out half. With ``o.tune`` a fold's tuning takes its threshold on the fold's negatives and
+    ``o.held_out_controls`` shuffles of each (:func:`tuning_negatives`); its sites are counted at
+    the threshold of the fold's negatives alone."""
     hits = [0, 0, 0, 0, 0]
     fold_pos, fold_neg = np.arange(len(pos)) % folds, np.arange(len(neg)) % folds
     for f in range(folds):
@@ -244,7 +262,8 @@ def held_out_sites(motif, pos, neg, strands, o, folds=2):
         hits[3] += int((fold_neg == f).sum())
         hits[4] += 1
         background = letter_frequencies(n_fit)
-        pwm, starts = fit_motif(seed, p_fit, n_fit, strands, background, letter_frequencies(p_fit), o)
+        pwm, starts = fit_motif(seed, p_fit, n_fit, strands, background, letter_frequencies(p_fit), o,
+                                o.held_out_controls)
         neg_best = best_site_scores(pwm, n_fit, starts, strands, background)
         threshold, inclusive = site_threshold(neg_best, o.fpr)
         for j, test in enumerate((pos[fold_pos == f], neg[fold_neg == f])):

@@ -36,7 +36,8 @@ from ._gapped_words import GAPPED_PATTERNS
 from ._run import refined_run
 
 __all__ = ["search_deeper", "word_candidate", "half_seed", "same_word", "erase_sites", "FAILURES",
-           "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES", "HALF_CHOICES"]
+           "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES", "HALF_CHOICES",
+           "HELD_OUT_CONTROLS"]
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +58,13 @@ DEPTH_WORD_PVALUE = 0.05
 #: copies of the GC-rich motif already reported, ending the search before NFY's CCAAT or CREB's
 #: TGACGTCA is tried.
 CONTROL_SHUFFLES = 2
+#: A held-out fold's tuning takes its threshold on the fold's negatives and this many dinucleotide
+#: shuffles of each (:func:`seqimp.motifs.refine_motifs`' ``held_out_controls``): at 1% of a
+#: fold's few hundred negatives a tuned PWM learns the handful above its threshold and passes five
+#: times as many held-out negatives (THAP11 in Klf1 and NFE2 peaks together). The candidate's own
+#: fit is tuned on the negatives alone: tuned against the shuffles too, the mouse promoters' CREB
+#: and the NFE2 peaks' NRF1 were lost (docs/benchmarks/motifs.md).
+HELD_OUT_CONTROLS = 4
 #: A held-out fold of a candidate takes its seed among this many of the words most enriched in
 #: its fitting half (:func:`half_seed`), its held-out p-value multiplied by this for every fold
 #: tested. On the mouse TATA promoters CREB's TGACGTCA was the most enriched contiguous word of
@@ -159,6 +167,7 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
                            accepted=accepted, match=False, random_state=random_state, max_iter=EM_ITERATIONS,
                            tune=True, max_held_out_pvalue=options.max_pvalue,  # a seed failing p is not refitted
                            em_letters="positives", keep_seed=True,  # the candidate is its word
+                           held_out_controls=HELD_OUT_CONTROLS,
                            held_out_seed=half_seed(word, strand=options.strand, exclude=exclude, round=number,
                                                    random_state=int(rng.integers(2 ** 31))))
         steps.append(step)
@@ -181,7 +190,8 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
     run.parameters["depth"] = {"candidates_tested": tested, "motifs_found": found, "failures_in_a_row": failures,
                                "patience": FAILURES, "word_lengths": list(DEPTH_WORD_LENGTHS),
                                "gapped_words": [f"{h}+{g}+{h}" for h, g in GAPPED_PATTERNS],
-                               "word_max_pvalue": DEPTH_WORD_PVALUE, "held_out_choices": HALF_CHOICES, "stopped": stop}
+                               "word_max_pvalue": DEPTH_WORD_PVALUE, "held_out_choices": HALF_CHOICES,
+                               "held_out_controls": HELD_OUT_CONTROLS, "stopped": stop}
     run.tested += tested
     if not found:
         run.candidates = pd.concat([run.candidates] + [s.candidates for s in steps], ignore_index=True)
