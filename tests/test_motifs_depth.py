@@ -308,15 +308,8 @@ def test_holds_core_is_the_seeds_core_word_in_the_consensus_of_either_strand():
     the core's end cut off does not."""
     import re
 
+    from motif_helpers import word_pwm as pwm_of
     from seqimp.motifs._copies import holds_core
-
-    def pwm_of(word, sure):
-        pwm = np.full((len(word), 4), 0.25)
-        for j, ch in enumerate(word):
-            if ch != "N":
-                pwm[j] = (1 - sure) / 3
-                pwm[j, "ACGT".index(ch)] = sure
-        return pwm
 
     rng = np.random.default_rng(5)
     agree = {True: 0, False: 0}

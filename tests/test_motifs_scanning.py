@@ -15,6 +15,7 @@ from seqimp.background._site_background import read_bfile
 from seqimp.errors import SeqimpError
 from seqimp.motifs import Motif, MotifSites, read_meme, scan_sequences, scanning_motifs, write_meme
 from seqimp.motifs._scanning_pwm import _passing, quantised_pwm
+from motif_helpers import word_pwm
 
 
 def _planted():
@@ -416,14 +417,7 @@ def test_the_tuned_fit_written_is_bagged_over_drawn_controls(monkeypatch):
     assert "\n" not in str(err.value)
 
 
-def _word_pwm(word, sure=0.85):
-    """A PWM with ``sure`` on each letter of ``word`` (N: uniform)."""
-    pwm = np.full((len(word), 4), 0.25)
-    for j, letter in enumerate(word):
-        if letter != "N":
-            pwm[j] = (1 - sure) / 3
-            pwm[j, "ACGT".index(letter)] = sure
-    return pwm
+_word_pwm = word_pwm
 
 
 def test_a_scanning_fit_that_changes_the_core_letters_is_another_motif():
