@@ -290,7 +290,7 @@ def test_a_position_free_em_stays_on_its_word_against_the_positives_letters(lett
     """The EM of a position-free CCAATCA seed in G/C-rich positives against A/T-richer
     negatives: weighing the windows against the positives' own letters (the deeper search's
     ``em_letters``) it keeps CCAAT; against the negatives' it drifts into a G/C run."""
-    from seqimp.motifs._scanning_pwm import still_the_motif
+    from seqimp.motifs._copies import still_the_motif
     from seqimp.motifs._zoops_fit import FitOptions, fit_motif, letter_frequencies
 
     pos, neg = _gc_rich_with_ccaat()

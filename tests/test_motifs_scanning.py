@@ -417,21 +417,18 @@ def test_the_tuned_fit_written_is_bagged_over_drawn_controls(monkeypatch):
     assert "\n" not in str(err.value)
 
 
-_word_pwm = word_pwm
-
-
 def test_a_scanning_fit_that_changes_the_core_letters_is_another_motif():
     """still_the_motif: sharpened, flank-grown and reverse-complemented fits of NFY's CCAAT box
     stay the motif; a fit that turns CCAAT into CCACT, and a G/C run, do not."""
-    from seqimp.motifs._scanning_pwm import still_the_motif
+    from seqimp.motifs._copies import still_the_motif
 
-    start = _word_pwm("NGGCCAATCAN", 0.9)  # 1.37 bits a letter: every letter is core
-    assert still_the_motif(start, _word_pwm("NGGCCAATCAN", 0.95))
-    assert still_the_motif(start, _word_pwm("CCGGCCAATCAGC", 0.8))  # flanks grown
-    assert still_the_motif(start, _word_pwm("NTGATTGGCCN", 0.9))  # the other strand
-    assert not still_the_motif(start, _word_pwm("CGCGGCCACTCGGCGG", 0.8))  # CCAAT lost
-    assert not still_the_motif(start, _word_pwm("GGGGCGGGGCGG", 0.8))
-    assert not still_the_motif(start, _word_pwm("NGGCCAA", 0.9))  # the core's end cut off
+    start = word_pwm("NGGCCAATCAN", 0.9)  # 1.37 bits a letter: every letter is core
+    assert still_the_motif(start, word_pwm("NGGCCAATCAN", 0.95))
+    assert still_the_motif(start, word_pwm("CCGGCCAATCAGC", 0.8))  # flanks grown
+    assert still_the_motif(start, word_pwm("NTGATTGGCCN", 0.9))  # the other strand
+    assert not still_the_motif(start, word_pwm("CGCGGCCACTCGGCGG", 0.8))  # CCAAT lost
+    assert not still_the_motif(start, word_pwm("GGGGCGGGGCGG", 0.8))
+    assert not still_the_motif(start, word_pwm("NGGCCAA", 0.9))  # the core's end cut off
 
 
 def test_a_fit_must_gain_beyond_what_it_gains_in_the_positives_shuffles():

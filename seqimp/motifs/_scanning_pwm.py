@@ -83,7 +83,7 @@ from ._refine import MotifSites
 from .known._scan import SCALE, best_sequence_scores, encode_any_length
 from ._sites import (WindowTerms, best_site_scores, best_windows, enrichment_threshold, site_scores, strict_threshold,
                      window_letter_counts)
-from ._copies import CORE_BITS, SAME_MOTIF_SIMILARITY, still_the_motif  # noqa: F401 (here before _copies)
+from ._copies import still_the_motif
 from ._tune import tune_pwm
 
 __all__ = ["scanning_motifs", "quantised_pwm", "strict_threshold", "sharpened_pwm", "site_pwm", "SCAN_COLUMNS"]
