@@ -69,6 +69,13 @@ def test_bad_option_is_one_line_exit_2(capsys):
     assert main(["inspect", "--bogus", "x.fa"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("seqimp: error: unrecognized arguments: --bogus") and err.count("\n") == 1
+    assert "(see 'seqimp inspect --help')" in err  # the command's help, where its options are
+
+
+def test_bad_option_before_a_command_names_the_top_level_help(capsys):
+    assert main(["--bogus"]) == 2
+    err = capsys.readouterr().err
+    assert err == "seqimp: error: unrecognized arguments: --bogus (see 'seqimp --help')\n"
 
 
 def test_invalid_symbol_message_from_cli(capsys, tmp_path):

@@ -125,7 +125,10 @@ def _main(argv, own_process) -> int:
     argv, renamed = rename_old_options(argv, _chosen_command(argv))  # options spelt as in an earlier release
     try:
         parser = build_parser(argv)
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # argparse would name the top-level help; the command's own lists its options
+            command = f"seqimp {args.command}" if getattr(args, "command", None) else "seqimp"
+            raise UserError(f"unrecognized arguments: {' '.join(extra)} (see '{command} --help')")
     except SystemExit as exc:  # --help / --version
         return int(exc.code or 0)
     except UserError as exc:
