@@ -58,11 +58,32 @@ def test_fit_raises_whole_sequence_recall_on_a_gc_rich_set(caplog):
     assert bool(row["scan_tuned"])
     test_pos, test_neg = _gc_rich_set(2, 1000)
     background = SiteBackground.fit(test_neg, 2)
-    before = _passing(start, test_pos, test_neg, background, 0.01)
-    after = _passing(out.scanning[0].pwm, test_pos, test_neg, background, 0.01)
+    (before,) = _passing(start, (test_pos,), test_neg, background, 0.01)
+    (after,) = _passing(out.scanning[0].pwm, (test_pos,), test_neg, background, 0.01)
     assert after >= 1.4 * before
     # the motif itself (its positional PWM) is left as it was
     np.testing.assert_array_equal(out.motifs[0].pwm, _sites(start).motifs[0].pwm)
+
+
+def test_passing_counts_each_positive_set_against_one_threshold_of_the_negatives():
+    """``_passing`` with several positive arrays: each count is the plain count -- best window of
+    either strand above the (k+1)-th best negative, k = floor(0.01 n) -- computed here from
+    ``site_scores``, the negatives scored once for all of them."""
+    from seqimp.motifs._sites import site_scores
+
+    pos, neg = _gc_rich_set(5, 300)
+    other = np.ascontiguousarray(pos[::-1])
+    background = SiteBackground.fit(neg, 2)
+    pwm = _planted()
+    starts = np.arange(pos.shape[1] - pwm.shape[0] + 1)
+
+    def best(x):
+        return site_scores(pwm, x, starts, ("+", "-"), background).max(axis=(1, 2))
+
+    threshold = np.sort(best(neg))[::-1][int(np.floor(0.01 * len(neg)))]
+    want = tuple(int((best(x) > threshold).sum()) for x in (pos, other[:150]))
+    assert _passing(pwm, (pos, other[:150]), neg, background, 0.01) == want
+    assert want[0] > 0 and want[1] > 0
 
 
 def test_a_pwm_without_a_held_out_gain_is_kept_as_refined():
@@ -296,8 +317,8 @@ def test_sharpening_a_pwm_drawn_to_a_repeat_raises_its_recall():
     sharp = sharpened_pwm(drawn, pos, neg, SiteBackground.fit(neg, 2), 0.01)
     test_pos, test_neg = (_with_poly_a(X, seed) for X, seed in zip(_gc_rich_set(8, 1000), (3, 4)))
     test_background = SiteBackground.fit(test_neg, 2)
-    before = _passing(drawn, test_pos, test_neg, test_background, 0.01)
-    after = _passing(sharp, test_pos, test_neg, test_background, 0.01)
+    (before,) = _passing(drawn, (test_pos,), test_neg, test_background, 0.01)
+    (after,) = _passing(sharp, (test_pos,), test_neg, test_background, 0.01)
     assert after >= before + 50, (before, after)
 
 

@@ -398,10 +398,12 @@ def _fitted(own, own_sites, pos, neg, background, fpr, held_out, options, contro
                 if not still_the_motif(begin[h], pwm):
                     drifted.add(kind)
                     continue
-                passed[kind] += _passing(pwm, held_pos, held_neg, background, fpr, terms)
-                shuffled[kind] += _passing(pwm, shuffled_pos, held_neg, background, fpr, terms)
-            start_held += _passing(begin[h], held_pos, held_neg, background, fpr, terms)
-            start_shuffled += _passing(begin[h], shuffled_pos, held_neg, background, fpr, terms)
+                held_count, shuffled_count = _passing(pwm, (held_pos, shuffled_pos), held_neg, background, fpr, terms)
+                passed[kind] += held_count
+                shuffled[kind] += shuffled_count
+            held_count, shuffled_count = _passing(begin[h], (held_pos, shuffled_pos), held_neg, background, fpr, terms)
+            start_held += held_count
+            start_shuffled += shuffled_count
         eligible = [k for k in FIT_KINDS if k not in drifted]
         logger.debug(f"held-out positives (their shuffles) passing: {name} {start_held} ({start_shuffled}), "
                      + ", ".join(f"{k} {v} ({shuffled[k]})" if k in eligible else f"{k} (another motif)"
@@ -447,15 +449,19 @@ def _clearly_more(a, b) -> bool:
     return a - b >= max(2.0, MARGIN_SD * np.sqrt(a + b))
 
 
-def _passing(pwm, pos, neg, background, fpr, terms=None) -> int:
-    """Positives whose best window scores above the (k+1)-th best negative, k = floor(fpr n):
-    at most a share ``fpr`` of the negatives does (strictly: a PWM whose best word alone is in
-    more negatives passes no positive on it). ``terms``: a :class:`WindowTerms` memo to read."""
+def _passing(pwm, positives, neg, background, fpr, terms=None) -> tuple:
+    """For each array of ``positives``, the sequences whose best window scores above the (k+1)-th
+    best negative, k = floor(fpr n): at most a share ``fpr`` of the negatives does (strictly: a
+    PWM whose best word alone is in more negatives passes no positive on it); the negatives scored
+    once for all of them. ``terms``: a :class:`WindowTerms` memo to read. All arrays of one length."""
     m = pwm.shape[0]
-    starts = np.arange(pos.shape[1] - m + 1)
-    best = [best_site_scores(pwm, x, starts, _BOTH, background, None if terms is None else terms(x, starts, m))
-            for x in (pos, neg)]
-    return int((best[0] > strict_threshold(best[1], fpr)).sum())
+    starts = np.arange(neg.shape[1] - m + 1)
+
+    def best(x):
+        return best_site_scores(pwm, x, starts, _BOTH, background, None if terms is None else terms(x, starts, m))
+
+    threshold = strict_threshold(best(neg), fpr)
+    return tuple(int((best(x) > threshold).sum()) for x in positives)
 
 
 def _threshold_row(motif, flat, pos, neg, background, fpr, held, tuned) -> dict:
