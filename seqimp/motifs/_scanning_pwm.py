@@ -453,11 +453,11 @@ def _passing(pwm, positives, neg, background, fpr, terms=None) -> tuple:
     """For each array of ``positives``, the sequences whose best window scores above the (k+1)-th
     best negative, k = floor(fpr n): at most a share ``fpr`` of the negatives does (strictly: a
     PWM whose best word alone is in more negatives passes no positive on it); the negatives scored
-    once for all of them. ``terms``: a :class:`WindowTerms` memo to read. All arrays of one length."""
+    once for all of them. ``terms``: a :class:`WindowTerms` memo to read. Every window of each array."""
     m = pwm.shape[0]
-    starts = np.arange(neg.shape[1] - m + 1)
 
     def best(x):
+        starts = np.arange(x.shape[1] - m + 1)
         return best_site_scores(pwm, x, starts, _BOTH, background, None if terms is None else terms(x, starts, m))
 
     threshold = strict_threshold(best(neg), fpr)
