@@ -68,6 +68,22 @@ def test_summary_and_top_table(results):
             "<tr><td>3</td><td class=s>TTG</td><td>15</td><td>0.25</td><td>0.125</td></tr>" in text)
     assert "A&lt;b&gt;" in text  # escaped
     assert "Motifs" not in text
+    assert "<h3>Parameters</h3><dl><dt>degree</dt><dd>3</dd><dt>max_order</dt><dd>4</dd></dl>" in text
+
+
+def test_parameters_read_as_names_and_values_nested_records_inside():
+    """A record of parameters (the deeper search's) is a list of names and values inside its
+    parameter, a list of words is joined by commas, text has no quotes, the rest is JSON; every
+    name and value escaped."""
+    from seqimp.report._page import _parameter_html
+
+    depth = {"candidates_tested": 7, "word_lengths": [5, 6], "stopped": "3 <in> a row", "found": None,
+             "tuned": True, "nested": {"a": [1, {"b": 2}]}, "empty": {}}
+    assert _parameter_html(depth) == (
+        "<dl><dt>candidates_tested</dt><dd>7</dd><dt>word_lengths</dt><dd>5, 6</dd>"
+        "<dt>stopped</dt><dd>3 &lt;in&gt; a row</dd><dt>found</dt><dd>null</dd><dt>tuned</dt><dd>true</dd>"
+        "<dt>nested</dt><dd><dl><dt>a</dt><dd>[1, {&quot;b&quot;: 2}]</dd></dl></dd><dt>empty</dt><dd>{}</dd></dl>")
+    assert _parameter_html(0.25) == "0.25" and _parameter_html([]) == "[]"
 
 
 def test_motif_section_appears_when_motifs_exist(results):

@@ -86,8 +86,7 @@ def _summary_html(summary: dict) -> str:
             rows.append(f"<dt>{html.escape(label)}</dt><dd>{html.escape(str(value))}</dd>")
     out = "<dl>" + "".join(rows) + "</dl>"
     if params:
-        out += "<h3>Parameters</h3><dl>" + "".join(
-            f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(json.dumps(v))}</dd>" for k, v in params.items()) + "</dl>"
+        out += "<h3>Parameters</h3>" + _parameter_html(params)
     per_order = summary.get("top_per_order", [])
     if per_order:
         header = ["order", "oligomer", "position"] + (["position_label"] if "position_label" in per_order[0] else []) \
@@ -100,6 +99,23 @@ def _summary_html(summary: dict) -> str:
         out += '<p class="note">' + ", ".join(f"{html.escape(k)} {html.escape(str(v))}"
                                               for k, v in versions.items()) + "</p>"
     return out
+
+
+def _parameter_html(value) -> str:
+    """A run's parameter as a person reads it: a record of several (``{"candidates_tested": 7, ...}``)
+    as a list of its names and values, one level inside the other, a list of plain values joined
+    by commas, text as it is, anything else as JSON writes it (numbers, true/false, null)."""
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return "<dl>" + "".join(f"<dt>{html.escape(str(k))}</dt><dd>{_parameter_html(v)}</dd>"
+                                for k, v in value.items()) + "</dl>"
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, (str, int, float, bool)) or v is None
+                                                          for v in value):
+        return ", ".join(_parameter_html(v) for v in value)
+    if isinstance(value, str):
+        return html.escape(value)
+    return html.escape(json.dumps(value))
 
 
 def _dropped(dropped):
