@@ -96,6 +96,28 @@ def test_motifs_from_fasta(from_fasta):
     assert "motif1\tGATTACA\tstart 11" in printed
 
 
+def test_candidate_tests_say_what_became_of_every_candidate(from_fasta):
+    """candidate_tests.tsv: one row per candidate tested (as many as motifs.json counts for the
+    E-values), each reported motif once under its own name, every other row a copy, a candidate
+    whose sites another motif took, untested held out or not enriched; rounds in order."""
+    import json
+
+    from seqimp.motifs._select import OUTCOMES, TEST_COLUMNS
+
+    out, _printed = from_fasta
+    rows = _tsv(out / "candidate_tests.tsv")
+    assert list(rows[0]) == TEST_COLUMNS + ["round"]
+    assert len(rows) == json.loads((out / "motifs.json").read_text())["parameters"]["candidates_tested"]
+    assert {r["outcome"] for r in rows} <= set(OUTCOMES)
+    reported = [r["motif"] for r in rows if r["outcome"].startswith("reported")]
+    assert sorted(reported) == sorted(r["name"] for r in _tsv(out / "motifs.tsv"))  # each once
+    names = set(reported)
+    assert all(r["motif"] in names for r in rows if r["outcome"] in ("copy", "sites of another motif"))
+    assert all(r["motif"] == "" for r in rows if r["outcome"] in ("not enriched", "not tested held out"))
+    rounds = [int(r["round"]) for r in rows]
+    assert rounds == sorted(rounds) and rounds[0] == 1
+
+
 def test_motifs_from_bed_windows_equal_the_fasta_run(genome, from_fasta, tmp_path, capsys):
     """The same sequences as BED windows cut from a genome (read_inputs, as in 'seqimp poim'):
     the same motifs, byte for byte; the sites named by their genome coordinates."""

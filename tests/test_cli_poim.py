@@ -23,6 +23,7 @@ EXACT_FILES = {"top_oligomers.tsv", "differential_poim.png", "maximal_poim.png",
                "weights_vs_firm.png", "poim.npz", "model.npz", "summary.json", "report.html"}
 # what the training route adds: the motifs of its POIM with sites on its sequences
 MOTIF_FILES = {"motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.tsv", "motifs.json", "motif_candidates.tsv",
+               "candidate_tests.tsv",
                "motif_sites.tsv", "motif_sites.bed", "logos", "background.txt"}
 
 

@@ -26,6 +26,7 @@ DATA = Path(__file__).resolve().parent / "data"
 POS, NEG = (str(p) for p in demo_paths())
 AP1, AP1_RC, PLANTED = "TGACTCA", "TGAGTCA", {21, 22, 23}
 MOTIF_FILES = {"motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.tsv", "motifs.json", "motif_candidates.tsv",
+               "candidate_tests.tsv",
                "motif_sites.tsv", "motif_sites.bed", "logos"}
 
 

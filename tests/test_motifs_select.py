@@ -239,3 +239,36 @@ def test_a_candidate_no_held_out_fold_tested_is_logged_as_such(caplog):
            "it (held-out p = 1)" in text
     assert "candidate2 (CACGTG at 70): sites in 40 positives (p = 1.0e-09), 0 positives against 0 negatives held out " \
            "(p = 1)" in text
+
+
+def test_tests_say_what_became_of_every_candidate_in_their_order():
+    """``tests``: one row per candidate given, in its order -- reported under its new name (and
+    flagged where its sites are composition), merged into the motif it copies (a later, stronger
+    copy taking the place of an earlier one; a copy of a motif reported before), left with the
+    sites of a stronger motif, not tested held out (no fold), or not enriched -- with its figures."""
+    from seqimp.motifs._select import OUTCOMES, TEST_COLUMNS
+
+    refined = _refined([("candidate1", "ATGACTCAA", 20, 50, 1e-9, 1e-9),
+                        ("candidate2", "GACTCA", 24, 30, 1e-12, 1e-12),   # a stronger copy: takes the place
+                        ("candidate3", "TATAAT", 50, 20, 1e-9, 1e-9),
+                        ("candidate4", "CACGTG", 70, 40, 1e-9, 0.06),     # held-out p above 0.05
+                        ("candidate5", "GGGCCC", 80, 3, 1e-2, NAN),       # its sites taken by motif2
+                        ("candidate6", "GATAAG", 90, 40, 1e-9, 1.0),      # no fold tested
+                        ("candidate7", "TTGACG", 99, 30, 1e-9, 1e-9)])    # copies a motif of an earlier round
+    refined.stats["log10_p_value"] = np.log10(refined.stats["p_value"])
+    refined.stats["taken_sites"] = [0, 0, 0, 0, 35, 0, 0]
+    refined.stats["taken_by"] = ["", "", "", "", "candidate3", "", ""]
+    refined.stats["held_out_folds"] = [2, 2, 2, 2, NAN, 0, 2]
+    refined.stats["log10_composition_p_value"] = [-20.0, -20.0, -1.0, -20.0, NAN, -20.0, -20.0]
+    refined.stats["shuffled_sites"] = [1, 1, 15, 1, 0, 1, 1]
+    earlier = Motif.from_consensus("motif1", "TTGACG", purity=0.9, start=99)
+    tests = select_motifs(refined, accepted=[earlier], first_number=2).tests
+    assert list(tests.columns) == TEST_COLUMNS and set(tests["outcome"]) <= set(OUTCOMES)
+    assert list(tests["candidate"]) == [f"candidate{i}" for i in range(1, 8)]
+    assert list(zip(tests["outcome"], tests["motif"])) == [
+        ("copy", "motif2"), ("reported", "motif2"), ("reported, composition", "motif3"), ("not enriched", ""),
+        ("sites of another motif", "motif3"), ("not tested held out", ""), ("copy", "motif1")]
+    assert list(tests["sites"]) == [50, 30, 20, 40, 3, 40, 30]
+    np.testing.assert_allclose(tests["log10_p_value"], [-9, -12, -9, -9, -2, -9, -9])
+    np.testing.assert_allclose(tests["log10_held_out_p_value"], [-9, -12, -9, np.log10(0.06), NAN, 0, -9])
+    assert tests["consensus"].iloc[1] == refined.motifs[1].consensus

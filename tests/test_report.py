@@ -86,6 +86,20 @@ def test_parameters_read_as_names_and_values_nested_records_inside():
     assert _parameter_html(0.25) == "0.25" and _parameter_html([]) == "[]"
 
 
+def test_the_candidates_tested_are_a_collapsed_table_of_the_motif_details(results):
+    folder, _ = results
+    (folder / "motifs.tsv").write_text("name\tconsensus\tstart\nmotif1\tGATTACA\t11\n")
+    (folder / "candidate_tests.tsv").write_text(
+        "candidate\tconsensus\tsites\tlog10_p_value\tlog10_held_out_p_value\toutcome\tmotif\tround\n"
+        "candidate1\tGATTACA\t9\t-5.2\t-3.1\treported\tmotif1\t1\n"
+        "candidate2\tGATTAC\t4\t-2.0\t-1.0\tcopy\tmotif1\t1\n"
+        "round2_word1\tCC<G>\t3\t-1.0\tnan\tnot enriched\t\t2\n")
+    text = build_report(folder)
+    assert "<details><summary>candidate_tests.tsv: 3 candidates tested, 1 reported</summary>" in text
+    assert "CC&lt;G&gt;" in text and text.index("candidate_tests.tsv: 3") > text.index('id="motif-details"')
+    assert '<a href="candidate_tests.tsv">candidate_tests.tsv</a>' in text
+
+
 def test_motif_section_appears_when_motifs_exist(results):
     folder, _ = results
     (folder / "motifs.tsv").write_text("name\tconsensus\tstart\tlength\tscore\tsites\tfraction_positive\t"

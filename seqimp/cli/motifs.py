@@ -22,8 +22,8 @@ of its differential POIM, fit PWMs and refine them on their sites; a motif is
 kept when its sites are enriched in the positives, also held out (without
 negatives: against dinucleotide shuffles). Or: the motifs of any model's
 attributions (TF-MoDISco's job). Writes into DIR: motifs.meme/.jaspar/
-.transfac/.homer, motifs.tsv/.json, motif_candidates.tsv, motif_sites.tsv/.bed,
-logos/, motifs_poim.npz, report.html, matches.tsv (--db); seqlets.tsv,
+.transfac/.homer, motifs.tsv/.json, motif_candidates.tsv, candidate_tests.tsv,
+motif_sites.tsv/.bed, logos/, motifs_poim.npz, report.html, matches.tsv (--db); seqlets.tsv,
 motif_cwms.npz, attributions.npz (attributions). Reference: docs/cli/motifs.md
 
 examples:
@@ -64,7 +64,9 @@ Writes into DIR: motifs.meme, motifs.jaspar, motifs.transfac (and motifs.homer w
 scanning, fitted over whole sequences against the negatives' order-2 Markov background), background.txt (that
 background, MEME's `--bfile` format), motifs.tsv (one row per motif, in the order found: name, consensus,
 1-based start, length, direction, position_free, spread, score, sites, ...), motifs.json (seed, options, model
-route, negatives), motif_candidates.tsv, motif_sites.tsv and motif_sites.bed (with sequences; BED in genome
+route, negatives), motif_candidates.tsv, candidate_tests.tsv (with sequences: what became of every candidate
+tested, in the order tested -- reported, a copy of a motif, its sites those of another, not enriched or not
+tested held out -- with its sites and p-values), motif_sites.tsv and motif_sites.bed (with sequences; BED in genome
 coordinates for genomic windows), logos/ (one logo and one site-position plot per motif and a
 letter-importance logo), motifs_poim.npz (the POIM, when trained here; a poim.npz of `seqimp poim` in DIR is
 left alone), report.html (the motifs first; in a `seqimp poim` folder its report gains the motif section

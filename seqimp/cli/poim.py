@@ -23,7 +23,7 @@ Writes into OUT: top_oligomers.tsv (.bed for BED input), the heatmaps
 (differential_poim, maximal_poim, poim_order<k>, weights_vs_firm), poim.npz,
 poim_tables.h5 (--full-tables), model.npz, summary.json, report.html, the
 motifs as 'seqimp motifs' writes them (motifs.*, motif_candidates.tsv,
-motif_sites.*, logos/) and matches.tsv (--db). Full reference: docs/cli/poim.md
+candidate_tests.tsv, motif_sites.*, logos/) and matches.tsv (--db). Full reference: docs/cli/poim.md
 
 examples:
   seqimp poim --positive pos.fa --negative neg.fa --out results
@@ -45,7 +45,7 @@ poim_tables.h5.
 Whenever a run has DNA `--positive` and `--negative` sequences (FASTA or BED windows: training, and
 `--model-file`, `--scorer`, `--sklearn-model` or `--onnx-model` given both) it also finds the motifs of its POIM
 and refines their sites on those sequences, as `seqimp motifs` does (no second model): motifs.tsv,
-motifs.meme, motifs.jaspar, motifs.transfac, motifs.json, motif_candidates.tsv, motif_sites.tsv,
+motifs.meme, motifs.jaspar, motifs.transfac, motifs.json, motif_candidates.tsv, candidate_tests.tsv, motif_sites.tsv,
 motif_sites.bed and logos/, the best motif in summary.json and a motif section in the report; sites are
 looked for on both strands (`--strand given`: the given strand only), `--db` adds matches.tsv (TOMTOM; a motif
 file or a JASPAR release such as JASPAR2024 through pyjaspar), `--no-motifs` skips the step. Runs without

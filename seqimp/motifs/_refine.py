@@ -128,12 +128,18 @@ class MotifSites:
     scanning : list of Motif or None
         The PWMs for scanning whole sequences, one per motif, same names
         (:func:`seqimp.motifs.scanning_motifs`); None before that step.
+    tests : pandas.DataFrame or None
+        What :func:`seqimp.motifs.select_motifs` decided of every candidate it was given, one row
+        each in their order: ``candidate`` (its name), ``consensus``, ``sites``, ``log10_p_value``,
+        ``log10_held_out_p_value``, ``outcome`` (:data:`seqimp.motifs._select.OUTCOMES`) and ``motif``
+        (the name it is reported under, or the motif it copies; "" for none); None before that step.
     """
 
     motifs: list
     stats: pd.DataFrame
     sites: pd.DataFrame
     scanning: list | None = None
+    tests: pd.DataFrame | None = None
 
 
 @renamed_keywords(held_out_max_pvalue="max_held_out_pvalue")

@@ -280,7 +280,7 @@ def scanning_motifs(sites, positive, negative, *, fpr=0.01, order=2, held_out=Tr
     stats = sites.stats.copy()
     for col in SCAN_COLUMNS:
         stats[col] = [r[col] for r in rows] if rows else []
-    return MotifSites(list(sites.motifs), stats, sites.sites, scanning=scanning)
+    return MotifSites(list(sites.motifs), stats, sites.sites, scanning=scanning, tests=sites.tests)
 
 
 def sharpened_pwm(pwm, positive, control, background, fpr, *, sites="enrichment", max_iter=SHARPEN_ITER,

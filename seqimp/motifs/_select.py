@@ -23,9 +23,19 @@ from ._copies import same_motif
 from ._refine import MotifSites
 from ._stats import format_pvalue
 
-__all__ = ["select_motifs"]
+__all__ = ["select_motifs", "OUTCOMES", "TEST_COLUMNS"]
 
 logger = logging.getLogger(__name__)
+
+#: What became of a candidate (``MotifSites.tests``, ``candidate_tests.tsv``): reported (its sites
+#: enriched, also held out), reported but flagged as the positives' composition, merged into a
+#: motif it copies, left with too few sites because a stronger motif's sites are where its best
+#: windows lie, not tested held out (neither half of the held-out test chose its word), or not
+#: enriched (too few sites, p-value or held-out p-value above the cut).
+OUTCOMES = ("reported", "reported, composition", "copy", "sites of another motif", "not tested held out",
+            "not enriched")
+#: The columns of ``MotifSites.tests``.
+TEST_COLUMNS = ["candidate", "consensus", "sites", "log10_p_value", "log10_held_out_p_value", "outcome", "motif"]
 
 
 @renamed_keywords(strands="strand:strands")
@@ -78,7 +88,7 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
     -------
     MotifSites
         The kept motifs, their rows of ``stats`` (with ``composition``) and ``sites`` (index
-        reset), renamed.
+        reset), renamed; ``tests`` says what became of every candidate of ``refined``.
     """
     check_choice(strands, "strands", ("given", "both"))
     if len(refined.stats) and "held_out_p_value" not in refined.stats.columns:
@@ -137,7 +147,32 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
                             f"(p = {format_pvalue(r['log10_composition_p_value'])}); no database match is offered")
     else:
         kept.stats["composition"] = pd.Series(dtype=bool)
+    composition = dict(zip(kept.stats["name"], kept.stats["composition"].astype(bool)))
+    kept.tests = pd.DataFrame([_test_row(m, r, i, names, copies, composition, min_sites)
+                               for i, (m, r) in enumerate(zip(motifs, records))], columns=TEST_COLUMNS)
     return kept
+
+
+def _test_row(m, r, i, names, copies, composition, min_sites) -> dict:
+    """The row of ``MotifSites.tests`` of candidate ``i``."""
+    def log10(key, p_key):
+        value = r.get(key, np.nan)
+        return float(np.log10(r[p_key])) if np.isnan(value) and r[p_key] > 0 else float(value)
+
+    if m.name in names:
+        outcome = "reported, composition" if composition.get(names[m.name]) else "reported"
+        motif = names[m.name]
+    elif i in copies:
+        outcome, motif = "copy", names.get(copies[i].name, copies[i].name)
+    elif r.get("taken_by") and r["taken_sites"] >= max(min_sites, r["sites"]):  # a copy, in effect (the log's line)
+        outcome, motif = "sites of another motif", names.get(r["taken_by"], r["taken_by"])
+    else:
+        outcome = "not tested held out" if r.get("held_out_folds", np.nan) == 0 else "not enriched"
+        motif = ""
+    return {"candidate": m.name, "consensus": m.consensus, "sites": int(r["sites"]),
+            "log10_p_value": log10("log10_p_value", "p_value"),
+            "log10_held_out_p_value": log10("log10_held_out_p_value", "held_out_p_value"),
+            "outcome": outcome, "motif": motif}
 
 
 def _strength(r):

@@ -92,6 +92,9 @@ def _write_motif_files(out: Path, run, *, with_poim) -> list:
     origin = run.parameters.get("position_origin")  # positions people read, counted from an origin
     write_tsv(_labelled(run.table(), "start", origin), files[3])
     write_tsv(run.candidates, files[4])
+    if run.candidate_tests is not None:  # what became of every candidate tested on the sequences
+        files.append(out / "candidate_tests.tsv")
+        write_tsv(run.candidate_tests, files[-1])
     if run.matches is not None:
         write_tsv(run.matches, out / "matches.tsv")
         files.append(out / "matches.tsv")

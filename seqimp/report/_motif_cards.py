@@ -1,7 +1,7 @@
 """The motif part of a report: a card per motif on the first screen (logo, sites and their
 share, the held-out p-value and E-value, where the sites lie, the best significant database match with its JASPAR family and
 class, and the matches that tie with it in p), then the details further down (the full motif
-and match tables, match logos)."""
+table, what became of every candidate tested, the match table, match logos)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from ._html import figure_html, html_table, read_tsv
 
 __all__ = ["motif_cards", "motif_details", "MOTIF_FILES", "CARDS"]
 
-MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.homer", "motif_candidates.tsv", "matches.tsv",
-               "motif_sites.tsv", "motif_sites.bed", "motifs.json")
+MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.homer", "motif_candidates.tsv",
+               "candidate_tests.tsv", "matches.tsv", "motif_sites.tsv", "motif_sites.bed", "motifs.json")
 #: motifs shown as cards on the first screen (the others are in the table below)
 CARDS = 6
 _FIGURE_SUFFIXES = (".png", ".svg")
@@ -142,6 +142,11 @@ def motif_details(folder: Path, allowed, embed: bool, database_line="") -> str:
     parts = ['<h2 id="motif-details">Motif details</h2>',
              f"<details><summary>motifs.tsv: {len(rows)} motifs, {len(header)} columns</summary>"
              + html_table(header, rows, limit=50) + "</details>"]
+    if allowed(folder / "candidate_tests.tsv"):  # what became of every candidate, in the order tested
+        th, tr = read_tsv(folder / "candidate_tests.tsv")
+        kept = sum(r[th.index("outcome")].startswith("reported") for r in tr) if "outcome" in th else 0
+        parts.append(f"<details><summary>candidate_tests.tsv: {len(tr)} candidates tested, {kept} reported"
+                     "</summary>" + html_table(th, tr, limit=100) + "</details>")
     links = [name for name in MOTIF_FILES if allowed(folder / name)]
     if links:
         parts.append("<p>Files: " + ", ".join(f'<a href="{html.escape(n)}">{n}</a>' for n in links) + "</p>")

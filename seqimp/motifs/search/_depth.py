@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ._gapped_words import GAPPED_PATTERNS
-from ._run import refined_run
+from ._run import joined_tests, refined_run
 
 __all__ = ["search_deeper", "word_candidate", "half_seed", "same_word", "erase_sites", "FAILURES",
            "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES", "HALF_CHOICES",
@@ -193,6 +193,7 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
                                "word_max_pvalue": DEPTH_WORD_PVALUE, "held_out_choices": HALF_CHOICES,
                                "held_out_controls": HELD_OUT_CONTROLS, "stopped": stop}
     run.tested += tested
+    run.candidate_tests = joined_tests([run] + steps)
     if not found:
         run.candidates = pd.concat([run.candidates] + [s.candidates for s in steps], ignore_index=True)
         return run

@@ -20,7 +20,7 @@ from ...training._gkm import ROUND_TOL
 from ._depth import erase_sites, search_deeper
 from ._gkm_route import gkm_motifs
 from ._poim_route import poim_motifs, trained_poim
-from ._run import motif_matches
+from ._run import joined_tests, motif_matches
 from ._word_route import word_motifs
 
 __all__ = ["explain_away", "composition_only", "poim_rounds", "gkm_rounds", "PARKED_POIM"]
@@ -88,6 +88,7 @@ def explain_away(run, data, *, options, search, random_state):
     run.stats = pd.concat([s.stats for s in steps if len(s.stats)] or [run.stats], ignore_index=True)
     run.sites = pd.concat([s.sites for s in steps if len(s.sites)] or [run.sites], ignore_index=True)
     run.candidates = pd.concat([s.candidates for s in steps], ignore_index=True)
+    run.candidate_tests = joined_tests(steps)
     run.parameters["rounds_run"] = len(steps)
     run.tested = sum(s.tested for s in steps)
     return run
@@ -169,6 +170,7 @@ def poim_rounds(run, data, *, model, background, importance, motifs, random_stat
         words = word_motifs(masked, options=motifs, round=number, accepted=accepted, random_state=random_state)
         step.candidates = pd.concat([step.candidates, words.candidates], ignore_index=True)
         step.tested = words.tested = step.tested + words.tested
+        step.candidate_tests = words.candidate_tests = joined_tests([step, words])
         if words.motifs:
             words.candidates, words.parameters = step.candidates, dict(step.parameters, word_seeds=True)
             return words

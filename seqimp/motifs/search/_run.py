@@ -60,6 +60,10 @@ class MotifRun:
         Candidates refined and tested in the whole search (every route's seeds, every round,
         the deeper search's words, :mod:`._depth`): a motif's E-value is its held-out p-value
         times this number.
+    candidate_tests : DataFrame or None
+        What became of each of them (``candidate_tests.tsv``): the columns of
+        :data:`seqimp.motifs._select.TEST_COLUMNS` and ``round``, one row per candidate in the
+        order tested; None where no candidate was refined on sequences.
     """
 
     motifs: list
@@ -75,6 +79,7 @@ class MotifRun:
     background: object = None
     result_file: object = None
     tested: int = 0
+    candidate_tests: object = None
 
     def __repr__(self) -> str:
         from ..._utils.repr import short_repr
@@ -246,15 +251,25 @@ def refined_run(seeds, sequences, options, *, candidates, result, parameters, ro
                                    order=options.background_order, random_state=random_state)
     stats = selected.stats
     stats["round"] = round
+    tests = selected.tests.assign(round=round) if selected.tests is not None else None
     run = MotifRun(selected.motifs, None, candidates, result=result, stats=stats, sites=selected.sites,
                    coords=sequences.coords, parameters=parameters, scanning=list(selected.scanning or []),
-                   tested=len(seeds))
+                   tested=len(seeds), candidate_tests=tests)
     if options.scan_pwm:
         run.background = SiteBackground.fit(sequences.negative, options.background_order)
         parameters.update(scan_pwm=True, background_order=options.background_order)
     if match:
         run.matches = motif_matches(run, options)
     return run
+
+
+def joined_tests(runs):
+    """The ``candidate_tests`` of several runs (steps of one search) in their order, or None where
+    none has any."""
+    import pandas as pd
+
+    tables = [t for t in (getattr(r, "candidate_tests", None) for r in runs) if t is not None]
+    return pd.concat(tables, ignore_index=True) if tables else None
 
 
 def motif_matches(run, options):
