@@ -170,7 +170,7 @@ def test_bad_input_is_one_line_and_writes_nothing(models, tmp_path, capsys, case
     assert status == 2 and not out.exists(), line
     expected = {"missing": "--model-file", "not_a_model": "not a seqimp model file",
                 "lsgkm": "model.txt", "length": "record odd has length 10",
-                "letter": "record odd: letter 'X' at position 18", "empty": "--fasta"}[case]
+                "letter": "record 'odd': invalid symbol 'X' at position 18", "empty": "--fasta"}[case]
     assert expected in line, line
 
 

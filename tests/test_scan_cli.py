@@ -142,9 +142,10 @@ def test_enrich_jaspar_collection_is_printed(tmp_path, capsys):
      r"argument --method: invalid choice"),
     # a letter outside DNA and its IUPAC codes: the file, record, 1-based position and letter (N is read)
     (["scan", "--db", "{motifs}", "--fasta", "{xfasta}"],
-     r"--fasta .*x\.fa: record x2: letter 'X' at position 7 is not in the dna alphabet \(ACGT\) or its IUPAC codes$"),
+     r"--fasta .*x\.fa: record 'x2': invalid symbol 'X' at position 7 \(alphabet dna: ACGT\); N or IUPAC codes "
+     r"\(NRYSWKMBDHV\) are read as unknown$"),
     (["enrich", "--positive", "{xfasta}", "--negative", "{fasta}", "--db", "{motifs}"],
-     r"--positive .*x\.fa: record x2: letter 'X' at position 7 .*--skip-invalid leaves such records out"),
+     r"--positive .*x\.fa: record 'x2': invalid symbol 'X' at position 7 .*--skip-invalid leaves such records out"),
 ])
 def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, argv, message):
     bad = tmp_path / "bad.meme"

@@ -48,9 +48,9 @@ def read_records(path, option, *, mask_lowercase=False, alphabet="dna", skip_inv
 
     from ..errors import check_file
     from ..io import get_alphabet
-    from ..io._alphabet import INVALID, symbol_bytes
+    from ..io._alphabet import INVALID, describe_char, symbol_bytes
     from ..io._fasta import iter_fasta
-    from ..io._unknown import log_counts, mask_text
+    from ..io._unknown import log_counts, mask_text, unknown_words
 
     alpha = get_alphabet(alphabet)
     path = check_file(path, option, expected="a FASTA file")
@@ -67,8 +67,10 @@ def read_records(path, option, *, mask_lowercase=False, alphabet="dna", skip_inv
                 continue
             at = int(wrong[0])
             hint = "; --skip-invalid leaves such records out" if skip_invalid is not None else ""
-            raise UserError(f"{option} {path}: record {rid}: letter {seq[at]!r} at position {at + 1} is not in the "
-                            f"{alpha.name} alphabet ({alpha.symbols}) or its IUPAC codes{hint}")
+            # the words of the library's reader (seqimp.io._any_length): the same fault reads the same
+            raise UserError(f"{option} {path}: record {rid!r}: invalid symbol {describe_char(seq[at])} at position "
+                            f"{at + 1} (alphabet {alpha.name}: {alpha.symbols}); {unknown_words(alpha)[1]} "
+                            f"({alpha.ambiguous}) are read as unknown{hint}")
         ids.append(rid)
         seqs.append(seq)
         unknown = int(np.count_nonzero(codes == alpha.unknown))
