@@ -120,9 +120,8 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
             other = names.get(copies[i].name, copies[i].name)
             logger.info(f"{m.name} ({m.consensus} at {m.start}) is a copy of {other}; merged into it")
         elif ok[i] is False:
-            took = r.get("taken_by") and r["taken_sites"] >= max(min_sites, r["sites"])  # a copy, in effect
             taken = (f"; {r['taken_sites']} of its sites are sites of {names.get(r['taken_by'], r['taken_by'])}, "
-                     f"which took them" if took else "")
+                     f"which took them" if _taken(r, min_sites) else "")
             logger.info(f"{m.name} ({m.consensus} at {m.start}): {_figures(r)}{taken}; not reported")
     rest = [i for i in range(len(records)) if i not in copies]  # candidates neither kept nor merged
     if not keep and records:  # "no motif" is an answer: the best candidate's figures in the log only
@@ -155,24 +154,35 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
 
 def _test_row(m, r, i, names, copies, composition, min_sites) -> dict:
     """The row of ``MotifSites.tests`` of candidate ``i``."""
-    def log10(key, p_key):
-        value = r.get(key, np.nan)
-        return float(np.log10(r[p_key])) if np.isnan(value) and r[p_key] > 0 else float(value)
-
     if m.name in names:
         outcome = "reported, composition" if composition.get(names[m.name]) else "reported"
         motif = names[m.name]
     elif i in copies:
         outcome, motif = "copy", names.get(copies[i].name, copies[i].name)
-    elif r.get("taken_by") and r["taken_sites"] >= max(min_sites, r["sites"]):  # a copy, in effect (the log's line)
+    elif _taken(r, min_sites):
         outcome, motif = "sites of another motif", names.get(r["taken_by"], r["taken_by"])
     else:
         outcome = "not tested held out" if r.get("held_out_folds", np.nan) == 0 else "not enriched"
         motif = ""
     return {"candidate": m.name, "consensus": m.consensus, "sites": int(r["sites"]),
-            "log10_p_value": log10("log10_p_value", "p_value"),
-            "log10_held_out_p_value": log10("log10_held_out_p_value", "held_out_p_value"),
+            "log10_p_value": _log10(r, "log10_p_value", "p_value"),
+            "log10_held_out_p_value": _log10(r, "log10_held_out_p_value", "held_out_p_value"),
             "outcome": outcome, "motif": motif}
+
+
+def _taken(r, min_sites) -> bool:
+    """Whether a candidate not reported is a copy in effect: a stronger motif took at least as
+    many of its sites as it kept, and at least ``min_sites``."""
+    return bool(r.get("taken_by")) and r["taken_sites"] >= max(min_sites, r["sites"])
+
+
+def _log10(r, key, p_key) -> float:
+    """A row's log10 p-value: its column ``key`` (finite where the p-value underflows), else the
+    log10 of ``p_key`` where that is positive, else NaN."""
+    value = r.get(key, np.nan)
+    if not np.isfinite(value) and r[p_key] > 0:
+        value = np.log10(r[p_key])
+    return float(value)
 
 
 def _strength(r):
@@ -183,10 +193,8 @@ def _strength(r):
     second copy of CTCF kept 44 of its sites (p = 1.7e-4) and had the smaller held-out p-value
     (4e-174 against 1e-156) than the first, which kept 556."""
     def log10(key, p_key):
-        value = r.get(key, np.nan)
-        if not np.isfinite(value) and r[p_key] > 0:
-            value = np.log10(r[p_key])
-        return np.inf if np.isnan(value) else float(value)
+        value = _log10(r, key, p_key)
+        return np.inf if np.isnan(value) else value
 
     return (log10("log10_p_value", "p_value"), log10("log10_held_out_p_value", "held_out_p_value"), -int(r["sites"]))
 
