@@ -36,7 +36,8 @@ STAGING_PREFIX = ".seqimp-staging-"
 #: every file of the set that it does not write again (``logos/`` file by file), so motif
 #: files of two runs are never mixed.
 MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.homer", "motifs.tsv", "motifs.json",
-               "motif_candidates.tsv", "candidate_tests.tsv", "motif_sites.tsv", "motif_sites.bed", "matches.tsv", "background.txt", "logos/")
+               "motif_candidates.tsv", "candidate_tests.tsv", "motif_sites.tsv", "motif_sites.bed", "matches.tsv",
+               "background.txt", "logos/")
 
 #: Folders whose outputs are committed; the interruption message of :func:`seqimp.cli.main` reads it.
 _COMMITTED: set = set()
