@@ -241,3 +241,28 @@ def test_lmer_seed_columns_are_as_pure_as_their_letters_matter(lmer_scores_model
     np.testing.assert_allclose(seeds[0].pwm[[0, 5]], 0.25)
     flat, _ = lmer_seeds(Model(scores), none, pos, pad=1, min_z=0.0, max_motifs=1, purity=0.7, graded=False)
     np.testing.assert_allclose(flat[0].pwm[1:5][np.arange(4), [1, 2, 3, 0]], 0.7)
+
+
+def test_lmer_seeds_skip_the_words_of_motifs_explained_away(lmer_scores_model):
+    """A later round's retrained model still weighs the words of the motifs reported (their
+    unerased occurrences): such a word is no seed, nor are its variants, and the next word that
+    stands out takes its place."""
+    import pandas as pd
+
+    from seqimp.io import kmer_index
+    from seqimp.motifs import Motif
+    from seqimp.motifs._gkm_seeds import lmer_seeds
+
+    scores = np.random.default_rng(0).normal(scale=0.01, size=4 ** 6)
+    for word, score in (("CACGTG", 10.0), ("ACACGT", 9.0), ("TGGCCA", 8.0)):  # an E-box, its shift, NFY-like
+        scores[kmer_index(word)] = score
+    pos = np.array([[int("ACGT".index(c)) for c in "CACGTGAACACGTTTGGCCAAA"]] * 5, dtype=np.uint8)
+    none = pd.DataFrame(columns=["sequence", "start", "end", "score"])
+    _seeds, table = lmer_seeds(lmer_scores_model(scores, 6), none, pos, pad=1, min_z=7.0, max_motifs=2)
+    assert list(table["word"]) == ["CACGTG", "TGGCCA"]  # the shifted E-box is a variant of the first
+    ebox = Motif.from_consensus("motif1", "ACCACGTGAC", purity=0.9, position_free=True)
+    seeds, table = lmer_seeds(lmer_scores_model(scores, 6), none, pos, pad=1, min_z=7.0, max_motifs=2, exclude=[ebox])
+    assert list(table["word"]) == ["TGGCCA"] and [s.name for s in seeds] == ["gkm1"]
+    other = Motif.from_consensus("motif1", "GATAAG", purity=0.9, position_free=True)
+    _seeds, table = lmer_seeds(lmer_scores_model(scores, 6), none, pos, pad=1, min_z=7.0, max_motifs=2, exclude=[other])
+    assert list(table["word"]) == ["CACGTG", "TGGCCA"]

@@ -272,3 +272,25 @@ def test_tests_say_what_became_of_every_candidate_in_their_order():
     np.testing.assert_allclose(tests["log10_p_value"], [-9, -12, -9, -9, -2, -9, -9])
     np.testing.assert_allclose(tests["log10_held_out_p_value"], [-9, -12, -9, np.log10(0.06), NAN, 0, -9])
     assert tests["consensus"].iloc[1] == refined.motifs[1].consensus
+
+
+def test_a_candidate_kept_to_its_word_copies_an_accepted_motif_only_if_that_holds_the_word():
+    """G/C-rich flanks make NRF1 (GCGCATGCGC) and a GC box copies by their whole PWMs; refined
+    from NRF1's word and still holding it, the candidate is NRF1, not the GC box."""
+    from seqimp.motifs._copies import same_motif
+
+    gc_box = Motif.from_consensus("motif1", "GGGGGCGGGGCCGGGG", purity=0.9, position_free=True)
+    refined = _refined([("round5_gapped1", "GGGGGGCGCATGCGCGGGG", 40, 50, 1e-20, 1e-6)])
+    assert same_motif(gc_box, refined.motifs[0], strand="both")  # copies by the whole PWMs
+    assert select_motifs(refined, accepted=[gc_box], strand="both", first_number=2).motifs == []
+    pwm = Motif.from_consensus("round5_gapped1", "GCGCAAGCGC", purity=0.97).pwm
+    pwm[4:6] = 0.25  # a gapped word's seed: GCGCNNGCGC
+    nrf1 = Motif("round5_gapped1", pwm)
+    kept = select_motifs(refined, accepted=[gc_box], strand="both", first_number=2, words={"round5_gapped1": nrf1})
+    assert [(m.name, m.consensus) for m in kept.motifs] == [("motif2", "GGGGGGCGCATGCGCGGGG")]
+    assert list(kept.tests["outcome"]) == ["reported"]
+    # a word the accepted motif holds too, or one the candidate no longer holds: a copy as before
+    gc_word = Motif.from_consensus("round5_gapped1", "GCGGGG", purity=0.97)
+    assert select_motifs(refined, accepted=[gc_box], strand="both", words={"round5_gapped1": gc_word}).motifs == []
+    lost = Motif.from_consensus("round5_gapped1", "GCGCTAGCGC", purity=0.97)
+    assert select_motifs(refined, accepted=[gc_box], strand="both", words={"round5_gapped1": lost}).motifs == []

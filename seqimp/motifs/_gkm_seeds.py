@@ -57,6 +57,7 @@ import pandas as pd
 from numba import njit, prange
 
 from ..errors import SeqimpError
+from ._copies import same_motif
 from ._motif import Motif
 from ._sites import window_letter_counts
 
@@ -191,7 +192,7 @@ def _core(scores, idx, l, share=0.5):
 
 
 def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, purity=0.7, min_occurrences=3,
-               graded=True):
+               graded=True, exclude=()):
     """Seed motifs from a fitted GKMClassifier's l-mer scores (see the module docstring).
 
     Parameters
@@ -207,6 +208,10 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
         A core column's purity is ``1/4 + (purity - 1/4) * loss / max loss`` (its letter's
         loss, :func:`_column_loss`, over the largest of the core): as pure as the model's
         weights say its letter matters. False: ``purity`` at every core column.
+    exclude : sequence of Motif
+        Motifs reported in earlier rounds: an l-mer whose seed copies one of them
+        (:func:`seqimp.motifs._copies.same_motif`, either strand) is skipped, and so are its
+        variants, and the next l-mer takes its place.
 
     Returns
     -------
@@ -253,9 +258,12 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
         pwm[pad:pad + hi - lo] = ((1 - pure) / 3)[:, None]
         pwm[pad + np.arange(hi - lo), ["ACGT".index(c) for c in word[lo:hi]]] = pure
         start = int(min(max(round(float(np.median(starts))) + lo - pad, 0), L - pwm.shape[0])) + 1
-        name = f"gkm{len(seeds) + 1}"
-        seeds.append(Motif(name, pwm, start=start, spread=float(starts.std()), score=float(z[idx]),
-                           position_free=True))
+        seed = Motif(f"gkm{len(seeds) + 1}", pwm, start=start, spread=float(starts.std()), score=float(z[idx]),
+                     position_free=True)
+        if any(same_motif(x, seed, strand="both") for x in exclude):  # explained away already
+            continue
+        name = seed.name
+        seeds.append(seed)
         rows.append({"name": name, "word": word, "core": word[lo:hi], "z": float(z[idx]),
                      "seqlets": len(in_seqlets), "occurrences": int(hit.any(axis=1).sum())})
     return seeds, pd.DataFrame(rows, columns=columns)
@@ -378,7 +386,7 @@ class GkmSeeds:
 
 
 def gkm_seed_motifs(model, positive, negative, *, max_motifs=3, round=1, seqlets=True, seqlet_quantile=0.9,
-                    strand="given") -> GkmSeeds:
+                    strand="given", exclude=()) -> GkmSeeds:
     """Seed motifs of a fitted :class:`~seqimp.kernels.GKMClassifier` (module docstring): the
     attributions of positives and negatives and their seqlets (``seqlets=True``), then seeds from
     the l-mer weights (:func:`lmer_seeds`, l <= 12), else from the seqlets' words
@@ -408,7 +416,7 @@ def gkm_seed_motifs(model, positive, negative, *, max_motifs=3, round=1, seqlets
         found.attrs["threshold"] = float("nan")
     seeds, candidates = [], pd.DataFrame(columns=["name", "word", "core", "z", "seqlets", "occurrences"])
     if model.word_length <= 12:
-        seeds, candidates = lmer_seeds(model, found, positive, max_motifs=max_motifs)
+        seeds, candidates = lmer_seeds(model, found, positive, max_motifs=max_motifs, exclude=exclude)
     if seeds:
         logger.info(f"{len(seeds)} seed(s) from the model's l-mer weights: " + ", ".join(candidates["word"])
                     + (f" (round {round})" if round > 1 else ""))

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._utils.renamed import renamed_keywords
 from ..errors import SeqimpError, check_choice
-from ._copies import same_motif
+from ._copies import holds_core, same_motif
 from ._refine import MotifSites
 from ._stats import format_pvalue
 
@@ -40,7 +40,7 @@ TEST_COLUMNS = ["candidate", "consensus", "sites", "log10_p_value", "log10_held_
 
 @renamed_keywords(strands="strand:strands")
 def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands="given",
-                  min_sites=5, first_number=1, accepted=()) -> MotifSites:
+                  min_sites=5, first_number=1, accepted=(), words=None) -> MotifSites:
     """The enriched motifs of a refinement, copies merged, renamed ``motif1, motif2, ...``.
 
     1. A motif is enriched when it has at least ``min_sites`` sites, a Fisher p-value at most
@@ -54,7 +54,10 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
        refinement can turn a short candidate ranked first and a whole later one -- say the
        two halves of a composite element and the element -- into copies whose sites differ
        tenfold. An enriched motif that copies one of ``accepted`` (reported in an earlier
-       round, its sites explained away) is merged into it.
+       round, its sites explained away) is merged into it -- unless it was refined from a word
+       (``words``) that it still holds and the earlier motif does not (:func:`seqimp.motifs._copies.holds_core`):
+       G/C-rich flanks make NRF1's GCGCATGCGC and a GC box copies by their whole PWMs, but a
+       candidate kept to NRF1's word is NRF1.
     3. Where no motif is enriched, none is reported: "no motif" is an answer. A log line gives
        the best candidate's figures (smallest held-out p-value, NaN last, then smallest
        p-value).
@@ -83,6 +86,10 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
         The number of the first motif kept (later rounds of explaining away go on counting).
     accepted : sequence of Motif
         Motifs already reported (final names): a copy of one is merged into it.
+    words : dict of str to Motif, optional
+        The seeds of candidates refined with their seed kept (``refine_motifs(keep_seed=True)``),
+        by candidate name: such a candidate that still holds its seed's core copies a motif of
+        ``accepted`` only where that motif holds the core too.
 
     Returns
     -------
@@ -101,7 +108,10 @@ def select_motifs(refined, *, max_pvalue=1e-3, max_held_out_pvalue=0.05, strands
     for i, m in enumerate(motifs):  # refinement can turn two candidates into one motif
         if not ok[i]:
             continue
-        same = next((o for o in accepted if same_motif(o, m, strand=strands)), None)
+        word = (words or {}).get(m.name)
+        word = word if word is not None and holds_core(word.pwm, m.pwm) else None  # still its word
+        same = next((o for o in accepted if same_motif(o, m, strand=strands)
+                     and (word is None or holds_core(word.pwm, o.pwm))), None)
         if same is not None:
             copies[i], ok[i] = same, None
             continue

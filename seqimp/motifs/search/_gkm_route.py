@@ -58,7 +58,7 @@ def gkm_motifs(model, sequences, *, options, seqlet_quantile=0.9, round=1, accep
     if pos is None or neg is None:
         raise SeqimpError("the gkm motifs are refined on positive and negative sequences: give both")
     found = gkm_seed_motifs(model, pos, neg, max_motifs=options.max_motifs or 3, round=round, seqlets=seqlets,
-                            seqlet_quantile=seqlet_quantile, strand=options.strand)
+                            seqlet_quantile=seqlet_quantile, strand=options.strand, exclude=accepted)
     parameters = {"strand": options.strand, "fpr": options.fpr, "max_pvalue": options.max_pvalue,
                   "max_held_out_pvalue": options.max_held_out_pvalue, "max_motifs": options.max_motifs,
                   "rounds": options.rounds, "seqlets": int(len(found.seqlets)),

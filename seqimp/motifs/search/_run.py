@@ -245,7 +245,8 @@ def refined_run(seeds, sequences, options, *, candidates, result, parameters, ro
     refined = refine_motifs(seeds, sequences.positive, sequences.negative, strand=options.strand, fpr=options.fpr,
                             ids=sequences.ids, random_state=random_state, **refine)
     selected = select_motifs(refined, max_pvalue=options.max_pvalue, max_held_out_pvalue=options.max_held_out_pvalue,
-                             strand=options.strand, first_number=len(accepted) + 1, accepted=accepted)
+                             strand=options.strand, first_number=len(accepted) + 1, accepted=accepted,
+                             words={s.name: s for s in seeds} if refine.get("keep_seed") else None)
     if options.scan_pwm:
         selected = scanning_motifs(selected, sequences.positive, sequences.negative, fpr=options.fpr,
                                    order=options.background_order, random_state=random_state)
