@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from ..errors import SeqimpError
+from ..report._record import MOTIF_FILES  # the files of one set of motifs: one run's set replaces another's
 from ._lock import GRACE_SECONDS, take_lock
 from ._logging import UserError, log
 
@@ -32,12 +33,6 @@ __all__ = ["check_output_path", "manifest_path", "owned_files", "output_dir", "i
 LOCK_NAME = ".seqimp.lock"
 STAGING_PREFIX = ".seqimp-staging-"
 
-#: The files of one set of motifs: whichever command writes motifs into a folder replaces
-#: every file of the set that it does not write again (``logos/`` file by file), so motif
-#: files of two runs are never mixed.
-MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.homer", "motifs.tsv", "motifs.json",
-               "motif_candidates.tsv", "candidate_tests.tsv", "motif_sites.tsv", "motif_sites.bed", "matches.tsv",
-               "background.txt", "logos/")
 
 #: Folders whose outputs are committed; the interruption message of :func:`seqimp.cli.main` reads it.
 _COMMITTED: set = set()

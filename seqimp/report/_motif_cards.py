@@ -9,11 +9,12 @@ import html
 from pathlib import Path
 
 from ._html import figure_html, html_table, read_tsv
+from ._record import MOTIF_FILES
 
-__all__ = ["motif_cards", "motif_details", "MOTIF_FILES", "CARDS"]
+__all__ = ["motif_cards", "motif_details", "MOTIF_FILES", "LINKED_FILES", "CARDS"]
 
-MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.homer", "motif_candidates.tsv",
-               "candidate_tests.tsv", "matches.tsv", "motif_sites.tsv", "motif_sites.bed", "motifs.json")
+#: the motif files the details link: all of a motif run's but its table (shown), the background and the logos
+LINKED_FILES = tuple(n for n in MOTIF_FILES if n not in ("motifs.tsv", "background.txt", "logos/"))
 #: motifs shown as cards on the first screen (the others are in the table below)
 CARDS = 6
 _FIGURE_SUFFIXES = (".png", ".svg")
@@ -147,7 +148,7 @@ def motif_details(folder: Path, allowed, embed: bool, database_line="") -> str:
         kept = sum(r[th.index("outcome")].startswith("reported") for r in tr) if "outcome" in th else 0
         parts.append(f"<details><summary>candidate_tests.tsv: {len(tr)} candidates tested, {kept} reported"
                      "</summary>" + html_table(th, tr, limit=100) + "</details>")
-    links = [name for name in MOTIF_FILES if allowed(folder / name)]
+    links = [name for name in LINKED_FILES if allowed(folder / name)]
     if links:
         parts.append("<p>Files: " + ", ".join(f'<a href="{html.escape(n)}">{n}</a>' for n in links) + "</p>")
     if allowed(folder / "matches.tsv"):

@@ -12,7 +12,15 @@ from pathlib import Path
 from .. import __version__
 from .._utils.jsonable import json_ready
 
-__all__ = ["versions", "file_sizes", "add_file_sizes", "write_summary", "json_ready"]
+__all__ = ["versions", "file_sizes", "add_file_sizes", "write_summary", "json_ready", "MOTIF_FILES"]
+
+#: The files of one set of motifs, as ``seqimp motifs`` (and ``seqimp poim`` with sequences) writes
+#: them: the report links them (:mod:`._motif_cards`, ``motifs.tsv`` shown as a table), and a
+#: command that writes motifs into a folder replaces the whole set
+#: (:func:`seqimp.cli._output_folder.output_dir`), so motif files of two runs are never mixed.
+MOTIF_FILES = ("motifs.meme", "motifs.jaspar", "motifs.transfac", "motifs.homer", "motif_candidates.tsv",
+               "candidate_tests.tsv", "matches.tsv", "motif_sites.tsv", "motif_sites.bed", "motifs.json",
+               "motifs.tsv", "background.txt", "logos/")
 
 
 def versions() -> dict:
