@@ -33,7 +33,6 @@ __all__ = ["check_output_path", "manifest_path", "owned_files", "output_dir", "i
 LOCK_NAME = ".seqimp.lock"
 STAGING_PREFIX = ".seqimp-staging-"
 
-
 #: Folders whose outputs are committed; the interruption message of :func:`seqimp.cli.main` reads it.
 _COMMITTED: set = set()
 
