@@ -2,6 +2,7 @@
 WD model on positional signal; the gkm motif step; the route's options and errors."""
 
 import json
+import logging
 
 import numpy as np
 import pytest
@@ -243,7 +244,7 @@ def test_lmer_seed_columns_are_as_pure_as_their_letters_matter(lmer_scores_model
     np.testing.assert_allclose(flat[0].pwm[1:5][np.arange(4), [1, 2, 3, 0]], 0.7)
 
 
-def test_lmer_seeds_skip_the_words_of_motifs_explained_away(lmer_scores_model):
+def test_lmer_seeds_skip_the_words_of_motifs_explained_away(lmer_scores_model, caplog):
     """A later round's retrained model still weighs the words of the motifs reported (their
     unerased occurrences): such a word is no seed, nor are its variants, and the next word that
     stands out takes its place."""
@@ -263,6 +264,15 @@ def test_lmer_seeds_skip_the_words_of_motifs_explained_away(lmer_scores_model):
     ebox = Motif.from_consensus("motif1", "ACCACGTGAC", purity=0.9, position_free=True)
     seeds, table = lmer_seeds(lmer_scores_model(scores, 6), none, pos, pad=1, min_z=7.0, max_motifs=2, exclude=[ebox])
     assert list(table["word"]) == ["TGGCCA"] and [s.name for s in seeds] == ["gkm1"]
+    assert table.attrs["copies"] == ["CACGTG (motif1)"]  # its shift ACACGT is a variant: not tried
     other = Motif.from_consensus("motif1", "GATAAG", purity=0.9, position_free=True)
     _seeds, table = lmer_seeds(lmer_scores_model(scores, 6), none, pos, pad=1, min_z=7.0, max_motifs=2, exclude=[other])
-    assert list(table["word"]) == ["CACGTG", "TGGCCA"]
+    assert list(table["word"]) == ["CACGTG", "TGGCCA"] and table.attrs["copies"] == []
+    from seqimp.motifs import gkm_seed_motifs
+
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        found = gkm_seed_motifs(lmer_scores_model(scores, 6), pos, pos, max_motifs=2, round=2, seqlets=False,
+                                strand="both", exclude=[ebox])
+    assert [s.name for s in found.seeds] == ["round2_gkm1"] and "copies" not in found.candidates.attrs
+    assert ("1 l-mer(s) of the model left out as copies of motifs already reported: CACGTG (motif1) (round 2)"
+            in caplog.messages)

@@ -211,7 +211,8 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
     exclude : sequence of Motif
         Motifs reported in earlier rounds: an l-mer whose seed copies one of them
         (:func:`seqimp.motifs._copies.same_motif`, either strand) is skipped, and so are its
-        variants, and the next l-mer takes its place.
+        variants, and the next l-mer takes its place; ``candidates.attrs["copies"]`` lists them
+        (``"WORD (motif2)"``).
 
     Returns
     -------
@@ -233,7 +234,7 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
         return [], pd.DataFrame(columns=columns)
     z = (scores - med) / mad
     fwd, rev = _word_codes(positive, l)
-    seeds, rows, used = [], [], []
+    seeds, rows, used, skipped = [], [], [], []
     above = np.flatnonzero(z >= min_z)  # the l-mers a seed may come from, best first (ties: lower index)
     for idx in above[np.argsort(-z[above], kind="stable")]:
         if len(seeds) >= max_motifs:
@@ -260,13 +261,17 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
         start = int(min(max(round(float(np.median(starts))) + lo - pad, 0), L - pwm.shape[0])) + 1
         seed = Motif(f"gkm{len(seeds) + 1}", pwm, start=start, spread=float(starts.std()), score=float(z[idx]),
                      position_free=True)
-        if any(same_motif(x, seed, strand="both") for x in exclude):  # explained away already
+        copied = next((x for x in exclude if same_motif(x, seed, strand="both")), None)
+        if copied is not None:  # explained away already
+            skipped.append(f"{word} ({copied.name})")
             continue
         name = seed.name
         seeds.append(seed)
         rows.append({"name": name, "word": word, "core": word[lo:hi], "z": float(z[idx]),
                      "seqlets": len(in_seqlets), "occurrences": int(hit.any(axis=1).sum())})
-    return seeds, pd.DataFrame(rows, columns=columns)
+    table = pd.DataFrame(rows, columns=columns)
+    table.attrs["copies"] = skipped  # the words left out as copies of ``exclude``, "WORD (motif)"
+    return seeds, table
 
 
 def gkm_seeds(seqlets, positive, negative, *, word=6, pad=3, max_motifs=3, min_seqlets=5, min_z=4.0):
@@ -417,6 +422,10 @@ def gkm_seed_motifs(model, positive, negative, *, max_motifs=3, round=1, seqlets
     seeds, candidates = [], pd.DataFrame(columns=["name", "word", "core", "z", "seqlets", "occurrences"])
     if model.word_length <= 12:
         seeds, candidates = lmer_seeds(model, found, positive, max_motifs=max_motifs, exclude=exclude)
+        copies = candidates.attrs.pop("copies", [])
+        if copies:
+            logger.info(f"{len(copies)} l-mer(s) of the model left out as copies of motifs already reported: "
+                        + ", ".join(copies) + (f" (round {round})" if round > 1 else ""))
     if seeds:
         logger.info(f"{len(seeds)} seed(s) from the model's l-mer weights: " + ", ".join(candidates["word"])
                     + (f" (round {round})" if round > 1 else ""))
