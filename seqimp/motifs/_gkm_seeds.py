@@ -265,9 +265,8 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
         if copied is not None:  # explained away already
             skipped.append(f"{word} ({copied.name})")
             continue
-        name = seed.name
         seeds.append(seed)
-        rows.append({"name": name, "word": word, "core": word[lo:hi], "z": float(z[idx]),
+        rows.append({"name": seed.name, "word": word, "core": word[lo:hi], "z": float(z[idx]),
                      "seqlets": len(in_seqlets), "occurrences": int(hit.any(axis=1).sum())})
     table = pd.DataFrame(rows, columns=columns)
     table.attrs["copies"] = skipped  # the words left out as copies of ``exclude``, "WORD (motif)"
