@@ -535,3 +535,69 @@ def test_the_held_out_p_value_pays_for_the_folds_choices():
                                                               abs=1e-12)
     assert runs[10 ** 15]["log10_held_out_p_value"] == 0.0 and runs[10 ** 15]["held_out_p_value"] == 1.0
     assert runs[3]["held_out_sites"] == runs[1]["held_out_sites"]
+
+
+def test_central_windows_keep_each_records_central_letters_as_a_loop_does():
+    """Every row keeps its central ``width`` letters (its length: up to its last known letter)
+    and all else is unknown; a row no longer than ``width`` and an all-unknown row stay whole."""
+    from seqimp.motifs.search._depth import central_windows
+
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 4, (40, 61)).astype(np.uint8)
+    lengths = rng.integers(1, 62, 40)
+    lengths[:3] = (61, 9, 10)
+    for i, n in enumerate(lengths):
+        codes[i, n:] = 4                                   # padding
+    codes[5, 20:24] = 4                                    # a gap inside a record
+    codes[6] = 4                                           # nothing known
+    got = central_windows(codes, 10)
+    for i, row in enumerate(codes):
+        known = np.flatnonzero(row != 4)
+        end = known[-1] + 1 if len(known) else 0
+        start = max((end - 10) // 2, 0)
+        want = np.full_like(row, 4)
+        want[start:start + 10] = row[start:start + 10]
+        np.testing.assert_array_equal(got[i], want, err_msg=f"row {i}")
+    np.testing.assert_array_equal(got[1], codes[1])
+    assert got.dtype == codes.dtype and codes is not got
+
+
+def _central_ccaat(seed=5, n=600, length=400, rate=0.25):
+    """Uniform letters; CCAAT with random flanks in ``rate`` of the positives, either strand, in
+    their central 100 nt only (5 letters, in 77% of 400-nt records by chance)."""
+    rng = np.random.default_rng(seed)
+    pos = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    neg = rng.integers(0, 4, (n, length)).astype(np.uint8)
+    centre = (length - 100) // 2
+    for i in np.flatnonzero(rng.random(n) < rate):
+        w = _codes("CCAAT") if rng.random() < 0.5 else _codes("ATTGG")
+        start = centre + rng.integers(0, 100 - 5 + 1)
+        pos[i, start:start + 5] = w
+    return pos, neg
+
+
+def test_a_word_of_the_records_centres_is_a_candidate_on_long_records(monkeypatch):
+    """A CCAAT box in the central 100 nt of a quarter of 400-nt positives: over whole records no
+    CCAAT word passes the bound (the chance ones swamp it); counted in the central 100 nt as
+    well, the candidate is a CCAAT word, its window said."""
+    from seqimp.motifs.search import _depth
+
+    pos, neg = _central_ccaat()
+    seeds, rows = _depth.word_candidate(pos, neg, strand="both", exclude=(), round=2)
+    word = rows["word"].iloc[0]
+    assert ("CCAAT" in word or "ATTGG" in word) and rows["window"].iloc[0] == "central 100 nt", rows
+    assert seeds[0].position_free
+    monkeypatch.setattr(_depth, "CENTRAL_MIN_LENGTH", 10 ** 6)  # whole records only
+    _, rows = _depth.word_candidate(pos, neg, strand="both", exclude=(), round=2)
+    assert not any("CCAAT" in w or "ATTGG" in w for w in rows["word"]), rows
+    assert set(rows["window"]) <= {"whole"}
+
+
+def test_short_records_are_counted_whole_only():
+    """Records under ``CENTRAL_MIN_LENGTH`` have one view: the candidate is that of whole records."""
+    from seqimp.motifs.search._depth import CENTRAL_MIN_LENGTH, word_candidate
+
+    pos, neg = _two_words()
+    assert pos.shape[1] < CENTRAL_MIN_LENGTH
+    rows = word_candidate(pos, neg, strand="given", exclude=(), round=2, top=3, max_pvalue=np.inf)[1]
+    assert list(rows["window"]) == ["whole"] * 3

@@ -7,8 +7,10 @@ Every motif reported so far has its sites erased in copies of the positives and 
 :data:`DEPTH_WORD_LENGTHS`, or gapped: :data:`~._gapped_words.GAPPED_PATTERNS`; either strand
 with ``strand="both"``; a Fisher p-value at most :data:`DEPTH_WORD_PVALUE` Bonferroni-adjusted
 over the words, lengths and patterns, against the negatives and against dinucleotide shuffles of
-the positives, not a copy of a motif reported nor of a candidate that failed;
-:func:`word_candidate`) seeds one candidate, which the ending every route shares refines and
+the positives, not a copy of a motif reported nor of a candidate that failed; on records of
+:data:`CENTRAL_MIN_LENGTH` nt or more, counted over whole records and, as a second view with the
+bound halved, over their central :data:`CENTRAL_WIDTH` nt, where ChIP-seq peaks hold their
+factors' sites; :func:`word_candidate`) seeds one candidate, which the ending every route shares refines and
 tests (:func:`~._run.refined_run`: EM, the PWM tuned at the site threshold,
 its sites counted, and the held-out test of :func:`seqimp.motifs.refine_motifs` -- each half of
 the sequences scored with the PWM and threshold fitted on the other, from a word chosen on that
@@ -35,9 +37,9 @@ import pandas as pd
 from ._gapped_words import GAPPED_PATTERNS
 from ._run import joined_tests, refined_run
 
-__all__ = ["search_deeper", "word_candidate", "half_seed", "same_word", "erase_sites", "FAILURES",
-           "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES", "HALF_CHOICES",
-           "HELD_OUT_CONTROLS"]
+__all__ = ["search_deeper", "word_candidate", "half_seed", "same_word", "erase_sites", "central_windows",
+           "FAILURES", "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES", "HALF_CHOICES",
+           "HELD_OUT_CONTROLS", "CENTRAL_WIDTH", "CENTRAL_MIN_LENGTH"]
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +73,16 @@ HELD_OUT_CONTROLS = 4
 #: one half and the third of the other, but a gapped G/C word or an E-box was the first of each
 #: half: with one choice its held-out test had no fold.
 HALF_CHOICES = 3
+#: Words are also counted in the central this many letters of every record (of the positives, the
+#: negatives and the controls), as MEME-ChIP searches the central 100 nt of ChIP-seq peaks, where
+#: the factors' sites gather and the flanks' background is left out: NFY's CCAAT box in NFE2
+#: peaks pooled with 500-nt Klf1 peaks (GCCAATCA, 1e-6 over whole records, behind 60 words of
+#: the E-box and others; 1e-8 in the central 100 nt) (:func:`central_windows`).
+CENTRAL_WIDTH = 100
+#: The central words are counted where the longest positive record is at least this long: a
+#: central window of a third of a record or less (Klf1's 500-nt peaks; not the 235-nt NFE2
+#: peaks or 251-nt promoters, whose words are counted over whole records only).
+CENTRAL_MIN_LENGTH = 300
 
 
 def word_candidate(positive, negative, *, strand, exclude, round, control=None, max_pvalue=None, top=1):
@@ -86,17 +98,30 @@ def word_candidate(positive, negative, *, strand, exclude, round, control=None, 
     most enriched word whatever its p-value). With ``top``, at most ``top`` words: the ``top``
     most enriched of each kind, contiguous and gapped, merged most enriched first, a word that is
     the same word as one before it (:func:`same_word`) left out (the first seed is the one of
-    ``top=1``)."""
+    ``top=1``). Where the positives are at least :data:`CENTRAL_MIN_LENGTH` letters wide, the
+    words are also counted in every record's central :data:`CENTRAL_WIDTH` letters
+    (:func:`central_windows`: positives, negatives and controls alike; the seed's PWM from the
+    occurrences there), two more kinds, and the bound is halved for the two views; the
+    candidates' ``window`` column says which view a word was most enriched in (``"whole"`` or
+    ``"central 100 nt"``)."""
     from .. import word_seeds
     from ._gapped_words import gapped_seed
 
     bound = DEPTH_WORD_PVALUE if max_pvalue is None else max_pvalue
     level = bound / (len(DEPTH_WORD_LENGTHS) + len(GAPPED_PATTERNS))
     strand = "both" if strand == "both" else "given"
-    found = [word_seeds(positive, negative, lengths=DEPTH_WORD_LENGTHS, strand=strand, max_motifs=top,
-                        max_pvalue=level, exclude=exclude, round=round, control=control),
-             gapped_seed(positive, negative, strand=strand, max_pvalue=level, exclude=exclude, round=round,
-                         control=control, max_motifs=top)]
+    views = [("whole", positive, negative, control)]
+    if positive.shape[1] >= CENTRAL_MIN_LENGTH:
+        views.append((f"central {CENTRAL_WIDTH} nt",) + tuple(
+            None if x is None else central_windows(x, CENTRAL_WIDTH) for x in (positive, negative, control)))
+    level /= len(views)
+    found, windows = [], []
+    for window, pos, neg, ctrl in views:
+        found += [word_seeds(pos, neg, lengths=DEPTH_WORD_LENGTHS, strand=strand, max_motifs=top,
+                             max_pvalue=level, exclude=exclude, round=round, control=ctrl),
+                  gapped_seed(pos, neg, strand=strand, max_pvalue=level, exclude=exclude, round=round,
+                              control=ctrl, max_motifs=top)]
+        windows += [window, window]
     # contiguous words first: of two words equally enriched the contiguous one (as ``min`` chose)
     ranked = sorted((float(rows["log10_p_value"].iloc[i]), -int(rows["positives"].iloc[i]), kind, i)
                     for kind, (seeds, rows) in enumerate(found) for i in range(len(seeds)))
@@ -107,9 +132,27 @@ def word_candidate(positive, negative, *, strand, exclude, round, control=None, 
                                          for k, j in chosen):
             chosen.append((kind, i))
     if not chosen:
-        return [], pd.DataFrame(columns=["name", "word", "round"])
-    return ([found[k][0][i] for k, i in chosen],
-            pd.concat([found[k][1].iloc[[i]] for k, i in chosen], ignore_index=True))
+        return [], pd.DataFrame(columns=["name", "word", "round", "window"])
+    rows = pd.concat([found[k][1].iloc[[i]] for k, i in chosen], ignore_index=True)
+    rows["window"] = [windows[k] for k, _ in chosen]
+    return [found[k][0][i] for k, i in chosen], rows
+
+
+def central_windows(codes, width):
+    """``codes`` (n, L) with every letter outside each row's central ``width`` letters made
+    unknown (code 4), so that no word or site is counted there. A row's length is up to its last
+    known letter (records padded to one length end in unknown letters); the window starts at
+    ``(length - width) // 2`` and a row no longer than ``width`` is kept whole. Unknown letters
+    inside the window stay unknown."""
+    codes = np.asarray(codes)
+    n, length = codes.shape
+    known = codes != 4
+    ends = np.where(known.any(axis=1), length - np.argmax(known[:, ::-1], axis=1), 0)
+    starts = np.maximum((ends - width) // 2, 0)
+    cols = np.arange(length)
+    out = codes.copy()
+    out[(cols < starts[:, None]) | (cols >= (starts + width)[:, None])] = 4
+    return out
 
 
 def search_deeper(run, data, *, options, random_state, first_round, source=word_candidate):
@@ -163,6 +206,8 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
             break
         masked = replace(data, positive=pos, negative=neg)
         word = candidates["word"].iloc[0]
+        window = candidates["window"].iloc[0] if "window" in candidates else "whole"
+        label = word if window == "whole" else f"{word} in the {window}"
         step = refined_run(seeds, masked, options, candidates=candidates, result=None, parameters={}, round=number,
                            accepted=accepted, match=False, random_state=random_state, max_iter=EM_ITERATIONS,
                            tune=True, max_held_out_pvalue=options.max_pvalue,  # a seed failing p is not refitted
@@ -176,12 +221,12 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
             accepted += step.motifs
             erase_sites(step.motifs, step.stats, step.sites, pos, neg, strands, rng, log=False)
             m = step.motifs[0]
-            logger.info(f"candidate {run.tested + len(steps)} ({word}, round {number}): {m.name} ({m.consensus}) "
+            logger.info(f"candidate {run.tested + len(steps)} ({label}, round {number}): {m.name} ({m.consensus}) "
                         f"passes; its sites erased")
         else:
             failures += 1
             failed += seeds
-            logger.info(f"candidate {run.tested + len(steps)} ({word}, round {number}) fails "
+            logger.info(f"candidate {run.tested + len(steps)} ({label}, round {number}) fails "
                         f"({failures} of {FAILURES} in a row)")
         number += 1
     tested = len(steps)
