@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from real_peaks_judging import (PASS_PVALUE, Q_MAX, TOMTOM_COLUMNS, best_matches, family_table,  # noqa: F401
-                                held_out_pvalues, passing_families,
+                                held_out_pvalues, other_families, passing_families,
                                 parse_meme, parse_streme_footer, parse_streme_xml, parse_tomtom,
                                 read_jaspar_families, target_family)
 
@@ -228,7 +228,8 @@ def git_commit() -> str:
 # ------------------------------------------------------------------------------ tables ----
 
 SUMMARY_COLUMNS = ("set", "tool", "motifs", "matched", "unmatched", "families", "expected_found",
-                   "wall_s", "max_rss_mib", "note", "passing", "passing_families", "missing_vs_streme")
+                   "wall_s", "max_rss_mib", "note", "passing", "passing_families", "missing_vs_streme",
+                   "missing_but_matched")
 
 
 def summary_row(set_: Set, tool: str, record: dict | None, motifs: list, found: list,
@@ -262,7 +263,10 @@ def summary_row(set_: Set, tool: str, record: dict | None, motifs: list, found: 
 
 def missing_vs_streme(summary: list) -> None:
     """On every other tool's row of a set STREME ran on: ``missing_vs_streme``, the families of
-    STREME's passing motifs (held-out p <= 0.05) that the tool's families lack ("-" for none)."""
+    STREME's passing motifs (held-out p <= 0.05) that the tool's families lack ("-" for none); and
+    ``missing_but_matched``, those of them that one of the tool's motifs matches at q <= 0.05 though
+    not as its best target (the row's ``other_families``, :func:`first_other_families`): ``family:
+    motif (target, q)``, "-" for none."""
     streme = {r["set"]: r for r in summary if r["tool"] == "streme" and r.get("passing_families") is not None
               and "passing" in r}
     for r in summary:
@@ -271,7 +275,20 @@ def missing_vs_streme(summary: list) -> None:
             continue
         have = {f.rsplit(" (", 1)[0] for f in r["families"].split("; ")} if r["families"] != "-" else set()
         wanted = [f for f in ref["passing_families"].split("; ") if f]
-        r["missing_vs_streme"] = "; ".join(f for f in wanted if f not in have) or "-"
+        missing = [f for f in wanted if f not in have]
+        r["missing_vs_streme"] = "; ".join(missing) or "-"
+        other = r.get("other_families", {})
+        r["missing_but_matched"] = "; ".join(f"{f}: {other[f]}" for f in missing if f in other) or "-"
+
+
+def first_other_families(per_motif: list) -> dict:
+    """``{family: "motif (target, q = ...)"}``: for every family among the motifs' other targets at
+    q <= 0.05 (``other_families`` of :func:`family_table`), the first motif (the tool's order) with it."""
+    out = {}
+    for m in per_motif:
+        for family, (target, q) in m.get("other_families", {}).items():
+            out.setdefault(family, f"{m['id']} ({target}, q = {q:.2g})")
+    return out
 
 
 def to_tsv(rows: list, columns) -> str:
@@ -379,6 +396,7 @@ def main(argv=None) -> int:
                 judged = tomtom is not None
             per_motif, found, unmatched = family_table(motifs, rows, families)
             row = summary_row(set_, tool, record, motifs, found, unmatched, judged)
+            row["other_families"] = first_other_families(per_motif)
             pvalues = held_out_pvalues(tool, set_dir / tool) if record["rc"] == 0 else {}
             if pvalues:
                 row["passing"] = sum(pvalues.get(m["id"], 1.0) <= PASS_PVALUE for m in motifs)

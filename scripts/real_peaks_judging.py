@@ -124,12 +124,27 @@ def tied_families(rows: list, best: dict, families: dict) -> dict:
     return out
 
 
+def other_families(rows: list, query: str, best: list, families: dict, q_max: float = Q_MAX) -> dict:
+    """``{family: (target, q)}``: the families of the query's targets at q <= ``q_max`` other than
+    its best ones (``best``), each with its first target in the order (q, p, target) -- a motif
+    matched, though not first, by a family's matrix (a GC box whose best target is PATZ1 and whose
+    next are SP2 and KLF12)."""
+    out = {}
+    for r in sorted((r for r in rows if r["Query_ID"] == query and r["q-value"] <= q_max),
+                    key=lambda r: (r["q-value"], r["p-value"], r["Target_ID"])):
+        family = target_family(r["Target_ID"], families)[1]
+        if family not in best and family not in out:
+            out[family] = (r["Target_ID"], r["q-value"])
+    return out
+
+
 def family_table(motifs: list, rows: list, families: dict, q_max: float = Q_MAX):
     """Per motif (the tool's order): its best target and family at q <= ``q_max`` (``None`` when
     unmatched; ``family`` joins with ``; `` the families of targets tied with the best on q and
     p, :func:`tied_families`), its nearest target at any q (``nearest``, ``nearest_q``) and
     TOMTOM's consensus of it; and the families found, in the order of the tool's first motif in
-    each, with the number of motifs in each, and the count of unmatched motifs."""
+    each, with the number of motifs in each, and the count of unmatched motifs. ``other_families``:
+    the families of a matched motif's other targets at q <= ``q_max`` (:func:`other_families`)."""
     best = best_matches(rows, q_max)
     nearest = best_matches(rows, float("inf"))
     tied = tied_families(rows, best, families)
@@ -139,11 +154,12 @@ def family_table(motifs: list, rows: list, families: dict, q_max: float = Q_MAX)
         entry = {**motif, "rank": rank, "target": None, "tf": None, "family": None, "q": None,
                  "consensus": near["Query_consensus"] if near else None,
                  "nearest": near["Target_ID"] if near else None,
-                 "nearest_q": near["q-value"] if near else None}
+                 "nearest_q": near["q-value"] if near else None, "other_families": {}}
         if row is not None:
             tf = target_family(row["Target_ID"], families)[0]
             names = tied[motif["id"]]
-            entry.update(target=row["Target_ID"], tf=tf, family="; ".join(names), q=row["q-value"])
+            entry.update(target=row["Target_ID"], tf=tf, family="; ".join(names), q=row["q-value"],
+                         other_families=other_families(rows, motif["id"], names, families, q_max))
             for family in names:
                 found[family] = found.get(family, 0) + 1
         per_motif.append(entry)

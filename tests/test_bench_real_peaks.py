@@ -266,3 +266,31 @@ def test_passing_families_and_what_seqimp_misses():
     bench.missing_vs_streme(summary)
     assert summary[0]["missing_vs_streme"] == GATA
     assert "missing_vs_streme" not in summary[1] and "missing_vs_streme" not in summary[2]
+
+
+def test_other_families_of_a_motif_and_the_families_missing_but_matched():
+    """A GC box whose best target is PATZ1: its other targets at q <= 0.05 give the KLF family
+    (its first target, SP2, by q then p), not a target past q 0.05 nor the best's own family; the
+    row of the tool lists a missing family that a motif matches though not first, by the first motif."""
+    families = {"MA1961.2": ("PATZ1", "Dispersed"), "MA0516.3": ("SP2", KRUPPEL),
+                "MA0742.2": ("KLF12", KRUPPEL), "MA0035.5": ("GATA1", GATA), "MA9999.1": ("PATZX", "Dispersed")}
+    rows = [_row("m1", "MA1961.2_PATZ1", 1.0e-6, 8e-4), _row("m1", "MA0742.2_KLF12", 2.3e-6, 8e-4),
+            _row("m1", "MA0516.3_SP2", 1.6e-6, 8e-4), _row("m1", "MA9999.1_PATZX", 3e-6, 9e-4),
+            _row("m1", "MA0035.5_GATA1", 1e-3, 0.2),
+            _row("m2", "MA0035.5_GATA1", 1e-7, 1e-4), _row("m2", "MA0516.3_SP2", 1e-4, 0.04)]
+    per_motif, found, _ = bench.family_table([{"id": "m1"}, {"id": "m2"}], rows, families)
+    assert found == [("Dispersed", 1), (GATA, 1)]
+    assert per_motif[0]["other_families"] == {KRUPPEL: ("MA0516.3_SP2", 8e-4)}
+    assert per_motif[1]["other_families"] == {KRUPPEL: ("MA0516.3_SP2", 0.04)}
+    first = bench.first_other_families(per_motif)
+    assert first == {KRUPPEL: "m1 (MA0516.3_SP2, q = 0.0008)"}
+    summary = [{"set": "s", "tool": "seqimp", "families": "Dispersed (1); " + f"{GATA} (1)",
+                "other_families": first},
+               {"set": "s", "tool": "streme", "families": "x", "passing": 2,
+                "passing_families": f"{KRUPPEL}; {GATA}; CEBP-related"}]
+    bench.missing_vs_streme(summary)
+    assert summary[0]["missing_vs_streme"] == f"{KRUPPEL}; CEBP-related"
+    assert summary[0]["missing_but_matched"] == f"{KRUPPEL}: m1 (MA0516.3_SP2, q = 0.0008)"
+    summary[0]["other_families"] = {}
+    bench.missing_vs_streme(summary)
+    assert summary[0]["missing_but_matched"] == "-"
