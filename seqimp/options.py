@@ -393,6 +393,11 @@ class MotifOptions:
     background_order : int, default=2
         Order of the control's Markov background the PWMs for scanning are scored against
         (``background.txt``, MEME's background format; 0..5).
+    central_width : int, default=100
+        The deeper search also counts its words in every record's central ``central_width``
+        letters (as MEME-ChIP searches the centres of ChIP-seq peaks, its ``-ccut``), where the
+        longest positive record is at least three times as long; 0: whole records only
+        (docs/motifs.md, "Going deeper").
     """
 
     strand: str = "both"
@@ -413,10 +418,12 @@ class MotifOptions:
     homer: bool = False
     scan_pwm: bool = True
     background_order: int = 2
+    central_width: int = 100
 
     def __post_init__(self):
         check_choice(self.strand, "strand", ("given", "both"))
         _set(self, "background_order", check_int(self.background_order, "background_order", minimum=0, maximum=5))
+        _set(self, "central_width", check_int(self.central_width, "central_width", minimum=0))
         _set(self, "min_width", check_int(self.min_width, "min_width"))
         _set(self, "max_width", check_int(self.max_width, "max_width", minimum=self.min_width))
         if self.position_origin is not None:

@@ -118,6 +118,24 @@ def test_candidate_tests_say_what_became_of_every_candidate(from_fasta):
     assert rounds == sorted(rounds) and rounds[0] == 1
 
 
+def test_central_width_reaches_the_deeper_search_and_is_recorded(planted, from_fasta, tmp_path, capsys):
+    """motifs.json records the central width the deeper search counted words in: 0 for 30-nt
+    records at the default (100: records under 300 nt), 10 with --central-width 10; a negative
+    width is refused with one line naming the option."""
+    depth = json.loads((from_fasta[0] / "motifs.json").read_text())["parameters"]["depth"]
+    assert depth["central_width"] == 0
+    args = ["motifs", "--positive", str(planted / "pos.fa"), "--negative", str(planted / "neg.fa"),
+            "--degree", "4", "--seed", "0", "-q"]
+    assert main(args + ["--out", str(tmp_path / "c10"), "--central-width", "10"]) == 0
+    depth = json.loads((tmp_path / "c10" / "motifs.json").read_text())["parameters"]["depth"]
+    assert depth["central_width"] == 10
+    capsys.readouterr()
+    assert main(args + ["--out", str(tmp_path / "bad"), "--central-width", "-1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--central-width" in err[0], err
+    assert not (tmp_path / "bad").exists()
+
+
 def test_motifs_from_bed_windows_equal_the_fasta_run(genome, from_fasta, tmp_path, capsys):
     """The same sequences as BED windows cut from a genome (read_inputs, as in 'seqimp poim'):
     the same motifs, byte for byte; the sites named by their genome coordinates."""

@@ -576,7 +576,7 @@ def _central_ccaat(seed=5, n=600, length=400, rate=0.25):
     return pos, neg
 
 
-def test_a_word_of_the_records_centres_is_a_candidate_on_long_records(monkeypatch):
+def test_a_word_of_the_records_centres_is_a_candidate_on_long_records():
     """A CCAAT box in the central 100 nt of a quarter of 400-nt positives: over whole records no
     CCAAT word passes the bound (the chance ones swamp it); counted in the central 100 nt as
     well, the candidate is a CCAAT word, its window said."""
@@ -587,17 +587,41 @@ def test_a_word_of_the_records_centres_is_a_candidate_on_long_records(monkeypatc
     word = rows["word"].iloc[0]
     assert ("CCAAT" in word or "ATTGG" in word) and rows["window"].iloc[0] == "central 100 nt", rows
     assert seeds[0].position_free
-    monkeypatch.setattr(_depth, "CENTRAL_MIN_LENGTH", 10 ** 6)  # whole records only
-    _, rows = _depth.word_candidate(pos, neg, strand="both", exclude=(), round=2)
-    assert not any("CCAAT" in w or "ATTGG" in w for w in rows["word"]), rows
-    assert set(rows["window"]) <= {"whole"}
+    for central in (0, 134):  # whole records only: none asked for, or 400 nt < 3 x 134
+        _, rows = _depth.word_candidate(pos, neg, strand="both", exclude=(), round=2, central=central)
+        assert not any("CCAAT" in w or "ATTGG" in w for w in rows["word"]), rows
+        assert set(rows["window"]) <= {"whole"}
+    # the window a user sets: CCAAT lies in the central 100 of 400 nt, so in the central 120 too
+    rows = _depth.word_candidate(pos, neg, strand="both", exclude=(), round=2, central=120)[1]
+    assert rows["window"].iloc[0] == "central 120 nt" and "CCAAT" in rows["word"].iloc[0] + _rc(rows["word"].iloc[0])
+
+
+def _rc(word):
+    return word.translate(str.maketrans("ACGTN", "TGCAN"))[::-1]
 
 
 def test_short_records_are_counted_whole_only():
-    """Records under ``CENTRAL_MIN_LENGTH`` have one view: the candidate is that of whole records."""
-    from seqimp.motifs.search._depth import CENTRAL_MIN_LENGTH, word_candidate
+    """Records under three times the central width have one view: the candidate is that of whole
+    records; ``counts_central`` is that rule."""
+    from seqimp.motifs.search._depth import CENTRAL_SHARE, CENTRAL_WIDTH, counts_central, word_candidate
 
     pos, neg = _two_words()
-    assert pos.shape[1] < CENTRAL_MIN_LENGTH
+    assert pos.shape[1] < CENTRAL_SHARE * CENTRAL_WIDTH
     rows = word_candidate(pos, neg, strand="given", exclude=(), round=2, top=3, max_pvalue=np.inf)[1]
     assert list(rows["window"]) == ["whole"] * 3
+    assert counts_central(300, 100) and not counts_central(299, 100) and not counts_central(10 ** 6, 0)
+    assert counts_central(60, 20) and not counts_central(59, 20)
+
+
+def test_the_central_width_is_an_option_recorded_with_the_search(caplog):
+    """``MotifOptions.central_width`` reaches the deeper search (0 on 80-nt records: not counted;
+    20: counted) and is recorded in ``parameters["depth"]``; a negative width is refused."""
+    from seqimp.errors import SeqimpError
+
+    data = _planted()
+    for width, recorded in ((100, 0), (20, 20), (0, 0)):
+        run = search_deeper(_empty_run(), data, options=MotifOptions(scan_pwm=False, central_width=width),
+                            random_state=0, first_round=2)
+        assert run.parameters["depth"]["central_width"] == recorded
+    with pytest.raises(SeqimpError, match="central_width"):
+        MotifOptions(central_width=-1)

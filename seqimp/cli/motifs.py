@@ -9,8 +9,8 @@ from pathlib import Path
 from ._inputs import add_input_options, default_negatives, read_motif_inputs, read_motif_source
 from ._logging import UserError, progress_enabled
 from ._options import (BACKGROUND_DETAILS, BACKGROUND_HELP, BACKGROUNDS, add_data_options, add_db_option,
-                       add_gkm_options, add_model_options, add_quiet, check_degree, details, mask_option, positive_int,
-                       share)
+                       add_gkm_options, add_model_options, add_quiet, check_degree, details, mask_option, nonneg_int,
+                       positive_int, share)
 from ._vocabulary import add_strand_option
 from ._output_folder import check_output_path, input_paths, output_dir, owned_files
 from ._printing import print_motifs
@@ -191,6 +191,11 @@ def register(sub) -> None:
                    help="fit POIM orders 1..N (default 3; at most the POIM's max order)")
     m.add_argument("--rounds", type=positive_int, default=5, metavar="N",
                    help="most rounds of explaining away when training (default 5; 1: a single search)")
+    details(m.add_argument("--central-width", type=nonneg_int, default=100, metavar="W",
+                           help="also count words in the records' central W nt (default 100; 0: no)"),
+            "Where the longest record is at least 3 x W long (ChIP-seq peaks of 300 nt or more at the default): "
+            "the words most enriched in the records' centres, where the factors' sites gather, are candidates "
+            "beside those of whole records, the word bound halved for the two views.")
     m.add_argument("--min-score", type=share, default=0.0, metavar="S",
                    help="drop motifs explaining less than this share of the POIM (default 0: keep all)")
     details(m.add_argument("--min-width", type=positive_int, default=1, metavar="W",
@@ -427,7 +432,7 @@ def _run(args) -> int:
                           min_score=args.min_score, rounds=args.rounds, min_width=args.min_width,
                           max_width=args.max_width, homer=args.homer,
                           position_origin=args.origin, scan_pwm=args.scan_pwm,
-                          background_order=args.background_order)
+                          background_order=args.background_order, central_width=args.central_width)
     options = dict(model=ModelOptions(degree=args.degree, shifts=args.shifts, C=args.C,
                                       test_fraction=args.test_fraction, kind=args.model,
                                       word_length=args.gkm_length, informative=args.gkm_informative),

@@ -7,11 +7,11 @@ Every motif reported so far has its sites erased in copies of the positives and 
 :data:`DEPTH_WORD_LENGTHS`, or gapped: :data:`~._gapped_words.GAPPED_PATTERNS`; either strand
 with ``strand="both"``; a Fisher p-value at most :data:`DEPTH_WORD_PVALUE` Bonferroni-adjusted
 over the words, lengths and patterns, against the negatives and against dinucleotide shuffles of
-the positives, not a copy of a motif reported nor of a candidate that failed; on records of
-:data:`CENTRAL_MIN_LENGTH` nt or more, counted over whole records and, as a second view with the
-bound halved, over their central :data:`CENTRAL_WIDTH` nt, where ChIP-seq peaks hold their
-factors' sites; :func:`word_candidate`) seeds one candidate, which the ending every route shares refines and
-tests (:func:`~._run.refined_run`: EM, the PWM tuned at the site threshold,
+the positives, not a copy of a motif reported nor of a candidate that failed; where the longest
+record is at least :data:`CENTRAL_SHARE` times ``MotifOptions.central_width`` (100) long, counted
+over whole records and, as a second view with the bound halved, over their central 100 nt, where
+ChIP-seq peaks hold their factors' sites; :func:`word_candidate`) seeds one candidate, which the
+ending every route shares refines and tests (:func:`~._run.refined_run`: EM, the PWM tuned at the site threshold,
 its sites counted, and the held-out test of :func:`seqimp.motifs.refine_motifs` -- each half of
 the sequences scored with the PWM and threshold fitted on the other, from a word chosen on that
 other half alone (:func:`half_seed`) --, then
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -38,8 +39,8 @@ from ._gapped_words import GAPPED_PATTERNS
 from ._run import joined_tests, refined_run
 
 __all__ = ["search_deeper", "word_candidate", "half_seed", "same_word", "erase_sites", "central_windows",
-           "FAILURES", "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES", "HALF_CHOICES",
-           "HELD_OUT_CONTROLS", "CENTRAL_WIDTH", "CENTRAL_MIN_LENGTH"]
+           "counts_central", "FAILURES", "DEPTH_WORD_LENGTHS", "DEPTH_WORD_PVALUE", "CONTROL_SHUFFLES", "HALF_CHOICES",
+           "HELD_OUT_CONTROLS", "CENTRAL_WIDTH", "CENTRAL_SHARE"]
 
 logger = logging.getLogger(__name__)
 
@@ -74,19 +75,21 @@ HELD_OUT_CONTROLS = 4
 #: half: with one choice its held-out test had no fold.
 HALF_CHOICES = 3
 #: Words are also counted in the central this many letters of every record (of the positives, the
-#: negatives and the controls), as MEME-ChIP searches the central 100 nt of ChIP-seq peaks, where
-#: the factors' sites gather and the flanks' background is left out (:func:`central_windows`). NFY's
-#: CCAAT box in NFE2 peaks pooled with 500-nt Klf1 peaks: over whole records no CCAAT word was
-#: among the 25 most enriched where the deeper search ended (a 6- to 8-letter word is in many
-#: 500-nt records by chance); counted in the central 100 nt too, ATTGGC is tried and NFY reported.
+#: negatives and the controls; ``MotifOptions.central_width``'s default), as MEME-ChIP searches the
+#: central 100 nt of ChIP-seq peaks, where the factors' sites gather and the flanks' background is
+#: left out (:func:`central_windows`). NFY's CCAAT box in NFE2 peaks pooled with 500-nt Klf1 peaks:
+#: over whole records no CCAAT word was among the 25 most enriched where the deeper search ended (a
+#: 6- to 8-letter word is in many 500-nt records by chance); counted in the central 100 nt too,
+#: ATTGGC is tried and NFY reported.
 CENTRAL_WIDTH = 100
-#: The central words are counted where the longest positive record is at least this long: a
-#: central window of a third of a record or less (Klf1's 500-nt peaks; not the 235-nt NFE2
-#: peaks or 251-nt promoters, whose words are counted over whole records only).
-CENTRAL_MIN_LENGTH = 300
+#: The central words are counted where the longest positive record is at least this many times
+#: the central width: a central window of a third of a record or less (at 100 nt: Klf1's 500-nt
+#: peaks; not the 235-nt NFE2 peaks or 251-nt promoters, whose words are counted whole only).
+CENTRAL_SHARE = 3
 
 
-def word_candidate(positive, negative, *, strand, exclude, round, control=None, max_pvalue=None, top=1):
+def word_candidate(positive, negative, *, strand, exclude, round, control=None, max_pvalue=None, top=1,
+                   central=CENTRAL_WIDTH):
     """The next candidate of the deeper search: the most enriched word, contiguous (lengths
     :data:`DEPTH_WORD_LENGTHS`, :func:`seqimp.motifs.word_seeds`) or gapped
     (:data:`~._gapped_words.GAPPED_PATTERNS`, :func:`~._gapped_words.gapped_seed`), whose
@@ -99,8 +102,9 @@ def word_candidate(positive, negative, *, strand, exclude, round, control=None, 
     most enriched word whatever its p-value). With ``top``, at most ``top`` words: the ``top``
     most enriched of each kind, contiguous and gapped, merged most enriched first, a word that is
     the same word as one before it (:func:`same_word`) left out (the first seed is the one of
-    ``top=1``). Where the positives are at least :data:`CENTRAL_MIN_LENGTH` letters wide, the
-    words are also counted in every record's central :data:`CENTRAL_WIDTH` letters
+    ``top=1``). Where the positives are at least :data:`CENTRAL_SHARE` times ``central`` (default
+    :data:`CENTRAL_WIDTH`; 0: never) letters wide, the words are also counted in every record's
+    central ``central`` letters
     (:func:`central_windows`: positives, negatives and controls alike; the seed's PWM from the
     occurrences there), two more kinds, and the bound is halved for the two views; the
     candidates' ``window`` column says which view a word was most enriched in (``"whole"`` or
@@ -112,9 +116,9 @@ def word_candidate(positive, negative, *, strand, exclude, round, control=None, 
     level = bound / (len(DEPTH_WORD_LENGTHS) + len(GAPPED_PATTERNS))
     strand = "both" if strand == "both" else "given"
     views = [("whole", positive, negative, control)]
-    if positive.shape[1] >= CENTRAL_MIN_LENGTH:
-        views.append((f"central {CENTRAL_WIDTH} nt",) + tuple(
-            None if x is None else central_windows(x, CENTRAL_WIDTH) for x in (positive, negative, control)))
+    if counts_central(positive.shape[1], central):
+        views.append((f"central {central} nt",) + tuple(
+            None if x is None else central_windows(x, central) for x in (positive, negative, control)))
     level /= len(views)
     found, windows = [], []
     for window, pos, neg, ctrl in views:
@@ -139,6 +143,12 @@ def word_candidate(positive, negative, *, strand, exclude, round, control=None, 
     return [found[k][0][i] for k, i in chosen], rows
 
 
+def counts_central(length, central):
+    """Whether words are also counted in the records' central ``central`` letters: ``central`` is
+    positive and the longest record (``length``) at least :data:`CENTRAL_SHARE` times it."""
+    return central > 0 and length >= CENTRAL_SHARE * central
+
+
 def central_windows(codes, width):
     """``codes`` (n, L) with every letter outside each row's central ``width`` letters made
     unknown (code 4), so that no word or site is counted there. A row's length is up to its last
@@ -156,7 +166,7 @@ def central_windows(codes, width):
     return out
 
 
-def search_deeper(run, data, *, options, random_state, first_round, source=word_candidate):
+def search_deeper(run, data, *, options, random_state, first_round, source=None):
     """Candidates from the enriched words, tested one at a time after ``run``'s motifs (module
     docstring), until :data:`FAILURES` in a row fail; ``run`` with the motifs found joined to it.
 
@@ -172,7 +182,8 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
         The letters that erase the sites; the composition controls and the PWMs for scanning.
     first_round : int
         The ``round`` of the first candidate tested here (the rounds before it: the model's).
-    source : callable, default=:func:`word_candidate`
+    source : callable, optional
+        Default :func:`word_candidate` with ``central=options.central_width``.
         ``source(positive, negative, strand=, exclude=, round=, control=) -> (seeds, candidates)``: the
         next candidate (one seed, its row of ``candidates`` with a ``word`` column), not a
         variant of ``exclude`` (the motifs reported and the candidates that failed), enriched
@@ -191,6 +202,8 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
 
     if options.rounds < 2 or data.positive is None:
         return run
+    if source is None:
+        source = partial(word_candidate, central=options.central_width)
     pos, neg = data.positive.copy(), data.negative.copy()
     rng = check_random_state(random_state)
     strands = ("+", "-") if options.strand == "both" else ("+",)
@@ -215,6 +228,7 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
                            em_letters="positives", keep_seed=True,  # the candidate is its word
                            held_out_controls=HELD_OUT_CONTROLS,
                            held_out_seed=half_seed(word, strand=options.strand, exclude=exclude, round=number,
+                                                   central=options.central_width,
                                                    random_state=int(rng.integers(2 ** 31))))
         steps.append(step)
         if step.motifs:
@@ -237,7 +251,10 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
                                "patience": FAILURES, "word_lengths": list(DEPTH_WORD_LENGTHS),
                                "gapped_words": [f"{h}+{g}+{h}" for h, g in GAPPED_PATTERNS],
                                "word_max_pvalue": DEPTH_WORD_PVALUE, "held_out_choices": HALF_CHOICES,
-                               "held_out_controls": HELD_OUT_CONTROLS, "stopped": stop}
+                               "held_out_controls": HELD_OUT_CONTROLS, "stopped": stop,
+                               "central_width": (options.central_width
+                                                 if counts_central(data.positive.shape[1], options.central_width)
+                                                 else 0)}
     run.tested += tested
     run.candidate_tests = joined_tests([run] + steps)
     if not found:
@@ -253,7 +270,7 @@ def search_deeper(run, data, *, options, random_state, first_round, source=word_
     return run
 
 
-def half_seed(word, *, strand, exclude, round, random_state, choices=HALF_CHOICES):
+def half_seed(word, *, strand, exclude, round, random_state, choices=HALF_CHOICES, central=CENTRAL_WIDTH):
     """The seed of a held-out fold of a deeper-search candidate, chosen blind to the held-out
     half: :func:`word_candidate` run on the fold's fitting half alone, with its own composition
     controls (:data:`CONTROL_SHUFFLES` shuffles drawn from ``random_state``), taking its
@@ -271,7 +288,7 @@ def half_seed(word, *, strand, exclude, round, random_state, choices=HALF_CHOICE
 
     def seed(positive, negative, motif):
         control = dinucleotide_shuffle(np.tile(positive, (CONTROL_SHUFFLES, 1)), random_state=random_state)
-        seeds, found = word_candidate(positive, negative, strand=strand, exclude=exclude, round=round,
+        seeds, found = word_candidate(positive, negative, strand=strand, exclude=exclude, round=round, central=central,
                                       control=control, max_pvalue=np.inf, top=choices)
         same = [i for i, w in enumerate(found["word"]) if same_word(w, word, both=strand == "both")]
         if not same:
