@@ -98,7 +98,7 @@ def test_three_failing_candidates_in_a_row_end_the_search_and_a_pass_restarts_th
                                        "gapped_words": ["3+1+3", "3+2+3", "3+3+3", "3+4+3", "3+5+3",
                                                         "3+6+3", "4+1+4", "4+2+4", "4+3+4"],
                                        "word_max_pvalue": 0.05, "held_out_choices": 3, "held_out_controls": 4,
-                                       "stopped": "3 candidates in a row failed"}
+                                       "stopped": "3 candidates in a row failed", "central_width": 0}
 
 
 def test_pure_noise_reports_no_motif():
