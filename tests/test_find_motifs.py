@@ -75,3 +75,31 @@ def test_bad_inputs_name_what_is_wrong(planted, wd_model):
         seqimp.find_motifs(wd_model, pos, None)
     with pytest.raises(SeqimpError, match="length 30, the sequences have length 3"):
         seqimp.find_motifs(wd_model, ["ACG"] * 5, ["TTT"] * 5)
+
+
+def test_a_later_rounds_poim_candidates_that_copy_a_reported_motif_are_not_refined(planted, wd_model, caplog):
+    """Round 2 on the same POIM with GATTACA reported: its peak is left out before refinement
+    (logged, not counted as a test), and where every candidate is such a copy the round reports
+    nothing, without error; a reported motif unlike any candidate leaves out none."""
+    import logging
+
+    from seqimp.io._labelled import encode_labelled
+    from seqimp.motifs import Motif
+    from seqimp.motifs.search._poim_route import poim_motifs
+    from seqimp.options import MotifOptions
+
+    pos, neg = planted
+    bg = seqimp.MarkovBackground(order=0).fit(neg.codes)
+    res = seqimp.poim(wd_model.positional_weights(), bg, 4)
+    data, options = encode_labelled(pos, neg), MotifOptions(strand="given", scan_pwm=False)
+    first = poim_motifs(res, data, options=options, random_state=0)
+    assert [m.consensus for m in first.motifs] == ["GATTACA"]
+    with caplog.at_level(logging.INFO, logger="seqimp"):
+        again = poim_motifs(res, data, options=options, random_state=0, round=2, accepted=first.motifs)
+    assert again.motifs == [] and again.tested == 0
+    assert "left out as copies of motifs already reported: GATTACA at 11 (motif1) (round 2)" in caplog.text
+    pwm = np.full((6, 4), 0.01)
+    pwm[:, 1] = 0.97
+    other = Motif("motif1", pwm / pwm.sum(1, keepdims=True), start=20)  # CCCCCC: no candidate's copy
+    kept = poim_motifs(res, data, options=options, random_state=0, round=2, accepted=[other])
+    assert [m.consensus for m in kept.motifs] == ["GATTACA"] and kept.tested == first.tested

@@ -156,8 +156,13 @@ def poim_motifs(result, sequences=None, *, options=MotifOptions(), round=1, acce
                             strand="both" if strand == "both" else "given", prefix=prefix,
                             max_length=options.max_width)
     motifs = _widened(found.motifs, options.min_width, result.length)
+    if accepted:
+        motifs = _without_copies(motifs, accepted, round)
     candidates = found.candidates.assign(round=round)
     parameters["noise_level"] = found.noise
+    if pos is not None and not motifs:  # every candidate a copy of a motif reported: nothing to refine
+        return MotifRun([], None, candidates, result=result, stats=empty_stats(), sites=empty_sites(),
+                        parameters=parameters)
     if pos is not None:
         logger.info(f"refining {len(motifs)} candidate(s) on the sequences (EM, strand {strand}) and finding sites")
         return refined_run(motifs, sequences, options, candidates=candidates, result=result, parameters=parameters,
@@ -232,6 +237,26 @@ def no_motifs_reason(result):
     if len(motif_candidates(result, 1)) == 0:
         return "the differential POIM has no positive peak"
     return None
+
+
+def _without_copies(motifs, accepted, round) -> list:
+    """``motifs`` without the POIM candidates that copy a motif already reported
+    (:func:`seqimp.motifs._copies.same_motif`, either strand, where both are placed): a later
+    round's model still holds the peaks of the motifs explained away, and their refinement would
+    be merged into them. One log line names those left out."""
+    from .._copies import same_motif
+
+    kept, copies = [], []
+    for m in motifs:
+        copied = next((a for a in accepted if same_motif(a, m, strand="both")), None)
+        if copied is None:
+            kept.append(m)
+        else:
+            copies.append(f"{m.consensus} at {m.start} ({copied.name})")
+    if copies:
+        logger.info(f"{len(copies)} POIM candidate(s) left out as copies of motifs already reported: "
+                    f"{', '.join(copies)} (round {round})")
+    return kept
 
 
 def _widened(motifs, min_width, length) -> list:
