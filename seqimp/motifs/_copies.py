@@ -14,7 +14,7 @@ import numpy as np
 
 from .._utils.renamed import renamed_keywords
 
-__all__ = ["pwm_similarity", "same_motif", "merge_similar", "still_the_motif", "holds_core", "SAME_MOTIF_SIMILARITY",
+__all__ = ["pwm_similarity", "same_motif", "copied_motif", "merge_similar", "still_the_motif", "holds_core", "SAME_MOTIF_SIMILARITY",
            "CORE_BITS"]
 
 #: The least :func:`seqimp.motifs._copies.pwm_similarity` of a fit to the motif it was
@@ -85,6 +85,12 @@ def same_motif(a, b, *, min_similarity=0.5, max_shift=3, strands="both") -> bool
         return True
     reach = max_shift + 2 * max(a.spread, b.spread)
     return abs(b.start - (a.start + offset)) <= reach
+
+
+def copied_motif(motif, reported, *, strand="both"):
+    """The first motif of ``reported`` that ``motif`` copies (:func:`same_motif`), or None: a
+    seed or candidate explained by a motif already reported."""
+    return next((r for r in reported if same_motif(r, motif, strand=strand)), None)
 
 
 @renamed_keywords(strands="strand:strands")

@@ -57,7 +57,7 @@ import pandas as pd
 from numba import njit, prange
 
 from ..errors import SeqimpError
-from ._copies import same_motif
+from ._copies import copied_motif
 from ._motif import Motif
 from ._sites import window_letter_counts
 
@@ -261,7 +261,7 @@ def lmer_seeds(model, seqlets, positive, *, max_motifs=3, min_z=7.0, pad=2, puri
         start = int(min(max(round(float(np.median(starts))) + lo - pad, 0), L - pwm.shape[0])) + 1
         seed = Motif(f"gkm{len(seeds) + 1}", pwm, start=start, spread=float(starts.std()), score=float(z[idx]),
                      position_free=True)
-        copied = next((x for x in exclude if same_motif(x, seed, strand="both")), None)
+        copied = copied_motif(seed, exclude)
         if copied is not None:  # explained away already
             skipped.append(f"{word} ({copied.name})")
             continue

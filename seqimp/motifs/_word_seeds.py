@@ -150,7 +150,7 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
         ``log10_p_value`` (adjusted) and ``round``.
     """
     from ..io import kmer_string
-    from ._copies import same_motif
+    from ._copies import copied_motif
 
     check_choice(strand, "strand", ("both", "given"))
     positive, negative = np.asarray(positive), np.asarray(negative)
@@ -194,7 +194,7 @@ def word_seeds(positive, negative, *, lengths=WORD_LENGTHS, strand="both", max_m
         if seed is None:
             continue
         seed.score = -log_adj
-        if any(same_motif(x, seed, strand=strand) for x in exclude):
+        if copied_motif(seed, exclude, strand=strand) is not None:
             continue
         seeds.append(seed)
         rows.append({"name": seed.name, "word": text, "positives": -minus_a,

@@ -103,7 +103,7 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
         Their rows: ``name, word`` (gap letters as N), ``positives, negatives`` (sequences holding
         it), ``log10_p_value`` (adjusted) and ``round``.
     """
-    from .._copies import same_motif
+    from .._copies import copied_motif
 
     both = strand == "both"
     n_pos, n_neg = len(positive), len(negative)
@@ -132,7 +132,7 @@ def gapped_seed(positive, negative, *, strand="both", max_pvalue=0.05, min_occur
         if (h, g) not in windows:
             windows[h, g] = gapped_words(positive, h, g, both=both)[1:]
         seed = occurrence_pwm(positive, *windows[h, g], 2 * h + g, w, pad, both, name=f"gapped{len(seeds) + 1}")
-        if seed is None or any(same_motif(x, seed, strand="both" if both else "given") for x in exclude):
+        if seed is None or copied_motif(seed, exclude, strand="both" if both else "given") is not None:
             continue
         seed.score = -log_adj
         seeds.append(seed)

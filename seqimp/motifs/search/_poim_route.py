@@ -244,11 +244,11 @@ def _without_copies(motifs, accepted, round) -> list:
     (:func:`seqimp.motifs._copies.same_motif`, either strand, where both are placed): a later
     round's model still holds the peaks of the motifs explained away, and their refinement would
     be merged into them. One log line names those left out."""
-    from .._copies import same_motif
+    from .._copies import copied_motif
 
     kept, copies = [], []
     for m in motifs:
-        copied = next((a for a in accepted if same_motif(a, m, strand="both")), None)
+        copied = copied_motif(m, accepted)
         if copied is None:
             kept.append(m)
         else:
